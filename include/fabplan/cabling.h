@@ -1,0 +1,125 @@
+/* fabplan — physical layout, cables and bill of materials of a plan (read-only views).
+ *
+ * fp_plan_new places every device (hall, row, rack, U), routes and sizes every link, picks its
+ * medium and parts, and prices the result. These getters read that back by index. */
+#ifndef FABPLAN_CABLING_H
+#define FABPLAN_CABLING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fabplan/error.h"
+#include "fabplan/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Media a link can use, cheapest reach first. */
+typedef enum fp_medium {
+    FP_MEDIUM_DAC = 0,  /**< passive direct-attach copper */
+    FP_MEDIUM_ACC,      /**< active copper cable */
+    FP_MEDIUM_AEC,      /**< active electrical cable */
+    FP_MEDIUM_MMF,      /**< multimode optics (SR) on OM4 fibre */
+    FP_MEDIUM_SMF,      /**< single-mode optics (DR/FR) on OS2 fibre */
+    FP_MEDIUM_COUNT
+} fp_medium;
+
+/** Static name of a medium: "DAC", "ACC", "AEC", "MMF", "SMF". */
+FP_EXPORT const char *fp_medium_name(fp_medium m);
+
+/** Where a device sits. Numbers are 1-based as printed on the floor. */
+typedef struct fp_location {
+    int hall, row, rack, u;     /**< u: lowest rack unit the device occupies */
+    char text[32];              /**< "H1-R05-K12-U40" */
+} fp_location;
+
+/** METHOD: location of device i. Errors: FP_EINVAL out of range. */
+FP_EXPORT fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
+                                            fp_error *err);
+
+/** One rack. */
+typedef struct fp_rack_info {
+    int hall, row, rack;        /**< 1-based */
+    char name[24];              /**< "H1-R05-K12" */
+    const char *role;           /**< "compute", "leaf", "spine", "core", "super-core" (static) */
+    double x_m, y_m;            /**< floor position of the rack's front-left corner */
+    int units;                  /**< rack height in U */
+    int units_used;
+    int64_t devices;
+    double power_w;             /**< servers + switches + optics in the rack */
+    int over_limit;             /**< 1 when power_w exceeds the layout's per-rack limit */
+    int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
+} fp_rack_info;
+
+FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
+/** METHOD: rack i in floor order (hall, row, rack). Errors: FP_EINVAL out of range. */
+FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
+
+#define FP_MAX_LEGS 4
+
+/** One end of a cable. */
+typedef struct fp_cable_end {
+    int64_t device;             /**< device index */
+    char device_name[48];
+    char port[16];              /**< "p17", "p17/2", "nic3"; a splitter's A end names the cage "p9" */
+    fp_location loc;
+    char transceiver[48];       /**< catalog id of the module in this port, "" for copper */
+    char label[128];            /**< TIA-606 style label text for this end */
+} fp_cable_end;
+
+/** One physical cable (a breakout cable is one cable with several Z legs). */
+typedef struct fp_cable_info {
+    int64_t index;              /**< 0-based, fixed order */
+    char id[16];                /**< unique cable id, "C000123" */
+    fp_medium medium;
+    char part[48];              /**< cable or fibre catalog id */
+    double route_m;             /**< estimated route length (or the hand override) */
+    double stock_m;             /**< the length ordered: next stock length of the part */
+    int boundary;               /**< tier boundary (0 = NIC-leaf) */
+    int plane;
+    fp_cable_end a;             /**< lower-tier end */
+    int n_z;                    /**< legs: 1, or 2..FP_MAX_LEGS for breakouts */
+    fp_cable_end z[FP_MAX_LEGS];
+    int64_t links[FP_MAX_LEGS]; /**< link index carried by each leg */
+} fp_cable_info;
+
+FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
+/** METHOD: cable i. Errors: FP_EINVAL out of range. */
+FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
+/** METHOD: index of the cable that carries link i, or -1 when out of range. */
+FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
+/** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range). */
+FP_EXPORT fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link);
+
+/** One bill-of-materials line. */
+typedef struct fp_bom_line {
+    const char *part;           /**< catalog id (borrowed) */
+    const char *category;       /**< "switch", "nic", "transceiver", "copper", "fibre" (static) */
+    const char *description;    /**< part name, with the length for cut items (borrowed) */
+    double length_m;            /**< fibre and copper: the stock length of this line, else 0 */
+    int spare;                  /**< 1 for a spares line */
+    int64_t quantity;
+    double unit_cost, cost;     /**< USD */
+    double unit_power_w, power_w;
+} fp_bom_line;
+
+FP_EXPORT size_t fp_plan_bom_count(const fp_plan *plan);
+/** METHOD: BOM line i, grouped by category then part then length. Errors: FP_EINVAL. */
+FP_EXPORT fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out,
+                                     fp_error *err);
+
+typedef struct fp_totals {
+    double cost, power_w;
+    double cost_per_gpu, power_w_per_gpu;
+    int64_t transceivers;       /**< modules, spares excluded (a twin-port module counts once) */
+    double transceivers_per_gpu;
+    int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
+} fp_totals;
+
+/** METHOD: totals of the BOM (spares included in cost and power). */
+FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

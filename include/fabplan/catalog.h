@@ -1,0 +1,96 @@
+/* fabplan — the parts catalog: switches, NICs, transceivers, copper cables and fibre.
+ *
+ * The built-in catalog (templates/catalog.json) is compiled into the library. A user
+ * catalog in the same format adds parts or replaces built-in parts with the same id.
+ * Every price and power figure carries a source note; treat built-in prices as estimates. */
+#ifndef FABPLAN_CATALOG_H
+#define FABPLAN_CATALOG_H
+
+#include <stddef.h>
+#include "fabplan/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fp_catalog fp_catalog;
+
+typedef enum fp_part_type {
+    FP_PART_SWITCH = 0,
+    FP_PART_NIC,
+    FP_PART_TRANSCEIVER,
+    FP_PART_CABLE,      /**< copper: passive DAC, active copper (ACC), AEC, splitters */
+    FP_PART_FIBRE       /**< fibre patch cord / trunk, priced by length */
+} fp_part_type;
+
+#define FP_MAX_BREAKOUTS 4
+#define FP_MAX_LENGTHS 24
+
+/** One catalog part. Fields that do not apply to the part's type are zero or "". */
+typedef struct fp_part {
+    char id[48];            /**< catalog id, e.g. "nvidia-qm9700" */
+    fp_part_type type;
+    char name[96];          /**< human name, e.g. "NVIDIA Quantum-2 QM9700" */
+    char vendor[32];
+    double price_usd;       /**< unit price; for fibre the fixed part of the price */
+    double price_per_m_usd; /**< fibre and cables: price per metre of length */
+    double power_w;         /**< typical/max power of one unit */
+    double mtbf_hours;      /**< 0 when unknown */
+    char source[200];       /**< where price, power and MTBF come from */
+    /* switches, NICs, transceivers */
+    int ports;              /**< logical ports at port_gbps (switch: front-panel ports;
+                                 transceiver: 1 single, 2 twin-port) */
+    int port_gbps;          /**< speed of one port */
+    int cages;              /**< physical cages (QM9700: 32 twin-port OSFP cages for 64 ports) */
+    char cage[16];          /**< cage / form factor: "OSFP", "QSFP112", "QSFP-DD" */
+    int breakouts[FP_MAX_BREAKOUTS]; /**< switch: ways one port can split (2 = 2 x port_gbps/2) */
+    int ru;                 /**< rack units (switches) */
+    /* transceivers */
+    double reach_m;         /**< transceivers and copper: longest supported length */
+    char fibre[8];          /**< transceivers and fibre: "MMF" or "SMF" */
+    char connector[24];     /**< "MPO-12/APC", "2xMPO-12/APC", "LC", ... */
+    /* cables and fibre */
+    char medium[8];         /**< cables: "DAC", "ACC", "AEC"; fibre: "OM4", "OS2" */
+    int legs;               /**< cables: far-end legs (1 straight, 2 splitter) */
+    int n_lengths;          /**< stock lengths sold, ascending */
+    double lengths_m[FP_MAX_LENGTHS];
+} fp_part;
+
+/** CONSTRUCTOR: a new catalog holding the built-in parts. *out is set on success and
+ *  owned by the caller (free with fp_catalog_free). Errors: FP_ENOMEM; FP_ECATALOG if the
+ *  embedded catalog is malformed (a build defect). */
+FP_EXPORT fp_status fp_catalog_new(fp_catalog **out, fp_error *err);
+
+/** Add or replace parts from a catalog JSON text ({"parts": [...]}). origin names the text in
+ *  errors (a file name). On failure the catalog is unchanged. Errors: FP_EPARSE, FP_ECATALOG. */
+FP_EXPORT fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char *origin,
+                                            fp_error *err);
+
+/** Same as fp_catalog_merge_string, reading the file at path. Errors: also FP_EIO. */
+FP_EXPORT fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err);
+
+/** Number of parts; parts are kept sorted by (type, id). */
+FP_EXPORT size_t fp_catalog_count(const fp_catalog *cat);
+
+/** Borrowed pointer to part i (0 <= i < count), valid until the catalog is changed or freed;
+ *  NULL when out of range. */
+FP_EXPORT const fp_part *fp_catalog_part(const fp_catalog *cat, size_t i);
+
+/** Borrowed pointer to the part with this id, or NULL. */
+FP_EXPORT const fp_part *fp_catalog_find(const fp_catalog *cat, const char *id);
+
+/** Up to max ids of the given type closest to id (edit distance, then prefix), written to
+ *  out as borrowed pointers; returns how many were written. For "did you mean" messages. */
+FP_EXPORT size_t fp_catalog_suggest(const fp_catalog *cat, const char *id, fp_part_type type,
+                                    const char **out, size_t max);
+
+/** Static name of a part type ("switch", "nic", ...). */
+FP_EXPORT const char *fp_part_type_name(fp_part_type type);
+
+/** DESTRUCTOR: free the catalog. NULL is a harmless no-op. */
+FP_EXPORT void fp_catalog_free(fp_catalog *cat);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

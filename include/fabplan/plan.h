@@ -1,0 +1,124 @@
+/* fabplan — building a plan and reading it back.
+ *
+ * Lifecycle: fp_catalog_new -> fp_spec_parse (or _load/_new/_preset) -> fp_plan_new ->
+ * read summary, tiers, devices, links -> fp_plan_free. The plan copies what it needs from the
+ * spec and the catalog, so both may be freed once fp_plan_new returns. */
+#ifndef FABPLAN_PLAN_H
+#define FABPLAN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fabplan/error.h"
+#include "fabplan/catalog.h"
+#include "fabplan/spec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fp_plan fp_plan;
+
+/** Topologies; fat-tree and rail-optimized are parameter sets of the one folded-Clos builder. */
+typedef enum fp_topology { FP_TOPO_CLOS = 0, FP_TOPO_FAT_TREE, FP_TOPO_RAIL } fp_topology;
+
+/** Totals of a plan (filled by fp_plan_summary). */
+typedef struct fp_summary {
+    int64_t gpus;           /**< GPUs requested */
+    int64_t servers;        /**< servers = ceil(gpus / gpus_per_server) */
+    int64_t endpoints;      /**< NIC ports cabled to the fabric, all planes */
+    int tiers;              /**< switch tiers (1 = leaf) */
+    int planes;
+    fp_topology topology;
+    int64_t switches;       /**< all tiers, all planes */
+    int64_t links;          /**< all boundaries, all planes (NIC-leaf included) */
+    int64_t capacity_gpus;  /**< most GPUs these tiers, switches and settings can hold */
+    const char *tier_choice;/**< why this number of tiers (borrowed, lives with the plan) */
+} fp_summary;
+
+/** One switch tier (filled by fp_plan_tier). Counts are over all planes. */
+typedef struct fp_tier_info {
+    int tier;               /**< 1 = leaf, 2 = spine, 3 = core, 4 = super-core */
+    const char *role;       /**< "leaf", "spine", "core", "super-core" (static) */
+    const char *model;      /**< catalog id, or "custom-<ports>x<gbps>G" (borrowed) */
+    int64_t switches;
+    int ports_per_switch;   /**< logical ports at the fabric's link speed (breakouts counted) */
+    int port_gbps;          /**< link speed of those ports */
+    int down_ports;         /**< ports per switch reserved for links down */
+    int up_ports;           /**< ports per switch for links up (0 at the top tier) */
+    int64_t ports_used;     /**< ports with a link, all switches of the tier */
+    int64_t ports_spare;    /**< switches * ports_per_switch - ports_used */
+    double oversubscription;/**< down_ports : up_ports as a ratio (0 at the top tier) */
+    int64_t links_up;       /**< links from this tier to the next */
+} fp_tier_info;
+
+/** One device (filled by fp_plan_device). Groups that do not apply are -1. */
+typedef struct fp_device_info {
+    int tier;               /**< 0 = server, 1..4 = switch tier */
+    int plane;              /**< 0-based; servers are in every plane and report 0 */
+    int pod;                /**< 0-based level-2 block (pod), -1 when none */
+    int zone;               /**< 0-based level-3 block (4-tier fabrics), -1 when none */
+    int su;                 /**< 0-based scalable unit (rail-optimized), -1 when none */
+    int rail;               /**< 0-based rail of a rail leaf, -1 when none */
+    int index;              /**< 0-based index in its group */
+    int ports;              /**< logical ports (servers: NIC ports cabled) */
+    const char *model;      /**< catalog id (borrowed) */
+    char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17" */
+} fp_device_info;
+
+/** One link (filled by fp_plan_link). a is the lower end, z the upper end. */
+typedef struct fp_link_info {
+    int64_t id;             /**< 0-based, in the plan's fixed order */
+    int64_t a, z;           /**< device indexes */
+    int a_port, z_port;     /**< 0-based logical port on each device */
+    char a_port_name[16];   /**< "nic3", "p17", "p17/2" (breakout lane) */
+    char z_port_name[16];
+    int gbps;
+    int boundary;           /**< tier of the lower end: 0 = NIC-leaf, 1 = leaf-spine, ... */
+    int plane;
+} fp_link_info;
+
+/** CONSTRUCTOR: resolve the spec against the catalog and build the fabric. *out is set on
+ *  success and owned by the caller (fp_plan_free). Errors: those of fp_spec_validate, FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
+                                fp_error *err);
+
+/** METHOD: fill *out with the plan's totals. */
+FP_EXPORT void fp_plan_summary(const fp_plan *plan, fp_summary *out);
+
+/** METHOD: number of switch tiers, and tier i (0 = leaf). Errors: FP_EINVAL out of range. */
+FP_EXPORT size_t fp_plan_tier_count(const fp_plan *plan);
+FP_EXPORT fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_error *err);
+
+/** METHOD: devices in fixed order (servers, then switches by tier, plane, pod, index).
+ *  Errors: FP_EINVAL out of range. */
+FP_EXPORT size_t fp_plan_device_count(const fp_plan *plan);
+FP_EXPORT fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out,
+                                   fp_error *err);
+
+/** METHOD: links in fixed order (by boundary, plane, lower device, port).
+ *  Errors: FP_EINVAL out of range. */
+FP_EXPORT size_t fp_plan_link_count(const fp_plan *plan);
+FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err);
+
+/** METHOD: links crossing boundary b (0 = NIC-leaf) over all planes; 0 when out of range. */
+FP_EXPORT int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary);
+
+/** METHOD: notes the planner wants the user to read (tier choice, evened-out uplinks, rounding).
+ *  Borrowed strings, live with the plan. */
+FP_EXPORT size_t fp_plan_note_count(const fp_plan *plan);
+FP_EXPORT const char *fp_plan_note(const fp_plan *plan, size_t i);
+
+/** METHOD: the whole result as plan.json text; the caller frees it with fp_free.
+ *  Errors: FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err);
+
+/** DESTRUCTOR: free the plan. NULL is a harmless no-op. */
+FP_EXPORT void fp_plan_free(fp_plan *plan);
+
+/** Static name of a topology ("clos", "fat-tree", "rail-optimized"). */
+FP_EXPORT const char *fp_topology_name(fp_topology t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

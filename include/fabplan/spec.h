@@ -1,0 +1,70 @@
+/* fabplan — the plan specification (JSON).
+ *
+ * A spec is a JSON document; every field is optional and falls back to the built-in default
+ * (16,384 GPUs, 8 per server, one 400G NIC per GPU, 64-port 400G switches, rail-optimized,
+ * tiers chosen automatically). The field names are a contract; see docs/spec.md.
+ * A spec is checked against a catalog when it is resolved (fp_spec_validate, fp_plan_new). */
+#ifndef FABPLAN_SPEC_H
+#define FABPLAN_SPEC_H
+
+#include <stddef.h>
+#include "fabplan/error.h"
+#include "fabplan/catalog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fp_spec fp_spec;
+
+/** CONSTRUCTOR: an empty spec ({}), which plans the built-in default. Errors: FP_ENOMEM. */
+FP_EXPORT fp_status fp_spec_new(fp_spec **out, fp_error *err);
+
+/** CONSTRUCTOR: parse a spec from JSON text of len bytes (the text need not be NUL-terminated).
+ *  origin names the text in messages (a file name or "<string>"). Only syntax and the shape of
+ *  the document are checked here; values are checked by fp_spec_validate.
+ *  Errors: FP_EPARSE (err.line/err.column), FP_EINVAL (not an object), FP_ENOMEM. */
+FP_EXPORT fp_status fp_spec_parse(fp_spec **out, const char *json, size_t len, const char *origin,
+                                  fp_error *err);
+
+/** CONSTRUCTOR: read and parse the spec file at path. Errors: FP_EIO and those of fp_spec_parse. */
+FP_EXPORT fp_status fp_spec_load(fp_spec **out, const char *path, fp_error *err);
+
+/** CONSTRUCTOR: a named preset from templates/presets.json ("default", "dgx-h100-4su", ...).
+ *  Errors: FP_EINVAL for an unknown name (the message lists the presets). */
+FP_EXPORT fp_status fp_spec_preset(fp_spec **out, const char *name, fp_error *err);
+
+/** Number of built-in presets. */
+FP_EXPORT size_t fp_spec_preset_count(void);
+
+/** Copy the name and one-line description of preset i into caller buffers (either may be NULL).
+ *  Errors: FP_EINVAL when i is out of range. */
+FP_EXPORT fp_status fp_spec_preset_info(size_t i, char *name, size_t name_n, char *desc,
+                                        size_t desc_n, fp_error *err);
+
+/** Set the value at a JSON pointer ("/cluster/gpus"), creating missing objects on the way.
+ *  value is JSON text ("16384", "[2,1]", "\"clos\""); text that is not valid JSON is taken as
+ *  a string, so `--switch nvidia-sn5600` works. Used for command-line overrides.
+ *  Errors: FP_EINVAL (bad pointer, or a path through a non-object), FP_ENOMEM. */
+FP_EXPORT fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value,
+                                fp_error *err);
+
+/** Check every value against the rules and the catalog and resolve "auto" choices, without
+ *  building the fabric. Errors: FP_EINVAL (err.where is the JSON pointer), FP_ECATALOG (unknown
+ *  part; the message lists close matches), FP_EDESIGN (the request cannot be built). */
+FP_EXPORT fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err);
+
+/** The spec as JSON text, exactly as given (not resolved). The caller frees it with fp_free.
+ *  Errors: FP_ENOMEM. */
+FP_EXPORT fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *err);
+
+/** DESTRUCTOR: free the spec. NULL is a harmless no-op. */
+FP_EXPORT void fp_spec_free(fp_spec *spec);
+
+/** Free memory that a fabplan call returned to the caller (strings from *_to_json). */
+FP_EXPORT void fp_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

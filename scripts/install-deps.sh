@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install the Debian packages fabplan builds, tests and runs with.
+# Idempotent: does nothing (no apt-get update, no network) when they are all present.
+set -eu
+PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev"
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

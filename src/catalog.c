@@ -1,0 +1,363 @@
+/* fabplan — the parts catalog: built-in parts from templates/catalog.json plus user parts. */
+#include <stdlib.h>
+#include <string.h>
+#include "json_read.h"
+
+extern const char fp__catalog_json[];
+extern const size_t fp__catalog_json_len;
+
+struct fp_catalog {
+    fp_part *parts;
+    size_t n, cap;
+};
+
+static const char *const type_names[] = { "switch", "nic", "transceiver", "cable", "fibre" };
+
+const char *fp_part_type_name(fp_part_type type)
+{
+    if ((unsigned)type >= sizeof type_names / sizeof type_names[0])
+        return "part";
+    return type_names[type];
+}
+
+static int part_cmp(const void *a, const void *b)
+{
+    const fp_part *x = a, *y = b;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+/* Read an array of up to max numbers (ascending when sorted is set). */
+static fp_status read_num_array(const cJSON *obj, const char *key, const char *ptr, double *out,
+                                int max, int *n_out, int sorted, double min, fp_error *err)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key), *it;
+    char p[160], d[96];
+    int n = 0;
+    if (arr == NULL)
+        return FP_OK;
+    fp__json_ptr(p, sizeof p, ptr, key);
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > max)
+        FP_FAIL(err, FP_ECATALOG, p, "%s: expected an array of at most %d numbers, found %s", p,
+                max, fp__json_describe(arr, d, sizeof d));
+    cJSON_ArrayForEach(it, arr) {
+        if (!cJSON_IsNumber(it) || it->valuedouble < min ||
+            (sorted && n > 0 && it->valuedouble <= out[n - 1]))
+            FP_FAIL(err, FP_ECATALOG, p, "%s/%d: expected a number above %g%s, found %s", p, n,
+                    min, sorted ? " and above the previous entry" : "",
+                    fp__json_describe(it, d, sizeof d));
+        out[n++] = it->valuedouble;
+    }
+    *n_out = n;
+    return FP_OK;
+}
+
+static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_error *err)
+{
+    static const char *const keys[] = {
+        "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
+        "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
+        "connector", "medium", "legs", "lengths_m", NULL
+    };
+    char type[16] = "", d[96];
+    int64_t v;
+    fp_status rc;
+    memset(pt, 0, sizeof *pt);
+    if (!cJSON_IsObject(o))
+        FP_FAIL(err, FP_ECATALOG, ptr, "%s: expected a part object, found %s", ptr,
+                fp__json_describe(o, d, sizeof d));
+    if ((rc = fp__json_check_keys(o, ptr, keys, err)) != FP_OK ||
+        (rc = fp__json_str(o, "id", ptr, pt->id, sizeof pt->id, err)) != FP_OK ||
+        (rc = fp__json_str(o, "type", ptr, type, sizeof type, err)) != FP_OK)
+        goto fail;
+    if (pt->id[0] == '\0')
+        FP_FAIL(err, FP_ECATALOG, ptr, "%s/id: every part needs a non-empty id", ptr);
+    size_t t;
+    for (t = 0; t < sizeof type_names / sizeof type_names[0]; t++)
+        if (strcmp(type, type_names[t]) == 0)
+            break;
+    if (t == sizeof type_names / sizeof type_names[0])
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s/type: expected one of switch, nic, transceiver, cable, fibre for part \"%s\", found \"%s\"",
+                ptr, pt->id, type);
+    pt->type = (fp_part_type)t;
+    snprintf(pt->name, sizeof pt->name, "%s", pt->id);
+    if ((rc = fp__json_str(o, "name", ptr, pt->name, sizeof pt->name, err)) != FP_OK ||
+        (rc = fp__json_str(o, "vendor", ptr, pt->vendor, sizeof pt->vendor, err)) != FP_OK ||
+        (rc = fp__json_str(o, "source", ptr, pt->source, sizeof pt->source, err)) != FP_OK ||
+        (rc = fp__json_num(o, "price_usd", ptr, 0, 1e9, &pt->price_usd, err)) != FP_OK ||
+        (rc = fp__json_num(o, "price_per_m_usd", ptr, 0, 1e6, &pt->price_per_m_usd, err)) != FP_OK ||
+        (rc = fp__json_num(o, "power_w", ptr, 0, 1e6, &pt->power_w, err)) != FP_OK ||
+        (rc = fp__json_num(o, "mtbf_hours", ptr, 0, 1e12, &pt->mtbf_hours, err)) != FP_OK ||
+        (rc = fp__json_str(o, "cage", ptr, pt->cage, sizeof pt->cage, err)) != FP_OK ||
+        (rc = fp__json_num(o, "reach_m", ptr, 0, 1e6, &pt->reach_m, err)) != FP_OK ||
+        (rc = fp__json_str(o, "fibre", ptr, pt->fibre, sizeof pt->fibre, err)) != FP_OK ||
+        (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
+        (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK)
+        goto fail;
+    v = 0;
+    if ((rc = fp__json_int(o, "ports", ptr, 1, 4096, &v, err)) != FP_OK)
+        goto fail;
+    pt->ports = (int)v;
+    v = 0;
+    if ((rc = fp__json_int(o, "port_gbps", ptr, 1, 100000, &v, err)) != FP_OK)
+        goto fail;
+    pt->port_gbps = (int)v;
+    v = 0;
+    if ((rc = fp__json_int(o, "cages", ptr, 1, 4096, &v, err)) != FP_OK)
+        goto fail;
+    pt->cages = (int)v;
+    v = 0;
+    if ((rc = fp__json_int(o, "ru", ptr, 1, 60, &v, err)) != FP_OK)
+        goto fail;
+    pt->ru = (int)v;
+    v = 1;
+    if ((rc = fp__json_int(o, "legs", ptr, 1, 8, &v, err)) != FP_OK)
+        goto fail;
+    pt->legs = (int)v;
+    double br[FP_MAX_BREAKOUTS];
+    int nbr = 0;
+    if ((rc = read_num_array(o, "breakouts", ptr, br, FP_MAX_BREAKOUTS, &nbr, 1, 2, err)) != FP_OK ||
+        (rc = read_num_array(o, "lengths_m", ptr, pt->lengths_m, FP_MAX_LENGTHS, &pt->n_lengths, 1,
+                             0.01, err)) != FP_OK)
+        goto fail;
+    for (int i = 0; i < nbr; i++)
+        pt->breakouts[i] = (int)br[i];
+
+    /* Required fields per type: what the planner needs to use the part. */
+    switch (pt->type) {
+    case FP_PART_SWITCH:
+    case FP_PART_NIC:
+        if (pt->ports == 0 || pt->port_gbps == 0)
+            FP_FAIL(err, FP_ECATALOG, ptr, "%s: %s \"%s\" needs \"ports\" and \"port_gbps\"", ptr,
+                    type, pt->id);
+        if (pt->type == FP_PART_SWITCH && pt->ru == 0)
+            pt->ru = 1;
+        if (pt->cages == 0)
+            pt->cages = pt->ports;
+        for (int i = 0; i < nbr; i++)
+            if (pt->port_gbps % pt->breakouts[i] != 0)
+                FP_FAIL(err, FP_ECATALOG, ptr, "%s/breakouts/%d: %d does not divide the port speed %d", ptr,
+                        i, pt->breakouts[i], pt->port_gbps);
+        break;
+    case FP_PART_TRANSCEIVER:
+        if (pt->ports == 0 || pt->port_gbps == 0 || pt->reach_m <= 0 ||
+            (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0))
+            FP_FAIL(err, FP_ECATALOG, ptr,
+                    "%s: transceiver \"%s\" needs \"ports\", \"port_gbps\", \"reach_m\" and \"fibre\" (\"MMF\" or \"SMF\")",
+                    ptr, pt->id);
+        break;
+    case FP_PART_CABLE:
+        if (pt->port_gbps == 0 || pt->reach_m <= 0 || pt->n_lengths == 0 ||
+            (strcmp(pt->medium, "DAC") != 0 && strcmp(pt->medium, "ACC") != 0 &&
+             strcmp(pt->medium, "AEC") != 0))
+            FP_FAIL(err, FP_ECATALOG, ptr,
+                    "%s: cable \"%s\" needs \"port_gbps\", \"reach_m\", \"lengths_m\" and \"medium\" (\"DAC\", \"ACC\" or \"AEC\")",
+                    ptr, pt->id);
+        break;
+    case FP_PART_FIBRE:
+        if (pt->n_lengths == 0 || (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0))
+            FP_FAIL(err, FP_ECATALOG, ptr,
+                    "%s: fibre \"%s\" needs \"lengths_m\" and \"fibre\" (\"MMF\" or \"SMF\")", ptr, pt->id);
+        break;
+    }
+    return FP_OK;
+fail:
+    if (err && err->code == FP_EINVAL)
+        err->code = FP_ECATALOG;
+    return FP_ECATALOG;
+}
+
+static const fp_part *find(const fp_part *parts, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(parts[i].id, id) == 0)
+            return &parts[i];
+    return NULL;
+}
+
+fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char *origin,
+                                  fp_error *err)
+{
+    cJSON *root = NULL;
+    const cJSON *arr, *it;
+    fp_part *parts = NULL;
+    size_t n = 0, cap;
+    fp_status rc;
+    char base[160], p[200], d[96];
+    if (cat == NULL || json == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_catalog_merge_string: NULL catalog or text");
+    if (origin == NULL)
+        origin = "<catalog>";
+    if ((rc = fp__json_parse(&root, json, strlen(json), origin, err)) != FP_OK)
+        return rc;
+    snprintf(base, sizeof base, "%s:", origin);
+    arr = cJSON_GetObjectItemCaseSensitive(root, "parts");
+    if (!cJSON_IsObject(root) || !cJSON_IsArray(arr)) {
+        cJSON_Delete(root);
+        FP_FAIL(err, FP_ECATALOG, base, "%s: expected an object with a \"parts\" array", origin);
+    }
+    /* Work on a copy so the catalog is unchanged on failure. */
+    cap = cat->n + (size_t)cJSON_GetArraySize(arr) + 1;
+    parts = malloc(cap * sizeof *parts);
+    if (parts == NULL) {
+        cJSON_Delete(root);
+        FP_FAIL(err, FP_ENOMEM, origin, "out of memory reading catalog %s", origin);
+    }
+    if (cat->n)
+        memcpy(parts, cat->parts, cat->n * sizeof *parts);
+    n = cat->n;
+    int i = 0;
+    cJSON_ArrayForEach(it, arr) {
+        fp_part pt;
+        snprintf(p, sizeof p, "%s/parts/%d", base, i);
+        if ((rc = parse_part(&pt, it, p, err)) != FP_OK)
+            goto out;
+        /* A duplicate inside one file is a mistake; across files it is an override. */
+        for (int j = 0; j < i; j++) {
+            const cJSON *prev = cJSON_GetArrayItem(arr, j);
+            const cJSON *pid = cJSON_GetObjectItemCaseSensitive(prev, "id");
+            if (cJSON_IsString(pid) && strcmp(pid->valuestring, pt.id) == 0) {
+                rc = fp__error_set(err, FP_ECATALOG, p, "%s/id: part \"%s\" is defined twice (also at /parts/%d)",
+                                   p, pt.id, j);
+                goto out;
+            }
+        }
+        fp_part *old = (fp_part *)find(parts, n, pt.id);
+        if (old)
+            *old = pt;
+        else
+            parts[n++] = pt;
+        i++;
+    }
+    (void)d;
+    qsort(parts, n, sizeof *parts, part_cmp);
+    free(cat->parts);
+    cat->parts = parts;
+    cat->n = n;
+    cat->cap = cap;
+    parts = NULL;
+    rc = FP_OK;
+out:
+    free(parts);
+    cJSON_Delete(root);
+    return rc;
+}
+
+fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err)
+{
+    char *text = NULL;
+    fp_status rc = fp__read_file(path, &text, NULL, err);
+    if (rc == FP_OK)
+        rc = fp_catalog_merge_string(cat, text, path, err);
+    free(text);
+    return rc;
+}
+
+fp_status fp_catalog_new(fp_catalog **out, fp_error *err)
+{
+    fp_catalog *cat = calloc(1, sizeof *cat);
+    fp_status rc;
+    if (out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_catalog_new: out is NULL");
+    *out = NULL;
+    if (cat == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory creating the catalog");
+    rc = fp_catalog_merge_string(cat, fp__catalog_json, "templates/catalog.json", err);
+    if (rc != FP_OK) {
+        fp_catalog_free(cat);
+        return rc;
+    }
+    *out = cat;
+    return FP_OK;
+}
+
+size_t fp_catalog_count(const fp_catalog *cat)
+{
+    return cat ? cat->n : 0;
+}
+
+const fp_part *fp_catalog_part(const fp_catalog *cat, size_t i)
+{
+    return cat && i < cat->n ? &cat->parts[i] : NULL;
+}
+
+const fp_part *fp_catalog_find(const fp_catalog *cat, const char *id)
+{
+    return cat && id ? find(cat->parts, cat->n, id) : NULL;
+}
+
+size_t fp_catalog_suggest(const fp_catalog *cat, const char *id, fp_part_type type,
+                          const char **out, size_t max)
+{
+    size_t k = 0;
+    if (cat == NULL || id == NULL)
+        return 0;
+    /* Rank by (substring match first, then edit distance, then id) with a simple selection. */
+    int used[512] = { 0 };
+    for (; k < max; k++) {
+        int best = 1 << 30;
+        size_t bi = (size_t)-1;
+        for (size_t i = 0; i < cat->n && i < 512; i++) {
+            const fp_part *p = &cat->parts[i];
+            if (p->type != type || used[i])
+                continue;
+            int dist = fp__edit_distance(id, p->id);
+            /* also against the id without its vendor prefix ("sn5600" for "nvidia-sn5600") */
+            const char *dash = strchr(p->id, '-');
+            if (dash && fp__edit_distance(id, dash + 1) < dist)
+                dist = fp__edit_distance(id, dash + 1);
+            if (id[0] && strstr(p->id, id) != NULL)
+                dist = 0;
+            if (dist < best) {
+                best = dist;
+                bi = i;
+            }
+        }
+        if (bi == (size_t)-1 || best > (int)strlen(id) / 2 + 4)
+            break;
+        used[bi] = 1;
+        out[k] = cat->parts[bi].id;
+    }
+    return k;
+}
+
+void fp_catalog_free(fp_catalog *cat)
+{
+    if (cat == NULL)
+        return;
+    free(cat->parts);
+    free(cat);
+}
+
+fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp_part_type type,
+                                fp_error *err)
+{
+    /* An inline part is a catalog part without id and type: add both, then parse as usual. */
+    cJSON *copy = cJSON_Duplicate(o, 1);
+    fp_status rc;
+    if (copy == NULL)
+        FP_FAIL(err, FP_ENOMEM, ptr, "out of memory");
+    if (cJSON_GetObjectItemCaseSensitive(copy, "id") == NULL)
+        cJSON_AddStringToObject(copy, "id", "custom");
+    if (cJSON_GetObjectItemCaseSensitive(copy, "type") == NULL)
+        cJSON_AddStringToObject(copy, "type", fp_part_type_name(type));
+    rc = parse_part(pt, copy, ptr, err);
+    cJSON_Delete(copy);
+    if (rc != FP_OK)
+        return rc;
+    if (pt->type != type)
+        FP_FAIL(err, FP_EINVAL, ptr, "%s: expected a %s, found a %s", ptr, fp_part_type_name(type),
+                fp_part_type_name(pt->type));
+    if (strcmp(pt->id, "custom") == 0) {
+        snprintf(pt->id, sizeof pt->id, "custom-%s-%dx%dg", type == FP_PART_NIC ? "nic" : "switch",
+                 pt->ports, pt->port_gbps);
+        if (strcmp(pt->name, "custom") == 0)
+            snprintf(pt->name, sizeof pt->name, "%d x %dG %s (from the spec)", pt->ports,
+                     pt->port_gbps, type == FP_PART_NIC ? "NIC" : "switch");
+        if (pt->source[0] == '\0')
+            snprintf(pt->source, sizeof pt->source, "given inline in the spec");
+    }
+    return FP_OK;
+}

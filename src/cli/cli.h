@@ -1,0 +1,40 @@
+/* fabplan CLI — shared declarations. The CLI owns stdout, stderr and exit codes. */
+#ifndef FABPLAN_CLI_H
+#define FABPLAN_CLI_H
+
+#include <stdio.h>
+#include "fabplan.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_IO = 4 };
+
+typedef int (*cli_cmd_fn)(int argc, char **argv);
+
+/* Options shared by commands that read a spec. */
+typedef struct cli_spec_opts {
+    const char *spec_path;      /* positional SPEC, or NULL for the built-in default */
+    const char *preset;
+    const char *catalog_path;
+    const char *out_dir;
+    int quiet;
+    /* command-line overrides, applied in order: JSON pointer and value */
+    const char *set_ptr[32];
+    char *set_val[32];
+    int n_set;
+} cli_spec_opts;
+
+/* Parse one shared option at argv[*i]; returns 1 if consumed, 0 if not ours, -1 on error
+ * (message printed). */
+int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i);
+/* Build the catalog and spec from the options; returns an exit code. */
+int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec);
+void cli_opts_free(cli_spec_opts *o);
+/* Print an error from the library with the right exit code. */
+int cli_report(const char *what, const fp_error *err);
+void cli_spec_opts_help(FILE *f);
+
+int cmd_plan(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_catalog(int argc, char **argv);
+int cmd_presets(int argc, char **argv);
+
+#endif

@@ -1,0 +1,155 @@
+/* fabplan CLI — catalog list / show, and presets. */
+#include <string.h>
+#include "cli.h"
+
+static void catalog_usage(FILE *f)
+{
+    fputs("usage: fabplan catalog [list [TYPE]] [--catalog FILE]\n"
+          "       fabplan catalog show ID [--catalog FILE]\n"
+          "List the parts catalog (built in, plus FILE), optionally one TYPE\n"
+          "(switch, nic, transceiver, cable, fibre), or show one part.\n",
+          f);
+}
+
+static void show_part(const fp_part *p)
+{
+    printf("id:          %s\ntype:        %s\nname:        %s\n", p->id, fp_part_type_name(p->type), p->name);
+    if (p->vendor[0])
+        printf("vendor:      %s\n", p->vendor);
+    if (p->ports)
+        printf("ports:       %d x %dG\n", p->ports, p->port_gbps);
+    else if (p->port_gbps)
+        printf("speed:       %dG\n", p->port_gbps);
+    if (p->cages && p->type == FP_PART_SWITCH)
+        printf("cages:       %d %s\n", p->cages, p->cage);
+    else if (p->cage[0])
+        printf("cage:        %s\n", p->cage);
+    if (p->breakouts[0]) {
+        printf("breakouts:  ");
+        for (int i = 0; i < FP_MAX_BREAKOUTS && p->breakouts[i]; i++)
+            printf(" %d x %dG", p->ports * p->breakouts[i], p->port_gbps / p->breakouts[i]);
+        printf("\n");
+    }
+    if (p->ru)
+        printf("rack units:  %d\n", p->ru);
+    if (p->reach_m > 0)
+        printf("reach:       %g m\n", p->reach_m);
+    if (p->fibre[0])
+        printf("fibre:       %s\n", p->fibre);
+    if (p->connector[0])
+        printf("connector:   %s\n", p->connector);
+    if (p->medium[0])
+        printf("medium:      %s\n", p->medium);
+    if (p->legs > 1)
+        printf("legs:        %d\n", p->legs);
+    if (p->n_lengths) {
+        printf("lengths:    ");
+        for (int i = 0; i < p->n_lengths; i++)
+            printf(" %g", p->lengths_m[i]);
+        printf(" m\n");
+    }
+    printf("power:       %g W\nprice:       %.2f USD", p->power_w, p->price_usd);
+    if (p->price_per_m_usd > 0)
+        printf(" + %.2f USD/m", p->price_per_m_usd);
+    printf("\n");
+    if (p->mtbf_hours > 0)
+        printf("MTBF:        %.0f h\n", p->mtbf_hours);
+    printf("source:      %s\n", p->source);
+}
+
+int cmd_catalog(int argc, char **argv)
+{
+    const char *sub = "list", *arg = NULL, *file = NULL;
+    fp_catalog *cat = NULL;
+    fp_error err = { 0 };
+    int rc = EXIT_OK, npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            catalog_usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc) {
+            file = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "fabplan catalog: unknown option %s\n", argv[i]);
+            catalog_usage(stderr);
+            return EXIT_USAGE;
+        } else if (npos == 0) {
+            sub = argv[i];
+            npos++;
+        } else if (npos == 1) {
+            arg = argv[i];
+            npos++;
+        } else {
+            catalog_usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0) {
+        fprintf(stderr, "fabplan catalog: unknown subcommand %s (expected list or show)\n", sub);
+        return EXIT_USAGE;
+    }
+    if (strcmp(sub, "show") == 0 && arg == NULL) {
+        fprintf(stderr, "fabplan catalog show: give a part ID (fabplan catalog list shows them)\n");
+        return EXIT_USAGE;
+    }
+    if (fp_catalog_new(&cat, &err) != FP_OK ||
+        (file && fp_catalog_merge_file(cat, file, &err) != FP_OK)) {
+        rc = cli_report("catalog", &err);
+        goto out;
+    }
+    if (strcmp(sub, "show") == 0) {
+        const fp_part *p = fp_catalog_find(cat, arg);
+        if (p == NULL) {
+            const char *near[5];
+            size_t n = 0;
+            for (int t = FP_PART_SWITCH; t <= FP_PART_FIBRE && n == 0; t++)
+                n = fp_catalog_suggest(cat, arg, (fp_part_type)t, near, 5);
+            fprintf(stderr, "fabplan catalog show: no part \"%s\"", arg);
+            for (size_t i = 0; i < n; i++)
+                fprintf(stderr, "%s%s", i ? ", " : "; close matches: ", near[i]);
+            fprintf(stderr, "\n");
+            rc = EXIT_INPUT;
+            goto out;
+        }
+        show_part(p);
+        goto out;
+    }
+    int type = -1;
+    if (arg) {
+        for (int t = FP_PART_SWITCH; t <= FP_PART_FIBRE; t++)
+            if (strcmp(arg, fp_part_type_name((fp_part_type)t)) == 0)
+                type = t;
+        if (type < 0) {
+            fprintf(stderr, "fabplan catalog list: unknown type %s (expected switch, nic, transceiver, cable or fibre)\n", arg);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+    }
+    printf("%-28s %-12s %-14s %10s  %s\n", "id", "type", "ports/speed", "price USD", "name");
+    for (size_t i = 0; i < fp_catalog_count(cat); i++) {
+        const fp_part *p = fp_catalog_part(cat, i);
+        char spd[32] = "";
+        if (type >= 0 && (int)p->type != type)
+            continue;
+        if (p->ports)
+            snprintf(spd, sizeof spd, "%dx%dG", p->ports, p->port_gbps);
+        else if (p->port_gbps)
+            snprintf(spd, sizeof spd, "%dG", p->port_gbps);
+        printf("%-28s %-12s %-14s %10.2f  %s\n", p->id, fp_part_type_name(p->type), spd, p->price_usd, p->name);
+    }
+out:
+    fp_catalog_free(cat);
+    return rc;
+}
+
+int cmd_presets(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    for (size_t i = 0; i < fp_spec_preset_count(); i++) {
+        char name[64], desc[256];
+        if (fp_spec_preset_info(i, name, sizeof name, desc, sizeof desc, NULL) == FP_OK)
+            printf("%-18s %s\n", name, desc);
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,152 @@
+/* fabplan CLI — plan and validate. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+static void plan_usage(FILE *f)
+{
+    fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
+          "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
+          "plan.json and links.csv into DIR (default ./out). Prints a summary on stdout.\n\n",
+          f);
+    cli_spec_opts_help(f);
+    fputs("  -o, --out DIR       output directory (default out)\n"
+          "  -q, --quiet         no summary on stdout\n",
+          f);
+}
+
+static void progress(const char *stage, double frac, void *payload)
+{
+    (void)payload;
+    fprintf(stderr, "\r%-12s %3.0f%%", stage, frac * 100);
+    if (frac >= 1.0)
+        fputc('\n', stderr);
+}
+
+static void print_summary(const fp_plan *plan)
+{
+    fp_summary s;
+    fp_plan_summary(plan, &s);
+    printf("%s fabric: %lld GPUs on %lld servers, %d tier%s, %d plane%s\n", fp_topology_name(s.topology),
+           (long long)s.gpus, (long long)s.servers, s.tiers, s.tiers == 1 ? "" : "s", s.planes,
+           s.planes == 1 ? "" : "s");
+    printf("  %s\n", s.tier_choice);
+    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s\n", "tier", "model", "switches", "ports",
+           "used", "spare", "down:up", "links up");
+    for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
+        fp_tier_info t;
+        fp_plan_tier(plan, i, &t, NULL);
+        char ratio[16];
+        if (t.up_ports)
+            snprintf(ratio, sizeof ratio, "%g:1", t.oversubscription);
+        else
+            snprintf(ratio, sizeof ratio, "-");
+        printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld\n", t.tier, t.role, t.model,
+               (long long)t.switches, t.ports_per_switch, (long long)t.ports_used,
+               (long long)t.ports_spare, ratio, (long long)t.links_up);
+    }
+    printf("  switches %lld, links %lld (NIC-leaf %lld), capacity %lld GPUs\n", (long long)s.switches,
+           (long long)s.links, (long long)fp_plan_boundary_links(plan, 0), (long long)s.capacity_gpus);
+    for (size_t i = 0; i < fp_plan_note_count(plan); i++)
+        printf("  note: %s\n", fp_plan_note(plan, i));
+}
+
+static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *))
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        int r = cli_parse_spec_opt(o, argc, argv, &i);
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "fabplan: unknown option %s\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        if (o->spec_path) {
+            fprintf(stderr, "fabplan: more than one SPEC given (%s, %s)\n", o->spec_path, argv[i]);
+            return EXIT_USAGE;
+        }
+        o->spec_path = argv[i];
+    }
+    return EXIT_OK;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    cli_spec_opts o = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    fp_error err = { 0 };
+    int rc = parse_args(argc, argv, &o, plan_usage);
+    if (rc != EXIT_OK)
+        goto out;
+    if (o.out_dir == NULL)
+        o.out_dir = "out";
+    if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
+        goto out;
+    if (fp_plan_new(&plan, spec, cat, &err) != FP_OK) {
+        rc = cli_report(NULL, &err);
+        goto out;
+    }
+    fp_write_options wo = FP_WRITE_OPTIONS_INIT;
+    if (!o.quiet && isatty(STDERR_FILENO))
+        wo.progress = progress;
+    if (fp_plan_write(plan, o.out_dir, &wo, &err) != FP_OK) {
+        rc = cli_report("writing outputs", &err);
+        goto out;
+    }
+    if (!o.quiet) {
+        print_summary(plan);
+        printf("  wrote %s/plan.json, %s/links.csv\n", o.out_dir, o.out_dir);
+    }
+out:
+    if (rc < 0)
+        rc = EXIT_OK;
+    fp_plan_free(plan);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    cli_opts_free(&o);
+    return rc;
+}
+
+static void validate_usage(FILE *f)
+{
+    fputs("usage: fabplan validate [SPEC] [options]\n"
+          "Check a spec against the rules and the catalog without planning. Exit 0 when valid.\n\n",
+          f);
+    cli_spec_opts_help(f);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    cli_spec_opts o = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_error err = { 0 };
+    int rc = parse_args(argc, argv, &o, validate_usage);
+    if (rc != EXIT_OK)
+        goto out;
+    if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
+        goto out;
+    if (fp_spec_validate(spec, cat, &err) != FP_OK) {
+        rc = cli_report(o.spec_path, &err);
+        goto out;
+    }
+    if (!o.quiet)
+        printf("%s: valid\n", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+out:
+    if (rc < 0)
+        rc = EXIT_OK;
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    cli_opts_free(&o);
+    return rc;
+}

@@ -1,0 +1,167 @@
+/* fabplan CLI — spec options shared by plan, validate and compare. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+typedef struct flag_map {
+    const char *flag;
+    const char *pointer;
+    int list;       /* comma-separated list -> JSON array */
+    const char *help;
+} flag_map;
+
+static const flag_map flags[] = {
+    { "--name", "/name", 0, "NAME        plan name" },
+    { "--gpus", "/cluster/gpus", 0, "N           number of GPUs" },
+    { "--gpus-per-server", "/cluster/gpus_per_server", 0, "N" },
+    { "--nics-per-server", "/cluster/nics_per_server", 0, "N" },
+    { "--nic", "/cluster/nic", 0, "ID           NIC catalog id" },
+    { "--topology", "/fabric/topology", 0, "T      clos | fat-tree | rail-optimized" },
+    { "--tiers", "/fabric/tiers", 0, "T         auto | 2 | 3 | 4" },
+    { "--switch", "/fabric/switch", 1, "ID[,ID..] switch catalog id, or one per tier (leaf first)" },
+    { "--oversubscription", "/fabric/oversubscription", 1, "R[,R..]  down:up ratio per tier, leaf first" },
+    { "--su-servers", "/fabric/su_servers", 0, "N    servers per scalable unit (rail-optimized)" },
+    { "--planes", "/fabric/planes", 0, "N        independent fabric planes" },
+    { "--reserve", "/fabric/reserve", 0, "F       fraction of switch ports kept free" },
+};
+#define N_FLAGS (sizeof flags / sizeof flags[0])
+
+void cli_spec_opts_help(FILE *f)
+{
+    fputs("Spec options (override the spec file; the built-in default when no SPEC is given):\n"
+          "  --preset NAME       start from a built-in preset (fabplan presets)\n"
+          "  --catalog FILE      add or override catalog parts from FILE\n",
+          f);
+    for (size_t i = 0; i < N_FLAGS; i++)
+        fprintf(f, "  %s %s\n", flags[i].flag, flags[i].help);
+}
+
+/* "a,b" -> ["a","b"] with numbers left bare. */
+static char *list_to_json(const char *v)
+{
+    size_t n = strlen(v);
+    char *out = malloc(n * 3 + 8), *o = out;
+    if (out == NULL)
+        return NULL;
+    *o++ = '[';
+    const char *p = v;
+    while (1) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *endp;
+        char tok[256];
+        snprintf(tok, sizeof tok, "%.*s", (int)len, p);
+        strtod(tok, &endp);
+        int num = tok[0] && *endp == '\0';
+        o += sprintf(o, "%s%s%s%s", o[-1] == '[' ? "" : ",", num ? "" : "\"", tok, num ? "" : "\"");
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    *o++ = ']';
+    *o = '\0';
+    return out;
+}
+
+int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char *val = NULL;
+    if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+        o->quiet = 1;
+        return 1;
+    }
+    const char *simple[] = { "--preset", "--catalog", "-o", "--out" };
+    for (size_t k = 0; k < sizeof simple / sizeof simple[0]; k++) {
+        if (strcmp(a, simple[k]) == 0) {
+            if (*i + 1 >= argc) {
+                fprintf(stderr, "fabplan: %s needs a value\n", a);
+                return -1;
+            }
+            val = argv[++*i];
+            if (k == 0)
+                o->preset = val;
+            else if (k == 1)
+                o->catalog_path = val;
+            else
+                o->out_dir = val;
+            return 1;
+        }
+    }
+    for (size_t k = 0; k < N_FLAGS; k++) {
+        size_t fl = strlen(flags[k].flag);
+        if (strncmp(a, flags[k].flag, fl) != 0 || (a[fl] != '\0' && a[fl] != '='))
+            continue;
+        if (a[fl] == '=')
+            val = a + fl + 1;
+        else if (*i + 1 < argc)
+            val = argv[++*i];
+        else {
+            fprintf(stderr, "fabplan: %s needs a value\n", a);
+            return -1;
+        }
+        if (o->n_set >= 32) {
+            fprintf(stderr, "fabplan: too many overrides\n");
+            return -1;
+        }
+        o->set_ptr[o->n_set] = flags[k].pointer;
+        /* JSON given whole ({...} or [...]) passes through; "a,b" becomes a list; a lone
+         * ratio for --oversubscription is the leaf's. */
+        int is_json = val[0] == '{' || val[0] == '[';
+        int as_list = !is_json && flags[k].list &&
+                      (strchr(val, ',') || strcmp(flags[k].pointer, "/fabric/oversubscription") == 0);
+        o->set_val[o->n_set] = as_list ? list_to_json(val) : strdup(val);
+        o->n_set++;
+        return 1;
+    }
+    return 0;
+}
+
+void cli_opts_free(cli_spec_opts *o)
+{
+    for (int i = 0; i < o->n_set; i++)
+        free(o->set_val[i]);
+    o->n_set = 0;
+}
+
+int cli_report(const char *what, const fp_error *err)
+{
+    fprintf(stderr, "fabplan: %s%s%s\n", what ? what : "", what ? ": " : "", err->msg);
+    switch (err->code) {
+    case FP_EIO:
+        return EXIT_IO;
+    case FP_ENOMEM:
+    case FP_EGRAPH:
+        return EXIT_FAIL;
+    default:
+        return EXIT_INPUT;
+    }
+}
+
+int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec)
+{
+    fp_error err = { 0 };
+    *cat = NULL;
+    *spec = NULL;
+    if (o->spec_path && o->preset) {
+        fprintf(stderr, "fabplan: give a SPEC file or --preset, not both\n");
+        return EXIT_USAGE;
+    }
+    if (fp_catalog_new(cat, &err) != FP_OK)
+        return cli_report("catalog", &err);
+    if (o->catalog_path && fp_catalog_merge_file(*cat, o->catalog_path, &err) != FP_OK)
+        return cli_report(NULL, &err);
+    fp_status rc;
+    if (o->spec_path)
+        rc = fp_spec_load(spec, o->spec_path, &err);
+    else if (o->preset)
+        rc = fp_spec_preset(spec, o->preset, &err);
+    else
+        rc = fp_spec_preset(spec, "default", &err);
+    if (rc != FP_OK)
+        return cli_report(NULL, &err);
+    for (int i = 0; i < o->n_set; i++)
+        if (fp_spec_set(*spec, o->set_ptr[i], o->set_val[i], &err) != FP_OK)
+            return cli_report("command line", &err);
+    return EXIT_OK;
+}

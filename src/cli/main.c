@@ -1,0 +1,48 @@
+/* fabplan CLI — command dispatch. */
+#include <string.h>
+#include "cli.h"
+
+typedef struct cli_cmd {
+    const char *name;
+    cli_cmd_fn fn;
+    const char *help;
+} cli_cmd;
+
+static const cli_cmd cmds[] = {
+    { "plan", cmd_plan, "build the fabric and write plan.json and links.csv (main job)" },
+    { "validate", cmd_validate, "check a spec without planning" },
+    { "catalog", cmd_catalog, "list the parts catalog or show one part" },
+    { "presets", cmd_presets, "list the built-in specs" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "fabplan %s — plan the network fabric of a GPU cluster\n\n"
+               "usage: fabplan COMMAND [ARGS]   (fabplan COMMAND --help for its options)\n\n",
+            fp_version());
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+    fputs("\nExit codes: 0 ok, 2 usage, 3 invalid spec or impossible design, 4 I/O.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("fabplan %s\n", fp_version());
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "fabplan: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

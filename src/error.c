@@ -1,0 +1,36 @@
+/* fabplan — status strings and error recording. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+static const char *const status_names[] = {
+    "ok", "out of memory", "invalid value", "catalog error", "I/O error", "graph error",
+    "design cannot be built", "JSON syntax error",
+};
+
+const char *fp_strerror(fp_status status)
+{
+    int i = -(int)status;
+    if (i < 0 || i >= (int)(sizeof status_names / sizeof status_names[0]))
+        return "unknown error";
+    return status_names[i];
+}
+
+fp_status fp__error_set(fp_error *err, fp_status code, const char *where, const char *fmt, ...)
+{
+    if (err == NULL || err->code != FP_OK)
+        return code;
+    va_list ap;
+    err->code = code;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    snprintf(err->where, sizeof err->where, "%s", where ? where : "");
+    return code;
+}
+
+const char *fp_version(void)
+{
+    return FP_VERSION;
+}

@@ -1,0 +1,235 @@
+/* fabplan — JSON reading helpers: syntax errors with line/column, typed members with pointers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "json_read.h"
+
+fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
+                         fp_error *err)
+{
+    const char *end = NULL;
+    cJSON *root;
+    /* cJSON needs the terminating NUL inside the length when require_null_terminated is set;
+     * copy so callers may pass unterminated buffers. */
+    char *copy = malloc(len + 1);
+    if (copy == NULL)
+        FP_FAIL(err, FP_ENOMEM, origin, "out of memory parsing %s", origin);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    if (strlen(copy) != len) {
+        size_t at = strlen(copy);
+        free(copy);
+        FP_FAIL(err, FP_EPARSE, origin, "%s: NUL byte at offset %zu; expected JSON text", origin, at);
+    }
+    root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
+    if (root == NULL) {
+        size_t off = end ? (size_t)(end - copy) : 0;
+        /* cJSON reports the position after the offending token when whitespace follows it:
+         * step back to the token so line and column point at what is wrong. */
+        while (off > 0 && off < len && (copy[off] == ' ' || copy[off] == '\n' ||
+                                        copy[off] == '\r' || copy[off] == '\t'))
+            off--;
+        int line = 1, col = 1;
+        for (size_t i = 0; i < off && i < len; i++) {
+            if (copy[i] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        char near[24] = "";
+        size_t k = 0;
+        for (size_t i = off; i < len && k < 16 && copy[i] != '\n'; i++)
+            near[k++] = copy[i];
+        near[k] = '\0';
+        free(copy);
+        fp__error_set(err, FP_EPARSE, origin,
+                      "%s:%d:%d: JSON syntax error %s%s%s", origin, line, col,
+                      off >= len ? "at end of input" : "near '", off >= len ? "" : near,
+                      off >= len ? " (unclosed object, array or string?)" : "'");
+        if (err) {
+            err->line = line;
+            err->column = col;
+        }
+        return FP_EPARSE;
+    }
+    free(copy);
+    *out = root;
+    return FP_OK;
+}
+
+const char *fp__json_describe(const cJSON *v, char *buf, size_t n)
+{
+    if (v == NULL)
+        snprintf(buf, n, "nothing");
+    else if (cJSON_IsString(v))
+        snprintf(buf, n, "the string \"%.60s\"", v->valuestring);
+    else if (cJSON_IsNumber(v))
+        snprintf(buf, n, "the number %.17g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsNull(v))
+        snprintf(buf, n, "null");
+    else if (cJSON_IsArray(v))
+        snprintf(buf, n, "an array of %d", cJSON_GetArraySize(v));
+    else
+        snprintf(buf, n, "an object");
+    return buf;
+}
+
+char *fp__json_ptr(char *buf, size_t n, const char *base, const char *key)
+{
+    size_t k = (size_t)snprintf(buf, n, "%s/", base);
+    for (; *key && k + 3 < n; key++) {
+        if (*key == '~') {
+            buf[k++] = '~';
+            buf[k++] = '0';
+        } else if (*key == '/') {
+            buf[k++] = '~';
+            buf[k++] = '1';
+        } else {
+            buf[k++] = *key;
+        }
+    }
+    if (k < n)
+        buf[k] = '\0';
+    return buf;
+}
+
+char *fp__json_ptr_index(char *buf, size_t n, const char *base, int index)
+{
+    snprintf(buf, n, "%s/%d", base, index);
+    return buf;
+}
+
+int fp__edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63)
+        la = 63;
+    if (lb > 63)
+        lb = 63;
+    int row[64], prev[64];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = prev[j - 1] + cost;
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+        }
+        memcpy(prev, row, sizeof(int) * (lb + 1));
+    }
+    return prev[lb];
+}
+
+fp_status fp__json_check_keys(const cJSON *obj, const char *ptr, const char *const *allowed,
+                              fp_error *err)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj) {
+        int ok = 0, best = 1000;
+        const char *near = NULL;
+        for (const char *const *a = allowed; *a; a++) {
+            if (strcmp(*a, it->string) == 0) {
+                ok = 1;
+                break;
+            }
+            int d = fp__edit_distance(*a, it->string);
+            if (d < best) {
+                best = d;
+                near = *a;
+            }
+        }
+        if (!ok) {
+            char p[160], list[400];
+            size_t k = 0;
+            list[0] = '\0';
+            for (const char *const *a = allowed; *a && k < sizeof list - 40; a++)
+                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ", " : "", *a);
+            fp__json_ptr(p, sizeof p, ptr, it->string);
+            if (near && best <= 3)
+                FP_FAIL(err, FP_EINVAL, p, "%s: unknown key \"%s\"; did you mean \"%s\"? (expected one of: %s)",
+                        p, it->string, near, list);
+            FP_FAIL(err, FP_EINVAL, p, "%s: unknown key \"%s\" (expected one of: %s)", p,
+                    it->string, list);
+        }
+    }
+    return FP_OK;
+}
+
+fp_status fp__json_num(const cJSON *obj, const char *key, const char *ptr, double min, double max,
+                       double *out, fp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char p[160], d[96];
+    if (v == NULL)
+        return FP_OK;
+    fp__json_ptr(p, sizeof p, ptr, key);
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %s", p, min, max,
+                fp__json_describe(v, d, sizeof d));
+    if (v->valuedouble < min || v->valuedouble > max)
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %g", p, min, max,
+                v->valuedouble);
+    *out = v->valuedouble;
+    return FP_OK;
+}
+
+fp_status fp__json_int(const cJSON *obj, const char *key, const char *ptr, int64_t min,
+                       int64_t max, int64_t *out, fp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char p[160], d[96];
+    if (v == NULL)
+        return FP_OK;
+    fp__json_ptr(p, sizeof p, ptr, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+        v->valuedouble < (double)min || v->valuedouble > (double)max)
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a whole number from %lld to %lld, found %s", p,
+                (long long)min, (long long)max, fp__json_describe(v, d, sizeof d));
+    *out = (int64_t)v->valuedouble;
+    return FP_OK;
+}
+
+fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char *out, size_t n,
+                       fp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char p[160], d[96];
+    if (v == NULL)
+        return FP_OK;
+    fp__json_ptr(p, sizeof p, ptr, key);
+    if (!cJSON_IsString(v))
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a string, found %s", p,
+                fp__json_describe(v, d, sizeof d));
+    if (strlen(v->valuestring) >= n)
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a string of at most %zu characters, found %zu",
+                p, n - 1, strlen(v->valuestring));
+    snprintf(out, n, "%s", v->valuestring);
+    return FP_OK;
+}
+
+fp_status fp__json_obj(const cJSON *obj, const char *key, const char *ptr, const cJSON **out,
+                       fp_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    char p[160], d[96];
+    *out = NULL;
+    if (v == NULL)
+        return FP_OK;
+    fp__json_ptr(p, sizeof p, ptr, key);
+    if (!cJSON_IsObject(v))
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected an object, found %s", p,
+                fp__json_describe(v, d, sizeof d));
+    *out = v;
+    return FP_OK;
+}

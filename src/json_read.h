@@ -1,0 +1,43 @@
+/* fabplan — reading JSON documents with precise errors (the only cJSON user besides the writer). */
+#ifndef FABPLAN_JSON_READ_H
+#define FABPLAN_JSON_READ_H
+
+#include <cjson/cJSON.h>
+#include "internal.h"
+
+/* Parse len bytes (trailing garbage is an error). Syntax errors get line and column. */
+fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
+                         fp_error *err);
+
+/* "the string \"abc\"", "the number 3", "an object", ... for "found ..." in messages. */
+const char *fp__json_describe(const cJSON *v, char *buf, size_t n);
+
+/* Join a JSON pointer: base + "/" + key (with ~ and / escaped). Returns buf. */
+char *fp__json_ptr(char *buf, size_t n, const char *base, const char *key);
+char *fp__json_ptr_index(char *buf, size_t n, const char *base, int index);
+
+/* Fail on keys of obj not in allowed (NULL-terminated), suggesting the closest allowed key. */
+fp_status fp__json_check_keys(const cJSON *obj, const char *ptr, const char *const *allowed,
+                              fp_error *err);
+
+/* Typed member readers. A missing member leaves *out unchanged and returns FP_OK;
+ * a present member of the wrong type or range fails with the member's pointer. */
+fp_status fp__json_int(const cJSON *obj, const char *key, const char *ptr, int64_t min,
+                       int64_t max, int64_t *out, fp_error *err);
+fp_status fp__json_num(const cJSON *obj, const char *key, const char *ptr, double min, double max,
+                       double *out, fp_error *err);
+fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char *out, size_t n,
+                       fp_error *err);
+/* An object member that must be an object when present; *out NULL when missing. */
+fp_status fp__json_obj(const cJSON *obj, const char *key, const char *ptr, const cJSON **out,
+                       fp_error *err);
+
+/* Levenshtein distance, case-insensitive, capped at 64. */
+int fp__edit_distance(const char *a, const char *b);
+
+
+
+/* Parse a part given inline in a spec ({"ports": 64, "port_gbps": 400, ...}) (catalog.c). */
+fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp_part_type type,
+                                fp_error *err);
+#endif

@@ -1,0 +1,88 @@
+/* fabplan — write every document into a directory, all or nothing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+
+static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err)
+{
+    (void)o;
+    return fp__write_json(plan, path, err);
+}
+
+typedef struct output {
+    const char *name;
+    unsigned flag;
+    writer_fn fn;
+} output;
+
+static const output outputs[] = {
+    { "plan.json", FP_WRITE_JSON, json_writer },
+    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv },
+};
+#define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
+
+static fp_status make_dirs(const char *dir, fp_error *err)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path)
+        FP_FAIL(err, FP_EIO, dir, "bad output directory \"%s\"", dir);
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] == '/' || path[i] == '\0') {
+            char c = path[i];
+            path[i] = '\0';
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                FP_FAIL(err, FP_EIO, path, "cannot create directory %s: %s", path, strerror(errno));
+            path[i] = c;
+        }
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        FP_FAIL(err, FP_EIO, dir, "%s is not a directory", dir);
+    return FP_OK;
+}
+
+fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
+                        fp_error *err)
+{
+    fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    char tmp[N_OUTPUTS][4200], final[N_OUTPUTS][4200];
+    int written[N_OUTPUTS] = { 0 };
+    fp_status rc = FP_OK;
+    if (plan == NULL || dir == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: NULL plan or directory");
+    if (opts == NULL)
+        opts = &def;
+    if ((rc = make_dirs(dir, err)) != FP_OK)
+        return rc;
+    for (size_t i = 0; i < N_OUTPUTS; i++) {
+        if (!(opts->formats & outputs[i].flag))
+            continue;
+        snprintf(final[i], sizeof final[i], "%s/%s", dir, outputs[i].name);
+        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, outputs[i].name);
+        written[i] = 1;
+        if ((rc = outputs[i].fn(plan, tmp[i], opts, err)) != FP_OK)
+            goto out;
+    }
+    for (size_t i = 0; i < N_OUTPUTS; i++)
+        if (written[i] && rename(tmp[i], final[i]) != 0) {
+            rc = fp__error_set(err, FP_EIO, final[i], "cannot rename %s to %s: %s", tmp[i],
+                               final[i], strerror(errno));
+            goto out;
+        }
+    return FP_OK;
+out:
+    for (size_t i = 0; i < N_OUTPUTS; i++)
+        if (written[i])
+            unlink(tmp[i]);
+    return rc;
+}

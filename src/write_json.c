@@ -1,0 +1,146 @@
+/* fabplan — plan.json (cJSON). Key order is fixed so output is byte-identical for equal input. */
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+#include "internal.h"
+
+/* Part reference as the spec would give it: the catalog id, or the inline object. */
+static cJSON *part_ref(const fp_part *p)
+{
+    if (strncmp(p->id, "custom-", 7) != 0)
+        return cJSON_CreateString(p->id);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "ports", p->ports);
+    cJSON_AddNumberToObject(o, "port_gbps", p->port_gbps);
+    if (p->type == FP_PART_SWITCH) {
+        cJSON *br = cJSON_AddArrayToObject(o, "breakouts");
+        for (int i = 0; i < FP_MAX_BREAKOUTS && p->breakouts[i]; i++)
+            cJSON_AddItemToArray(br, cJSON_CreateNumber(p->breakouts[i]));
+    }
+    return o;
+}
+
+static cJSON *resolved_spec(const fp_rspec *rs)
+{
+    cJSON *s = cJSON_CreateObject(), *c, *f, *sw, *os;
+    cJSON_AddStringToObject(s, "name", rs->name);
+    c = cJSON_AddObjectToObject(s, "cluster");
+    cJSON_AddNumberToObject(c, "gpus", (double)rs->gpus);
+    cJSON_AddNumberToObject(c, "gpus_per_server", rs->gpus_per_server);
+    cJSON_AddNumberToObject(c, "nics_per_server", rs->nics_per_server);
+    cJSON_AddItemToObject(c, "nic", part_ref(&rs->nic));
+    f = cJSON_AddObjectToObject(s, "fabric");
+    cJSON_AddStringToObject(f, "topology", fp_topology_name(rs->topology));
+    cJSON_AddNumberToObject(f, "tiers", rs->tiers);
+    sw = cJSON_AddArrayToObject(f, "switch");
+    for (int t = 0; t < rs->tiers; t++)
+        cJSON_AddItemToArray(sw, part_ref(&rs->tier[t].model));
+    os = cJSON_AddArrayToObject(f, "oversubscription");
+    for (int t = 0; t < rs->tiers - 1; t++)
+        cJSON_AddItemToArray(os, cJSON_CreateNumber(rs->oversub[t]));
+    cJSON_AddNumberToObject(f, "su_servers", rs->su_servers);
+    cJSON_AddNumberToObject(f, "planes", rs->planes);
+    cJSON_AddNumberToObject(f, "reserve", rs->reserve);
+    return s;
+}
+
+static cJSON *plan_json(const fp_plan *plan)
+{
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    fp_summary sm;
+    cJSON *root = cJSON_CreateObject(), *o, *arr;
+    if (root == NULL)
+        return NULL;
+    cJSON_AddStringToObject(root, "fabplan_version", FP_VERSION);
+    cJSON_AddItemToObject(root, "spec", resolved_spec(rs));
+
+    fp_plan_summary(plan, &sm);
+    o = cJSON_AddObjectToObject(root, "summary");
+    cJSON_AddNumberToObject(o, "gpus", (double)sm.gpus);
+    cJSON_AddNumberToObject(o, "servers", (double)sm.servers);
+    cJSON_AddNumberToObject(o, "endpoints", (double)sm.endpoints);
+    cJSON_AddStringToObject(o, "topology", fp_topology_name(sm.topology));
+    cJSON_AddNumberToObject(o, "tiers", sm.tiers);
+    cJSON_AddNumberToObject(o, "planes", sm.planes);
+    cJSON_AddNumberToObject(o, "switches", (double)sm.switches);
+    cJSON_AddNumberToObject(o, "links", (double)sm.links);
+    cJSON_AddNumberToObject(o, "capacity_gpus", (double)sm.capacity_gpus);
+    cJSON_AddStringToObject(o, "tier_choice", sm.tier_choice);
+    if (rs->topology == FP_TOPO_RAIL) {
+        cJSON_AddNumberToObject(o, "scalable_units", (double)fab->su_count);
+        cJSON_AddNumberToObject(o, "leaves_per_su", fab->leaves_per_su);
+    }
+    if (fab->tiers >= 3)
+        cJSON_AddNumberToObject(o, "pods", (double)fab->level[2].blocks);
+
+    arr = cJSON_AddArrayToObject(root, "tiers");
+    for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
+        fp_tier_info ti;
+        fp_plan_tier(plan, i, &ti, NULL);
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "tier", ti.tier);
+        cJSON_AddStringToObject(t, "role", ti.role);
+        cJSON_AddStringToObject(t, "model", ti.model);
+        cJSON_AddNumberToObject(t, "switches", (double)ti.switches);
+        cJSON_AddNumberToObject(t, "ports_per_switch", ti.ports_per_switch);
+        cJSON_AddNumberToObject(t, "port_gbps", ti.port_gbps);
+        cJSON_AddNumberToObject(t, "breakout", rs->tier[i].breakout);
+        cJSON_AddNumberToObject(t, "down_ports", ti.down_ports);
+        cJSON_AddNumberToObject(t, "up_ports", ti.up_ports);
+        cJSON_AddNumberToObject(t, "ports_used", (double)ti.ports_used);
+        cJSON_AddNumberToObject(t, "ports_spare", (double)ti.ports_spare);
+        cJSON_AddNumberToObject(t, "oversubscription", ti.oversubscription);
+        cJSON_AddNumberToObject(t, "links_up", (double)ti.links_up);
+        cJSON_AddItemToArray(arr, t);
+    }
+    arr = cJSON_AddArrayToObject(root, "links_by_boundary");
+    for (int b = 0; b < fab->tiers; b++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "from_tier", b);
+        cJSON_AddNumberToObject(t, "to_tier", b + 1);
+        cJSON_AddNumberToObject(t, "links", (double)fp_plan_boundary_links(plan, b));
+        cJSON_AddItemToArray(arr, t);
+    }
+    arr = cJSON_AddArrayToObject(root, "notes");
+    for (size_t i = 0; i < fp_plan_note_count(plan); i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));
+    return root;
+}
+
+fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
+{
+    cJSON *root = plan_json(plan);
+    char *s = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (s == NULL)
+        FP_FAIL(err, FP_ENOMEM, "plan.json", "out of memory writing plan.json");
+    *out = malloc(strlen(s) + 2);
+    if (*out == NULL) {
+        cJSON_free(s);
+        FP_FAIL(err, FP_ENOMEM, "plan.json", "out of memory writing plan.json");
+    }
+    sprintf(*out, "%s\n", s);
+    cJSON_free(s);
+    return FP_OK;
+}
+
+fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err)
+{
+    char *text = NULL;
+    fp_status rc = fp_plan_to_json(plan, &text, err);
+    if (rc != FP_OK)
+        return rc;
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        free(text);
+        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    }
+    size_t n = strlen(text);
+    int bad = fwrite(text, 1, n, f) != n;
+    bad |= fclose(f) != 0;
+    free(text);
+    if (bad)
+        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
+    return FP_OK;
+}

@@ -1,0 +1,125 @@
+/* The parts catalog: built-in parts carry the datasheet facts, user files override by id. */
+#include <criterion/criterion.h>
+#include "helpers.h"
+
+static fp_catalog *cat_new(void)
+{
+    fp_catalog *c = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_catalog_new(&c, &err), FP_OK, "%s", err.msg);
+    return c;
+}
+
+Test(catalog, builtin_has_reference_parts)
+{
+    fp_catalog *c = cat_new();
+    const fp_part *qm = fp_catalog_find(c, "nvidia-qm9700");
+    cr_assert_not_null(qm);
+    cr_expect_eq(qm->type, FP_PART_SWITCH);
+    cr_expect_eq(qm->ports, 64);
+    cr_expect_eq(qm->port_gbps, 400);
+    cr_expect_eq(qm->cages, 32);
+    cr_expect_eq(qm->ru, 1);
+    const fp_part *sn = fp_catalog_find(c, "nvidia-sn5600");
+    cr_assert_not_null(sn);
+    cr_expect_eq(sn->ports * 2, 128);
+    cr_expect_eq(sn->port_gbps, 800);
+    cr_expect_eq(sn->ru, 2);
+    const fp_part *q3 = fp_catalog_find(c, "nvidia-q3400");
+    cr_assert_not_null(q3);
+    cr_expect_eq(q3->ports, 144);
+    cr_expect_eq(q3->ru, 4);
+    const fp_part *sr = fp_catalog_find(c, "nvidia-mma4z00-ns");
+    cr_assert_not_null(sr);
+    cr_expect_eq(sr->ports, 2);
+    cr_expect_float_eq(sr->reach_m, 50, 1e-9);
+    cr_expect_float_eq(sr->power_w, 15, 1e-9);
+    cr_expect_str_eq(sr->fibre, "MMF");
+    const fp_part *dr = fp_catalog_find(c, "nvidia-mms4x00-ns");
+    cr_assert_not_null(dr);
+    cr_expect_float_eq(dr->reach_m, 100, 1e-9);
+    cr_expect_float_eq(dr->power_w, 17, 1e-9);
+    const fp_part *fr = fp_catalog_find(c, "nvidia-mms4x50-nm");
+    cr_assert_not_null(fr);
+    cr_expect_float_eq(fr->reach_m, 2000, 1e-9);
+    const fp_part *n400 = fp_catalog_find(c, "nvidia-mma4z00-ns400");
+    cr_assert_not_null(n400);
+    cr_expect_float_eq(n400->power_w, 9, 1e-9);
+    /* every priced part says where its figures come from */
+    for (size_t i = 0; i < fp_catalog_count(c); i++) {
+        const fp_part *p = fp_catalog_part(c, i);
+        cr_expect(p->source[0] != '\0', "%s has no source", p->id);
+        cr_expect(p->price_usd > 0, "%s has no price", p->id);
+    }
+    fp_catalog_free(c);
+}
+
+Test(catalog, sorted_by_type_then_id)
+{
+    fp_catalog *c = cat_new();
+    for (size_t i = 1; i < fp_catalog_count(c); i++) {
+        const fp_part *a = fp_catalog_part(c, i - 1), *b = fp_catalog_part(c, i);
+        cr_expect(a->type < b->type || (a->type == b->type && strcmp(a->id, b->id) < 0));
+    }
+    cr_expect_null(fp_catalog_part(c, fp_catalog_count(c)));
+    fp_catalog_free(c);
+}
+
+Test(catalog, user_file_overrides_and_adds)
+{
+    fp_catalog *c = cat_new();
+    fp_error err = { 0 };
+    size_t n = fp_catalog_count(c);
+    const char *user = "{\"parts\":[{\"id\":\"nvidia-qm9700\",\"type\":\"switch\",\"ports\":64,\"port_gbps\":400,"
+                       "\"price_usd\":19999,\"source\":\"our quote\"},"
+                       "{\"id\":\"acme-256\",\"type\":\"switch\",\"ports\":256,\"port_gbps\":200}]}";
+    cr_assert_eq(fp_catalog_merge_string(c, user, "user.json", &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(fp_catalog_count(c), n + 1);
+    cr_expect_float_eq(fp_catalog_find(c, "nvidia-qm9700")->price_usd, 19999, 1e-9);
+    cr_expect_str_eq(fp_catalog_find(c, "nvidia-qm9700")->source, "our quote");
+    cr_expect_eq(fp_catalog_find(c, "acme-256")->ports, 256);
+    fp_catalog_free(c);
+}
+
+Test(catalog, bad_part_leaves_catalog_unchanged)
+{
+    fp_catalog *c = cat_new();
+    fp_error err = { 0 };
+    size_t n = fp_catalog_count(c);
+    const char *bad = "{\"parts\":[{\"id\":\"ok\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100},"
+                      "{\"id\":\"x\",\"type\":\"switch\",\"ports\":\"many\",\"port_gbps\":400}]}";
+    cr_assert_eq(fp_catalog_merge_string(c, bad, "user.json", &err), FP_ECATALOG);
+    cr_expect(strstr(err.where, "user.json:/parts/1/ports") != NULL, "%s", err.where);
+    cr_expect_eq(fp_catalog_count(c), n);
+    cr_expect_null(fp_catalog_find(c, "ok"));
+
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"t\",\"type\":\"transceiver\",\"ports\":1,\"port_gbps\":400}]}", "u", &err),
+                 FP_ECATALOG);
+    cr_expect(strstr(err.msg, "reach_m") != NULL, "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"t\",\"type\":\"router\"}]}", "u", &err), FP_ECATALOG);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"a\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100},"
+                                            "{\"id\":\"a\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100}]}", "u", &err),
+                 FP_ECATALOG);
+    cr_expect(strstr(err.msg, "defined twice") != NULL, "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\": 3}", "u", &err), FP_ECATALOG);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\": [", "u", &err), FP_EPARSE);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_file(c, "/nonexistent.json", &err), FP_EIO);
+    fp_catalog_free(c);
+}
+
+Test(catalog, suggest_close_ids)
+{
+    fp_catalog *c = cat_new();
+    const char *near[3];
+    size_t n = fp_catalog_suggest(c, "qm9700", FP_PART_SWITCH, near, 3);
+    cr_assert_geq(n, 1);
+    cr_expect_str_eq(near[0], "nvidia-qm9700");
+    cr_expect_eq(fp_catalog_suggest(c, "zzzzzzzzzzzzzzzzzzzz", FP_PART_SWITCH, near, 3), 0);
+    fp_catalog_free(c);
+}

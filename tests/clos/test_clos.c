@@ -1,0 +1,433 @@
+/* The folded-Clos engine: counts against formulas and the published DGX SuperPOD tables, and
+ * structural invariants checked link by link. */
+#include <criterion/criterion.h>
+#include "helpers.h"
+
+/* ---- invariants every built fabric must satisfy ---- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* No port is used twice; every port is within its device's port count; links join adjacent
+ * tiers; and every switch has the same number of links to each upper switch it reaches. */
+static void check_invariants(const fp_plan *p)
+{
+    size_t nd = fp_plan_device_count(p), nl = fp_plan_link_count(p);
+    int64_t *keys = malloc(sizeof(int64_t) * nl * 2);
+    int64_t *pairs = malloc(sizeof(int64_t) * nl);
+    int *tier = malloc(sizeof(int) * nd), *ports = malloc(sizeof(int) * nd);
+    cr_assert(keys && pairs && tier && ports);
+    for (size_t i = 0; i < nd; i++) {
+        fp_device_info d;
+        cr_assert_eq(fp_plan_device(p, i, &d, NULL), FP_OK);
+        tier[i] = d.tier;
+        ports[i] = d.ports;
+    }
+    for (size_t i = 0; i < nl; i++) {
+        fp_link_info l;
+        cr_assert_eq(fp_plan_link(p, i, &l, NULL), FP_OK);
+        cr_assert_eq(tier[l.z], tier[l.a] + 1, "link %zu joins tiers %d and %d", i, tier[l.a], tier[l.z]);
+        cr_assert_eq(l.boundary, tier[l.a]);
+        cr_assert(l.a_port >= 0 && l.a_port < ports[l.a], "link %zu a_port %d of %d", i, l.a_port, ports[l.a]);
+        cr_assert(l.z_port >= 0 && l.z_port < ports[l.z], "link %zu z_port %d of %d", i, l.z_port, ports[l.z]);
+        keys[2 * i] = l.a * 8192 + l.a_port;
+        keys[2 * i + 1] = l.z * 8192 + l.z_port;
+        pairs[i] = l.a * (int64_t)nd + l.z;
+    }
+    qsort(keys, nl * 2, sizeof *keys, cmp_i64);
+    for (size_t i = 1; i < nl * 2; i++)
+        cr_assert_neq(keys[i], keys[i - 1], "port used twice: device %lld port %lld",
+                      (long long)(keys[i] / 8192), (long long)(keys[i] % 8192));
+    /* evenness: per switch (a), the multiplicity to each upper neighbour is constant */
+    qsort(pairs, nl, sizeof *pairs, cmp_i64);
+    int64_t cur_a = -1, want = -1, run = 0;
+    for (size_t i = 0; i <= nl; i++) {
+        if (i > 0 && (i == nl || pairs[i] != pairs[i - 1])) {
+            int64_t a = pairs[i - 1] / (int64_t)nd;
+            if (tier[a] > 0) {
+                if (a != cur_a) {
+                    cur_a = a;
+                    want = run;
+                }
+                cr_assert_eq(run, want, "switch %lld has %lld links to one upper switch and %lld to another",
+                             (long long)a, (long long)run, (long long)want);
+            }
+            run = 0;
+        }
+        run++;
+    }
+    free(keys);
+    free(pairs);
+    free(tier);
+    free(ports);
+}
+
+/* ---- k-ary fat-tree (Al-Fares et al.) ---- */
+
+static void check_fat_tree(int k)
+{
+    char spec[256];
+    int64_t hosts = (int64_t)k * k * k / 4;
+    snprintf(spec, sizeof spec,
+             "{\"cluster\":{\"gpus\":%lld},\"fabric\":{\"topology\":\"fat-tree\",\"switch\":{\"ports\":%d,\"port_gbps\":400}}}",
+             (long long)hosts, k);
+    fp_plan *p = plan_from(spec);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.tiers, 3);
+    cr_expect_eq(tier_switches(p, 1), k * k / 2, "edge switches for k=%d", k);
+    cr_expect_eq(tier_switches(p, 2), k * k / 2, "aggregation switches for k=%d", k);
+    cr_expect_eq(tier_switches(p, 3), k * k / 4, "core switches for k=%d", k);
+    cr_expect_eq(s.switches, 5 * k * k / 4);
+    for (int b = 0; b < 3; b++)
+        cr_expect_eq(fp_plan_boundary_links(p, b), hosts, "k=%d boundary %d", k, b);
+    cr_expect_eq(s.links, 3 * hosts);
+    cr_expect_eq(s.capacity_gpus, hosts);
+    if (k <= 48)
+        check_invariants(p);
+    fp_plan_free(p);
+}
+
+Test(clos, fat_tree_k4) { check_fat_tree(4); }
+Test(clos, fat_tree_k48) { check_fat_tree(48); }
+Test(clos, fat_tree_k64) { check_fat_tree(64); }
+
+Test(clos, fat_tree_k4_pods_and_names)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16,\"gpus_per_server\":1},"
+                           "\"fabric\":{\"topology\":\"fat-tree\",\"switch\":{\"ports\":4,\"port_gbps\":400}}}");
+    /* k pods of k/2 edge + k/2 aggregation switches: every edge switch links only to the
+     * aggregation switches of its own pod. */
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_link_info l;
+        fp_device_info a, z;
+        fp_plan_link(p, i, &l, NULL);
+        fp_plan_device(p, (size_t)l.a, &a, NULL);
+        fp_plan_device(p, (size_t)l.z, &z, NULL);
+        if (l.boundary == 1) {
+            cr_expect_eq(a.pod, z.pod, "%s -> %s crosses pods", a.name, z.name);
+            cr_expect(a.pod >= 0 && a.pod < 4);
+        }
+    }
+    fp_device_info d;
+    fp_plan_device(p, fp_plan_device_count(p) - 1, &d, NULL);
+    cr_expect_str_eq(d.name, "core-04");
+    fp_plan_free(p);
+}
+
+/* ---- uniform radix 64 at 1:1: 2(k/2)^L endpoints ---- */
+
+static int64_t clos_capacity(int k, int L)
+{
+    int64_t c = 2;
+    for (int i = 0; i < L; i++)
+        c *= k / 2;
+    return c;
+}
+
+Test(clos, capacity_per_tier_count)
+{
+    for (int L = 2; L <= 4; L++) {
+        char spec[256];
+        snprintf(spec, sizeof spec,
+                 "{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\",\"tiers\":%d,\"switch\":{\"ports\":64,\"port_gbps\":400}}}",
+                 L);
+        fp_plan *p = plan_from(spec);
+        fp_summary s;
+        fp_plan_summary(p, &s);
+        cr_expect_eq(s.capacity_gpus, clos_capacity(64, L), "L=%d", L);
+        fp_plan_free(p);
+    }
+    cr_expect_eq(clos_capacity(64, 2), 2048);
+    cr_expect_eq(clos_capacity(64, 3), 65536);
+    cr_expect_eq(clos_capacity(64, 4), 2097152);
+}
+
+static int auto_tiers(int64_t gpus, char *choice, size_t n)
+{
+    char spec[256];
+    snprintf(spec, sizeof spec,
+             "{\"cluster\":{\"gpus\":%lld},\"fabric\":{\"topology\":\"clos\",\"tiers\":\"auto\",\"switch\":{\"ports\":64,\"port_gbps\":400}}}",
+             (long long)gpus);
+    fp_plan *p = plan_from(spec);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    if (choice)
+        snprintf(choice, n, "%s", s.tier_choice);
+    int t = s.tiers;
+    fp_plan_free(p);
+    return t;
+}
+
+Test(clos, auto_tiers_boundaries)
+{
+    char why[512];
+    cr_expect_eq(auto_tiers(2048, NULL, 0), 2);
+    cr_expect_eq(auto_tiers(2049, NULL, 0), 3);
+    cr_expect_eq(auto_tiers(65536, NULL, 0), 3);
+    cr_expect_eq(auto_tiers(65537, NULL, 0), 4);
+    cr_expect_eq(auto_tiers(100000, why, sizeof why), 4);
+    cr_expect(strstr(why, "100000 GPUs exceed the 3-tier maximum of 65536 for 64-port switches at 1:1") != NULL,
+              "tier_choice: %s", why);
+    cr_expect(strstr(why, "using 4 tiers") != NULL, "tier_choice: %s", why);
+}
+
+Test(clos, two_tiers_too_small_names_maximum)
+{
+    fp_error err;
+    fp_status rc = plan_error("{\"cluster\":{\"gpus\":16384},\"fabric\":{\"tiers\":2,\"topology\":\"clos\","
+                              "\"switch\":{\"ports\":64,\"port_gbps\":400}}}", &err);
+    cr_assert_eq(rc, FP_EDESIGN);
+    cr_expect(strstr(err.msg, "2-tier maximum of 2048") != NULL, "%s", err.msg);
+    cr_expect_str_eq(err.where, "/fabric/tiers");
+    /* the default (rail-optimized, QM9700) says the same */
+    rc = plan_error("{\"fabric\":{\"tiers\":2}}", &err);
+    cr_assert_eq(rc, FP_EDESIGN);
+    cr_expect(strstr(err.msg, "2048") != NULL, "%s", err.msg);
+}
+
+Test(clos, four_tiers_full_scale)
+{
+    /* 131,072 endpoints, radix 64, 4 tiers: 4096 leaves, 4096 spines, 4096 tier-3 and 2048
+     * top switches (k/2)^3 * 2 and (k/2)^3; 131,072 links at every boundary. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,"
+                           "\"switch\":\"nvidia-qm9700\"}}");
+    cr_expect_eq(tier_switches(p, 1), 4096);
+    cr_expect_eq(tier_switches(p, 2), 4096);
+    cr_expect_eq(tier_switches(p, 3), 4096);
+    cr_expect_eq(tier_switches(p, 4), 2048);
+    for (int b = 0; b < 4; b++)
+        cr_expect_eq(fp_plan_boundary_links(p, b), 131072);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+/* ---- DGX SuperPOD tables (../shared/reference/topologies.md) ---- */
+
+typedef struct dgx_row { int sus; int leaf, spine, core; int links; } dgx_row;
+
+static void check_dgx(const dgx_row *r, const char *note)
+{
+    char spec[256];
+    snprintf(spec, sizeof spec,
+             "{\"cluster\":{\"gpus\":%d,\"gpus_per_server\":8,\"nics_per_server\":8},"
+             "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":32,\"switch\":{\"ports\":64,\"port_gbps\":400}}}",
+             r->sus * 256);
+    fp_plan *p = plan_from(spec);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(tier_switches(p, 1), r->leaf, "%s %d SUs leaves", note, r->sus);
+    cr_expect_eq(tier_switches(p, 2), r->spine, "%s %d SUs spines", note, r->sus);
+    cr_expect_eq(tier_switches(p, 3), r->core, "%s %d SUs cores", note, r->sus);
+    cr_expect_eq(s.tiers, r->core ? 3 : 2);
+    for (int b = 0; b < s.tiers; b++)
+        cr_expect_eq(fp_plan_boundary_links(p, b), r->links, "%s %d SUs boundary %d", note, r->sus, b);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+Test(clos, dgx_h100_table)
+{
+    static const dgx_row rows[] = {
+        { 1, 8, 4, 0, 256 }, { 2, 16, 8, 0, 512 }, { 3, 24, 16, 0, 768 }, { 4, 32, 16, 0, 1024 },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check_dgx(&rows[i], "H100");
+}
+
+Test(clos, dgx_b200_table)
+{
+    static const dgx_row rows[] = {
+        { 2, 16, 8, 0, 512 },        { 4, 32, 16, 0, 1024 },       { 8, 64, 32, 0, 2048 },
+        { 16, 128, 128, 64, 4096 },  { 32, 256, 256, 128, 8192 },  { 64, 512, 512, 256, 16384 },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check_dgx(&rows[i], "B200");
+}
+
+Test(clos, three_su_note_explains_uneven_spines)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":768}}");
+    int found = 0;
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        if (strstr(fp_plan_note(p, i), "16 spines") && strstr(fp_plan_note(p, i), "instead of the 12"))
+            found = 1;
+    cr_expect(found, "a note must say why 16 spines, not 12");
+    fp_plan_free(p);
+}
+
+Test(clos, rail_alignment)
+{
+    /* NIC r of every server in an SU goes to leaf r of that SU. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048}}");
+    for (size_t i = 0; i < (size_t)fp_plan_boundary_links(p, 0); i++) {
+        fp_link_info l;
+        fp_device_info srv, leaf;
+        fp_plan_link(p, i, &l, NULL);
+        fp_plan_device(p, (size_t)l.a, &srv, NULL);
+        fp_plan_device(p, (size_t)l.z, &leaf, NULL);
+        cr_assert_eq(leaf.su, srv.su);
+        cr_assert_eq(leaf.rail, l.a_port, "%s %s -> %s", srv.name, l.a_port_name, leaf.name);
+        cr_assert_eq(l.z_port, srv.index);
+    }
+    fp_plan_free(p);
+}
+
+Test(clos, rail_outgrows_one_leaf)
+{
+    /* 64-server SUs on 64-port leaves at 1:1 (32 down): two leaves per rail per SU. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"su_servers\":64}}");
+    cr_expect_eq(tier_switches(p, 1), 2 * 8 * 2);
+    fp_device_info d;
+    fp_link_info l;
+    fp_plan_link(p, 0, &l, NULL);
+    fp_plan_device(p, (size_t)l.z, &d, NULL);
+    cr_expect_str_eq(d.name, "su01-leaf-r1.1");
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+/* ---- oversubscription ---- */
+
+Test(clos, leaf_2to1_halves_uplinks_and_above)
+{
+    fp_plan *a = plan_from("{\"cluster\":{\"gpus\":16384},\"fabric\":{\"tiers\":3}}");
+    fp_plan *b = plan_from("{\"cluster\":{\"gpus\":16384},\"fabric\":{\"tiers\":3,\"oversubscription\":[2]}}");
+    cr_expect_eq(tier_switches(b, 1), tier_switches(a, 1));
+    cr_expect_eq(fp_plan_boundary_links(b, 1) * 2, fp_plan_boundary_links(a, 1));
+    cr_expect_eq(tier_switches(b, 2) * 2, tier_switches(a, 2));
+    cr_expect_eq(tier_switches(b, 3) * 2, tier_switches(a, 3));
+    cr_expect_eq(fp_plan_boundary_links(b, 2) * 2, fp_plan_boundary_links(a, 2));
+    fp_tier_info t;
+    fp_plan_tier(b, 0, &t, NULL);
+    cr_expect_float_eq(t.oversubscription, 2.0, 1e-9);
+    cr_expect_eq(t.down_ports, 32);
+    cr_expect_eq(t.up_ports, 16);
+    check_invariants(b);
+    fp_plan_free(a);
+    fp_plan_free(b);
+}
+
+Test(clos, clos_3to1_leaf)
+{
+    /* 64 ports at 3:1: 48 down, 16 up. 4608 endpoints = 96 leaves; 2 tiers hold 48*64 = 3072,
+     * so 3 tiers. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4608},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":{\"ports\":64,\"port_gbps\":400},\"oversubscription\":[3]}}");
+    fp_tier_info t;
+    fp_plan_tier(p, 0, &t, NULL);
+    cr_expect_eq(t.down_ports, 48);
+    cr_expect_eq(t.up_ports, 16);
+    cr_expect_eq(tier_switches(p, 1), 4608 / 48);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 4608 / 3);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.tiers, 3);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+/* ---- planes, breakouts, reserve ---- */
+
+Test(clos, dual_plane)
+{
+    fp_plan *one = plan_from("{\"cluster\":{\"gpus\":4096,\"nic\":{\"ports\":1,\"port_gbps\":400}}}");
+    fp_plan *two = plan_from("{\"cluster\":{\"gpus\":4096,\"nic\":{\"ports\":2,\"port_gbps\":400}},"
+                             "\"fabric\":{\"planes\":2}}");
+    fp_summary s1, s2;
+    fp_plan_summary(one, &s1);
+    fp_plan_summary(two, &s2);
+    cr_expect_eq(s2.planes, 2);
+    cr_expect_eq(s2.switches, 2 * s1.switches);
+    cr_expect_eq(s2.links, 2 * s1.links);
+    /* NIC port p goes to plane p */
+    for (size_t i = 0; i < (size_t)fp_plan_boundary_links(two, 0); i += 97) {
+        fp_link_info l;
+        fp_device_info z;
+        fp_plan_link(two, i, &l, NULL);
+        fp_plan_device(two, (size_t)l.z, &z, NULL);
+        cr_expect_eq(l.a_port % 2, l.plane);
+        cr_expect_eq(z.plane, l.plane);
+    }
+    check_invariants(two);
+    fp_plan_free(one);
+    fp_plan_free(two);
+}
+
+Test(clos, sn5600_breakout_counts_128_ports)
+{
+    /* 64 x 800G split 2 x 400G = 128 ports at 400G: 2 tiers hold 64 * 128 = 8192. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-sn5600\"}}");
+    fp_tier_info t;
+    fp_plan_tier(p, 0, &t, NULL);
+    cr_expect_eq(t.ports_per_switch, 128);
+    cr_expect_eq(t.port_gbps, 400);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.tiers, 2);
+    cr_expect_eq(s.capacity_gpus, 8192);
+    fp_link_info l;
+    fp_plan_link(p, (size_t)fp_plan_boundary_links(p, 0), &l, NULL); /* first leaf uplink */
+    cr_expect_str_eq(l.a_port_name, "p33/1");
+    fp_plan_free(p);
+}
+
+Test(clos, reserve_shrinks_capacity)
+{
+    /* 25% reserve on 64 ports leaves 48 usable: 24 down/24 up, top 48: 2 tiers hold 1152. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\",\"reserve\":0.25,"
+                           "\"switch\":{\"ports\":64,\"port_gbps\":400}}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.capacity_gpus, 24 * 48);
+    cr_expect_eq(s.tiers, 2);
+    fp_tier_info t;
+    fp_plan_tier(p, 1, &t, NULL);
+    cr_expect(t.ports_spare >= t.switches * 16, "spine reserve must stay spare");
+    fp_plan_free(p);
+}
+
+Test(clos, mixed_models_per_tier)
+{
+    /* 64-port leaves under 128-port (SN5600 at 400G) spines: 2 tiers hold 32 * 128 = 4096. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":[\"nvidia-qm9700\",\"nvidia-sn5600\"]}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.tiers, 2);
+    cr_expect_eq(tier_switches(p, 1), 128);
+    cr_expect_eq(tier_switches(p, 2), 4096 / 128);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+Test(clos, partial_last_su)
+{
+    /* 300 servers in 32-server SUs: 10 SUs, the last with 12 servers; leaves 8 per SU. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2400}}");
+    cr_expect_eq(tier_switches(p, 1), 80);
+    cr_expect_eq(fp_plan_boundary_links(p, 0), 2400);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+Test(clos, gpus_not_multiple_of_server)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1001}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.servers, 126);
+    cr_expect(fp_plan_note_count(p) >= 1);
+    fp_plan_free(p);
+}
+
+Test(clos, too_many_for_four_tiers)
+{
+    fp_error err;
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":10000000},\"fabric\":{\"switch\":{\"ports\":16,\"port_gbps\":400}}}", &err),
+                 FP_EDESIGN);
+    cr_expect(strstr(err.msg, "4-tier maximum") != NULL, "%s", err.msg);
+}

@@ -1,0 +1,224 @@
+/* Spec parsing, overrides and errors: every error names where and what. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include "helpers.h"
+
+Test(spec, syntax_error_has_line_and_column)
+{
+    fp_spec *s = NULL;
+    fp_error err = { 0 };
+    const char *txt = "{\n  \"cluster\": {\n    \"gpus\": 16384,\n  }\n}";
+    cr_assert_eq(fp_spec_parse(&s, txt, strlen(txt), "x.json", &err), FP_EPARSE);
+    cr_expect_eq(err.line, 4, "line %d: %s", err.line, err.msg);
+    cr_expect_eq(err.column, 3, "column %d: %s", err.column, err.msg);
+    cr_expect(strstr(err.msg, "x.json:4:3") != NULL, "%s", err.msg);
+    cr_expect_null(s);
+}
+
+Test(spec, trailing_garbage_rejected)
+{
+    fp_spec *s = NULL;
+    fp_error err = { 0 };
+    cr_expect_eq(fp_spec_parse(&s, "{} x", 4, "t", &err), FP_EPARSE);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_spec_parse(&s, "[1]", 3, "t", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "must be a JSON object") != NULL, "%s", err.msg);
+}
+
+Test(spec, bad_value_names_pointer_expected_found)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"fabric\":{\"tiers\":7}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/tiers");
+    cr_expect(strstr(err.msg, "expected \"auto\", 2, 3 or 4") && strstr(err.msg, "found the number 7"), "%s", err.msg);
+
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":\"many\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/cluster/gpus");
+    cr_expect(strstr(err.msg, "found the string \"many\""), "%s", err.msg);
+
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":-5}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/cluster/gpus");
+
+    cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":[1,0.5]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/oversubscription/1");
+
+    cr_assert_eq(plan_error("{\"fabric\":{\"topology\":\"torus\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/topology");
+}
+
+Test(spec, unknown_key_suggests)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"fabric\":{\"tier\":3}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/tier");
+    cr_expect(strstr(err.msg, "did you mean \"tiers\"") != NULL, "%s", err.msg);
+}
+
+Test(spec, unknown_catalog_id_lists_close_matches)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"fabric\":{\"switch\":\"nvidia-qm970\"}}", &err), FP_ECATALOG);
+    cr_expect_str_eq(err.where, "/fabric/switch");
+    cr_expect(strstr(err.msg, "nvidia-qm9700") != NULL, "%s", err.msg);
+    cr_assert_eq(plan_error("{\"cluster\":{\"nic\":\"nvidia-qm9700\"}}", &err), FP_ECATALOG);
+    cr_expect(strstr(err.msg, "is a switch, expected a nic") != NULL, "%s", err.msg);
+}
+
+Test(spec, switch_too_slow_for_nic)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"cluster\":{\"nic\":\"nvidia-cx8-osfp\"},\"fabric\":{\"switch\":\"nvidia-qm9700\"}}", &err),
+                 FP_EINVAL);
+    cr_expect(strstr(err.msg, "400G ports") && strstr(err.msg, "800G"), "%s", err.msg);
+}
+
+Test(spec, planes_need_matching_nic_ports)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"fabric\":{\"planes\":2}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/planes");
+}
+
+Test(spec, fat_tree_rejects_oversubscription)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"fabric\":{\"topology\":\"fat-tree\",\"oversubscription\":[2]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/oversubscription");
+}
+
+Test(spec, too_many_switch_models)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":512},\"fabric\":{\"tiers\":2,\"switch\":[\"nvidia-qm9700\",\"nvidia-qm9700\",\"nvidia-qm9700\"]}}", &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/switch");
+}
+
+Test(spec, extra_oversubscription_only_if_one)
+{
+    fp_error err;
+    /* auto picks 2 tiers for 512 GPUs: a 1:1 entry for tier 2 is harmless, 2:1 is an error */
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":512},\"fabric\":{\"oversubscription\":[1,1,1]}}", &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":512},\"fabric\":{\"oversubscription\":[1,2]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/oversubscription");
+}
+
+Test(spec, empty_spec_equals_default_preset)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *a = NULL, *b = NULL;
+    fp_plan *pa = NULL, *pb = NULL;
+    char *ja = NULL, *jb = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_assert_eq(fp_spec_new(&a, &err), FP_OK);
+    cr_assert_eq(fp_spec_preset(&b, "default", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&pa, a, cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&pb, b, cat, &err), FP_OK, "%s", err.msg);
+    fp_summary s;
+    fp_plan_summary(pa, &s);
+    cr_expect_eq(s.gpus, 16384);
+    cr_expect_eq(s.topology, FP_TOPO_RAIL);
+    cr_assert_eq(fp_plan_to_json(pa, &ja, &err), FP_OK);
+    cr_assert_eq(fp_plan_to_json(pb, &jb, &err), FP_OK);
+    cr_expect_str_eq(ja, jb);
+    fp_free(ja);
+    fp_free(jb);
+    fp_plan_free(pa);
+    fp_plan_free(pb);
+    fp_spec_free(a);
+    fp_spec_free(b);
+    fp_catalog_free(cat);
+}
+
+Test(spec, every_preset_plans)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_assert_geq(fp_spec_preset_count(), 5);
+    for (size_t i = 0; i < fp_spec_preset_count(); i++) {
+        char name[64];
+        fp_spec *s = NULL;
+        cr_assert_eq(fp_spec_preset_info(i, name, sizeof name, NULL, 0, &err), FP_OK);
+        cr_assert_eq(fp_spec_preset(&s, name, &err), FP_OK, "%s", err.msg);
+        cr_expect_eq(fp_spec_validate(s, cat, &err), FP_OK, "%s: %s", name, err.msg);
+        fp_spec_free(s);
+    }
+    fp_spec *s = NULL;
+    cr_expect_eq(fp_spec_preset(&s, "nope", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "default") != NULL, "%s", err.msg);
+    fp_catalog_free(cat);
+}
+
+Test(spec, set_overrides)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *s = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_assert_eq(fp_spec_new(&s, &err), FP_OK);
+    cr_assert_eq(fp_spec_set(s, "/cluster/gpus", "512", &err), FP_OK);
+    cr_assert_eq(fp_spec_set(s, "/fabric/topology", "clos", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_set(s, "/fabric/switch", "nvidia-sn5600", &err), FP_OK);
+    cr_assert_eq(fp_plan_new(&p, s, cat, &err), FP_OK, "%s", err.msg);
+    fp_summary sm;
+    fp_plan_summary(p, &sm);
+    cr_expect_eq(sm.gpus, 512);
+    cr_expect_eq(sm.topology, FP_TOPO_CLOS);
+    cr_expect_eq(fp_spec_set(s, "cluster", "1", &err), FP_EINVAL);
+    cr_expect_eq(fp_spec_set(s, "/cluster/gpus/x", "1", &(fp_error){ 0 }), FP_EINVAL);
+    fp_plan_free(p);
+    fp_spec_free(s);
+    fp_catalog_free(cat);
+}
+
+Test(spec, resolved_spec_in_plan_json_replans_identically)
+{
+    /* plan.json's "spec" is fully resolved (no "auto"); fed back it gives the same plan. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"switch\":{\"ports\":64,\"port_gbps\":400}}}");
+    char *j = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_to_json(p, &j, &err), FP_OK);
+    const char *spec = strstr(j, "\"spec\":");
+    cr_assert_not_null(spec);
+    cr_expect(strstr(j, "\"auto\"") == NULL, "resolved spec must not say auto");
+    /* cut the spec object out by brace matching */
+    const char *st = strchr(spec, '{');
+    int depth = 0;
+    const char *e = st;
+    for (; *e; e++) {
+        if (*e == '{')
+            depth++;
+        else if (*e == '}' && --depth == 0)
+            break;
+    }
+    char *sub = strndup(st, (size_t)(e - st + 1));
+    fp_plan *q = plan_from(sub);
+    char *k = NULL;
+    cr_assert_eq(fp_plan_to_json(q, &k, &err), FP_OK);
+    /* Same plan; only the reason for the tier count differs ("as given" vs "auto"). */
+    cJSON *x = cJSON_Parse(j), *y = cJSON_Parse(k);
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(x, "summary"), "tier_choice");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(y, "summary"), "tier_choice");
+    char *xs = cJSON_Print(x), *ys = cJSON_Print(y);
+    cr_expect_str_eq(xs, ys);
+    cJSON_free(xs);
+    cJSON_free(ys);
+    cJSON_Delete(x);
+    cJSON_Delete(y);
+    free(sub);
+    fp_free(j);
+    fp_free(k);
+    fp_plan_free(p);
+    fp_plan_free(q);
+}
+
+Test(spec, load_missing_file_is_io_error)
+{
+    fp_spec *s = NULL;
+    fp_error err = { 0 };
+    cr_expect_eq(fp_spec_load(&s, "/nonexistent/spec.json", &err), FP_EIO);
+    cr_expect(strstr(err.msg, "/nonexistent/spec.json") != NULL);
+}

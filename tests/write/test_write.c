@@ -1,0 +1,132 @@
+/* Writers: read the files back and compare with the plan through the API. */
+#include <criterion/criterion.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "helpers.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+static void tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/fabplan-test-XXXXXX");
+    cr_assert_not_null(mkdtemp(buf));
+}
+
+Test(write, plan_json_and_links_csv_read_back)
+{
+    fp_plan *p = plan_from("{\"name\":\"t\",\"cluster\":{\"gpus\":768}}");
+    char dir[64];
+    fp_error err = { 0 };
+    tmpdir(dir, sizeof dir);
+    cr_assert_eq(fp_plan_write(p, dir, NULL, &err), FP_OK, "%s", err.msg);
+
+    char path[128];
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    char *txt = slurp(path);
+    cJSON *j = cJSON_Parse(txt);
+    cr_assert_not_null(j);
+    cJSON *sum = cJSON_GetObjectItem(j, "summary");
+    cr_expect_eq(cJSON_GetObjectItem(sum, "gpus")->valueint, 768);
+    cr_expect_eq(cJSON_GetObjectItem(sum, "servers")->valueint, 96);
+    cr_expect_eq(cJSON_GetObjectItem(sum, "tiers")->valueint, 2);
+    cr_expect_eq(cJSON_GetObjectItem(sum, "switches")->valueint, 24 + 16);
+    cr_expect_eq(cJSON_GetObjectItem(sum, "links")->valueint, 768 * 2);
+    cr_expect_eq(cJSON_GetObjectItem(sum, "capacity_gpus")->valueint, 2048);
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(sum, "tier_choice")));
+    cJSON *tiers = cJSON_GetObjectItem(j, "tiers");
+    cr_assert_eq(cJSON_GetArraySize(tiers), 2);
+    cJSON *leaf = cJSON_GetArrayItem(tiers, 0);
+    const char *keys[] = { "tier", "role", "model", "switches", "ports_per_switch", "ports_used",
+                           "ports_spare", "oversubscription", "links_up" };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        cr_expect_not_null(cJSON_GetObjectItem(leaf, keys[i]), "tiers[0].%s missing", keys[i]);
+    cr_expect_str_eq(cJSON_GetObjectItem(leaf, "role")->valuestring, "leaf");
+    cr_expect_eq(cJSON_GetObjectItem(leaf, "ports_used")->valueint, 24 * 64);
+    cJSON *spine = cJSON_GetArrayItem(tiers, 1);
+    /* 16 spines x 64 ports, 768 links down: 256 spare */
+    cr_expect_eq(cJSON_GetObjectItem(spine, "ports_spare")->valueint, 16 * 64 - 768);
+    cJSON *lb = cJSON_GetObjectItem(j, "links_by_boundary");
+    cr_assert_eq(cJSON_GetArraySize(lb), 2);
+    cr_expect_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(lb, 1), "from_tier")->valueint, 1);
+    cr_expect_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(lb, 1), "links")->valueint, 768);
+    cJSON_Delete(j);
+    free(txt);
+
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    txt = slurp(path);
+    size_t lines = 0;
+    for (char *c = txt; *c; c++)
+        lines += *c == '\n';
+    cr_expect_eq(lines, fp_plan_link_count(p) + 1);
+    cr_expect(strncmp(txt, "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n", 66) == 0);
+    /* a sample row against the API */
+    fp_link_info l;
+    fp_device_info a, z;
+    fp_plan_link(p, 800, &l, NULL);
+    fp_plan_device(p, (size_t)l.a, &a, NULL);
+    fp_plan_device(p, (size_t)l.z, &z, NULL);
+    char row[256];
+    snprintf(row, sizeof row, "\nL0000801,%s,%s,%s,%s,400,leaf-spine,1\n", a.name, l.a_port_name, z.name, l.z_port_name);
+    cr_expect(strstr(txt, row) != NULL, "row not found: %s", row);
+    free(txt);
+    fp_plan_free(p);
+}
+
+Test(write, byte_identical_twice)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"tiers\":3}}");
+    char d1[64], d2[64], a[128], b[128];
+    fp_error err = { 0 };
+    tmpdir(d1, sizeof d1);
+    tmpdir(d2, sizeof d2);
+    cr_assert_eq(fp_plan_write(p, d1, NULL, &err), FP_OK);
+    fp_plan *q = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"tiers\":3}}");
+    cr_assert_eq(fp_plan_write(q, d2, NULL, &err), FP_OK);
+    const char *files[] = { "plan.json", "links.csv" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(a, sizeof a, "%s/%s", d1, files[i]);
+        snprintf(b, sizeof b, "%s/%s", d2, files[i]);
+        char *x = slurp(a), *y = slurp(b);
+        cr_expect_str_eq(x, y, "%s differs", files[i]);
+        free(x);
+        free(y);
+    }
+    fp_plan_free(p);
+    fp_plan_free(q);
+}
+
+Test(write, failure_leaves_no_files)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256}}");
+    fp_error err = { 0 };
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    /* a directory where links.csv's temporary file should go makes that write fail */
+    snprintf(path, sizeof path, "%s/.links.csv.tmp", dir);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    cr_expect_eq(fp_plan_write(p, dir, NULL, &err), FP_EIO);
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    cr_expect_neq(access(path, F_OK), 0, "plan.json must not be left behind");
+    snprintf(path, sizeof path, "%s/.plan.json.tmp", dir);
+    cr_expect_neq(access(path, F_OK), 0, "temporary files must be removed");
+    /* output "directory" that is a file */
+    memset(&err, 0, sizeof err);
+    snprintf(path, sizeof path, "%s/file", dir);
+    FILE *f = fopen(path, "w");
+    fclose(f);
+    cr_expect_eq(fp_plan_write(p, path, NULL, &err), FP_EIO);
+    fp_plan_free(p);
+}
