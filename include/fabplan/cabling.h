@@ -101,6 +101,7 @@ typedef struct fp_bom_line {
     int64_t quantity;
     double unit_cost, cost;     /**< USD */
     double unit_power_w, power_w;
+    double mtbf_hours;          /**< of one unit, from the catalog (0 when unknown) */
 } fp_bom_line;
 
 FP_EXPORT size_t fp_plan_bom_count(const fp_plan *plan);
