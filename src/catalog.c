@@ -61,7 +61,6 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         "connector", "medium", "legs", "lengths_m", NULL
     };
     char type[16] = "", d[96];
-    int64_t v;
     fp_status rc;
     memset(pt, 0, sizeof *pt);
     if (!cJSON_IsObject(o))
@@ -96,26 +95,13 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
         (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK)
         goto fail;
-    v = 0;
-    if ((rc = fp__json_int(o, "ports", ptr, 1, 4096, &v, err)) != FP_OK)
+    pt->legs = 1;
+    if ((rc = fp__json_i32(o, "ports", ptr, 1, 4096, &pt->ports, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "port_gbps", ptr, 1, 100000, &pt->port_gbps, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "cages", ptr, 1, 4096, &pt->cages, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "ru", ptr, 1, 60, &pt->ru, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK)
         goto fail;
-    pt->ports = (int)v;
-    v = 0;
-    if ((rc = fp__json_int(o, "port_gbps", ptr, 1, 100000, &v, err)) != FP_OK)
-        goto fail;
-    pt->port_gbps = (int)v;
-    v = 0;
-    if ((rc = fp__json_int(o, "cages", ptr, 1, 4096, &v, err)) != FP_OK)
-        goto fail;
-    pt->cages = (int)v;
-    v = 0;
-    if ((rc = fp__json_int(o, "ru", ptr, 1, 60, &v, err)) != FP_OK)
-        goto fail;
-    pt->ru = (int)v;
-    v = 1;
-    if ((rc = fp__json_int(o, "legs", ptr, 1, 8, &v, err)) != FP_OK)
-        goto fail;
-    pt->legs = (int)v;
     double br[FP_MAX_BREAKOUTS];
     int nbr = 0;
     if ((rc = read_num_array(o, "breakouts", ptr, br, FP_MAX_BREAKOUTS, &nbr, 1, 2, err)) != FP_OK ||

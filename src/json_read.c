@@ -200,6 +200,16 @@ fp_status fp__json_int(const cJSON *obj, const char *key, const char *ptr, int64
     return FP_OK;
 }
 
+fp_status fp__json_i32(const cJSON *obj, const char *key, const char *ptr, int min, int max,
+                       int *out, fp_error *err)
+{
+    int64_t v = *out;
+    fp_status rc = fp__json_int(obj, key, ptr, min, max, &v, err);
+    if (rc == FP_OK)
+        *out = (int)v;
+    return rc;
+}
+
 fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char *out, size_t n,
                        fp_error *err)
 {

@@ -24,6 +24,9 @@ fp_status fp__json_check_keys(const cJSON *obj, const char *ptr, const char *con
  * a present member of the wrong type or range fails with the member's pointer. */
 fp_status fp__json_int(const cJSON *obj, const char *key, const char *ptr, int64_t min,
                        int64_t max, int64_t *out, fp_error *err);
+/* fp__json_int for int fields; *out keeps its value (the default) when the member is missing. */
+fp_status fp__json_i32(const cJSON *obj, const char *key, const char *ptr, int min, int max,
+                       int *out, fp_error *err);
 fp_status fp__json_num(const cJSON *obj, const char *key, const char *ptr, double min, double max,
                        double *out, fp_error *err);
 fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char *out, size_t n,
