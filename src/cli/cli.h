@@ -19,6 +19,7 @@ typedef struct cli_spec_opts {
     /* command-line overrides, applied in order: JSON pointer and value */
     const char *set_ptr[32];
     char *set_val[32];
+    char *set_ptr_owned[32];    /* pointers given with --set, freed with the options */
     int n_set;
 } cli_spec_opts;
 

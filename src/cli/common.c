@@ -30,7 +30,8 @@ void cli_spec_opts_help(FILE *f)
 {
     fputs("Spec options (override the spec file; the built-in default when no SPEC is given):\n"
           "  --preset NAME       start from a built-in preset (fabplan presets)\n"
-          "  --catalog FILE      add or override catalog parts from FILE\n",
+          "  --catalog FILE      add or override catalog parts from FILE\n"
+          "  --set /PTR=VALUE    set any spec field by JSON pointer (VALUE is JSON or a string)\n",
           f);
     for (size_t i = 0; i < N_FLAGS; i++)
         fprintf(f, "  %s %s\n", flags[i].flag, flags[i].help);
@@ -88,6 +89,21 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
             return 1;
         }
     }
+    if (strcmp(a, "--set") == 0) {
+        /* generic override for fields without a flag: --set /layout/racks_per_row=20 */
+        const char *eq = *i + 1 < argc ? strchr(argv[*i + 1], '=') : NULL;
+        if (eq == NULL || argv[*i + 1][0] != '/' || o->n_set >= 32) {
+            fprintf(stderr, "fabplan: --set needs /json/pointer=value, e.g. --set /fabric/reserve=0.1\n");
+            return -1;
+        }
+        val = argv[++*i];
+        o->set_ptr[o->n_set] = val; /* the pointer part is cut at '=' below */
+        o->set_val[o->n_set] = strdup(eq + 1);
+        o->set_ptr_owned[o->n_set] = strndup(val, (size_t)(eq - val));
+        o->set_ptr[o->n_set] = o->set_ptr_owned[o->n_set];
+        o->n_set++;
+        return 1;
+    }
     for (size_t k = 0; k < N_FLAGS; k++) {
         size_t fl = strlen(flags[k].flag);
         if (strncmp(a, flags[k].flag, fl) != 0 || (a[fl] != '\0' && a[fl] != '='))
@@ -119,8 +135,10 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
 
 void cli_opts_free(cli_spec_opts *o)
 {
-    for (int i = 0; i < o->n_set; i++)
+    for (int i = 0; i < o->n_set; i++) {
         free(o->set_val[i]);
+        free(o->set_ptr_owned[i]);
+    }
     o->n_set = 0;
 }
 

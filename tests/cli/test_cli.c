@@ -72,6 +72,9 @@ Test(cli, flags_override_file)
     cr_expect_eq(run(BIN " plan --switch '{\"ports\":4,\"port_gbps\":400}' --topology fat-tree --gpus 16 --gpus-per-server 1 -o /tmp/fabplan-cli-o2",
                      out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "switches 20") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 512 --set /fabric/reserve=0.95", out, sizeof out), 3);
+    cr_expect(strstr(out, "/fabric/reserve") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --set reserve", out, sizeof out), 2);
 }
 
 Test(cli, catalog_list_and_show)
