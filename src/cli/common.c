@@ -97,7 +97,6 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
             return -1;
         }
         val = argv[++*i];
-        o->set_ptr[o->n_set] = val; /* the pointer part is cut at '=' below */
         o->set_val[o->n_set] = strdup(eq + 1);
         o->set_ptr_owned[o->n_set] = strndup(val, (size_t)(eq - val));
         o->set_ptr[o->n_set] = o->set_ptr_owned[o->n_set];
