@@ -1,7 +1,7 @@
 /* fabplan — bill of materials: every part with quantity, cost and power; totals per GPU.
  *
  * Lines are grouped by category (switch, nic, transceiver, copper, fibre), then part id, then
- * stock length; a spares line (layout of bom.spares) follows the line it spares. Spares are on
+ * stock length; a spares line (bom.spares: a fraction per category) follows the line it spares. Spares are on
  * the shelf: they add cost, not power. Cut items (copper and fibre) cost price_usd plus
  * price_per_m_usd times their stock length. */
 #include <math.h>

@@ -26,6 +26,7 @@ typedef struct build {
     const fp_phys_spec *ps;
     fp_layout *lay;
     int64_t n_units, unit_servers, units_per_hall;
+    int64_t rpr;                        /* racks per row (layout.racks_per_row, or auto) */
     int halls, core_hall;
     int per_rack[FP_MAX_TIERS + 1];     /* switches per network rack, per tier */
     int ru[FP_MAX_TIERS + 1];           /* RU of a switch, per tier */
@@ -110,11 +111,30 @@ static void leaf_units(build *b)
             b->pod_hall[p] = b->core_hall;
 }
 
+/* Racks per row when the spec leaves it open: whole units per row, as many as make a hall
+ * about as deep as it is wide (rows are rack depth plus an aisle apart). */
+static void auto_row_length(build *b)
+{
+    const fp_phys_spec *ps = b->ps;
+    int64_t cr = ceil_div(b->unit_servers, ps->servers_per_rack);
+    int64_t nr = ps->leaf_place == FP_LEAF_TOR ? 0 : ceil_div(b->unit_leaves[0], b->per_rack[1]);
+    int64_t len = cr + nr, k = 1;
+    if (ps->racks_per_row > 0) {
+        b->rpr = ps->racks_per_row;
+        return;
+    }
+    double pitch = ps->rack_depth_m + ps->aisle_m;
+    while ((double)(k + 1) * len * ps->rack_width_m <=
+           (double)ceil_div(b->units_per_hall, k + 1) * pitch)
+        k++;
+    b->rpr = k * len;
+}
+
 /* Pack the units of each hall into compute rows; count racks. Returns the temp rack count. */
 static int64_t pack_units(build *b)
 {
     const fp_phys_spec *ps = b->ps;
-    int64_t rpr = ps->racks_per_row, next = 0;
+    int64_t rpr = b->rpr, next = 0;
     int64_t row = -1, col = rpr;
     int cur_hall = -1;
     for (int64_t u = 0; u < b->n_units; u++) {
@@ -150,7 +170,7 @@ static int64_t pack_units(build *b)
 static int64_t plan_central(build *b, int64_t next)
 {
     const fp_fabric *fab = b->fab;
-    int64_t rpr = b->ps->racks_per_row;
+    int64_t rpr = b->rpr;
     for (int t = 2; t <= fab->tiers; t++)
         for (int64_t d = fab->tier_base[t]; d < fab->tier_base[t] + fab->level[t].switches * fab->planes; d++)
             b->central_count[switch_hall(b, d)][t]++;
@@ -192,7 +212,7 @@ static void set_rack(build *b, int64_t id, int h, int64_t row, int64_t col, int 
 static void place_racks(build *b)
 {
     const fp_fabric *fab = b->fab;
-    int64_t rpr = b->ps->racks_per_row;
+    int64_t rpr = b->rpr;
     for (int64_t u = 0; u < b->n_units; u++) {
         int h = hall_of_unit(b, u);
         int64_t cr = b->unit_cr[u], nr = b->unit_nr[u];
@@ -419,6 +439,7 @@ fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec 
         goto out;
     }
     leaf_units(&b);
+    auto_row_length(&b);
     int64_t n = pack_units(&b);
     n = plan_central(&b, n);
     lay->rack = calloc((size_t)n, sizeof *lay->rack);

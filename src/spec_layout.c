@@ -21,7 +21,7 @@ static void defaults(fp_phys_spec *ps)
     ps->servers_per_rack = 4;
     ps->server_ru = 8;              /* DGX/HGX H100 class eight-GPU server */
     ps->server_power_w = 10200;     /* DGX H100 maximum system power */
-    ps->racks_per_row = 24;
+    ps->racks_per_row = 0;          /* auto: a roughly square hall */
     ps->halls = 1;
     ps->hall_gap_m = 20;
     ps->leaf_place = FP_LEAF_MIDDLE;
@@ -57,7 +57,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_int(l, "servers_per_rack", "/layout", 1, 64, &spr, err)) != FP_OK ||
         (rc = fp__json_int(l, "server_ru", "/layout", 1, 16, &sru, err)) != FP_OK ||
         (rc = fp__json_num(l, "server_power_w", "/layout", 0, 200000, &ps->server_power_w, err)) != FP_OK ||
-        (rc = fp__json_int(l, "racks_per_row", "/layout", 1, 1000, &rpr, err)) != FP_OK ||
+        (rc = fp__json_int(l, "racks_per_row", "/layout", 0, 1000, &rpr, err)) != FP_OK ||
         (rc = fp__json_int(l, "halls", "/layout", 1, 64, &halls, err)) != FP_OK ||
         (rc = fp__json_num(l, "hall_gap_m", "/layout", 0, 100000, &ps->hall_gap_m, err)) != FP_OK ||
         (rc = fp__json_str(l, "leaf_racks", "/layout", place, sizeof place, err)) != FP_OK ||

@@ -18,7 +18,7 @@ static cJSON *layout_json(const fp_plan *plan)
     }
     cJSON_AddNumberToObject(o, "halls", lay->halls);
     cJSON_AddNumberToObject(o, "rows", lay->rows);
-    cJSON_AddNumberToObject(o, "racks", (double)lay->n_rack);
+    cJSON_AddNumberToObject(o, "rack_count", (double)lay->n_rack);
     cJSON_AddNumberToObject(o, "compute_racks", (double)lay->compute_racks);
     cJSON_AddNumberToObject(o, "network_racks", (double)lay->network_racks);
     cJSON_AddNumberToObject(o, "floor_width_m", lay->floor_w);
