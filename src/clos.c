@@ -133,7 +133,7 @@ static void describe_demand(char *buf, size_t n, const fp_rspec *rs, int64_t end
 
 fp_status fp__clos_size(fp_rspec *rs, fp_error *err)
 {
-    int64_t servers = ceil_div(rs->gpus, rs->gpus_per_server);
+    int64_t servers = ceil_div(rs->gpus, rs->gpus_per_server) + rs->spare_servers;
     int64_t need = servers * rs->endpoints_per_server, cap = 0;
     char what[200], demand[96];
     int chosen = 0;
@@ -274,11 +274,16 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
     c.fab = fab;
     fab->tiers = L;
     fab->planes = P;
-    fab->servers = ceil_div(rs->gpus, rs->gpus_per_server);
-    if (fab->servers * rs->gpus_per_server != rs->gpus)
+    fab->servers = ceil_div(rs->gpus, rs->gpus_per_server) + rs->spare_servers;
+    if (rs->spare_servers > 0)
+        add_note(fab, "%lld hot-spare servers (%g%%) are placed and cabled after the %lld production servers",
+                 (long long)rs->spare_servers, rs->phys.spare_servers * 100,
+                 (long long)(fab->servers - rs->spare_servers));
+    if ((fab->servers - rs->spare_servers) * rs->gpus_per_server != rs->gpus)
         add_note(fab, "%lld GPUs is not a multiple of %d per server: planning %lld servers, the last with %lld GPUs",
-                 (long long)rs->gpus, rs->gpus_per_server, (long long)fab->servers,
-                 (long long)(rs->gpus - (fab->servers - 1) * rs->gpus_per_server));
+                 (long long)rs->gpus, rs->gpus_per_server,
+                 (long long)(fab->servers - rs->spare_servers),
+                 (long long)(rs->gpus - (fab->servers - rs->spare_servers - 1) * rs->gpus_per_server));
 
     /* ---- sizing pass: blocks and positions per tier ---- */
     int64_t E = fab->servers * eps;

@@ -22,6 +22,48 @@ fp_status fp__error_set(fp_error *err, fp_status code, const char *where, const 
     FP_PRINTF(4, 5);
 #define FP_FAIL(err, code, where, ...) return fp__error_set((err), (code), (where), __VA_ARGS__)
 
+/* ---- physical spec: layout, media policy, BOM spares, cable overrides (spec_layout.c) ---- */
+typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_leaf_place;
+
+/* One hand override: a cable id ("C0000012") or both ends ("dev port" names) -> length, part. */
+typedef struct fp_override {
+    char cable[16];
+    char a[64], z[64];          /* "su01-node-01 nic1" */
+    double length_m;            /* < 0 when not given */
+    int part;                   /* index into fp_phys_spec.parts, -1 when not given */
+    char where[48];             /* JSON pointer of the entry, for errors */
+} fp_override;
+
+typedef struct fp_phys_spec {
+    int rack_units;
+    double rack_width_m, rack_depth_m, aisle_m;
+    int servers_per_rack, server_ru;
+    double server_power_w;
+    int racks_per_row;
+    int halls;
+    double hall_gap_m;
+    fp_leaf_place leaf_place;
+    int max_switches_per_rack;
+    double rack_power_limit_w;
+    double spare_servers;       /* fraction of servers kept as placed and cabled hot spares */
+    double tray_height_m;       /* from the top of a rack up to the overhead tray */
+    double service_loop_m;      /* slack coiled at each end */
+    double slack_pct;           /* extra length in percent of the run */
+    unsigned media_allowed[FP_MAX_TIERS];   /* per boundary, bit (1 << fp_medium) */
+    double spares[5];           /* per BOM category (switch, nic, transceiver, copper, fibre) */
+    fp_part *parts;             /* transceivers, copper and fibre copied from the catalog */
+    int n_parts;
+    fp_override *ov;
+    int n_ov;
+} fp_phys_spec;
+
+/* Resolve the layout, media, bom and overrides members (each may be NULL). */
+struct cJSON;
+fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const struct cJSON *media,
+                           const struct cJSON *bom, const struct cJSON *overrides,
+                           const fp_catalog *cat, fp_error *err);
+void fp__phys_free(fp_phys_spec *ps);
+
 /* ---- resolved spec (spec.c): nothing left "auto" ---- */
 typedef struct fp_tier_spec {
     fp_part model;          /* switch part (a copy; inline switches get id "custom-...") */
@@ -51,6 +93,8 @@ typedef struct fp_rspec {
     int link_gbps;          /* speed of every fabric link (the NIC port speed) */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     char tier_choice[320];
+    int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
+    fp_phys_spec phys;
 } fp_rspec;
 
 /* Parse and check values (everything but the tier count, which needs the builder). */
@@ -116,16 +160,102 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
                     int port);
 
+/* ---- layout (layout.c) ---- */
+typedef struct fp_rack {
+    int32_t hall, row, pos;         /* 1-based */
+    uint8_t role;                   /* 0 compute, else the tier of its switches */
+    double x, y;                    /* front-left corner on the floor, metres */
+    int32_t units_used;
+    int32_t devices;
+    double power_w;
+    int64_t cables_leaving;
+} fp_rack;
+
+typedef struct fp_layout {
+    fp_rack *rack;
+    int64_t n_rack;
+    int32_t *dev_rack;              /* per device */
+    int16_t *dev_u;                 /* per device: lowest U */
+    int halls, rows;
+    int64_t compute_racks, network_racks;
+    double floor_w, floor_d;
+} fp_layout;
+
+fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec *rs, fp_error *err);
+void fp__layout_free(fp_layout *lay);
+/* "H1-R05-K12-U40" for device dev. */
+void fp__location(fp_location *out, const fp_layout *lay, int64_t dev);
+
+/* ---- cabling (cabling.c) ---- */
+typedef struct fp_cable {
+    int32_t first;                  /* offset into fp_cabling.cable_links */
+    uint8_t n_links;
+    uint8_t kind;                   /* FP_CABLE_STRAIGHT, _TWIN (one cable, two links), _SPLIT */
+    uint8_t medium;
+    int16_t part;                   /* index into rs.phys.parts */
+    float route_m, stock_m;
+} fp_cable;
+enum { FP_CABLE_STRAIGHT = 0, FP_CABLE_TWIN, FP_CABLE_SPLIT };
+
+typedef struct fp_cabling {
+    fp_cable *cable;
+    int64_t n_cable;
+    int32_t *cable_links;           /* links of each cable, cable order */
+    int32_t *link_cable;            /* per link */
+    uint8_t *link_medium;           /* per link */
+    float *link_route;              /* per link: route length in metres */
+    int16_t *cage_mod;              /* per cage: transceiver part or -1 */
+    int64_t n_cage;
+    int64_t cage_base[FP_MAX_TIERS + 1];  /* first cage of each tier's devices */
+    int per_cage[FP_MAX_TIERS + 1]; /* links sharing one cage, per tier (0 = NIC ports) */
+    int64_t by_medium[FP_MAX_TIERS][FP_MEDIUM_COUNT];   /* links per boundary and medium */
+} fp_cabling;
+
+fp_status fp__cabling_build(fp_cabling *cab, fp_layout *lay, const fp_fabric *fab,
+                            const fp_rspec *rs, fp_error *err);
+void fp__cabling_free(fp_cabling *cab);
+/* Cage index of (device, port). */
+int64_t fp__cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
+                    int port);
+
+/* ---- bill of materials (bom.c) ---- */
+typedef struct fp_bom_row {
+    fp_bom_line line;
+    char desc[128];
+} fp_bom_row;
+
+typedef struct fp_bom {
+    fp_bom_row *row;
+    size_t n;
+    fp_totals totals;
+} fp_bom;
+
+fp_status fp__bom_build(fp_bom *bom, const fp_cabling *cab, const fp_fabric *fab,
+                        const fp_rspec *rs, fp_error *err);
+void fp__bom_free(fp_bom *bom);
+
 /* ---- the plan (plan.c) ---- */
 struct fp_plan {
     fp_rspec rs;
     fp_fabric fab;
+    fp_layout lay;
+    fp_cabling cab;
+    fp_bom bom;
 };
 
 /* ---- writers ---- */
 fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err);
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err);
+fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                            fp_error *err);
+/* Add layout, media_by_boundary, bom and totals to plan.json's root object. */
+struct cJSON;
+void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
+/* "nic-leaf", "leaf-spine", ... */
+const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);
 
 /* ---- small utilities (util.c) ---- */
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);

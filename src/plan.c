@@ -21,7 +21,10 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
     if (plan == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     if ((rc = fp__spec_resolve(&plan->rs, spec, cat, err)) != FP_OK ||
-        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK) {
+        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK) {
         fp_plan_free(plan);
         return rc;
     }
@@ -33,7 +36,11 @@ void fp_plan_free(fp_plan *plan)
 {
     if (plan == NULL)
         return;
+    fp__bom_free(&plan->bom);
+    fp__cabling_free(&plan->cab);
+    fp__layout_free(&plan->lay);
     fp__fabric_free(&plan->fab);
+    fp__phys_free(&plan->rs.phys);
     free(plan);
 }
 
@@ -43,7 +50,8 @@ void fp_plan_summary(const fp_plan *plan, fp_summary *out)
     const fp_rspec *rs = &plan->rs;
     memset(out, 0, sizeof *out);
     out->gpus = rs->gpus;
-    out->servers = f->servers;
+    out->servers = f->servers - rs->spare_servers;
+    out->spare_servers = rs->spare_servers;
     out->endpoints = f->boundary_base[1];
     out->tiers = f->tiers;
     out->planes = f->planes;

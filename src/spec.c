@@ -484,8 +484,9 @@ static void default_name(char *buf, size_t n, const char *origin)
 fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *cat,
                            fp_error *err)
 {
-    static const char *const keys[] = { "name", "cluster", "fabric", NULL };
-    const cJSON *cluster = NULL, *fabric = NULL;
+    static const char *const keys[] = { "name", "cluster", "fabric", "layout", "media", "bom",
+                                        "overrides", NULL };
+    const cJSON *cluster = NULL, *fabric = NULL, *layout = NULL, *media = NULL, *bom = NULL;
     fp_status rc;
     memset(rs, 0, sizeof *rs);
     if (spec == NULL || cat == NULL)
@@ -498,13 +499,28 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
         (rc = resolve_cluster(rs, cluster, cat, err)) != FP_OK ||
         (rc = resolve_fabric(rs, fabric, cat, err)) != FP_OK ||
         (rc = check_combined(rs, err)) != FP_OK ||
-        (rc = fp__clos_size(rs, err)) != FP_OK)
+        (rc = fp__json_obj(spec->root, "layout", "", &layout, err)) != FP_OK ||
+        (rc = fp__json_obj(spec->root, "media", "", &media, err)) != FP_OK ||
+        (rc = fp__json_obj(spec->root, "bom", "", &bom, err)) != FP_OK ||
+        (rc = fp__phys_resolve(&rs->phys, layout, media, bom,
+                               cJSON_GetObjectItemCaseSensitive(spec->root, "overrides"), cat,
+                               err)) != FP_OK)
         return rc;
+    /* Hot spares are cabled like production servers, so the fabric is sized for them too. */
+    rs->spare_servers = (int64_t)ceil((rs->gpus + rs->gpus_per_server - 1) / rs->gpus_per_server *
+                                      rs->phys.spare_servers - 1e-9);
+    if ((rc = fp__clos_size(rs, err)) != FP_OK) {
+        fp__phys_free(&rs->phys);
+        return rc;
+    }
     return FP_OK;
 }
 
 fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err)
 {
     fp_rspec rs;
-    return fp__spec_resolve(&rs, spec, cat, err);
+    fp_status rc = fp__spec_resolve(&rs, spec, cat, err);
+    if (rc == FP_OK)
+        fp__phys_free(&rs.phys);
+    return rc;
 }

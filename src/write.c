@@ -26,6 +26,8 @@ typedef struct output {
 static const output outputs[] = {
     { "plan.json", FP_WRITE_JSON, json_writer },
     { "links.csv", FP_WRITE_LINKS, fp__write_links_csv },
+    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv },
+    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 

@@ -2,12 +2,6 @@
 #include <stdio.h>
 #include "internal.h"
 
-static const char *boundary_name(int b, int tiers, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b, tiers), fp__tier_role(b + 1, tiers));
-    return buf;
-}
-
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err)
 {
@@ -27,7 +21,7 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
                 fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
                 fp__device_name(zn, sizeof zn, fab, rs, l->z),
                 fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port), rs->link_gbps,
-                boundary_name(l->boundary, fab->tiers, bn, sizeof bn), l->plane + 1);
+                fp__boundary_name(l->boundary, fab->tiers, bn, sizeof bn), l->plane + 1);
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("links.csv", (double)i / (double)fab->n_link, o->payload);
     }

@@ -67,6 +67,7 @@ static cJSON *plan_json(const fp_plan *plan)
     cJSON_AddNumberToObject(o, "links", (double)sm.links);
     cJSON_AddNumberToObject(o, "capacity_gpus", (double)sm.capacity_gpus);
     cJSON_AddStringToObject(o, "tier_choice", sm.tier_choice);
+    cJSON_AddNumberToObject(o, "spare_servers", (double)sm.spare_servers);
     if (rs->topology == FP_TOPO_RAIL) {
         cJSON_AddNumberToObject(o, "scalable_units", (double)fab->su_count);
         cJSON_AddNumberToObject(o, "leaves_per_su", fab->leaves_per_su);
@@ -102,6 +103,7 @@ static cJSON *plan_json(const fp_plan *plan)
         cJSON_AddNumberToObject(t, "links", (double)fp_plan_boundary_links(plan, b));
         cJSON_AddItemToArray(arr, t);
     }
+    fp__json_add_physical(root, plan);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));

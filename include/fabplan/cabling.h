@@ -81,6 +81,8 @@ typedef struct fp_cable_info {
     int n_z;                    /**< legs: 1, or 2..FP_MAX_LEGS for breakouts */
     fp_cable_end z[FP_MAX_LEGS];
     int64_t links[FP_MAX_LEGS]; /**< link index carried by each leg */
+    int n_links;                /**< links carried: legs for a splitter; 2 for a twin-port
+                                     copper cable (one leg, both links of its cages) */
 } fp_cable_info;
 
 FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);

@@ -33,6 +33,8 @@ typedef struct fp_summary {
     int64_t links;          /**< all boundaries, all planes (NIC-leaf included) */
     int64_t capacity_gpus;  /**< most GPUs these tiers, switches and settings can hold */
     const char *tier_choice;/**< why this number of tiers (borrowed, lives with the plan) */
+    int64_t spare_servers;  /**< hot spares (layout.spare_servers), placed and cabled like the
+                                 others and not counted in servers */
 } fp_summary;
 
 /** One switch tier (filled by fp_plan_tier). Counts are over all planes. */

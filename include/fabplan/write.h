@@ -15,6 +15,8 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 /* Which documents to write (bit set). */
 #define FP_WRITE_JSON 0x1u      /**< plan.json */
 #define FP_WRITE_LINKS 0x2u     /**< links.csv */
+#define FP_WRITE_CABLES 0x100u  /**< cables.csv: one row per physical cable */
+#define FP_WRITE_BOM 0x200u     /**< bom.csv: bill of materials with totals */
 #define FP_WRITE_ALL 0xffffffffu
 
 typedef struct fp_write_options {

@@ -8,7 +8,7 @@ static void plan_usage(FILE *f)
 {
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
-          "plan.json and links.csv into DIR (default ./out). Prints a summary on stdout.\n\n",
+          "plan.json, links.csv, cables.csv and bom.csv into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
@@ -22,6 +22,61 @@ static void progress(const char *stage, double frac, void *payload)
     fprintf(stderr, "\r%-12s %3.0f%%", stage, frac * 100);
     if (frac >= 1.0)
         fputc('\n', stderr);
+}
+
+/* Racks, media per boundary, BOM totals and the five longest cable runs. */
+static void print_physical(const fp_plan *plan)
+{
+    fp_totals t;
+    size_t nr = fp_plan_rack_count(plan), nc = fp_plan_cable_count(plan);
+    int64_t compute = 0, over = 0;
+    int halls = 0, rows = 0;
+    for (size_t i = 0; i < nr; i++) {
+        fp_rack_info r;
+        fp_plan_rack(plan, i, &r, NULL);
+        compute += strcmp(r.role, "compute") == 0;
+        over += r.over_limit;
+        if (r.hall > halls)
+            halls = r.hall;
+        if (r.row > rows)
+            rows = r.row;
+    }
+    printf("  layout: %zu racks (%lld compute, %lld network), %d hall%s, up to %d rows per hall, %lld over the power limit\n",
+           nr, (long long)compute, (long long)(nr - (size_t)compute), halls, halls == 1 ? "" : "s",
+           rows, (long long)over);
+    int64_t by[FP_MEDIUM_COUNT] = { 0 };
+    double top[5] = { 0 };
+    size_t top_i[5] = { 0 };
+    for (size_t l = 0; l < fp_plan_link_count(plan); l++)
+        by[fp_plan_link_medium(plan, l)]++;
+    printf("  links by medium:");
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);
+    printf("\n");
+    for (size_t i = 0; i < nc; i++) {
+        fp_cable_info c;
+        fp_plan_cable(plan, i, &c, NULL);
+        for (int k = 0; k < 5; k++)
+            if (c.route_m > top[k]) {
+                memmove(top + k + 1, top + k, (size_t)(4 - k) * sizeof *top);
+                memmove(top_i + k + 1, top_i + k, (size_t)(4 - k) * sizeof *top_i);
+                top[k] = c.route_m;
+                top_i[k] = i;
+                break;
+            }
+    }
+    fp_plan_totals(plan, &t);
+    printf("  BOM: $%.0f, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
+           t.cost, t.power_w / 1000, t.cost_per_gpu, t.power_w_per_gpu, t.transceivers_per_gpu,
+           (long long)t.transceivers, (long long)t.cables);
+    printf("  longest cable runs:\n");
+    for (int k = 0; k < 5 && k < (int)nc; k++) {
+        fp_cable_info c;
+        fp_plan_cable(plan, top_i[k], &c, NULL);
+        printf("    %s %6.1f m (stock %g m, %s %s) %s %s %s -> %s %s %s\n", c.id, c.route_m, c.stock_m,
+               fp_medium_name(c.medium), c.part, c.a.loc.text, c.a.device_name, c.a.port,
+               c.z[0].loc.text, c.z[0].device_name, c.z[0].port);
+    }
 }
 
 static void print_summary(const fp_plan *plan)
@@ -50,6 +105,7 @@ static void print_summary(const fp_plan *plan)
            (long long)s.links, (long long)fp_plan_boundary_links(plan, 0), (long long)s.capacity_gpus);
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         printf("  note: %s\n", fp_plan_note(plan, i));
+    print_physical(plan);
 }
 
 static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *))
@@ -105,7 +161,7 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
-        printf("  wrote %s/plan.json, %s/links.csv\n", o.out_dir, o.out_dir);
+        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv\n", o.out_dir);
     }
 out:
     if (rc < 0)

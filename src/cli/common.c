@@ -23,6 +23,7 @@ static const flag_map flags[] = {
     { "--su-servers", "/fabric/su_servers", 0, "N    servers per scalable unit (rail-optimized)" },
     { "--planes", "/fabric/planes", 0, "N        independent fabric planes" },
     { "--reserve", "/fabric/reserve", 0, "F       fraction of switch ports kept free" },
+    { "--overrides", "/overrides", 0, "FILE    hand cable overrides (cable id or ends -> length, part)" },
 };
 #define N_FLAGS (sizeof flags / sizeof flags[0])
 

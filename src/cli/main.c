@@ -9,7 +9,7 @@ typedef struct cli_cmd {
 } cli_cmd;
 
 static const cli_cmd cmds[] = {
-    { "plan", cmd_plan, "build the fabric and write plan.json and links.csv (main job)" },
+    { "plan", cmd_plan, "build the fabric and write plan.json, links.csv, cables.csv, bom.csv" },
     { "validate", cmd_validate, "check a spec without planning" },
     { "catalog", cmd_catalog, "list the parts catalog or show one part" },
     { "presets", cmd_presets, "list the built-in specs" },

@@ -1,0 +1,904 @@
+/* fabplan — cable routes, lengths, media, transceivers, cable ids and labels.
+ *
+ * A cage is one physical port on a device: a NIC port, or a switch cage that may carry several
+ * logical ports (QM9700: two 400G ports per twin-port OSFP cage). Links that share a cage must
+ * share its part (one twin-port module, or one copper cable), so the unit of decision is a
+ * connected set of cages and the links between them (union-find). For each set we try, in
+ * order, passive DAC, active copper (ACC), AEC — only for shapes one copper cable can serve:
+ * a straight cable between two cages, or a splitter from one hub cage to single-port cages —
+ * then optics: SR on multimode, DR then FR on single-mode. Each link keeps its own fibre; each
+ * cage gets one module (a twin-port module counts once for its two links). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define U_M 0.04445     /* one rack unit in metres */
+
+static const char *const medium_names[] = { "DAC", "ACC", "AEC", "MMF", "SMF" };
+
+const char *fp_medium_name(fp_medium m)
+{
+    return (unsigned)m < FP_MEDIUM_COUNT ? medium_names[m] : "unknown";
+}
+
+const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b, tiers), fp__tier_role(b + 1, tiers));
+    return buf;
+}
+
+/* ---- cages ---- */
+
+static int cages_per_switch(const fp_tier_spec *ts)
+{
+    return ts->model.cages > 0 ? ts->model.cages : ts->model.ports;
+}
+
+static int64_t cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
+                       int64_t dev, int port)
+{
+    int t = fab->dev[dev].tier;
+    if (t == 0)
+        return dev * rs->nics_per_server * rs->nic.ports + port;
+    return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(&rs->tier[t - 1]) +
+           port / cab->per_cage[t];
+}
+
+int64_t fp__cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
+                    int port)
+{
+    return cage_of(cab, fab, rs, dev, port);
+}
+
+static int64_t cage_device(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
+                           int64_t cage)
+{
+    int t = fab->tiers;
+    while (t > 0 && cage < cab->cage_base[t])
+        t--;
+    if (t == 0)
+        return cage / (rs->nics_per_server * rs->nic.ports);
+    return fab->tier_base[t] + (cage - cab->cage_base[t]) / cages_per_switch(&rs->tier[t - 1]);
+}
+
+static const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+{
+    int t = fab->dev[dev].tier;
+    return t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage;
+}
+
+static int cage_fits(const char *part_cage, const char *port_cage)
+{
+    return port_cage[0] == '\0' || strcmp(part_cage, port_cage) == 0;
+}
+
+/* ---- union-find over cages ---- */
+
+static int32_t uf_find(int32_t *parent, int32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void uf_join(int32_t *parent, int32_t a, int32_t b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a != b) {
+        if (a < b)
+            parent[b] = a;
+        else
+            parent[a] = b;
+    }
+}
+
+/* ---- routes ---- */
+
+static double route_length(const fp_layout *lay, const fp_phys_spec *ps, int64_t a, int64_t z)
+{
+    const fp_rack *ra = &lay->rack[lay->dev_rack[a]], *rz = &lay->rack[lay->dev_rack[z]];
+    int ua = lay->dev_u[a], uz = lay->dev_u[z];
+    double run;
+    if (ra == rz) {
+        run = abs(ua - uz) * U_M;
+    } else {
+        double va = (ps->rack_units - ua + 1) * U_M + ps->tray_height_m;
+        double vz = (ps->rack_units - uz + 1) * U_M + ps->tray_height_m;
+        run = va + vz + fabs(ra->x - rz->x) + fabs(ra->y - rz->y);
+    }
+    return run * (1.0 + ps->slack_pct / 100.0) + 2.0 * ps->service_loop_m;
+}
+
+/* Smallest stock length >= need, or -1 (reach 0 means the longest stock length). */
+static double stock_for(const fp_part *p, double need)
+{
+    for (int i = 0; i < p->n_lengths; i++)
+        if (p->lengths_m[i] + 1e-9 >= need) {
+            if (p->reach_m > 0 && p->lengths_m[i] > p->reach_m + 1e-9)
+                return -1;
+            return p->lengths_m[i];
+        }
+    return -1;
+}
+
+static double part_cost(const fp_part *p, double len)
+{
+    return p->price_usd + p->price_per_m_usd * len;
+}
+
+static int copper_medium(const fp_part *p)
+{
+    if (strcmp(p->medium, "DAC") == 0)
+        return FP_MEDIUM_DAC;
+    if (strcmp(p->medium, "ACC") == 0)
+        return FP_MEDIUM_ACC;
+    if (strcmp(p->medium, "AEC") == 0)
+        return FP_MEDIUM_AEC;
+    return -1;
+}
+
+/* Optical classes: 0 SR (multimode), 1 DR (single-mode MPO), 2 FR (single-mode LC). */
+static int optic_class(const fp_part *p)
+{
+    if (strcmp(p->fibre, "MMF") == 0)
+        return 0;
+    if (strcmp(p->fibre, "SMF") == 0)
+        return strstr(p->connector, "LC") ? 2 : 1;
+    return -1;
+}
+
+/* Connector of one lane: "2xMPO-12/APC" -> "MPO-12/APC". */
+static const char *lane_connector(const fp_part *p)
+{
+    const char *c = p->connector;
+    if (c[0] >= '2' && c[0] <= '9' && c[1] == 'x')
+        return c + 2;
+    return c;
+}
+
+/* ---- the decision for one set of cages ---- */
+
+typedef struct comp_cage {
+    int64_t cage, dev;
+    int k;          /* links the cage carries */
+    int n;          /* links of this set in the cage */
+    double need;    /* longest stock length among its links */
+    int16_t mod;
+} comp_cage;
+
+typedef struct ctx {
+    fp_cabling *cab;
+    const fp_layout *lay;
+    const fp_fabric *fab;
+    const fp_rspec *rs;
+    const fp_phys_spec *ps;
+    int16_t *link_part;
+    float *link_stock;
+    float *ov_len;          /* per link, < 0 when none; NULL without overrides */
+    int16_t *ov_part;
+    comp_cage *cg;
+    size_t cg_cap;
+    double *stock;          /* per link of the set */
+    size_t stock_cap;
+} ctx;
+
+static fp_status grow(ctx *c, size_t n_links, fp_error *err)
+{
+    if (n_links * 2 > c->cg_cap) {
+        free(c->cg);
+        c->cg_cap = n_links * 2 + 16;
+        c->cg = malloc(c->cg_cap * sizeof *c->cg);
+    }
+    if (n_links > c->stock_cap) {
+        free(c->stock);
+        c->stock_cap = n_links + 16;
+        c->stock = malloc(c->stock_cap * sizeof *c->stock);
+    }
+    if (c->cg == NULL || c->stock == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
+    return FP_OK;
+}
+
+static int add_cage(ctx *c, size_t *n, int64_t cage, int64_t dev, int k)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (c->cg[i].cage == cage) {
+            c->cg[i].n++;
+            return (int)i;
+        }
+    comp_cage *g = &c->cg[(*n)++];
+    memset(g, 0, sizeof *g);
+    g->cage = cage;
+    g->dev = dev;
+    g->k = k;
+    g->n = 1;
+    g->mod = -1;
+    return (int)(*n - 1);
+}
+
+static unsigned allowed_for(const ctx *c, const int32_t *links, size_t n)
+{
+    unsigned m = (1u << FP_MEDIUM_COUNT) - 1;
+    for (size_t i = 0; i < n; i++)
+        m &= c->ps->media_allowed[c->fab->link[links[i]].boundary];
+    return m;
+}
+
+/* Try one copper cable for the whole set. Returns the part or -1; *stock set. */
+static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_cage *cg,
+                      size_t ncg, double route, int medium, int forced, double *stock, int *kind)
+{
+    const fp_rspec *rs = c->rs;
+    int legs, gbps, best = -1;
+    double best_cost = 0, best_stock = 0;
+    if (ncg == 2 && cg[0].k == cg[1].k && (int)n <= cg[0].k) {
+        legs = 1;
+        gbps = rs->link_gbps * cg[0].k;
+        *kind = n > 1 ? FP_CABLE_TWIN : FP_CABLE_STRAIGHT;
+    } else if (ncg == n + 1 && n <= FP_MAX_LEGS) {
+        /* A splitter: one hub cage holding every link, each far end a single-port cage. */
+        size_t hubs = 0, singles = 0, hub = 0;
+        for (size_t i = 0; i < ncg; i++) {
+            if (cg[i].n == (int)n && cg[i].k >= (int)n && cg[i].k > 1) {
+                hubs++;
+                hub = i;
+            } else if (cg[i].k == 1) {
+                singles++;
+            }
+        }
+        if (hubs != 1 || singles != n)
+            return -1;
+        legs = cg[hub].k;
+        gbps = rs->link_gbps;
+        *kind = FP_CABLE_SPLIT;
+    } else {
+        return -1;
+    }
+    (void)links;
+    for (int i = 0; i < c->ps->n_parts; i++) {
+        const fp_part *p = &c->ps->parts[i];
+        if (p->type != FP_PART_CABLE || (forced >= 0 && i != forced))
+            continue;
+        if (copper_medium(p) != medium || p->legs != legs || p->port_gbps != gbps)
+            continue;
+        int fits = 1;
+        for (size_t k = 0; k < ncg; k++)
+            if (!cage_fits(p->cage, cage_type(c->fab, rs, cg[k].dev)))
+                fits = 0;
+        double s = stock_for(p, route);
+        if (!fits || s < 0)
+            continue;
+        double cost = part_cost(p, s);
+        if (best < 0 || cost < best_cost - 1e-9) {
+            best = i;
+            best_cost = cost;
+            best_stock = s;
+        }
+    }
+    *stock = best_stock;
+    return best;
+}
+
+/* Try optics of one class on every link of the set; fills cg[].mod and c->stock. Returns the
+ * fibre part or -1. */
+static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
+                      const double *route, int cls, int forced)
+{
+    const fp_rspec *rs = c->rs;
+    const fp_phys_spec *ps = c->ps;
+    const char *fibre = cls == 0 ? "MMF" : "SMF";
+    for (int ci = 0; ci < ps->n_parts; ci++) {
+        /* Each distinct lane connector of this class's modules, in catalog order. */
+        const fp_part *cm = &ps->parts[ci];
+        if (cm->type != FP_PART_TRANSCEIVER || optic_class(cm) != cls)
+            continue;
+        const char *conn = lane_connector(cm);
+        int seen = 0;
+        for (int j = 0; j < ci; j++)
+            if (ps->parts[j].type == FP_PART_TRANSCEIVER && optic_class(&ps->parts[j]) == cls &&
+                strcmp(lane_connector(&ps->parts[j]), conn) == 0)
+                seen = 1;
+        if (seen)
+            continue;
+        int fp_i = -1;
+        for (int j = 0; j < ps->n_parts; j++) {
+            const fp_part *f = &ps->parts[j];
+            if (f->type != FP_PART_FIBRE || strcmp(f->fibre, fibre) != 0 ||
+                strcmp(f->connector, conn) != 0 || (forced >= 0 && j != forced))
+                continue;
+            if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
+                fp_i = j;
+        }
+        if (fp_i < 0)
+            continue;
+        const fp_part *f = &ps->parts[fp_i];
+        int ok = 1;
+        for (size_t k = 0; k < ncg; k++)
+            cg[k].need = 0;
+        for (size_t i = 0; i < n && ok; i++) {
+            double s = stock_for(f, route[i]);
+            if (s < 0) {
+                ok = 0;
+                break;
+            }
+            c->stock[i] = s;
+            const fp_link *l = &c->fab->link[links[i]];
+            int64_t ca = cage_of(c->cab, c->fab, rs, l->a, l->a_port);
+            int64_t cz = cage_of(c->cab, c->fab, rs, l->z, l->z_port);
+            for (size_t k = 0; k < ncg; k++)
+                if ((cg[k].cage == ca || cg[k].cage == cz) && s > cg[k].need)
+                    cg[k].need = s;
+        }
+        for (size_t k = 0; k < ncg && ok; k++) {
+            int best = -1;
+            const char *ct = cage_type(c->fab, rs, cg[k].dev);
+            for (int j = 0; j < ps->n_parts; j++) {
+                const fp_part *m = &ps->parts[j];
+                if (m->type != FP_PART_TRANSCEIVER || optic_class(m) != cls ||
+                    strcmp(lane_connector(m), conn) != 0 || m->ports != cg[k].k ||
+                    m->port_gbps != rs->link_gbps || !cage_fits(m->cage, ct) ||
+                    m->reach_m + 1e-9 < cg[k].need)
+                    continue;
+                if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
+                    best = j;
+            }
+            if (best < 0)
+                ok = 0;
+            cg[k].mod = (int16_t)best;
+        }
+        if (ok)
+            return fp_i;
+    }
+    return -1;
+}
+
+static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
+{
+    char an[48], zn[48], ap[16], zp[16], bn[32];
+    const fp_link *k = &c->fab->link[l];
+    snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)l + 1,
+             fp__boundary_name(k->boundary, c->fab->tiers, bn, sizeof bn),
+             fp__device_name(an, sizeof an, c->fab, c->rs, k->a),
+             fp__port_name(ap, sizeof ap, c->fab, c->rs, k->a, k->a_port),
+             fp__device_name(zn, sizeof zn, c->fab, c->rs, k->z),
+             fp__port_name(zp, sizeof zp, c->fab, c->rs, k->z, k->z_port));
+}
+
+/* The longest reach of any allowed part that fits the link's speed and one end's cage. */
+static const fp_part *longest_reach(const ctx *c, int64_t l, unsigned allowed)
+{
+    const fp_link *k = &c->fab->link[l];
+    const char *ca = cage_type(c->fab, c->rs, k->a), *cz = cage_type(c->fab, c->rs, k->z);
+    const fp_part *best = NULL;
+    for (int i = 0; i < c->ps->n_parts; i++) {
+        const fp_part *p = &c->ps->parts[i];
+        int m = p->type == FP_PART_CABLE ? copper_medium(p)
+                : p->type == FP_PART_TRANSCEIVER ? (optic_class(p) == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF)
+                : -1;
+        if (m < 0 || !(allowed & (1u << m)))
+            continue;
+        if (!cage_fits(p->cage, ca) && !cage_fits(p->cage, cz))
+            continue;
+        if (best == NULL || p->reach_m > best->reach_m)
+            best = p;
+    }
+    return best;
+}
+
+static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
+{
+    const fp_fabric *fab = c->fab;
+    const fp_rspec *rs = c->rs;
+    fp_cabling *cab = c->cab;
+    fp_status rc;
+    size_t ncg = 0;
+    double route_max = 0;
+    int64_t worst = links[0];
+    int forced = -1;
+    if ((rc = grow(c, n, err)) != FP_OK)
+        return rc;
+    double *route = malloc(n * sizeof *route);
+    if (route == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
+    for (size_t i = 0; i < n; i++) {
+        const fp_link *l = &fab->link[links[i]];
+        route[i] = cab->link_route[links[i]];
+        if (route[i] > route_max) {
+            route_max = route[i];
+            worst = links[i];
+        }
+        if (c->ov_part && c->ov_part[links[i]] >= 0)
+            forced = c->ov_part[links[i]];
+        int ta = fab->dev[l->a].tier, tz = fab->dev[l->z].tier;
+        add_cage(c, &ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a, cab->per_cage[ta]);
+        add_cage(c, &ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z, cab->per_cage[tz]);
+    }
+    unsigned allowed = allowed_for(c, links, n);
+    if (forced >= 0) {
+        const fp_part *fpart = &c->ps->parts[forced];
+        int m = fpart->type == FP_PART_CABLE ? copper_medium(fpart)
+                : strcmp(fpart->fibre, "MMF") == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+        allowed = m >= 0 ? 1u << m : 0;
+    }
+    int medium = -1, part = -1, kind = FP_CABLE_STRAIGHT;
+    double stock = 0;
+    for (int m = FP_MEDIUM_DAC; m <= FP_MEDIUM_AEC && part < 0; m++) {
+        if (!(allowed & (1u << m)))
+            continue;
+        part = try_copper(c, links, n, c->cg, ncg, route_max, m, forced, &stock, &kind);
+        if (part >= 0)
+            medium = m;
+    }
+    if (part < 0) {
+        for (int cls = 0; cls < 3 && part < 0; cls++) {
+            int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+            if (!(allowed & (1u << m)))
+                continue;
+            part = try_optics(c, links, n, c->cg, ncg, route, cls, forced);
+            if (part >= 0)
+                medium = m;
+        }
+        if (part >= 0) {
+            for (size_t k = 0; k < ncg; k++)
+                cab->cage_mod[c->cg[k].cage] = c->cg[k].mod;
+            for (size_t i = 0; i < n; i++) {
+                c->link_part[links[i]] = (int16_t)part;
+                c->link_stock[links[i]] = (float)c->stock[i];
+                cab->link_medium[links[i]] = (uint8_t)medium;
+                cab->link_cable[links[i]] = -1;     /* one fibre per link */
+            }
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            c->link_part[links[i]] = (int16_t)part;
+            c->link_stock[links[i]] = (float)stock;
+            cab->link_medium[links[i]] = (uint8_t)medium;
+            /* -2 - first link: one copper cable for the set (kind encoded below). */
+            cab->link_cable[links[i]] = n == 1 ? -1 : -2 - links[0];
+        }
+        if (n > 1 || kind != FP_CABLE_STRAIGHT)
+            cab->link_cable[links[0]] = -2 - links[0];
+    }
+    free(route);
+    if (part < 0) {
+        char what[200], where[16];
+        const fp_part *best = longest_reach(c, worst, allowed);
+        link_label(what, sizeof what, c, worst);
+        snprintf(where, sizeof where, "L%07lld", (long long)worst + 1);
+        if (forced >= 0)
+            FP_FAIL(err, FP_EDESIGN, where,
+                    "link %s: the override part %s cannot serve this %.1f m route between its ports",
+                    what, c->ps->parts[forced].id, route_max);
+        FP_FAIL(err, FP_EDESIGN, where,
+                "link %s: its %.1f m route is beyond every allowed medium; the longest reach available is %.0f m (%s)",
+                what, route_max, best ? best->reach_m : 0.0, best ? best->id : "no part fits its ports");
+    }
+    return FP_OK;
+}
+
+/* ---- overrides ---- */
+
+static fp_status apply_overrides(ctx *c, fp_error *err)
+{
+    const fp_phys_spec *ps = c->ps;
+    const fp_fabric *fab = c->fab;
+    int64_t n = fab->n_link;
+    int by_ends = 0;
+    c->ov_len = malloc((size_t)n * sizeof *c->ov_len);
+    c->ov_part = malloc((size_t)n * sizeof *c->ov_part);
+    if (c->ov_len == NULL || c->ov_part == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory for overrides");
+    for (int64_t l = 0; l < n; l++) {
+        c->ov_len[l] = -1;
+        c->ov_part[l] = -1;
+    }
+    char *matched = calloc((size_t)ps->n_ov, 1);
+    if (matched == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory for overrides");
+    for (int i = 0; i < ps->n_ov; i++) {
+        const fp_override *o = &ps->ov[i];
+        if (o->cable[0] == '\0') {
+            by_ends = 1;
+            continue;
+        }
+        long long num = 0;
+        char tail = 0;
+        if (sscanf(o->cable, "C%lld%c", &num, &tail) == 1 && num >= 1 && num <= n) {
+            c->ov_len[num - 1] = (float)o->length_m;
+            c->ov_part[num - 1] = (int16_t)o->part;
+            matched[i] = 1;
+        }
+    }
+    if (by_ends) {
+        char an[48], zn[48], ap[16], zp[16], a[72], z[72];
+        for (int64_t l = 0; l < n; l++) {
+            const fp_link *k = &fab->link[l];
+            snprintf(a, sizeof a, "%s %s", fp__device_name(an, sizeof an, fab, c->rs, k->a),
+                     fp__port_name(ap, sizeof ap, fab, c->rs, k->a, k->a_port));
+            snprintf(z, sizeof z, "%s %s", fp__device_name(zn, sizeof zn, fab, c->rs, k->z),
+                     fp__port_name(zp, sizeof zp, fab, c->rs, k->z, k->z_port));
+            for (int i = 0; i < ps->n_ov; i++) {
+                const fp_override *o = &ps->ov[i];
+                if (o->cable[0] != '\0')
+                    continue;
+                if ((strcmp(o->a, a) == 0 && strcmp(o->z, z) == 0) ||
+                    (strcmp(o->a, z) == 0 && strcmp(o->z, a) == 0)) {
+                    c->ov_len[l] = (float)o->length_m;
+                    c->ov_part[l] = (int16_t)o->part;
+                    matched[i] = 1;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < ps->n_ov; i++)
+        if (!matched[i]) {
+            const fp_override *o = &ps->ov[i];
+            free(matched);
+            if (o->cable[0])
+                FP_FAIL(err, FP_EINVAL, o->where,
+                        "%s: no cable \"%s\" in this plan (cable ids run C0000001 to C%07lld, one per first link)",
+                        o->where, o->cable, (long long)n);
+            FP_FAIL(err, FP_EINVAL, o->where, "%s: no link between \"%s\" and \"%s\" in this plan",
+                    o->where, o->a, o->z);
+        }
+    free(matched);
+    return FP_OK;
+}
+
+/* ---- build ---- */
+
+static fp_status make_cables(ctx *c, const int32_t *comp_start, const int32_t *comp_links,
+                             const int32_t *link_root, fp_error *err)
+{
+    fp_cabling *cab = c->cab;
+    const fp_fabric *fab = c->fab;
+    int64_t n = 0;
+    for (int64_t l = 0; l < fab->n_link; l++)
+        if (cab->link_cable[l] == -1 || cab->link_cable[l] == -2 - l)
+            n++;
+    cab->cable = calloc((size_t)(n ? n : 1), sizeof *cab->cable);
+    cab->cable_links = malloc((size_t)(fab->n_link ? fab->n_link : 1) * sizeof *cab->cable_links);
+    if (cab->cable == NULL || cab->cable_links == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory for %lld cables", (long long)n);
+    int64_t ci = 0, off = 0;
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        int32_t v = cab->link_cable[l];
+        if (v != -1 && v != -2 - l)
+            continue;
+        fp_cable *cb = &cab->cable[ci];
+        cb->first = (int32_t)off;
+        cb->medium = cab->link_medium[l];
+        cb->part = c->link_part[l];
+        cb->stock_m = c->link_stock[l];
+        cb->kind = FP_CABLE_STRAIGHT;
+        if (v == -1) {
+            cab->cable_links[off++] = (int32_t)l;
+            cb->n_links = 1;
+            cb->route_m = cab->link_route[l];
+        } else {
+            int32_t r = link_root[l];
+            float route = 0;
+            const fp_part *p = &c->ps->parts[cb->part];
+            for (int32_t i = comp_start[r]; i < comp_start[r + 1]; i++) {
+                int32_t k = comp_links[i];
+                cab->cable_links[off++] = k;
+                cb->n_links++;
+                if (cab->link_route[k] > route)
+                    route = cab->link_route[k];
+            }
+            cb->route_m = route;
+            cb->kind = p->legs > 1 ? FP_CABLE_SPLIT : cb->n_links > 1 ? FP_CABLE_TWIN
+                                                                      : FP_CABLE_STRAIGHT;
+        }
+        for (int i = 0; i < cb->n_links; i++)
+            cab->link_cable[cab->cable_links[cb->first + i]] = (int32_t)ci;
+        ci++;
+    }
+    cab->n_cable = ci;
+    return FP_OK;
+}
+
+/* Power per rack (servers, switches, modules, powered cables) and cables leaving each rack. */
+static void rack_totals(const ctx *c, fp_layout *lay)
+{
+    const fp_fabric *fab = c->fab;
+    const fp_rspec *rs = c->rs;
+    const fp_cabling *cab = c->cab;
+    for (int64_t d = 0; d < fab->n_dev; d++) {
+        int t = fab->dev[d].tier;
+        lay->rack[lay->dev_rack[d]].power_w += t == 0 ? c->ps->server_power_w
+                                                      : rs->tier[t - 1].model.power_w;
+    }
+    for (int64_t g = 0; g < cab->n_cage; g++)
+        if (cab->cage_mod[g] >= 0)
+            lay->rack[lay->dev_rack[cage_device(cab, fab, rs, g)]].power_w +=
+                c->ps->parts[cab->cage_mod[g]].power_w;
+    for (int64_t i = 0; i < cab->n_cable; i++) {
+        const fp_cable *cb = &cab->cable[i];
+        const fp_link *l0 = &fab->link[cab->cable_links[cb->first]];
+        int32_t ra = lay->dev_rack[l0->a];
+        if (cb->medium <= FP_MEDIUM_AEC)
+            lay->rack[ra].power_w += c->ps->parts[cb->part].power_w;
+        /* Every rack this cable touches counts it once, when it touches more than one. */
+        int32_t racks[FP_MAX_LEGS + 1];
+        int nr = 0;
+        racks[nr++] = ra;
+        for (int k = 0; k < cb->n_links && nr <= FP_MAX_LEGS; k++) {
+            const fp_link *l = &fab->link[cab->cable_links[cb->first + k]];
+            int32_t ends[2] = { lay->dev_rack[l->a], lay->dev_rack[l->z] };
+            for (int e = 0; e < 2 && nr <= FP_MAX_LEGS; e++) {
+                int seen = 0;
+                for (int j = 0; j < nr; j++)
+                    seen |= racks[j] == ends[e];
+                if (!seen)
+                    racks[nr++] = ends[e];
+            }
+        }
+        if (nr > 1)
+            for (int j = 0; j < nr; j++)
+                lay->rack[racks[j]].cables_leaving++;
+    }
+}
+
+fp_status fp__cabling_build(fp_cabling *cab, fp_layout *lay, const fp_fabric *fab,
+                            const fp_rspec *rs, fp_error *err)
+{
+    ctx c;
+    fp_status rc = FP_OK;
+    int32_t *parent = NULL, *comp_start = NULL, *comp_links = NULL, *link_root = NULL;
+    memset(cab, 0, sizeof *cab);
+    memset(&c, 0, sizeof c);
+    c.cab = cab;
+    c.lay = lay;
+    c.fab = fab;
+    c.rs = rs;
+    c.ps = &rs->phys;
+
+    /* cages */
+    cab->per_cage[0] = 1;
+    cab->cage_base[0] = 0;
+    int64_t n_cage = fab->servers * rs->nics_per_server * rs->nic.ports;
+    for (int t = 1; t <= fab->tiers; t++) {
+        const fp_tier_spec *ts = &rs->tier[t - 1];
+        int cages = cages_per_switch(ts);
+        cab->per_cage[t] = ts->radix % cages == 0 ? ts->radix / cages : ts->breakout;
+        cab->cage_base[t] = n_cage;
+        n_cage += fab->level[t].switches * fab->planes * cages;
+    }
+    cab->n_cage = n_cage;
+    size_t nl = (size_t)(fab->n_link ? fab->n_link : 1);
+    cab->cage_mod = malloc((size_t)n_cage * sizeof *cab->cage_mod);
+    cab->link_cable = malloc(nl * sizeof *cab->link_cable);
+    cab->link_medium = calloc(nl, sizeof *cab->link_medium);
+    cab->link_route = malloc(nl * sizeof *cab->link_route);
+    c.link_part = malloc(nl * sizeof *c.link_part);
+    c.link_stock = malloc(nl * sizeof *c.link_stock);
+    parent = malloc((size_t)n_cage * sizeof *parent);
+    comp_start = calloc((size_t)n_cage + 1, sizeof *comp_start);
+    comp_links = malloc(nl * sizeof *comp_links);
+    link_root = malloc(nl * sizeof *link_root);
+    if (!cab->cage_mod || !cab->link_cable || !cab->link_medium || !cab->link_route ||
+        !c.link_part || !c.link_stock || !parent || !comp_start || !comp_links || !link_root) {
+        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for cabling");
+        goto out;
+    }
+    for (int64_t g = 0; g < n_cage; g++) {
+        cab->cage_mod[g] = -1;
+        parent[g] = (int32_t)g;
+    }
+    if (c.ps->n_ov > 0 && (rc = apply_overrides(&c, err)) != FP_OK)
+        goto out;
+
+    /* routes, and the sets of cages that must be decided together */
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        const fp_link *k = &fab->link[l];
+        cab->link_route[l] = c.ov_len && c.ov_len[l] > 0 ? c.ov_len[l]
+                                                         : (float)route_length(lay, c.ps, k->a, k->z);
+        uf_join(parent, (int32_t)cage_of(cab, fab, rs, k->a, k->a_port),
+                (int32_t)cage_of(cab, fab, rs, k->z, k->z_port));
+    }
+    /* A length override on one link of a shared cable covers the cable. */
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        link_root[l] = uf_find(parent, (int32_t)cage_of(cab, fab, rs, fab->link[l].a,
+                                                        fab->link[l].a_port));
+        comp_start[link_root[l] + 1]++;
+    }
+    for (int64_t g = 0; g < n_cage; g++)
+        comp_start[g + 1] += comp_start[g];
+    {
+        int32_t *fill = parent;     /* reuse: union-find is done */
+        for (int64_t g = 0; g < n_cage; g++)
+            fill[g] = comp_start[g];
+        for (int64_t l = 0; l < fab->n_link; l++)
+            comp_links[fill[link_root[l]]++] = (int32_t)l;
+    }
+    for (int64_t l = 0; l < fab->n_link; l++)
+        cab->link_cable[l] = INT32_MIN;
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        if (cab->link_cable[l] != INT32_MIN)
+            continue;
+        int32_t r = link_root[l];
+        if ((rc = decide(&c, comp_links + comp_start[r], (size_t)(comp_start[r + 1] - comp_start[r]),
+                         err)) != FP_OK)
+            goto out;
+    }
+    if ((rc = make_cables(&c, comp_start, comp_links, link_root, err)) != FP_OK)
+        goto out;
+    for (int64_t l = 0; l < fab->n_link; l++)
+        cab->by_medium[fab->link[l].boundary][cab->link_medium[l]]++;
+    rack_totals(&c, lay);
+    for (int64_t i = 0; i < lay->n_rack; i++)
+        lay->rack[i].power_w = round(lay->rack[i].power_w * 100) / 100;
+out:
+    free(parent);
+    free(comp_start);
+    free(comp_links);
+    free(link_root);
+    free(c.link_part);
+    free(c.link_stock);
+    free(c.ov_len);
+    free(c.ov_part);
+    free(c.cg);
+    free(c.stock);
+    if (rc != FP_OK)
+        fp__cabling_free(cab);
+    return rc;
+}
+
+void fp__cabling_free(fp_cabling *cab)
+{
+    if (cab == NULL)
+        return;
+    free(cab->cable);
+    free(cab->cable_links);
+    free(cab->link_cable);
+    free(cab->link_medium);
+    free(cab->link_route);
+    free(cab->cage_mod);
+    memset(cab, 0, sizeof *cab);
+}
+
+/* ---- public getters ---- */
+
+fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
+                                  fp_error *err)
+{
+    if (device >= (size_t)plan->fab.n_dev)
+        FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", device,
+                (long long)plan->fab.n_dev);
+    memset(out, 0, sizeof *out);
+    fp__location(out, &plan->lay, (int64_t)device);
+    return FP_OK;
+}
+
+size_t fp_plan_rack_count(const fp_plan *plan)
+{
+    return (size_t)plan->lay.n_rack;
+}
+
+static const char *rack_role(int role)
+{
+    static const char *const roles[] = { "compute", "leaf", "spine", "core", "super-core" };
+    return role >= 0 && role <= FP_MAX_TIERS ? roles[role] : "network";
+}
+
+fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err)
+{
+    const fp_layout *lay = &plan->lay;
+    if (i >= (size_t)lay->n_rack)
+        FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %lld)", i,
+                (long long)lay->n_rack);
+    const fp_rack *r = &lay->rack[i];
+    memset(out, 0, sizeof *out);
+    out->hall = r->hall;
+    out->row = r->row;
+    out->rack = r->pos;
+    snprintf(out->name, sizeof out->name, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
+    out->role = rack_role(r->role);
+    out->x_m = r->x;
+    out->y_m = r->y;
+    out->units = plan->rs.phys.rack_units;
+    out->units_used = r->units_used;
+    out->devices = r->devices;
+    out->power_w = r->power_w;
+    out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
+                      r->power_w > plan->rs.phys.rack_power_limit_w;
+    out->cables_leaving = r->cables_leaving;
+    return FP_OK;
+}
+
+size_t fp_plan_cable_count(const fp_plan *plan)
+{
+    return (size_t)plan->cab.n_cable;
+}
+
+static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, int port, int cage_only)
+{
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    const fp_cabling *cab = &plan->cab;
+    e->device = dev;
+    fp__device_name(e->device_name, sizeof e->device_name, fab, rs, dev);
+    int t = fab->dev[dev].tier;
+    if (cage_only && t > 0 && cab->per_cage[t] > 1) {
+        /* The cage: "p9" when it is one split port, "p17-18" when it holds whole ports. */
+        int k = cab->per_cage[t], b = rs->tier[t - 1].breakout, first = port / k * k;
+        if (k == b)
+            snprintf(e->port, sizeof e->port, "p%d", first / b + 1);
+        else
+            snprintf(e->port, sizeof e->port, "p%d-%d", first / b + 1, (first + k - 1) / b + 1);
+    } else
+        fp__port_name(e->port, sizeof e->port, fab, rs, dev, port);
+    fp__location(&e->loc, &plan->lay, dev);
+    int16_t m = cab->cage_mod[cage_of(cab, fab, rs, dev, port)];
+    snprintf(e->transceiver, sizeof e->transceiver, "%s", m >= 0 ? rs->phys.parts[m].id : "");
+}
+
+fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
+{
+    const fp_cabling *cab = &plan->cab;
+    const fp_fabric *fab = &plan->fab;
+    if (i >= (size_t)cab->n_cable)
+        FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
+                (long long)cab->n_cable);
+    const fp_cable *cb = &cab->cable[i];
+    const int32_t *links = cab->cable_links + cb->first;
+    const fp_link *l0 = &fab->link[links[0]];
+    memset(out, 0, sizeof *out);
+    out->index = (int64_t)i;
+    snprintf(out->id, sizeof out->id, "C%07lld", (long long)links[0] + 1);
+    out->medium = (fp_medium)cb->medium;
+    snprintf(out->part, sizeof out->part, "%s", plan->rs.phys.parts[cb->part].id);
+    out->route_m = round(cb->route_m * 100) / 100;
+    out->stock_m = cb->stock_m;
+    out->boundary = l0->boundary;
+    out->plane = l0->plane;
+    out->n_links = cb->n_links;
+    if (cb->kind == FP_CABLE_SPLIT) {
+        /* The hub is the end whose cage every leg shares. */
+        int hub_z = cb->n_links > 1 ? fab->link[links[1]].z == l0->z : fab->dev[l0->z].tier > 0;
+        int64_t hub = hub_z ? l0->z : l0->a;
+        fill_end(&out->a, plan, hub, hub_z ? l0->z_port : l0->a_port, 1);
+        out->n_z = cb->n_links;
+        for (int k = 0; k < cb->n_links && k < FP_MAX_LEGS; k++) {
+            const fp_link *l = &fab->link[links[k]];
+            fill_end(&out->z[k], plan, hub_z ? l->a : l->z, hub_z ? l->a_port : l->z_port, 0);
+            out->links[k] = links[k];
+        }
+    } else {
+        fill_end(&out->a, plan, l0->a, l0->a_port, cb->kind == FP_CABLE_TWIN);
+        fill_end(&out->z[0], plan, l0->z, l0->z_port, cb->kind == FP_CABLE_TWIN);
+        out->n_z = 1;
+        for (int k = 0; k < cb->n_links && k < FP_MAX_LEGS; k++)
+            out->links[k] = links[k];
+    }
+    /* TIA-606 style: cable id, this end, far end(s). */
+    int k = snprintf(out->a.label, sizeof out->a.label, "%s %s %s %s >", out->id,
+                     out->a.loc.text, out->a.device_name, out->a.port);
+    for (int z = 0; z < out->n_z && k < (int)sizeof out->a.label; z++)
+        k += snprintf(out->a.label + k, sizeof out->a.label - (size_t)k, " %s %s %s", out->z[z].loc.text,
+                      out->z[z].device_name, out->z[z].port);
+    for (int z = 0; z < out->n_z; z++)
+        snprintf(out->z[z].label, sizeof out->z[z].label, "%s %s %s %s > %s %s %s", out->id,
+                 out->z[z].loc.text, out->z[z].device_name, out->z[z].port, out->a.loc.text,
+                 out->a.device_name, out->a.port);
+    return FP_OK;
+}
+
+int64_t fp_plan_link_cable(const fp_plan *plan, size_t link)
+{
+    if (link >= (size_t)plan->fab.n_link || plan->cab.link_cable == NULL)
+        return -1;
+    return plan->cab.link_cable[link];
+}
+
+fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link)
+{
+    if (link >= (size_t)plan->fab.n_link || plan->cab.link_medium == NULL)
+        return FP_MEDIUM_COUNT;
+    return (fp_medium)plan->cab.link_medium[link];
+}

@@ -1,0 +1,314 @@
+/* fabplan — the physical sections of a spec: layout, media policy, BOM spares, cable overrides.
+ *
+ * Everything here resolves to plain numbers in fp_phys_spec; the media parts are copied out of
+ * the catalog so the plan outlives it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json_read.h"
+
+static const char *const boundary_keys[] = { "nic-leaf", "leaf-spine", "spine-core",
+                                             "core-super-core" };
+static const char *const spare_keys[] = { "switch", "nic", "transceiver", "copper", "fibre", NULL };
+
+static void defaults(fp_phys_spec *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->rack_units = 42;
+    ps->rack_width_m = 0.6;
+    ps->rack_depth_m = 1.2;
+    ps->aisle_m = 1.2;
+    ps->servers_per_rack = 4;
+    ps->server_ru = 8;              /* DGX/HGX H100 class eight-GPU server */
+    ps->server_power_w = 10200;     /* DGX H100 maximum system power */
+    ps->racks_per_row = 0;          /* auto: a roughly square hall */
+    ps->halls = 1;
+    ps->hall_gap_m = 20;
+    ps->leaf_place = FP_LEAF_MIDDLE;
+    ps->max_switches_per_rack = 16;
+    ps->rack_power_limit_w = 45000;
+    ps->tray_height_m = 0.3;
+    ps->service_loop_m = 0.3;
+    ps->slack_pct = 5;
+    for (int b = 0; b < FP_MAX_TIERS; b++)
+        ps->media_allowed[b] = (1u << FP_MEDIUM_COUNT) - 1;
+    ps->spares[2] = ps->spares[3] = ps->spares[4] = 0.02;
+}
+
+static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
+{
+    static const char *const keys[] = { "rack_units", "rack_width_m", "rack_depth_m", "aisle_m",
+                                        "servers_per_rack", "server_ru", "server_power_w",
+                                        "racks_per_row", "halls", "hall_gap_m", "leaf_racks",
+                                        "max_switches_per_rack", "rack_power_limit_w",
+                                        "spare_servers", "tray_height_m", "service_loop_m",
+                                        "slack_percent", NULL };
+    int64_t ru = ps->rack_units, spr = ps->servers_per_rack, sru = ps->server_ru,
+            rpr = ps->racks_per_row, halls = ps->halls, msw = ps->max_switches_per_rack;
+    char place[32] = "middle";
+    fp_status rc;
+    if (l == NULL)
+        return FP_OK;
+    if ((rc = fp__json_check_keys(l, "/layout", keys, err)) != FP_OK ||
+        (rc = fp__json_int(l, "rack_units", "/layout", 4, 60, &ru, err)) != FP_OK ||
+        (rc = fp__json_num(l, "rack_width_m", "/layout", 0.3, 2, &ps->rack_width_m, err)) != FP_OK ||
+        (rc = fp__json_num(l, "rack_depth_m", "/layout", 0.3, 3, &ps->rack_depth_m, err)) != FP_OK ||
+        (rc = fp__json_num(l, "aisle_m", "/layout", 0.5, 10, &ps->aisle_m, err)) != FP_OK ||
+        (rc = fp__json_int(l, "servers_per_rack", "/layout", 1, 64, &spr, err)) != FP_OK ||
+        (rc = fp__json_int(l, "server_ru", "/layout", 1, 16, &sru, err)) != FP_OK ||
+        (rc = fp__json_num(l, "server_power_w", "/layout", 0, 200000, &ps->server_power_w, err)) != FP_OK ||
+        (rc = fp__json_int(l, "racks_per_row", "/layout", 0, 1000, &rpr, err)) != FP_OK ||
+        (rc = fp__json_int(l, "halls", "/layout", 1, 64, &halls, err)) != FP_OK ||
+        (rc = fp__json_num(l, "hall_gap_m", "/layout", 0, 100000, &ps->hall_gap_m, err)) != FP_OK ||
+        (rc = fp__json_str(l, "leaf_racks", "/layout", place, sizeof place, err)) != FP_OK ||
+        (rc = fp__json_int(l, "max_switches_per_rack", "/layout", 1, 60, &msw, err)) != FP_OK ||
+        (rc = fp__json_num(l, "rack_power_limit_w", "/layout", 0, 1e7, &ps->rack_power_limit_w, err)) != FP_OK ||
+        (rc = fp__json_num(l, "spare_servers", "/layout", 0, 0.5, &ps->spare_servers, err)) != FP_OK ||
+        (rc = fp__json_num(l, "tray_height_m", "/layout", 0, 5, &ps->tray_height_m, err)) != FP_OK ||
+        (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||
+        (rc = fp__json_num(l, "slack_percent", "/layout", 0, 100, &ps->slack_pct, err)) != FP_OK)
+        return rc;
+    if (strcmp(place, "middle") == 0)
+        ps->leaf_place = FP_LEAF_MIDDLE;
+    else if (strcmp(place, "end") == 0)
+        ps->leaf_place = FP_LEAF_END;
+    else if (strcmp(place, "top-of-rack") == 0)
+        ps->leaf_place = FP_LEAF_TOR;
+    else
+        FP_FAIL(err, FP_EINVAL, "/layout/leaf_racks",
+                "/layout/leaf_racks: expected \"middle\", \"end\" or \"top-of-rack\", found \"%s\"",
+                place);
+    if (spr * sru > ru)
+        FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
+                "/layout/servers_per_rack: %lld servers of %lldU need %lldU, more than the %lldU rack",
+                (long long)spr, (long long)sru, (long long)(spr * sru), (long long)ru);
+    ps->rack_units = (int)ru;
+    ps->servers_per_rack = (int)spr;
+    ps->server_ru = (int)sru;
+    ps->racks_per_row = (int)rpr;
+    ps->halls = (int)halls;
+    ps->max_switches_per_rack = (int)msw;
+    return FP_OK;
+}
+
+static int medium_from_name(const char *s)
+{
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        if (strcmp(s, fp_medium_name((fp_medium)m)) == 0)
+            return m;
+    return -1;
+}
+
+/* A boundary's policy: a medium name forces it; an array lists the media allowed. */
+static fp_status media_value(unsigned *out, const cJSON *v, const char *ptr, fp_error *err)
+{
+    char d[96], p[96];
+    unsigned mask = 0;
+    if (cJSON_IsString(v)) {
+        int m = medium_from_name(v->valuestring);
+        if (m < 0)
+            FP_FAIL(err, FP_EINVAL, ptr,
+                    "%s: unknown medium \"%s\"; expected DAC, ACC, AEC, MMF or SMF", ptr,
+                    v->valuestring);
+        *out = 1u << m;
+        return FP_OK;
+    }
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+        FP_FAIL(err, FP_EINVAL, ptr,
+                "%s: expected a medium (\"SMF\") or a non-empty list of media ([\"DAC\", \"MMF\"]), found %s",
+                ptr, fp__json_describe(v, d, sizeof d));
+    int i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v) {
+        fp__json_ptr_index(p, sizeof p, ptr, i++);
+        int m = cJSON_IsString(it) ? medium_from_name(it->valuestring) : -1;
+        if (m < 0)
+            FP_FAIL(err, FP_EINVAL, p, "%s: expected DAC, ACC, AEC, MMF or SMF, found %s", p,
+                    fp__json_describe(it, d, sizeof d));
+        mask |= 1u << m;
+    }
+    *out = mask;
+    return FP_OK;
+}
+
+static fp_status resolve_media(fp_phys_spec *ps, const cJSON *m, fp_error *err)
+{
+    static const char *const keys[] = { "default", "nic-leaf", "leaf-spine", "spine-core",
+                                        "core-super-core", NULL };
+    fp_status rc;
+    char p[96];
+    if (m == NULL)
+        return FP_OK;
+    if ((rc = fp__json_check_keys(m, "/media", keys, err)) != FP_OK)
+        return rc;
+    const cJSON *def = cJSON_GetObjectItemCaseSensitive(m, "default");
+    if (def) {
+        unsigned mask;
+        if ((rc = media_value(&mask, def, "/media/default", err)) != FP_OK)
+            return rc;
+        for (int b = 0; b < FP_MAX_TIERS; b++)
+            ps->media_allowed[b] = mask;
+    }
+    for (int b = 0; b < FP_MAX_TIERS; b++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, boundary_keys[b]);
+        fp__json_ptr(p, sizeof p, "/media", boundary_keys[b]);
+        if (v && (rc = media_value(&ps->media_allowed[b], v, p, err)) != FP_OK)
+            return rc;
+    }
+    return FP_OK;
+}
+
+static fp_status resolve_bom(fp_phys_spec *ps, const cJSON *b, fp_error *err)
+{
+    static const char *const keys[] = { "spares", NULL };
+    const cJSON *sp = NULL;
+    fp_status rc;
+    if (b == NULL)
+        return FP_OK;
+    if ((rc = fp__json_check_keys(b, "/bom", keys, err)) != FP_OK ||
+        (rc = fp__json_obj(b, "spares", "/bom", &sp, err)) != FP_OK)
+        return rc;
+    if (sp == NULL)
+        return FP_OK;
+    if ((rc = fp__json_check_keys(sp, "/bom/spares", spare_keys, err)) != FP_OK)
+        return rc;
+    for (int i = 0; spare_keys[i]; i++)
+        if ((rc = fp__json_num(sp, spare_keys[i], "/bom/spares", 0, 1, &ps->spares[i], err)) != FP_OK)
+            return rc;
+    return FP_OK;
+}
+
+static int part_index(const fp_phys_spec *ps, const char *id)
+{
+    for (int i = 0; i < ps->n_parts; i++)
+        if (strcmp(ps->parts[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+static fp_status resolve_override(fp_phys_spec *ps, fp_override *o, const cJSON *e,
+                                  const char *ptr, fp_error *err)
+{
+    static const char *const keys[] = { "cable", "a", "z", "length_m", "part", NULL };
+    char part[48] = "", d[96];
+    fp_status rc;
+    memset(o, 0, sizeof *o);
+    o->length_m = -1;
+    o->part = -1;
+    snprintf(o->where, sizeof o->where, "%s", ptr);
+    if (!cJSON_IsObject(e))
+        FP_FAIL(err, FP_EINVAL, ptr,
+                "%s: expected {\"cable\": \"C0000012\", \"length_m\": 7} or {\"a\": \"dev port\", \"z\": \"dev port\", \"part\": \"id\"}, found %s",
+                ptr, fp__json_describe(e, d, sizeof d));
+    if ((rc = fp__json_check_keys(e, ptr, keys, err)) != FP_OK ||
+        (rc = fp__json_str(e, "cable", ptr, o->cable, sizeof o->cable, err)) != FP_OK ||
+        (rc = fp__json_str(e, "a", ptr, o->a, sizeof o->a, err)) != FP_OK ||
+        (rc = fp__json_str(e, "z", ptr, o->z, sizeof o->z, err)) != FP_OK ||
+        (rc = fp__json_num(e, "length_m", ptr, 0.1, 100000, &o->length_m, err)) != FP_OK ||
+        (rc = fp__json_str(e, "part", ptr, part, sizeof part, err)) != FP_OK)
+        return rc;
+    if (o->cable[0] == '\0' && (o->a[0] == '\0' || o->z[0] == '\0'))
+        FP_FAIL(err, FP_EINVAL, ptr, "%s: name the cable (\"cable\": \"C0000012\") or both ends (\"a\" and \"z\": \"device port\")",
+                ptr);
+    if (o->length_m < 0 && part[0] == '\0')
+        FP_FAIL(err, FP_EINVAL, ptr, "%s: give \"length_m\", \"part\" or both", ptr);
+    if (part[0]) {
+        o->part = part_index(ps, part);
+        if (o->part < 0 || ps->parts[o->part].type == FP_PART_TRANSCEIVER)
+            FP_FAIL(err, FP_ECATALOG, ptr, "%s/part: \"%s\" is not a copper cable or fibre in the catalog",
+                    ptr, part);
+    }
+    return FP_OK;
+}
+
+static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, fp_error *err)
+{
+    cJSON *file = NULL;
+    const cJSON *list = v;
+    const char *base = "/overrides";
+    char d[96], p[96];
+    fp_status rc = FP_OK;
+    if (v == NULL)
+        return FP_OK;
+    if (cJSON_IsString(v)) {
+        /* A file path: {"cables": [...]} or a bare array. */
+        char *text = NULL;
+        size_t len = 0;
+        if ((rc = fp__read_file(v->valuestring, &text, &len, err)) != FP_OK)
+            return rc;
+        rc = fp__json_parse(&file, text, len, v->valuestring, err);
+        free(text);
+        if (rc != FP_OK)
+            return rc;
+        list = cJSON_IsObject(file) ? cJSON_GetObjectItemCaseSensitive(file, "cables") : file;
+        base = v->valuestring;
+    }
+    if (!cJSON_IsArray(list)) {
+        rc = fp__error_set(err, FP_EINVAL, base,
+                           "%s: expected a list of cable overrides (or a file holding {\"cables\": [...]}), found %s",
+                           base, fp__json_describe(list, d, sizeof d));
+        goto out;
+    }
+    int n = cJSON_GetArraySize(list), i = 0;
+    ps->ov = calloc((size_t)(n ? n : 1), sizeof *ps->ov);
+    if (ps->ov == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, base, "out of memory");
+        goto out;
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list) {
+        fp__json_ptr_index(p, sizeof p, base, i);
+        if ((rc = resolve_override(ps, &ps->ov[i], e, p, err)) != FP_OK)
+            goto out;
+        i++;
+    }
+    ps->n_ov = n;
+out:
+    cJSON_Delete(file);
+    return rc;
+}
+
+static fp_status copy_media_parts(fp_phys_spec *ps, const fp_catalog *cat, fp_error *err)
+{
+    size_t n = 0, total = fp_catalog_count(cat);
+    for (size_t i = 0; i < total; i++)
+        if (fp_catalog_part(cat, i)->type >= FP_PART_TRANSCEIVER)
+            n++;
+    ps->parts = calloc(n ? n : 1, sizeof *ps->parts);
+    if (ps->parts == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory");
+    for (size_t i = 0; i < total; i++) {
+        const fp_part *p = fp_catalog_part(cat, i);
+        if (p->type >= FP_PART_TRANSCEIVER)
+            ps->parts[ps->n_parts++] = *p;
+    }
+    return FP_OK;
+}
+
+fp_status fp__phys_resolve(fp_phys_spec *ps, const cJSON *layout, const cJSON *media,
+                           const cJSON *bom, const cJSON *overrides, const fp_catalog *cat,
+                           fp_error *err)
+{
+    fp_status rc;
+    defaults(ps);
+    if ((rc = copy_media_parts(ps, cat, err)) != FP_OK ||
+        (rc = resolve_layout(ps, layout, err)) != FP_OK ||
+        (rc = resolve_media(ps, media, err)) != FP_OK ||
+        (rc = resolve_bom(ps, bom, err)) != FP_OK ||
+        (rc = resolve_overrides(ps, overrides, err)) != FP_OK) {
+        fp__phys_free(ps);
+        return rc;
+    }
+    return FP_OK;
+}
+
+void fp__phys_free(fp_phys_spec *ps)
+{
+    if (ps == NULL)
+        return;
+    free(ps->parts);
+    free(ps->ov);
+    ps->parts = NULL;
+    ps->ov = NULL;
+    ps->n_parts = ps->n_ov = 0;
+}

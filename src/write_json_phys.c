@@ -1,0 +1,94 @@
+/* fabplan — the physical part of plan.json: layout, racks, media by boundary, BOM, totals. */
+#include <cjson/cJSON.h>
+#include "internal.h"
+
+static cJSON *layout_json(const fp_plan *plan)
+{
+    const fp_layout *lay = &plan->lay;
+    const fp_phys_spec *ps = &plan->rs.phys;
+    cJSON *o = cJSON_CreateObject(), *arr;
+    int64_t over = 0;
+    double max_w = 0;
+    for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
+        fp_rack_info r;
+        fp_plan_rack(plan, i, &r, NULL);
+        over += r.over_limit;
+        if (r.power_w > max_w)
+            max_w = r.power_w;
+    }
+    cJSON_AddNumberToObject(o, "halls", lay->halls);
+    cJSON_AddNumberToObject(o, "rows", lay->rows);
+    cJSON_AddNumberToObject(o, "rack_count", (double)lay->n_rack);
+    cJSON_AddNumberToObject(o, "compute_racks", (double)lay->compute_racks);
+    cJSON_AddNumberToObject(o, "network_racks", (double)lay->network_racks);
+    cJSON_AddNumberToObject(o, "floor_width_m", lay->floor_w);
+    cJSON_AddNumberToObject(o, "floor_depth_m", lay->floor_d);
+    cJSON_AddNumberToObject(o, "servers_per_rack", ps->servers_per_rack);
+    cJSON_AddNumberToObject(o, "spare_servers", (double)plan->rs.spare_servers);
+    cJSON_AddNumberToObject(o, "rack_power_limit_w", ps->rack_power_limit_w);
+    cJSON_AddNumberToObject(o, "rack_power_max_w", max_w);
+    cJSON_AddNumberToObject(o, "racks_over_limit", (double)over);
+    arr = cJSON_AddArrayToObject(o, "racks");
+    for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
+        fp_rack_info r;
+        fp_plan_rack(plan, i, &r, NULL);
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "name", r.name);
+        cJSON_AddStringToObject(k, "role", r.role);
+        cJSON_AddNumberToObject(k, "x_m", r.x_m);
+        cJSON_AddNumberToObject(k, "y_m", r.y_m);
+        cJSON_AddNumberToObject(k, "units_used", r.units_used);
+        cJSON_AddNumberToObject(k, "devices", (double)r.devices);
+        cJSON_AddNumberToObject(k, "power_w", r.power_w);
+        cJSON_AddBoolToObject(k, "over_limit", r.over_limit);
+        cJSON_AddNumberToObject(k, "cables_leaving", (double)r.cables_leaving);
+        cJSON_AddItemToArray(arr, k);
+    }
+    return o;
+}
+
+void fp__json_add_physical(cJSON *root, const fp_plan *plan)
+{
+    const fp_cabling *cab = &plan->cab;
+    char bn[32];
+    fp_totals t;
+    cJSON *arr;
+    cJSON_AddItemToObject(root, "layout", layout_json(plan));
+    arr = cJSON_AddArrayToObject(root, "media_by_boundary");
+    for (int b = 0; b < plan->fab.tiers; b++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, plan->fab.tiers, bn, sizeof bn));
+        for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+            cJSON_AddNumberToObject(o, fp_medium_name((fp_medium)m), (double)cab->by_medium[b][m]);
+        cJSON_AddItemToArray(arr, o);
+    }
+    arr = cJSON_AddArrayToObject(root, "bom");
+    for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {
+        fp_bom_line l;
+        fp_plan_bom_line(plan, i, &l, NULL);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "part", l.part);
+        cJSON_AddStringToObject(o, "category", l.category);
+        cJSON_AddStringToObject(o, "description", l.description);
+        if (l.length_m > 0)
+            cJSON_AddNumberToObject(o, "length_m", l.length_m);
+        if (l.spare)
+            cJSON_AddBoolToObject(o, "spare", 1);
+        cJSON_AddNumberToObject(o, "quantity", (double)l.quantity);
+        cJSON_AddNumberToObject(o, "unit_cost", l.unit_cost);
+        cJSON_AddNumberToObject(o, "cost", l.cost);
+        cJSON_AddNumberToObject(o, "unit_power_w", l.unit_power_w);
+        cJSON_AddNumberToObject(o, "power_w", l.power_w);
+        cJSON_AddNumberToObject(o, "mtbf_hours", l.mtbf_hours);
+        cJSON_AddItemToArray(arr, o);
+    }
+    fp_plan_totals(plan, &t);
+    cJSON *o = cJSON_AddObjectToObject(root, "totals");
+    cJSON_AddNumberToObject(o, "cost", t.cost);
+    cJSON_AddNumberToObject(o, "power_w", t.power_w);
+    cJSON_AddNumberToObject(o, "cost_per_gpu", t.cost_per_gpu);
+    cJSON_AddNumberToObject(o, "power_w_per_gpu", t.power_w_per_gpu);
+    cJSON_AddNumberToObject(o, "transceivers", (double)t.transceivers);
+    cJSON_AddNumberToObject(o, "transceivers_per_gpu", t.transceivers_per_gpu);
+    cJSON_AddNumberToObject(o, "cables", (double)t.cables);
+}

@@ -1,0 +1,312 @@
+/* Cabling: routes computed by hand from the layout parameters, media and transceivers by rule,
+ * transceiver counts of a fat-tree by formula, overrides and the out-of-reach error. */
+#include <math.h>
+#include "helpers.h"
+
+/* One rail-optimized 32-server scalable unit (256 GPUs, 8 rails, 2 tiers): 8 compute racks
+ * K01..K08 (4 servers of 8U each, from U1 up) and the leaf rack K09 at the end of row R01;
+ * the 4 spines in the central row R02, rack K01. Switches stack from U42 down. */
+#define HAND_SPEC "{\"cluster\":{\"gpus\":256},\"fabric\":{\"topology\":\"rail-optimized\"}," \
+    "\"layout\":{\"racks_per_row\":16,\"leaf_racks\":\"end\",\"service_loop_m\":0.5," \
+    "\"slack_percent\":10,\"tray_height_m\":0.3}}"
+
+#define RU_M 0.04445
+#define PITCH (1.2 + 1.2)   /* rack depth + aisle */
+
+/* Vertical run from a device at U u to the tray over a 42U rack. */
+static double vertical(int u)
+{
+    return (42 - u + 1) * RU_M + 0.3;
+}
+
+/* Route between two racks: both verticals, the Manhattan run, 10 % slack and two 0.5 m loops. */
+static double route(int u_a, int u_z, double dx, double dy)
+{
+    return (vertical(u_a) + vertical(u_z) + fabs(dx) + fabs(dy)) * 1.10 + 2 * 0.5;
+}
+
+static fp_cable_info cable_of_link(const fp_plan *p, int64_t link)
+{
+    fp_cable_info c;
+    fp_error err = { 0 };
+    int64_t ci = fp_plan_link_cable(p, (size_t)link);
+    cr_assert_geq(ci, 0);
+    cr_assert_eq(fp_plan_cable(p, (size_t)ci, &c, &err), FP_OK, "%s", err.msg);
+    return c;
+}
+
+Test(cabling, hand_routes_one_scalable_unit)
+{
+    fp_plan *p = plan_from(HAND_SPEC);
+    /* Link order: NIC-leaf links by server, then NIC: link = server * 8 + nic. */
+
+    /* node-01 (K01 U1) nic1 -> su01-leaf-r1 (K09 U42): 8 racks apart in the same row. */
+    fp_cable_info c = cable_of_link(p, 0);
+    double r = route(1, 42, 8 * 0.6, 0);                /* = 9.04 m */
+    cr_expect_str_eq(c.id, "C0000001");
+    cr_expect_float_eq(c.route_m, r, 0.006, "route %g, by hand %g", c.route_m, r);
+    cr_expect_eq(c.stock_m, 10);                        /* OM4 stock: ... 7, 10 m */
+    cr_expect_eq(c.medium, FP_MEDIUM_MMF);              /* > 7 m: beyond every copper part */
+    cr_expect_str_eq(c.part, "fibre-om4-mpo12-apc");
+    cr_expect_str_eq(c.a.loc.text, "H1-R01-K01-U01");
+    cr_expect_str_eq(c.z[0].loc.text, "H1-R01-K09-U42");
+    cr_expect_str_eq(c.a.device_name, "su01-node-01");
+    cr_expect_str_eq(c.a.port, "nic1");
+    cr_expect_str_eq(c.z[0].device_name, "su01-leaf-r1");
+    cr_expect_str_eq(c.a.transceiver, "nvidia-mma4z00-ns400");   /* single-port on the NIC */
+    cr_expect_str_eq(c.z[0].transceiver, "nvidia-mma4z00-ns");   /* twin-port on the switch */
+    cr_expect(strstr(c.a.label, "C0000001") && strstr(c.a.label, "su01-leaf-r1 p1"));
+    cr_expect(strstr(c.z[0].label, "C0000001") && strstr(c.z[0].label, "su01-node-01 nic1"));
+
+    /* node-02 (K01 U9) nic1 shares leaf-r1's cage p1-2 with node-01: its own fibre. */
+    c = cable_of_link(p, 8);
+    cr_expect_float_eq(c.route_m, route(9, 42, 8 * 0.6, 0), 0.006);
+    cr_expect_eq(c.stock_m, 10);
+    cr_expect_eq(c.medium, FP_MEDIUM_MMF);
+
+    /* node-31 (K08 U17) and node-32 (K08 U25) nic1 share leaf-r1's cage p31-32, one rack away.
+     * The longer leg: (26 + 1) U of verticals + 0.6 m -> 3.64 m: past the 3 m passive
+     * splitter, within the 5 m active copper splitter, sold in 3/4/5 m: 4 m. One cable, two
+     * legs, A end at the switch cage. */
+    c = cable_of_link(p, 30 * 8);
+    double r31 = route(17, 42, 0.6, 0), r32 = route(25, 42, 0.6, 0);
+    cr_expect_float_eq(c.route_m, fmax(r31, r32), 0.006, "route %g", c.route_m);
+    cr_expect_eq(c.medium, FP_MEDIUM_ACC);
+    cr_expect_str_eq(c.part, "nvidia-acc-800g-split-2x400");
+    cr_expect_eq(c.stock_m, 4);
+    cr_expect_eq(c.n_z, 2);
+    cr_expect_eq(c.n_links, 2);
+    cr_expect_str_eq(c.a.device_name, "su01-leaf-r1");
+    cr_expect_str_eq(c.a.port, "p31-32");
+    cr_expect_str_eq(c.z[0].device_name, "su01-node-31");
+    cr_expect_str_eq(c.z[1].device_name, "su01-node-32");
+    cr_expect_str_eq(c.z[1].loc.text, "H1-R01-K08-U25");
+    cr_expect_str_eq(c.a.transceiver, "");
+    cr_expect_eq(cable_of_link(p, 31 * 8).index, c.index);
+
+    /* Leaf-spine: su01-leaf-r1 (K09 U42) -> spine-1 (R02 K01 U42): 8 racks across and one row
+     * pitch (2.4 m) over: (2 x 0.34 + 4.8 + 2.4) x 1.1 + 1 = 9.68 m -> MMF, 10 m. */
+    int64_t up0 = fp_plan_boundary_links(p, 0);
+    c = cable_of_link(p, up0);
+    cr_expect_eq(c.boundary, 1);
+    cr_expect_str_eq(c.z[0].loc.text, "H1-R02-K01-U42");
+    cr_expect_float_eq(c.route_m, route(42, 42, 8 * 0.6, PITCH), 0.006);
+    cr_expect_eq(c.stock_m, 10);
+    cr_expect_eq(c.medium, FP_MEDIUM_MMF);
+    cr_expect_str_eq(c.a.transceiver, "nvidia-mma4z00-ns");
+    cr_expect_str_eq(c.z[0].transceiver, "nvidia-mma4z00-ns");
+    fp_plan_free(p);
+}
+
+Test(cabling, same_rack_route_stays_in_the_rack)
+{
+    /* Top-of-rack leaf (fat-tree leaf: 32 down ports = one rack of 4 x 8-GPU servers) at U42;
+     * node-01 at U1: 41 U inside the rack, 5 % slack, two 0.3 m loops = 2.51 m -> a 3 m
+     * passive splitter (stock 1..3 m in 0.5 m steps). */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"fabric\":{\"topology\":\"fat-tree\"},"
+                           "\"layout\":{\"leaf_racks\":\"top-of-rack\"}}");
+    fp_cable_info c = cable_of_link(p, 0);
+    double r = 41 * RU_M * 1.05 + 0.6;
+    cr_expect_float_eq(c.route_m, r, 0.006, "route %g, by hand %g", c.route_m, r);
+    cr_expect_eq(c.medium, FP_MEDIUM_DAC);
+    cr_expect_str_eq(c.part, "nvidia-dac-800g-split-2x400");
+    cr_expect_eq(c.stock_m, 3);
+    cr_expect_str_eq(c.a.loc.text, "H1-R01-K01-U42");
+    cr_expect_str_eq(c.z[0].loc.text, "H1-R01-K01-U01");
+    cr_expect_str_eq(c.z[1].port, "nic2");          /* the leaf's cage p1-2: nic1 and nic2 */
+    fp_plan_free(p);
+}
+
+static int64_t transceivers(const fp_plan *p)
+{
+    fp_totals t;
+    fp_plan_totals(p, &t);
+    return t.transceivers;
+}
+
+#define FAT_TREE "{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"fat-tree\"," \
+    "\"switch\":\"nvidia-qm9700\"},"
+
+Test(cabling, fat_tree_all_optical_is_three_and_a_half_modules_per_gpu)
+{
+    /* Every GPU: one single-port NIC module; five switch-side link ends (leaf down and up,
+     * spine down and up, core down) on twin-port modules that serve two links each. */
+    const int64_t gpus = 4096;
+    fp_plan *p = plan_from(FAT_TREE "\"media\":{\"default\":[\"MMF\",\"SMF\"]}}");
+    cr_expect_eq(transceivers(p), gpus + 5 * gpus / 2);
+    cr_expect_eq(transceivers(p) * 2, gpus * 7);
+    fp_totals t;
+    fp_plan_totals(p, &t);
+    cr_expect_float_eq(t.transceivers_per_gpu, 3.5, 1e-12);
+    /* By part: the NIC modules are the single-port ones. */
+    int64_t single = 0, twin = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        fp_plan_bom_line(p, i, &l, NULL);
+        if (strcmp(l.category, "transceiver") || l.spare)
+            continue;
+        if (strstr(l.part, "400") && strstr(l.description, "400G"))
+            single += l.quantity;
+        else
+            twin += l.quantity;
+    }
+    cr_expect_eq(single, gpus);
+    cr_expect_eq(twin, 5 * gpus / 2);
+    for (size_t l = 0; l < fp_plan_link_count(p); l++)
+        cr_assert(fp_plan_link_medium(p, l) >= FP_MEDIUM_MMF);
+    fp_plan_free(p);
+}
+
+Test(cabling, dac_inside_the_rack_removes_nic_and_leaf_down_modules)
+{
+    const int64_t gpus = 4096;
+    fp_plan *optical = plan_from(FAT_TREE "\"layout\":{\"leaf_racks\":\"top-of-rack\"},"
+                                 "\"media\":{\"default\":[\"MMF\",\"SMF\"]}}");
+    fp_plan *dac = plan_from(FAT_TREE "\"layout\":{\"leaf_racks\":\"top-of-rack\"},"
+                             "\"media\":{\"default\":[\"MMF\",\"SMF\"],\"nic-leaf\":[\"DAC\",\"MMF\",\"SMF\"]}}");
+    int64_t nic_leaf = fp_plan_boundary_links(dac, 0), on_dac = 0;
+    for (int64_t l = 0; l < nic_leaf; l++)
+        on_dac += fp_plan_link_medium(dac, (size_t)l) == FP_MEDIUM_DAC;
+    /* Every NIC sits in the rack of its leaf, within 3 m: all of them go on DAC. */
+    cr_expect_eq(on_dac, gpus);
+    /* Each DAC link drops its NIC module (1) and half a twin leaf-down module (1/2). */
+    cr_expect_eq(transceivers(optical) - transceivers(dac), on_dac + on_dac / 2);
+    cr_expect_eq(transceivers(dac), 2 * gpus);
+    /* A splitter carries two links: half as many cables as links at the NIC-leaf boundary. */
+    fp_cable_info c = cable_of_link(dac, 0);
+    cr_expect_eq(c.n_z, 2);
+    cr_expect_str_eq(c.a.transceiver, "");
+    cr_expect_str_eq(c.z[0].transceiver, "");
+    fp_plan_free(optical);
+    fp_plan_free(dac);
+}
+
+Test(cabling, links_by_medium_sum_to_link_count)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048}}");
+    int64_t by[FP_MEDIUM_COUNT] = { 0 }, sum = 0, legs = 0;
+    for (size_t l = 0; l < fp_plan_link_count(p); l++) {
+        fp_medium m = fp_plan_link_medium(p, l);
+        cr_assert_lt((int)m, FP_MEDIUM_COUNT);
+        by[m]++;
+    }
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        sum += by[m];
+    cr_expect_eq(sum, (int64_t)fp_plan_link_count(p));
+    /* Every link is carried by exactly one cable, and the cables carry every link once. */
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        fp_plan_cable(p, i, &c, NULL);
+        for (int k = 0; k < c.n_links; k++)
+            cr_assert_eq(fp_plan_link_cable(p, (size_t)c.links[k]), (int64_t)i);
+        legs += c.n_links;
+        cr_assert_geq(c.stock_m + 1e-9, c.route_m, "%s: stock %g < route %g", c.id, c.stock_m,
+                      c.route_m);
+    }
+    cr_expect_eq(legs, (int64_t)fp_plan_link_count(p));
+    cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p)), -1);
+    cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p)), FP_MEDIUM_COUNT);
+    fp_plan_free(p);
+}
+
+Test(cabling, cable_ids_unique_and_ordered)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024}}");
+    char prev[16] = "";
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        fp_plan_cable(p, i, &c, NULL);
+        cr_assert_gt(strcmp(c.id, prev), 0, "%s after %s", c.id, prev);
+        snprintf(prev, sizeof prev, "%s", c.id);
+    }
+    fp_cable_info c;
+    fp_error err = { 0 };
+    cr_expect_eq(fp_plan_cable(p, fp_plan_cable_count(p), &c, &err), FP_EINVAL);
+    fp_plan_free(p);
+}
+
+Test(cabling, policy_forces_single_mode)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"SMF\"}}");
+    for (size_t l = 0; l < fp_plan_link_count(p); l++)
+        cr_assert_eq(fp_plan_link_medium(p, l), FP_MEDIUM_SMF);
+    fp_cable_info c = cable_of_link(p, 0);
+    cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
+    cr_expect_str_eq(c.a.transceiver, "nvidia-mms4x00-ns400");  /* DR4, no MMF optic on OS2 */
+    cr_expect_str_eq(c.z[0].transceiver, "nvidia-mms4x00-ns");
+    fp_plan_free(p);
+}
+
+Test(cabling, spine_core_run_beyond_every_reach_is_named)
+{
+    /* 16 units over two halls 2.5 km apart: pods 3-4 live in hall 2 with their spines, the
+     * cores in hall 1. Their spine-core runs exceed the 2 km FR optics. */
+    const char *far = FAT_TREE "\"layout\":{\"halls\":2,\"hall_gap_m\":2500}}";
+    fp_error err;
+    cr_assert_eq(plan_error(far, &err), FP_EDESIGN, "%s", err.msg);
+    cr_expect(strstr(err.msg, "spine-core"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "2000 m"), "%s", err.msg);
+    cr_expect_eq(err.where[0], 'L', "%s", err.where);
+    long long num = atoll(err.where + 1);
+    double len = 0;
+    cr_assert(sscanf(strstr(err.msg, "its ") + 4, "%lf m route", &len) == 1, "%s", err.msg);
+    cr_expect_gt(len, 2500);
+    /* The named link, in the same plan on a near floor, is a spine-core link. */
+    fp_plan *near = plan_from(FAT_TREE "\"layout\":{\"halls\":2,\"hall_gap_m\":10}}");
+    fp_link_info li;
+    cr_assert_eq(fp_plan_link(near, (size_t)(num - 1), &li, NULL), FP_OK);
+    cr_expect_eq(li.boundary, 2);
+    fp_plan_free(near);
+}
+
+Test(cabling, copper_only_policy_fails_with_reach)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"DAC\"}}", &err),
+                 FP_EDESIGN);
+    cr_expect(strstr(err.msg, "nic-leaf"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "longest reach available is 3 m"), "%s", err.msg);
+}
+
+Test(cabling, overrides_by_cable_id_and_by_ends)
+{
+    /* C0000001 forced to 30 m (OM4 stock 30 m); node-09 nic1 <-> leaf-r1 p9 forced onto
+     * single-mode fibre. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"overrides\":["
+                           "{\"cable\":\"C0000001\",\"length_m\":28.5},"
+                           "{\"a\":\"su01-node-09 nic1\",\"z\":\"su01-leaf-r1 p9\",\"part\":\"fibre-os2-mpo12-apc\"}]}");
+    fp_cable_info c = cable_of_link(p, 0);
+    cr_expect_float_eq(c.route_m, 28.5, 1e-6);
+    cr_expect_eq(c.stock_m, 30);
+    cr_expect_eq(c.medium, FP_MEDIUM_MMF);
+    c = cable_of_link(p, 8 * 8);
+    cr_expect_str_eq(c.z[0].device_name, "su01-leaf-r1");
+    cr_expect_str_eq(c.z[0].port, "p9");
+    cr_expect_eq(c.medium, FP_MEDIUM_SMF);
+    cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
+    /* Its cage partner (node-10 nic1) shares the twin module, so it is single-mode too. */
+    cr_expect_eq(fp_plan_link_medium(p, 9 * 8), FP_MEDIUM_SMF);
+    fp_plan_free(p);
+
+    fp_error err;
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"overrides\":[{\"cable\":\"C9999999\",\"length_m\":3}]}", &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/overrides/0");
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"overrides\":[{\"cable\":\"C0000001\"}]}", &err),
+                 FP_EINVAL);
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"overrides\":[{\"cable\":\"C0000001\",\"part\":\"nvidia-qm9700\"}]}", &err),
+                 FP_ECATALOG);
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"overrides\":\"/nonexistent/ov.json\"}", &err),
+                 FP_EIO);
+}
+
+Test(cabling, media_policy_errors)
+{
+    fp_error err;
+    cr_expect_eq(plan_error("{\"media\":{\"nic-leaf\":\"fibre\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/media/nic-leaf");
+    cr_expect_eq(plan_error("{\"media\":{\"leaf-spine\":[\"MMF\",3]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/media/leaf-spine/1");
+    cr_expect_eq(plan_error("{\"media\":{\"spine-cores\":\"MMF\"}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "spine-core"), "%s", err.msg);
+}
