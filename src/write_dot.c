@@ -300,24 +300,13 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     return FP_OK;
 }
 
-/* "pods 1–8 leaves × 256", "pod 3 spines × 32", "cores × 64", "zone 2 cores × 1024". */
-static void group_label(const overview *ov, int64_t gid, int tier, int64_t first_unit, char *buf,
-                        size_t n)
+/* "leaves × 32\nSU 9–12, 8 rails" inside its pod cluster; "cores × 1024" inside its zone;
+ * "cores × 64" for a top tier. Where the group sits is said by the cluster around it, and the
+ * switch model once in the title, so nodes stay narrow. */
+static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
 {
     const fp_rspec *rs = &ov->plan->rs;
-    const tier_grouping *g = &ov->tg[tier];
-    int64_t last_unit = first_unit + g->chunk - 1;
-    char where[64] = "";
-    if (last_unit >= g->units)
-        last_unit = g->units - 1;
-    const char *unit = g->unit == 2 ? "pod" : "zone";
-    if (g->unit != 0 && first_unit == last_unit)
-        snprintf(where, sizeof where, "%s %lld ", unit, (long long)first_unit + 1);
-    else if (g->unit != 0)
-        snprintf(where, sizeof where, "%ss %lld–%lld ", unit, (long long)first_unit + 1,
-                 (long long)last_unit + 1);
-    size_t k = (size_t)snprintf(buf, n, "%s%s × %lld", where, role_plural(tier),
-                                (long long)ov->members[gid]);
+    size_t k = (size_t)snprintf(buf, n, "%s × %lld", role_plural(tier), (long long)ov->members[gid]);
     if (ov->su_lo[gid] >= 0 && k < n) {
         if (ov->su_lo[gid] == ov->su_hi[gid])
             k += (size_t)snprintf(buf + k, n - k, "\nSU %lld", (long long)ov->su_lo[gid] + 1);
@@ -325,10 +314,29 @@ static void group_label(const overview *ov, int64_t gid, int tier, int64_t first
             k += (size_t)snprintf(buf + k, n - k, "\nSU %lld–%lld", (long long)ov->su_lo[gid] + 1,
                                   (long long)ov->su_hi[gid] + 1);
         if (k < n)
-            k += (size_t)snprintf(buf + k, n - k, ", %d rails", rs->endpoints_per_server);
+            snprintf(buf + k, n - k, ", %d rails", rs->endpoints_per_server);
     }
-    if (k < n)
-        snprintf(buf + k, n - k, "\n%s, %d ports", rs->tier[tier - 1].model.id, rs->tier[tier - 1].radix);
+}
+
+/* "switches: nvidia-qm9700 (64 ports)" or "leaf A (64 ports) · spine B (128 ports) · ...". */
+static void models_line(const fp_plan *plan, char *buf, size_t n)
+{
+    const fp_rspec *rs = &plan->rs;
+    int same = 1;
+    for (int t = 1; t < plan->fab.tiers; t++)
+        same &= strcmp(rs->tier[t].model.id, rs->tier[0].model.id) == 0 &&
+                rs->tier[t].radix == rs->tier[0].radix;
+    if (same) {
+        snprintf(buf, n, "switches: %s (%d ports at %dG)", rs->tier[0].model.id, rs->tier[0].radix,
+                 rs->link_gbps);
+        return;
+    }
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < plan->fab.tiers && k < n; t++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
+                              fp__tier_role(t + 1, plan->fab.tiers), rs->tier[t].model.id,
+                              rs->tier[t].radix);
 }
 
 static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
@@ -347,16 +355,18 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     const fp_rspec *rs = &plan->rs;
     overview ov;
     fp_status rc;
-    char title[256], name[64], label[256];
+    char title[400], name[64], label[256];
     (void)o;
     if ((rc = overview_build(&ov, plan, err)) != FP_OK)
         return rc;
     char planes[32] = "";
     if (fab->planes > 1)
         snprintf(planes, sizeof planes, ", %d planes", fab->planes);
-    snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n ",
+    char models[160];
+    models_line(plan, models, sizeof models);
+    snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",
              rs->name[0] ? rs->name : "fabric", fp_topology_name(rs->topology), (long long)rs->gpus,
-             fab->tiers, planes);
+             fab->tiers, planes, models);
     Agraph_t *g = new_graph("fabric", "dot", title);
     if (g == NULL) {
         overview_free(&ov);
@@ -365,7 +375,7 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     /* Servers at the bottom, the top tier above: the usual way a Clos is drawn. */
     set_attr(g, "rankdir", "BT");
     set_attr(g, "nodesep", "0.35");
-    set_attr(g, "ranksep", "1.1");
+    set_attr(g, "ranksep", "0.9");
     agattr(g, AGNODE, S("shape"), S("box"));
     agattr(g, AGNODE, S("fontsize"), S("12"));
     agattr(g, AGEDGE, S("fontsize"), S("11"));
@@ -418,7 +428,7 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
                     parent = subgraph(parent, name, label);
                 }
                 snprintf(name, sizeof name, "g%lld", (long long)gid);
-                group_label(&ov, gid, t, first, label, sizeof label);
+                group_label(&ov, gid, t, label, sizeof label);
                 node[gid] = agnode(parent, name, 1);
                 set_attr(node[gid], "label", label);
                 set_attr(node[gid], "fillcolor", fill_of(t));
@@ -538,6 +548,55 @@ static const char *link_colour(const fp_plan *plan, const fp_link *l)
     return "#777777";
 }
 
+/* A device as an HTML table whose cells are its ports, so every edge starts and ends at its
+ * port's name: servers show their NIC ports (rail coloured) on the right; switches their down
+ * ports on the left and up ports on the right. Returns an interned HTML string (agstrfree it). */
+static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf, size_t cap)
+{
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    const fp_device *d = &fab->dev[dev];
+    char dn[48], pn[16];
+    size_t k = 0;
+    fp__device_name(dn, sizeof dn, fab, rs, dev);
+#define PUT(...) (k += k < cap ? (size_t)snprintf(buf + k, cap - k, __VA_ARGS__) : 0)
+    PUT("<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"2\">");
+    if (d->tier == 0) {
+        int ports = rs->nics_per_server * rs->nic.ports;
+        PUT("<TR><TD BGCOLOR=\"%s\"><B>%s</B></TD></TR>", fill_of(0), dn);
+        for (int p = 0; p < ports; p++)
+            PUT("<TR><TD PORT=\"p%d\" ALIGN=\"RIGHT\"><FONT COLOR=\"%s\">%s</FONT></TD></TR>", p,
+                rail_colour[(size_t)(p / rs->nic.ports) % N_RAIL_COLOURS],
+                fp__port_name(pn, sizeof pn, fab, rs, dev, p));
+    } else {
+        const fp_tier_spec *ts = &rs->tier[d->tier - 1];
+        int rows = ts->down > ts->up ? ts->down : ts->up;
+        const char *fill = fill_of(d->tier);
+        PUT("<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"%s><B>%s</B></TD></TR>", fill,
+            d->rail >= 0 ? "" : "", dn);
+        if (d->rail >= 0)
+            PUT("<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"><FONT COLOR=\"white\">rail %d</FONT></TD></TR>",
+                rail_colour[(size_t)d->rail % N_RAIL_COLOURS], d->rail + 1);
+        for (int r = 0; r < rows; r++) {
+            PUT("<TR>");
+            if (r < ts->down)
+                PUT("<TD PORT=\"p%d\" ALIGN=\"LEFT\">%s</TD>", r,
+                    fp__port_name(pn, sizeof pn, fab, rs, dev, r));
+            else
+                PUT("<TD BORDER=\"0\"></TD>");
+            if (r < ts->up)
+                PUT("<TD PORT=\"p%d\" ALIGN=\"RIGHT\">%s</TD>", ts->down + r,
+                    fp__port_name(pn, sizeof pn, fab, rs, dev, ts->down + r));
+            else
+                PUT("<TD BORDER=\"0\"></TD>");
+            PUT("</TR>");
+        }
+    }
+    PUT("</TABLE>");
+#undef PUT
+    return agstrdup_html(g, buf);
+}
+
 fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
                            fp_error *err)
 {
@@ -569,33 +628,45 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
     Agnode_t **stub = calloc((size_t)n_stub, sizeof *stub);
     int64_t *out_count = calloc((size_t)fab->n_dev, sizeof *out_count);
     int64_t *out_stub = malloc((size_t)fab->n_dev * sizeof *out_stub);
+    char *table = NULL;
     if (g == NULL || !node || !stub || !out_count || !out_stub) {
         rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for the detail diagram");
         goto out;
     }
-    set_attr(g, "rankdir", "BT");
-    set_attr(g, "ranksep", "2.0");
-    set_attr(g, "nodesep", "0.15");
+    /* Left to right: servers, leaves, spines, the tier above; each column is a stack of port
+     * tables, so the picture grows down the page instead of across it. */
+    set_attr(g, "rankdir", "LR");
+    set_attr(g, "ranksep", "3.0");
+    set_attr(g, "nodesep", "0.25");
     if (inner > DOT_MAX_EDGES) {
         set_attr(g, "overlap", "prism");
         set_attr(g, "outputorder", "edgesfirst");
     }
     agattr(g, AGNODE, S("shape"), S("box"));
     agattr(g, AGNODE, S("fontsize"), S("10"));
-    agattr(g, AGEDGE, S("fontsize"), S("7"));
-    agattr(g, AGEDGE, S("penwidth"), S("0.8"));
+    agattr(g, AGEDGE, S("fontsize"), S("9"));
+    agattr(g, AGEDGE, S("penwidth"), S("0.9"));
+    size_t table_cap = (size_t)(rs->nics_per_server * rs->nic.ports + 2) * 160;
+    for (int t = 0; t < fab->tiers; t++)
+        if ((size_t)(rs->tier[t].radix + 4) * 160 > table_cap)
+            table_cap = (size_t)(rs->tier[t].radix + 4) * 160;
+    table = malloc(table_cap);
+    if (table == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for the detail diagram");
+        goto out;
+    }
     for (int64_t i = 0; i < fab->n_dev; i++) {
         const fp_device *d = &fab->dev[i];
         if (!in_unit(d, &sel))
             continue;
         fp__device_name(name, sizeof name, fab, rs, i);
         node[i] = agnode(g, name, 1);
-        set_attr(node[i], "fillcolor", fill_of(d->tier));
+        char *html = port_table(g, plan, i, table, table_cap);
+        set_attr(node[i], "label", html);
+        agstrfree(g, html);
+        set_attr(node[i], "shape", "plain");
+        set_attr(node[i], "style", "solid");
         set_attr(node[i], "tier", fp__tier_role(d->tier, fab->tiers));
-        if (d->tier == 1 && d->rail >= 0) {
-            set_attr(node[i], "color", rail_colour[(size_t)d->rail % N_RAIL_COLOURS]);
-            set_attr(node[i], "penwidth", "3");
-        }
     }
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
@@ -603,8 +674,14 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
         char ap[16], zp[16];
         if (ia && iz) {
             Agedge_t *e = agedge(g, node[l->a], node[l->z], NULL, 1);
-            set_attr(e, "taillabel", fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port));
-            set_attr(e, "headlabel", fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port));
+            /* The port names are drawn as the cells the edge joins; repeated as attributes so
+             * the .dot reads on its own. */
+            snprintf(ap, sizeof ap, "p%d:e", l->a_port);
+            snprintf(zp, sizeof zp, "p%d:w", l->z_port);
+            set_attr(e, "tailport", ap);
+            set_attr(e, "headport", zp);
+            set_attr(e, "a_port", fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port));
+            set_attr(e, "z_port", fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port));
             set_attr(e, "color", link_colour(plan, l));
         } else if (ia || iz) {
             int64_t in = ia ? l->a : l->z, outside = ia ? l->z : l->a;
@@ -636,6 +713,7 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
         set_attr(e, "color", "#999999");
     }
 out:
+    free(table);
     free(node);
     free(stub);
     free(out_count);
@@ -797,8 +875,9 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
             set_attr(node[i], "penwidth", "3");
         }
         /* Racks are 0.6 m wide and 1.2 m deep on the default floor; the centre is pinned. */
-        snprintf(label, sizeof label, "%.1f,%.1f!", (r.x_m + 0.3) * FLOOR_PT_PER_M,
-                 (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M);
+        /* neato reads pos in inches. */
+        snprintf(label, sizeof label, "%.2f,%.2f!", (r.x_m + 0.3) * FLOOR_PT_PER_M / 72.0,
+                 (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "pos", label);
         snprintf(label, sizeof label, "%.2f", 0.6 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "width", label);
@@ -828,7 +907,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
-        snprintf(label, sizeof label, "%.1f,%.1f!", -120.0, (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t);
+        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7, ((max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t) / 72.0);
         set_attr(n, "pos", label);
     }
 out:
