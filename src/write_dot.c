@@ -114,9 +114,72 @@ static fp_status emit(Agraph_t *g, const char *path, fp_error *err)
     return rc;
 }
 
+/* Object ids in creation order. cgraph's default discipline uses the address of the interned
+ * name as a named object's id and orders subgraphs by id, so clusters (and the .dot, and the
+ * layout) came out in a different order from run to run. Declining to map names makes cgraph
+ * keep them in its internal map under sequential ids. */
+static void *seq_open(Agraph_t *g, Agdisc_t *disc)
+{
+    (void)g;
+    (void)disc;
+    IDTYPE *next = malloc(sizeof *next);
+    if (next)
+        *next = 1;
+    return next;
+}
+
+static long seq_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+    IDTYPE *next = state;
+    (void)objtype;
+    if (str != NULL || !createflag)
+        return 0;
+    *id = *next;
+    *next += 2;
+    return 1;
+}
+
+static long seq_alloc(void *state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    return (id & 1) == 0; /* odd ids are ours */
+}
+
+static void seq_free(void *state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    (void)id;
+}
+
+static char *seq_print(void *state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    (void)id;
+    return NULL;
+}
+
+static void seq_close(void *state)
+{
+    free(state);
+}
+
+static void seq_register(void *state, int objtype, void *obj)
+{
+    (void)state;
+    (void)objtype;
+    (void)obj;
+}
+
+static Agiddisc_t seq_id_disc = { seq_open, seq_map, seq_alloc, seq_free, seq_print, seq_close,
+                                  seq_register };
+static Agdisc_t seq_disc = { &AgMemDisc, &seq_id_disc, &AgIoDisc };
+
 static Agraph_t *new_graph(const char *name, const char *engine, const char *title)
 {
-    Agraph_t *g = agopen((char *)name, Agundirected, NULL);
+    Agraph_t *g = agopen((char *)name, Agundirected, &seq_disc);
     if (g == NULL)
         return NULL;
     set_attr(g, "layout", engine);
@@ -127,6 +190,9 @@ static Agraph_t *new_graph(const char *name, const char *engine, const char *tit
     agattr(g, AGNODE, S("fontname"), S("Helvetica"));
     agattr(g, AGEDGE, S("fontname"), S("Helvetica"));
     agattr(g, AGNODE, S("style"), S("filled"));
+    /* gvc adds this default to every later graph once it has laid one out; declare it up front
+     * so the first file of a run is written like the others. */
+    agattr(g, AGNODE, S("label"), S("\\N"));
     return g;
 }
 
