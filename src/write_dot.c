@@ -70,6 +70,17 @@ static void set_attr(void *obj, const char *name, const char *value)
     agsafeset(obj, (char *)name, (char *)value, S(""));
 }
 
+/* One Graphviz context for the whole process, never freed: the pango text plugin of Graphviz
+ * 2.42 caches a font name that gvFreeContext frees, so a second context reads freed memory
+ * (AddressSanitizer caught it). The context holds only plugin tables. */
+static GVC_t *shared_context(void)
+{
+    static GVC_t *gvc;
+    if (gvc == NULL)
+        gvc = gvContext();
+    return gvc;
+}
+
 /* Write the graph to path as .dot source, or lay it out with its "layout" attribute's engine
  * and render it in the format named by the extension. Takes ownership of g. */
 static fp_status emit(Agraph_t *g, const char *path, fp_error *err)
@@ -92,7 +103,7 @@ static fp_status emit(Agraph_t *g, const char *path, fp_error *err)
                 rc = fp__error_set(err, FP_EIO, path, "cannot write %s (disk full?)", path);
         }
     } else {
-        GVC_t *gvc = gvContext();
+        GVC_t *gvc = shared_context();
         const char *engine = agget(g, S("layout"));
         if (gvc == NULL) {
             rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a context");
@@ -105,8 +116,6 @@ static fp_status emit(Agraph_t *g, const char *path, fp_error *err)
                                    fmt, gv_last_error[0] ? gv_last_error : "no message");
             gvFreeLayout(gvc, g);
         }
-        if (gvc)
-            gvFreeContext(gvc);
     }
     agclose(g);
     agseterrf(prev);
