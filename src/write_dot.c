@@ -980,8 +980,12 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     for (int i = 0; i < n_runs; i++) {
         Agedge_t *e = agedge(g, node[runs[i].a], node[runs[i].b], NULL, 1);
         snprintf(label, sizeof label, "%lld", (long long)runs[i].cables);
-        set_attr(e, "label", label);
+        /* Runs from one leaf rack meet at their midpoints and tails; label each at its far rack. */
+        set_attr(e, "headlabel", label);
         set_attr(e, "cables", label);
+        set_attr(e, "labeldistance", "2.5");
+        set_attr(e, "labelfontsize", "14");
+        set_attr(e, "labelfontcolor", "#1f4e9a");
         /* Thickness grows with the count relative to the busiest run. */
         snprintf(label, sizeof label, "%.1f", 1.5 + 6.0 * (double)runs[i].cables / (double)runs[0].cables);
         set_attr(e, "penwidth", label);
