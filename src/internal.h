@@ -257,6 +257,20 @@ void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
 /* "nic-leaf", "leaf-spine", ... */
 const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);
 
+/* Diagrams (write_dot.c, the only Graphviz user). Each writer picks the format from the file
+ * name it is given: ".dot" writes the Graphviz source, ".svg"/".png" lay out and render. */
+fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err);
+fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err);
+fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
+                          fp_error *err);
+/* Check o->detail against the plan (FP_EINVAL naming the selector and the valid range). */
+fp_status fp__detail_check(const fp_plan *plan, const fp_write_options *o, fp_error *err);
+/* "su-3.<ext>" / "pod-2.<ext>" for the selected unit; 0 when the plan has no unit to draw. */
+int fp__detail_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                         char *buf, size_t n);
+
 /* ---- small utilities (util.c) ---- */
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
 /* CSV field quoting per RFC 4180 when needed. */

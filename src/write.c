@@ -17,17 +17,30 @@ static fp_status json_writer(const fp_plan *plan, const char *path, const fp_wri
     return fp__write_json(plan, path, err);
 }
 
+/* An output is written when all of its flag bits are set. name_fn, when given, names the file
+ * from the options (returns 0 when this plan has nothing to write there). */
 typedef struct output {
     const char *name;
     unsigned flag;
     writer_fn fn;
+    int (*name_fn)(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                   size_t n);
 } output;
 
 static const output outputs[] = {
-    { "plan.json", FP_WRITE_JSON, json_writer },
-    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv },
-    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv },
-    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv },
+    { "plan.json", FP_WRITE_JSON, json_writer, NULL },
+    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL },
+    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL },
+    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL },
+    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL },
+    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL },
+    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL },
+    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name },
+    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name },
+    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name },
+    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL },
+    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL },
+    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 
@@ -64,13 +77,20 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: NULL plan or directory");
     if (opts == NULL)
         opts = &def;
+    /* Options that depend on the plan are checked before anything touches the disk. */
+    if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
+        return rc;
     if ((rc = make_dirs(dir, err)) != FP_OK)
         return rc;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
-        if (!(opts->formats & outputs[i].flag))
+        char name[256];
+        if ((opts->formats & outputs[i].flag) != outputs[i].flag)
             continue;
-        snprintf(final[i], sizeof final[i], "%s/%s", dir, outputs[i].name);
-        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, outputs[i].name);
+        snprintf(name, sizeof name, "%s", outputs[i].name);
+        if (outputs[i].name_fn && !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
+            continue;
+        snprintf(final[i], sizeof final[i], "%s/%s", dir, name);
+        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, name);
         written[i] = 1;
         if ((rc = outputs[i].fn(plan, tmp[i], opts, err)) != FP_OK)
             goto out;

@@ -17,17 +17,30 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 #define FP_WRITE_LINKS 0x2u     /**< links.csv */
 #define FP_WRITE_CABLES 0x100u  /**< cables.csv: one row per physical cable */
 #define FP_WRITE_BOM 0x200u     /**< bom.csv: bill of materials with totals */
+/* Diagrams (write_dot.c): each is written as Graphviz source (.dot) and SVG. Their bits start at
+ * 0x1000 to leave the low bits to data documents. */
+#define FP_WRITE_OVERVIEW 0x1000u /**< fabric.dot/.svg: one node per group of identical switches */
+#define FP_WRITE_DETAIL 0x2000u /**< su-<n>.dot/.svg or pod-<n>.dot/.svg (see fp_write_options.detail) */
+#define FP_WRITE_FLOOR 0x4000u /**< floor.dot/.svg: racks on the floor, busiest rack-to-rack runs */
+#define FP_WRITE_PNG 0x8000u /**< also render each diagram selected above as PNG (on request) */
 #define FP_WRITE_ALL 0xffffffffu
+/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies. */
+#define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_PNG)
 
 typedef struct fp_write_options {
     int version;                /**< FP_WRITE_OPTIONS_VERSION */
     unsigned formats;           /**< FP_WRITE_* bits */
     fp_progress_cb progress;    /**< optional */
     void *payload;              /**< passed to progress */
+    /** Version 2: the unit drawn by FP_WRITE_DETAIL, "su:N" or "pod:N" (1-based, borrowed).
+     *  NULL draws the first scalable unit (rail-optimized) or else the first pod; a fabric with
+     *  neither (2-tier Clos) gets no detail diagram. A selector the plan does not have fails
+     *  fp_plan_write with FP_EINVAL before any file is written. */
+    const char *detail;
 } fp_write_options;
 
-#define FP_WRITE_OPTIONS_VERSION 1
-#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_ALL, NULL, NULL }
+#define FP_WRITE_OPTIONS_VERSION 2
+#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL }
 
 /** Write the plan's documents into dir (created if missing). Each file is written under a
  *  temporary name and all are renamed into place only when every one succeeded, so a failure

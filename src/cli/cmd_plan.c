@@ -8,11 +8,14 @@ static void plan_usage(FILE *f)
 {
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
-          "plan.json, links.csv, cables.csv and bom.csv into DIR (default ./out). Prints a summary on stdout.\n\n",
+          "plan.json, links.csv, cables.csv, bom.csv and the diagrams (fabric, floor and one\n"
+          "unit's detail as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
-          "  -q, --quiet         no summary on stdout\n",
+          "  -q, --quiet         no summary on stdout\n"
+          "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
+          "  --png               also render every diagram as PNG\n",
           f);
 }
 
@@ -108,12 +111,33 @@ static void print_summary(const fp_plan *plan)
     print_physical(plan);
 }
 
-static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *))
+/* Options only `plan` takes (NULL for other commands). */
+typedef struct plan_opts {
+    const char *detail;
+    int png;
+} plan_opts;
+
+static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *), plan_opts *po)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return -1;
+        }
+        if (po && strcmp(argv[i], "--png") == 0) {
+            po->png = 1;
+            continue;
+        }
+        if (po && strncmp(argv[i], "--detail", 8) == 0 && (argv[i][8] == '\0' || argv[i][8] == '=')) {
+            if (argv[i][8] == '=')
+                po->detail = argv[i] + 9;
+            else if (i + 1 < argc)
+                po->detail = argv[++i];
+            else {
+                fprintf(stderr, "fabplan: --detail needs a value (su:N or pod:N)\n");
+                return EXIT_USAGE;
+            }
+            continue;
         }
         int r = cli_parse_spec_opt(o, argc, argv, &i);
         if (r < 0)
@@ -141,7 +165,8 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    int rc = parse_args(argc, argv, &o, plan_usage);
+    plan_opts po = { NULL, 0 };
+    int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
         goto out;
     if (o.out_dir == NULL)
@@ -155,13 +180,17 @@ int cmd_plan(int argc, char **argv)
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
+    wo.detail = po.detail;
+    if (po.png)
+        wo.formats |= FP_WRITE_PNG;
     if (fp_plan_write(plan, o.out_dir, &wo, &err) != FP_OK) {
         rc = cli_report("writing outputs", &err);
         goto out;
     }
     if (!o.quiet) {
         print_summary(plan);
-        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv\n", o.out_dir);
+        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv and diagrams (.dot, .svg%s)\n",
+               o.out_dir, po.png ? ", .png" : "");
     }
 out:
     if (rc < 0)
@@ -187,7 +216,7 @@ int cmd_validate(int argc, char **argv)
     fp_catalog *cat = NULL;
     fp_spec *spec = NULL;
     fp_error err = { 0 };
-    int rc = parse_args(argc, argv, &o, validate_usage);
+    int rc = parse_args(argc, argv, &o, validate_usage, NULL);
     if (rc != EXIT_OK)
         goto out;
     if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)

@@ -1,0 +1,401 @@
+/* Diagrams: write them, parse the DOT back with cgraph's agread and compare node and edge counts
+ * and labels with numbers derived from the fabric's formulas; check the SVG is well-formed XML. */
+#include <criterion/criterion.h>
+#include <graphviz/cgraph.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "helpers.h"
+
+#define BIN FP_TEST_BIN_DIR "/src/fabplan"
+#define S(lit) ((char *)(lit))
+
+/* DGX B200 SuperPOD, 16 SUs of 32 eight-GPU servers on 64-port switches (reference/topologies.md):
+ * 128 leaves, 128 spines, 64 cores, 4096 links per tier boundary. A spine has 32 down ports and
+ * an SU 8 leaves, so a pod holds 32 / 8 = 4 SUs: 4 pods of 32 leaves and 32 spines. */
+#define B200_16SU "{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"rail-optimized\"}}"
+
+static void tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/fabplan-dot-XXXXXX");
+    cr_assert_not_null(mkdtemp(buf));
+}
+
+static void write_plan(const fp_plan *p, const char *dir, unsigned formats, const char *detail)
+{
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    fp_error err = { 0 };
+    o.formats = formats;
+    o.detail = detail;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+}
+
+static Agraph_t *read_dot(const char *dir, const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "missing %s", path);
+    Agraph_t *g = agread(f, NULL);
+    fclose(f);
+    cr_assert_not_null(g, "agread cannot parse %s", path);
+    return g;
+}
+
+static const char *attr(void *obj, const char *name)
+{
+    char *v = agget(obj, (char *)name);
+    return v ? v : "";
+}
+
+static int exists(const char *dir, const char *file)
+{
+    char path[256];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    return stat(path, &st) == 0;
+}
+
+/* A small well-formedness check: every tag closes in order, one root <svg>, comments, the
+ * prolog and the DOCTYPE skipped. Returns the number of elements, or -1 when malformed. */
+static long xml_elements(const char *dir, const char *file)
+{
+    char path[256], stack[64][32];
+    int depth = 0, roots = 0;
+    long elements = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "missing %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    for (char *p = b; (p = strchr(p, '<')) != NULL;) {
+        char *end;
+        if (strncmp(p, "<!--", 4) == 0) {
+            end = strstr(p, "-->");
+            p = end ? end + 3 : p + strlen(p);
+            continue;
+        }
+        end = strchr(p, '>');
+        if (end == NULL) {
+            elements = -1;
+            break;
+        }
+        if (p[1] == '?' || p[1] == '!') {
+            p = end + 1;
+            continue;
+        }
+        char name[32];
+        int closing = p[1] == '/';
+        sscanf(p + 1 + closing, "%31[^ \t\r\n/>]", name);
+        if (closing) {
+            if (depth == 0 || strcmp(stack[depth - 1], name) != 0) {
+                elements = -1;
+                break;
+            }
+            depth--;
+        } else {
+            elements++;
+            if (depth == 0)
+                roots++;
+            if (end[-1] != '/') {
+                if (depth == 64) {
+                    elements = -1;
+                    break;
+                }
+                snprintf(stack[depth++], sizeof stack[0], "%s", name);
+            }
+        }
+        p = end + 1;
+    }
+    free(b);
+    if (depth != 0 || roots != 1)
+        return -1;
+    return elements;
+}
+
+/* Tier of a node in the overview: servers are tier 0, groups carry a "tier" role. */
+static int node_tier(Agnode_t *n)
+{
+    const char *role = attr(n, "tier");
+    const char *roles[] = { "server", "leaf", "spine", "core", "super-core" };
+    if (strcmp(agnameof(n), "servers") == 0)
+        return 0;
+    for (int t = 1; t < 5; t++)
+        if (strcmp(role, roles[t]) == 0)
+            return t;
+    return -1;
+}
+
+Test(write_dot, overview_b200_16su)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
+    Agraph_t *g = read_dot(dir, "fabric.dot");
+    /* servers + 4 pods x (leaves, spines) + cores */
+    cr_expect_eq(agnnodes(g), 1 + 4 * 2 + 1);
+    /* per pod: servers-leaves, leaves-spines, spines-cores */
+    cr_expect_eq(agnedges(g), 4 * 3);
+    int64_t devices[5] = { 0 }, links[4] = { 0 };
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        int t = node_tier(n);
+        cr_assert(t >= 0 && t <= 3, "node %s has no tier", agnameof(n));
+        if (t > 0)
+            devices[t] += atoll(attr(n, "devices"));
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            int a = node_tier(agtail(e)), z = node_tier(aghead(e));
+            cr_expect_eq(z, a + 1, "edge %s-%s skips a tier", agnameof(agtail(e)), agnameof(aghead(e)));
+            int64_t count = atoll(attr(e, "links"));
+            links[a] += count;
+            /* a pod carries 4 SUs x 32 servers x 8 rails = 1024 links at every boundary */
+            cr_expect_eq(count, 1024);
+            char want[64];
+            snprintf(want, sizeof want, "%lld × 400G", (long long)count);
+            cr_expect(strncmp(attr(e, "label"), want, strlen(want)) == 0, "edge label \"%s\"",
+                      attr(e, "label"));
+        }
+    }
+    cr_expect_eq(devices[1], 128);
+    cr_expect_eq(devices[2], 128);
+    cr_expect_eq(devices[3], 64);
+    for (int b = 0; b < 3; b++)
+        cr_expect_eq(links[b], 4096, "boundary %d carries %lld links", b, (long long)links[b]);
+    cr_expect_str_eq(attr(agnode(g, S("servers"), 0), "label"), "servers × 512\n8 GPUs and 8 fabric ports each");
+    /* The first pod's leaves: SUs 1-4 (4 SUs per pod), 8 rails. */
+    int found = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        found += strcmp(attr(n, "label"), "leaves × 32\nSU 1–4, 8 rails") == 0;
+    cr_expect_eq(found, 1);
+    agclose(g);
+    cr_expect(xml_elements(dir, "fabric.svg") > 10, "fabric.svg is not well-formed XML");
+    fp_plan_free(p);
+}
+
+/* 131,072 GPUs, 4 tiers of 64-port switches: 4096 leaves in 128 pods of 32, 4 zones of 32 pods.
+ * At most 16 leaf groups per plane: runs of 8 pods (8 divides the 32 pods of a zone), so
+ * 16 leaf groups + 16 spine groups + 4 zone core groups + 1 super-core group + servers. Links:
+ * servers-leaves 16, leaves-spines 16, spines-cores 16 (each run sits in one zone), cores-super 4. */
+Test(write_dot, overview_full_scale_stays_small, .timeout = 60)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4}}");
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
+    Agraph_t *g = read_dot(dir, "fabric.dot");
+    cr_expect_eq(agnnodes(g), 16 + 16 + 4 + 1 + 1);
+    cr_expect_eq(agnedges(g), 16 + 16 + 16 + 4);
+    int64_t links[4] = { 0 };
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e))
+            links[node_tier(agtail(e))] += atoll(attr(e, "links"));
+    for (int b = 0; b < 4; b++)
+        cr_expect_eq(links[b], 131072, "boundary %d: %lld", b, (long long)links[b]);
+    int found = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        found += strcmp(attr(n, "label"), "leaves × 256") == 0; /* 8 pods x 32 leaves */
+    cr_expect_eq(found, 16);
+    agclose(g);
+    cr_expect(xml_elements(dir, "fabric.svg") > 10);
+    fp_plan_free(p);
+}
+
+/* SU 3 of the B200 plan: 32 servers and 8 rail leaves; NIC r of server i goes to leaf r, port i
+ * (NVIDIA's rail alignment), 256 links inside; each leaf has 32 uplinks to the pod's spines,
+ * drawn as one edge to a stand-in node. */
+Test(write_dot, detail_su)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_DETAIL, "su:3");
+    cr_expect(!exists(dir, "su-1.dot"));
+    Agraph_t *g = read_dot(dir, "su-3.dot");
+    cr_expect_eq(agnnodes(g), 32 + 8 + 1);
+    cr_expect_eq(agnedges(g), 256 + 8);
+    int inner = 0, up = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            const char *t = agnameof(agtail(e)), *h = agnameof(aghead(e));
+            int server, nic, rail, port;
+            if (strncmp(h, "outside-", 8) == 0) {
+                cr_expect_str_eq(attr(e, "label"), "32 up");
+                up++;
+                continue;
+            }
+            cr_assert_eq(sscanf(t, "su03-node-%d", &server), 1, "tail %s", t);
+            cr_assert_eq(sscanf(h, "su03-leaf-r%d", &rail), 1, "head %s", h);
+            cr_assert_eq(sscanf(attr(e, "a_port"), "nic%d", &nic), 1);
+            cr_assert_eq(sscanf(attr(e, "z_port"), "p%d", &port), 1);
+            cr_expect_eq(nic, rail, "%s nic%d -> %s", t, nic, h);
+            cr_expect_eq(port, server, "%s -> %s p%d", t, h, port);
+            inner++;
+        }
+    cr_expect_eq(inner, 256);
+    cr_expect_eq(up, 8);
+    agclose(g);
+    cr_expect(xml_elements(dir, "su-3.svg") > 256, "su-3.svg is not well-formed XML");
+    fp_plan_free(p);
+}
+
+/* Pod 2 of a 3-tier Clos of 8192 GPUs on 64-port switches: a pod is 32 leaves (32 down ports
+ * each, 1024 NIC ports = 128 servers) and 32 spines; 1024 NIC-leaf and 1024 leaf-spine links
+ * inside, and each spine's 32 uplinks summed into one edge to the cores. */
+Test(write_dot, detail_pod, .timeout = 60)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_DETAIL, "pod:2");
+    Agraph_t *g = read_dot(dir, "pod-2.dot");
+    cr_expect_eq(agnnodes(g), 128 + 32 + 32 + 1);
+    cr_expect_eq(agnedges(g), 1024 + 1024 + 32);
+    Agnode_t *cores = agnode(g, S("outside-cores-plane1"), 0);
+    cr_assert_not_null(cores);
+    cr_expect_eq(agdegree(g, cores, 1, 1), 32);
+    agclose(g);
+    cr_expect(xml_elements(dir, "pod-2.svg") > 0);
+    fp_plan_free(p);
+}
+
+Test(write_dot, detail_selector_errors_write_nothing)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    const char *bad[] = { "su:999", "su:0", "pod:5", "rack:1", "su:", "su:3x" };
+    const char *says[] = { "su:1 to su:16", "from 1", "pod:1 to pod:4", "su:N or pod:N", "from 1",
+                           "from 1" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char dir[80];
+        fp_write_options o = FP_WRITE_OPTIONS_INIT;
+        fp_error err = { 0 };
+        snprintf(dir, sizeof dir, "/tmp/fabplan-dot-none-%d-%zu", (int)getpid(), i);
+        o.detail = bad[i];
+        cr_expect_eq(fp_plan_write(p, dir, &o, &err), FP_EINVAL, "%s accepted", bad[i]);
+        cr_expect(strstr(err.msg, says[i]) != NULL, "%s: \"%s\"", bad[i], err.msg);
+        cr_expect(!exists(dir, "."), "%s: %s was created", bad[i], dir);
+    }
+    fp_plan_free(p);
+    /* A Clos fabric has pods but no scalable units; a 2-tier Clos has neither. */
+    fp_plan *clos = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    fp_error err = { 0 };
+    o.detail = "su:1";
+    cr_expect_eq(fp_plan_write(clos, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "use pod:N") != NULL, "%s", err.msg);
+    fp_plan_free(clos);
+    fp_plan *two = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\"}}");
+    o.detail = "pod:1";
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_plan_write(two, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "no pods") != NULL, "%s", err.msg);
+    /* Without a selector such a fabric simply gets no detail diagram. */
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(two, dir, FP_WRITE_DETAIL | FP_WRITE_OVERVIEW, NULL);
+    cr_expect(exists(dir, "fabric.svg"));
+    cr_expect(!exists(dir, "pod-1.svg"));
+    fp_plan_free(two);
+}
+
+Test(write_dot, cli_bad_detail_exits_3_without_outputs)
+{
+    char dir[80], cmd[256];
+    snprintf(dir, sizeof dir, "/tmp/fabplan-dot-cli-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s plan -q --detail su:999 -o %s 2>/dev/null", BIN, dir);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    cr_expect_eq(WEXITSTATUS(st), 3);
+    cr_expect(!exists(dir, "."));
+}
+
+/* Location "H1-R05-K12-U40" is in rack "H1-R05-K12" (and not in "H1-R05-K1"). */
+static int in_rack(const char *loc, const char *rack)
+{
+    size_t n = strlen(rack);
+    return strncmp(loc, rack, n) == 0 && loc[n] == '-';
+}
+
+/* With no layout (the cabling stub) the floor plan holds only its legend; with racks, one node
+ * per rack and each run's label is the number of cables between its two racks, recounted here
+ * from the cable list. */
+Test(write_dot, floor_plan)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_FLOOR, NULL);
+    Agraph_t *g = read_dot(dir, "floor.dot");
+    size_t racks = fp_plan_rack_count(p);
+    int rack_nodes = 0, legend = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        if (strncmp(agnameof(n), "legend-", 7) == 0)
+            legend++;
+        else
+            rack_nodes++;
+    }
+    cr_expect_eq(legend, 1 + 3); /* compute + leaf, spine, core */
+    cr_expect_eq((size_t)rack_nodes, racks);
+    cr_expect(agnedges(g) <= 12);
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            const char *ra = agnameof(agtail(e)), *rb = agnameof(aghead(e));
+            int64_t count = 0;
+            for (size_t c = 0; c < fp_plan_cable_count(p); c++) {
+                fp_cable_info ci;
+                cr_assert_eq(fp_plan_cable(p, c, &ci, NULL), FP_OK);
+                char a[32], z[32];
+                snprintf(a, sizeof a, "%s", ci.a.loc.text);
+                int hit = 0;
+                for (int k = 0; k < ci.n_z; k++) {
+                    snprintf(z, sizeof z, "%s", ci.z[k].loc.text);
+                    int ab = in_rack(a, ra) && in_rack(z, rb);
+                    int ba = in_rack(a, rb) && in_rack(z, ra);
+                    hit |= ab || ba;
+                }
+                count += hit;
+            }
+            cr_expect_eq(atoll(attr(e, "cables")), count, "%s-%s", ra, rb);
+        }
+    agclose(g);
+    cr_expect(xml_elements(dir, "floor.svg") > 0);
+    fp_plan_free(p);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", a, b);
+    return system(cmd) == 0;
+}
+
+Test(write_dot, deterministic_and_png_on_request)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char d1[64], d2[64], a[128], b[128];
+    tmpdir(d1, sizeof d1);
+    tmpdir(d2, sizeof d2);
+    write_plan(p, d1, FP_WRITE_DEFAULT, NULL);
+    write_plan(p, d2, FP_WRITE_DEFAULT | FP_WRITE_PNG, NULL);
+    const char *files[] = { "fabric.dot", "fabric.svg", "su-1.dot", "su-1.svg", "floor.svg" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(a, sizeof a, "%s/%s", d1, files[i]);
+        snprintf(b, sizeof b, "%s/%s", d2, files[i]);
+        cr_expect(same_file(a, b), "%s differs between runs", files[i]);
+    }
+    cr_expect(!exists(d1, "fabric.png"), "PNG written without being asked for");
+    snprintf(b, sizeof b, "%s/fabric.png", d2);
+    FILE *f = fopen(b, "rb");
+    cr_assert_not_null(f);
+    unsigned char magic[8];
+    cr_assert_eq(fread(magic, 1, 8, f), 8);
+    fclose(f);
+    cr_expect(memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0);
+    cr_expect(exists(d2, "su-1.png"));
+    cr_expect(exists(d2, "floor.png"));
+    fp_plan_free(p);
+}
