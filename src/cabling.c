@@ -473,6 +473,15 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
             FP_FAIL(err, FP_EDESIGN, where,
                     "link %s: the override part %s cannot serve this %.1f m route between its ports",
                     what, c->ps->parts[forced].id, route_max);
+        if (best && best->reach_m >= route_max) {
+            /* Reach is not the problem: no part fits these cages and speeds. */
+            const fp_link *wl = &c->fab->link[worst];
+            FP_FAIL(err, FP_EDESIGN, where,
+                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.1f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    what, cage_type(c->fab, c->rs, wl->a), fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
+                    cage_type(c->fab, c->rs, wl->z), fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
+                    n, n == 1 ? "" : "s", c->rs->link_gbps, route_max);
+        }
         FP_FAIL(err, FP_EDESIGN, where,
                 "link %s: its %.1f m route is beyond every allowed medium; the longest reach available is %.0f m (%s)",
                 what, route_max, best ? best->reach_m : 0.0, best ? best->id : "no part fits its ports");

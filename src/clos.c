@@ -322,12 +322,16 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
             lv->children = lo->blocks;
             lv->blocks = 1;
         }
-        G = lv->children;
+        /* Groups are sized for full blocks so partial ones can grow; but when a level has a
+         * single block (more tiers than the size needs), size it for what it holds, or a
+         * forced 4th tier over a few pods would build thousands of idle switches. */
+        G = lv->blocks == 1 ? lo->blocks : lv->children;
         if (t < L && lo->blocks % G != 0 && !(t == 2 && rs->topology == FP_TOPO_RAIL))
             add_note(fab, "the last %s holds %lld of %lld %s; its %ss are built in full, ready for growth",
                      t == 2 ? "pod" : "zone", (long long)(lo->blocks % G), (long long)G,
                      t == 2 ? "leaves" : "pods", fp__tier_role(t, L));
-        else if (t == 2 && t < L && rs->topology == FP_TOPO_RAIL && c.n_su % c.sus_per_pod != 0)
+        else if (t == 2 && t < L && rs->topology == FP_TOPO_RAIL && lv->blocks > 1 &&
+                 c.n_su % c.sus_per_pod != 0)
             add_note(fab, "the last pod holds %lld of %lld scalable units; its spines are built in full, ready for growth",
                      (long long)(c.n_su % c.sus_per_pod), (long long)c.sus_per_pod);
         int64_t need = ceil_div(G * u, d), n = need < 1 ? 1 : need;

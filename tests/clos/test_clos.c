@@ -431,3 +431,30 @@ Test(clos, too_many_for_four_tiers)
                  FP_EDESIGN);
     cr_expect(strstr(err.msg, "4-tier maximum") != NULL, "%s", err.msg);
 }
+
+Test(clos, extra_tiers_over_a_single_block_stay_small)
+{
+    /* 4096 GPUs forced into 4 tiers of 64-port switches: 128 leaves, 4 pods of 32 leaves with 32
+     * spines each, ONE zone holding 4 pods: each spine position's 4 spines x 32 uplinks need
+     * ceil(4*32/32) = 4 tier-3 switches (4 divides 32) -> 32*4 = 128; the single zone's 128
+     * tier-3 switches x 32 uplinks each need ceil(32/64) = 1 top switch per group -> 128. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,"
+                           "\"switch\":{\"ports\":64,\"port_gbps\":400}}}");
+    cr_expect_eq(tier_switches(p, 1), 128);
+    cr_expect_eq(tier_switches(p, 2), 128);
+    cr_expect_eq(tier_switches(p, 3), 128);
+    cr_expect_eq(tier_switches(p, 4), 128);
+    cr_expect_eq(fp_plan_boundary_links(p, 3), 128 * 32);
+    check_invariants(p);
+    fp_plan_free(p);
+    /* 288-port switches (a Q3400's 144 x 800G split in two), 144 down / 144 up. 4096 GPUs ->
+     * ceil(4096/144) = 29 leaves in one pod: spines = smallest n >= 29 dividing 144 = 36; the
+     * single zone and the top each need one switch per spine position: 36 + 36. */
+    p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,"
+                  "\"switch\":{\"ports\":288,\"port_gbps\":400}}}");
+    cr_expect_eq(tier_switches(p, 1), 29);
+    cr_expect_eq(tier_switches(p, 2), 36);
+    cr_expect_eq(tier_switches(p, 3), 36);
+    cr_expect_eq(tier_switches(p, 4), 36);
+    fp_plan_free(p);
+}
