@@ -11,6 +11,7 @@ static void plan_usage(FILE *f)
           "plan.json, links.csv, cables.csv and bom.csv into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
+    cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  -q, --quiet         no summary on stdout\n",
           f);
@@ -116,6 +117,8 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
             return -1;
         }
         int r = cli_parse_spec_opt(o, argc, argv, &i);
+        if (r == 0)
+            r = cli_parse_fail_opt(o, argc, argv, &i);
         if (r < 0)
             return EXIT_USAGE;
         if (r > 0)
@@ -152,6 +155,8 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report(NULL, &err);
         goto out;
     }
+    if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
+        goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
@@ -161,6 +166,7 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
+        cli_print_metrics(plan);
         printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv\n", o.out_dir);
     }
 out:
