@@ -362,3 +362,38 @@ Test(metrics, compare_designs)
     fp_compare_free(rows);
     fp_catalog_free(cat);
 }
+
+/* Reliability of a real plan: every link part in the BOM (transceivers at the catalog's
+ * 87,600 h, copper and fibre at theirs) adds quantity / MTBF to the link failure rate; spares
+ * sit on the shelf and add nothing. The transceiver count matches the plan's totals. */
+Test(metrics, reliability_from_plan_bom)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    const fp_reliability *r = &fp_plan_metrics(p)->reliability;
+    fp_totals tot;
+    double rate = 0, xcvr_rate = 0;
+    int64_t xcvrs = 0;
+    fp_plan_totals(p, &tot);
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        if (l.spare || l.mtbf_hours <= 0)
+            continue;
+        if (strcmp(l.category, "transceiver") == 0) {
+            cr_expect_float_eq(l.mtbf_hours, 87600.0, 1e-9, "%s", l.part);
+            xcvrs += l.quantity;
+            xcvr_rate += l.quantity / 87600.0;
+        }
+        if (strcmp(l.category, "transceiver") == 0 || strcmp(l.category, "copper") == 0 ||
+            strcmp(l.category, "fibre") == 0)
+            rate += l.quantity / l.mtbf_hours;
+    }
+    cr_assert_gt(xcvrs, 0);
+    cr_expect_eq(xcvrs, tot.transceivers);
+    /* Transceivers alone: MTBF / modules. */
+    cr_expect_float_eq(r->transceiver_failures_per_day / 24, xcvrs / 87600.0, 1e-12);
+    cr_expect_float_eq(1.0 / xcvr_rate, 87600.0 / (double)xcvrs, 1e-9);
+    cr_expect_float_eq(r->hours_to_first_link_failure, 1.0 / rate, 1e-9);
+    cr_expect(r->hours_to_first_switch_failure > 0);
+    fp_plan_free(p);
+}
