@@ -71,6 +71,21 @@ static fp_status sort_rows(fp_compare_row *rows, size_t n, fp_error *err)
     return FP_OK;
 }
 
+/* Sort and hand the rows to the caller on success; free them on failure. */
+static fp_status hand_over(fp_status rc, fp_compare_row *out, size_t n, fp_compare_row **rows,
+                           size_t *n_rows, fp_error *err)
+{
+    if (rc == FP_OK)
+        rc = sort_rows(out, n, err);
+    if (rc != FP_OK) {
+        free(out);
+        return rc;
+    }
+    *rows = out;
+    *n_rows = n;
+    return FP_OK;
+}
+
 static fp_status clone_spec(fp_spec **out, const fp_spec *base, fp_error *err)
 {
     char *text = NULL;
@@ -161,15 +176,7 @@ fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t
                 }
         }
     }
-    if (rc == FP_OK)
-        rc = sort_rows(out, n, err);
-    if (rc != FP_OK) {
-        free(out);
-        return rc;
-    }
-    *rows = out;
-    *n_rows = n;
-    return FP_OK;
+    return hand_over(rc, out, n, rows, n_rows, err);
 }
 
 fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const *specs,
@@ -194,15 +201,7 @@ fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const *specs,
             evaluate(cat, spec, row);
         fp_spec_free(spec);
     }
-    if (rc == FP_OK)
-        rc = sort_rows(out, n, err);
-    if (rc != FP_OK) {
-        free(out);
-        return rc;
-    }
-    *rows = out;
-    *n_rows = n;
-    return FP_OK;
+    return hand_over(rc, out, n, rows, n_rows, err);
 }
 
 void fp_compare_free(fp_compare_row *rows)
