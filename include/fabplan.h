@@ -16,6 +16,8 @@
 #include "fabplan/plan.h"
 #include "fabplan/cabling.h"
 #include "fabplan/write.h"
+#include "fabplan/metrics.h"
+#include "fabplan/compare.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -241,7 +241,11 @@ struct fp_plan {
     fp_layout lay;
     fp_cabling cab;
     fp_bom bom;
+    struct fp_analysis *an;     /* metrics and failure what-if (metrics.c, failure.c) */
 };
+struct fp_analysis;
+fp_status fp__analysis_run(fp_plan *plan, fp_error *err);
+void fp__analysis_free(struct fp_analysis *an);
 
 /* ---- writers ---- */
 fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err);

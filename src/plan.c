@@ -24,7 +24,8 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
         (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK) {
+        (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__analysis_run(plan, err)) != FP_OK) {
         fp_plan_free(plan);
         return rc;
     }
@@ -41,6 +42,7 @@ void fp_plan_free(fp_plan *plan)
     fp__layout_free(&plan->lay);
     fp__fabric_free(&plan->fab);
     fp__phys_free(&plan->rs.phys);
+    fp__analysis_free(plan->an);
     free(plan);
 }
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "internal.h"
+#include "analysis.h"
 
 /* Part reference as the spec would give it: the catalog id, or the inline object. */
 static cJSON *part_ref(const fp_part *p)
@@ -104,6 +104,7 @@ static cJSON *plan_json(const fp_plan *plan)
         cJSON_AddItemToArray(arr, t);
     }
     fp__json_add_physical(root, plan);
+    fp__metrics_json(plan, root);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));

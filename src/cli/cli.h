@@ -21,6 +21,10 @@ typedef struct cli_spec_opts {
     char *set_val[32];
     char *set_ptr_owned[32];    /* pointers given with --set, freed with the options */
     int n_set;
+    /* failure what-if (cli_metrics.c): --fail specs and --seed */
+    const char *fail[32];
+    int n_fail;
+    unsigned long long seed;
 } cli_spec_opts;
 
 /* Parse one shared option at argv[*i]; returns 1 if consumed, 0 if not ours, -1 on error
@@ -37,5 +41,13 @@ int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/* cli_metrics.c: --fail/--seed options, the failure what-if and the metrics summary lines. */
+int cli_parse_fail_opt(cli_spec_opts *o, int argc, char **argv, int *i);
+void cli_fail_opts_help(FILE *f);
+/* Apply o's failures to the plan (nothing when none given); returns an exit code. */
+int cli_apply_failures(fp_plan *plan, const cli_spec_opts *o);
+void cli_print_metrics(const fp_plan *plan);
 
 #endif

@@ -12,6 +12,7 @@ static void plan_usage(FILE *f)
           "unit's detail as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
+    cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  -q, --quiet         no summary on stdout\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
@@ -140,6 +141,8 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
             continue;
         }
         int r = cli_parse_spec_opt(o, argc, argv, &i);
+        if (r == 0)
+            r = cli_parse_fail_opt(o, argc, argv, &i);
         if (r < 0)
             return EXIT_USAGE;
         if (r > 0)
@@ -177,6 +180,8 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report(NULL, &err);
         goto out;
     }
+    if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
+        goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
@@ -189,6 +194,7 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
+        cli_print_metrics(plan);
         printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv and diagrams (.dot, .svg%s)\n",
                o.out_dir, po.png ? ", .png" : "");
     }

@@ -13,6 +13,7 @@ static const cli_cmd cmds[] = {
     { "validate", cmd_validate, "check a spec without planning" },
     { "catalog", cmd_catalog, "list the parts catalog or show one part" },
     { "presets", cmd_presets, "list the built-in specs" },
+    { "compare", cmd_compare, "plan candidate designs side by side, sorted by cost" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,63 @@
+/* fabplan — compare candidate designs for one cluster.
+ *
+ * fp_compare_designs varies the switch model (every switch in the catalog), the topology
+ * (clos, fat-tree, rail-optimized), the tier count (2, 3, 4) and the leaf oversubscription
+ * (1:1, 2:1, 3:1; fat-trees only 1:1) over a base spec; fp_compare_specs evaluates given specs.
+ * A tier count two above the fewest that worked is listed as not evaluated (it only adds
+ * switches).
+ * Every candidate is planned in full; those that cannot be built keep the library's message. */
+#ifndef FABPLAN_COMPARE_H
+#define FABPLAN_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fabplan/error.h"
+#include "fabplan/catalog.h"
+#include "fabplan/spec.h"
+#include "fabplan/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One evaluated candidate. */
+typedef struct fp_compare_row {
+    char design[160];       /**< "clos 3T nvidia-qm9700 2:1", or the spec's name */
+    fp_topology topology;
+    int tiers;              /**< as asked (0 = auto); the plan's count when it worked */
+    char switch_model[48];  /**< leaf switch model */
+    double oversubscription;/**< leaf down:up asked */
+    fp_status status;       /**< FP_OK, or why the candidate cannot work */
+    char reason[512];       /**< the library's message when status != FP_OK */
+    int64_t gpus;
+    int64_t switches, transceivers, cables;
+    double cost, power_w, cost_per_gpu;
+    double bisection_gbps;  /**< analytic (equal to max-flow on every design built) */
+    int diameter_switches;
+} fp_compare_row;
+
+/** Evaluate the generated candidates over base (NULL = built-in default spec) for gpus GPUs
+ *  (0 = the base spec's count). *rows is caller-owned (fp_compare_free); rows that work come
+ *  first sorted by cost (then switches, then design), then those that do not, in the order
+ *  tried. Errors: FP_ENOMEM; candidate failures are rows, not errors. */
+FP_EXPORT fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t gpus,
+                                       fp_compare_row **rows, size_t *n_rows, fp_error *err);
+
+/** Evaluate the given specs as they are (gpus overrides their count when > 0), sorted the same
+ *  way. names[i] (may be NULL) labels spec i. Errors: FP_ENOMEM. */
+FP_EXPORT fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const *specs,
+                                     const char *const *names, size_t n, int64_t gpus,
+                                     fp_compare_row **rows, size_t *n_rows, fp_error *err);
+
+/** Write compare.csv and compare.json into dir (created if missing), all or nothing.
+ *  Errors: FP_EIO, FP_ENOMEM. */
+FP_EXPORT fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir,
+                                     fp_error *err);
+
+/** Free rows from fp_compare_designs / fp_compare_specs. NULL is a harmless no-op. */
+FP_EXPORT void fp_compare_free(fp_compare_row *rows);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

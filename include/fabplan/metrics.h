@@ -1,0 +1,115 @@
+/* fabplan — metrics of a plan: bisection bandwidth (analytic and max-flow on the real graph),
+ * oversubscription in use, hops, reliability, and failure what-ifs.
+ *
+ * fp_plan_new computes the metrics; fp_plan_metrics reads them back. fp_plan_fail applies a
+ * set of failures to the plan's graph (the plan itself is not changed) and keeps the result,
+ * which fp_plan_failure and plan.json ("failure") report. */
+#ifndef FABPLAN_METRICS_H
+#define FABPLAN_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fabplan/error.h"
+#include "fabplan/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FP_METRICS_MAX_TIERS 4
+#define FP_MAX_HOP_ROWS 4
+
+/** GPU pairs whose fabric path turns at the same level (same leaf, same pod, ...). */
+typedef struct fp_hop_row {
+    const char *scope;      /**< "same leaf", "same pod", "across pods", ... (static) */
+    int switches;           /**< switches on the path between the two GPUs' NICs */
+    int64_t pairs;          /**< unordered GPU pairs in this scope */
+    double share;           /**< pairs / all GPU pairs */
+} fp_hop_row;
+
+/** Reliability figures, assuming independent parts with exponential lifetimes. */
+typedef struct fp_reliability {
+    double switch_failures_per_day;
+    double transceiver_failures_per_day;
+    double cable_failures_per_day;      /**< copper and fibre */
+    double nic_failures_per_day;
+    double link_failures_per_day;       /**< transceivers + cables: anything that takes a link down */
+    double hours_to_first_link_failure; /**< 1 / link failure rate; 0 when no MTBF is known */
+    double hours_to_first_switch_failure; /**< 0 when no MTBF is known */
+    int64_t units_without_mtbf;         /**< BOM units (spares excluded) whose part has no MTBF */
+} fp_reliability;
+
+/** Metrics of a plan (read with fp_plan_metrics). */
+typedef struct fp_metrics {
+    double bisection_gbps;          /**< analytic, from the built structure's ports */
+    double bisection_maxflow_gbps;  /**< max-flow (igraph) on the fabric graph, same split */
+    double split_demand_gbps;       /**< what the smaller half's NICs can send: the 1:1 target */
+    int full_bisection;             /**< 1 when the bisection equals split_demand_gbps */
+    char split[160];                /**< how the endpoints were halved ("pods 1-4 | pods 5-8") */
+    int64_t split_endpoints[2];     /**< endpoints on each side, all planes */
+    int tiers;
+    double oversubscription[FP_METRICS_MAX_TIERS]; /**< per tier: down links / up links in use
+                                                        (0 at the top tier) */
+    int diameter_switches;          /**< most switches on a GPU-to-GPU path (from the topology) */
+    int diameter_bfs_switches;      /**< the same measured by BFS from sampled leaves */
+    int bfs_sources;                /**< leaves BFS started from */
+    int64_t gpu_pairs;              /**< all unordered GPU pairs */
+    int64_t hop_sample;             /**< 0: the hop rows are exact counts, else the sample size */
+    int n_hops;
+    fp_hop_row hops[FP_MAX_HOP_ROWS];
+    fp_reliability reliability;
+} fp_metrics;
+
+/** METHOD: the plan's metrics (borrowed, valid while the plan lives). Never NULL. */
+FP_EXPORT const fp_metrics *fp_plan_metrics(const fp_plan *plan);
+
+/** A quantity of one kind of part, for fp_reliability_from_counts. */
+typedef struct fp_part_count {
+    const char *category;   /**< "switch", "nic", "transceiver", "copper", "fibre" */
+    int64_t quantity;
+    double mtbf_hours;      /**< of one unit; 0 = unknown (counted in units_without_mtbf) */
+} fp_part_count;
+
+/** Pure reliability math: failure rates per category (quantity / MTBF summed), and the expected
+ *  time to the first link (transceiver or cable) and switch failure (1 / rate). Example: 360,000
+ *  links at a link MTBF of 5 years (43,800 h) -> 0.1217 h (7.3 minutes) to the first failure. */
+FP_EXPORT void fp_reliability_from_counts(const fp_part_count *parts, size_t n,
+                                          fp_reliability *out);
+
+/** Result of a failure what-if. */
+typedef struct fp_failure_report {
+    int n_specs;                /**< failure specs applied */
+    uint64_t seed;              /**< seed of the random choices */
+    int64_t switches_failed;
+    int64_t links_failed;       /**< links down: named, random, and those of failed devices */
+    double link_capacity_lost_gbps; /**< links_failed x link speed */
+    double bisection_before_gbps;   /**< max-flow before (= metrics' bisection_maxflow_gbps) */
+    double bisection_after_gbps;    /**< max-flow with the failures, same split */
+    double bisection_lost_fraction; /**< 1 - after / before */
+    int64_t endpoints_cut_off;  /**< NIC ports whose link is down or whose leaf cannot reach the
+                                     rest of its plane */
+    int64_t servers_cut_off;    /**< servers with every NIC port cut off */
+} fp_failure_report;
+
+/** METHOD: apply failures to the plan's graph and keep the result (replacing an earlier one).
+ *  Each spec is one of:
+ *    "spine:3"            the 3rd spine in device order (roles: leaf, spine, core, super-core)
+ *    "pod01-spine-03"     a device by the name links.csv shows (a server fails all its links)
+ *    "link:L0000123"      a link by its links.csv id ("link:123" also works)
+ *    "cable:C000123"      every link carried by a cable (ids from cables.csv)
+ *    "random-links:1%"    that share (or "random-links:50" that number) of all links, chosen
+ *    "random-switches:2"  ... or of all switches, with a generator seeded by seed: repeatable
+ *  Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH, FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
+                                 fp_error *err);
+
+/** METHOD: the last failure what-if, or NULL when fp_plan_fail has not succeeded (borrowed). */
+FP_EXPORT const fp_failure_report *fp_plan_failure(const fp_plan *plan);
+
+/** METHOD: failure spec i of the last what-if (borrowed), NULL when out of range. */
+FP_EXPORT const char *fp_plan_failure_spec(const fp_plan *plan, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,126 @@
+/* fabplan CLI — failure what-if options and the metrics lines of the plan summary. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+void cli_fail_opts_help(FILE *f)
+{
+    fputs("Failure what-if (repeatable; the plan's documents are unchanged, plan.json gets \"failure\"):\n"
+          "  --fail SPEC         ROLE:N (spine:3 = the 3rd spine; leaf, spine, core, super-core),\n"
+          "                      a device name (pod01-spine-03), link:L0000123, cable:C000123,\n"
+          "                      random-links:1% or random-links:N, random-switches:N or P%\n"
+          "  --seed N            seed of the random choices (default 1): same seed, same failures\n",
+          f);
+}
+
+int cli_parse_fail_opt(cli_spec_opts *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i], *val;
+    int is_fail = strncmp(a, "--fail", 6) == 0 && (a[6] == '\0' || a[6] == '=');
+    int is_seed = strncmp(a, "--seed", 6) == 0 && (a[6] == '\0' || a[6] == '=');
+    if (!is_fail && !is_seed)
+        return 0;
+    if (a[6] == '=')
+        val = a + 7;
+    else if (*i + 1 < argc)
+        val = argv[++*i];
+    else {
+        fprintf(stderr, "fabplan: %s needs a value\n", a);
+        return -1;
+    }
+    if (is_seed) {
+        char *end;
+        errno = 0;
+        o->seed = strtoull(val, &end, 10);
+        if (errno || *end != '\0' || val[0] == '\0' || val[0] == '-') {
+            fprintf(stderr, "fabplan: --seed expects a whole number, found \"%s\"\n", val);
+            return -1;
+        }
+        return 1;
+    }
+    if (o->n_fail >= (int)(sizeof o->fail / sizeof o->fail[0])) {
+        fprintf(stderr, "fabplan: too many --fail options (at most %zu)\n",
+                sizeof o->fail / sizeof o->fail[0]);
+        return -1;
+    }
+    o->fail[o->n_fail++] = val;
+    return 1;
+}
+
+int cli_apply_failures(fp_plan *plan, const cli_spec_opts *o)
+{
+    fp_error err = { 0 };
+    if (o->n_fail == 0)
+        return EXIT_OK;
+    /* Seed 0 means "not given": default to 1 so runs without --seed repeat too. */
+    if (fp_plan_fail(plan, o->fail, (size_t)o->n_fail, o->seed ? o->seed : 1, &err) != FP_OK)
+        return cli_report(NULL, &err);
+    return EXIT_OK;
+}
+
+/* 5529600 -> "5,529,600" */
+static const char *grouped(char *buf, size_t n, double v)
+{
+    char raw[32];
+    snprintf(raw, sizeof raw, "%.0f", v);
+    size_t len = strlen(raw), k = 0;
+    for (size_t i = 0; i < len && k + 2 < n; i++) {
+        if (i > 0 && raw[i - 1] != '-' && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = raw[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+static const char *duration(char *buf, size_t n, double hours)
+{
+    if (!(hours > 0))
+        snprintf(buf, n, "unknown (no MTBF in the catalog)");
+    else if (hours < 1)
+        snprintf(buf, n, "%.1f minutes", hours * 60);
+    else if (hours < 48)
+        snprintf(buf, n, "%.1f hours", hours);
+    else
+        snprintf(buf, n, "%.1f days", hours / 24);
+    return buf;
+}
+
+void cli_print_metrics(const fp_plan *plan)
+{
+    const fp_metrics *m = fp_plan_metrics(plan);
+    const fp_reliability *r = &m->reliability;
+    char a[32], b[32], t1[48], t2[48];
+    printf("  bisection %s Gb/s analytic, %s Gb/s max-flow (%s); full bisection: %s\n",
+           grouped(a, sizeof a, m->bisection_gbps), grouped(b, sizeof b, m->bisection_maxflow_gbps),
+           m->split, m->full_bisection ? "yes" : "no");
+    printf("  oversubscription in use:");
+    for (int t = 0; t + 1 < m->tiers; t++) {
+        fp_tier_info ti;
+        fp_plan_tier(plan, (size_t)t, &ti, NULL);
+        printf(" %s %g:1", ti.role, m->oversubscription[t]);
+    }
+    printf("\n  diameter %d switches (BFS from %d leaves: %d); GPU pairs:", m->diameter_switches,
+           m->bfs_sources, m->diameter_bfs_switches);
+    for (int i = 0; i < m->n_hops; i++)
+        printf("%s %s %.2f%% (%d sw)", i ? "," : "", m->hops[i].scope, m->hops[i].share * 100,
+               m->hops[i].switches);
+    printf("\n  reliability: failures per day: switches %.3g, transceivers %.3g, cables %.3g; first link failure in %s, first switch failure in %s\n",
+           r->switch_failures_per_day, r->transceiver_failures_per_day, r->cable_failures_per_day,
+           duration(t1, sizeof t1, r->hours_to_first_link_failure),
+           duration(t2, sizeof t2, r->hours_to_first_switch_failure));
+    const fp_failure_report *f = fp_plan_failure(plan);
+    if (f == NULL)
+        return;
+    printf("  failure what-if (");
+    for (int i = 0; i < f->n_specs; i++)
+        printf("%s%s", i ? ", " : "", fp_plan_failure_spec(plan, (size_t)i));
+    printf(", seed %llu): %lld switches and %lld links down (%s Gb/s of links)\n",
+           (unsigned long long)f->seed, (long long)f->switches_failed, (long long)f->links_failed,
+           grouped(a, sizeof a, f->link_capacity_lost_gbps));
+    printf("    bisection %s -> %s Gb/s (%.2f%% lost); %lld endpoints and %lld servers cut off\n",
+           grouped(a, sizeof a, f->bisection_before_gbps), grouped(b, sizeof b, f->bisection_after_gbps),
+           f->bisection_lost_fraction * 100, (long long)f->endpoints_cut_off,
+           (long long)f->servers_cut_off);
+}

@@ -1,0 +1,210 @@
+/* fabplan — compare candidate designs: plan each in full and tabulate the numbers. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static const double leaf_ratios[] = { 1, 2, 3 };
+static const fp_topology topologies[] = { FP_TOPO_CLOS, FP_TOPO_FAT_TREE, FP_TOPO_RAIL };
+
+/* Plan one spec and fill the row's numbers, or its reason when it cannot be built. */
+static void evaluate(const fp_catalog *cat, const fp_spec *spec, fp_compare_row *row)
+{
+    fp_error e = { 0 };
+    fp_plan *plan = NULL;
+    row->status = fp_plan_new(&plan, spec, cat, &e);
+    if (row->status != FP_OK) {
+        snprintf(row->reason, sizeof row->reason, "%s", e.msg);
+        return;
+    }
+    fp_summary s;
+    fp_totals t;
+    const fp_metrics *m = fp_plan_metrics(plan);
+    fp_plan_summary(plan, &s);
+    fp_plan_totals(plan, &t);
+    row->topology = s.topology;
+    row->tiers = s.tiers;
+    row->gpus = s.gpus;
+    row->switches = s.switches;
+    row->transceivers = t.transceivers;
+    row->cables = t.cables;
+    row->cost = t.cost;
+    row->power_w = t.power_w;
+    row->cost_per_gpu = t.cost_per_gpu;
+    row->bisection_gbps = m->bisection_gbps;
+    row->diameter_switches = m->diameter_switches;
+    fp_tier_info ti;
+    if (fp_plan_tier(plan, 0, &ti, NULL) == FP_OK) {
+        if (row->switch_model[0] == '\0')
+            snprintf(row->switch_model, sizeof row->switch_model, "%s", ti.model);
+        if (row->oversubscription == 0)
+            row->oversubscription = ti.oversubscription;
+    }
+    fp_plan_free(plan);
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const fp_compare_row *a = pa, *b = pb;
+    if (a->cost != b->cost)
+        return a->cost < b->cost ? -1 : 1;
+    if (a->switches != b->switches)
+        return a->switches < b->switches ? -1 : 1;
+    return strcmp(a->design, b->design);
+}
+
+/* Working rows sorted by cost first, failed rows after them in the order they were tried. */
+static fp_status sort_rows(fp_compare_row *rows, size_t n, fp_error *err)
+{
+    fp_compare_row *tmp = malloc(sizeof *tmp * (n ? n : 1));
+    size_t k = 0;
+    if (tmp == NULL)
+        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].status == FP_OK)
+            tmp[k++] = rows[i];
+    qsort(tmp, k, sizeof *tmp, row_cmp);
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].status != FP_OK)
+            tmp[k++] = rows[i];
+    memcpy(rows, tmp, sizeof *tmp * n);
+    free(tmp);
+    return FP_OK;
+}
+
+/* Sort and hand the rows to the caller on success; free them on failure. */
+static fp_status hand_over(fp_status rc, fp_compare_row *out, size_t n, fp_compare_row **rows,
+                           size_t *n_rows, fp_error *err)
+{
+    if (rc == FP_OK)
+        rc = sort_rows(out, n, err);
+    if (rc != FP_OK) {
+        free(out);
+        return rc;
+    }
+    *rows = out;
+    *n_rows = n;
+    return FP_OK;
+}
+
+static fp_status clone_spec(fp_spec **out, const fp_spec *base, fp_error *err)
+{
+    char *text = NULL;
+    fp_status rc;
+    if (base == NULL)
+        return fp_spec_preset(out, "default", err);
+    if ((rc = fp_spec_to_json(base, &text, err)) != FP_OK)
+        return rc;
+    rc = fp_spec_parse(out, text, strlen(text), "compare", err);
+    fp_free(text);
+    return rc;
+}
+
+static fp_status set_gpus(fp_spec *spec, int64_t gpus, fp_error *err)
+{
+    char v[32];
+    if (gpus <= 0)
+        return FP_OK;
+    snprintf(v, sizeof v, "%lld", (long long)gpus);
+    return fp_spec_set(spec, "/cluster/gpus", v, err);
+}
+
+fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t gpus,
+                             fp_compare_row **rows, size_t *n_rows, fp_error *err)
+{
+    size_t n_sw = 0, cap, n = 0;
+    fp_status rc = FP_OK;
+    if (rows == NULL || n_rows == NULL || cat == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_compare_designs: NULL argument");
+    *rows = NULL;
+    *n_rows = 0;
+    for (size_t i = 0; i < fp_catalog_count(cat); i++)
+        n_sw += fp_catalog_part(cat, i)->type == FP_PART_SWITCH;
+    cap = n_sw * 3 * 3 * 3;
+    fp_compare_row *out = calloc(cap ? cap : 1, sizeof *out);
+    if (out == NULL)
+        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory for %zu candidates", cap);
+    for (size_t i = 0; i < fp_catalog_count(cat) && rc == FP_OK; i++) {
+        const fp_part *sw = fp_catalog_part(cat, i);
+        if (sw->type != FP_PART_SWITCH)
+            continue;
+        for (size_t ti = 0; ti < 3 && rc == FP_OK; ti++) {
+            int fits[3] = { 0 }; /* fewest tiers that worked, per leaf ratio */
+            for (int tiers = 2; tiers <= 4 && rc == FP_OK; tiers++)
+                for (size_t r = 0; r < 3 && rc == FP_OK; r++) {
+                    fp_topology topo = topologies[ti];
+                    if (topo == FP_TOPO_FAT_TREE && leaf_ratios[r] != 1)
+                        continue;
+                    fp_compare_row *row = &out[n++];
+                    fp_spec *spec = NULL;
+                    char v[96];
+                    row->topology = topo;
+                    row->tiers = tiers;
+                    row->oversubscription = leaf_ratios[r];
+                    snprintf(row->switch_model, sizeof row->switch_model, "%s", sw->id);
+                    snprintf(row->design, sizeof row->design, "%s %dT %s %g:1",
+                             fp_topology_name(topo), tiers, sw->id, leaf_ratios[r]);
+                    /* Two tiers more than needed only add switches (and can be enormous:
+                     * the top tiers are sized for their full radix). */
+                    if (fits[r] && tiers > fits[r] + 1) {
+                        row->status = FP_EDESIGN;
+                        snprintf(row->reason, sizeof row->reason,
+                                 "not evaluated: %d tiers already hold these GPUs; %d tiers only add switches",
+                                 fits[r], tiers);
+                        continue;
+                    }
+                    if ((rc = clone_spec(&spec, base, err)) != FP_OK)
+                        break;
+                    /* Each override is valid JSON, so fp_spec_set can only run out of memory. */
+                    snprintf(v, sizeof v, "\"%s\"", fp_topology_name(topo));
+                    rc = fp_spec_set(spec, "/fabric/topology", v, err);
+                    snprintf(v, sizeof v, "%d", tiers);
+                    if (rc == FP_OK)
+                        rc = fp_spec_set(spec, "/fabric/tiers", v, err);
+                    snprintf(v, sizeof v, "\"%s\"", sw->id);
+                    if (rc == FP_OK)
+                        rc = fp_spec_set(spec, "/fabric/switch", v, err);
+                    snprintf(v, sizeof v, "[%g]", leaf_ratios[r]);
+                    if (rc == FP_OK)
+                        rc = fp_spec_set(spec, "/fabric/oversubscription", v, err);
+                    if (rc == FP_OK)
+                        rc = set_gpus(spec, gpus, err);
+                    if (rc == FP_OK)
+                        evaluate(cat, spec, row);
+                    if (row->status == FP_OK && fits[r] == 0)
+                        fits[r] = tiers;
+                    fp_spec_free(spec);
+                }
+        }
+    }
+    return hand_over(rc, out, n, rows, n_rows, err);
+}
+
+fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const *specs,
+                           const char *const *names, size_t n, int64_t gpus,
+                           fp_compare_row **rows, size_t *n_rows, fp_error *err)
+{
+    fp_status rc = FP_OK;
+    if (rows == NULL || n_rows == NULL || cat == NULL || (n > 0 && specs == NULL))
+        FP_FAIL(err, FP_EINVAL, "", "fp_compare_specs: NULL argument");
+    *rows = NULL;
+    *n_rows = 0;
+    fp_compare_row *out = calloc(n ? n : 1, sizeof *out);
+    if (out == NULL)
+        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory");
+    for (size_t i = 0; i < n && rc == FP_OK; i++) {
+        fp_spec *spec = NULL;
+        fp_compare_row *row = &out[i];
+        snprintf(row->design, sizeof row->design, "%s",
+                 names && names[i] ? names[i] : "spec");
+        if ((rc = clone_spec(&spec, specs[i], err)) == FP_OK &&
+            (rc = set_gpus(spec, gpus, err)) == FP_OK)
+            evaluate(cat, spec, row);
+        fp_spec_free(spec);
+    }
+    return hand_over(rc, out, n, rows, n_rows, err);
+}
+
+void fp_compare_free(fp_compare_row *rows)
+{
+    free(rows);
+}

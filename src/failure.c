@@ -1,0 +1,249 @@
+/* fabplan — failure what-ifs: take devices and links down on the plan's graph (the plan itself
+ * is not changed), then measure the bisection again and find the endpoints cut off. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+
+static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-core" };
+
+const fp_failure_report *fp_plan_failure(const fp_plan *plan)
+{
+    return plan && plan->an && plan->an->has_failure ? &plan->an->failure : NULL;
+}
+
+const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
+{
+    const fp_failure_report *f = fp_plan_failure(plan);
+    return f && i < (size_t)f->n_specs ? plan->an->fail_specs[i] : NULL;
+}
+
+/* A whole positive number (and nothing else) in s. */
+static int parse_count(const char *s, int64_t *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)s[0]))
+        return 0;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end != '\0')
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Mark k of n items, chosen uniformly without repeats (Floyd's algorithm). */
+static fp_status pick_random(uint8_t *mark, int64_t n, int64_t k, uint64_t *state,
+                             const char *spec, fp_error *err)
+{
+    uint8_t *chosen = calloc((size_t)(n > 0 ? n : 1), 1);
+    if (chosen == NULL)
+        FP_FAIL(err, FP_ENOMEM, spec, "out of memory");
+    for (int64_t j = n - k; j < n; j++) {
+        int64_t t = (int64_t)(fp__rand_next(state) % (uint64_t)(j + 1));
+        if (chosen[t])
+            t = j;
+        chosen[t] = 1;
+        mark[t] = 1;
+    }
+    free(chosen);
+    return FP_OK;
+}
+
+/* "50" or "1%" of n; the share rounds to the nearest whole number. */
+static fp_status random_amount(const char *v, int64_t n, int64_t *k, const char *spec,
+                               fp_error *err)
+{
+    size_t len = strlen(v);
+    char *end;
+    if (len > 1 && v[len - 1] == '%') {
+        errno = 0;
+        double pct = strtod(v, &end);
+        if (errno || end != v + len - 1 || !(pct >= 0 && pct <= 100))
+            FP_FAIL(err, FP_EINVAL, spec, "%s: expected a share from 0%% to 100%%, found \"%s\"",
+                    spec, v);
+        *k = (int64_t)llround((double)n * pct / 100.0);
+        return FP_OK;
+    }
+    if (!parse_count(v, k) || *k > n)
+        FP_FAIL(err, FP_EINVAL, spec, "%s: expected a count from 0 to %lld or a share like 1%%, found \"%s\"",
+                spec, (long long)n, v);
+    return FP_OK;
+}
+
+static fp_status fail_cable(const fp_plan *plan, const char *id, uint8_t *link_down,
+                            const char *spec, fp_error *err)
+{
+    size_t n = fp_plan_cable_count(plan);
+    for (size_t i = 0; i < n; i++) {
+        fp_cable_info c;
+        fp_status rc = fp_plan_cable(plan, i, &c, err);
+        if (rc != FP_OK)
+            return rc;
+        if (strcmp(c.id, id) != 0)
+            continue;
+        for (int leg = 0; leg < c.n_z && leg < FP_MAX_LEGS; leg++)
+            if (c.links[leg] >= 0 && c.links[leg] < plan->fab.n_link)
+                link_down[c.links[leg]] = 1;
+        return FP_OK;
+    }
+    FP_FAIL(err, FP_EINVAL, spec, "%s: no cable \"%s\" in this plan (it has %zu cables)", spec, id,
+            n);
+}
+
+static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_down,
+                           uint8_t *link_down, uint64_t *state, fp_error *err)
+{
+    const fp_fabric *fab = &plan->fab;
+    const char *colon = strchr(spec, ':');
+    char kind[32];
+    int64_t k;
+    if (colon == NULL) {
+        /* A device by the name the documents show. */
+        char name[48];
+        for (int64_t d = 0; d < fab->n_dev; d++)
+            if (strcmp(fp__device_name(name, sizeof name, fab, &plan->rs, d), spec) == 0) {
+                dev_down[d] = 1;
+                return FP_OK;
+            }
+        FP_FAIL(err, FP_EINVAL, spec,
+                "--fail %s: no device of that name; expected a name from links.csv (e.g. %s), ROLE:N (spine:3), link:L0000123, cable:C000123, random-links:1%% or random-switches:N",
+                spec, fp__device_name(name, sizeof name, fab, &plan->rs, fab->tier_base[1]));
+    }
+    snprintf(kind, sizeof kind, "%.*s", (int)(colon - spec), spec);
+    const char *v = colon + 1;
+    if (strcmp(kind, "link") == 0) {
+        const char *num = (v[0] == 'L' || v[0] == 'l') ? v + 1 : v;
+        if (!parse_count(num, &k) || k < 1 || k > fab->n_link)
+            FP_FAIL(err, FP_EINVAL, spec, "--fail %s: expected a link id from L%07d to L%07lld (links.csv)",
+                    spec, 1, (long long)fab->n_link);
+        link_down[k - 1] = 1;
+        return FP_OK;
+    }
+    if (strcmp(kind, "cable") == 0)
+        return fail_cable(plan, v, link_down, spec, err);
+    if (strcmp(kind, "random-links") == 0) {
+        fp_status rc = random_amount(v, fab->n_link, &k, spec, err);
+        return rc != FP_OK ? rc : pick_random(link_down, fab->n_link, k, state, spec, err);
+    }
+    if (strcmp(kind, "random-switches") == 0) {
+        int64_t n_sw = fab->n_dev - fab->servers;
+        fp_status rc = random_amount(v, n_sw, &k, spec, err);
+        return rc != FP_OK ? rc : pick_random(dev_down + fab->servers, n_sw, k, state, spec, err);
+    }
+    for (int t = 1; t <= fab->tiers; t++) {
+        if (strcmp(kind, role_names[t]) != 0 && !(t == 4 && strcmp(kind, "supercore") == 0))
+            continue;
+        int64_t first = fab->tier_base[t], end = t < fab->tiers ? fab->tier_base[t + 1] : fab->n_dev;
+        if (!parse_count(v, &k) || k < 1 || k > end - first)
+            FP_FAIL(err, FP_EINVAL, spec, "--fail %s: expected %s:N with N from 1 to %lld", spec,
+                    kind, (long long)(end - first));
+        dev_down[first + k - 1] = 1;
+        return FP_OK;
+    }
+    FP_FAIL(err, FP_EINVAL, spec,
+            "--fail %s: unknown kind \"%s\"; expected leaf, spine, core, super-core (as this fabric's tiers allow), link, cable, random-links or random-switches",
+            spec, kind);
+}
+
+/* Endpoints whose link is down or whose leaf is outside its plane's largest piece. */
+static fp_status cut_off(const fp_plan *plan, const uint8_t *link_down, fp_failure_report *r,
+                         fp_error *err)
+{
+    const fp_fabric *fab = &plan->fab;
+    const int64_t nic_links = fab->boundary_base[1];
+    int64_t *comp = NULL, n_comp = 0, *count = NULL, *ok_per_server = NULL;
+    int64_t main_comp[FP_MAX_PLANES];
+    fp_status rc = fp__graph_components(fab, link_down, &comp, &n_comp, err);
+    if (rc != FP_OK)
+        return rc;
+    count = calloc((size_t)n_comp + 1, sizeof *count);
+    ok_per_server = calloc((size_t)fab->servers + 1, sizeof *ok_per_server);
+    if (count == NULL || ok_per_server == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "failure", "out of memory");
+        goto out;
+    }
+    for (int p = 0; p < fab->planes; p++) {
+        int64_t best = -1;
+        memset(count, 0, sizeof *count * (size_t)n_comp);
+        for (int64_t i = 0; i < nic_links; i++)
+            if (fab->link[i].plane == p && !link_down[i])
+                count[comp[fab->link[i].z - fab->servers]]++;
+        main_comp[p] = 0;
+        for (int64_t c = 0; c < n_comp; c++)
+            if (count[c] > best) {
+                best = count[c];
+                main_comp[p] = c;
+            }
+    }
+    r->endpoints_cut_off = 0;
+    for (int64_t i = 0; i < nic_links; i++) {
+        const fp_link *lk = &fab->link[i];
+        if (link_down[i] || comp[lk->z - fab->servers] != main_comp[lk->plane])
+            r->endpoints_cut_off++;
+        else
+            ok_per_server[lk->a]++;
+    }
+    r->servers_cut_off = 0;
+    for (int64_t s = 0; s < fab->servers; s++)
+        r->servers_cut_off += ok_per_server[s] == 0;
+out:
+    free(comp);
+    free(count);
+    free(ok_per_server);
+    return rc;
+}
+
+fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
+                       fp_error *err)
+{
+    fp_status rc = FP_OK;
+    fp_failure_report r;
+    uint64_t state = seed;
+    int64_t *s_links = NULL, *t_links = NULL;
+    if (plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL plan or specs");
+    if (n > FP_MAX_FAIL_SPECS)
+        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_MAX_FAIL_SPECS);
+    const fp_fabric *fab = &plan->fab;
+    uint8_t *dev_down = calloc((size_t)fab->n_dev, 1), *link_down = calloc((size_t)fab->n_link, 1);
+    if (dev_down == NULL || link_down == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "failure", "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n && rc == FP_OK; i++)
+        rc = apply_one(plan, specs[i], dev_down, link_down, &state, err);
+    if (rc != FP_OK)
+        goto out;
+    memset(&r, 0, sizeof r);
+    r.n_specs = (int)n;
+    r.seed = seed;
+    for (int64_t d = fab->servers; d < fab->n_dev; d++)
+        r.switches_failed += dev_down[d];
+    for (int64_t i = 0; i < fab->n_link; i++) {
+        if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
+            link_down[i] = 1;
+        r.links_failed += link_down[i];
+    }
+    r.link_capacity_lost_gbps = (double)r.links_failed * plan->rs.link_gbps;
+    r.bisection_before_gbps = plan->an->m.bisection_maxflow_gbps;
+    if ((rc = fp__split_links(plan, link_down, &s_links, &t_links, err)) != FP_OK ||
+        (rc = fp__graph_bisection(fab, plan->rs.link_gbps, s_links, t_links, link_down,
+                                  &r.bisection_after_gbps, err)) != FP_OK ||
+        (rc = cut_off(plan, link_down, &r, err)) != FP_OK)
+        goto out;
+    r.bisection_lost_fraction =
+        r.bisection_before_gbps > 0 ? 1.0 - r.bisection_after_gbps / r.bisection_before_gbps : 0;
+    plan->an->failure = r;
+    plan->an->has_failure = 1;
+    for (size_t i = 0; i < n; i++)
+        snprintf(plan->an->fail_specs[i], sizeof plan->an->fail_specs[i], "%s", specs[i]);
+out:
+    free(dev_down);
+    free(link_down);
+    free(s_links);
+    free(t_links);
+    return rc;
+}

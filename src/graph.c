@@ -1,0 +1,191 @@
+/* fabplan — the igraph adapter: the only file that includes igraph.
+ *
+ * Graphs are built in one igraph_create call (igraph_add_edges is O(E) per call, so adding in
+ * chunks is quadratic). Vertices are switches only: servers do not forward traffic, and
+ * leaving them out makes the graph ten times smaller. igraph aborts on error by default, so
+ * every call runs under a non-aborting handler and failures come back as FP_EGRAPH. */
+#include <igraph.h>
+#include <stdlib.h>
+#include "analysis.h"
+
+/* Run one igraph call with the ignoring handler installed, then restore the caller's. */
+#define IG_CALL(rc, call)                                                                      \
+    do {                                                                                       \
+        igraph_error_handler_t *prev_ = igraph_set_error_handler(igraph_error_handler_ignore); \
+        (rc) = (call);                                                                         \
+        igraph_set_error_handler(prev_);                                                       \
+    } while (0)
+
+static int64_t switch_count(const fp_fabric *fab)
+{
+    return fab->n_dev - fab->servers;
+}
+
+static int64_t vertex_of(const fp_fabric *fab, int32_t dev)
+{
+    return (int64_t)dev - fab->servers;
+}
+
+fp_status fp__graph_bisection(const fp_fabric *fab, int link_gbps, const int64_t *s_links,
+                              const int64_t *t_links, const uint8_t *link_down, double *out,
+                              fp_error *err)
+{
+    const int64_t nsw = switch_count(fab), n_leaves = fab->tier_base[2] - fab->tier_base[1];
+    const int64_t first = fab->boundary_base[1], n_fab = fab->n_link - first;
+    const igraph_integer_t src = nsw, snk = nsw + 1;
+    igraph_vector_int_t edges;
+    igraph_vector_t cap;
+    igraph_t g;
+    igraph_error_t ig;
+    igraph_real_t value = 0;
+    fp_status rc = FP_OK;
+    int64_t n_arcs = 2 * n_fab, e = 0;
+
+    for (int64_t l = 0; l < n_leaves; l++)
+        n_arcs += (s_links[l] > 0) + (t_links[l] > 0);
+    /* dir2: every link is two opposite arcs, which max-flow handles about twice as fast as
+     * an undirected graph (it would build the same arcs internally). */
+    if (igraph_vector_int_init(&edges, 2 * n_arcs) != IGRAPH_SUCCESS)
+        FP_FAIL(err, FP_ENOMEM, "bisection", "out of memory for %lld arcs", (long long)n_arcs);
+    if (igraph_vector_init(&cap, n_arcs) != IGRAPH_SUCCESS) {
+        igraph_vector_int_destroy(&edges);
+        FP_FAIL(err, FP_ENOMEM, "bisection", "out of memory for %lld arcs", (long long)n_arcs);
+    }
+    for (int64_t i = first; i < fab->n_link; i++) {
+        const fp_link *lk = &fab->link[i];
+        double c = link_down && link_down[i] ? 0.0 : (double)link_gbps;
+        int64_t a = vertex_of(fab, lk->a), z = vertex_of(fab, lk->z);
+        VECTOR(edges)[2 * e] = a;
+        VECTOR(edges)[2 * e + 1] = z;
+        VECTOR(cap)[e++] = c;
+        VECTOR(edges)[2 * e] = z;
+        VECTOR(edges)[2 * e + 1] = a;
+        VECTOR(cap)[e++] = c;
+    }
+    for (int64_t l = 0; l < n_leaves; l++) {
+        int64_t v = vertex_of(fab, (int32_t)(fab->tier_base[1] + l));
+        if (s_links[l] > 0) {
+            VECTOR(edges)[2 * e] = src;
+            VECTOR(edges)[2 * e + 1] = v;
+            VECTOR(cap)[e++] = (double)s_links[l] * link_gbps;
+        }
+        if (t_links[l] > 0) {
+            VECTOR(edges)[2 * e] = v;
+            VECTOR(edges)[2 * e + 1] = snk;
+            VECTOR(cap)[e++] = (double)t_links[l] * link_gbps;
+        }
+    }
+    IG_CALL(ig, igraph_create(&g, &edges, nsw + 2, IGRAPH_DIRECTED));
+    igraph_vector_int_destroy(&edges);
+    if (ig != IGRAPH_SUCCESS) {
+        igraph_vector_destroy(&cap);
+        FP_FAIL(err, FP_EGRAPH, "bisection", "building the flow graph: %s", igraph_strerror(ig));
+    }
+    /* igraph does not check the capacity length on every path: a short vector reads past
+     * its end. Make sure it matches the edges we made. */
+    if (igraph_vector_size(&cap) != igraph_ecount(&g)) {
+        rc = fp__error_set(err, FP_EGRAPH, "bisection",
+                           "internal: %lld capacities for %lld arcs",
+                           (long long)igraph_vector_size(&cap), (long long)igraph_ecount(&g));
+    } else {
+        IG_CALL(ig, igraph_maxflow_value(&g, &value, src, snk, &cap, NULL));
+        if (ig != IGRAPH_SUCCESS)
+            rc = fp__error_set(err, FP_EGRAPH, "bisection", "max-flow: %s", igraph_strerror(ig));
+    }
+    igraph_destroy(&g);
+    igraph_vector_destroy(&cap);
+    if (rc == FP_OK)
+        *out = value;
+    return rc;
+}
+
+/* Undirected switch graph of the links that are up. */
+static fp_status switch_graph(igraph_t *g, const fp_fabric *fab, const uint8_t *link_down,
+                              const char *what, fp_error *err)
+{
+    const int64_t first = fab->boundary_base[1];
+    int64_t n = 0, e = 0;
+    igraph_vector_int_t edges;
+    igraph_error_t ig;
+    for (int64_t i = first; i < fab->n_link; i++)
+        n += !(link_down && link_down[i]);
+    if (igraph_vector_int_init(&edges, 2 * n) != IGRAPH_SUCCESS)
+        FP_FAIL(err, FP_ENOMEM, what, "out of memory for %lld edges", (long long)n);
+    for (int64_t i = first; i < fab->n_link; i++) {
+        if (link_down && link_down[i])
+            continue;
+        VECTOR(edges)[e++] = vertex_of(fab, fab->link[i].a);
+        VECTOR(edges)[e++] = vertex_of(fab, fab->link[i].z);
+    }
+    IG_CALL(ig, igraph_create(g, &edges, switch_count(fab), IGRAPH_UNDIRECTED));
+    igraph_vector_int_destroy(&edges);
+    if (ig != IGRAPH_SUCCESS)
+        FP_FAIL(err, FP_EGRAPH, what, "building the switch graph: %s", igraph_strerror(ig));
+    return FP_OK;
+}
+
+fp_status fp__graph_leaf_eccentricity(const fp_fabric *fab, const int64_t *sources, int n,
+                                      int *out_switches, fp_error *err)
+{
+    igraph_t g;
+    igraph_vector_int_t dist;
+    igraph_error_t ig = IGRAPH_SUCCESS;
+    fp_status rc;
+    int64_t worst = 0;
+    const int64_t leaf0 = vertex_of(fab, (int32_t)fab->tier_base[1]),
+                  leaf_end = vertex_of(fab, (int32_t)fab->tier_base[2]);
+    if ((rc = switch_graph(&g, fab, NULL, "diameter", err)) != FP_OK)
+        return rc;
+    if (igraph_vector_int_init(&dist, 0) != IGRAPH_SUCCESS) {
+        igraph_destroy(&g);
+        FP_FAIL(err, FP_ENOMEM, "diameter", "out of memory");
+    }
+    for (int i = 0; i < n && ig == IGRAPH_SUCCESS; i++) {
+        IG_CALL(ig, igraph_bfs(&g, vertex_of(fab, (int32_t)sources[i]), NULL, IGRAPH_ALL, 0,
+                               NULL, NULL, NULL, NULL, NULL, NULL, &dist, NULL, NULL));
+        /* Only leaves in the source's plane are reachable; -1 marks the others. */
+        for (int64_t v = leaf0; ig == IGRAPH_SUCCESS && v < leaf_end; v++)
+            if (VECTOR(dist)[v] > worst)
+                worst = VECTOR(dist)[v];
+    }
+    igraph_vector_int_destroy(&dist);
+    igraph_destroy(&g);
+    if (ig != IGRAPH_SUCCESS)
+        FP_FAIL(err, FP_EGRAPH, "diameter", "BFS: %s", igraph_strerror(ig));
+    *out_switches = (int)worst + 1;
+    return FP_OK;
+}
+
+fp_status fp__graph_components(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
+                               int64_t *n_comp, fp_error *err)
+{
+    igraph_t g;
+    igraph_vector_int_t membership;
+    igraph_integer_t count = 0;
+    igraph_error_t ig;
+    fp_status rc;
+    const int64_t nsw = switch_count(fab);
+    *comp = NULL;
+    if ((rc = switch_graph(&g, fab, link_down, "failure", err)) != FP_OK)
+        return rc;
+    if (igraph_vector_int_init(&membership, 0) != IGRAPH_SUCCESS) {
+        igraph_destroy(&g);
+        FP_FAIL(err, FP_ENOMEM, "failure", "out of memory");
+    }
+    IG_CALL(ig, igraph_connected_components(&g, &membership, NULL, &count, IGRAPH_WEAK));
+    igraph_destroy(&g);
+    if (ig != IGRAPH_SUCCESS) {
+        igraph_vector_int_destroy(&membership);
+        FP_FAIL(err, FP_EGRAPH, "failure", "connected components: %s", igraph_strerror(ig));
+    }
+    *comp = malloc(sizeof **comp * (size_t)(nsw > 0 ? nsw : 1));
+    if (*comp == NULL) {
+        igraph_vector_int_destroy(&membership);
+        FP_FAIL(err, FP_ENOMEM, "failure", "out of memory");
+    }
+    for (int64_t v = 0; v < nsw; v++)
+        (*comp)[v] = VECTOR(membership)[v];
+    *n_comp = count;
+    igraph_vector_int_destroy(&membership);
+    return FP_OK;
+}

@@ -1,0 +1,113 @@
+/* fabplan — compare.csv and compare.json: the comparison table, written all or nothing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "internal.h"
+
+static fp_status write_csv(const fp_compare_row *rows, size_t n, const char *path, fp_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    char num[64];
+    if (f == NULL)
+        FP_FAIL(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+    fputs("design,topology,tiers,switch,leaf_oversubscription,status,switches,transceivers,cables,"
+          "cost_usd,power_w,cost_per_gpu_usd,bisection_gbps,diameter_switches,reason\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const fp_compare_row *r = &rows[i];
+        fp__csv_field(f, r->design);
+        fprintf(f, ",%s,%d,", fp_topology_name(r->topology), r->tiers);
+        fp__csv_field(f, r->switch_model);
+        fprintf(f, ",%g,%s", r->oversubscription, r->status == FP_OK ? "ok" : "cannot work");
+        if (r->status == FP_OK)
+            fprintf(f, ",%lld,%lld,%lld,%.2f,%.1f,%.2f,%.0f,%d,", (long long)r->switches,
+                    (long long)r->transceivers, (long long)r->cables, r->cost, r->power_w,
+                    r->cost_per_gpu, r->bisection_gbps, r->diameter_switches);
+        else
+            fputs(",,,,,,,,,", f);
+        snprintf(num, sizeof num, "%s", "");
+        fp__csv_field(f, r->status == FP_OK ? num : r->reason);
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad)
+        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
+    return FP_OK;
+}
+
+static fp_status write_json(const fp_compare_row *rows, size_t n, const char *path, fp_error *err)
+{
+    cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "candidates");
+    for (size_t i = 0; i < n; i++) {
+        const fp_compare_row *r = &rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "design", r->design);
+        cJSON_AddStringToObject(o, "topology", fp_topology_name(r->topology));
+        cJSON_AddNumberToObject(o, "tiers", r->tiers);
+        cJSON_AddStringToObject(o, "switch", r->switch_model);
+        cJSON_AddNumberToObject(o, "leaf_oversubscription", r->oversubscription);
+        cJSON_AddBoolToObject(o, "ok", r->status == FP_OK);
+        if (r->status == FP_OK) {
+            cJSON_AddNumberToObject(o, "switches", (double)r->switches);
+            cJSON_AddNumberToObject(o, "transceivers", (double)r->transceivers);
+            cJSON_AddNumberToObject(o, "cables", (double)r->cables);
+            cJSON_AddNumberToObject(o, "cost_usd", r->cost);
+            cJSON_AddNumberToObject(o, "power_w", r->power_w);
+            cJSON_AddNumberToObject(o, "cost_per_gpu_usd", r->cost_per_gpu);
+            cJSON_AddNumberToObject(o, "bisection_gbps", r->bisection_gbps);
+            cJSON_AddNumberToObject(o, "diameter_switches", r->diameter_switches);
+        } else {
+            cJSON_AddStringToObject(o, "reason", r->reason);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (text == NULL)
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        cJSON_free(text);
+        FP_FAIL(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+    }
+    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    bad |= fclose(f) != 0;
+    cJSON_free(text);
+    if (bad)
+        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
+    return FP_OK;
+}
+
+fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir, fp_error *err)
+{
+    char tmp[2][4200], final[2][4200];
+    const char *names[2] = { "compare.csv", "compare.json" };
+    fp_status rc = FP_OK;
+    if (dir == NULL || (n > 0 && rows == NULL))
+        FP_FAIL(err, FP_EINVAL, "", "fp_compare_write: NULL argument");
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
+    for (int i = 0; i < 2; i++) {
+        snprintf(final[i], sizeof final[i], "%s/%s", dir, names[i]);
+        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, names[i]);
+    }
+    if ((rc = write_csv(rows, n, tmp[0], err)) != FP_OK ||
+        (rc = write_json(rows, n, tmp[1], err)) != FP_OK)
+        goto out;
+    for (int i = 0; i < 2; i++)
+        if (rename(tmp[i], final[i]) != 0) {
+            rc = fp__error_set(err, FP_EIO, final[i], "cannot rename %s to %s: %s", tmp[i],
+                               final[i], strerror(errno));
+            goto out;
+        }
+    return FP_OK;
+out:
+    unlink(tmp[0]);
+    unlink(tmp[1]);
+    return rc;
+}

@@ -1,0 +1,76 @@
+/* fabplan — the "metrics" and "failure" sections of plan.json (cJSON, fixed key order). */
+#include <cjson/cJSON.h>
+#include "analysis.h"
+
+/* A time that may be unknown (no MTBF in the catalog): null rather than 0. */
+static void add_hours(cJSON *o, const char *key, double hours)
+{
+    if (hours > 0)
+        cJSON_AddNumberToObject(o, key, hours);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static void reliability_json(cJSON *m, const fp_reliability *r)
+{
+    cJSON *o = cJSON_AddObjectToObject(m, "reliability");
+    cJSON *d = cJSON_AddObjectToObject(o, "failures_per_day");
+    cJSON_AddNumberToObject(d, "switches", r->switch_failures_per_day);
+    cJSON_AddNumberToObject(d, "transceivers", r->transceiver_failures_per_day);
+    cJSON_AddNumberToObject(d, "cables", r->cable_failures_per_day);
+    cJSON_AddNumberToObject(d, "nics", r->nic_failures_per_day);
+    cJSON_AddNumberToObject(d, "links", r->link_failures_per_day);
+    add_hours(o, "hours_to_first_link_failure", r->hours_to_first_link_failure);
+    add_hours(o, "hours_to_first_switch_failure", r->hours_to_first_switch_failure);
+    cJSON_AddNumberToObject(o, "units_without_mtbf", (double)r->units_without_mtbf);
+}
+
+void fp__metrics_json(const fp_plan *plan, cJSON *root)
+{
+    const fp_metrics *mx = fp_plan_metrics(plan);
+    cJSON *m = cJSON_AddObjectToObject(root, "metrics"), *arr, *o;
+    cJSON_AddNumberToObject(m, "bisection_gbps", mx->bisection_gbps);
+    cJSON_AddNumberToObject(m, "bisection_maxflow_gbps", mx->bisection_maxflow_gbps);
+    cJSON_AddNumberToObject(m, "split_demand_gbps", mx->split_demand_gbps);
+    cJSON_AddBoolToObject(m, "full_bisection", mx->full_bisection);
+    cJSON_AddStringToObject(m, "split", mx->split);
+    arr = cJSON_AddArrayToObject(m, "split_endpoints");
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)mx->split_endpoints[0]));
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)mx->split_endpoints[1]));
+    arr = cJSON_AddArrayToObject(m, "oversubscription");
+    for (int t = 0; t + 1 < mx->tiers; t++)
+        cJSON_AddItemToArray(arr, cJSON_CreateNumber(mx->oversubscription[t]));
+    cJSON_AddNumberToObject(m, "diameter_switches", mx->diameter_switches);
+    cJSON_AddNumberToObject(m, "diameter_bfs_switches", mx->diameter_bfs_switches);
+    cJSON_AddNumberToObject(m, "bfs_sources", mx->bfs_sources);
+    o = cJSON_AddObjectToObject(m, "hops");
+    cJSON_AddNumberToObject(o, "gpu_pairs", (double)mx->gpu_pairs);
+    cJSON_AddNumberToObject(o, "sample_size", (double)mx->hop_sample);
+    arr = cJSON_AddArrayToObject(o, "scopes");
+    for (int i = 0; i < mx->n_hops; i++) {
+        cJSON *h = cJSON_CreateObject();
+        cJSON_AddStringToObject(h, "scope", mx->hops[i].scope);
+        cJSON_AddNumberToObject(h, "switches", mx->hops[i].switches);
+        cJSON_AddNumberToObject(h, "pairs", (double)mx->hops[i].pairs);
+        cJSON_AddNumberToObject(h, "share", mx->hops[i].share);
+        cJSON_AddItemToArray(arr, h);
+    }
+    reliability_json(m, &mx->reliability);
+
+    const fp_failure_report *f = fp_plan_failure(plan);
+    if (f == NULL)
+        return;
+    o = cJSON_AddObjectToObject(root, "failure");
+    arr = cJSON_AddArrayToObject(o, "specs");
+    for (int i = 0; i < f->n_specs; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_failure_spec(plan, (size_t)i)));
+    cJSON_AddNumberToObject(o, "seed", (double)f->seed);
+    cJSON_AddNumberToObject(o, "switches_failed", (double)f->switches_failed);
+    cJSON_AddNumberToObject(o, "links_failed", (double)f->links_failed);
+    cJSON_AddNumberToObject(o, "link_capacity_lost_gbps", f->link_capacity_lost_gbps);
+    cJSON_AddNumberToObject(o, "bisection_before_gbps", f->bisection_before_gbps);
+    cJSON_AddNumberToObject(o, "bisection_after_gbps", f->bisection_after_gbps);
+    cJSON_AddNumberToObject(o, "bisection_lost_fraction", f->bisection_lost_fraction);
+    cJSON_AddNumberToObject(o, "endpoints_cut_off", (double)f->endpoints_cut_off);
+    cJSON_AddNumberToObject(o, "servers_cut_off", (double)f->servers_cut_off);
+}

@@ -1,0 +1,399 @@
+/* Metrics: bisection by formula and max-flow, oversubscription, diameter, hops, reliability,
+ * failure what-ifs and compare. Every expected number is derived in the comments. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <unistd.h>
+#include "helpers.h"
+
+#define FT48 "{\"cluster\":{\"gpus\":27648},\"fabric\":{\"topology\":\"fat-tree\",\"switch\":{\"ports\":48,\"port_gbps\":400}}}"
+#define TWO_TIER_64 "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}"
+
+static fp_failure_report fail_one(fp_plan *p, const char *spec, uint64_t seed)
+{
+    fp_error err = { 0 };
+    const char *specs[] = { spec };
+    cr_assert_eq(fp_plan_fail(p, specs, 1, seed, &err), FP_OK, "%s", err.msg);
+    return *fp_plan_failure(p);
+}
+
+/* k = 48 fat-tree: 27,648 hosts; halves of 13,824 hosts at 400 Gb/s = 5,529,600 Gb/s. */
+Test(metrics, fat_tree_k48_bisection_both_methods)
+{
+    fp_plan *p = plan_from(FT48);
+    const fp_metrics *m = fp_plan_metrics(p);
+    double expect = 27648.0 / 2 * 400;
+    cr_expect_float_eq(m->bisection_gbps, expect, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, expect, 1e-6);
+    cr_expect(m->full_bisection);
+    cr_expect_eq(m->split_endpoints[0], 13824);
+    cr_expect_eq(m->split_endpoints[1], 13824);
+    fp_plan_free(p);
+}
+
+/* 2 tiers of 64 ports at 2:1: a leaf has 42 down and 21 up ports (42 + 21 <= 64).
+ * 32 full leaves (1,344 GPUs), 16 per side: 16 x 21 uplinks x 400 = 134,400 Gb/s,
+ * half of the 672 x 400 = 268,800 the side's NICs could send. */
+Test(metrics, leaf_2_to_1_halves_bisection)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1344},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[2]}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_float_eq(m->bisection_gbps, 134400.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 134400.0, 1e-6);
+    cr_expect_float_eq(m->split_demand_gbps, 268800.0, 1e-6);
+    cr_expect_not(m->full_bisection);
+    cr_expect_float_eq(m->oversubscription[0], 2.0, 1e-9);
+    fp_plan_free(p);
+}
+
+/* 3:1: a leaf has 48 down and 16 up. 32 full leaves (1,536 GPUs): 16 x 16 x 400 = 102,400,
+ * a third of 768 x 400 = 307,200. */
+Test(metrics, leaf_3_to_1_gives_a_third)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1536},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[3]}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_float_eq(m->bisection_gbps, 102400.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 102400.0, 1e-6);
+    cr_expect_float_eq(m->bisection_gbps / m->split_demand_gbps, 1.0 / 3, 1e-12);
+    cr_expect_float_eq(m->oversubscription[0], 3.0, 1e-9);
+    fp_plan_free(p);
+}
+
+/* 3 tiers of 64 ports, 2:1 at the leaf: pods of 32 leaves x 42 GPUs = 1,344; 4 pods = 5,376.
+ * Per pod 32 x 21 = 672 uplinks reach the spines, which pass them all up (21 spines x 32 up).
+ * 2 pods per side: 1,344 x 400 = 537,600 Gb/s, half of 2,688 x 400. */
+Test(metrics, three_tier_2_to_1_by_pods)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":5376},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[2,1]}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_float_eq(m->bisection_gbps, 537600.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 537600.0, 1e-6);
+    cr_expect_float_eq(m->bisection_gbps / m->split_demand_gbps, 0.5, 1e-12);
+    cr_expect_str_eq(m->split, "pods 1-2 | pods 3-4");
+    fp_plan_free(p);
+}
+
+/* Analytic and max-flow agree on partial and odd shapes, too (uneven last leaf/pod/SU). */
+Test(metrics, analytic_equals_maxflow_on_odd_shapes)
+{
+    const char *specs[] = {
+        "{\"cluster\":{\"gpus\":1000},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[1.5]}}",
+        "{\"cluster\":{\"gpus\":5000},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[2,3]}}",
+        "{\"cluster\":{\"gpus\":3000},\"fabric\":{\"topology\":\"rail-optimized\"}}",
+        "{\"cluster\":{\"gpus\":20000},\"fabric\":{\"topology\":\"rail-optimized\",\"oversubscription\":[1,2]}}",
+        "{\"cluster\":{\"gpus\":9000},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,\"switch\":\"generic-th3-32x400\",\"oversubscription\":[1,1,2]}}",
+        "{\"cluster\":{\"gpus\":100},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}",
+        "{\"cluster\":{\"gpus\":16},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}",
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        fp_plan *p = plan_from(specs[i]);
+        const fp_metrics *m = fp_plan_metrics(p);
+        cr_expect(m->bisection_gbps > 0, "%s", specs[i]);
+        cr_expect_float_eq(m->bisection_gbps, m->bisection_maxflow_gbps, 1e-6, "%s: %s", specs[i], m->split);
+        cr_expect_eq(m->diameter_switches, m->diameter_bfs_switches, "%s", specs[i]);
+        fp_plan_free(p);
+    }
+}
+
+/* Full 2-tier fabric of 64-port switches: 64 leaves, 32 spines, each leaf one link to every
+ * spine. One spine down removes 1 of each leaf's 32 uplinks: 409,600 -> 409,600 x 31/32. */
+Test(metrics, one_spine_failed_drops_one_32nd)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    fp_failure_report r = fail_one(p, "spine:3", 1);
+    cr_expect_float_eq(r.bisection_before_gbps, 409600.0, 1e-6);
+    cr_expect_float_eq(r.bisection_after_gbps, 409600.0 * 31 / 32, 1e-6);
+    cr_expect_float_eq(r.bisection_lost_fraction, 1.0 / 32, 1e-12);
+    cr_expect_eq(r.switches_failed, 1);
+    cr_expect_eq(r.links_failed, 64);                 /* the spine's 64 down links */
+    cr_expect_float_eq(r.link_capacity_lost_gbps, 64 * 400.0, 1e-6);
+    cr_expect_eq(r.endpoints_cut_off, 0);
+    cr_expect_eq(r.servers_cut_off, 0);
+    /* The same spine by the name links.csv shows. */
+    fp_failure_report byname = fail_one(p, "spine-03", 1);
+    cr_expect_float_eq(byname.bisection_after_gbps, r.bisection_after_gbps, 1e-6);
+    fp_plan_free(p);
+}
+
+/* A leaf down cuts its 32 NIC ports off: servers 1-4 (8 NICs each, all on leaf 1). */
+Test(metrics, leaf_failed_cuts_off_its_servers)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    fp_failure_report r = fail_one(p, "leaf:1", 1);
+    cr_expect_eq(r.endpoints_cut_off, 32);
+    cr_expect_eq(r.servers_cut_off, 4);
+    cr_expect_eq(r.links_failed, 64);                 /* 32 down + 32 up */
+    /* One NIC link: one endpoint, no server (it still has 7 ports). */
+    r = fail_one(p, "link:L0000001", 1);
+    cr_expect_eq(r.links_failed, 1);
+    cr_expect_eq(r.endpoints_cut_off, 1);
+    cr_expect_eq(r.servers_cut_off, 0);
+    fp_plan_free(p);
+}
+
+/* A leaf whose 32 uplinks all fail is an island: its endpoints are cut off though their own
+ * links are up. Leaf 1's uplinks are links 2049..2080 (boundary 1 starts after 2,048 NIC links). */
+Test(metrics, isolated_leaf_is_cut_off)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    const char *specs[32];
+    char buf[32][24];
+    fp_error err = { 0 };
+    for (int i = 0; i < 32; i++) {
+        snprintf(buf[i], sizeof buf[i], "link:L%07d", 2049 + i);
+        specs[i] = buf[i];
+    }
+    cr_assert_eq(fp_plan_fail(p, specs, 32, 1, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(fp_plan_failure(p)->endpoints_cut_off, 32);
+    cr_expect_eq(fp_plan_failure(p)->servers_cut_off, 4);
+    fp_plan_free(p);
+}
+
+/* random-links:1% of 4,096 links = round(40.96) = 41 links; the same seed picks the same
+ * links (same result), and the count does not depend on the seed. */
+Test(metrics, random_failures_are_seeded)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    fp_failure_report a = fail_one(p, "random-links:1%", 7);
+    fp_failure_report b = fail_one(p, "random-links:1%", 7);
+    fp_failure_report c = fail_one(p, "random-links:1%", 8);
+    cr_expect_eq(a.links_failed, 41);
+    cr_expect_eq(c.links_failed, 41);
+    cr_expect_float_eq(a.bisection_after_gbps, b.bisection_after_gbps, 1e-9);
+    cr_expect_eq(a.endpoints_cut_off, b.endpoints_cut_off);
+    fp_failure_report s = fail_one(p, "random-switches:2", 3);
+    cr_expect_eq(s.switches_failed, 2);
+    fp_plan_free(p);
+}
+
+Test(metrics, failure_spec_errors)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    const char *bad[] = { "bogus:1", "spine:33", "spine:0", "core:1", "link:L0009999",
+                          "link:x", "no-such-device", "random-links:200%", "random-links:5000",
+                          "cable:C000001" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fp_error err = { 0 };
+        const char *specs[] = { bad[i] };
+        cr_expect_eq(fp_plan_fail(p, specs, 1, 1, &err), FP_EINVAL, "%s", bad[i]);
+        cr_expect_str_eq(err.where, bad[i]);
+        cr_expect(strlen(err.msg) > 10);
+    }
+    cr_expect_null(fp_plan_failure(p), "a failed what-if leaves no result");
+    fp_plan_free(p);
+}
+
+/* Diameter in switches: 2 tiers leaf-spine-leaf = 3, 3 tiers = 5, 4 tiers = 7. The 4-tier case
+ * uses 32-port switches (3 tiers hold at most 2 x 16^3 = 8,192 endpoints, so 10,000 GPUs
+ * need a 4th tier). */
+Test(metrics, diameter_by_tiers)
+{
+    struct { const char *spec; int sw; } c[] = {
+        { TWO_TIER_64, 3 },
+        { "{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}", 5 },
+        { "{\"cluster\":{\"gpus\":10000},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,\"switch\":\"generic-th3-32x400\"}}", 7 },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        fp_plan *p = plan_from(c[i].spec);
+        const fp_metrics *m = fp_plan_metrics(p);
+        cr_expect_eq(m->diameter_switches, c[i].sw, "%s", c[i].spec);
+        cr_expect_eq(m->diameter_bfs_switches, c[i].sw, "%s", c[i].spec);
+        cr_expect_eq(m->hops[m->n_hops - 1].switches, c[i].sw);
+        fp_plan_free(p);
+    }
+}
+
+/* One rail-optimized SU: 32 servers x 8 GPUs, rail r of every server on leaf r. Same-rail
+ * pairs share a leaf: 8 x C(32,2) = 3,968 pairs at 1 switch; the rest of C(256,2) = 32,640
+ * go through a spine: 28,672 at 3 switches. */
+Test(metrics, rail_su_same_rail_one_switch)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"fabric\":{\"topology\":\"rail-optimized\"}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_assert_eq(m->n_hops, 2);
+    cr_expect_str_eq(m->hops[0].scope, "same leaf");
+    cr_expect_eq(m->hops[0].switches, 1);
+    cr_expect_eq(m->hops[0].pairs, 3968);
+    cr_expect_eq(m->hops[1].switches, 3);
+    cr_expect_eq(m->hops[1].pairs, 28672);
+    cr_expect_eq(m->gpu_pairs, 32640);
+    cr_expect_eq(m->hop_sample, 0, "exact counts");
+    fp_plan_free(p);
+}
+
+/* k = 48 fat-tree: 1,152 edge switches of 24 hosts: 1,152 x C(24,2) = 317,952 same-leaf pairs;
+ * 48 pods of 576: 48 x C(576,2) = 7,948,800 same-pod pairs, less the same-leaf ones = 7,630,848;
+ * C(27,648, 2) = 382,192,128 in all. */
+Test(metrics, fat_tree_hop_counts)
+{
+    fp_plan *p = plan_from(FT48);
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_assert_eq(m->n_hops, 3);
+    cr_expect_eq(m->hops[0].pairs, 317952);
+    cr_expect_eq(m->hops[1].pairs, 7630848);
+    cr_expect_eq(m->hops[2].pairs, 382192128LL - 7948800);
+    cr_expect_eq(m->gpu_pairs, 382192128LL);
+    cr_expect_float_eq(m->hops[0].share + m->hops[1].share + m->hops[2].share, 1.0, 1e-12);
+    fp_plan_free(p);
+}
+
+/* 360,000 links (100,000 GPUs x 3.6) at a 5-year link MTBF (5 x 8,760 = 43,800 h):
+ * 43,800 / 360,000 = 0.12167 h = 7.3 minutes to the first failure, 197.26 failures a day.
+ * 1,000 switches at 1,000,000 h: 1,000 h to the first switch failure. */
+Test(metrics, reliability_pure_math)
+{
+    fp_part_count parts[] = {
+        { "transceiver", 360000, 43800 },
+        { "switch", 1000, 1e6 },
+        { "fibre", 10, 0 },     /* unknown MTBF: counted, not guessed */
+    };
+    fp_reliability r;
+    fp_reliability_from_counts(parts, 3, &r);
+    cr_expect_float_eq(r.hours_to_first_link_failure, 43800.0 / 360000, 1e-12);
+    cr_expect_float_eq(r.hours_to_first_link_failure * 60, 7.3, 1e-9);
+    cr_expect_float_eq(r.transceiver_failures_per_day, 360000.0 / 43800 * 24, 1e-9);
+    cr_expect_float_eq(r.hours_to_first_switch_failure, 1000.0, 1e-9);
+    cr_expect_float_eq(r.switch_failures_per_day, 0.024, 1e-12);
+    cr_expect_eq(r.units_without_mtbf, 10);
+    /* Links fail through transceivers and cables: rates add. 1,000 cables at 1e6 h add 1e-3/h. */
+    fp_part_count both[] = { { "transceiver", 2000, 1e6 }, { "copper", 1000, 1e6 } };
+    fp_reliability_from_counts(both, 2, &r);
+    cr_expect_float_eq(r.hours_to_first_link_failure, 1e6 / 3000, 1e-9);
+    cr_expect_float_eq(r.cable_failures_per_day, 0.024, 1e-12);
+    /* Nothing known: no time rather than an infinite one. */
+    fp_reliability_from_counts(NULL, 0, &r);
+    cr_expect_eq(r.hours_to_first_link_failure, 0);
+    cr_expect_eq(r.hours_to_first_switch_failure, 0);
+}
+
+static cJSON *plan_json_of(fp_plan *p)
+{
+    char *text = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_to_json(p, &text, &err), FP_OK, "%s", err.msg);
+    cJSON *root = cJSON_Parse(text);
+    fp_free(text);
+    cr_assert_not_null(root);
+    return root;
+}
+
+/* plan.json carries metrics always and failure after a what-if; read back and compared with
+ * the numbers derived above. */
+Test(metrics, plan_json_sections)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    cJSON *root = plan_json_of(p);
+    cJSON *m = cJSON_GetObjectItem(root, "metrics");
+    cr_assert_not_null(m);
+    cr_expect_float_eq(cJSON_GetObjectItem(m, "bisection_gbps")->valuedouble, 409600.0, 1e-6);
+    cr_expect_float_eq(cJSON_GetObjectItem(m, "bisection_maxflow_gbps")->valuedouble, 409600.0, 1e-6);
+    cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(m, "full_bisection")));
+    cr_expect_eq(cJSON_GetObjectItem(m, "diameter_switches")->valueint, 3);
+    cr_expect_null(cJSON_GetObjectItem(root, "failure"));
+    cJSON_Delete(root);
+    fail_one(p, "spine:1", 1);
+    root = plan_json_of(p);
+    cJSON *f = cJSON_GetObjectItem(root, "failure");
+    cr_assert_not_null(f);
+    cr_expect_float_eq(cJSON_GetObjectItem(f, "bisection_after_gbps")->valuedouble, 396800.0, 1e-6);
+    cr_expect_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(f, "specs"), 0)->valuestring, "spine:1");
+    cJSON_Delete(root);
+    fp_plan_free(p);
+}
+
+/* compare at 4,096 GPUs: a 2-tier fabric of 32-port switches holds 2 x 16^2 = 512 endpoints,
+ * so that candidate cannot work and says why; working rows come first, sorted by cost. */
+Test(metrics, compare_designs)
+{
+    fp_catalog *cat = NULL;
+    fp_error err = { 0 };
+    fp_compare_row *rows = NULL;
+    size_t n = 0;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_assert_eq(fp_compare_designs(cat, NULL, 4096, &rows, &n, &err), FP_OK, "%s", err.msg);
+    cr_assert_gt(n, 20);
+    int seen_fail = 0, found = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].status != FP_OK) {
+            seen_fail = 1;
+            cr_expect(strlen(rows[i].reason) > 0, "%s", rows[i].design);
+        } else {
+            cr_expect_not(seen_fail, "working rows first");
+            cr_expect_eq(rows[i].gpus, 4096);
+            cr_expect(rows[i].bisection_gbps > 0);
+            if (i > 0 && rows[i - 1].status == FP_OK)
+                cr_expect(rows[i - 1].cost <= rows[i].cost);
+        }
+        if (strcmp(rows[i].design, "clos 2T generic-th3-32x400 1:1") == 0) {
+            found = 1;
+            cr_expect_eq(rows[i].status, FP_EDESIGN);
+            cr_expect(strstr(rows[i].reason, "512") != NULL, "%s", rows[i].reason);
+        }
+    }
+    cr_expect(found);
+    /* Written files read back: one CSV line per row plus the header, one JSON object each. */
+    char dir[] = "/tmp/fp_compare_XXXXXX", path[64], line[2048];
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_compare_write(rows, n, dir, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/compare.csv", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    size_t lines = 0;
+    while (fgets(line, sizeof line, f))
+        lines++;
+    fclose(f);
+    cr_expect_eq(lines, n + 1);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/compare.json", dir);
+    char *text = NULL;
+    size_t len = 0;
+    f = fopen(path, "r");
+    cr_assert_not_null(f);
+    text = calloc(1, 1 << 20);
+    len = fread(text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root, "%zu bytes", len);
+    cr_expect_eq((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(root, "candidates")), n);
+    cJSON_Delete(root);
+    free(text);
+    unlink(path);
+    rmdir(dir);
+    fp_compare_free(rows);
+    fp_catalog_free(cat);
+}
+
+/* Reliability of a real plan: every link part in the BOM (transceivers at the catalog's
+ * 87,600 h, copper and fibre at theirs) adds quantity / MTBF to the link failure rate; spares
+ * sit on the shelf and add nothing. The transceiver count matches the plan's totals. */
+Test(metrics, reliability_from_plan_bom)
+{
+    fp_plan *p = plan_from(TWO_TIER_64);
+    const fp_reliability *r = &fp_plan_metrics(p)->reliability;
+    fp_totals tot;
+    double rate = 0, xcvr_rate = 0;
+    int64_t xcvrs = 0;
+    fp_plan_totals(p, &tot);
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        if (l.spare || l.mtbf_hours <= 0)
+            continue;
+        if (strcmp(l.category, "transceiver") == 0) {
+            cr_expect_float_eq(l.mtbf_hours, 87600.0, 1e-9, "%s", l.part);
+            xcvrs += l.quantity;
+            xcvr_rate += l.quantity / 87600.0;
+        }
+        if (strcmp(l.category, "transceiver") == 0 || strcmp(l.category, "copper") == 0 ||
+            strcmp(l.category, "fibre") == 0)
+            rate += l.quantity / l.mtbf_hours;
+    }
+    cr_assert_gt(xcvrs, 0);
+    cr_expect_eq(xcvrs, tot.transceivers);
+    /* Transceivers alone: MTBF / modules. */
+    cr_expect_float_eq(r->transceiver_failures_per_day / 24, xcvrs / 87600.0, 1e-12);
+    cr_expect_float_eq(1.0 / xcvr_rate, 87600.0 / (double)xcvrs, 1e-9);
+    cr_expect_float_eq(r->hours_to_first_link_failure, 1.0 / rate, 1e-9);
+    cr_expect(r->hours_to_first_switch_failure > 0);
+    fp_plan_free(p);
+}
