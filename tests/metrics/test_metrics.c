@@ -69,7 +69,95 @@ Test(metrics, three_tier_2_to_1_by_pods)
     cr_expect_float_eq(m->bisection_gbps, 537600.0, 1e-6);
     cr_expect_float_eq(m->bisection_maxflow_gbps, 537600.0, 1e-6);
     cr_expect_float_eq(m->bisection_gbps / m->split_demand_gbps, 0.5, 1e-12);
-    cr_expect_str_eq(m->split, "pods 1-2 | pods 3-4");
+    cr_expect_str_eq(m->split, "pods 1-2 | the rest");
+    fp_plan_free(p);
+}
+
+/* Rail-optimized, 768 GPUs = 3 DGX H100 SUs of 32 servers x 8 GPUs: 24 rail leaves of 32 NICs
+ * and 32 uplinks, 16 spines with 2 links from every leaf (48 of their 64 ports in use).
+ * Halves of 384 endpoints: SU 1 (8 leaves, 256) + 4 leaves of SU 2 (128). Every path between
+ * the halves climbs to a spine, so the cut is the source leaves' uplinks: 12 x 32 = 384 links
+ * = 153,600 Gb/s, full bisection. (Counting the spine ports instead, 16 x 64 / 2 x 400 =
+ * 204,800, would be wrong: only 768 spine ports carry links. Whole SUs 1 | 2-3 would be a
+ * 256 | 512 split, not a bisection: 102,400.) */
+Test(metrics, rail_768_three_sus_bisection)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":768},\"fabric\":{\"topology\":\"rail-optimized\"}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_eq(m->split_endpoints[0], 384);
+    cr_expect_eq(m->split_endpoints[1], 384);
+    cr_expect_float_eq(m->bisection_gbps, 153600.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 153600.0, 1e-6);
+    cr_expect(m->full_bisection);
+    cr_expect_str_eq(m->split, "SU 1 + leaves 9-12 | the rest");
+    fp_plan_free(p);
+}
+
+/* Two planes of 64-port switches, 512 GPUs with one 2 x 400G NIC each: per plane 512
+ * endpoints on 16 leaves of 32; halves of 8 leaves cut 8 x 32 = 256 links = 102,400 Gb/s per
+ * plane; the planes add: 204,800 = 1,024 endpoints / 2 x 400. */
+Test(metrics, dual_plane_bisection_adds_planes)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512,\"nic\":\"generic-nic-2x400\"},\"fabric\":{\"topology\":\"clos\",\"planes\":2}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_eq(m->split_endpoints[0], 512);
+    cr_expect_eq(m->split_endpoints[1], 512);
+    cr_expect_float_eq(m->bisection_gbps, 204800.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 204800.0, 1e-6);
+    fp_plan_free(p);
+}
+
+/* SN5600 as 128 x 400G, 2 tiers at 1:1: leaves of 64 down + 64 up, at most 128 leaves =
+ * 8,192 GPUs. Halves of 64 leaves: 64 x 64 uplinks x 400 = 1,638,400 Gb/s. */
+Test(metrics, sn5600_two_tiers_bisection)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"switch\":\"nvidia-sn5600\"}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_float_eq(m->bisection_gbps, 1638400.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 1638400.0, 1e-6);
+    cr_expect(m->full_bisection);
+    fp_plan_free(p);
+}
+
+/* 3 tiers of 64 ports, spine at 2:1 (42 down, 21 up): pods of 42 leaves x 32 = 1,344 GPUs,
+ * each pod 32 spines x 21 = 672 uplinks.
+ * - 3 pods (4,032): halves of 2,016 = pod 1 + 21 leaves of pod 2 (672). The pod-2 halves meet
+ *   inside pod 2 (672 links of leaf uplinks each side), pod 1 reaches pod 3 over 672 pod
+ *   uplinks: 1,344 links = 537,600 Gb/s (cut: pod 1's uplinks + pod 2's source NICs), 2/3 of
+ *   the 806,400 the half could send.
+ * - A partial 4th pod of 400 GPUs (4,432): halves of 2,216 = pod 1 + 872 of pod 2. Sinks:
+ *   pod 2's other 472 (fed inside pod 2), pod 3 through its 672 uplinks, pod 4's 400 NICs (under
+ *   its 672 uplinks): 472 + 672 + 400 = 1,544 links = 617,600 Gb/s; the sources can send it
+ *   (pod 1: 672 up; pod 2: 472 inside + 400 up). */
+Test(metrics, oversubscribed_spine_odd_and_partial_pods)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4032},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_float_eq(m->bisection_gbps, 537600.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 537600.0, 1e-6);
+    cr_expect_float_eq(m->split_demand_gbps, 806400.0, 1e-6);
+    cr_expect_not(m->full_bisection);
+    fp_plan_free(p);
+    p = plan_from("{\"cluster\":{\"gpus\":4432},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}");
+    m = fp_plan_metrics(p);
+    cr_expect_eq(m->split_endpoints[0], 2216);
+    cr_expect_float_eq(m->bisection_gbps, 617600.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 617600.0, 1e-6);
+    fp_plan_free(p);
+}
+
+/* 131,072 GPUs, 4 tiers of 64 ports at 1:1: 32 leaves x 32 GPUs per pod (1,024), 32 pods
+ * per zone (32,768), 4 zones. Halves: zones 1-2 | 3-4; each zone's 1,024 cores send 32 links
+ * up: 2 x 32,768 links x 400 = 26,214,400 Gb/s = 65,536 x 400, full bisection. */
+Test(metrics, four_tier_131072_bisection, .timeout = 120)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect_str_eq(m->split, "zones 1-2 | the rest");
+    cr_expect_float_eq(m->bisection_gbps, 26214400.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 26214400.0, 1e-6);
+    cr_expect(m->full_bisection);
+    cr_expect_eq(m->diameter_switches, 7);
     fp_plan_free(p);
 }
 
