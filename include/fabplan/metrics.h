@@ -96,7 +96,7 @@ typedef struct fp_failure_report {
  *    "spine:3"            the 3rd spine in device order (roles: leaf, spine, core, super-core)
  *    "pod01-spine-03"     a device by the name links.csv shows (a server fails all its links)
  *    "link:L0000123"      a link by its links.csv id ("link:123" also works)
- *    "cable:C000123"      every link carried by a cable (ids from cables.csv)
+ *    "cable:C0000123"     every link carried by a cable (ids from cables.csv)
  *    "random-links:1%"    that share (or "random-links:50" that number) of all links, chosen
  *    "random-switches:2"  ... or of all switches, with a generator seeded by seed: repeatable
  *  Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH, FP_ENOMEM. */
