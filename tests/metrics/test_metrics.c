@@ -346,6 +346,42 @@ Test(metrics, rail_su_same_rail_one_switch)
     fp_plan_free(p);
 }
 
+/* 2 rail-optimized SUs (512 GPUs, 2 tiers): 16 rail leaves of 32 GPUs. Same leaf (same rail,
+ * same SU): 16 x C(32,2) = 16 x 496 = 7,936 pairs at 1 switch; all C(512,2) = 130,816; the
+ * other 122,880 (other rail, or same rail in the other SU) go leaf-spine-leaf: 3 switches. */
+Test(metrics, rail_two_sus_hop_counts)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512},\"fabric\":{\"topology\":\"rail-optimized\"}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_assert_eq(m->n_hops, 2);
+    cr_expect_eq(m->gpu_pairs, 130816);
+    cr_expect_eq(m->hops[0].pairs, 7936);
+    cr_expect_eq(m->hops[1].pairs, 122880);
+    cr_expect_eq(m->hops[1].switches, 3);
+    cr_expect_float_eq(m->hops[0].share, 7936.0 / 130816, 1e-12);
+    fp_plan_free(p);
+}
+
+/* k = 4 fat-tree, one GPU and NIC per server: 16 hosts, 4 pods of 2 edge switches x 2 hosts.
+ * Same edge: 8 x C(2,2) = 8 pairs (1 switch); same pod: 4 x C(4,2) = 24, less those 8 = 16
+ * (edge-aggregation-edge, 3); across pods: C(16,2) = 120 - 24 = 96 (5 switches, via a core).
+ * Bisection: pods 1-2 | 3-4, 8 hosts x 400 = 3,200 Gb/s. */
+Test(metrics, fat_tree_k4_hop_counts)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16,\"gpus_per_server\":1,\"nics_per_server\":1},\"fabric\":{\"topology\":\"fat-tree\",\"switch\":{\"ports\":4,\"port_gbps\":400}}}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_assert_eq(m->n_hops, 3);
+    cr_expect_eq(m->gpu_pairs, 120);
+    cr_expect_eq(m->hops[0].pairs, 8);
+    cr_expect_eq(m->hops[1].pairs, 16);
+    cr_expect_eq(m->hops[2].pairs, 96);
+    cr_expect_eq(m->hops[2].switches, 5);
+    cr_expect_eq(m->diameter_bfs_switches, 5);
+    cr_expect_float_eq(m->bisection_gbps, 3200.0, 1e-9);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 3200.0, 1e-9);
+    fp_plan_free(p);
+}
+
 /* k = 48 fat-tree: 1,152 edge switches of 24 hosts: 1,152 x C(24,2) = 317,952 same-leaf pairs;
  * 48 pods of 576: 48 x C(576,2) = 7,948,800 same-pod pairs, less the same-leaf ones = 7,630,848;
  * C(27,648, 2) = 382,192,128 in all. */
