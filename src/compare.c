@@ -128,7 +128,6 @@ fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t
         if (sw->type != FP_PART_SWITCH)
             continue;
         for (size_t ti = 0; ti < 3 && rc == FP_OK; ti++) {
-            int fits[3] = { 0 }; /* fewest tiers that worked, per leaf ratio */
             for (int tiers = 2; tiers <= 4 && rc == FP_OK; tiers++)
                 for (size_t r = 0; r < 3 && rc == FP_OK; r++) {
                     fp_topology topo = topologies[ti];
@@ -143,15 +142,6 @@ fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t
                     snprintf(row->switch_model, sizeof row->switch_model, "%s", sw->id);
                     snprintf(row->design, sizeof row->design, "%s %dT %s %g:1",
                              fp_topology_name(topo), tiers, sw->id, leaf_ratios[r]);
-                    /* Two tiers more than needed only add switches (and can be enormous:
-                     * the top tiers are sized for their full radix). */
-                    if (fits[r] && tiers > fits[r] + 1) {
-                        row->status = FP_EDESIGN;
-                        snprintf(row->reason, sizeof row->reason,
-                                 "not evaluated: %d tiers already hold these GPUs; %d tiers only add switches",
-                                 fits[r], tiers);
-                        continue;
-                    }
                     if ((rc = clone_spec(&spec, base, err)) != FP_OK)
                         break;
                     /* Each override is valid JSON, so fp_spec_set can only run out of memory. */
@@ -170,8 +160,6 @@ fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t
                         rc = set_gpus(spec, gpus, err);
                     if (rc == FP_OK)
                         evaluate(cat, spec, row);
-                    if (row->status == FP_OK && fits[r] == 0)
-                        fits[r] = tiers;
                     fp_spec_free(spec);
                 }
         }

@@ -9,6 +9,11 @@
 
 static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-core" };
 
+/* Appended to every bad-spec message, so whichever form was mistyped the user sees them all. */
+static const char accepted_forms[] =
+    "accepted forms: ROLE:N (leaf, spine, core, super-core), a device name from links.csv, "
+    "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%";
+
 const fp_failure_report *fp_plan_failure(const fp_plan *plan)
 {
     return plan && plan->an && plan->an->has_failure ? &plan->an->failure : NULL;
@@ -62,13 +67,13 @@ static fp_status random_amount(const char *v, int64_t n, int64_t *k, const char 
         errno = 0;
         double pct = strtod(v, &end);
         if (errno || end != v + len - 1 || !(pct >= 0 && pct <= 100))
-            FP_FAIL(err, FP_EINVAL, spec, "%s: expected a share from 0%% to 100%%, found \"%s\"",
+            FP_FAIL(err, FP_EINVAL, spec, "--fail %s: expected a share from 0%% to 100%%, found \"%s\"",
                     spec, v);
         *k = (int64_t)llround((double)n * pct / 100.0);
         return FP_OK;
     }
     if (!parse_count(v, k) || *k > n)
-        FP_FAIL(err, FP_EINVAL, spec, "%s: expected a count from 0 to %lld or a share like 1%%, found \"%s\"",
+        FP_FAIL(err, FP_EINVAL, spec, "--fail %s: expected a count from 0 to %lld or a share like 1%%, found \"%s\"",
                 spec, (long long)n, v);
     return FP_OK;
 }
@@ -89,8 +94,8 @@ static fp_status fail_cable(const fp_plan *plan, const char *id, uint8_t *link_d
                 link_down[c.links[leg]] = 1;
         return FP_OK;
     }
-    FP_FAIL(err, FP_EINVAL, spec, "%s: no cable \"%s\" in this plan (it has %zu cables)", spec, id,
-            n);
+    FP_FAIL(err, FP_EINVAL, spec, "--fail %s: no cable \"%s\" in this plan (it has %zu cables; ids as cables.csv shows them)",
+            spec, id, n);
 }
 
 static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_down,
@@ -109,7 +114,7 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
                 return FP_OK;
             }
         FP_FAIL(err, FP_EINVAL, spec,
-                "--fail %s: no device of that name; expected a name from links.csv (e.g. %s), ROLE:N (spine:3), link:L0000123, cable:C000123, random-links:1%% or random-switches:N",
+                "--fail %s: no device of that name (names as links.csv shows them, e.g. %s)",
                 spec, fp__device_name(name, sizeof name, fab, &plan->rs, fab->tier_base[1]));
     }
     snprintf(kind, sizeof kind, "%.*s", (int)(colon - spec), spec);
@@ -144,8 +149,7 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
         return FP_OK;
     }
     FP_FAIL(err, FP_EINVAL, spec,
-            "--fail %s: unknown kind \"%s\"; expected leaf, spine, core, super-core (as this fabric's tiers allow), link, cable, random-links or random-switches",
-            spec, kind);
+            "--fail %s: unknown kind \"%s\" (roles as this fabric's tiers allow)", spec, kind);
 }
 
 /* Endpoints whose link is down or whose leaf is outside its plane's largest piece. */
@@ -215,6 +219,10 @@ fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64
     }
     for (size_t i = 0; i < n && rc == FP_OK; i++)
         rc = apply_one(plan, specs[i], dev_down, link_down, &state, err);
+    if (rc == FP_EINVAL && err != NULL) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, "; %s", accepted_forms);
+    }
     if (rc != FP_OK)
         goto out;
     memset(&r, 0, sizeof r);

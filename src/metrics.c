@@ -1,10 +1,10 @@
 /* fabplan — metrics: bisection (analytic and max-flow), oversubscription in use, hops,
  * reliability. Graph work goes through graph.c; everything else is counted from the structure.
  *
- * The bisection split puts whole blocks on opposite sides: the largest blocks below the top
- * tier (zones in 4 tiers, pods in 3, leaves or scalable units in 2), so every path between the
- * halves climbs to the top tier and the cut crosses every tier's uplinks: the worst split.
- * When there is only one such block the split moves down a level. */
+ * The bisection split halves every plane's endpoints keeping whole blocks (zones, pods, SUs,
+ * leaves) on one side as far as the halves allow, so traffic between the halves climbs to the
+ * top tier: the worst balanced split. The analytic value is the minimum cut of the block tree;
+ * max-flow (igraph) measures the same split on the switch graph. */
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
@@ -85,150 +85,231 @@ static fp_status reliability_from_bom(const fp_plan *plan, fp_reliability *out, 
 
 /* ---- the split ---- */
 
-/* Unit (within its plane) of a leaf at a split level: 3 = zone, 2 = pod, 1 = leaf or SU. */
-static int64_t unit_of(const fp_plan *plan, int64_t leaf_dev, int level)
-{
-    const fp_fabric *fab = &plan->fab;
-    const fp_device *d = &fab->dev[leaf_dev];
-    if (level == 3)
-        return d->zone;
-    if (level == 2)
-        return d->pod;
-    if (plan->rs.topology == FP_TOPO_RAIL)
-        return d->su;
-    return leaf_dev - fab->tier_base[1] - (int64_t)d->plane * fab->level[1].switches;
-}
-
-static int64_t unit_count(const fp_plan *plan, int level)
-{
-    const fp_fabric *fab = &plan->fab;
-    if (level == 1 && plan->rs.topology == FP_TOPO_RAIL)
-        return fab->su_count;
-    return fab->level[level].blocks;
-}
-
-static const char *unit_name(const fp_plan *plan, int level)
-{
-    static const char *const names[] = { "endpoints", "leaves", "pods", "zones" };
-    if (level == 1 && plan->rs.topology == FP_TOPO_RAIL)
-        return "SUs";
-    return names[level];
-}
-
-typedef struct split_work {
-    int64_t n_leaves;       /* all planes */
-    int64_t per_plane;      /* leaves per plane */
-    int64_t *ep;            /* NIC links per leaf */
-    int64_t *s_links, *t_links;
-} split_work;
+/* Cost of the cheapest cut below a node of the block tree, with the node on the source side
+ * (s) or on the sink side (t), in links. */
+typedef struct cut_cost {
+    int64_t s, t;
+} cut_cost;
 
 static int64_t min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
 }
 
-/* Choose the split, mark every NIC link's side, and compute the analytic bisection (in links,
- * one plane). */
-static fp_status choose_split(fp_plan *plan, split_work *w, int64_t *analytic_links,
-                              fp_error *err)
+/* Hang a child (whose own uplinks are `up` links) under its parent: the child either stays on
+ * the parent's side or takes the other side and the cut crosses its uplinks. */
+static void add_child(cut_cost *parent, cut_cost child, int64_t up)
+{
+    parent->s += min64(child.s, child.t + up);
+    parent->t += min64(child.t, child.s + up);
+}
+
+typedef struct split_work {
+    int64_t per_plane;      /* leaves per plane */
+    int64_t *ep;            /* NIC links per leaf (all planes) */
+    int64_t *s_ep;          /* of those, on the source side */
+    int64_t *up;            /* uplinks of each leaf (all planes) */
+    int64_t *pod_up;        /* uplinks of each pod's spines (plane-major), 3+ tiers */
+    int64_t *zone_up;       /* uplinks of each zone's cores (plane-major), 4 tiers */
+    cut_cost *pod, *zone;   /* scratch for the tree */
+} split_work;
+
+/* The analytic bisection of one split (s_ep per leaf), in links, all planes: the minimum cut
+ * of the block tree (leaves -> pods -> zones -> top), whose edges are each block's uplinks
+ * counted from the built links. The builder spreads every switch's uplinks evenly over its
+ * upper group, so a block acts as one node and this tree cut is the fabric's max-flow; it is
+ * computed without igraph, so max-flow checks it rather than repeating it. */
+static int64_t tree_cut(const fp_fabric *fab, const split_work *w)
+{
+    const int L = fab->tiers;
+    const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 0;
+    const int64_t n_zones = L >= 4 ? fab->level[3].blocks : 0;
+    int64_t total = 0;
+    for (int p = 0; p < fab->planes; p++) {
+        cut_cost root = { 0, 0 };
+        memset(w->pod, 0, sizeof *w->pod * (size_t)(n_pods ? n_pods : 1));
+        memset(w->zone, 0, sizeof *w->zone * (size_t)(n_zones ? n_zones : 1));
+        for (int64_t b = 0; b < w->per_plane; b++) {
+            int64_t l = p * w->per_plane + b;
+            const fp_device *d = &fab->dev[fab->tier_base[1] + l];
+            /* A leaf on the source side cuts its sink NICs, and the other way round. */
+            cut_cost leaf = { w->ep[l] - w->s_ep[l], w->s_ep[l] };
+            add_child(L >= 3 ? &w->pod[d->pod] : &root, leaf, w->up[l]);
+        }
+        for (int64_t q = 0; q < n_pods; q++) {
+            int64_t zone = L >= 4 ? q / fab->level[3].children : -1;
+            add_child(L >= 4 ? &w->zone[zone] : &root, w->pod[q], w->pod_up[p * n_pods + q]);
+        }
+        for (int64_t z = 0; z < n_zones; z++)
+            add_child(&root, w->zone[z], w->zone_up[p * n_zones + z]);
+        total += min64(root.s, root.t);
+    }
+    return total;
+}
+
+/* Put the first (forward) or last half of every plane's NIC links, in leaf order, on the
+ * source side. Leaves are numbered block by block, so whole zones, pods or SUs go first and
+ * at most one block per level is split. */
+static void fill_half(const fp_fabric *fab, split_work *w, int forward)
+{
+    for (int p = 0; p < fab->planes; p++) {
+        int64_t plane_total = 0, left;
+        for (int64_t b = 0; b < w->per_plane; b++)
+            plane_total += w->ep[p * w->per_plane + b];
+        left = plane_total / 2;
+        for (int64_t k = 0; k < w->per_plane; k++) {
+            int64_t l = p * w->per_plane + (forward ? k : w->per_plane - 1 - k);
+            w->s_ep[l] = min64(left, w->ep[l]);
+            left -= w->s_ep[l];
+        }
+    }
+}
+
+static const char *unit_word(const fp_plan *plan, int level, int plural)
+{
+    if (level == 1 && plan->rs.topology == FP_TOPO_RAIL && plan->fab.tiers == 2)
+        return plural ? "SUs" : "SU";
+    if (level == 3)
+        return plural ? "zones" : "zone";
+    if (level == 2)
+        return plural ? "pods" : "pod";
+    return plural ? "leaves" : "leaf";
+}
+
+/* Unit of plane-0 leaf b at a description level: 3 zone, 2 pod, 1 SU (rail, 2 tiers), 0 leaf. */
+static int64_t unit_of(const fp_plan *plan, int64_t b, int level)
+{
+    const fp_device *d = &plan->fab.dev[plan->fab.tier_base[1] + b];
+    if (level == 3)
+        return d->zone;
+    if (level == 2)
+        return d->pod;
+    if (level == 1)
+        return d->su;
+    return b;
+}
+
+/* "pods 1-7 + leaves 295-312 + 16 of 32 endpoints on pod08-leaf-19 | the rest": the source
+ * side of plane 0 (planes split alike), units numbered from 1 across the plane. */
+static void describe_split(fp_plan *plan, const split_work *w, int forward)
 {
     const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    fp_metrics *m = &plan->an->m;
-    const int L = fab->tiers;
+    char *out = plan->an->m.split, name[48];
+    const size_t cap = sizeof plan->an->m.split;
+    const int64_t n = w->per_plane;
+    int levels[4], n_levels = 0;
+    size_t len = 0;
+    for (int h = fab->tiers - 1; h >= 2; h--)
+        levels[n_levels++] = h;
+    if (plan->rs.topology == FP_TOPO_RAIL && fab->tiers == 2)
+        levels[n_levels++] = 1;
+    levels[n_levels++] = 0;
+#define LEAF(i) (forward ? (i) : n - 1 - (i))
+    /* k: the first leaf, in fill order, not wholly on the source side. */
+    int64_t k = 0, from = 0;
+    while (k < n && w->s_ep[LEAF(k)] == w->ep[LEAF(k)] && w->ep[LEAF(k)] > 0)
+        k++;
+    out[0] = '\0';
+    for (int i = 0; i < n_levels && len + 1 < cap; i++) {
+        int lv = levels[i];
+        int64_t lo = -1, hi = -1, j = from;
+        /* Whole units of this level between leaf `from` and leaf k. */
+        while (j < k) {
+            int64_t u = unit_of(plan, LEAF(j), lv), e = j;
+            while (e < n && unit_of(plan, LEAF(e), lv) == u)
+                e++;
+            if (e > k)
+                break;
+            lo = lo < 0 || u < lo ? u : lo;
+            hi = u > hi ? u : hi;
+            j = e;
+        }
+        if (lo >= 0) {
+            len += (size_t)snprintf(out + len, cap - len, "%s%s %lld", len ? " + " : "",
+                                    unit_word(plan, lv, hi > lo), (long long)lo + 1);
+            if (hi > lo && len + 1 < cap)
+                len += (size_t)snprintf(out + len, cap - len, "-%lld", (long long)hi + 1);
+        }
+        from = j;
+    }
+    if (k < n && w->s_ep[LEAF(k)] > 0 && len + 1 < cap)
+        len += (size_t)snprintf(out + len, cap - len, "%s%lld of %lld endpoints on %s",
+                                len ? " + " : "", (long long)w->s_ep[LEAF(k)],
+                                (long long)w->ep[LEAF(k)],
+                                fp__device_name(name, sizeof name, fab, &plan->rs,
+                                                fab->tier_base[1] + LEAF(k)));
+#undef LEAF
+    if (len + 1 < cap)
+        snprintf(out + len, cap - len, " | the rest");
+}
+
+/* Choose the split, mark every NIC link's side, and compute the analytic bisection (in links,
+ * all planes). The split halves every plane's endpoints (the smaller half when odd) keeping
+ * whole blocks together as far as the halves allow: traffic between whole blocks must climb to
+ * the top tier, so this is the worst balanced split of a folded Clos. Filling from the front
+ * and from the back split different blocks (a partial last block differs), so both are
+ * tried and the smaller cut is kept. */
+static fp_status choose_split(fp_plan *plan, int64_t *analytic_links, fp_error *err)
+{
+    const fp_fabric *fab = &plan->fab;
+    const int L = fab->tiers, P = fab->planes;
     const int64_t nic_links = fab->boundary_base[1];
-    int level = L - 1;
-    while (level > 1 && unit_count(plan, level) < 2)
-        level--;
-    int64_t n_units = unit_count(plan, level);
-
-    if (n_units < 2) {
-        /* One leaf per plane: halve its NIC ports; the leaf itself is the only switch crossed. */
-        int64_t per_plane = nic_links / fab->planes, half = per_plane / 2;
-        for (int64_t i = 0; i < nic_links; i++)
-            plan->an->nic_side[i] = (uint8_t)(i % per_plane < half ? 1 : 2);
-        *analytic_links = min64(half, per_plane - half);
-        snprintf(m->split, sizeof m->split, "endpoints 1-%lld | %lld-%lld of the one leaf",
-                 (long long)half, (long long)half + 1, (long long)per_plane);
-        return FP_OK;
+    const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 0;
+    const int64_t n_zones = L >= 4 ? fab->level[3].blocks : 0;
+    split_work w = { 0 };
+    fp_status rc = FP_OK;
+    w.per_plane = fab->level[1].switches;
+    int64_t n_leaves = w.per_plane * P;
+    w.ep = calloc((size_t)n_leaves, sizeof *w.ep);
+    w.s_ep = calloc((size_t)n_leaves, sizeof *w.s_ep);
+    w.up = calloc((size_t)n_leaves, sizeof *w.up);
+    w.pod_up = calloc((size_t)(n_pods * P + 1), sizeof *w.pod_up);
+    w.zone_up = calloc((size_t)(n_zones * P + 1), sizeof *w.zone_up);
+    w.pod = calloc((size_t)(n_pods + 1), sizeof *w.pod);
+    w.zone = calloc((size_t)(n_zones + 1), sizeof *w.zone);
+    if (!w.ep || !w.s_ep || !w.up || !w.pod_up || !w.zone_up || !w.pod || !w.zone) {
+        rc = fp__error_set(err, FP_ENOMEM, "bisection", "out of memory");
+        goto out;
     }
-
-    int64_t *unit_ep = calloc((size_t)n_units, sizeof *unit_ep);
-    int64_t *unit_cap = calloc((size_t)n_units, sizeof *unit_cap);
-    int64_t *pod_cap = NULL;
-    if (unit_ep == NULL || unit_cap == NULL) {
-        free(unit_ep);
-        free(unit_cap);
-        FP_FAIL(err, FP_ENOMEM, "bisection", "out of memory");
+    for (int64_t i = 0; i < nic_links; i++)
+        w.ep[fab->link[i].z - fab->tier_base[1]]++;
+    /* Uplinks as built, per leaf, per pod (its spines') and per zone (its cores'). */
+    for (int64_t i = fab->boundary_base[1]; i < fab->n_link; i++) {
+        const fp_link *lk = &fab->link[i];
+        const fp_device *a = &fab->dev[lk->a];
+        if (lk->boundary == 1)
+            w.up[lk->a - fab->tier_base[1]]++;
+        else if (lk->boundary == 2)
+            w.pod_up[a->plane * n_pods + a->pod]++;
+        else if (lk->boundary == 3)
+            w.zone_up[a->plane * n_zones + a->zone]++;
     }
-    /* Capacity of a block toward its parent tier: what its children bring, capped by its own
-     * uplinks. The builder spreads every switch's uplinks evenly over its upper group, so
-     * blocks are symmetric and these sums are the max-flow values. */
-    int64_t leaf_up = rs->tier[0].up;
-    if (level == 3) {
-        pod_cap = calloc((size_t)fab->level[2].blocks, sizeof *pod_cap);
-        if (pod_cap == NULL) {
-            free(unit_ep);
-            free(unit_cap);
-            FP_FAIL(err, FP_ENOMEM, "bisection", "out of memory");
-        }
-    }
-    for (int64_t l = 0; l < w->per_plane; l++) {
-        int64_t dev = fab->tier_base[1] + l, u = unit_of(plan, dev, level);
-        int64_t c = min64(w->ep[l], leaf_up);
-        unit_ep[u] += w->ep[l];
-        if (level == 3)
-            pod_cap[fab->dev[dev].pod] += c;
-        else
-            unit_cap[u] += c;
-    }
-    if (level >= 2) {
-        int64_t pod_up = fab->level[2].positions * rs->tier[1].up;
-        if (level == 2) {
-            for (int64_t u = 0; u < n_units; u++)
-                unit_cap[u] = min64(unit_cap[u], pod_up);
-        } else {
-            int64_t zone_up = fab->level[3].positions * rs->tier[2].up;
-            for (int64_t p = 0; p < fab->level[2].blocks; p++) {
-                int64_t zone = p / fab->level[3].children;
-                unit_cap[zone] += min64(pod_cap[p], pod_up);
-            }
-            for (int64_t u = 0; u < n_units; u++)
-                unit_cap[u] = min64(unit_cap[u], zone_up);
-        }
-    }
-    /* The most even split at a block boundary (ties: the smaller first half). */
-    int64_t total = 0, prefix = 0, best_k = 1, best_gap = -1, cap_s = 0, cap_t = 0;
-    for (int64_t u = 0; u < n_units; u++)
-        total += unit_ep[u];
-    for (int64_t k = 1; k < n_units; k++) {
-        prefix += unit_ep[k - 1];
-        int64_t gap = 2 * prefix - total;
-        if (gap < 0)
-            gap = -gap;
-        if (best_gap < 0 || gap < best_gap) {
-            best_gap = gap;
-            best_k = k;
-        }
-    }
-    for (int64_t u = 0; u < n_units; u++) {
-        if (u < best_k)
-            cap_s += unit_cap[u];
-        else
-            cap_t += unit_cap[u];
-    }
-    *analytic_links = min64(cap_s, cap_t);
+    fill_half(fab, &w, 1);
+    int64_t forward_cut = tree_cut(fab, &w);
+    fill_half(fab, &w, 0);
+    int64_t backward_cut = tree_cut(fab, &w);
+    int forward = forward_cut <= backward_cut;
+    if (forward)
+        fill_half(fab, &w, 1);
+    *analytic_links = forward ? forward_cut : backward_cut;
+    /* Mark NIC links in link order: the first s_ep of each leaf's links are on the source side. */
+    memcpy(w.up, w.s_ep, sizeof *w.up * (size_t)n_leaves);
     for (int64_t i = 0; i < nic_links; i++) {
-        int64_t dev = fab->link[i].z;
-        plan->an->nic_side[i] = (uint8_t)(unit_of(plan, dev, level) < best_k ? 1 : 2);
+        int64_t l = fab->link[i].z - fab->tier_base[1];
+        plan->an->nic_side[i] = (uint8_t)(w.up[l] > 0 ? 1 : 2);
+        if (w.up[l] > 0)
+            w.up[l]--;
     }
-    const char *un = unit_name(plan, level);
-    snprintf(m->split, sizeof m->split, "%s 1-%lld | %s %lld-%lld", un, (long long)best_k, un,
-             (long long)best_k + 1, (long long)n_units);
-    free(unit_ep);
-    free(unit_cap);
-    free(pod_cap);
-    return FP_OK;
+    describe_split(plan, &w, forward);
+out:
+    free(w.ep);
+    free(w.s_ep);
+    free(w.up);
+    free(w.pod_up);
+    free(w.zone_up);
+    free(w.pod);
+    free(w.zone);
+    return rc;
 }
 
 /* ---- hops ---- */
@@ -364,35 +445,27 @@ fp_status fp__split_links(const fp_plan *plan, const uint8_t *link_down, int64_t
 fp_status fp__analysis_run(fp_plan *plan, fp_error *err)
 {
     const fp_fabric *fab = &plan->fab;
-    const int g = plan->rs.link_gbps, P = fab->planes;
+    const int g = plan->rs.link_gbps;
     fp_status rc;
-    split_work w = { 0 };
-    int64_t analytic = 0;
+    int64_t analytic = 0, *s_links = NULL, *t_links = NULL;
     plan->an = calloc(1, sizeof *plan->an);
     if (plan->an == NULL)
         FP_FAIL(err, FP_ENOMEM, "metrics", "out of memory");
     fp_metrics *m = &plan->an->m;
     plan->an->nic_side = malloc((size_t)(fab->boundary_base[1] > 0 ? fab->boundary_base[1] : 1));
-    w.per_plane = fab->level[1].switches;
-    w.n_leaves = w.per_plane * P;
-    w.ep = calloc((size_t)w.n_leaves, sizeof *w.ep);
-    if (plan->an->nic_side == NULL || w.ep == NULL) {
-        free(w.ep);
+    if (plan->an->nic_side == NULL)
         FP_FAIL(err, FP_ENOMEM, "metrics", "out of memory");
-    }
-    for (int64_t i = 0; i < fab->boundary_base[1]; i++)
-        w.ep[fab->link[i].z - fab->tier_base[1]]++;
 
-    if ((rc = choose_split(plan, &w, &analytic, err)) != FP_OK ||
-        (rc = fp__split_links(plan, NULL, &w.s_links, &w.t_links, err)) != FP_OK)
+    if ((rc = choose_split(plan, &analytic, err)) != FP_OK ||
+        (rc = fp__split_links(plan, NULL, &s_links, &t_links, err)) != FP_OK)
         goto out;
-    for (int64_t l = 0; l < w.n_leaves; l++) {
-        m->split_endpoints[0] += w.s_links[l];
-        m->split_endpoints[1] += w.t_links[l];
+    for (int64_t l = 0; l < fab->tier_base[2] - fab->tier_base[1]; l++) {
+        m->split_endpoints[0] += s_links[l];
+        m->split_endpoints[1] += t_links[l];
     }
-    m->bisection_gbps = (double)analytic * g * P;
+    m->bisection_gbps = (double)analytic * g;
     m->split_demand_gbps = (double)min64(m->split_endpoints[0], m->split_endpoints[1]) * g;
-    if ((rc = fp__graph_bisection(fab, g, w.s_links, w.t_links, NULL, &m->bisection_maxflow_gbps,
+    if ((rc = fp__graph_bisection(fab, g, s_links, t_links, NULL, &m->bisection_maxflow_gbps,
                                   err)) != FP_OK)
         goto out;
     m->full_bisection = m->bisection_gbps >= m->split_demand_gbps;
@@ -407,8 +480,7 @@ fp_status fp__analysis_run(fp_plan *plan, fp_error *err)
         (rc = reliability_from_bom(plan, &m->reliability, err)) != FP_OK)
         goto out;
 out:
-    free(w.ep);
-    free(w.s_links);
-    free(w.t_links);
+    free(s_links);
+    free(t_links);
     return rc;
 }

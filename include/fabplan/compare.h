@@ -3,8 +3,8 @@
  * fp_compare_designs varies the switch model (every switch in the catalog), the topology
  * (clos, fat-tree, rail-optimized), the tier count (2, 3, 4) and the leaf oversubscription
  * (1:1, 2:1, 3:1; fat-trees only 1:1) over a base spec; fp_compare_specs evaluates given specs.
- * A tier count two above the fewest that worked is listed as not evaluated (it only adds
- * switches).
+ * Every tier count is planned: the builder sizes a level's only block for what it holds, so
+ * extra tiers cost a few switches rather than a full top tier, and the table shows that price.
  * Every candidate is planned in full; those that cannot be built keep the library's message. */
 #ifndef FABPLAN_COMPARE_H
 #define FABPLAN_COMPARE_H

@@ -41,11 +41,11 @@ typedef struct fp_reliability {
 
 /** Metrics of a plan (read with fp_plan_metrics). */
 typedef struct fp_metrics {
-    double bisection_gbps;          /**< analytic, from the built structure's ports */
+    double bisection_gbps;          /**< analytic: min cut of the block tree from built uplinks */
     double bisection_maxflow_gbps;  /**< max-flow (igraph) on the fabric graph, same split */
     double split_demand_gbps;       /**< what the smaller half's NICs can send: the 1:1 target */
     int full_bisection;             /**< 1 when the bisection equals split_demand_gbps */
-    char split[160];                /**< how the endpoints were halved ("pods 1-4 | pods 5-8") */
+    char split[160];                /**< the source half ("pods 1-2 + leaves 65-78 | the rest") */
     int64_t split_endpoints[2];     /**< endpoints on each side, all planes */
     int tiers;
     double oversubscription[FP_METRICS_MAX_TIERS]; /**< per tier: down links / up links in use
@@ -96,7 +96,7 @@ typedef struct fp_failure_report {
  *    "spine:3"            the 3rd spine in device order (roles: leaf, spine, core, super-core)
  *    "pod01-spine-03"     a device by the name links.csv shows (a server fails all its links)
  *    "link:L0000123"      a link by its links.csv id ("link:123" also works)
- *    "cable:C000123"      every link carried by a cable (ids from cables.csv)
+ *    "cable:C0000123"     every link carried by a cable (ids from cables.csv)
  *    "random-links:1%"    that share (or "random-links:50" that number) of all links, chosen
  *    "random-switches:2"  ... or of all switches, with a generator seeded by seed: repeatable
  *  Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH, FP_ENOMEM. */

@@ -8,7 +8,7 @@ void cli_fail_opts_help(FILE *f)
 {
     fputs("Failure what-if (repeatable; the plan's documents are unchanged, plan.json gets \"failure\"):\n"
           "  --fail SPEC         ROLE:N (spine:3 = the 3rd spine; leaf, spine, core, super-core),\n"
-          "                      a device name (pod01-spine-03), link:L0000123, cable:C000123,\n"
+          "                      a device name (pod01-spine-03), link:L0000123, cable:C0000123,\n"
           "                      random-links:1% or random-links:N, random-switches:N or P%\n"
           "  --seed N            seed of the random choices (default 1): same seed, same failures\n",
           f);
