@@ -471,19 +471,19 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
         snprintf(where, sizeof where, "L%07lld", (long long)worst + 1);
         if (forced >= 0)
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: the override part %s cannot serve this %.1f m route between its ports",
+                    "link %s: the override part %s cannot serve this %.2f m route between its ports",
                     what, c->ps->parts[forced].id, route_max);
         if (best && best->reach_m >= route_max) {
             /* Reach is not the problem: no part fits these cages and speeds. */
             const fp_link *wl = &c->fab->link[worst];
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.1f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.2f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
                     what, cage_type(c->fab, c->rs, wl->a), fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
                     cage_type(c->fab, c->rs, wl->z), fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
                     n, n == 1 ? "" : "s", c->rs->link_gbps, route_max);
         }
         FP_FAIL(err, FP_EDESIGN, where,
-                "link %s: its %.1f m route is beyond every allowed medium; the longest reach available is %.0f m (%s)",
+                "link %s: its %.2f m route is beyond every allowed medium; the longest reach available is %g m (%s)",
                 what, route_max, best ? best->reach_m : 0.0, best ? best->id : "no part fits its ports");
     }
     return FP_OK;
@@ -611,7 +611,24 @@ static fp_status make_cables(ctx *c, const int32_t *comp_start, const int32_t *c
     return FP_OK;
 }
 
-/* Power per rack (servers, switches, modules, powered cables) and cables leaving each rack. */
+/* Whether a splitter's hub (the cage every leg shares) is the links' z end: compare cages, not
+ * devices, since two legs may land on two single-port cages of one device. */
+static int split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
+                          const int32_t *links, int n_links)
+{
+    const fp_link *l0 = &fab->link[links[0]];
+    if (n_links > 1) {
+        const fp_link *l1 = &fab->link[links[1]];
+        return cage_of(cab, fab, rs, l1->z, l1->z_port) == cage_of(cab, fab, rs, l0->z, l0->z_port);
+    }
+    /* One leg in use: the hub is the end whose cage carries several links. */
+    return cab->per_cage[fab->dev[l0->z].tier] > 1;
+}
+
+/* Power per rack (servers, switches, modules, powered cables) and cables leaving each rack.
+ * A powered cable (DAC, ACC, AEC) draws from the cage at each of its ends, so its power is
+ * shared evenly by its ends: half at each end of a straight cable, one part in (legs + 1) at
+ * the hub and at each leg of a splitter. */
 static void rack_totals(const ctx *c, fp_layout *lay)
 {
     const fp_fabric *fab = c->fab;
@@ -628,24 +645,34 @@ static void rack_totals(const ctx *c, fp_layout *lay)
                 c->ps->parts[cab->cage_mod[g]].power_w;
     for (int64_t i = 0; i < cab->n_cable; i++) {
         const fp_cable *cb = &cab->cable[i];
-        const fp_link *l0 = &fab->link[cab->cable_links[cb->first]];
-        int32_t ra = lay->dev_rack[l0->a];
+        const int32_t *links = cab->cable_links + cb->first;
+        const fp_link *l0 = &fab->link[links[0]];
+        /* The racks of the cable's ends: A first, then every Z leg. */
+        int32_t ends[FP_MAX_LEGS + 1];
+        int n_ends = 0;
+        if (cb->kind == FP_CABLE_SPLIT) {
+            int hub_z = split_hub_is_z(cab, fab, rs, links, cb->n_links);
+            ends[n_ends++] = lay->dev_rack[hub_z ? l0->z : l0->a];
+            for (int k = 0; k < cb->n_links && n_ends <= FP_MAX_LEGS; k++) {
+                const fp_link *l = &fab->link[links[k]];
+                ends[n_ends++] = lay->dev_rack[hub_z ? l->a : l->z];
+            }
+        } else {
+            ends[n_ends++] = lay->dev_rack[l0->a];
+            ends[n_ends++] = lay->dev_rack[l0->z];
+        }
         if (cb->medium <= FP_MEDIUM_AEC)
-            lay->rack[ra].power_w += c->ps->parts[cb->part].power_w;
+            for (int e = 0; e < n_ends; e++)
+                lay->rack[ends[e]].power_w += c->ps->parts[cb->part].power_w / n_ends;
         /* Every rack this cable touches counts it once, when it touches more than one. */
         int32_t racks[FP_MAX_LEGS + 1];
         int nr = 0;
-        racks[nr++] = ra;
-        for (int k = 0; k < cb->n_links && nr <= FP_MAX_LEGS; k++) {
-            const fp_link *l = &fab->link[cab->cable_links[cb->first + k]];
-            int32_t ends[2] = { lay->dev_rack[l->a], lay->dev_rack[l->z] };
-            for (int e = 0; e < 2 && nr <= FP_MAX_LEGS; e++) {
-                int seen = 0;
-                for (int j = 0; j < nr; j++)
-                    seen |= racks[j] == ends[e];
-                if (!seen)
-                    racks[nr++] = ends[e];
-            }
+        for (int e = 0; e < n_ends; e++) {
+            int seen = 0;
+            for (int j = 0; j < nr; j++)
+                seen |= racks[j] == ends[e];
+            if (!seen)
+                racks[nr++] = ends[e];
         }
         if (nr > 1)
             for (int j = 0; j < nr; j++)
@@ -851,6 +878,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
 {
     const fp_cabling *cab = &plan->cab;
     const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
     if (i >= (size_t)cab->n_cable)
         FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
                 (long long)cab->n_cable);
@@ -869,7 +897,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     out->n_links = cb->n_links;
     if (cb->kind == FP_CABLE_SPLIT) {
         /* The hub is the end whose cage every leg shares. */
-        int hub_z = cb->n_links > 1 ? fab->link[links[1]].z == l0->z : fab->dev[l0->z].tier > 0;
+        int hub_z = split_hub_is_z(cab, fab, rs, links, cb->n_links);
         int64_t hub = hub_z ? l0->z : l0->a;
         fill_end(&out->a, plan, hub, hub_z ? l0->z_port : l0->a_port, 1);
         out->n_z = cb->n_links;
