@@ -13,6 +13,8 @@
  * - racks: no two devices overlap in U, units and device counts add up, power = servers +
  *   switches + modules in the rack + a powered cable's power shared evenly by its ends. */
 #include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "helpers.h"
 
 typedef struct params {
@@ -564,4 +566,83 @@ Test(cabling_invariants, two_halls_end_leaf_racks)
 {
     check_spec("{\"cluster\":{\"gpus\":8192},\"layout\":{\"halls\":2,\"leaf_racks\":\"end\"}}", NULL,
                &DEFAULTS);
+}
+
+/* ---- overrides: errors name the override's JSON pointer; a cable's length covers the cable ---- */
+
+#define SU256 "{\"cluster\":{\"gpus\":256},\"overrides\":["
+#define TOR256 "{\"cluster\":{\"gpus\":256},\"fabric\":{\"topology\":\"fat-tree\"}," \
+    "\"layout\":{\"leaf_racks\":\"top-of-rack\"},\"overrides\":["
+
+Test(cabling_invariants, override_errors_name_the_override)
+{
+    fp_error err;
+    /* The same link twice, once by id and once by its ends (named far end first). */
+    cr_expect_eq(plan_error(SU256 "{\"cable\":\"C0000001\",\"length_m\":2},"
+                            "{\"a\":\"su01-leaf-r1 p1\",\"z\":\"su01-node-01 nic1\",\"length_m\":30}]}", &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/overrides/1");
+    cr_expect(strstr(err.msg, "/overrides/0"), "%s", err.msg);
+    /* Links 1 and 9 (node-01 and node-02 nic1) share leaf-r1's twin cage p1-2: one medium. */
+    cr_expect_eq(plan_error(SU256 "{\"cable\":\"C0000001\",\"part\":\"fibre-os2-mpo12-apc\"},"
+                            "{\"cable\":\"C0000009\",\"part\":\"fibre-om4-mpo12-apc\"}]}", &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/overrides/1");
+    /* 500 m: the NIC side's longest single-port OSFP module is the 100 m DR4. */
+    cr_expect_eq(plan_error(SU256 "{\"cable\":\"C0000001\",\"length_m\":500}]}", &err), FP_EDESIGN);
+    cr_expect_str_eq(err.where, "/overrides/0");
+    cr_expect(strstr(err.msg, "500 m") && strstr(err.msg, "100 m"), "%s", err.msg);
+    /* A straight 400G DAC is sold up to 3 m; this route is 5.76 m. */
+    cr_expect_eq(plan_error(SU256 "{\"cable\":\"C0000001\",\"part\":\"nvidia-dac-400g-osfp\"}]}", &err),
+                 FP_EDESIGN);
+    cr_expect_str_eq(err.where, "/overrides/0");
+    cr_expect(strstr(err.msg, "not sold that long"), "%s", err.msg);
+    /* In a top-of-rack fat-tree, node-01 nic1 and nic2 share one splitter, cable C0000001:
+     * C0000002 names its second leg, not a cable. */
+    cr_expect_eq(plan_error(TOR256 "{\"cable\":\"C0000002\",\"length_m\":2}]}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/overrides/0");
+    cr_expect(strstr(err.msg, "C0000001"), "%s", err.msg);
+}
+
+Test(cabling_invariants, a_length_override_covers_the_whole_splitter)
+{
+    /* The splitter's legs are 2.51 m by estimate (3 m DAC); 4 m given for the cable is past
+     * the 3 m passive splitter, so the 3/4/5 m active splitter at 4 m, for both legs. */
+    fp_plan *p = plan_from(TOR256 "{\"cable\":\"C0000001\",\"length_m\":4}]}");
+    fp_cable_info c;
+    cr_assert_eq(fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 0), &c, NULL), FP_OK);
+    cr_expect_eq(c.n_links, 2);
+    cr_expect_float_eq(c.route_m, 4, 1e-6);
+    cr_expect_eq(c.stock_m, 4);
+    cr_expect_eq(c.medium, FP_MEDIUM_ACC);
+    cr_expect_eq(fp_plan_link_cable(p, 1), c.index);
+    fp_plan_free(p);
+}
+
+Test(cabling_invariants, cli_bad_overrides_exit_3_without_outputs)
+{
+    char dir[64] = "/tmp/fabplan-ov-XXXXXX", cmd[512], path[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/ov.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("{\"cables\":[{\"cable\":\"C0000001\",\"length_m\":500}]}", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, FP_TEST_BIN_DIR "/src/fabplan plan --gpus 256 --overrides %s -q -o %s/out 2>%s/err",
+             path, dir, dir);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    cr_expect_eq(WEXITSTATUS(st), 3);
+    snprintf(path, sizeof path, "%s/out/cables.csv", dir);
+    cr_expect_neq(access(path, F_OK), 0, "an output was left behind");
+    snprintf(path, sizeof path, "%s/err", dir);
+    char msg[1024] = "";
+    f = fopen(path, "r");
+    cr_assert_not_null(f);
+    size_t k = fread(msg, 1, sizeof msg - 1, f);
+    msg[k] = '\0';
+    fclose(f);
+    cr_expect(strstr(msg, "/0/length_m"), "%s", msg);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
 }
