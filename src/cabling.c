@@ -178,11 +178,11 @@ typedef struct ctx {
     const fp_phys_spec *ps;
     int16_t *link_part;
     float *link_stock;
-    float *ov_len;          /* per link, < 0 when none; NULL without overrides */
-    int16_t *ov_part;
+    int32_t *ov_of;         /* per link: index into ps->ov, -1 when none; NULL without overrides */
     comp_cage *cg;
     size_t cg_cap;
     double *stock;          /* per link of the set */
+    double *route;          /* per link of the set */
     size_t stock_cap;
 } ctx;
 
@@ -195,10 +195,12 @@ static fp_status grow(ctx *c, size_t n_links, fp_error *err)
     }
     if (n_links > c->stock_cap) {
         free(c->stock);
+        free(c->route);
         c->stock_cap = n_links + 16;
         c->stock = malloc(c->stock_cap * sizeof *c->stock);
+        c->route = malloc(c->stock_cap * sizeof *c->route);
     }
-    if (c->cg == NULL || c->stock == NULL)
+    if (c->cg == NULL || c->stock == NULL || c->route == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
     return FP_OK;
 }
@@ -368,23 +370,71 @@ static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
              fp__port_name(zp, sizeof zp, c->fab, c->rs, k->z, k->z_port));
 }
 
-/* The longest reach of any allowed part that fits the link's speed and one end's cage. */
-static const fp_part *longest_reach(const ctx *c, int64_t l, unsigned allowed)
+static double longest_stock(const fp_part *p)
 {
-    const fp_link *k = &c->fab->link[l];
-    const char *ca = cage_type(c->fab, c->rs, k->a), *cz = cage_type(c->fab, c->rs, k->z);
-    const fp_part *best = NULL;
-    for (int i = 0; i < c->ps->n_parts; i++) {
-        const fp_part *p = &c->ps->parts[i];
-        int m = p->type == FP_PART_CABLE ? copper_medium(p)
-                : p->type == FP_PART_TRANSCEIVER ? (optic_class(p) == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF)
-                : -1;
-        if (m < 0 || !(allowed & (1u << m)))
-            continue;
-        if (!cage_fits(p->cage, ca) && !cage_fits(p->cage, cz))
-            continue;
-        if (best == NULL || p->reach_m > best->reach_m)
-            best = p;
+    double len = p->n_lengths > 0 ? p->lengths_m[p->n_lengths - 1] : 0;
+    return p->reach_m > 0 && p->reach_m < len ? p->reach_m : len;
+}
+
+/* The longest run link l could have with the allowed media and the catalog: for copper, a
+ * cable that fits both cages; for optics, the shorter of the best module at each end and the
+ * longest fibre of their lane connector. *limit names the part that sets it. 0 when nothing
+ * fits the link's cages at all. */
+static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_part **limit)
+{
+    const fp_fabric *fab = c->fab;
+    const fp_phys_spec *ps = c->ps;
+    const fp_link *k = &fab->link[l];
+    int64_t dev[2] = { k->a, k->z };
+    int per[2] = { c->cab->per_cage[fab->dev[k->a].tier], c->cab->per_cage[fab->dev[k->z].tier] };
+    int gbps = c->rs->link_gbps;
+    double best = 0;
+    *limit = NULL;
+    for (int i = 0; i < ps->n_parts; i++) {
+        const fp_part *p = &ps->parts[i];
+        if (p->type == FP_PART_CABLE) {
+            int m = copper_medium(p);
+            if (m < 0 || !(allowed & (1u << m)) ||
+                !cage_fits(p->cage, cage_type(fab, c->rs, dev[0])) ||
+                !cage_fits(p->cage, cage_type(fab, c->rs, dev[1])))
+                continue;
+            int straight = p->legs <= 1 && per[0] == per[1] && p->port_gbps == gbps * per[0];
+            int split = p->legs > 1 && p->port_gbps == gbps &&
+                        (per[0] == 1 || per[1] == 1) && p->legs == (per[0] > per[1] ? per[0] : per[1]);
+            if ((straight || split) && longest_stock(p) > best) {
+                best = longest_stock(p);
+                *limit = p;
+            }
+        } else if (p->type == FP_PART_FIBRE) {
+            int m = strcmp(p->fibre, "MMF") == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+            if (!(allowed & (1u << m)))
+                continue;
+            /* The best module of this fibre's type and lane connector at each end. */
+            const fp_part *end_best[2] = { NULL, NULL };
+            for (int e = 0; e < 2; e++)
+                for (int j = 0; j < ps->n_parts; j++) {
+                    const fp_part *mo = &ps->parts[j];
+                    if (mo->type != FP_PART_TRANSCEIVER || strcmp(mo->fibre, p->fibre) != 0 ||
+                        strcmp(lane_connector(mo), p->connector) != 0 || mo->ports != per[e] ||
+                        mo->port_gbps != gbps || !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e])))
+                        continue;
+                    if (end_best[e] == NULL || mo->reach_m > end_best[e]->reach_m)
+                        end_best[e] = mo;
+                }
+            if (end_best[0] == NULL || end_best[1] == NULL)
+                continue;
+            const fp_part *lim = p;
+            double reach = longest_stock(p);
+            for (int e = 0; e < 2; e++)
+                if (end_best[e]->reach_m < reach) {
+                    reach = end_best[e]->reach_m;
+                    lim = end_best[e];
+                }
+            if (reach > best) {
+                best = reach;
+                *limit = lim;
+            }
+        }
     }
     return best;
 }
@@ -399,11 +449,11 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
     double route_max = 0;
     int64_t worst = links[0];
     int forced = -1;
+    const fp_override *forced_by = NULL, *length_by = NULL;
+    double ov_route = 0;
     if ((rc = grow(c, n, err)) != FP_OK)
         return rc;
-    double *route = malloc(n * sizeof *route);
-    if (route == NULL)
-        FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
+    double *route = c->route;
     for (size_t i = 0; i < n; i++) {
         const fp_link *l = &fab->link[links[i]];
         route[i] = cab->link_route[links[i]];
@@ -411,12 +461,27 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
             route_max = route[i];
             worst = links[i];
         }
-        if (c->ov_part && c->ov_part[links[i]] >= 0)
-            forced = c->ov_part[links[i]];
+        const fp_override *o = c->ov_of && c->ov_of[links[i]] >= 0 ? &c->ps->ov[c->ov_of[links[i]]]
+                                                                    : NULL;
+        if (o && o->part >= 0) {
+            if (forced_by && forced != o->part)
+                FP_FAIL(err, FP_EINVAL, o->where,
+                        "%s: part \"%s\" conflicts with \"%s\" given at %s: these links share cages, so they take the same medium; give one part for both",
+                        o->where, c->ps->parts[o->part].id, c->ps->parts[forced].id, forced_by->where);
+            forced = o->part;
+            forced_by = o;
+        }
+        if (o && o->length_m > 0) {
+            if (o->length_m > ov_route)
+                ov_route = o->length_m;
+            length_by = o;
+        }
         int ta = fab->dev[l->a].tier, tz = fab->dev[l->z].tier;
         add_cage(c, &ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a, cab->per_cage[ta]);
         add_cage(c, &ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z, cab->per_cage[tz]);
     }
+    /* A length given for a copper cable is the cable's length, whichever leg it named. */
+    double cu_route = length_by ? ov_route : route_max;
     unsigned allowed = allowed_for(c, links, n);
     if (forced >= 0) {
         const fp_part *fpart = &c->ps->parts[forced];
@@ -429,7 +494,7 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
     for (int m = FP_MEDIUM_DAC; m <= FP_MEDIUM_AEC && part < 0; m++) {
         if (!(allowed & (1u << m)))
             continue;
-        part = try_copper(c, links, n, c->cg, ncg, route_max, m, forced, &stock, &kind);
+        part = try_copper(c, links, n, c->cg, ncg, cu_route, m, forced, &stock, &kind);
         if (part >= 0)
             medium = m;
     }
@@ -456,6 +521,7 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
         for (size_t i = 0; i < n; i++) {
             c->link_part[links[i]] = (int16_t)part;
             c->link_stock[links[i]] = (float)stock;
+            cab->link_route[links[i]] = (float)cu_route;
             cab->link_medium[links[i]] = (uint8_t)medium;
             /* -2 - first link: one copper cable for the set (kind encoded below). */
             cab->link_cable[links[i]] = n == 1 ? -1 : -2 - links[0];
@@ -463,66 +529,111 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
         if (n > 1 || kind != FP_CABLE_STRAIGHT)
             cab->link_cable[links[0]] = -2 - links[0];
     }
-    free(route);
     if (part < 0) {
         char what[200], where[16];
-        const fp_part *best = longest_reach(c, worst, allowed);
+        const fp_part *limit;
+        double reach = longest_reach(c, worst, allowed, &limit);
         link_label(what, sizeof what, c, worst);
         snprintf(where, sizeof where, "L%07lld", (long long)worst + 1);
-        if (forced >= 0)
-            FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: the override part %s cannot serve this %.1f m route between its ports",
-                    what, c->ps->parts[forced].id, route_max);
-        if (best && best->reach_m >= route_max) {
-            /* Reach is not the problem: no part fits these cages and speeds. */
+        if (forced >= 0) {
+            const fp_part *fpart = &c->ps->parts[forced];
+            double r = fpart->type == FP_PART_CABLE ? cu_route : route_max;
+            FP_FAIL(err, FP_EDESIGN, forced_by->where,
+                    "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
+                    forced_by->where, fpart->id, what, cage_type(c->fab, c->rs, c->fab->link[worst].a),
+                    cage_type(c->fab, c->rs, c->fab->link[worst].z),
+                    cab->per_cage[fab->dev[fab->link[worst].a].tier],
+                    cab->per_cage[fab->dev[fab->link[worst].z].tier],
+                    cab->per_cage[fab->dev[fab->link[worst].z].tier] == 1 ? "" : "s",
+                    c->rs->link_gbps, r, fpart->id,
+                    fpart->type == FP_PART_CABLE && longest_stock(fpart) + 1e-9 < r
+                        ? "is not sold that long"
+                        : "does not fit these cages and speeds, or no module pair for it reaches that far");
+        }
+        if (limit == NULL) {
             const fp_link *wl = &c->fab->link[worst];
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.1f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.2f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
                     what, cage_type(c->fab, c->rs, wl->a), fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
                     cage_type(c->fab, c->rs, wl->z), fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
                     n, n == 1 ? "" : "s", c->rs->link_gbps, route_max);
         }
+        if (length_by && length_by->length_m + 1e-9 >= route_max && reach < length_by->length_m)
+            FP_FAIL(err, FP_EDESIGN, length_by->where,
+                    "%s/length_m: link %s: expected a length within reach of an allowed medium, found %g m; the longest reach available is %g m for its ports (%s)",
+                    length_by->where, what, length_by->length_m, reach, limit->id);
+        if (reach >= route_max)
+            FP_FAIL(err, FP_EDESIGN, where,
+                    "link %s: no allowed catalog part serves the %zu links sharing its cages for its %.2f m route, though %s reaches %g m; allow another medium or add a matching part (--catalog FILE)",
+                    what, n, route_max, limit->id, reach);
         FP_FAIL(err, FP_EDESIGN, where,
-                "link %s: its %.1f m route is beyond every allowed medium; the longest reach available is %.0f m (%s)",
-                what, route_max, best ? best->reach_m : 0.0, best ? best->id : "no part fits its ports");
+                "link %s: its %.2f m route is beyond every allowed medium; the longest reach available is %g m for its ports (%s)",
+                what, route_max, reach, limit->id);
     }
     return FP_OK;
 }
 
 /* ---- overrides ---- */
 
+/* Attach each override to its link (c->ov_of). Ends are matched through one sorted table of
+ * "device port" names (n log n), not by comparing every override with every link. Two
+ * overrides of one link are an error. Whether a cable id names a real cable (the first link
+ * of its cable) is checked once cables are made (check_override_ids). */
+typedef struct end_key {
+    const char *a, *z;      /* override ends, or a link's ends as names */
+    int32_t ov;
+} end_key;
+
+static int end_key_cmp(const void *pa, const void *pb)
+{
+    const end_key *x = pa, *y = pb;
+    int k = strcmp(x->a, y->a);
+    return k ? k : strcmp(x->z, y->z);
+}
+
+static fp_status attach_override(ctx *c, int64_t l, int32_t i, fp_error *err)
+{
+    const fp_override *o = &c->ps->ov[i];
+    if (c->ov_of[l] >= 0 && c->ov_of[l] != i)
+        FP_FAIL(err, FP_EINVAL, o->where,
+                "%s: link L%07lld is already overridden at %s; expected one override per cable",
+                o->where, (long long)l + 1, c->ps->ov[c->ov_of[l]].where);
+    c->ov_of[l] = i;
+    return FP_OK;
+}
+
 static fp_status apply_overrides(ctx *c, fp_error *err)
 {
     const fp_phys_spec *ps = c->ps;
     const fp_fabric *fab = c->fab;
     int64_t n = fab->n_link;
-    int by_ends = 0;
-    c->ov_len = malloc((size_t)n * sizeof *c->ov_len);
-    c->ov_part = malloc((size_t)n * sizeof *c->ov_part);
-    if (c->ov_len == NULL || c->ov_part == NULL)
-        FP_FAIL(err, FP_ENOMEM, "", "out of memory for overrides");
-    for (int64_t l = 0; l < n; l++) {
-        c->ov_len[l] = -1;
-        c->ov_part[l] = -1;
-    }
+    fp_status rc = FP_OK;
+    int n_ends = 0;
+    c->ov_of = malloc((size_t)(n ? n : 1) * sizeof *c->ov_of);
     char *matched = calloc((size_t)ps->n_ov, 1);
-    if (matched == NULL)
-        FP_FAIL(err, FP_ENOMEM, "", "out of memory for overrides");
-    for (int i = 0; i < ps->n_ov; i++) {
+    end_key *keys = calloc((size_t)ps->n_ov, sizeof *keys);
+    if (c->ov_of == NULL || matched == NULL || keys == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for overrides");
+        goto out;
+    }
+    for (int64_t l = 0; l < n; l++)
+        c->ov_of[l] = -1;
+    for (int32_t i = 0; i < ps->n_ov; i++) {
         const fp_override *o = &ps->ov[i];
         if (o->cable[0] == '\0') {
-            by_ends = 1;
+            keys[n_ends++] = (end_key){ o->a, o->z, i };
             continue;
         }
         long long num = 0;
         char tail = 0;
         if (sscanf(o->cable, "C%lld%c", &num, &tail) == 1 && num >= 1 && num <= n) {
-            c->ov_len[num - 1] = (float)o->length_m;
-            c->ov_part[num - 1] = (int16_t)o->part;
+            if ((rc = attach_override(c, num - 1, i, err)) != FP_OK)
+                goto out;
             matched[i] = 1;
         }
     }
-    if (by_ends) {
+    if (n_ends > 0) {
+        qsort(keys, (size_t)n_ends, sizeof *keys, end_key_cmp);
         char an[48], zn[48], ap[16], zp[16], a[72], z[72];
         for (int64_t l = 0; l < n; l++) {
             const fp_link *k = &fab->link[l];
@@ -530,15 +641,18 @@ static fp_status apply_overrides(ctx *c, fp_error *err)
                      fp__port_name(ap, sizeof ap, fab, c->rs, k->a, k->a_port));
             snprintf(z, sizeof z, "%s %s", fp__device_name(zn, sizeof zn, fab, c->rs, k->z),
                      fp__port_name(zp, sizeof zp, fab, c->rs, k->z, k->z_port));
-            for (int i = 0; i < ps->n_ov; i++) {
-                const fp_override *o = &ps->ov[i];
-                if (o->cable[0] != '\0')
+            for (int dir = 0; dir < 2; dir++) {
+                end_key want = { dir ? z : a, dir ? a : z, -1 };
+                end_key *hit = bsearch(&want, keys, (size_t)n_ends, sizeof *keys, end_key_cmp);
+                if (hit == NULL)
                     continue;
-                if ((strcmp(o->a, a) == 0 && strcmp(o->z, z) == 0) ||
-                    (strcmp(o->a, z) == 0 && strcmp(o->z, a) == 0)) {
-                    c->ov_len[l] = (float)o->length_m;
-                    c->ov_part[l] = (int16_t)o->part;
-                    matched[i] = 1;
+                /* Equal keys sit together: attach each (a second one is the duplicate error). */
+                while (hit > keys && end_key_cmp(hit - 1, &want) == 0)
+                    hit--;
+                for (; hit < keys + n_ends && end_key_cmp(hit, &want) == 0; hit++) {
+                    if ((rc = attach_override(c, l, hit->ov, err)) != FP_OK)
+                        goto out;
+                    matched[hit->ov] = 1;
                 }
             }
         }
@@ -546,15 +660,38 @@ static fp_status apply_overrides(ctx *c, fp_error *err)
     for (int i = 0; i < ps->n_ov; i++)
         if (!matched[i]) {
             const fp_override *o = &ps->ov[i];
-            free(matched);
             if (o->cable[0])
-                FP_FAIL(err, FP_EINVAL, o->where,
-                        "%s: no cable \"%s\" in this plan (cable ids run C0000001 to C%07lld, one per first link)",
-                        o->where, o->cable, (long long)n);
-            FP_FAIL(err, FP_EINVAL, o->where, "%s: no link between \"%s\" and \"%s\" in this plan",
-                    o->where, o->a, o->z);
+                rc = fp__error_set(err, FP_EINVAL, o->where,
+                                   "%s: no cable \"%s\" in this plan; expected an id from cables.csv (C0000001 to C%07lld, a cable is named after its first link)",
+                                   o->where, o->cable, (long long)n);
+            else
+                rc = fp__error_set(err, FP_EINVAL, o->where,
+                                   "%s: no link between \"%s\" and \"%s\" in this plan; expected \"device port\" names as in cables.csv (e.g. \"su01-node-01 nic1\")",
+                                   o->where, o->a, o->z);
+            goto out;
         }
+out:
     free(matched);
+    free(keys);
+    return rc;
+}
+
+/* A cable id override must name a cable, not the second leg of a shared one. */
+static fp_status check_override_ids(const ctx *c, fp_error *err)
+{
+    for (int i = 0; i < c->ps->n_ov; i++) {
+        const fp_override *o = &c->ps->ov[i];
+        long long num = 0;
+        if (o->cable[0] == '\0' || sscanf(o->cable, "C%lld", &num) != 1)
+            continue;
+        int64_t l = num - 1;
+        const fp_cable *cb = &c->cab->cable[c->cab->link_cable[l]];
+        int32_t first = c->cab->cable_links[cb->first];
+        if (first != l)
+            FP_FAIL(err, FP_EINVAL, o->where,
+                    "%s: no cable \"%s\" in this plan: link L%07lld is a leg of cable C%07lld; expected \"C%07lld\"",
+                    o->where, o->cable, (long long)l + 1, (long long)first + 1, (long long)first + 1);
+    }
     return FP_OK;
 }
 
@@ -611,7 +748,24 @@ static fp_status make_cables(ctx *c, const int32_t *comp_start, const int32_t *c
     return FP_OK;
 }
 
-/* Power per rack (servers, switches, modules, powered cables) and cables leaving each rack. */
+/* Whether a splitter's hub (the cage every leg shares) is the links' z end: compare cages, not
+ * devices, since two legs may land on two single-port cages of one device. */
+static int split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
+                          const int32_t *links, int n_links)
+{
+    const fp_link *l0 = &fab->link[links[0]];
+    if (n_links > 1) {
+        const fp_link *l1 = &fab->link[links[1]];
+        return cage_of(cab, fab, rs, l1->z, l1->z_port) == cage_of(cab, fab, rs, l0->z, l0->z_port);
+    }
+    /* One leg in use: the hub is the end whose cage carries several links. */
+    return cab->per_cage[fab->dev[l0->z].tier] > 1;
+}
+
+/* Power per rack (servers, switches, modules, powered cables) and cables leaving each rack.
+ * A powered cable (DAC, ACC, AEC) draws from the cage at each of its ends, so its power is
+ * shared evenly by its ends: half at each end of a straight cable, one part in (legs + 1) at
+ * the hub and at each leg of a splitter. */
 static void rack_totals(const ctx *c, fp_layout *lay)
 {
     const fp_fabric *fab = c->fab;
@@ -628,24 +782,34 @@ static void rack_totals(const ctx *c, fp_layout *lay)
                 c->ps->parts[cab->cage_mod[g]].power_w;
     for (int64_t i = 0; i < cab->n_cable; i++) {
         const fp_cable *cb = &cab->cable[i];
-        const fp_link *l0 = &fab->link[cab->cable_links[cb->first]];
-        int32_t ra = lay->dev_rack[l0->a];
+        const int32_t *links = cab->cable_links + cb->first;
+        const fp_link *l0 = &fab->link[links[0]];
+        /* The racks of the cable's ends: A first, then every Z leg. */
+        int32_t ends[FP_MAX_LEGS + 1];
+        int n_ends = 0;
+        if (cb->kind == FP_CABLE_SPLIT) {
+            int hub_z = split_hub_is_z(cab, fab, rs, links, cb->n_links);
+            ends[n_ends++] = lay->dev_rack[hub_z ? l0->z : l0->a];
+            for (int k = 0; k < cb->n_links && n_ends <= FP_MAX_LEGS; k++) {
+                const fp_link *l = &fab->link[links[k]];
+                ends[n_ends++] = lay->dev_rack[hub_z ? l->a : l->z];
+            }
+        } else {
+            ends[n_ends++] = lay->dev_rack[l0->a];
+            ends[n_ends++] = lay->dev_rack[l0->z];
+        }
         if (cb->medium <= FP_MEDIUM_AEC)
-            lay->rack[ra].power_w += c->ps->parts[cb->part].power_w;
+            for (int e = 0; e < n_ends; e++)
+                lay->rack[ends[e]].power_w += c->ps->parts[cb->part].power_w / n_ends;
         /* Every rack this cable touches counts it once, when it touches more than one. */
         int32_t racks[FP_MAX_LEGS + 1];
         int nr = 0;
-        racks[nr++] = ra;
-        for (int k = 0; k < cb->n_links && nr <= FP_MAX_LEGS; k++) {
-            const fp_link *l = &fab->link[cab->cable_links[cb->first + k]];
-            int32_t ends[2] = { lay->dev_rack[l->a], lay->dev_rack[l->z] };
-            for (int e = 0; e < 2 && nr <= FP_MAX_LEGS; e++) {
-                int seen = 0;
-                for (int j = 0; j < nr; j++)
-                    seen |= racks[j] == ends[e];
-                if (!seen)
-                    racks[nr++] = ends[e];
-            }
+        for (int e = 0; e < n_ends; e++) {
+            int seen = 0;
+            for (int j = 0; j < nr; j++)
+                seen |= racks[j] == ends[e];
+            if (!seen)
+                racks[nr++] = ends[e];
         }
         if (nr > 1)
             for (int j = 0; j < nr; j++)
@@ -705,8 +869,9 @@ fp_status fp__cabling_build(fp_cabling *cab, fp_layout *lay, const fp_fabric *fa
     /* routes, and the sets of cages that must be decided together */
     for (int64_t l = 0; l < fab->n_link; l++) {
         const fp_link *k = &fab->link[l];
-        cab->link_route[l] = c.ov_len && c.ov_len[l] > 0 ? c.ov_len[l]
-                                                         : (float)route_length(lay, c.ps, k->a, k->z);
+        cab->link_route[l] = c.ov_of && c.ov_of[l] >= 0 && c.ps->ov[c.ov_of[l]].length_m > 0
+                                 ? (float)c.ps->ov[c.ov_of[l]].length_m
+                                 : (float)route_length(lay, c.ps, k->a, k->z);
         uf_join(parent, (int32_t)cage_of(cab, fab, rs, k->a, k->a_port),
                 (int32_t)cage_of(cab, fab, rs, k->z, k->z_port));
     }
@@ -735,7 +900,8 @@ fp_status fp__cabling_build(fp_cabling *cab, fp_layout *lay, const fp_fabric *fa
                          err)) != FP_OK)
             goto out;
     }
-    if ((rc = make_cables(&c, comp_start, comp_links, link_root, err)) != FP_OK)
+    if ((rc = make_cables(&c, comp_start, comp_links, link_root, err)) != FP_OK ||
+        (c.ov_of && (rc = check_override_ids(&c, err)) != FP_OK))
         goto out;
     for (int64_t l = 0; l < fab->n_link; l++)
         cab->by_medium[fab->link[l].boundary][cab->link_medium[l]]++;
@@ -749,8 +915,8 @@ out:
     free(link_root);
     free(c.link_part);
     free(c.link_stock);
-    free(c.ov_len);
-    free(c.ov_part);
+    free(c.ov_of);
+    free(c.route);
     free(c.cg);
     free(c.stock);
     if (rc != FP_OK)
@@ -851,6 +1017,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
 {
     const fp_cabling *cab = &plan->cab;
     const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
     if (i >= (size_t)cab->n_cable)
         FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
                 (long long)cab->n_cable);
@@ -869,7 +1036,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     out->n_links = cb->n_links;
     if (cb->kind == FP_CABLE_SPLIT) {
         /* The hub is the end whose cage every leg shares. */
-        int hub_z = cb->n_links > 1 ? fab->link[links[1]].z == l0->z : fab->dev[l0->z].tier > 0;
+        int hub_z = split_hub_is_z(cab, fab, rs, links, cb->n_links);
         int64_t hub = hub_z ? l0->z : l0->a;
         fill_end(&out->a, plan, hub, hub_z ? l0->z_port : l0->a_port, 1);
         out->n_z = cb->n_links;
