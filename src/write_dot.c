@@ -231,8 +231,9 @@ static const char *fill_of(int tier)
     return role_fill[tier >= 0 && tier <= FP_MAX_TIERS ? tier : 0];
 }
 
-/* "4096 × 400G" plus a second line with the media ("MMF", or "3072 MMF, 1024 DAC"); media are
- * left out while the plan has none (no cabling). */
+/* "4096 × 400G" plus the media, one per line ("MMF", or "3072 MMF" and "1024 DAC" below it);
+ * media are left out while the plan has none (no cabling). One per line keeps the label narrow:
+ * dot places it beside the edge, and a wide one spilled over the next pod's cluster border. */
 static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64_t *by_medium)
 {
     size_t k = (size_t)snprintf(buf, n, "%lld × %dG", (long long)count, gbps);
@@ -241,15 +242,14 @@ static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64
         kinds += by_medium[m] > 0;
     if (kinds == 0)
         return;
-    for (int m = 0, first = 1; m < FP_MEDIUM_COUNT && k < n; m++) {
+    for (int m = 0; m < FP_MEDIUM_COUNT && k < n; m++) {
         if (by_medium[m] == 0)
             continue;
         if (kinds == 1)
             k += (size_t)snprintf(buf + k, n - k, "\n%s", fp_medium_name((fp_medium)m));
         else
-            k += (size_t)snprintf(buf + k, n - k, "%s%lld %s", first ? "\n" : ", ",
-                                  (long long)by_medium[m], fp_medium_name((fp_medium)m));
-        first = 0;
+            k += (size_t)snprintf(buf + k, n - k, "\n%lld %s", (long long)by_medium[m],
+                                  fp_medium_name((fp_medium)m));
     }
 }
 
@@ -537,6 +537,10 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
         snprintf(label, sizeof label, "%lld", (long long)pr->count);
         set_attr(e, "links", label);
         set_attr(e, "color", "#555555");
+        /* Every leaf group's edge runs down to the one servers node, so their labels sit side
+         * by side far from their own lines; decorate ties each label to its edge. */
+        if (pr->a == 0 || pr->z == 0)
+            set_attr(e, "decorate", "true");
     }
     free(node);
     overview_free(&ov);
@@ -549,14 +553,26 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
 typedef struct unit_sel {
     int kind;               /* 1 = su, 2 = pod, 0 = none */
     int64_t index;          /* 0-based */
+    int whole;              /* pod of a 2-tier fabric: every device (they carry no pod number) */
 } unit_sel;
+
+/* A 2-tier fabric's one pod is drawn link by link only while dot can lay it out; sfdp's
+ * picture of thousands of port-to-port links is a hairball nobody can read. */
+static int whole_fabric_drawable(const fp_plan *plan)
+{
+    return plan->fab.n_link <= DOT_MAX_EDGES;
+}
 
 static int64_t units_of(const fp_plan *plan, int kind)
 {
     const fp_fabric *fab = &plan->fab;
     if (kind == 1)
         return plan->rs.topology == FP_TOPO_RAIL ? fab->su_count : 0;
-    return fab->tiers >= 3 ? fab->level[2].blocks : 0;
+    /* A 2-tier leaf-spine is one pod: its detail is the whole fabric. Above 2 tiers, the level
+     * above the spines groups leaves and spines into pods. */
+    if (fab->tiers == 2)
+        return plan->rs.topology != FP_TOPO_RAIL && whole_fabric_drawable(plan) ? 1 : 0;
+    return fab->level[2].blocks;
 }
 
 static fp_status parse_selector(const fp_plan *plan, const fp_write_options *o, unit_sel *out,
@@ -565,6 +581,7 @@ static fp_status parse_selector(const fp_plan *plan, const fp_write_options *o, 
     const char *s = o && o->version >= 2 ? o->detail : NULL;
     out->kind = 0;
     out->index = 0;
+    out->whole = plan->fab.tiers == 2;
     if (s == NULL) {
         out->kind = units_of(plan, 1) > 0 ? 1 : units_of(plan, 2) > 0 ? 2 : 0;
         return FP_OK;
@@ -591,16 +608,45 @@ static fp_status parse_selector(const fp_plan *plan, const fp_write_options *o, 
                     "detail \"%s\": this %s fabric has no scalable units (only rail-optimized fabrics do)%s",
                     s, fp_topology_name(plan->rs.topology),
                     units_of(plan, 2) ? "; use pod:N" : "");
+        if (plan->fab.tiers == 2 && plan->rs.topology != FP_TOPO_RAIL)
+            FP_FAIL(err, FP_EINVAL, "detail",
+                    "detail \"%s\": a 2-tier fabric is one pod, and its %lld links are too many "
+                    "to draw one by one (at most %d); fabric.svg shows it by groups",
+                    s, (long long)plan->fab.n_link, DOT_MAX_EDGES);
         FP_FAIL(err, FP_EINVAL, "detail",
-                "detail \"%s\": a %d-tier fabric has no pods (pods need 3 tiers or more)%s", s,
-                plan->fab.tiers, units_of(plan, 1) ? "; use su:N" : "");
+                "detail \"%s\": a %d-tier %s fabric has no pods (its unit is the scalable unit)%s",
+                s, plan->fab.tiers, fp_topology_name(plan->rs.topology),
+                units_of(plan, 1) ? "; use su:N" : "");
     }
     if (v > n)
-        FP_FAIL(err, FP_EINVAL, "detail", "detail \"%s\": the plan has %lld %s (%s:1 to %s:%lld)",
-                s, (long long)n, out->kind == 1 ? "scalable units" : "pods",
+        FP_FAIL(err, FP_EINVAL, "detail", "detail \"%s\": the plan has %lld %s%s (%s:1 to %s:%lld)",
+                s, (long long)n, out->kind == 1 ? "scalable unit" : "pod", n == 1 ? "" : "s",
                 out->kind == 1 ? "su" : "pod", out->kind == 1 ? "su" : "pod", (long long)n);
     out->index = v - 1;
     return FP_OK;
+}
+
+int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char *name, size_t n,
+                        fp_error *why)
+{
+    unit_sel sel;
+    if (n > 0)
+        name[0] = '\0';
+    if (parse_selector(plan, opts, &sel, why) != FP_OK)
+        return 0;
+    if (sel.kind == 0) {
+        if (plan->fab.tiers == 2 && plan->rs.topology != FP_TOPO_RAIL)
+            fp__error_set(why, FP_EINVAL, "detail",
+                          "no detail diagram: this 2-tier fabric is one pod of %lld links, too many "
+                          "to draw one by one (at most %d); fabric.svg shows it by groups",
+                          (long long)plan->fab.n_link, DOT_MAX_EDGES);
+        else
+            fp__error_set(why, FP_EINVAL, "detail",
+                          "no detail diagram: the fabric has neither scalable units nor pods");
+        return 0;
+    }
+    snprintf(name, n, "%s-%lld", sel.kind == 1 ? "su" : "pod", (long long)sel.index + 1);
+    return 1;
 }
 
 fp_status fp__detail_check(const fp_plan *plan, const fp_write_options *o, fp_error *err)
@@ -623,7 +669,7 @@ static int in_unit(const fp_device *d, const unit_sel *sel)
 {
     if (sel->kind == 1)
         return d->tier <= 1 && d->su == sel->index;
-    return d->tier <= 2 && d->pod == sel->index;
+    return d->tier <= 2 && (sel->whole || d->pod == sel->index);
 }
 
 /* Rail colour of a link: the leaf's rail (rail-optimized), else the NIC it leaves from. */
@@ -707,8 +753,10 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
     for (int64_t i = 0; i < fab->n_link; i++)
         inner += in_unit(&fab->dev[fab->link[i].a], &sel) && in_unit(&fab->dev[fab->link[i].z], &sel);
     const char *kind = sel.kind == 1 ? "scalable unit" : "pod";
-    snprintf(title, sizeof title, "%s %lld — %lld devices, %lld links inside%s\n ", kind,
-             (long long)sel.index + 1, (long long)n_in, (long long)inner,
+    snprintf(title, sizeof title, "%s %lld%s — %lld devices, %lld links inside%s\n ", kind,
+             (long long)sel.index + 1,
+             sel.kind == 2 && sel.whole ? " (a 2-tier fabric is one pod: all of it)" : "",
+             (long long)n_in, (long long)inner,
              rs->topology == FP_TOPO_RAIL ? "; colour = rail" : "; colour = NIC");
     Agraph_t *g = new_graph(sel.kind == 1 ? "su" : "pod", inner <= DOT_MAX_EDGES ? "dot" : "sfdp",
                             title);
@@ -852,15 +900,22 @@ typedef struct run {
     int64_t a, b, cables;
 } run;
 
+/* Every rack-to-rack run beside the busiest: how many there are and the most cables on one of
+ * those left out (many runs tie, and a reader must not take the top list for the only busy ones). */
+typedef struct run_tally {
+    int64_t runs, rest_max;
+} run_tally;
+
 /* The FLOOR_RUNS rack pairs with the most cables between them (cables inside one rack are not
- * runs). Fills runs[], returns how many. */
+ * runs). Fills runs[] and *n_runs, and tally with the count of all runs. */
 static fp_status busiest_runs(const fp_plan *plan, const rack_key *keys, size_t n_racks, run *runs,
-                              int *n_runs, fp_error *err)
+                              int *n_runs, run_tally *tally, fp_error *err)
 {
     size_t n_cables = fp_plan_cable_count(plan), n_pairs = 0;
     int64_t *pairs = malloc((n_cables * FP_MAX_LEGS + 1) * sizeof *pairs);
     fp_cable_info c;
     *n_runs = 0;
+    tally->runs = tally->rest_max = 0;
     if (pairs == NULL)
         FP_FAIL(err, FP_ENOMEM, "floor.svg", "out of memory for %zu cables", n_cables);
     for (size_t i = 0; i < n_cables; i++) {
@@ -887,10 +942,15 @@ static fp_status busiest_runs(const fp_plan *plan, const rack_key *keys, size_t 
         while (j < n_pairs && pairs[j] == pairs[i])
             j++;
         run r = { pairs[i] / (int64_t)n_racks, pairs[i] % (int64_t)n_racks, (int64_t)(j - i) };
+        tally->runs++;
         /* Insert into the top list, kept sorted by cables (ties: first pair in floor order). */
         int pos = *n_runs;
         while (pos > 0 && runs[pos - 1].cables < r.cables)
             pos--;
+        int64_t left_out = pos < FLOOR_RUNS ? (*n_runs == FLOOR_RUNS ? runs[FLOOR_RUNS - 1].cables : 0)
+                                            : r.cables;
+        if (left_out > tally->rest_max)
+            tally->rest_max = left_out;
         if (pos < FLOOR_RUNS) {
             int last = *n_runs < FLOOR_RUNS ? *n_runs : FLOOR_RUNS - 1;
             memmove(&runs[pos + 1], &runs[pos], (size_t)(last - pos) * sizeof *runs);
@@ -904,6 +964,52 @@ static fp_status busiest_runs(const fp_plan *plan, const rack_key *keys, size_t 
     return FP_OK;
 }
 
+/* Points per row of the run table at its font size; used only to place the table, whose top
+ * edge then lines up below the role legend. */
+#define RUN_TABLE_ROW_PT 17.0
+
+/* The run list as a table node left of the floor, below the role legend: each run's two racks
+ * and cable count, then how many runs are not drawn. Rack names repeat the box labels (row R,
+ * rack K), so a reader finds both ends of each line. */
+static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, int n_runs,
+                           const run_tally *tally, double max_y, fp_error *err)
+{
+    char buf[4096], pos[64];
+    size_t k = 0, cap = sizeof buf;
+    fp_rack_info a, b;
+#define PUT(...) (k += k < cap ? (size_t)snprintf(buf + k, cap - k, __VA_ARGS__) : 0)
+    PUT("<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">"
+        "<TR><TD COLSPAN=\"3\" BGCOLOR=\"#e8eef7\"><B>busiest runs (cables)</B></TD></TR>");
+    for (int i = 0; i < n_runs; i++) {
+        fp_plan_rack(plan, (size_t)runs[i].a, &a, NULL);
+        fp_plan_rack(plan, (size_t)runs[i].b, &b, NULL);
+        PUT("<TR><TD>%s</TD><TD>%s</TD><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#1f4e9a\">%lld</FONT></TD></TR>",
+            a.name, b.name, (long long)runs[i].cables);
+    }
+    if (tally->runs > n_runs)
+        PUT("<TR><TD COLSPAN=\"3\">%lld more runs, up to %lld cables each</TD></TR>",
+            (long long)(tally->runs - n_runs), (long long)tally->rest_max);
+    PUT("</TABLE>");
+#undef PUT
+    if (k >= cap)
+        FP_FAIL(err, FP_ENOMEM, "floor.svg", "run table longer than %zu bytes", cap);
+    Agnode_t *n = agnode(g, S("legend-runs"), 1);
+    char *html = agstrdup_html(g, buf);
+    set_attr(n, "label", html);
+    agstrfree(g, html);
+    set_attr(n, "shape", "plain");
+    set_attr(n, "style", "solid");
+    set_attr(n, "fixedsize", "false");
+    set_attr(n, "fontsize", "11");
+    /* Centre pinned: right edge near the floor's left edge, top below the role legend. */
+    int rows = n_runs + 1 + (tally->runs > n_runs);
+    double height = rows * RUN_TABLE_ROW_PT;
+    double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (plan->fab.tiers + 1) - 12.0;
+    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6, (top - height / 2) / 72.0);
+    set_attr(n, "pos", pos);
+    return FP_OK;
+}
+
 fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
                           fp_error *err)
 {
@@ -912,6 +1018,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     char title[256], name[64], label[256];
     fp_status rc = FP_OK;
     run runs[FLOOR_RUNS];
+    run_tally tally = { 0, 0 };
     int n_runs = 0;
     (void)o;
     rack_key *keys = malloc((n_racks + 1) * sizeof *keys);
@@ -922,7 +1029,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         goto out;
     }
     snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", rs->name[0] ? rs->name : "fabric",
-             n_racks, n_racks ? "; lines: busiest rack-to-rack runs (cables)" :
+             n_racks, n_racks ? "; lines: the busiest rack-to-rack runs, listed on the left" :
                                 ": this build places no racks (no layout)");
     /* Positions are given, so no layout engine moves anything (neato -n). */
     g = new_graph("floor", "neato", title);
@@ -975,22 +1082,19 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(node[i], "height", label);
     }
     qsort(keys, n_racks, sizeof *keys, cmp_rack_key);
-    if (n_racks > 0 && (rc = busiest_runs(plan, keys, n_racks, runs, &n_runs, err)) != FP_OK)
+    if (n_racks > 0 &&
+        (rc = busiest_runs(plan, keys, n_racks, runs, &n_runs, &tally, err)) != FP_OK)
         goto out;
     for (int i = 0; i < n_runs; i++) {
         Agedge_t *e = agedge(g, node[runs[i].a], node[runs[i].b], NULL, 1);
         snprintf(label, sizeof label, "%lld", (long long)runs[i].cables);
-        /* Runs from one leaf rack meet at their midpoints and tails; label each at its far rack. */
-        set_attr(e, "headlabel", label);
+        /* The counts are in the run table, not on the lines: runs fan out of one leaf rack and
+         * into a few spine racks, so labels at either end or the middle piled up there. */
         set_attr(e, "cables", label);
-        set_attr(e, "labeldistance", "2.5");
-        set_attr(e, "labelfontsize", "14");
-        set_attr(e, "labelfontcolor", "#1f4e9a");
         /* Thickness grows with the count relative to the busiest run. */
         snprintf(label, sizeof label, "%.1f", 1.5 + 6.0 * (double)runs[i].cables / (double)runs[0].cables);
         set_attr(e, "penwidth", label);
         set_attr(e, "color", "#1f4e9acc");
-        set_attr(e, "fontcolor", "#1f4e9a");
     }
     /* Legend: one box per role, pinned left of the floor. */
     for (int t = 0; t <= plan->fab.tiers; t++) {
@@ -1004,6 +1108,8 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         snprintf(label, sizeof label, "%.2f,%.2f!", -1.7, ((max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t) / 72.0);
         set_attr(n, "pos", label);
     }
+    if (n_runs > 0 && (rc = run_table(g, plan, runs, n_runs, &tally, max_y, err)) != FP_OK)
+        goto out;
 out:
     free(keys);
     free(node);

@@ -33,8 +33,9 @@ typedef struct fp_write_options {
     fp_progress_cb progress;    /**< optional */
     void *payload;              /**< passed to progress */
     /** Version 2: the unit drawn by FP_WRITE_DETAIL, "su:N" or "pod:N" (1-based, borrowed).
-     *  NULL draws the first scalable unit (rail-optimized) or else the first pod; a fabric with
-     *  neither (2-tier Clos) gets no detail diagram. A selector the plan does not have fails
+     *  NULL draws the first scalable unit (rail-optimized) or else the first pod. A 2-tier Clos
+     *  is one pod, pod:1, drawn whole while it has at most 2600 links; a bigger one gets no
+     *  detail diagram (fp_plan_detail_unit says why). A selector the plan does not have fails
      *  fp_plan_write with FP_EINVAL before any file is written. */
     const char *detail;
 } fp_write_options;
@@ -42,12 +43,25 @@ typedef struct fp_write_options {
 #define FP_WRITE_OPTIONS_VERSION 2
 #define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL }
 
+/** Which unit FP_WRITE_DETAIL would draw for these options: returns 1 and writes its file stem
+ *  ("su-3", "pod-1") to name (n bytes, truncated to fit), or 0 with the reason in *why (may be
+ *  NULL): a selector the plan lacks, or a fabric with no unit small enough to draw. opts may be
+ *  NULL. Does not print or write files. */
+FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char *name,
+                                  size_t n, fp_error *why);
+
 /** Write the plan's documents into dir (created if missing). Each file is written under a
  *  temporary name and all are renamed into place only when every one succeeded, so a failure
  *  leaves no half-written output. opts may be NULL (all formats, no progress).
  *  Errors: FP_EIO (err.where names the file), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
+/*  Threads: diagrams go through Graphviz, whose error handler, plugin tables and layout state
+ *  are process-wide (and fabplan keeps one Graphviz context for the life of the process, never
+ *  freed, because Graphviz 2.42's text plugin reads freed memory after a context is released).
+ *  Calls that write diagrams (any FP_WRITE_OVERVIEW, FP_WRITE_DETAIL or FP_WRITE_FLOOR bit) must
+ *  not run concurrently with each other or with the embedder's own Graphviz use; serialise them
+ *  with a lock. Without those bits fp_plan_write does not touch Graphviz. */
 
 #ifdef __cplusplus
 }

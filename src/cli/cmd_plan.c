@@ -197,6 +197,12 @@ int cmd_plan(int argc, char **argv)
         cli_print_metrics(plan);
         printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv and diagrams (.dot, .svg%s)\n",
                o.out_dir, po.png ? ", .png" : "");
+        char unit[32];
+        fp_error why = { 0 };
+        if (fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &why))
+            printf("  detail diagram: %s.svg (choose another with --detail su:N or pod:N)\n", unit);
+        else
+            printf("  %s\n", why.msg);
     }
 out:
     if (rc < 0)

@@ -159,6 +159,20 @@ Test(write_dot, overview_b200_16su)
             snprintf(want, sizeof want, "%lld × 400G", (long long)count);
             cr_expect(strncmp(attr(e, "label"), want, strlen(want)) == 0, "edge label \"%s\"",
                       attr(e, "label"));
+            /* Media one per line; with more than one kind their counts add up to the links. */
+            const char *line = strchr(attr(e, "label"), '\n');
+            int64_t by_media = 0;
+            int kinds = 0;
+            for (; line; line = strchr(line + 1, '\n')) {
+                kinds++;
+                by_media += atoll(line + 1);
+            }
+            cr_expect(strchr(attr(e, "label"), ',') == NULL, "two media on one line: %s",
+                      attr(e, "label"));
+            if (kinds > 1)
+                cr_expect_eq(by_media, count, "%s", attr(e, "label"));
+            /* Edges to the servers node converge; decorate ties each label to its line. */
+            cr_expect_str_eq(attr(e, "decorate"), a == 0 ? "true" : "");
         }
     }
     cr_expect_eq(devices[1], 128);
@@ -288,18 +302,79 @@ Test(write_dot, detail_selector_errors_write_nothing)
     cr_expect_eq(fp_plan_write(clos, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "use pod:N") != NULL, "%s", err.msg);
     fp_plan_free(clos);
+    /* A 2-tier Clos is one pod: pod:2 is out of range. */
     fp_plan *two = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\"}}");
-    o.detail = "pod:1";
+    o.detail = "pod:2";
     memset(&err, 0, sizeof err);
     cr_expect_eq(fp_plan_write(two, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
-    cr_expect(strstr(err.msg, "no pods") != NULL, "%s", err.msg);
-    /* Without a selector such a fabric simply gets no detail diagram. */
+    cr_expect(strstr(err.msg, "1 pod (pod:1 to pod:1)") != NULL, "%s", err.msg);
+    fp_plan_free(two);
+    /* 2048 GPUs on 64-port switches: 256 servers x 8 NICs = 2048 NIC-leaf links and as many
+     * leaf-spine links, 4096 > 2600, too many to draw link by link: pod:1 is refused, and
+     * without a selector the fabric simply gets no detail diagram. */
+    fp_plan *big2 = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\"}}");
+    o.detail = "pod:1";
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_plan_write(big2, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "4096 links are too many") != NULL, "%s", err.msg);
     char dir[64];
     tmpdir(dir, sizeof dir);
-    write_plan(two, dir, FP_WRITE_DETAIL | FP_WRITE_OVERVIEW, NULL);
+    write_plan(big2, dir, FP_WRITE_DETAIL | FP_WRITE_OVERVIEW, NULL);
     cr_expect(exists(dir, "fabric.svg"));
     cr_expect(!exists(dir, "pod-1.svg"));
-    fp_plan_free(two);
+    fp_plan_free(big2);
+}
+
+/* A 2-tier Clos of 1024 GPUs is one pod, drawn whole: 128 servers (1024 / 8), 32 leaves
+ * (1024 NIC ports / 32 down ports) and 16 spines (32 leaves x 32 up ports / 64 ports); 1024
+ * NIC-leaf + 1024 leaf-spine links, none leaving, so no stand-in node. */
+Test(write_dot, detail_two_tier_is_one_pod, .timeout = 60)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\"}}");
+    char dir[64], unit[16];
+    tmpdir(dir, sizeof dir);
+    cr_expect_eq(fp_plan_detail_unit(p, NULL, unit, sizeof unit, NULL), 1);
+    cr_expect_str_eq(unit, "pod-1");
+    write_plan(p, dir, FP_WRITE_DETAIL, NULL);
+    Agraph_t *g = read_dot(dir, "pod-1.dot");
+    cr_expect_eq(agnnodes(g), 128 + 32 + 16);
+    cr_expect_eq(agnedges(g), 1024 + 1024);
+    int per_tier[3] = { 0 };
+    const char *roles[] = { "server", "leaf", "spine" };
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        cr_expect(strncmp(agnameof(n), "outside-", 8) != 0, "stand-in %s", agnameof(n));
+        for (int t = 0; t < 3; t++)
+            per_tier[t] += strcmp(attr(n, "tier"), roles[t]) == 0;
+    }
+    cr_expect_eq(per_tier[1], 32);
+    cr_expect_eq(per_tier[2], 16);
+    agclose(g);
+    cr_expect(xml_elements(dir, "pod-1.svg") > 2048);
+    fp_plan_free(p);
+}
+
+/* fp_plan_detail_unit names the file stem the writer will use, or says why there is none. */
+Test(write_dot, detail_unit_names_the_file_or_the_reason)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    fp_error why = { 0 };
+    char unit[16];
+    cr_expect_eq(fp_plan_detail_unit(p, &o, unit, sizeof unit, &why), 1);
+    cr_expect_str_eq(unit, "su-1");
+    o.detail = "pod:4"; /* 16 SUs / 4 per pod = 4 pods */
+    cr_expect_eq(fp_plan_detail_unit(p, &o, unit, sizeof unit, &why), 1);
+    cr_expect_str_eq(unit, "pod-4");
+    o.detail = "su:17";
+    cr_expect_eq(fp_plan_detail_unit(p, &o, unit, sizeof unit, &why), 0);
+    cr_expect_str_eq(unit, "");
+    cr_expect(strstr(why.msg, "su:1 to su:16") != NULL, "%s", why.msg);
+    fp_plan_free(p);
+    fp_plan *big2 = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\"}}");
+    memset(&why, 0, sizeof why);
+    cr_expect_eq(fp_plan_detail_unit(big2, NULL, unit, sizeof unit, &why), 0);
+    cr_expect(strstr(why.msg, "4096 links") != NULL, "%s", why.msg);
+    fp_plan_free(big2);
 }
 
 Test(write_dot, cli_bad_detail_exits_3_without_outputs)
@@ -311,6 +386,12 @@ Test(write_dot, cli_bad_detail_exits_3_without_outputs)
     cr_assert(WIFEXITED(st));
     cr_expect_eq(WEXITSTATUS(st), 3);
     cr_expect(!exists(dir, "."));
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 /* Location "H1-R05-K12-U40" is in rack "H1-R05-K12" (and not in "H1-R05-K1"). */
@@ -338,9 +419,51 @@ Test(write_dot, floor_plan)
         else
             rack_nodes++;
     }
-    cr_expect_eq(legend, 1 + 3); /* compute + leaf, spine, core */
+    cr_expect_eq(legend, 1 + 3 + 1); /* compute + leaf, spine, core; the run table */
     cr_expect_eq((size_t)rack_nodes, racks);
     cr_expect(agnedges(g) <= 12);
+    /* Runs recounted from the cable list: distinct rack pairs a cable joins (legs of one
+     * breakout into the same rack counted once). The table names how many are not drawn. */
+    size_t n_cables = fp_plan_cable_count(p), n_keys = 0;
+    int64_t *keys = malloc((n_cables * 4 + 1) * sizeof *keys);
+    for (size_t c = 0; c < n_cables; c++) {
+        fp_cable_info ci;
+        cr_assert_eq(fp_plan_cable(p, c, &ci, NULL), FP_OK);
+        int64_t ra = ((int64_t)ci.a.loc.hall << 40) | ((int64_t)ci.a.loc.row << 20) | ci.a.loc.rack;
+        size_t first = n_keys;
+        for (int k = 0; k < ci.n_z; k++) {
+            int64_t rz = ((int64_t)ci.z[k].loc.hall << 40) | ((int64_t)ci.z[k].loc.row << 20) |
+                         ci.z[k].loc.rack;
+            if (rz == ra)
+                continue;
+            int64_t key = ra < rz ? ra * 7919 + rz : rz * 7919 + ra;
+            int dup = 0;
+            for (size_t j = first; j < n_keys; j++)
+                dup |= keys[j] == key;
+            if (!dup)
+                keys[n_keys++] = key;
+        }
+    }
+    qsort(keys, n_keys, sizeof *keys, cmp_key);
+    int64_t distinct = 0;
+    for (size_t i = 0; i < n_keys; i++)
+        distinct += i == 0 || keys[i] != keys[i - 1];
+    free(keys);
+    cr_expect_eq(agnedges(g), distinct < 12 ? distinct : 12);
+    const char *table = attr(agnode(g, S("legend-runs"), 0), "label");
+    char more[64];
+    snprintf(more, sizeof more, "%lld more runs", (long long)(distinct - 12));
+    cr_expect(distinct <= 12 || strstr(table, more) != NULL, "want \"%s\" in %s", more, table);
+    /* Counts sit in the table, not on the lines (they piled up at the spine racks). */
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            cr_expect_str_eq(attr(e, "headlabel"), "");
+            cr_expect_str_eq(attr(e, "label"), "");
+            char row[96];
+            snprintf(row, sizeof row, "<TD>%s</TD><TD>%s</TD>", agnameof(agtail(e)), agnameof(aghead(e)));
+            cr_expect(strstr(table, row) != NULL, "run %s-%s missing from the table",
+                      agnameof(agtail(e)), agnameof(aghead(e)));
+        }
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
         for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
             const char *ra = agnameof(agtail(e)), *rb = agnameof(aghead(e));
