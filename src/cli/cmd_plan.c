@@ -8,10 +8,13 @@ static void plan_usage(FILE *f)
 {
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
-          "plan.json, links.csv, cables.csv and bom.csv into DIR (default ./out). Prints a summary on stdout.\n\n",
+          "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
+          "netbox-cables.csv, topology.csv) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
+          "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
+          "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  -q, --quiet         no summary on stdout\n",
           f);
 }
@@ -108,12 +111,26 @@ static void print_summary(const fp_plan *plan)
     print_physical(plan);
 }
 
-static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *))
+/* split (NULL for commands without --split-by) receives the write option. */
+static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *),
+                      fp_split_by *split)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return -1;
+        }
+        if (split && strcmp(argv[i], "--split-by") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "row") == 0)
+                *split = FP_SPLIT_ROW;
+            else if (strcmp(v, "hall") == 0)
+                *split = FP_SPLIT_HALL;
+            else {
+                fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+                return EXIT_USAGE;
+            }
+            continue;
         }
         int r = cli_parse_spec_opt(o, argc, argv, &i);
         if (r < 0)
@@ -141,7 +158,8 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    int rc = parse_args(argc, argv, &o, plan_usage);
+    fp_write_options wo = FP_WRITE_OPTIONS_INIT;
+    int rc = parse_args(argc, argv, &o, plan_usage, &wo.split_by);
     if (rc != EXIT_OK)
         goto out;
     if (o.out_dir == NULL)
@@ -152,7 +170,6 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report(NULL, &err);
         goto out;
     }
-    fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
     if (fp_plan_write(plan, o.out_dir, &wo, &err) != FP_OK) {
@@ -161,7 +178,11 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
-        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv\n", o.out_dir);
+        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv, netbox-cables.csv, "
+               "topology.csv%s\n", o.out_dir,
+               wo.split_by == FP_SPLIT_ROW    ? ", by-row/"
+               : wo.split_by == FP_SPLIT_HALL ? ", by-hall/"
+                                              : "");
     }
 out:
     if (rc < 0)
@@ -187,7 +208,7 @@ int cmd_validate(int argc, char **argv)
     fp_catalog *cat = NULL;
     fp_spec *spec = NULL;
     fp_error err = { 0 };
-    int rc = parse_args(argc, argv, &o, validate_usage);
+    int rc = parse_args(argc, argv, &o, validate_usage, NULL);
     if (rc != EXIT_OK)
         goto out;
     if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
