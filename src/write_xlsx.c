@@ -983,6 +983,12 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
         snprintf(tmpdir, sizeof tmpdir, ".");
     lxw_workbook_options wo = { .constant_memory = LXW_TRUE, .tmpdir = tmpdir,
                                 .use_zip64 = LXW_TRUE };
+    /* libxlsxwriter opens the file only when closing, and prints its own message when that
+     * fails: find out first, quietly. */
+    FILE *probe = fopen(path, "wb");
+    if (probe == NULL)
+        FP_FAIL(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+    fclose(probe);
     if ((b.wb = workbook_new_opt(path, &wo)) == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
     snprintf(title, sizeof title, "%s: fabric plan", plan->rs.name[0] ? plan->rs.name : "fabplan");
