@@ -480,10 +480,12 @@ static void write_bom(book *b)
         keep(b, worksheet_autofilter(ws, 0, 0, 0, BC_N - 1));
         return;
     }
+    /* The filter covers the lines and subtotals, not the total. It is set before the total row
+     * is written: in constant memory a range ending above the current row is refused. */
+    keep(b, worksheet_autofilter(ws, 0, 0, r, BC_N - 1));
     r++;
     bom_sum_row(b, ws, r, 1, r - 1, "Total", all_sum, 1);
     b->bom_total_row = (int)r + 1;
-    keep(b, worksheet_autofilter(ws, 0, 0, r - 1, BC_N - 1));
 }
 
 /* ---- Ports: every port of every switch, used or spare ---- */
