@@ -43,7 +43,8 @@ typedef struct book {
     lxw_error lerr;         /* first libxlsxwriter error */
     fp_status rc;           /* first fabplan error (err filled) */
     fp_error *err;
-    lxw_format *header, *title, *bold, *text, *integer, *len, *money, *ratio, *watts;
+    lxw_format *header, *section, *title, *bold, *text, *integer, *len, *money, *ratio, *watts;
+    lxw_format *left_int, *center, *indent;
     lxw_format *sub_text, *sub_int, *sub_money, *sub_watts;
     lxw_format *tot_text, *tot_int, *tot_money, *tot_watts;
     lxw_format *spare_text, *warn;
@@ -130,6 +131,8 @@ static int sheet_open(sheet *s)
         snprintf(name, sizeof name, "%s (%d)", s->base, s->part);
     if ((s->ws = add_sheet(b, name)) == NULL)
         return -1;
+    /* Two lines for the wrapped titles: libxlsxwriter does not grow rows to fit. */
+    keep(b, worksheet_set_row(s->ws, 0, 30, NULL));
     for (int c = 0; c < s->ncols; c++) {
         keep(b, worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c, s->cols[c].width, NULL));
         put_s(b, s->ws, 0, (lxw_col_t)c, s->cols[c].title, b->header);
@@ -282,6 +285,14 @@ static void make_formats(book *b)
     format_set_bottom(b->header, LXW_BORDER_THIN);
     format_set_text_wrap(b->header);
     format_set_align(b->header, LXW_ALIGN_VERTICAL_TOP);
+    b->section = fmt(b, NULL, 1, 0xD9E1F2, 0);
+    format_set_bottom(b->section, LXW_BORDER_THIN);
+    b->left_int = fmt(b, "0", 0, 0, 0);
+    format_set_align(b->left_int, LXW_ALIGN_LEFT);
+    b->center = fmt(b, NULL, 0, 0, 0);
+    format_set_align(b->center, LXW_ALIGN_CENTER);
+    b->indent = fmt(b, NULL, 0, 0, 0);
+    format_set_indent(b->indent, 1);
     b->title = fmt(b, NULL, 1, 0, 0);
     format_set_font_size(b->title, 14);
     b->bold = fmt(b, NULL, 1, 0, 0);
@@ -301,10 +312,15 @@ static void make_formats(book *b)
     b->tot_watts = fmt(b, "#,##0.0", 1, 0xD9E1F2, 1);
     b->spare_text = fmt(b, NULL, 0, 0, 0);
     format_set_font_color(b->spare_text, 0x808080);
+    format_set_indent(b->spare_text, 1);
     b->warn = fmt(b, NULL, 1, 0xFFC7CE, 0);
     for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
+        /* Text indented and small numbers centred, so "42" and "su01-leaf-r1" in adjacent
+         * cells do not read as one "42 su01-leaf-r1". */
         b->medium[m][K_TEXT] = fmt(b, NULL, 0, medium_fill[m], 0);
+        format_set_indent(b->medium[m][K_TEXT], 1);
         b->medium[m][K_INT] = fmt(b, "0", 0, medium_fill[m], 0);
+        format_set_align(b->medium[m][K_INT], LXW_ALIGN_CENTER);
         b->medium[m][K_LEN] = fmt(b, "0.0", 0, medium_fill[m], 0);
     }
 }
@@ -316,7 +332,7 @@ static const column cable_cols[] = {
     { "A device", 22 }, { "A port", 8 }, { "Z hall", 6 }, { "Z row", 6 }, { "Z rack", 6 },
     { "Z U", 5 }, { "Z device", 22 }, { "Z port", 8 }, { "Medium", 8 }, { "Cable part", 26 },
     { "Route m", 8 }, { "Stock m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
-    { "Label A", 40 }, { "Label Z", 40 },
+    { "Label A", 75 }, { "Label Z", 75 },
 };
 #define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
 
@@ -434,6 +450,7 @@ static void write_bom(book *b)
         keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, bom_cols[c].width, NULL));
         put_s(b, ws, 0, (lxw_col_t)c, bom_cols[c].title, b->header);
     }
+    keep(b, worksheet_set_row(ws, 0, 30, NULL));
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_repeat_rows(ws, 0, 0);
     worksheet_set_landscape(ws);
@@ -455,10 +472,10 @@ static void write_bom(book *b)
         r++;
         put_s(b, ws, r, BC_CAT, l.category, NULL);
         put_s(b, ws, r, BC_PART, l.part, NULL);
-        put_s(b, ws, r, BC_DESC, l.description, NULL);
+        put_s(b, ws, r, BC_DESC, l.description, b->indent);
         if (l.length_m > 0)
             put_n(b, ws, r, BC_LEN, l.length_m, b->len);
-        put_s(b, ws, r, BC_SPARE, l.spare ? "yes" : "", NULL);
+        put_s(b, ws, r, BC_SPARE, l.spare ? "yes" : "", b->center);
         put_n(b, ws, r, BC_QTY, (double)l.quantity, b->integer);
         put_n(b, ws, r, BC_UCOST, l.unit_cost, b->money);
         /* Extended figures are formulas: a buyer who edits a unit price sees every total move. */
@@ -670,10 +687,10 @@ static void write_racks(book *b, const rack_index *ri)
             break;
         lxw_worksheet *ws = s.ws;
         put_s(b, ws, r, 0, ra.name, NULL);
-        put_n(b, ws, r, 1, ra.hall, NULL);
-        put_n(b, ws, r, 2, ra.row, NULL);
-        put_n(b, ws, r, 3, ra.rack, NULL);
-        put_s(b, ws, r, 4, ra.role, NULL);
+        put_n(b, ws, r, 1, ra.hall, b->center);
+        put_n(b, ws, r, 2, ra.row, b->center);
+        put_n(b, ws, r, 3, ra.rack, b->center);
+        put_s(b, ws, r, 4, ra.role, b->indent);
         put_n(b, ws, r, 5, ra.x_m, b->ratio);
         put_n(b, ws, r, 6, ra.y_m, b->ratio);
         put_n(b, ws, r, 7, ra.units, NULL);
@@ -682,7 +699,7 @@ static void write_racks(book *b, const rack_index *ri)
         put_n(b, ws, r, 10, ra.power_w, ra.over_limit ? b->warn : b->watts);
         put_s(b, ws, r, 11, ra.over_limit ? "OVER" : "", ra.over_limit ? b->warn : NULL);
         put_n(b, ws, r, 12, (double)ra.cables_leaving, b->integer);
-        put_s(b, ws, r, 13, contents, NULL);
+        put_s(b, ws, r, 13, contents, b->indent);
     }
 out:
     sheet_end(&s);
@@ -758,7 +775,8 @@ static void write_pull_list(book *b, const rack_index *ri)
         pl[np++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c.medium,
                            (int16_t)part, (float)c.stock_m, (float)c.route_m, (int64_t)i };
     }
-    /* Sort by part name, not by first appearance, so the order does not depend on cable order. */
+    /* Parts are numbered in order of first appearance in the (fixed) cable order, so the list
+     * is deterministic. */
     qsort(pl, np, sizeof *pl, cmp_pull);
     for (size_t i = 0; i < np;) {
         size_t j = i;
@@ -851,7 +869,7 @@ static void write_summary(book *b, lxw_worksheet *ws)
         put_s(b, ws, r++, 0, buf, b->warn);
     }
     r++;
-    put_s(b, ws, r++, 0, "Design", b->header);
+    put_s(b, ws, r++, 0, "Design", b->section);
     kv_n(b, ws, &r, "GPUs", (double)su.gpus, b->integer);
     kv_n(b, ws, &r, "Servers", (double)su.servers, b->integer);
     kv_n(b, ws, &r, "NIC ports cabled", (double)su.endpoints, b->integer);
@@ -868,13 +886,13 @@ static void write_summary(book *b, lxw_worksheet *ws)
                                              "Ports each", "Gb/s", "Ports used", "Ports spare",
                                              "Down:up", "Links up" };
     for (int c = 0; c < 10; c++)
-        put_s(b, ws, r, (lxw_col_t)c, tier_head[c], b->header);
+        put_s(b, ws, r, (lxw_col_t)c, tier_head[c], b->section);
     r++;
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++, r++) {
         fp_tier_info t;
         if (fp_plan_tier(plan, i, &t, NULL) != FP_OK)
             break;
-        put_n(b, ws, r, 0, t.tier, NULL);
+        put_n(b, ws, r, 0, t.tier, b->left_int);
         put_s(b, ws, r, 1, t.role, NULL);
         put_s(b, ws, r, 2, t.model, NULL);
         put_n(b, ws, r, 3, (double)t.switches, b->integer);
@@ -892,7 +910,8 @@ static void write_summary(book *b, lxw_worksheet *ws)
     }
     r++;
 
-    put_s(b, ws, r++, 0, "Totals (whole plan, spares included)", b->header);
+    put_s(b, ws, r, 0, "Totals", b->section);
+    put_s(b, ws, r++, 1, "whole plan, spares included", b->section);
     if (b->bom_total_row > 0) {
         /* Linked to the BOM's total row, so edited unit prices flow through to here. */
         snprintf(buf, sizeof buf, "=BOM!H%d", b->bom_total_row);
@@ -920,37 +939,40 @@ static void write_summary(book *b, lxw_worksheet *ws)
     kv_n(b, ws, &r, "Cables", (double)to.cables, b->integer);
     r++;
 
-    put_s(b, ws, r, 0, "Cables by medium", b->header);
-    put_s(b, ws, r++, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->header);
+    put_s(b, ws, r, 0, "Cables by medium", b->section);
+    put_s(b, ws, r++, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->section);
     for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
         put_s(b, ws, r, 0, fp_medium_name((fp_medium)m), b->medium[m][K_TEXT]);
         put_n(b, ws, r++, 1, (double)b->cables_by_medium[m], b->integer);
     }
     r++;
 
-    /* Transceivers and cables by part (lengths of one part added up; spares apart). */
-    put_s(b, ws, r, 0, "Transceivers and cables", b->header);
-    put_s(b, ws, r, 1, "Quantity", b->header);
-    put_s(b, ws, r++, 2, "Part", b->header);
+    /* Transceivers and cables by part: the lengths of one part added up, spares apart. */
+    put_s(b, ws, r, 0, "Transceivers and cables", b->section);
+    put_s(b, ws, r, 1, "Quantity", b->section);
+    put_s(b, ws, r++, 2, "Part", b->section);
     size_t nb = fp_plan_bom_count(plan);
-    for (size_t i = 0; i < nb;) {
+    for (size_t i = 0; i < nb; i++) {
         fp_bom_line l, m;
+        int seen = 0;
         if (fp_plan_bom_line(plan, i, &l, NULL) != FP_OK)
             break;
-        int64_t q = l.quantity;
-        size_t j = i + 1;
-        while (j < nb && fp_plan_bom_line(plan, j, &m, NULL) == FP_OK &&
-               strcmp(m.part, l.part) == 0 && m.spare == l.spare) {
-            q += m.quantity;
-            j++;
-        }
-        if (strcmp(l.category, "switch") != 0 && strcmp(l.category, "nic") != 0) {
-            snprintf(buf, sizeof buf, "%s%s", l.category, l.spare ? " (spares)" : "");
-            put_s(b, ws, r, 0, buf, NULL);
-            put_n(b, ws, r, 1, (double)q, b->integer);
-            put_s(b, ws, r++, 2, l.part, NULL);
-        }
-        i = j;
+        if (strcmp(l.category, "switch") == 0 || strcmp(l.category, "nic") == 0)
+            continue;
+        for (size_t j = 0; j < i && !seen; j++)     /* a few dozen lines: quadratic is fine */
+            seen = fp_plan_bom_line(plan, j, &m, NULL) == FP_OK && strcmp(m.part, l.part) == 0 &&
+                   m.spare == l.spare;
+        if (seen)
+            continue;
+        int64_t q = 0;
+        for (size_t j = i; j < nb; j++)
+            if (fp_plan_bom_line(plan, j, &m, NULL) == FP_OK && strcmp(m.part, l.part) == 0 &&
+                m.spare == l.spare)
+                q += m.quantity;
+        snprintf(buf, sizeof buf, "%s%s", l.category, l.spare ? " (spares)" : "");
+        put_s(b, ws, r, 0, buf, NULL);
+        put_n(b, ws, r, 1, (double)q, b->integer);
+        put_s(b, ws, r++, 2, l.part, b->indent);
     }
     r++;
     for (size_t i = 0; i < fp_plan_note_count(plan); i++) {
