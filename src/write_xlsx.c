@@ -336,19 +336,46 @@ static const column cable_cols[] = {
 };
 #define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
 
-/* "a; b" of a field over the legs of a breakout cable (one leg: the field itself). */
-static const char *legs(char *buf, size_t n, const fp_cable_info *c, size_t offset)
+/* "a;b" of a field over the legs of a breakout cable (one leg: the field itself), as cables.csv
+ * writes it. offset: a string field of fp_cable_end, or with is_int an int field. */
+static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t offset, int is_int)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (int k = 0; k < c->n_z && len < n; k++) {
-        const char *s = (const char *)&c->z[k] + offset;
-        int w = snprintf(buf + len, n - len, "%s%s", k ? "; " : "", s);
+        const char *field = (const char *)&c->z[k] + offset;
+        int w;
+        if (is_int) {
+            int v;
+            memcpy(&v, field, sizeof v);
+            w = snprintf(buf + len, n - len, "%s%d", k ? ";" : "", v);
+        } else {
+            w = snprintf(buf + len, n - len, "%s%s", k ? ";" : "", field);
+        }
         if (w < 0)
             break;
         len += (size_t)w;
     }
     return buf;
+}
+
+static const char *legs(char *buf, size_t n, const fp_cable_info *c, size_t offset)
+{
+    return legs_of(buf, n, c, offset, 0);
+}
+
+/* A Z location number: a number for a plain cable, "1;1" text for a breakout's legs. */
+static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
+                      const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text)
+{
+    char buf[FP_MAX_LEGS * 12];
+    int v;
+    if (c->n_z > 1) {
+        put_s(b, ws, r, col, legs_of(buf, sizeof buf, c, offset, 1), text);
+        return;
+    }
+    memcpy(&v, (const char *)&c->z[0] + offset, sizeof v);
+    put_n(b, ws, r, col, v, num);
 }
 
 static void write_cables(book *b)
@@ -371,7 +398,7 @@ static void write_cables(book *b)
         if (r == 0)
             break;
         lxw_worksheet *ws = s.ws;
-        const fp_cable_end *a = &c.a, *z = &c.z[0];
+        const fp_cable_end *a = &c.a;
         b->cables++;
         b->cables_by_medium[m]++;
         put_s(b, ws, r, 0, c.id, t);
@@ -381,10 +408,10 @@ static void write_cables(book *b)
         put_n(b, ws, r, 4, a->loc.u, in);
         put_s(b, ws, r, 5, a->device_name, t);
         put_s(b, ws, r, 6, a->port, t);
-        put_n(b, ws, r, 7, z->loc.hall, in);
-        put_n(b, ws, r, 8, z->loc.row, in);
-        put_n(b, ws, r, 9, z->loc.rack, in);
-        put_n(b, ws, r, 10, z->loc.u, in);
+        put_z_num(b, ws, r, 7, &c, offsetof(fp_cable_end, loc.hall), in, in);
+        put_z_num(b, ws, r, 8, &c, offsetof(fp_cable_end, loc.row), in, in);
+        put_z_num(b, ws, r, 9, &c, offsetof(fp_cable_end, loc.rack), in, in);
+        put_z_num(b, ws, r, 10, &c, offsetof(fp_cable_end, loc.u), in, in);
         put_s(b, ws, r, 11, legs(zdev, sizeof zdev, &c, offsetof(fp_cable_end, device_name)), t);
         put_s(b, ws, r, 12, legs(zport, sizeof zport, &c, offsetof(fp_cable_end, port)), t);
         put_s(b, ws, r, 13, fp_medium_name(c.medium), t);

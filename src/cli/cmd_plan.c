@@ -178,8 +178,8 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
-        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv, netbox-cables.csv, "
-               "topology.csv%s\n", o.out_dir,
+        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv, "
+               "netbox-cables.csv, topology.csv%s\n", o.out_dir,
                wo.split_by == FP_SPLIT_ROW    ? ", by-row/"
                : wo.split_by == FP_SPLIT_HALL ? ", by-hall/"
                                               : "");
