@@ -33,6 +33,15 @@ typedef struct scope {
     int hall, row;          /* 0 = any */
 } scope;
 
+typedef struct pull {
+    int32_t ra, rz;         /* racks, ra <= rz */
+    int16_t medium, part;   /* part: index into the interned part names */
+    float stock_m, route_m;
+    int64_t cable;
+} pull;
+
+#define MAX_PARTS 256
+
 typedef struct book {
     lxw_workbook *wb;
     const fp_plan *plan;
@@ -52,6 +61,14 @@ typedef struct book {
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
     int bom_total_row;      /* 1-based row of the BOM total (0 = none) */
+    /* Gathered in the one pass over the cables (fp_plan_cable fills a large struct; the Ports
+     * sheet and the Pull list reuse what it gave instead of asking again). */
+    char (*cable_id)[16];   /* every cable's id, by index */
+    pull *pulls;            /* cables in scope whose both racks are known */
+    size_t n_pulls;
+    char parts[MAX_PARTS][48];
+    int n_parts;
+    const struct rack_index *rack_idx;
 } book;
 
 /* A sheet that continues on "Name (2)", "Name (3)"... when it reaches max_rows data rows. */
@@ -378,6 +395,28 @@ static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
     put_n(b, ws, r, col, v, num);
 }
 
+static int32_t rack_of(const rack_index *ri, const fp_location *l);
+
+/* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. */
+static void gather_pull(book *b, const fp_cable_info *c)
+{
+    int32_t ra = rack_of(b->rack_idx, &c->a.loc), rz = rack_of(b->rack_idx, &c->z[0].loc);
+    if (ra < 0 || rz < 0)
+        return;
+    int part = 0;
+    while (part < b->n_parts && strcmp(b->parts[part], c->part) != 0)
+        part++;
+    if (part == b->n_parts) {
+        if (b->n_parts == MAX_PARTS)
+            part = MAX_PARTS - 1;       /* more part numbers than a catalog holds: lump them */
+        else
+            snprintf(b->parts[b->n_parts++], sizeof b->parts[0], "%s", c->part);
+    }
+    b->pulls[b->n_pulls++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c->medium,
+                                     (int16_t)part, (float)c->stock_m, (float)c->route_m,
+                                     c->index };
+}
+
 static void write_cables(book *b)
 {
     sheet s;
@@ -386,12 +425,21 @@ static void write_cables(book *b)
         zlabel[FP_MAX_LEGS * 130];
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
+    b->cable_id = malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
+    b->pulls = malloc((size_t)(n ? n : 1) * sizeof *b->pulls);
+    if (b->cable_id == NULL || b->pulls == NULL) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Cables sheet");
+        sheet_end(&s);
+        return;
+    }
     for (int64_t i = 0; i < n && b->rc == FP_OK; i++) {
         if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
             break;
         progress(b, "plan.xlsx cables", i, n);
+        snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
         if (!cable_in_scope(&b->sc, &c))
             continue;
+        gather_pull(b, &c);
         int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
         lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
         lxw_row_t r = sheet_next(&s);
@@ -549,7 +597,7 @@ static void write_ports(book *b)
     int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
     int32_t *link_at = NULL;
     sheet s;
-    char name[48], port[16], far[48], far_port[16], cid[16];
+    char name[48], port[16], far[48], far_port[16];
     sheet_init(&s, b, "Ports", port_cols, N_PORT_COLS);
     if (off == NULL)
         goto nomem;
@@ -618,13 +666,7 @@ static void write_ports(book *b)
                   t);
             int64_t ci = fp_plan_link_cable(plan, (size_t)li);
             fp_medium m = fp_plan_link_medium(plan, (size_t)li);
-            cid[0] = '\0';
-            if (ci >= 0) {
-                fp_cable_info c;
-                if (fp_plan_cable(plan, (size_t)ci, &c, NULL) == FP_OK)
-                    snprintf(cid, sizeof cid, "%s", c.id);
-            }
-            put_s(b, ws, r, 6, cid, t);
+            put_s(b, ws, r, 6, ci >= 0 && b->cable_id ? b->cable_id[ci] : "", t);
             put_s(b, ws, r, 7, (unsigned)m < FP_MEDIUM_COUNT ? fp_medium_name(m) : "", t);
             put_s(b, ws, r, 8, "used", t);
         }
@@ -743,13 +785,6 @@ static const column pull_cols[] = {
 };
 #define N_PULL_COLS ((int)(sizeof pull_cols / sizeof pull_cols[0]))
 
-typedef struct pull {
-    int32_t ra, rz;         /* racks, ra <= rz */
-    int16_t medium, part;   /* part: index into the interned part names */
-    float stock_m, route_m;
-    int64_t cable;
-} pull;
-
 static int cmp_pull(const void *x, const void *y)
 {
     const pull *a = x, *b = y;
@@ -766,45 +801,17 @@ static int cmp_pull(const void *x, const void *y)
     return (a->cable > b->cable) - (a->cable < b->cable);
 }
 
-#define MAX_PARTS 256
-
-static void write_pull_list(book *b, const rack_index *ri)
+static void write_pull_list(book *b)
 {
     const fp_plan *plan = b->plan;
-    size_t n = fp_plan_cable_count(plan), np = 0;
-    pull *pl = malloc((n ? n : 1) * sizeof *pl);
-    char parts[MAX_PARTS][48];
-    int nparts = 0;
-    fp_cable_info c;
+    pull *pl = b->pulls;
+    size_t np = b->n_pulls;
     sheet s;
     sheet_init(&s, b, "Pull list", pull_cols, N_PULL_COLS);
-    if (pl == NULL) {
-        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Pull list");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if ((b->rc = fp_plan_cable(plan, i, &c, b->err)) != FP_OK)
-            goto out;
-        if (!cable_in_scope(&b->sc, &c))
-            continue;
-        int32_t ra = rack_of(ri, &c.a.loc), rz = rack_of(ri, &c.z[0].loc);
-        if (ra < 0 || rz < 0)
-            continue;
-        int part = 0;
-        while (part < nparts && strcmp(parts[part], c.part) != 0)
-            part++;
-        if (part == nparts) {
-            if (nparts == MAX_PARTS)
-                part = MAX_PARTS - 1;   /* more part numbers than a catalog holds: lump them */
-            else
-                snprintf(parts[nparts++], sizeof parts[0], "%s", c.part);
-        }
-        pl[np++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c.medium,
-                           (int16_t)part, (float)c.stock_m, (float)c.route_m, (int64_t)i };
-    }
     /* Parts are numbered in order of first appearance in the (fixed) cable order, so the list
      * is deterministic. */
-    qsort(pl, np, sizeof *pl, cmp_pull);
+    if (pl)
+        qsort(pl, np, sizeof *pl, cmp_pull);
     for (size_t i = 0; i < np;) {
         size_t j = i;
         double total = 0, longest = 0;
@@ -819,11 +826,8 @@ static void write_pull_list(book *b, const rack_index *ri)
             j++;
         }
         fp_rack_info r1, r2;
-        fp_cable_info c1, c2;
         if (fp_plan_rack(plan, (size_t)pl[i].ra, &r1, NULL) != FP_OK ||
-            fp_plan_rack(plan, (size_t)pl[i].rz, &r2, NULL) != FP_OK ||
-            fp_plan_cable(plan, (size_t)first, &c1, NULL) != FP_OK ||
-            fp_plan_cable(plan, (size_t)last, &c2, NULL) != FP_OK)
+            fp_plan_rack(plan, (size_t)pl[i].rz, &r2, NULL) != FP_OK)
             break;
         lxw_row_t r = sheet_next(&s);
         if (r == 0)
@@ -834,18 +838,16 @@ static void write_pull_list(book *b, const rack_index *ri)
         put_s(b, s.ws, r, 0, r1.name, t);
         put_s(b, s.ws, r, 1, r2.name, t);
         put_s(b, s.ws, r, 2, fp_medium_name((fp_medium)m), t);
-        put_s(b, s.ws, r, 3, c1.part, t);
+        put_s(b, s.ws, r, 3, b->parts[pl[i].part], t);
         put_n(b, s.ws, r, 4, pl[i].stock_m, ln);
         put_n(b, s.ws, r, 5, (double)(j - i), in);
         put_n(b, s.ws, r, 6, total, ln);
         put_n(b, s.ws, r, 7, longest, ln);
-        put_s(b, s.ws, r, 8, c1.id, t);
-        put_s(b, s.ws, r, 9, c2.id, t);
+        put_s(b, s.ws, r, 8, b->cable_id[first], t);
+        put_s(b, s.ws, r, 9, b->cable_id[last], t);
         i = j;
     }
-out:
     sheet_end(&s);
-    free(pl);
 }
 
 /* ---- Summary: the design on one screen ---- */
@@ -1051,6 +1053,7 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
         b.rc = fp__error_set(err, FP_ENOMEM, path, "out of memory indexing racks");
         goto close;
     }
+    b.rack_idx = &ri;
     /* Sheets are created in reading order; the Summary is filled last, from what the data sheets
      * counted (each sheet has its own row stream, so that is allowed in constant memory). */
     lxw_worksheet *summary = add_sheet(&b, "Summary");
@@ -1063,11 +1066,13 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     if (b.rc == FP_OK)
         write_racks(&b, &ri);
     if (b.rc == FP_OK)
-        write_pull_list(&b, &ri);
+        write_pull_list(&b);
     if (b.rc == FP_OK && summary)
         write_summary(&b, summary);
 close:
     rack_index_free(&ri);
+    free(b.cable_id);
+    free(b.pulls);
     lxw_error ce = workbook_close(b.wb);
     if (b.rc != FP_OK)
         return b.rc;
