@@ -279,5 +279,7 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
 /* CSV field quoting per RFC 4180 when needed. */
 void fp__csv_field(FILE *f, const char *s);
+/* Close a file that was written; FP_EIO naming path when any write or the close failed. */
+fp_status fp__close_written(FILE *f, const char *path, fp_error *err);
 
 #endif

@@ -15,13 +15,14 @@ static fp_status csv_open(FILE **out, const char *path, const char *header, fp_e
     return FP_OK;
 }
 
-static fp_status csv_close(FILE *f, const char *path, fp_error *err)
+/* Close the file; the first failure (rc from the rows, else the close) is the result. */
+static fp_status csv_close(FILE *f, const char *path, fp_status rc, fp_error *err)
 {
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
-    return FP_OK;
+    if (rc != FP_OK) {
+        fclose(f);
+        return rc;
+    }
+    return fp__close_written(f, path, err);
 }
 
 static void csv_row(FILE *f, const char *const *fields, size_t n)
@@ -93,11 +94,7 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     }
     report(o, "labels.csv", n, n);
 out:
-    if (rc != FP_OK) {
-        fclose(f);
-        return rc;
-    }
-    return csv_close(f, path, err);
+    return csv_close(f, path, rc, err);
 }
 
 /* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
@@ -140,11 +137,7 @@ fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_w
     }
     report(o, "netbox-cables.csv", n, n);
 out:
-    if (rc != FP_OK) {
-        fclose(f);
-        return rc;
-    }
-    return csv_close(f, path, err);
+    return csv_close(f, path, rc, err);
 }
 
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -178,5 +171,5 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
         report(o, "topology.csv", i, n);
     }
     report(o, "topology.csv", n, n);
-    return csv_close(f, path, err);
+    return csv_close(f, path, FP_OK, err);
 }

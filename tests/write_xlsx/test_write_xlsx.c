@@ -226,6 +226,7 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = sheet_named(path, "Cables");
     size_t n = fp_plan_cable_count(p);
+    cr_assert_gt(n, 0);
     cr_expect_eq(xl_count_rows(xml), (long)n + 1);
     static xl_row row;
     const char *pos = xml;
@@ -272,10 +273,7 @@ Test(write_xlsx, bom_total_row_is_formulas)
 {
     fp_plan *p = plan_from(SPEC_768);
     size_t n = fp_plan_bom_count(p);
-    if (n == 0) {
-        fp_plan_free(p);
-        cr_skip_test("no BOM lines in this build (cabling not implemented)");
-    }
+    cr_assert_gt(n, 0);
     char dir[64], path[128];
     tmpdir(dir, sizeof dir);
     write_all(p, dir);
@@ -331,10 +329,7 @@ Test(write_xlsx, split_by_row_writes_one_workbook_per_row)
 {
     fp_plan *p = plan_from(SPEC_768);
     size_t nr = fp_plan_rack_count(p);
-    if (nr == 0) {
-        fp_plan_free(p);
-        cr_skip_test("no racks in this build (layout not implemented)");
-    }
+    cr_assert_gt(nr, 0);
     char dir[64], path[256];
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
