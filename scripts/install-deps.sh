@@ -2,7 +2,7 @@
 # Install the Debian packages fabplan builds, tests and runs with.
 # Idempotent: does nothing (no apt-get update, no network) when they are all present.
 set -eu
-PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev"
+PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

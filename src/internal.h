@@ -260,6 +260,24 @@ struct cJSON;
 void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
 /* "nic-leaf", "leaf-spine", ... */
 const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);
+/* The installer workbook (write_xlsx.c). */
+fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
+                         fp_error *err);
+/* One workbook per row or hall (o->split_by) in the directory dir (created). */
+fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
+                               fp_error *err);
+/* As fp__write_xlsx with at most max_rows data rows per sheet before "Cables (2)" etc. begin
+ * (Excel's limit is FP_XLSX_MAX_DATA_ROWS; tests lower it to check the continuation). */
+#define FP_XLSX_MAX_DATA_ROWS 1048575
+fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
+                              int64_t max_rows, fp_error *err);
+/* Exports other tools import (write_exports.c). */
+fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
 
 /* Diagrams (write_dot.c, the only Graphviz user). Each writer picks the format from the file
  * name it is given: ".dot" writes the Graphviz source, ".svg"/".png" lay out and render. */
@@ -279,5 +297,7 @@ int fp__detail_file_name(const fp_plan *plan, const fp_write_options *o, const c
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
 /* CSV field quoting per RFC 4180 when needed. */
 void fp__csv_field(FILE *f, const char *s);
+/* Close a file that was written; FP_EIO naming path when any write or the close failed. */
+fp_status fp__close_written(FILE *f, const char *path, fp_error *err);
 
 #endif

@@ -58,6 +58,15 @@ void fp__csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+fp_status fp__close_written(FILE *f, const char *path, fp_error *err)
+{
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad)
+        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
+    return FP_OK;
+}
+
 void fp_free(void *p)
 {
     free(p);

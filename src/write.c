@@ -1,4 +1,5 @@
 /* fabplan — write every document into a directory, all or nothing. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,31 +19,60 @@ static fp_status json_writer(const fp_plan *plan, const char *path, const fp_wri
 }
 
 /* An output is written when all of its flag bits are set. name_fn, when given, names the file
- * from the options (returns 0 when this plan has nothing to write there). */
+ * from the options (returns 0 when this plan has nothing to write there). split !=
+ * FP_SPLIT_NONE: written only when the options ask for that split, and the name is a directory
+ * of workbooks (replaced as a whole). */
 typedef struct output {
     const char *name;
     unsigned flag;
     writer_fn fn;
     int (*name_fn)(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
                    size_t n);
+    fp_split_by split;
 } output;
 
 static const output outputs[] = {
-    { "plan.json", FP_WRITE_JSON, json_writer, NULL },
-    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL },
-    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL },
-    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL },
-    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL },
-    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL },
-    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL },
-    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name },
-    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name },
-    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name },
-    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL },
-    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL },
-    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL },
+    { "plan.json", FP_WRITE_JSON, json_writer, NULL, FP_SPLIT_NONE },
+    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL, FP_SPLIT_NONE },
+    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL, FP_SPLIT_NONE },
+    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL, FP_SPLIT_NONE },
+    { "plan.xlsx", FP_WRITE_XLSX, fp__write_xlsx, NULL, FP_SPLIT_NONE },
+    { "by-row", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_ROW },
+    { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL },
+    { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE },
+    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_csv, NULL, FP_SPLIT_NONE },
+    { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE },
+    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
+    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
+    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE },
+    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
+    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
+    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
+    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
+    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
+    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
+
+/* Remove a file, or a directory of files (one level: the split workbooks). */
+static void remove_output(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        unlink(path);
+        return;
+    }
+    struct dirent *e;
+    char sub[4400];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        unlink(sub);
+    }
+    closedir(d);
+    rmdir(path);
+}
 
 static fp_status make_dirs(const char *dir, fp_error *err)
 {
@@ -82,9 +112,11 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
         return rc;
     if ((rc = make_dirs(dir, err)) != FP_OK)
         return rc;
+    fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
         char name[256];
-        if ((opts->formats & outputs[i].flag) != outputs[i].flag)
+        if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
+            (outputs[i].split != FP_SPLIT_NONE && outputs[i].split != split))
             continue;
         snprintf(name, sizeof name, "%s", outputs[i].name);
         if (outputs[i].name_fn && !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
@@ -95,16 +127,19 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
         if ((rc = outputs[i].fn(plan, tmp[i], opts, err)) != FP_OK)
             goto out;
     }
-    for (size_t i = 0; i < N_OUTPUTS; i++)
+    for (size_t i = 0; i < N_OUTPUTS; i++) {
+        if (written[i] && outputs[i].split != FP_SPLIT_NONE)
+            remove_output(final[i]);    /* rename cannot replace a non-empty directory */
         if (written[i] && rename(tmp[i], final[i]) != 0) {
             rc = fp__error_set(err, FP_EIO, final[i], "cannot rename %s to %s: %s", tmp[i],
                                final[i], strerror(errno));
             goto out;
         }
+    }
     return FP_OK;
 out:
     for (size_t i = 0; i < N_OUTPUTS; i++)
         if (written[i])
-            unlink(tmp[i]);
+            remove_output(tmp[i]);
     return rc;
 }

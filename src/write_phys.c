@@ -2,15 +2,6 @@
 #include <stdio.h>
 #include "internal.h"
 
-static fp_status finish_file(FILE *f, const char *path, fp_error *err)
-{
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
-    return FP_OK;
-}
-
 fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                             fp_error *err)
 {
@@ -34,7 +25,7 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
     }
     fp_plan_totals(plan, &t);
     fprintf(f, "total,,,,,,,%.2f,,%.2f,\n", t.cost, t.power_w);
-    return finish_file(f, path, err);
+    return fp__close_written(f, path, err);
 }
 
 static void end_fields(FILE *f, const fp_cable_end *e)
@@ -116,5 +107,5 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
     }
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);
-    return finish_file(f, path, err);
+    return fp__close_written(f, path, err);
 }

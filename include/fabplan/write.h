@@ -17,6 +17,10 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 #define FP_WRITE_LINKS 0x2u     /**< links.csv */
 #define FP_WRITE_CABLES 0x100u  /**< cables.csv: one row per physical cable */
 #define FP_WRITE_BOM 0x200u     /**< bom.csv: bill of materials with totals */
+#define FP_WRITE_XLSX 0x10u     /**< plan.xlsx, the installer workbook (plus by-row/ or by-hall/) */
+#define FP_WRITE_LABELS 0x20u   /**< labels.csv: one row per cable end, for a label printer */
+#define FP_WRITE_NETBOX 0x40u   /**< netbox-cables.csv: NetBox cable bulk import */
+#define FP_WRITE_TOPOLOGY 0x80u /**< topology.csv: one row per link, AVD-style columns */
 /* Diagrams (write_dot.c): each is written as Graphviz source (.dot) and SVG. Their bits start at
  * 0x1000 to leave the low bits to data documents. */
 #define FP_WRITE_OVERVIEW 0x1000u /**< fabric.dot/.svg: one node per group of identical switches */
@@ -26,6 +30,13 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 #define FP_WRITE_ALL 0xffffffffu
 /** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies. */
 #define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_PNG)
+
+/** How the installer workbook is split for crews (fp_write_options.split_by). */
+typedef enum fp_split_by {
+    FP_SPLIT_NONE = 0,          /**< plan.xlsx only */
+    FP_SPLIT_ROW,               /**< plus by-row/plan-H1-R05.xlsx, one per row of racks */
+    FP_SPLIT_HALL               /**< plus by-hall/plan-H1.xlsx, one per hall */
+} fp_split_by;
 
 typedef struct fp_write_options {
     int version;                /**< FP_WRITE_OPTIONS_VERSION */
@@ -38,10 +49,11 @@ typedef struct fp_write_options {
      *  detail diagram (fp_plan_detail_unit says why). A selector the plan does not have fails
      *  fp_plan_write with FP_EINVAL before any file is written. */
     const char *detail;
+    fp_split_by split_by;       /**< version 2: extra workbooks per row or hall */
 } fp_write_options;
 
 #define FP_WRITE_OPTIONS_VERSION 2
-#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL }
+#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, FP_SPLIT_NONE }
 
 /** Which unit FP_WRITE_DETAIL would draw for these options: returns 1 and writes its file stem
  *  ("su-3", "pod-1") to name (n bytes, truncated to fit), or 0 with the reason in *why (may be

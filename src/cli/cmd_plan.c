@@ -8,15 +8,18 @@ static void plan_usage(FILE *f)
 {
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
-          "plan.json, links.csv, cables.csv, bom.csv and the diagrams (fabric, floor and one\n"
-          "unit's detail as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
+          "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
+          "netbox-cables.csv, topology.csv, and the fabric, floor and one unit's detail diagrams\n"
+          "as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
-          "  -q, --quiet         no summary on stdout\n"
+          "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
+          "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
-          "  --png               also render every diagram as PNG\n",
+          "  --png               also render every diagram as PNG\n"
+          "  -q, --quiet         no summary on stdout\n",
           f);
 }
 
@@ -116,6 +119,7 @@ static void print_summary(const fp_plan *plan)
 typedef struct plan_opts {
     const char *detail;
     int png;
+    fp_split_by split_by;
 } plan_opts;
 
 static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *), plan_opts *po)
@@ -124,6 +128,18 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return -1;
+        }
+        if (po && strcmp(argv[i], "--split-by") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "row") == 0)
+                po->split_by = FP_SPLIT_ROW;
+            else if (strcmp(v, "hall") == 0)
+                po->split_by = FP_SPLIT_HALL;
+            else {
+                fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+                return EXIT_USAGE;
+            }
+            continue;
         }
         if (po && strcmp(argv[i], "--png") == 0) {
             po->png = 1;
@@ -168,7 +184,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE };
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
         goto out;
@@ -183,6 +199,7 @@ int cmd_plan(int argc, char **argv)
     if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
+    wo.split_by = po.split_by;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
     wo.detail = po.detail;
@@ -195,8 +212,12 @@ int cmd_plan(int argc, char **argv)
     if (!o.quiet) {
         print_summary(plan);
         cli_print_metrics(plan);
-        printf("  wrote %s/plan.json, links.csv, cables.csv, bom.csv and diagrams (.dot, .svg%s)\n",
-               o.out_dir, po.png ? ", .png" : "");
+        printf("  wrote %s/: plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv, "
+               "netbox-cables.csv, topology.csv%s, diagrams (.dot, .svg%s)\n", o.out_dir,
+               po.split_by == FP_SPLIT_ROW    ? ", by-row/"
+               : po.split_by == FP_SPLIT_HALL ? ", by-hall/"
+                                              : "",
+               po.png ? ", .png" : "");
         char unit[32];
         fp_error why = { 0 };
         if (fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &why))

@@ -1,0 +1,175 @@
+/* fabplan — exports other tools import: label-printer CSV, NetBox cable import, AVD topology. */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+/* A CSV file being written: one big buffer, because these files have a row per cable or link. */
+static fp_status csv_open(FILE **out, const char *path, const char *header, fp_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    fputs(header, f);
+    *out = f;
+    return FP_OK;
+}
+
+/* Close the file; the first failure (rc from the rows, else the close) is the result. */
+static fp_status csv_close(FILE *f, const char *path, fp_status rc, fp_error *err)
+{
+    if (rc != FP_OK) {
+        fclose(f);
+        return rc;
+    }
+    return fp__close_written(f, path, err);
+}
+
+static void csv_row(FILE *f, const char *const *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        fp__csv_field(f, fields[i]);
+    }
+    fputc('\n', f);
+}
+
+static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
+{
+    if (o && o->progress && ((i & 0xffff) == 0 || i == n))
+        o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
+}
+
+/* "a; b; c" of one field over a breakout cable's legs. */
+static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int what)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < c->n_z && len < n; i++) {
+        const fp_cable_end *e = &c->z[i];
+        const char *s = what == 0 ? e->loc.text : what == 1 ? e->device_name : e->port;
+        int w = snprintf(buf + len, n - len, "%s%s", i ? "; " : "", s);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err)
+{
+    FILE *f = NULL;
+    fp_cable_info c;
+    fp_status rc;
+    size_t n = fp_plan_cable_count(plan);
+    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 18], end[8];
+    if ((rc = csv_open(&f, path,
+                       "cable_id,end,location,device,port,far_location,far_device,far_port,"
+                       "medium,label\n",
+                       err)) != FP_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
+            goto out;
+        const char *medium = fp_medium_name(c.medium);
+        /* The A end faces every leg; each Z leg faces the A end. */
+        const char *a_row[] = { c.id, "A", c.a.loc.text, c.a.device_name, c.a.port,
+                                join_legs(floc, sizeof floc, &c, 0),
+                                join_legs(fdev, sizeof fdev, &c, 1),
+                                join_legs(fport, sizeof fport, &c, 2), medium, c.a.label };
+        csv_row(f, a_row, sizeof a_row / sizeof a_row[0]);
+        for (int k = 0; k < c.n_z; k++) {
+            const fp_cable_end *z = &c.z[k];
+            if (c.n_z == 1)
+                snprintf(end, sizeof end, "Z");
+            else
+                snprintf(end, sizeof end, "Z%d", k + 1);
+            const char *z_row[] = { c.id, end, z->loc.text, z->device_name, z->port,
+                                    c.a.loc.text, c.a.device_name, c.a.port, medium, z->label };
+            csv_row(f, z_row, sizeof z_row / sizeof z_row[0]);
+        }
+        report(o, "labels.csv", i, n);
+    }
+    report(o, "labels.csv", n, n);
+out:
+    return csv_close(f, path, rc, err);
+}
+
+/* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
+ * NetBox has no AEC type; active copper is the nearest. */
+static const char *const netbox_type[FP_MEDIUM_COUNT] = { "dac-passive", "dac-active",
+                                                          "dac-active", "mmf-om4", "smf-os2" };
+static const char *const netbox_color[FP_MEDIUM_COUNT] = { "000000", "000000", "000000",
+                                                           "00ffff", "ffff00" };
+
+fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err)
+{
+    FILE *f = NULL;
+    fp_cable_info c;
+    fp_status rc;
+    size_t n = fp_plan_cable_count(plan);
+    char label[24], length[32];
+    if ((rc = csv_open(&f, path,
+                       "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                       "side_b_name,type,status,label,color,length,length_unit\n",
+                       err)) != FP_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
+            goto out;
+        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
+        snprintf(length, sizeof length, "%.1f", c.stock_m);
+        /* One NetBox cable per leg: its CSV import connects one interface to one interface. */
+        for (int k = 0; k < c.n_z; k++) {
+            if (c.n_z == 1)
+                snprintf(label, sizeof label, "%s", c.id);
+            else
+                snprintf(label, sizeof label, "%s/%d", c.id, k + 1);
+            const char *row[] = { c.a.device_name, "dcim.interface", c.a.port,
+                                  c.z[k].device_name, "dcim.interface", c.z[k].port,
+                                  netbox_type[m], "planned", label, netbox_color[m], length, "m" };
+            csv_row(f, row, sizeof row / sizeof row[0]);
+        }
+        report(o, "netbox-cables.csv", i, n);
+    }
+    report(o, "netbox-cables.csv", n, n);
+out:
+    return csv_close(f, path, rc, err);
+}
+
+fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err)
+{
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    FILE *f = NULL;
+    fp_status rc;
+    char an[48], zn[48], ap[16], zp[16];
+    size_t n = (size_t)fab->n_link;
+    if ((rc = csv_open(&f, path,
+                       "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
+                       "Node Interface Enabled\n",
+                       err)) != FP_OK)
+        return rc;
+    /* One row per link (AVD writes each link twice, once from each side; users asked for one),
+     * the lower end as the node. */
+    for (size_t i = 0; i < n; i++) {
+        const fp_link *l = &fab->link[i];
+        const char *row[] = {
+            fp__tier_role(fab->dev[l->a].tier, fab->tiers),
+            fp__device_name(an, sizeof an, fab, rs, l->a),
+            fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
+            fp__tier_role(fab->dev[l->z].tier, fab->tiers),
+            fp__device_name(zn, sizeof zn, fab, rs, l->z),
+            fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
+            "True",
+        };
+        csv_row(f, row, sizeof row / sizeof row[0]);
+        report(o, "topology.csv", i, n);
+    }
+    report(o, "topology.csv", n, n);
+    return csv_close(f, path, FP_OK, err);
+}

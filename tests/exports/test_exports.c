@@ -1,0 +1,159 @@
+/* Exports other tools import: labels.csv, netbox-cables.csv, topology.csv, read back as CSV and
+ * checked against the plan (through the API) and against links.csv. */
+#include <criterion/criterion.h>
+#include <unistd.h>
+#include "helpers.h"
+#include "xlsx_read.h"
+
+/* 768 GPUs at 1 NIC per GPU on 64-port switches: 2 tiers, 768 NIC-leaf + 768 leaf-spine links. */
+#define SPEC_768 "{\"name\":\"t768\",\"cluster\":{\"gpus\":768}}"
+
+static void write_formats(const fp_plan *p, char *dir, size_t n, unsigned formats)
+{
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = formats;
+    snprintf(dir, n, "/tmp/fabplan-exports-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
+}
+
+static csv_file load(const char *dir, const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return csv_load(path);
+}
+
+/* topology.csv: the AVD columns, one row per link (not two), in links.csv's order. */
+Test(exports, topology_one_row_per_link)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    write_formats(p, dir, sizeof dir, FP_WRITE_TOPOLOGY | FP_WRITE_LINKS);
+    csv_file t = load(dir, "topology.csv"), l = load(dir, "links.csv");
+    cr_assert_str_eq(t.line[0], "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
+                                "Node Interface Enabled");
+    cr_assert_eq(t.n, 768 * 2 + 1);
+    cr_assert_eq(l.n, t.n);
+    long servers = 0, leaves = 0;
+    for (long i = 1; i < t.n; i++) {
+        char *tf[8], *lf[8];
+        cr_assert_eq(csv_split(t.line[i], tf, 8), 7, "line %ld", i + 1);
+        cr_assert_eq(csv_split(l.line[i], lf, 8), 8, "line %ld", i + 1);
+        cr_expect_str_eq(tf[1], lf[1]);
+        cr_expect_str_eq(tf[2], lf[2]);
+        cr_expect_str_eq(tf[4], lf[3]);
+        cr_expect_str_eq(tf[5], lf[4]);
+        cr_expect_str_eq(tf[6], "True");
+        servers += strcmp(tf[0], "server") == 0;
+        leaves += strcmp(tf[0], "leaf") == 0 && strcmp(tf[3], "spine") == 0;
+    }
+    /* NIC-leaf links have a server as the node; leaf-spine links a leaf under a spine. */
+    cr_expect_eq(servers, 768);
+    cr_expect_eq(leaves, 768);
+    csv_free(&t);
+    csv_free(&l);
+    fp_plan_free(p);
+}
+
+/* Only the asked-for documents are written. */
+Test(exports, formats_select_the_files)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128];
+    write_formats(p, dir, sizeof dir, FP_WRITE_TOPOLOGY);
+    static const char *const absent[] = { "plan.json", "links.csv", "plan.xlsx", "labels.csv",
+                                          "netbox-cables.csv" };
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, absent[i]);
+        cr_expect_neq(access(path, F_OK), 0, "%s written but not asked for", absent[i]);
+    }
+    snprintf(path, sizeof path, "%s/topology.csv", dir);
+    cr_expect_eq(access(path, F_OK), 0);
+    fp_plan_free(p);
+}
+
+/* labels.csv: for every cable, one row for the A end and one per Z leg, all with the cable's id;
+ * each end names the other as its far end. */
+Test(exports, labels_both_ends_of_every_cable)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    write_formats(p, dir, sizeof dir, FP_WRITE_LABELS);
+    csv_file f = load(dir, "labels.csv");
+    cr_assert_str_eq(f.line[0], "cable_id,end,location,device,port,far_location,far_device,"
+                                "far_port,medium,label");
+    size_t n = fp_plan_cable_count(p);
+    long want = 1, li = 1;
+    for (size_t i = 0; i < n; i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        want += 1 + c.n_z;
+        char *a[12];
+        cr_assert_lt(li, f.n);
+        cr_assert_eq(csv_split(f.line[li++], a, 12), 10);
+        cr_expect_str_eq(a[0], c.id);
+        cr_expect_str_eq(a[1], "A");
+        cr_expect_str_eq(a[3], c.a.device_name);
+        cr_expect_str_eq(a[4], c.a.port);
+        cr_expect_str_eq(a[8], fp_medium_name(c.medium));
+        cr_expect_str_eq(a[9], c.a.label);
+        for (int k = 0; k < c.n_z; k++) {
+            char *z[12];
+            cr_assert_lt(li, f.n);
+            cr_assert_eq(csv_split(f.line[li++], z, 12), 10);
+            cr_expect_str_eq(z[0], c.id);
+            cr_expect_str_eq(z[3], c.z[k].device_name);
+            cr_expect_str_eq(z[4], c.z[k].port);
+            cr_expect_str_eq(z[6], c.a.device_name);    /* far end of a Z leg: the A end */
+            cr_expect_str_eq(z[7], c.a.port);
+            cr_expect_str_eq(z[9], c.z[k].label);
+        }
+        if (c.n_z == 1)
+            cr_expect_str_eq(a[6], c.z[0].device_name);
+    }
+    cr_expect_eq(f.n, want);
+    csv_free(&f);
+    fp_plan_free(p);
+}
+
+/* netbox-cables.csv: NetBox's bulk-import columns, one NetBox cable per leg, planned, in metres,
+ * with a cable type NetBox knows. */
+Test(exports, netbox_columns_and_one_row_per_leg)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    write_formats(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    csv_file f = load(dir, "netbox-cables.csv");
+    cr_assert_str_eq(f.line[0], "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                                "side_b_name,type,status,label,color,length,length_unit");
+    size_t n = fp_plan_cable_count(p);
+    long want = 1, li = 1;
+    static const char *const types[] = { "dac-passive", "dac-active", "mmf-om4", "smf-os2" };
+    for (size_t i = 0; i < n; i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        want += c.n_z;
+        for (int k = 0; k < c.n_z; k++) {
+            char *r[16];
+            cr_assert_lt(li, f.n);
+            cr_assert_eq(csv_split(f.line[li++], r, 16), 12);
+            cr_expect_str_eq(r[0], c.a.device_name);
+            cr_expect_str_eq(r[1], "dcim.interface");
+            cr_expect_str_eq(r[2], c.a.port);
+            cr_expect_str_eq(r[3], c.z[k].device_name);
+            cr_expect_str_eq(r[5], c.z[k].port);
+            int known = 0;
+            for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+                known |= strcmp(r[6], types[t]) == 0;
+            cr_expect(known, "unknown NetBox cable type %s", r[6]);
+            cr_expect_str_eq(r[7], "planned");
+            cr_expect_float_eq(strtod(r[10], NULL), c.stock_m, 0.051);
+            cr_expect_str_eq(r[11], "m");
+        }
+    }
+    cr_expect_eq(f.n, want);
+    csv_free(&f);
+    fp_plan_free(p);
+}

@@ -1,0 +1,253 @@
+/* Test helpers: read an .xlsx back (unzip -p, then a small scan of the sheet XML) and CSV files.
+ * Just enough XML for what libxlsxwriter writes: <row r="N"> elements holding <c r="B7" ...>
+ * cells with an inline string (<is><t>), a number (<v>) or a formula (<f>) and its value. */
+#ifndef FP_TEST_XLSX_READ_H
+#define FP_TEST_XLSX_READ_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XL_MAX_COLS 32
+#define XL_CELL 512
+
+/* Whole output of a command (NULL on failure); the caller frees it. */
+static inline char *xl_popen_read(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    size_t cap = 1 << 16, len = 0, got;
+    char *buf = malloc(cap);
+    if (p == NULL || buf == NULL) {
+        free(buf);
+        if (p)
+            pclose(p);
+        return NULL;
+    }
+    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            cr_assert_not_null(buf);
+        }
+    }
+    buf[len] = '\0';
+    if (pclose(p) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* One member of the zip, e.g. "xl/workbook.xml". Fails the test when missing. */
+static inline char *xl_member(const char *xlsx, const char *member)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "unzip -p '%s' '%s' 2>/dev/null", xlsx, member);
+    char *s = xl_popen_read(cmd);
+    cr_assert_not_null(s, "%s: no member %s", xlsx, member);
+    return s;
+}
+
+/* Decode the few XML entities libxlsxwriter writes. */
+static inline void xl_unescape(char *s)
+{
+    static const struct { const char *ent; char c; } ents[] = {
+        { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' }
+    };
+    char *w = s;
+    for (const char *r = s; *r;) {
+        int done = 0;
+        for (size_t i = 0; i < sizeof ents / sizeof ents[0] && !done; i++) {
+            size_t n = strlen(ents[i].ent);
+            if (strncmp(r, ents[i].ent, n) == 0) {
+                *w++ = ents[i].c;
+                r += n;
+                done = 1;
+            }
+        }
+        if (!done)
+            *w++ = *r++;
+    }
+    *w = '\0';
+}
+
+/* Sheet names in workbook order; returns how many. */
+static inline int xl_sheet_names(const char *xlsx, char names[][32], int max)
+{
+    char *wb = xl_member(xlsx, "xl/workbook.xml");
+    int n = 0;
+    for (const char *p = wb; n < max && (p = strstr(p, "<sheet name=\"")) != NULL; n++) {
+        p += strlen("<sheet name=\"");
+        const char *e = strchr(p, '"');
+        size_t len = (size_t)(e - p) < 31 ? (size_t)(e - p) : 31;
+        memcpy(names[n], p, len);
+        names[n][len] = '\0';
+        xl_unescape(names[n]);
+        p = e;
+    }
+    free(wb);
+    return n;
+}
+
+/* XML of the i-th sheet (1-based, workbook order: libxlsxwriter names them sheetI.xml). */
+static inline char *xl_sheet(const char *xlsx, int i)
+{
+    char member[64];
+    snprintf(member, sizeof member, "xl/worksheets/sheet%d.xml", i);
+    return xl_member(xlsx, member);
+}
+
+/* One parsed row: cell text by column (A = 0), formulas apart. */
+typedef struct xl_row {
+    long r;                             /* 1-based row number */
+    char v[XL_MAX_COLS][XL_CELL];       /* value: string text, or number / cached formula value */
+    char f[XL_MAX_COLS][96];            /* formula text without "=", "" when none */
+    int present[XL_MAX_COLS];
+} xl_row;
+
+static inline void xl_copy(char *dst, size_t n, const char *from, const char *to)
+{
+    size_t len = (size_t)(to - from) < n - 1 ? (size_t)(to - from) : n - 1;
+    memcpy(dst, from, len);
+    dst[len] = '\0';
+    xl_unescape(dst);
+}
+
+/* Parse the row at or after *pos; advances *pos. Returns 0 at the end of the sheet. */
+static inline int xl_next_row(const char **pos, xl_row *row)
+{
+    const char *p = strstr(*pos, "<row r=\"");
+    if (p == NULL)
+        return 0;
+    memset(row, 0, sizeof *row);
+    row->r = strtol(p + 8, NULL, 10);
+    const char *end = strstr(p, "</row>");
+    const char *selfclose = strstr(p, "/>");
+    const char *gt = strchr(p, '>');
+    if (end == NULL || (gt && selfclose && selfclose < gt + 1 && selfclose + 1 == gt)) {
+        *pos = gt + 1;                  /* <row .../> without cells */
+        return 1;
+    }
+    for (const char *c = p; (c = strstr(c, "<c r=\"")) != NULL && c < end;) {
+        c += 6;
+        int col = 0;
+        while (*c >= 'A' && *c <= 'Z')
+            col = col * 26 + (*c++ - 'A' + 1);
+        col -= 1;
+        const char *ce = strchr(c, '>');
+        if (ce[-1] == '/') {            /* <c r="B2" s="3"/>: blank, formatted */
+            c = ce;
+            continue;
+        }
+        const char *close = strstr(ce, "</c>");
+        if (col < 0 || col >= XL_MAX_COLS) {
+            c = close;
+            continue;
+        }
+        row->present[col] = 1;
+        const char *t = strstr(ce, "<t");
+        const char *v = strstr(ce, "<v>");
+        const char *f = strstr(ce, "<f>");
+        if (f && f < close)
+            xl_copy(row->f[col], sizeof row->f[col], f + 3, strstr(f, "</f>"));
+        if (t && t < close) {
+            t = strchr(t, '>') + 1;
+            xl_copy(row->v[col], XL_CELL, t, strstr(t, "</t>"));
+        } else if (v && v < close) {
+            xl_copy(row->v[col], XL_CELL, v + 3, strstr(v, "</v>"));
+        }
+        c = close;
+    }
+    *pos = end + 6;
+    return 1;
+}
+
+/* Number of <row> elements in a sheet. */
+static inline long xl_count_rows(const char *xml)
+{
+    long n = 0;
+    for (const char *p = xml; (p = strstr(p, "<row r=\"")) != NULL; p += 8)
+        n++;
+    return n;
+}
+
+/* ---- CSV (RFC 4180) ---- */
+
+/* Split one line into fields in place; returns the count. Quoted fields may hold commas. */
+static inline int csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *r = line, *w = line;
+    while (n < max) {
+        fields[n++] = w;
+        if (*r == '"') {
+            r++;
+            for (;;) {
+                if (*r == '"' && r[1] == '"') {
+                    *w++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else if (*r == '\0') {
+                    break;
+                } else {
+                    *w++ = *r++;
+                }
+            }
+        }
+        while (*r && *r != ',' && *r != '\n' && *r != '\r')
+            *w++ = *r++;
+        if (*r != ',') {
+            *w = '\0';
+            break;
+        }
+        *w++ = '\0';
+        r++;
+    }
+    return n;
+}
+
+/* Lines of a text file (the caller frees lines[0] block and the array). */
+typedef struct csv_file {
+    char *text;
+    char **line;
+    long n;
+} csv_file;
+
+static inline csv_file csv_load(const char *path)
+{
+    csv_file c = { 0 };
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    c.text = malloc((size_t)len + 1);
+    cr_assert_eq(fread(c.text, 1, (size_t)len, f), (size_t)len);
+    c.text[len] = '\0';
+    fclose(f);
+    long cap = 1024;
+    c.line = malloc((size_t)cap * sizeof *c.line);
+    for (char *p = c.text; *p;) {
+        if (c.n == cap)
+            c.line = realloc(c.line, (size_t)(cap *= 2) * sizeof *c.line);
+        c.line[c.n++] = p;
+        char *nl = strchr(p, '\n');
+        if (nl == NULL)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    return c;
+}
+
+static inline void csv_free(csv_file *c)
+{
+    free(c->text);
+    free(c->line);
+}
+
+#endif
