@@ -1058,10 +1058,14 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     for (int z = 0; z < out->n_z && k < (int)sizeof out->a.label; z++)
         k += snprintf(out->a.label + k, sizeof out->a.label - (size_t)k, " %s %s %s", out->z[z].loc.text,
                       out->z[z].device_name, out->z[z].port);
-    for (int z = 0; z < out->n_z; z++)
-        snprintf(out->z[z].label, sizeof out->z[z].label, "%s %s %s %s > %s %s %s", out->id,
-                 out->z[z].loc.text, out->z[z].device_name, out->z[z].port, out->a.loc.text,
-                 out->a.device_name, out->a.port);
+    for (int z = 0; z < out->n_z; z++) {
+        /* via a local buffer: GCC's -Wrestrict cannot tell out->z[z].label from the fields read */
+        char label[sizeof out->z[z].label];
+        snprintf(label, sizeof label, "%s %s %s %s > %s %s %s", out->id, out->z[z].loc.text,
+                 out->z[z].device_name, out->z[z].port, out->a.loc.text, out->a.device_name,
+                 out->a.port);
+        memcpy(out->z[z].label, label, sizeof label);
+    }
     return FP_OK;
 }
 
