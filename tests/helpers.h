@@ -41,6 +41,22 @@ static inline fp_status plan_error(const char *json, fp_error *err)
     return rc;
 }
 
+/* Whole file as a NUL-terminated string (caller frees); fails the test when unreadable. */
+static inline char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    cr_assert_not_null(b);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
 static inline int64_t tier_switches(const fp_plan *p, int tier)
 {
     fp_tier_info t;

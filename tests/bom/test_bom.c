@@ -60,20 +60,6 @@ Test(bom, switches_nics_and_spares)
     fp_plan_free(p);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
 /* Split one CSV line (no quoted commas in the fields we read) into fields; returns count. */
 static int fields(char *line, char **out, int max)
 {

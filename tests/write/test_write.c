@@ -5,20 +5,6 @@
 #include <cjson/cJSON.h>
 #include "helpers.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
 static void tmpdir(char *buf, size_t n)
 {
     snprintf(buf, n, "/tmp/fabplan-test-XXXXXX");

@@ -64,15 +64,7 @@ static long xml_elements(const char *dir, const char *file)
     int depth = 0, roots = 0;
     long elements = 0;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "missing %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
+    char *b = slurp(path);
     for (char *p = b; (p = strchr(p, '<')) != NULL;) {
         char *end;
         if (strncmp(p, "<!--", 4) == 0) {
