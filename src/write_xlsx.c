@@ -53,7 +53,7 @@ typedef struct book {
     fp_status rc;           /* first fabplan error (err filled) */
     fp_error *err;
     lxw_format *header, *section, *title, *bold, *text, *integer, *len, *money, *ratio, *watts;
-    lxw_format *left_int, *center, *indent;
+    lxw_format *left_int, *center, *indent, *percent, *rate, *hours;
     lxw_format *sub_text, *sub_int, *sub_money, *sub_watts;
     lxw_format *tot_text, *tot_int, *tot_money, *tot_watts;
     lxw_format *spare_text, *warn;
@@ -319,6 +319,9 @@ static void make_formats(book *b)
     b->money = fmt(b, "$#,##0.00", 0, 0, 0);
     b->ratio = fmt(b, "0.00", 0, 0, 0);
     b->watts = fmt(b, "#,##0.0", 0, 0, 0);
+    b->percent = fmt(b, "0.0%", 0, 0, 0);
+    b->rate = fmt(b, "0.0000", 0, 0, 0);
+    b->hours = fmt(b, "#,##0.00", 0, 0, 0);
     b->sub_text = fmt(b, NULL, 1, 0xF2F2F2, 1);
     b->sub_int = fmt(b, "#,##0", 1, 0xF2F2F2, 1);
     b->sub_money = fmt(b, "$#,##0.00", 1, 0xF2F2F2, 1);
@@ -867,6 +870,55 @@ static void kv_n(book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, double
     (*r)++;
 }
 
+/* Bisection, diameter and reliability from the metrics API: figures of the whole plan, also in a
+ * workbook for one hall or row (a crew's row has no bisection of its own). */
+static void write_summary_metrics(book *b, lxw_worksheet *ws, lxw_row_t *r)
+{
+    const fp_metrics *mx = fp_plan_metrics(b->plan);
+    const fp_reliability *rel = &mx->reliability;
+    char buf[200];
+    put_s(b, ws, *r, 0, "Bandwidth and hops", b->section);
+    put_s(b, ws, (*r)++, 1, "whole plan", b->section);
+    kv_n(b, ws, r, "Bisection Gb/s (analytic)", mx->bisection_gbps, b->integer);
+    kv_n(b, ws, r, "Bisection Gb/s (max-flow)", mx->bisection_maxflow_gbps, b->integer);
+    kv_n(b, ws, r, "1:1 target Gb/s", mx->split_demand_gbps, b->integer);
+    kv_s(b, ws, r, "Full bisection", mx->full_bisection ? "yes" : "no");
+    snprintf(buf, sizeof buf, "%s (%lld | %lld NIC ports)", mx->split,
+             (long long)mx->split_endpoints[0], (long long)mx->split_endpoints[1]);
+    kv_s(b, ws, r, "Split", buf);
+    kv_n(b, ws, r, "Diameter (switch hops)", mx->diameter_switches, NULL);
+    for (int i = 0; i < mx->n_hops; i++) {
+        snprintf(buf, sizeof buf, "GPU pairs %s", mx->hops[i].scope);
+        put_s(b, ws, *r, 0, buf, b->indent);
+        put_n(b, ws, *r, 1, mx->hops[i].share, b->percent);
+        snprintf(buf, sizeof buf, "%d switch%s on the path", mx->hops[i].switches,
+                 mx->hops[i].switches == 1 ? "" : "es");
+        put_s(b, ws, (*r)++, 2, buf, NULL);
+    }
+    (*r)++;
+
+    put_s(b, ws, *r, 0, "Reliability", b->section);
+    put_s(b, ws, (*r)++, 1, "expected, parts fail independently", b->section);
+    kv_n(b, ws, r, "Switch failures per day", rel->switch_failures_per_day, b->rate);
+    kv_n(b, ws, r, "Transceiver failures per day", rel->transceiver_failures_per_day, b->rate);
+    kv_n(b, ws, r, "Cable failures per day", rel->cable_failures_per_day, b->rate);
+    kv_n(b, ws, r, "NIC failures per day", rel->nic_failures_per_day, b->rate);
+    kv_n(b, ws, r, "Link failures per day", rel->link_failures_per_day, b->rate);
+    /* 0 means no MTBF is known: say so rather than show "0 hours". */
+    if (rel->hours_to_first_link_failure > 0)
+        kv_n(b, ws, r, "Hours to first link failure", rel->hours_to_first_link_failure, b->hours);
+    else
+        kv_s(b, ws, r, "Hours to first link failure", "unknown (no MTBF)");
+    if (rel->hours_to_first_switch_failure > 0)
+        kv_n(b, ws, r, "Hours to first switch failure", rel->hours_to_first_switch_failure,
+             b->hours);
+    else
+        kv_s(b, ws, r, "Hours to first switch failure", "unknown (no MTBF)");
+    if (rel->units_without_mtbf > 0)
+        kv_n(b, ws, r, "Units without MTBF", (double)rel->units_without_mtbf, b->integer);
+    (*r)++;
+}
+
 static void write_summary(book *b, lxw_worksheet *ws)
 {
     const fp_plan *plan = b->plan;
@@ -938,6 +990,7 @@ static void write_summary(book *b, lxw_worksheet *ws)
         put_n(b, ws, r, 9, (double)t.links_up, b->integer);
     }
     r++;
+    write_summary_metrics(b, ws, &r);
 
     put_s(b, ws, r, 0, "Totals", b->section);
     put_s(b, ws, r++, 1, "whole plan, spares included", b->section);
