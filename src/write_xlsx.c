@@ -560,12 +560,17 @@ static void write_bom(book *b)
         snprintf(f, sizeof f, "=F%u*G%u", (unsigned)r + 1, (unsigned)r + 1);
         put_f(b, ws, r, BC_COST, f, (double)l.quantity * l.unit_cost, b->money);
         put_n(b, ws, r, BC_UPOWER, l.unit_power_w, b->watts);
-        snprintf(f, sizeof f, "=F%u*I%u", (unsigned)r + 1, (unsigned)r + 1);
-        put_f(b, ws, r, BC_POWER, f, (double)l.quantity * l.unit_power_w, b->watts);
+        /* Spares sit on a shelf and draw nothing (as in bom.csv and the plan's power total). */
+        if (l.spare) {
+            put_n(b, ws, r, BC_POWER, 0, b->watts);
+        } else {
+            snprintf(f, sizeof f, "=F%u*I%u", (unsigned)r + 1, (unsigned)r + 1);
+            put_f(b, ws, r, BC_POWER, f, (double)l.quantity * l.unit_power_w, b->watts);
+        }
         if (l.mtbf_hours > 0)
             put_n(b, ws, r, BC_MTBF, l.mtbf_hours, b->integer);
         const double v[3] = { (double)l.quantity, (double)l.quantity * l.unit_cost,
-                              (double)l.quantity * l.unit_power_w };
+                              l.spare ? 0.0 : (double)l.quantity * l.unit_power_w };
         for (int k = 0; k < 3; k++) {
             cat_sum[k] += v[k];
             all_sum[k] += v[k];
@@ -926,7 +931,7 @@ static void write_summary(book *b, lxw_worksheet *ws)
     fp_totals to;
     char buf[160];
     lxw_row_t r = 0;
-    static const double widths[] = { 24, 16, 26, 10, 9, 8, 11, 11, 9, 11 };
+    static const double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
     fp_plan_summary(plan, &su);
     fp_plan_totals(plan, &to);
     for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)
@@ -983,9 +988,9 @@ static void write_summary(book *b, lxw_worksheet *ws)
         put_n(b, ws, r, 7, (double)t.ports_spare, b->integer);
         if (t.up_ports) {
             snprintf(buf, sizeof buf, "%g:1", t.oversubscription);
-            put_s(b, ws, r, 8, buf, NULL);
+            put_s(b, ws, r, 8, buf, b->center);
         } else {
-            put_s(b, ws, r, 8, "top", NULL);
+            put_s(b, ws, r, 8, "top", b->center);
         }
         put_n(b, ws, r, 9, (double)t.links_up, b->integer);
     }

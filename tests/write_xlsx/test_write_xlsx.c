@@ -336,7 +336,7 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
     fp_plan_free(p);
 }
 
-/* BOM: each line's cost is =F*G, each category ends in a SUBTOTAL row, and the total row sums
+/* BOM: each line's cost is =F*G and its power =F*I (0 for spares, which sit on a shelf), each category ends in a SUBTOTAL row, and the total row sums
  * the whole column with SUBTOTAL(9, ...) (which skips the nested subtotals); its cached value is
  * the sum of quantity x unit cost recomputed here from the API. */
 Test(write_xlsx, bom_total_row_is_formulas)
@@ -349,13 +349,15 @@ Test(write_xlsx, bom_total_row_is_formulas)
     write_all(p, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = sheet_named(path, "BOM");
-    double cost = 0;
+    double cost = 0, power = 0;
     int categories = 0;
     const char *prev = "";
     for (size_t i = 0; i < n; i++) {
         fp_bom_line l;
         cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
         cost += (double)l.quantity * l.unit_cost;
+        if (!l.spare)       /* spares on the shelf draw no power */
+            power += (double)l.quantity * l.unit_power_w;
         if (strcmp(l.category, prev) != 0)
             categories++;
         prev = l.category;
@@ -378,11 +380,19 @@ Test(write_xlsx, bom_total_row_is_formulas)
             snprintf(want, sizeof want, "SUBTOTAL(9,J2:J%ld)", row.r - 1);
             cr_expect_str_eq(row.f[9], want);
             cr_expect_float_eq(strtod(row.v[7], NULL), cost, 1e-6 * (cost + 1));
+            cr_expect_float_eq(strtod(row.v[9], NULL), power, 1e-6 * (power + 1));
             last = row.r;
         } else {
             char want[32];
             snprintf(want, sizeof want, "F%ld*G%ld", row.r, row.r);
             cr_expect_str_eq(row.f[7], want);
+            if (strcmp(row.v[4], "yes") == 0) {
+                cr_expect_str_eq(row.f[9], "", "spare line %ld has a power formula", row.r);
+                cr_expect_float_eq(strtod(row.v[9], NULL), 0.0, 1e-9);
+            } else {
+                snprintf(want, sizeof want, "F%ld*I%ld", row.r, row.r);
+                cr_expect_str_eq(row.f[9], want);
+            }
             lines++;
         }
     }
