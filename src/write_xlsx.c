@@ -53,7 +53,7 @@ typedef struct book {
     fp_status rc;           /* first fabplan error (err filled) */
     fp_error *err;
     lxw_format *header, *section, *title, *bold, *text, *integer, *len, *money, *ratio, *watts;
-    lxw_format *left_int, *center, *indent, *percent, *rate, *hours;
+    lxw_format *left_int, *center, *indent, *wrap, *percent, *rate, *hours;
     lxw_format *sub_text, *sub_int, *sub_money, *sub_watts;
     lxw_format *tot_text, *tot_int, *tot_money, *tot_watts;
     lxw_format *spare_text, *warn;
@@ -77,6 +77,7 @@ typedef struct sheet {
     const char *base;
     const column *cols;
     int ncols;
+    int print_cols;         /* columns on paper, from A (0 = all) */
     lxw_worksheet *ws;
     int part;
     lxw_row_t row;          /* last row written (0 = the header) */
@@ -134,6 +135,8 @@ static void sheet_close(sheet *s)
     if (s->ws == NULL)
         return;
     keep(s->b, worksheet_autofilter(s->ws, 0, 0, s->row, (lxw_col_t)(s->ncols - 1)));
+    if (s->print_cols > 0)
+        keep(s->b, worksheet_print_area(s->ws, 0, 0, s->row, (lxw_col_t)(s->print_cols - 1)));
 }
 
 static int sheet_open(sheet *s)
@@ -310,6 +313,12 @@ static void make_formats(book *b)
     format_set_align(b->center, LXW_ALIGN_CENTER);
     b->indent = fmt(b, NULL, 0, 0, 0);
     format_set_indent(b->indent, 1);
+    /* Long text (a spine rack's contents) wraps inside its column instead of running across
+     * the page and shrinking the printout. */
+    b->wrap = fmt(b, NULL, 0, 0, 0);
+    format_set_indent(b->wrap, 1);
+    format_set_text_wrap(b->wrap);
+    format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
     b->title = fmt(b, NULL, 1, 0, 0);
     format_set_font_size(b->title, 14);
     b->bold = fmt(b, NULL, 1, 0, 0);
@@ -350,7 +359,7 @@ static void make_formats(book *b)
 static const column cable_cols[] = {
     { "Cable ID", 10 }, { "A hall", 6 }, { "A row", 6 }, { "A rack", 6 }, { "A U", 5 },
     { "A device", 22 }, { "A port", 8 }, { "Z hall", 6 }, { "Z row", 6 }, { "Z rack", 6 },
-    { "Z U", 5 }, { "Z device", 22 }, { "Z port", 8 }, { "Medium", 8 }, { "Cable part", 26 },
+    { "Z U", 6 }, { "Z device", 26 }, { "Z port", 10 }, { "Medium", 8 }, { "Cable part", 26 },
     { "Route m", 8 }, { "Stock m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
     { "Label A", 75 }, { "Label Z", 75 },
 };
@@ -376,6 +385,9 @@ static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t o
             break;
         len += (size_t)w;
     }
+    /* A breakout whose legs have no such part (no transceivers on either leg) would read ";" */
+    if (buf[strspn(buf, ";")] == '\0')
+        buf[0] = '\0';
     return buf;
 }
 
@@ -428,6 +440,9 @@ static void write_cables(book *b)
         zlabel[FP_MAX_LEGS * 130];
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
+    /* On paper, up to the transceivers: the two label columns (what labels.csv feeds a label
+     * printer) would shrink a fit-to-width page to an unreadable size. */
+    s.print_cols = N_CABLE_COLS - 2;
     b->cable_id = malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
     b->pulls = malloc((size_t)(n ? n : 1) * sizeof *b->pulls);
     if (b->cable_id == NULL || b->pulls == NULL) {
@@ -763,6 +778,11 @@ static void write_racks(book *b, const rack_index *ri)
         if (r == 0)
             break;
         lxw_worksheet *ws = s.ws;
+        /* Readers do not grow a row to fit wrapped text: give it the lines it needs (about one
+         * character per unit of column width), 15 points each. */
+        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
+        if (lines > 1)
+            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
         put_s(b, ws, r, 0, ra.name, NULL);
         put_n(b, ws, r, 1, ra.hall, b->center);
         put_n(b, ws, r, 2, ra.row, b->center);
@@ -776,7 +796,7 @@ static void write_racks(book *b, const rack_index *ri)
         put_n(b, ws, r, 10, ra.power_w, ra.over_limit ? b->warn : b->watts);
         put_s(b, ws, r, 11, ra.over_limit ? "OVER" : "", ra.over_limit ? b->warn : NULL);
         put_n(b, ws, r, 12, (double)ra.cables_leaving, b->integer);
-        put_s(b, ws, r, 13, contents, b->indent);
+        put_s(b, ws, r, 13, contents, b->wrap);
     }
 out:
     sheet_end(&s);

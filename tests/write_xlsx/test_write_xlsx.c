@@ -325,6 +325,9 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
             if (numeric)
                 cr_expect_float_eq(strtod(row.v[k], NULL), strtod(f[k], NULL), 0.006,
                                    "%s column %d: sheet %s, cables.csv %s", c.id, k, row.v[k], f[k]);
+            else if (f[k][strspn(f[k], ";")] == '\0')  /* breakout legs with no such part */
+                cr_expect_str_eq(row.v[k], "", "%s column %d: sheet %s, cables.csv %s", c.id,
+                                 k, row.v[k], f[k]);
             else
                 cr_expect_str_eq(row.v[k], f[k], "%s column %d", c.id, k);
         }
