@@ -672,12 +672,11 @@ static void write_ports(book *b)
             put_s(b, ws, r, 2, port, t);
             if (slash)
                 put_n(b, ws, r, 3, atoi(slash + 1), in);
-            else
-                put_s(b, ws, r, 3, "", t);
+            else if (li >= 0)
+                put_s(b, ws, r, 3, "", t);  /* a blank that carries the medium's fill */
             if (li < 0) {
+                /* A spare row has no fill: its empty cells would be markup showing nothing. */
                 b->ports_spare++;
-                for (int c = 4; c < 8; c++)
-                    put_s(b, ws, r, (lxw_col_t)c, "", t);
                 put_s(b, ws, r, 8, "spare", t);
                 continue;
             }
