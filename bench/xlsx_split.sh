@@ -7,12 +7,14 @@
 #
 # Plan: 262,144 GPUs with a dual-port NIC on 2 planes, each plane a 4-tier Clos of 64-port
 # switches at 1:1 for 262,144 NIC ports:
-#   links per plane  = 262,144 x 4 boundaries            = 1,048,576
-#   cables per plane = 952,928 (measured on the 1-plane plan: 94,208 breakout cables carry two
-#                      leaf-to-server links each), so 2 planes = 1,905,856 cables
-#   Cables sheets    = 1,048,575 + 857,281 data rows: "Cables (2)" has 857,282 rows with its header
-#   switch ports     = 2 x 28,672 switches x 64 = 3,670,016: "Ports" .. "Ports (4)", the last with
-#                      3,670,016 - 3 x 1,048,575 = 524,291 data rows
+#   links         = 2 planes x 262,144 NIC ports x 4 boundaries (NIC-leaf .. core-super-core)
+#                 = 2,097,152; every link is its own cable (cables.csv of a run: no splitter
+#                   cables in this plan), so 2,097,152 cables = 2 x (1,048,575 + 1):
+#   Cables sheets = "Cables" and "Cables (2)" full, "Cables (3)" with 2 rows (3 with its header)
+#   switch ports  = 57,344 switches x 64 = 3,670,016: "Ports" .. "Ports (4)", the last with
+#                   3,670,016 - 3 x 1,048,575 = 524,291 rows (524,292 with its header)
+# (The 1-plane plan of the same size has only 952,928 cables: splitter cables carry two
+# server links each, and it never reaches the limit.)
 # The script checks the split against cables.csv itself (whatever the exact count), so it stays
 # right if the media choice changes.
 set -eu
