@@ -53,7 +53,7 @@ typedef struct book {
     fp_status rc;           /* first fabplan error (err filled) */
     fp_error *err;
     lxw_format *header, *section, *title, *bold, *text, *integer, *len, *money, *ratio, *watts;
-    lxw_format *left_int, *center, *indent;
+    lxw_format *left_int, *center, *indent, *wrap, *percent, *rate, *hours;
     lxw_format *sub_text, *sub_int, *sub_money, *sub_watts;
     lxw_format *tot_text, *tot_int, *tot_money, *tot_watts;
     lxw_format *spare_text, *warn;
@@ -77,6 +77,7 @@ typedef struct sheet {
     const char *base;
     const column *cols;
     int ncols;
+    int print_cols;         /* columns on paper, from A (0 = all) */
     lxw_worksheet *ws;
     int part;
     lxw_row_t row;          /* last row written (0 = the header) */
@@ -134,6 +135,8 @@ static void sheet_close(sheet *s)
     if (s->ws == NULL)
         return;
     keep(s->b, worksheet_autofilter(s->ws, 0, 0, s->row, (lxw_col_t)(s->ncols - 1)));
+    if (s->print_cols > 0)
+        keep(s->b, worksheet_print_area(s->ws, 0, 0, s->row, (lxw_col_t)(s->print_cols - 1)));
 }
 
 static int sheet_open(sheet *s)
@@ -310,6 +313,12 @@ static void make_formats(book *b)
     format_set_align(b->center, LXW_ALIGN_CENTER);
     b->indent = fmt(b, NULL, 0, 0, 0);
     format_set_indent(b->indent, 1);
+    /* Long text (a spine rack's contents) wraps inside its column instead of running across
+     * the page and shrinking the printout. */
+    b->wrap = fmt(b, NULL, 0, 0, 0);
+    format_set_indent(b->wrap, 1);
+    format_set_text_wrap(b->wrap);
+    format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
     b->title = fmt(b, NULL, 1, 0, 0);
     format_set_font_size(b->title, 14);
     b->bold = fmt(b, NULL, 1, 0, 0);
@@ -319,6 +328,9 @@ static void make_formats(book *b)
     b->money = fmt(b, "$#,##0.00", 0, 0, 0);
     b->ratio = fmt(b, "0.00", 0, 0, 0);
     b->watts = fmt(b, "#,##0.0", 0, 0, 0);
+    b->percent = fmt(b, "0.0%", 0, 0, 0);
+    b->rate = fmt(b, "0.0000", 0, 0, 0);
+    b->hours = fmt(b, "#,##0.00", 0, 0, 0);
     b->sub_text = fmt(b, NULL, 1, 0xF2F2F2, 1);
     b->sub_int = fmt(b, "#,##0", 1, 0xF2F2F2, 1);
     b->sub_money = fmt(b, "$#,##0.00", 1, 0xF2F2F2, 1);
@@ -347,7 +359,7 @@ static void make_formats(book *b)
 static const column cable_cols[] = {
     { "Cable ID", 10 }, { "A hall", 6 }, { "A row", 6 }, { "A rack", 6 }, { "A U", 5 },
     { "A device", 22 }, { "A port", 8 }, { "Z hall", 6 }, { "Z row", 6 }, { "Z rack", 6 },
-    { "Z U", 5 }, { "Z device", 22 }, { "Z port", 8 }, { "Medium", 8 }, { "Cable part", 26 },
+    { "Z U", 6 }, { "Z device", 26 }, { "Z port", 10 }, { "Medium", 8 }, { "Cable part", 26 },
     { "Route m", 8 }, { "Stock m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
     { "Label A", 75 }, { "Label Z", 75 },
 };
@@ -373,6 +385,9 @@ static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t o
             break;
         len += (size_t)w;
     }
+    /* A breakout whose legs have no such part (no transceivers on either leg) would read ";" */
+    if (buf[strspn(buf, ";")] == '\0')
+        buf[0] = '\0';
     return buf;
 }
 
@@ -425,6 +440,9 @@ static void write_cables(book *b)
         zlabel[FP_MAX_LEGS * 130];
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
+    /* On paper, up to the transceivers: the two label columns (what labels.csv feeds a label
+     * printer) would shrink a fit-to-width page to an unreadable size. */
+    s.print_cols = N_CABLE_COLS - 2;
     b->cable_id = malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
     b->pulls = malloc((size_t)(n ? n : 1) * sizeof *b->pulls);
     if (b->cable_id == NULL || b->pulls == NULL) {
@@ -557,12 +575,17 @@ static void write_bom(book *b)
         snprintf(f, sizeof f, "=F%u*G%u", (unsigned)r + 1, (unsigned)r + 1);
         put_f(b, ws, r, BC_COST, f, (double)l.quantity * l.unit_cost, b->money);
         put_n(b, ws, r, BC_UPOWER, l.unit_power_w, b->watts);
-        snprintf(f, sizeof f, "=F%u*I%u", (unsigned)r + 1, (unsigned)r + 1);
-        put_f(b, ws, r, BC_POWER, f, (double)l.quantity * l.unit_power_w, b->watts);
+        /* Spares sit on a shelf and draw nothing (as in bom.csv and the plan's power total). */
+        if (l.spare) {
+            put_n(b, ws, r, BC_POWER, 0, b->watts);
+        } else {
+            snprintf(f, sizeof f, "=F%u*I%u", (unsigned)r + 1, (unsigned)r + 1);
+            put_f(b, ws, r, BC_POWER, f, (double)l.quantity * l.unit_power_w, b->watts);
+        }
         if (l.mtbf_hours > 0)
             put_n(b, ws, r, BC_MTBF, l.mtbf_hours, b->integer);
         const double v[3] = { (double)l.quantity, (double)l.quantity * l.unit_cost,
-                              (double)l.quantity * l.unit_power_w };
+                              l.spare ? 0.0 : (double)l.quantity * l.unit_power_w };
         for (int k = 0; k < 3; k++) {
             cat_sum[k] += v[k];
             all_sum[k] += v[k];
@@ -649,12 +672,11 @@ static void write_ports(book *b)
             put_s(b, ws, r, 2, port, t);
             if (slash)
                 put_n(b, ws, r, 3, atoi(slash + 1), in);
-            else
-                put_s(b, ws, r, 3, "", t);
+            else if (li >= 0)
+                put_s(b, ws, r, 3, "", t);  /* a blank that carries the medium's fill */
             if (li < 0) {
+                /* A spare row has no fill: its empty cells would be markup showing nothing. */
                 b->ports_spare++;
-                for (int c = 4; c < 8; c++)
-                    put_s(b, ws, r, (lxw_col_t)c, "", t);
                 put_s(b, ws, r, 8, "spare", t);
                 continue;
             }
@@ -755,6 +777,11 @@ static void write_racks(book *b, const rack_index *ri)
         if (r == 0)
             break;
         lxw_worksheet *ws = s.ws;
+        /* Readers do not grow a row to fit wrapped text: give it the lines it needs (about one
+         * character per unit of column width), 15 points each. */
+        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
+        if (lines > 1)
+            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
         put_s(b, ws, r, 0, ra.name, NULL);
         put_n(b, ws, r, 1, ra.hall, b->center);
         put_n(b, ws, r, 2, ra.row, b->center);
@@ -768,7 +795,7 @@ static void write_racks(book *b, const rack_index *ri)
         put_n(b, ws, r, 10, ra.power_w, ra.over_limit ? b->warn : b->watts);
         put_s(b, ws, r, 11, ra.over_limit ? "OVER" : "", ra.over_limit ? b->warn : NULL);
         put_n(b, ws, r, 12, (double)ra.cables_leaving, b->integer);
-        put_s(b, ws, r, 13, contents, b->indent);
+        put_s(b, ws, r, 13, contents, b->wrap);
     }
 out:
     sheet_end(&s);
@@ -867,6 +894,55 @@ static void kv_n(book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, double
     (*r)++;
 }
 
+/* Bisection, diameter and reliability from the metrics API: figures of the whole plan, also in a
+ * workbook for one hall or row (a crew's row has no bisection of its own). */
+static void write_summary_metrics(book *b, lxw_worksheet *ws, lxw_row_t *r)
+{
+    const fp_metrics *mx = fp_plan_metrics(b->plan);
+    const fp_reliability *rel = &mx->reliability;
+    char buf[200];
+    put_s(b, ws, *r, 0, "Bandwidth and hops", b->section);
+    put_s(b, ws, (*r)++, 1, "whole plan", b->section);
+    kv_n(b, ws, r, "Bisection Gb/s (analytic)", mx->bisection_gbps, b->integer);
+    kv_n(b, ws, r, "Bisection Gb/s (max-flow)", mx->bisection_maxflow_gbps, b->integer);
+    kv_n(b, ws, r, "1:1 target Gb/s", mx->split_demand_gbps, b->integer);
+    kv_s(b, ws, r, "Full bisection", mx->full_bisection ? "yes" : "no");
+    snprintf(buf, sizeof buf, "%s (%lld | %lld NIC ports)", mx->split,
+             (long long)mx->split_endpoints[0], (long long)mx->split_endpoints[1]);
+    kv_s(b, ws, r, "Split", buf);
+    kv_n(b, ws, r, "Diameter (switch hops)", mx->diameter_switches, NULL);
+    for (int i = 0; i < mx->n_hops; i++) {
+        snprintf(buf, sizeof buf, "GPU pairs %s", mx->hops[i].scope);
+        put_s(b, ws, *r, 0, buf, b->indent);
+        put_n(b, ws, *r, 1, mx->hops[i].share, b->percent);
+        snprintf(buf, sizeof buf, "%d switch%s on the path", mx->hops[i].switches,
+                 mx->hops[i].switches == 1 ? "" : "es");
+        put_s(b, ws, (*r)++, 2, buf, NULL);
+    }
+    (*r)++;
+
+    put_s(b, ws, *r, 0, "Reliability", b->section);
+    put_s(b, ws, (*r)++, 1, "expected, parts fail independently", b->section);
+    kv_n(b, ws, r, "Switch failures per day", rel->switch_failures_per_day, b->rate);
+    kv_n(b, ws, r, "Transceiver failures per day", rel->transceiver_failures_per_day, b->rate);
+    kv_n(b, ws, r, "Cable failures per day", rel->cable_failures_per_day, b->rate);
+    kv_n(b, ws, r, "NIC failures per day", rel->nic_failures_per_day, b->rate);
+    kv_n(b, ws, r, "Link failures per day", rel->link_failures_per_day, b->rate);
+    /* 0 means no MTBF is known: say so rather than show "0 hours". */
+    if (rel->hours_to_first_link_failure > 0)
+        kv_n(b, ws, r, "Hours to first link failure", rel->hours_to_first_link_failure, b->hours);
+    else
+        kv_s(b, ws, r, "Hours to first link failure", "unknown (no MTBF)");
+    if (rel->hours_to_first_switch_failure > 0)
+        kv_n(b, ws, r, "Hours to first switch failure", rel->hours_to_first_switch_failure,
+             b->hours);
+    else
+        kv_s(b, ws, r, "Hours to first switch failure", "unknown (no MTBF)");
+    if (rel->units_without_mtbf > 0)
+        kv_n(b, ws, r, "Units without MTBF", (double)rel->units_without_mtbf, b->integer);
+    (*r)++;
+}
+
 static void write_summary(book *b, lxw_worksheet *ws)
 {
     const fp_plan *plan = b->plan;
@@ -874,7 +950,7 @@ static void write_summary(book *b, lxw_worksheet *ws)
     fp_totals to;
     char buf[160];
     lxw_row_t r = 0;
-    static const double widths[] = { 24, 16, 26, 10, 9, 8, 11, 11, 9, 11 };
+    static const double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
     fp_plan_summary(plan, &su);
     fp_plan_totals(plan, &to);
     for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)
@@ -931,13 +1007,14 @@ static void write_summary(book *b, lxw_worksheet *ws)
         put_n(b, ws, r, 7, (double)t.ports_spare, b->integer);
         if (t.up_ports) {
             snprintf(buf, sizeof buf, "%g:1", t.oversubscription);
-            put_s(b, ws, r, 8, buf, NULL);
+            put_s(b, ws, r, 8, buf, b->center);
         } else {
-            put_s(b, ws, r, 8, "top", NULL);
+            put_s(b, ws, r, 8, "top", b->center);
         }
         put_n(b, ws, r, 9, (double)t.links_up, b->integer);
     }
     r++;
+    write_summary_metrics(b, ws, &r);
 
     put_s(b, ws, r, 0, "Totals", b->section);
     put_s(b, ws, r++, 1, "whole plan, spares included", b->section);

@@ -1,6 +1,7 @@
 /* The installer workbook: unzip plan.xlsx, parse the sheet XML, and check it against the plan,
  * against links.csv / cables.csv, and against counts derived by hand in the comments. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "helpers.h"
@@ -197,6 +198,75 @@ Test(write_xlsx, summary_shows_the_design)
     fp_plan_free(p);
 }
 
+/* Value (column B) of the Summary row whose column A is label; NAN when absent. */
+static double summary_value(const char *xml, const char *label, char *text, size_t n)
+{
+    static xl_row row;
+    const char *pos = xml;
+    while (xl_next_row(&pos, &row))
+        if (strcmp(row.v[0], label) == 0) {
+            if (text)
+                snprintf(text, n, "%s", row.v[1]);
+            return row.v[1][0] ? strtod(row.v[1], NULL) : NAN;
+        }
+    cr_expect_fail("Summary has no \"%s\" row", label);
+    return NAN;
+}
+
+static int close_to(double got, double want)
+{
+    return fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want));
+}
+
+/* Summary, bandwidth and reliability: the metrics API's figures, read back from the sheet.
+ * By hand for the 768-GPU 2-tier plan at 1:1: the split puts 384 NIC ports on each side, so the
+ * 1:1 target and the bisection are 384 x 400 Gb/s = 153,600 Gb/s (full bisection), and the
+ * longest GPU-to-GPU path is leaf - spine - leaf: 3 switches. Links fail when a transceiver or a
+ * cable does, so that rate is the sum of the two. */
+Test(write_xlsx, summary_shows_bisection_diameter_and_reliability)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    const fp_metrics *mx = fp_plan_metrics(p);
+    const fp_reliability *rel = &mx->reliability;
+    char dir[64], path[128], text[256];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "Summary");
+
+    double analytic = summary_value(xml, "Bisection Gb/s (analytic)", NULL, 0);
+    double maxflow = summary_value(xml, "Bisection Gb/s (max-flow)", NULL, 0);
+    cr_expect(close_to(analytic, 384 * 400.0), "analytic %g", analytic);
+    cr_expect(close_to(maxflow, 384 * 400.0), "max-flow %g", maxflow);
+    cr_expect(close_to(analytic, mx->bisection_gbps));
+    cr_expect(close_to(maxflow, mx->bisection_maxflow_gbps));
+    cr_expect(close_to(summary_value(xml, "1:1 target Gb/s", NULL, 0), 384 * 400.0));
+    summary_value(xml, "Full bisection", text, sizeof text);
+    cr_expect_str_eq(text, "yes");
+    cr_expect_eq((int)summary_value(xml, "Diameter (switch hops)", NULL, 0), 3);
+    cr_expect_eq(mx->diameter_switches, 3);
+
+    double sw = summary_value(xml, "Switch failures per day", NULL, 0);
+    double xc = summary_value(xml, "Transceiver failures per day", NULL, 0);
+    double cb = summary_value(xml, "Cable failures per day", NULL, 0);
+    double nic = summary_value(xml, "NIC failures per day", NULL, 0);
+    double link = summary_value(xml, "Link failures per day", NULL, 0);
+    cr_expect(close_to(sw, rel->switch_failures_per_day), "%g", sw);
+    cr_expect(close_to(xc, rel->transceiver_failures_per_day), "%g", xc);
+    cr_expect(close_to(cb, rel->cable_failures_per_day), "%g", cb);
+    cr_expect(close_to(nic, rel->nic_failures_per_day), "%g", nic);
+    cr_expect(close_to(link, xc + cb), "links %g, transceivers + cables %g", link, xc + cb);
+    /* The catalog knows these MTBFs, so the times are figures (1 / rate in hours), not text. */
+    double h_link = summary_value(xml, "Hours to first link failure", NULL, 0);
+    double h_sw = summary_value(xml, "Hours to first switch failure", NULL, 0);
+    cr_assert_gt(link, 0);
+    cr_assert_gt(sw, 0);
+    cr_expect(close_to(h_link, 24.0 / link), "%g h vs %g", h_link, 24.0 / link);
+    cr_expect(close_to(h_sw, 24.0 / sw), "%g h vs %g", h_sw, 24.0 / sw);
+    free(xml);
+    fp_plan_free(p);
+}
+
 /* Same plan, same bytes: no clock in the document properties or the zip entries. */
 Test(write_xlsx, reproducible_bytes)
 {
@@ -255,6 +325,9 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
             if (numeric)
                 cr_expect_float_eq(strtod(row.v[k], NULL), strtod(f[k], NULL), 0.006,
                                    "%s column %d: sheet %s, cables.csv %s", c.id, k, row.v[k], f[k]);
+            else if (f[k][strspn(f[k], ";")] == '\0')  /* breakout legs with no such part */
+                cr_expect_str_eq(row.v[k], "", "%s column %d: sheet %s, cables.csv %s", c.id,
+                                 k, row.v[k], f[k]);
             else
                 cr_expect_str_eq(row.v[k], f[k], "%s column %d", c.id, k);
         }
@@ -266,7 +339,7 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
     fp_plan_free(p);
 }
 
-/* BOM: each line's cost is =F*G, each category ends in a SUBTOTAL row, and the total row sums
+/* BOM: each line's cost is =F*G and its power =F*I (0 for spares, which sit on a shelf), each category ends in a SUBTOTAL row, and the total row sums
  * the whole column with SUBTOTAL(9, ...) (which skips the nested subtotals); its cached value is
  * the sum of quantity x unit cost recomputed here from the API. */
 Test(write_xlsx, bom_total_row_is_formulas)
@@ -279,13 +352,15 @@ Test(write_xlsx, bom_total_row_is_formulas)
     write_all(p, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = sheet_named(path, "BOM");
-    double cost = 0;
+    double cost = 0, power = 0;
     int categories = 0;
     const char *prev = "";
     for (size_t i = 0; i < n; i++) {
         fp_bom_line l;
         cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
         cost += (double)l.quantity * l.unit_cost;
+        if (!l.spare)       /* spares on the shelf draw no power */
+            power += (double)l.quantity * l.unit_power_w;
         if (strcmp(l.category, prev) != 0)
             categories++;
         prev = l.category;
@@ -308,11 +383,19 @@ Test(write_xlsx, bom_total_row_is_formulas)
             snprintf(want, sizeof want, "SUBTOTAL(9,J2:J%ld)", row.r - 1);
             cr_expect_str_eq(row.f[9], want);
             cr_expect_float_eq(strtod(row.v[7], NULL), cost, 1e-6 * (cost + 1));
+            cr_expect_float_eq(strtod(row.v[9], NULL), power, 1e-6 * (power + 1));
             last = row.r;
         } else {
             char want[32];
             snprintf(want, sizeof want, "F%ld*G%ld", row.r, row.r);
             cr_expect_str_eq(row.f[7], want);
+            if (strcmp(row.v[4], "yes") == 0) {
+                cr_expect_str_eq(row.f[9], "", "spare line %ld has a power formula", row.r);
+                cr_expect_float_eq(strtod(row.v[9], NULL), 0.0, 1e-9);
+            } else {
+                snprintf(want, sizeof want, "F%ld*I%ld", row.r, row.r);
+                cr_expect_str_eq(row.f[9], want);
+            }
             lines++;
         }
     }
