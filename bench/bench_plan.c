@@ -18,6 +18,14 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of this process (user + system): steadier than wall time on a shared machine. */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 static double peak_rss_mib(void)
 {
     struct rusage ru;
@@ -64,7 +72,7 @@ int main(int argc, char **argv)
     fp_plan *plan = NULL;
     snprintf(gpus_s, sizeof gpus_s, "%ld", gpus);
     snprintf(tiers_s, sizeof tiers_s, "%d", tiers);
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
     if (fp_catalog_new(&cat, &err) || fp_spec_preset(&spec, "default", &err) ||
         fp_spec_set(spec, "/cluster/gpus", gpus_s, &err) ||
         fp_spec_set(spec, "/fabric/tiers", tiers_s, &err) ||
@@ -72,28 +80,30 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_plan: %s\n", err.msg);
         return 1;
     }
-    double t1 = now();
+    double t1 = now(), c1 = cpu_now();
     fp_summary s;
     fp_plan_summary(plan, &s);
     printf("gpus %ld tiers %d switches %lld links %lld\n", gpus, s.tiers, (long long)s.switches,
            (long long)s.links);
-    printf("%-20s %8.3f s  peak_rss %7.1f MiB\n", "plan (build)", t1 - t0, peak_rss_mib());
-    double total = t1 - t0;
+    printf("%-20s %8s %8s  %s\n", "stage", "wall s", "cpu s", "peak RSS");
+    printf("%-20s %8.3f %8.3f  %7.1f MiB\n", "plan (build)", t1 - t0, c1 - c0, peak_rss_mib());
+    double total = t1 - t0, total_cpu = c1 - c0;
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
         if (stages[i].formats == FP_WRITE_XLSX && !xlsx)
             continue;
         fp_write_options wo = FP_WRITE_OPTIONS_INIT;
         wo.formats = stages[i].formats;
-        double a = now();
+        double a = now(), ca = cpu_now();
         if (fp_plan_write(plan, out, &wo, &err)) {
             fprintf(stderr, "bench_plan: %s: %s\n", stages[i].name, err.msg);
             return 1;
         }
-        double b = now();
+        double b = now(), cb = cpu_now();
         total += b - a;
-        printf("%-20s %8.3f s  peak_rss %7.1f MiB\n", stages[i].name, b - a, peak_rss_mib());
+        total_cpu += cb - ca;
+        printf("%-20s %8.3f %8.3f  %7.1f MiB\n", stages[i].name, b - a, cb - ca, peak_rss_mib());
     }
-    printf("%-20s %8.3f s\n", "total", total);
+    printf("%-20s %8.3f %8.3f\n", "total", total, total_cpu);
     fp_plan_free(plan);
     fp_spec_free(spec);
     fp_catalog_free(cat);

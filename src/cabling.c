@@ -1116,6 +1116,25 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     return FP_OK;
 }
 
+int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS])
+{
+    const fp_cabling *cab = &plan->cab;
+    const fp_fabric *fab = &plan->fab;
+    const fp_cable *cb = &cab->cable[i];
+    const int32_t *links = cab->cable_links + cb->first;
+    const fp_link *l0 = &fab->link[links[0]];
+    if (cb->kind != FP_CABLE_SPLIT) {
+        *a = l0->a;
+        z[0] = l0->z;
+        return 1;
+    }
+    int hub_z = split_hub_is_z(cab, fab, &plan->rs, links, cb->n_links), n = 0;
+    *a = hub_z ? l0->z : l0->a;
+    for (; n < cb->n_links && n < FP_MAX_LEGS; n++)
+        z[n] = hub_z ? fab->link[links[n]].a : fab->link[links[n]].z;
+    return n;
+}
+
 int64_t fp_plan_link_cable(const fp_plan *plan, size_t link)
 {
     if (link >= (size_t)plan->fab.n_link || plan->cab.link_cable == NULL)

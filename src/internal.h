@@ -161,6 +161,11 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
                     int port);
 
+/* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
+ * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,
+ * for passes over every cable that need only where the ends are (cabling.c). */
+int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS]);
+
 /* ---- fast text (text.c) ---- */
 /* Decimal digits of v at p (no NUL); returns how many. p needs 20 bytes. */
 size_t fp__put_uint(char *p, uint64_t v);
