@@ -982,7 +982,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     int rows = n_runs + 1 + (tally->runs > n_runs);
     double height = rows * RUN_TABLE_ROW_PT;
     double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (plan->fab.tiers + 1) - 12.0;
-    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6, (top - height / 2) / 72.0);
+    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6 * 72.0, top - height / 2);
     set_attr(n, "pos", pos);
     return FP_OK;
 }
@@ -1007,8 +1007,10 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", rs->name[0] ? rs->name : "fabric",
              n_racks, n_racks ? "; lines: the busiest rack-to-rack runs, listed on the left" :
                                 ": this build places no racks (no layout)");
-    /* Positions are given, so no layout engine moves anything (neato -n). */
-    g = new_graph("floor", "neato", title);
+    /* Positions are given, so no layout engine moves anything: "nop" is neato -n, which takes
+     * pos (in points) as final and only draws the edges. Plain neato with pinned nodes drew the
+     * same picture but spent seconds in its solver on 5,000 racks at full scale. */
+    g = new_graph("floor", "nop", title);
     if (g == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
         goto out;
@@ -1046,9 +1048,9 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
             set_attr(node[i], "penwidth", "3");
         }
         /* Racks are 0.6 m wide and 1.2 m deep on the default floor; the centre is pinned. */
-        /* neato reads pos in inches. */
-        snprintf(label, sizeof label, "%.2f,%.2f!", (r.x_m + 0.3) * FLOOR_PT_PER_M / 72.0,
-                 (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M / 72.0);
+        /* nop reads pos in points (width and height stay in inches). */
+        snprintf(label, sizeof label, "%.2f,%.2f!", (r.x_m + 0.3) * FLOOR_PT_PER_M,
+                 (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M);
         set_attr(node[i], "pos", label);
         snprintf(label, sizeof label, "%.2f", 0.6 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "width", label);
@@ -1077,7 +1079,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
-        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7, ((max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t) / 72.0);
+        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7 * 72.0, (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t);
         set_attr(n, "pos", label);
     }
     if (n_runs > 0 && (rc = run_table(g, plan, runs, n_runs, &tally, max_y, err)) != FP_OK)
