@@ -177,6 +177,19 @@ size_t fp__put_int(char *p, int64_t v);
  * strlen(src). */
 size_t fp__copy_str(char *dst, size_t n, const char *src);
 
+/* printf's "%.2f" of v (p needs 32 bytes); hand-written for the usual case of a non-negative
+ * value already rounded to hundredths (cable routes), snprintf otherwise. Returns the length. */
+size_t fp__put_fixed2(char *p, double v);
+/* The last number formatted for one column, reused while the value repeats (stock lengths take
+ * a handful of values over half a million rows). fmt takes one double. */
+typedef struct fp_num_memo {
+    double v;
+    int valid;
+    size_t len;
+    char text[40];
+} fp_num_memo;
+const char *fp__memo_format(fp_num_memo *m, const char *fmt, double v, size_t *len);
+
 /* Every device's name and location text ("H1-R05-K12-U40", "" without a layout), formatted once
  * per plan into one buffer: off[2*d] is the name of device d, off[2*d+1] its location, each
  * NUL-terminated, and off[2*n_dev] the end of the text. */

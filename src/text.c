@@ -5,6 +5,7 @@
  * ids was most of their cost. So: device names and location texts are formatted once per plan
  * into one flat buffer (fp_names), integers are written by hand, and rows are assembled in a
  * plain buffer (fp_outbuf) handed to stdio in large blocks. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,37 @@ size_t fp__copy_str(char *dst, size_t n, const char *src)
     return len;
 }
 
+size_t fp__put_fixed2(char *p, double v)
+{
+    double h = v * 100.0;
+    if (!signbit(v) && v < 1e12) {
+        long long k = llround(h);
+        /* Hand-formatted only where "%.2f" must print k/100: v is within a hair of it. */
+        if (fabs(h - (double)k) < 1e-6) {
+            size_t n = fp__put_uint(p, (uint64_t)(k / 100));
+            p[n++] = '.';
+            p[n++] = (char)('0' + k % 100 / 10);
+            p[n++] = (char)('0' + k % 10);
+            return n;
+        }
+    }
+    return (size_t)snprintf(p, 32, "%.2f", v);
+}
+
+const char *fp__memo_format(fp_num_memo *m, const char *fmt, double v, size_t *len)
+{
+    if (!m->valid || memcmp(&m->v, &v, sizeof v) != 0) {
+        m->len = (size_t)snprintf(m->text, sizeof m->text, fmt, v);
+        if (m->len >= sizeof m->text)
+            m->len = sizeof m->text - 1;
+        m->v = v;
+        m->valid = 1;
+    }
+    if (len)
+        *len = m->len;
+    return m->text;
+}
+
 /* ---- per-plan name table ---- */
 
 fp_status fp__names_build(fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
@@ -66,7 +98,7 @@ fp_status fp__names_build(fp_names *nm, const fp_fabric *fab, const fp_rspec *rs
     }
     int have_layout = lay != NULL && lay->rack != NULL && lay->dev_rack != NULL;
     for (size_t i = 0; i < n; i++) {
-        char name[64];
+        char name[48];      /* the size every writer used: fp_cable_end.device_name */
         fp_location loc;
         loc.text[0] = '\0';
         fp__device_name(name, sizeof name, fab, rs, (int64_t)i);
