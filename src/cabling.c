@@ -991,26 +991,65 @@ size_t fp_plan_cable_count(const fp_plan *plan)
     return (size_t)plan->cab.n_cable;
 }
 
+/* Appends to a fixed char array, truncating like snprintf: the cable labels are built for every
+ * cable of every per-cable document, so they are copied, not formatted. */
+typedef struct label_buf {
+    char *p;
+    size_t cap, n;
+} label_buf;
+
+static void lb_add(label_buf *b, const char *s)
+{
+    size_t len = strlen(s), room = b->cap - 1 - b->n;
+    if (len > room)
+        len = room;
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+    b->p[b->n] = '\0';
+}
+
+static void lb_add3(label_buf *b, const char *x, const char *y, const char *z)
+{
+    lb_add(b, x);
+    lb_add(b, " ");
+    lb_add(b, y);
+    lb_add(b, " ");
+    lb_add(b, z);
+}
+
 static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, int port, int cage_only)
 {
     const fp_fabric *fab = &plan->fab;
     const fp_rspec *rs = &plan->rs;
     const fp_cabling *cab = &plan->cab;
+    const fp_layout *lay = &plan->lay;
     e->device = dev;
-    fp__device_name(e->device_name, sizeof e->device_name, fab, rs, dev);
+    fp__copy_str(e->device_name, sizeof e->device_name, fp__dev_name(&plan->names, dev));
     int t = fab->dev[dev].tier;
     if (cage_only && t > 0 && cab->per_cage[t] > 1) {
         /* The cage: "p9" when it is one split port, "p17-18" when it holds whole ports. */
         int k = cab->per_cage[t], b = rs->tier[t - 1].breakout, first = port / k * k;
-        if (k == b)
-            snprintf(e->port, sizeof e->port, "p%d", first / b + 1);
-        else
-            snprintf(e->port, sizeof e->port, "p%d-%d", first / b + 1, (first + k - 1) / b + 1);
+        char tmp[48];
+        size_t n = 0;
+        tmp[n++] = 'p';
+        n += fp__put_int(tmp + n, first / b + 1);
+        if (k != b) {
+            tmp[n++] = '-';
+            n += fp__put_int(tmp + n, (first + k - 1) / b + 1);
+        }
+        tmp[n] = '\0';
+        fp__copy_str(e->port, sizeof e->port, tmp);
     } else
         fp__port_name(e->port, sizeof e->port, fab, rs, dev, port);
-    fp__location(&e->loc, &plan->lay, dev);
+    /* fp__location's fields, with the text from the plan's name table. */
+    const fp_rack *r = &lay->rack[lay->dev_rack[dev]];
+    e->loc.hall = r->hall;
+    e->loc.row = r->row;
+    e->loc.rack = r->pos;
+    e->loc.u = lay->dev_u[dev];
+    fp__copy_str(e->loc.text, sizeof e->loc.text, fp__dev_loc(&plan->names, dev));
     int16_t m = cab->cage_mod[cage_of(cab, fab, rs, dev, port)];
-    snprintf(e->transceiver, sizeof e->transceiver, "%s", m >= 0 ? rs->phys.parts[m].id : "");
+    fp__copy_str(e->transceiver, sizeof e->transceiver, m >= 0 ? rs->phys.parts[m].id : "");
 }
 
 fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
@@ -1026,9 +1065,11 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     const fp_link *l0 = &fab->link[links[0]];
     memset(out, 0, sizeof *out);
     out->index = (int64_t)i;
-    snprintf(out->id, sizeof out->id, "C%07lld", (long long)links[0] + 1);
+    /* "C%07lld" of the first link's 1-based id. */
+    out->id[0] = 'C';
+    out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)links[0] + 1, 7)] = '\0';
     out->medium = (fp_medium)cb->medium;
-    snprintf(out->part, sizeof out->part, "%s", plan->rs.phys.parts[cb->part].id);
+    fp__copy_str(out->part, sizeof out->part, plan->rs.phys.parts[cb->part].id);
     out->route_m = round(cb->route_m * 100) / 100;
     out->stock_m = cb->stock_m;
     out->boundary = l0->boundary;
@@ -1052,21 +1093,46 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
         for (int k = 0; k < cb->n_links && k < FP_MAX_LEGS; k++)
             out->links[k] = links[k];
     }
-    /* TIA-606 style: cable id, this end, far end(s). */
-    int k = snprintf(out->a.label, sizeof out->a.label, "%s %s %s %s >", out->id,
-                     out->a.loc.text, out->a.device_name, out->a.port);
-    for (int z = 0; z < out->n_z && k < (int)sizeof out->a.label; z++)
-        k += snprintf(out->a.label + k, sizeof out->a.label - (size_t)k, " %s %s %s", out->z[z].loc.text,
-                      out->z[z].device_name, out->z[z].port);
+    /* TIA-606 style: cable id, this end, far end(s).
+     * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
+     * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
+    label_buf a = { out->a.label, sizeof out->a.label, 0 };
+    lb_add(&a, out->id);
+    lb_add(&a, " ");
+    lb_add3(&a, out->a.loc.text, out->a.device_name, out->a.port);
+    lb_add(&a, " >");
     for (int z = 0; z < out->n_z; z++) {
-        /* via a local buffer: GCC's -Wrestrict cannot tell out->z[z].label from the fields read */
-        char label[sizeof out->z[z].label];
-        snprintf(label, sizeof label, "%s %s %s %s > %s %s %s", out->id, out->z[z].loc.text,
-                 out->z[z].device_name, out->z[z].port, out->a.loc.text, out->a.device_name,
-                 out->a.port);
-        memcpy(out->z[z].label, label, sizeof label);
+        lb_add(&a, " ");
+        lb_add3(&a, out->z[z].loc.text, out->z[z].device_name, out->z[z].port);
+    }
+    for (int z = 0; z < out->n_z; z++) {
+        label_buf b = { out->z[z].label, sizeof out->z[z].label, 0 };
+        lb_add(&b, out->id);
+        lb_add(&b, " ");
+        lb_add3(&b, out->z[z].loc.text, out->z[z].device_name, out->z[z].port);
+        lb_add(&b, " > ");
+        lb_add3(&b, out->a.loc.text, out->a.device_name, out->a.port);
     }
     return FP_OK;
+}
+
+int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS])
+{
+    const fp_cabling *cab = &plan->cab;
+    const fp_fabric *fab = &plan->fab;
+    const fp_cable *cb = &cab->cable[i];
+    const int32_t *links = cab->cable_links + cb->first;
+    const fp_link *l0 = &fab->link[links[0]];
+    if (cb->kind != FP_CABLE_SPLIT) {
+        *a = l0->a;
+        z[0] = l0->z;
+        return 1;
+    }
+    int hub_z = split_hub_is_z(cab, fab, &plan->rs, links, cb->n_links), n = 0;
+    *a = hub_z ? l0->z : l0->a;
+    for (; n < cb->n_links && n < FP_MAX_LEGS; n++)
+        z[n] = hub_z ? fab->link[links[n]].a : fab->link[links[n]].z;
+    return n;
 }
 
 int64_t fp_plan_link_cable(const fp_plan *plan, size_t link)

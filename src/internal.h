@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include "fabplan.h"
 
 #define FP_MAX_TIERS 4
@@ -160,6 +161,92 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
                     int port);
 
+/* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
+ * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,
+ * for passes over every cable that need only where the ends are (cabling.c). */
+int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS]);
+
+/* ---- fast text (text.c) ---- */
+/* Decimal digits of v at p (no NUL); returns how many. p needs 20 bytes. */
+size_t fp__put_uint(char *p, uint64_t v);
+/* As fp__put_uint, zero-padded to width digits like printf's "%0*llu". p needs max(20, width). */
+size_t fp__put_uint_w(char *p, uint64_t v, int width);
+/* As fp__put_uint with a leading '-' for negatives. p needs 21 bytes. */
+size_t fp__put_int(char *p, int64_t v);
+/* snprintf(dst, n, "%s", src) without the format parser: copies and truncates to fit; returns
+ * strlen(src). */
+size_t fp__copy_str(char *dst, size_t n, const char *src);
+
+/* printf's "%.2f" of v (p needs 32 bytes); hand-written for the usual case of a non-negative
+ * value already rounded to hundredths (cable routes), snprintf otherwise. Returns the length. */
+size_t fp__put_fixed2(char *p, double v);
+/* The last number formatted for one column, reused while the value repeats (stock lengths take
+ * a handful of values over half a million rows). fmt takes one double. */
+typedef struct fp_num_memo {
+    double v;
+    int valid;
+    size_t len;
+    char text[40];
+} fp_num_memo;
+const char *fp__memo_format(fp_num_memo *m, const char *fmt, double v, size_t *len);
+
+/* Every device's name and location text ("H1-R05-K12-U40", "" without a layout), formatted once
+ * per plan into one buffer: off[2*d] is the name of device d, off[2*d+1] its location, each
+ * NUL-terminated, and off[2*n_dev] the end of the text. */
+typedef struct fp_names {
+    char *text;
+    uint32_t *off;
+    int64_t n_dev;
+} fp_names;
+struct fp_layout;
+fp_status fp__names_build(fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
+                          const struct fp_layout *lay, fp_error *err);
+void fp__names_free(fp_names *nm);
+static inline const char *fp__dev_name(const fp_names *nm, int64_t d)
+{
+    return nm->text + nm->off[2 * d];
+}
+static inline size_t fp__dev_name_len(const fp_names *nm, int64_t d)
+{
+    return nm->off[2 * d + 1] - nm->off[2 * d] - 1;
+}
+static inline const char *fp__dev_loc(const fp_names *nm, int64_t d)
+{
+    return nm->text + nm->off[2 * d + 1];
+}
+static inline size_t fp__dev_loc_len(const fp_names *nm, int64_t d)
+{
+    return nm->off[2 * d + 2] - nm->off[2 * d + 1] - 1;
+}
+
+/* Rows of a big CSV assembled here and passed to stdio a block at a time (stdio's per-call
+ * locking and format parsing cost more than the bytes). fp__outbuf_flush before fclose. */
+typedef struct fp_outbuf {
+    FILE *f;
+    size_t n;
+    char buf[1 << 16];
+} fp_outbuf;
+void fp__outbuf_init(fp_outbuf *b, FILE *f);
+void fp__outbuf_flush(fp_outbuf *b);
+void fp__outbuf_put(fp_outbuf *b, const char *s, size_t len);
+/* s as one CSV field: quoted (and inner quotes doubled) when it holds , " or a line break. */
+void fp__outbuf_csv(fp_outbuf *b, const char *s);
+static inline void fp__outbuf_char(fp_outbuf *b, char c)
+{
+    if (b->n == sizeof b->buf)
+        fp__outbuf_flush(b);
+    b->buf[b->n++] = c;
+}
+static inline void fp__outbuf_str(fp_outbuf *b, const char *s)
+{
+    fp__outbuf_put(b, s, strlen(s));
+}
+static inline void fp__outbuf_int(fp_outbuf *b, int64_t v)
+{
+    char tmp[24];
+    fp__outbuf_put(b, tmp, fp__put_int(tmp, v));
+}
+
 /* ---- layout (layout.c) ---- */
 typedef struct fp_rack {
     int32_t hall, row, pos;         /* 1-based */
@@ -241,6 +328,7 @@ struct fp_plan {
     fp_layout lay;
     fp_cabling cab;
     fp_bom bom;
+    fp_names names;             /* device names and locations, formatted once (text.c) */
     struct fp_analysis *an;     /* metrics and failure what-if (metrics.c, failure.c) */
 };
 struct fp_analysis;

@@ -1,5 +1,6 @@
 /* fabplan — names of devices and ports, derived from ids when written (never stored). */
 #include <stdio.h>
+#include <string.h>
 #include "internal.h"
 
 static const char *const roles[] = { "server", "leaf", "spine", "core", "super-core" };
@@ -73,21 +74,36 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
     return buf;
 }
 
+/* "<prefix><a>" or "<prefix><a><sep><b>" into buf (n bytes, truncated like snprintf). Port
+ * names are formatted for every row of the per-link files, so no printf here. */
+static char *port_text(char *buf, size_t n, const char *prefix, int a, const char *sep, int b)
+{
+    char tmp[64];
+    size_t k = strlen(prefix);
+    memcpy(tmp, prefix, k);
+    k += fp__put_int(tmp + k, a);
+    if (sep) {
+        size_t s = strlen(sep);
+        memcpy(tmp + k, sep, s);
+        k += s;
+        k += fp__put_int(tmp + k, b);
+    }
+    tmp[k] = '\0';
+    fp__copy_str(buf, n, tmp);
+    return buf;
+}
+
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t id,
                     int port)
 {
     const fp_device *d = &fab->dev[id];
     if (d->tier == 0) {
         if (rs->nic.ports == 1)
-            snprintf(buf, n, "nic%d", port + 1);
-        else
-            snprintf(buf, n, "nic%d-p%d", port / rs->nic.ports + 1, port % rs->nic.ports + 1);
-        return buf;
+            return port_text(buf, n, "nic", port + 1, NULL, 0);
+        return port_text(buf, n, "nic", port / rs->nic.ports + 1, "-p", port % rs->nic.ports + 1);
     }
     int b = rs->tier[d->tier - 1].breakout;
     if (b <= 1)
-        snprintf(buf, n, "p%d", port + 1);
-    else
-        snprintf(buf, n, "p%d/%d", port / b + 1, port % b + 1);
-    return buf;
+        return port_text(buf, n, "p", port + 1, NULL, 0);
+    return port_text(buf, n, "p", port / b + 1, "/", port % b + 1);
 }

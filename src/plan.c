@@ -23,6 +23,7 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
     if ((rc = fp__spec_resolve(&plan->rs, spec, cat, err)) != FP_OK ||
         (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__analysis_run(plan, err)) != FP_OK) {
@@ -39,6 +40,7 @@ void fp_plan_free(fp_plan *plan)
         return;
     fp__bom_free(&plan->bom);
     fp__cabling_free(&plan->cab);
+    fp__names_free(&plan->names);
     fp__layout_free(&plan->lay);
     fp__fabric_free(&plan->fab);
     fp__phys_free(&plan->rs.phys);

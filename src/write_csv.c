@@ -1,5 +1,6 @@
 /* fabplan — CSV documents. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "internal.h"
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -7,24 +8,49 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
 {
     const fp_fabric *fab = &plan->fab;
     const fp_rspec *rs = &plan->rs;
+    const fp_names *nm = &plan->names;
     FILE *f = fopen(path, "wb");
-    char an[48], zn[48], ap[16], zp[16], bn[32];
+    char row[256], speed[16], bn[FP_MAX_TIERS + 1][32];
     if (f == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
-    /* A large buffer: this file has one row per link (half a million at full scale). */
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
-    fputs("link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n", f);
+    /* One row per link (half a million at full scale): names come from the plan's name table
+     * and rows are assembled by hand, one fwrite per block. */
+    fp_outbuf *ob = malloc(sizeof *ob);
+    if (ob == NULL) {
+        fclose(f);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    }
+    fp__outbuf_init(ob, f);
+    for (int b = 0; b <= FP_MAX_TIERS; b++)
+        fp__boundary_name(b, fab->tiers, bn[b], sizeof bn[b]);
+    size_t speed_len = (size_t)snprintf(speed, sizeof speed, ",%d,", rs->link_gbps);
+    fp__outbuf_str(ob, "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
-        fprintf(f, "L%07lld,%s,%s,%s,%s,%d,%s,%d\n", (long long)i + 1,
-                fp__device_name(an, sizeof an, fab, rs, l->a),
-                fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
-                fp__device_name(zn, sizeof zn, fab, rs, l->z),
-                fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port), rs->link_gbps,
-                fp__boundary_name(l->boundary, fab->tiers, bn, sizeof bn), l->plane + 1);
+        size_t k = 0;
+        row[k++] = 'L';
+        k += fp__put_uint_w(row + k, (uint64_t)i + 1, 7);
+        row[k++] = ',';
+        fp__outbuf_put(ob, row, k);
+        fp__outbuf_put(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, fp__port_name(row, 16, fab, rs, l->a, l->a_port));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, fp__port_name(row, 16, fab, rs, l->z, l->z_port));
+        fp__outbuf_put(ob, speed, speed_len);
+        fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS
+                               ? bn[l->boundary]
+                               : fp__boundary_name(l->boundary, fab->tiers, row, 32));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_int(ob, l->plane + 1);
+        fp__outbuf_char(ob, '\n');
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("links.csv", (double)i / (double)fab->n_link, o->payload);
     }
+    fp__outbuf_flush(ob);
+    free(ob);
     if (o && o->progress)
         o->progress("links.csv", 1.0, o->payload);
     int bad = ferror(f);

@@ -867,33 +867,10 @@ out:
 /* ------------------------------------------------------------------------------------------ */
 /* Floor plan. */
 
-typedef struct rack_key {
-    int64_t key;
-    int64_t index;
-} rack_key;
-
-static int64_t loc_key(int hall, int row, int rack)
-{
-    return ((int64_t)hall << 40) | ((int64_t)row << 20) | (int64_t)rack;
-}
-
-static int cmp_rack_key(const void *a, const void *b)
-{
-    int64_t x = ((const rack_key *)a)->key, y = ((const rack_key *)b)->key;
-    return (x > y) - (x < y);
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
-}
-
-static int64_t rack_of(const rack_key *keys, size_t n, const fp_location *loc)
-{
-    rack_key k = { loc_key(loc->hall, loc->row, loc->rack), 0 };
-    const rack_key *hit = bsearch(&k, keys, n, sizeof *keys, cmp_rack_key);
-    return hit ? hit->index : -1;
 }
 
 typedef struct run {
@@ -908,23 +885,23 @@ typedef struct run_tally {
 
 /* The FLOOR_RUNS rack pairs with the most cables between them (cables inside one rack are not
  * runs). Fills runs[] and *n_runs, and tally with the count of all runs. */
-static fp_status busiest_runs(const fp_plan *plan, const rack_key *keys, size_t n_racks, run *runs,
-                              int *n_runs, run_tally *tally, fp_error *err)
+static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, int *n_runs,
+                              run_tally *tally, fp_error *err)
 {
     size_t n_cables = fp_plan_cable_count(plan), n_pairs = 0;
     int64_t *pairs = malloc((n_cables * FP_MAX_LEGS + 1) * sizeof *pairs);
-    fp_cable_info c;
+    const int32_t *dev_rack = plan->lay.dev_rack;
     *n_runs = 0;
     tally->runs = tally->rest_max = 0;
     if (pairs == NULL)
         FP_FAIL(err, FP_ENOMEM, "floor.svg", "out of memory for %zu cables", n_cables);
     for (size_t i = 0; i < n_cables; i++) {
-        if (fp_plan_cable(plan, i, &c, NULL) != FP_OK)
-            continue;
-        int64_t ra = rack_of(keys, n_racks, &c.a.loc), seen[FP_MAX_LEGS];
-        int n_seen = 0;
-        for (int k = 0; k < c.n_z && k < FP_MAX_LEGS; k++) {
-            int64_t rz = rack_of(keys, n_racks, &c.z[k].loc);
+        /* Racks in floor order are the layout's rack indices (fp_plan_rack). */
+        int64_t a, z[FP_MAX_LEGS], seen[FP_MAX_LEGS];
+        int n_z = fp__cable_ends(plan, i, &a, z), n_seen = 0;
+        int64_t ra = dev_rack[a];
+        for (int k = 0; k < n_z; k++) {
+            int64_t rz = dev_rack[z[k]];
             int dup = 0;
             for (int s = 0; s < n_seen; s++)
                 dup |= seen[s] == rz;
@@ -1005,7 +982,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     int rows = n_runs + 1 + (tally->runs > n_runs);
     double height = rows * RUN_TABLE_ROW_PT;
     double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (plan->fab.tiers + 1) - 12.0;
-    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6, (top - height / 2) / 72.0);
+    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6 * 72.0, top - height / 2);
     set_attr(n, "pos", pos);
     return FP_OK;
 }
@@ -1021,18 +998,19 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     run_tally tally = { 0, 0 };
     int n_runs = 0;
     (void)o;
-    rack_key *keys = malloc((n_racks + 1) * sizeof *keys);
     Agnode_t **node = calloc(n_racks + 1, sizeof *node);
     Agraph_t *g = NULL;
-    if (keys == NULL || node == NULL) {
+    if (node == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for %zu racks", n_racks);
         goto out;
     }
     snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", rs->name[0] ? rs->name : "fabric",
              n_racks, n_racks ? "; lines: the busiest rack-to-rack runs, listed on the left" :
                                 ": this build places no racks (no layout)");
-    /* Positions are given, so no layout engine moves anything (neato -n). */
-    g = new_graph("floor", "neato", title);
+    /* Positions are given, so no layout engine moves anything: "nop" is neato -n, which takes
+     * pos (in points) as final and only draws the edges. Plain neato with pinned nodes drew the
+     * same picture but spent seconds in its solver on 5,000 racks at full scale. */
+    g = new_graph("floor", "nop", title);
     if (g == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
         goto out;
@@ -1056,8 +1034,6 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     for (size_t i = 0; i < n_racks; i++) {
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
-        keys[i].key = loc_key(r.hall, r.row, r.rack);
-        keys[i].index = (int64_t)i;
         node[i] = agnode(g, r.name, 1);
         int tier = 0;
         for (int t = 0; t <= FP_MAX_TIERS; t++)
@@ -1072,18 +1048,16 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
             set_attr(node[i], "penwidth", "3");
         }
         /* Racks are 0.6 m wide and 1.2 m deep on the default floor; the centre is pinned. */
-        /* neato reads pos in inches. */
-        snprintf(label, sizeof label, "%.2f,%.2f!", (r.x_m + 0.3) * FLOOR_PT_PER_M / 72.0,
-                 (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M / 72.0);
+        /* nop reads pos in points (width and height stay in inches). */
+        snprintf(label, sizeof label, "%.2f,%.2f!", (r.x_m + 0.3) * FLOOR_PT_PER_M,
+                 (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M);
         set_attr(node[i], "pos", label);
         snprintf(label, sizeof label, "%.2f", 0.6 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "width", label);
         snprintf(label, sizeof label, "%.2f", 1.2 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "height", label);
     }
-    qsort(keys, n_racks, sizeof *keys, cmp_rack_key);
-    if (n_racks > 0 &&
-        (rc = busiest_runs(plan, keys, n_racks, runs, &n_runs, &tally, err)) != FP_OK)
+    if (n_racks > 0 && (rc = busiest_runs(plan, n_racks, runs, &n_runs, &tally, err)) != FP_OK)
         goto out;
     for (int i = 0; i < n_runs; i++) {
         Agedge_t *e = agedge(g, node[runs[i].a], node[runs[i].b], NULL, 1);
@@ -1105,13 +1079,12 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
-        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7, ((max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t) / 72.0);
+        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7 * 72.0, (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t);
         set_attr(n, "pos", label);
     }
     if (n_runs > 0 && (rc = run_table(g, plan, runs, n_runs, &tally, max_y, err)) != FP_OK)
         goto out;
 out:
-    free(keys);
     free(node);
     if (rc != FP_OK) {
         if (g)

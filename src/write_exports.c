@@ -1,38 +1,53 @@
 /* fabplan — exports other tools import: label-printer CSV, NetBox cable import, AVD topology. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-/* A CSV file being written: one big buffer, because these files have a row per cable or link. */
-static fp_status csv_open(FILE **out, const char *path, const char *header, fp_error *err)
+/* A CSV file being written: rows are assembled in an fp_outbuf and handed to stdio a block at
+ * a time, because these files have a row per cable or link (half a million at full scale). */
+typedef struct csv_file {
+    FILE *f;
+    fp_outbuf *ob;
+} csv_file;
+
+static fp_status csv_open(csv_file *out, const char *path, const char *header, fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
+    out->f = fopen(path, "wb");
+    out->ob = NULL;
+    if (out->f == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
-    fputs(header, f);
-    *out = f;
+    out->ob = malloc(sizeof *out->ob);
+    if (out->ob == NULL) {
+        fclose(out->f);
+        out->f = NULL;
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    }
+    fp__outbuf_init(out->ob, out->f);
+    fp__outbuf_str(out->ob, header);
     return FP_OK;
 }
 
 /* Close the file; the first failure (rc from the rows, else the close) is the result. */
-static fp_status csv_close(FILE *f, const char *path, fp_status rc, fp_error *err)
+static fp_status csv_close(csv_file *cf, const char *path, fp_status rc, fp_error *err)
 {
+    fp__outbuf_flush(cf->ob);
+    free(cf->ob);
     if (rc != FP_OK) {
-        fclose(f);
+        fclose(cf->f);
         return rc;
     }
-    return fp__close_written(f, path, err);
+    return fp__close_written(cf->f, path, err);
 }
 
-static void csv_row(FILE *f, const char *const *fields, size_t n)
+static void csv_row(csv_file *cf, const char *const *fields, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
-            fputc(',', f);
-        fp__csv_field(f, fields[i]);
+            fp__outbuf_char(cf->ob, ',');
+        fp__outbuf_csv(cf->ob, fields[i]);
     }
-    fputc('\n', f);
+    fp__outbuf_char(cf->ob, '\n');
 }
 
 static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
@@ -41,18 +56,21 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
         o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
 }
 
-/* "a; b; c" of one field over a breakout cable's legs. */
+/* "a; b; c" of one field over a breakout cable's legs (truncated to n bytes like snprintf). */
 static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int what)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int i = 0; i < c->n_z && len < n; i++) {
+    for (int i = 0; i < c->n_z; i++) {
         const fp_cable_end *e = &c->z[i];
         const char *s = what == 0 ? e->loc.text : what == 1 ? e->device_name : e->port;
-        int w = snprintf(buf + len, n - len, "%s%s", i ? "; " : "", s);
-        if (w < 0)
+        if (i)
+            len += fp__copy_str(buf + len, n - len, "; ");
+        if (len >= n)
             break;
-        len += (size_t)w;
+        len += fp__copy_str(buf + len, n - len, s);
+        if (len >= n)
+            break;
     }
     return buf;
 }
@@ -60,7 +78,7 @@ static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int wh
 fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
-    FILE *f = NULL;
+    csv_file f;
     fp_cable_info c;
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
@@ -79,22 +97,23 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
                                 join_legs(floc, sizeof floc, &c, 0),
                                 join_legs(fdev, sizeof fdev, &c, 1),
                                 join_legs(fport, sizeof fport, &c, 2), medium, c.a.label };
-        csv_row(f, a_row, sizeof a_row / sizeof a_row[0]);
+        csv_row(&f, a_row, sizeof a_row / sizeof a_row[0]);
         for (int k = 0; k < c.n_z; k++) {
             const fp_cable_end *z = &c.z[k];
+            end[0] = 'Z';
             if (c.n_z == 1)
-                snprintf(end, sizeof end, "Z");
+                end[1] = '\0';
             else
-                snprintf(end, sizeof end, "Z%d", k + 1);
+                end[1 + fp__put_int(end + 1, k + 1)] = '\0';
             const char *z_row[] = { c.id, end, z->loc.text, z->device_name, z->port,
                                     c.a.loc.text, c.a.device_name, c.a.port, medium, z->label };
-            csv_row(f, z_row, sizeof z_row / sizeof z_row[0]);
+            csv_row(&f, z_row, sizeof z_row / sizeof z_row[0]);
         }
         report(o, "labels.csv", i, n);
     }
     report(o, "labels.csv", n, n);
 out:
-    return csv_close(f, path, rc, err);
+    return csv_close(&f, path, rc, err);
 }
 
 /* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
@@ -107,11 +126,12 @@ static const char *const netbox_color[FP_MEDIUM_COUNT] = { "000000", "000000", "
 fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
-    FILE *f = NULL;
+    csv_file f;
     fp_cable_info c;
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
-    char label[24], length[32];
+    fp_num_memo length = { 0 };
+    char label[24];
     if ((rc = csv_open(&f, path,
                        "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
                        "side_b_name,type,status,label,color,length,length_unit\n",
@@ -121,23 +141,29 @@ fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_w
         if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
             goto out;
         int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
-        snprintf(length, sizeof length, "%.1f", c.stock_m);
+        const char *length_text = fp__memo_format(&length, "%.1f", c.stock_m, NULL);
         /* One NetBox cable per leg: its CSV import connects one interface to one interface. */
         for (int k = 0; k < c.n_z; k++) {
-            if (c.n_z == 1)
-                snprintf(label, sizeof label, "%s", c.id);
-            else
-                snprintf(label, sizeof label, "%s/%d", c.id, k + 1);
+            /* "<id>" or "<id>/<leg>", truncated to fit. */
+            char tmp[sizeof c.id + 24];
+            size_t id_len = strlen(c.id);
+            memcpy(tmp, c.id, id_len);
+            if (c.n_z > 1) {
+                tmp[id_len++] = '/';
+                id_len += fp__put_int(tmp + id_len, k + 1);
+            }
+            tmp[id_len] = '\0';
+            fp__copy_str(label, sizeof label, tmp);
             const char *row[] = { c.a.device_name, "dcim.interface", c.a.port,
                                   c.z[k].device_name, "dcim.interface", c.z[k].port,
-                                  netbox_type[m], "planned", label, netbox_color[m], length, "m" };
-            csv_row(f, row, sizeof row / sizeof row[0]);
+                                  netbox_type[m], "planned", label, netbox_color[m], length_text, "m" };
+            csv_row(&f, row, sizeof row / sizeof row[0]);
         }
         report(o, "netbox-cables.csv", i, n);
     }
     report(o, "netbox-cables.csv", n, n);
 out:
-    return csv_close(f, path, rc, err);
+    return csv_close(&f, path, rc, err);
 }
 
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -145,9 +171,10 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
 {
     const fp_fabric *fab = &plan->fab;
     const fp_rspec *rs = &plan->rs;
-    FILE *f = NULL;
+    const fp_names *nm = &plan->names;
+    csv_file f;
     fp_status rc;
-    char an[48], zn[48], ap[16], zp[16];
+    char ap[16], zp[16];
     size_t n = (size_t)fab->n_link;
     if ((rc = csv_open(&f, path,
                        "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
@@ -160,16 +187,16 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
         const fp_link *l = &fab->link[i];
         const char *row[] = {
             fp__tier_role(fab->dev[l->a].tier, fab->tiers),
-            fp__device_name(an, sizeof an, fab, rs, l->a),
+            fp__dev_name(nm, l->a),
             fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
             fp__tier_role(fab->dev[l->z].tier, fab->tiers),
-            fp__device_name(zn, sizeof zn, fab, rs, l->z),
+            fp__dev_name(nm, l->z),
             fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
             "True",
         };
-        csv_row(f, row, sizeof row / sizeof row[0]);
+        csv_row(&f, row, sizeof row / sizeof row[0]);
         report(o, "topology.csv", i, n);
     }
     report(o, "topology.csv", n, n);
-    return csv_close(f, path, FP_OK, err);
+    return csv_close(&f, path, FP_OK, err);
 }

@@ -1,5 +1,7 @@
 /* fabplan — bom.csv and cables.csv (one row per physical cable; a breakout names every leg). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -28,37 +30,58 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
     return fp__close_written(f, path, err);
 }
 
-static void end_fields(FILE *f, const fp_cable_end *e)
+static void put_int_comma(fp_outbuf *ob, int v)
 {
-    fprintf(f, "%d,%d,%d,%d,", e->loc.hall, e->loc.row, e->loc.rack, e->loc.u);
-    fp__csv_field(f, e->device_name);
-    fputc(',', f);
-    fp__csv_field(f, e->port);
+    fp__outbuf_int(ob, v);
+    fp__outbuf_char(ob, ',');
+}
+
+static void end_fields(fp_outbuf *ob, const fp_cable_end *e)
+{
+    put_int_comma(ob, e->loc.hall);
+    put_int_comma(ob, e->loc.row);
+    put_int_comma(ob, e->loc.rack);
+    put_int_comma(ob, e->loc.u);
+    fp__outbuf_csv(ob, e->device_name);
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_csv(ob, e->port);
+}
+
+/* Appends s to buf (cap bytes) at *k, truncating like snprintf. */
+static void append(char *buf, size_t cap, size_t *k, const char *s)
+{
+    size_t len = strlen(s);
+    if (*k + len > cap - 1)
+        len = *k < cap - 1 ? cap - 1 - *k : 0;
+    memcpy(buf + *k, s, len);
+    *k += len;
+    buf[*k] = '\0';
 }
 
 /* Z fields of a breakout: each field lists the legs in order, separated by ";". */
-static void legs_field(FILE *f, const fp_cable_info *c, int what)
+static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what)
 {
-    char buf[FP_MAX_LEGS * 132];
+    char buf[FP_MAX_LEGS * 132], num[24];
     size_t k = 0;
     buf[0] = '\0';
     for (int z = 0; z < c->n_z; z++) {
         const fp_cable_end *e = &c->z[z];
-        const char *sep = z ? ";" : "";
+        if (z)
+            append(buf, sizeof buf, &k, ";");
+        const char *text = num;
         switch (what) {
-        case 0: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%d", sep, e->loc.hall); break;
-        case 1: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%d", sep, e->loc.row); break;
-        case 2: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%d", sep, e->loc.rack); break;
-        case 3: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%d", sep, e->loc.u); break;
-        case 4: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", sep, e->device_name); break;
-        case 5: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", sep, e->port); break;
-        case 6: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", sep, e->transceiver); break;
-        default: k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", sep, e->label); break;
+        case 0: num[fp__put_int(num, e->loc.hall)] = '\0'; break;
+        case 1: num[fp__put_int(num, e->loc.row)] = '\0'; break;
+        case 2: num[fp__put_int(num, e->loc.rack)] = '\0'; break;
+        case 3: num[fp__put_int(num, e->loc.u)] = '\0'; break;
+        case 4: text = e->device_name; break;
+        case 5: text = e->port; break;
+        case 6: text = e->transceiver; break;
+        default: text = e->label; break;
         }
-        if (k >= sizeof buf)
-            break;
+        append(buf, sizeof buf, &k, text);
     }
-    fp__csv_field(f, buf);
+    fp__outbuf_csv(ob, buf);
 }
 
 fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -67,44 +90,65 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
     FILE *f = fopen(path, "wb");
     size_t n = fp_plan_cable_count(plan);
     fp_cable_info c;
+    fp_num_memo stock = { 0 };
+    char route[40];
     if (f == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
-    fputs("cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
-          "medium,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z\n",
-          f);
+    /* One row per cable: assembled by hand, handed to stdio a block at a time. */
+    fp_outbuf *ob = malloc(sizeof *ob);
+    if (ob == NULL) {
+        fclose(f);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    }
+    fp__outbuf_init(ob, f);
+    fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
+                       "medium,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z\n");
     for (size_t i = 0; i < n; i++) {
         fp_plan_cable(plan, i, &c, NULL);
-        fprintf(f, "%s,", c.id);
-        end_fields(f, &c.a);
-        fputc(',', f);
+        fp__outbuf_str(ob, c.id);
+        fp__outbuf_char(ob, ',');
+        end_fields(ob, &c.a);
+        fp__outbuf_char(ob, ',');
         if (c.n_z == 1) {
-            end_fields(f, &c.z[0]);
+            end_fields(ob, &c.z[0]);
         } else {
             for (int w = 0; w < 6; w++) {
-                legs_field(f, &c, w);
+                legs_field(ob, &c, w);
                 if (w < 5)
-                    fputc(',', f);
+                    fp__outbuf_char(ob, ',');
             }
         }
-        fprintf(f, ",%s,%s,%.2f,%g,", fp_medium_name(c.medium), c.part, c.route_m, c.stock_m);
-        fp__csv_field(f, c.a.transceiver);
-        fputc(',', f);
+        /* ",%s,%s,%.2f,%g," */
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, fp_medium_name(c.medium));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, c.part);
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_put(ob, route, fp__put_fixed2(route, c.route_m));
+        fp__outbuf_char(ob, ',');
+        size_t stock_len;
+        const char *stock_text = fp__memo_format(&stock, "%g", c.stock_m, &stock_len);
+        fp__outbuf_put(ob, stock_text, stock_len);
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_csv(ob, c.a.transceiver);
+        fp__outbuf_char(ob, ',');
         if (c.n_z == 1)
-            fp__csv_field(f, c.z[0].transceiver);
+            fp__outbuf_csv(ob, c.z[0].transceiver);
         else
-            legs_field(f, &c, 6);
-        fputc(',', f);
-        fp__csv_field(f, c.a.label);
-        fputc(',', f);
+            legs_field(ob, &c, 6);
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_csv(ob, c.a.label);
+        fp__outbuf_char(ob, ',');
         if (c.n_z == 1)
-            fp__csv_field(f, c.z[0].label);
+            fp__outbuf_csv(ob, c.z[0].label);
         else
-            legs_field(f, &c, 7);
-        fputc('\n', f);
+            legs_field(ob, &c, 7);
+        fp__outbuf_char(ob, '\n');
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("cables.csv", (double)i / (double)n, o->payload);
     }
+    fp__outbuf_flush(ob);
+    free(ob);
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);
     return fp__close_written(f, path, err);

@@ -1,0 +1,179 @@
+/* fabplan — fast text for the per-link and per-cable documents.
+ *
+ * At full scale links.csv, cables.csv, labels.csv, netbox-cables.csv, topology.csv and the
+ * workbook each print half a million rows, and printf-family formatting of names derived from
+ * ids was most of their cost. So: device names and location texts are formatted once per plan
+ * into one flat buffer (fp_names), integers are written by hand, and rows are assembled in a
+ * plain buffer (fp_outbuf) handed to stdio in large blocks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+size_t fp__put_uint(char *p, uint64_t v)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        p[i] = tmp[n - 1 - i];
+    return n;
+}
+
+size_t fp__put_uint_w(char *p, uint64_t v, int width)
+{
+    char tmp[20];
+    size_t n = fp__put_uint(tmp, v), pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+    memset(p, '0', pad);
+    memcpy(p + pad, tmp, n);
+    return pad + n;
+}
+
+size_t fp__put_int(char *p, int64_t v)
+{
+    if (v >= 0)
+        return fp__put_uint(p, (uint64_t)v);
+    p[0] = '-';
+    return 1 + fp__put_uint(p + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+size_t fp__copy_str(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(src);
+    if (n == 0)
+        return len;
+    size_t k = len < n - 1 ? len : n - 1;
+    memcpy(dst, src, k);
+    dst[k] = '\0';
+    return len;
+}
+
+size_t fp__put_fixed2(char *p, double v)
+{
+    double h = v * 100.0;
+    if (!signbit(v) && v < 1e12) {
+        long long k = llround(h);
+        /* Hand-formatted only where "%.2f" must print k/100: v is within a hair of it. */
+        if (fabs(h - (double)k) < 1e-6) {
+            size_t n = fp__put_uint(p, (uint64_t)(k / 100));
+            p[n++] = '.';
+            p[n++] = (char)('0' + k % 100 / 10);
+            p[n++] = (char)('0' + k % 10);
+            return n;
+        }
+    }
+    return (size_t)snprintf(p, 32, "%.2f", v);
+}
+
+const char *fp__memo_format(fp_num_memo *m, const char *fmt, double v, size_t *len)
+{
+    if (!m->valid || memcmp(&m->v, &v, sizeof v) != 0) {
+        m->len = (size_t)snprintf(m->text, sizeof m->text, fmt, v);
+        if (m->len >= sizeof m->text)
+            m->len = sizeof m->text - 1;
+        m->v = v;
+        m->valid = 1;
+    }
+    if (len)
+        *len = m->len;
+    return m->text;
+}
+
+/* ---- per-plan name table ---- */
+
+fp_status fp__names_build(fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
+                          const fp_layout *lay, fp_error *err)
+{
+    size_t n = (size_t)fab->n_dev, cap = n * 40 + 64, len = 0;
+    memset(nm, 0, sizeof *nm);
+    nm->off = malloc((2 * n + 1) * sizeof *nm->off);
+    nm->text = malloc(cap);
+    if (nm->off == NULL || nm->text == NULL) {
+        fp__names_free(nm);
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory for %zu device names", n);
+    }
+    int have_layout = lay != NULL && lay->rack != NULL && lay->dev_rack != NULL;
+    for (size_t i = 0; i < n; i++) {
+        char name[48];      /* the size every writer used: fp_cable_end.device_name */
+        fp_location loc;
+        loc.text[0] = '\0';
+        fp__device_name(name, sizeof name, fab, rs, (int64_t)i);
+        if (have_layout)
+            fp__location(&loc, lay, (int64_t)i);
+        size_t a = strlen(name) + 1, b = strlen(loc.text) + 1;
+        if (len + a + b > cap) {
+            size_t ncap = (len + a + b) * 2;
+            char *t = realloc(nm->text, ncap);
+            if (t == NULL) {
+                fp__names_free(nm);
+                FP_FAIL(err, FP_ENOMEM, "", "out of memory for %zu device names", n);
+            }
+            nm->text = t;
+            cap = ncap;
+        }
+        nm->off[2 * i] = (uint32_t)len;
+        memcpy(nm->text + len, name, a);
+        len += a;
+        nm->off[2 * i + 1] = (uint32_t)len;
+        memcpy(nm->text + len, loc.text, b);
+        len += b;
+    }
+    nm->off[2 * n] = (uint32_t)len;
+    nm->n_dev = (int64_t)n;
+    return FP_OK;
+}
+
+void fp__names_free(fp_names *nm)
+{
+    free(nm->off);
+    free(nm->text);
+    memset(nm, 0, sizeof *nm);
+}
+
+/* ---- buffered output ---- */
+
+void fp__outbuf_init(fp_outbuf *b, FILE *f)
+{
+    b->f = f;
+    b->n = 0;
+}
+
+void fp__outbuf_flush(fp_outbuf *b)
+{
+    if (b->n)
+        fwrite(b->buf, 1, b->n, b->f);
+    b->n = 0;
+}
+
+void fp__outbuf_put(fp_outbuf *b, const char *s, size_t len)
+{
+    if (b->n + len > sizeof b->buf) {
+        fp__outbuf_flush(b);
+        if (len > sizeof b->buf) {
+            fwrite(s, 1, len, b->f);
+            return;
+        }
+    }
+    memcpy(b->buf + b->n, s, len);
+    b->n += len;
+}
+
+void fp__outbuf_csv(fp_outbuf *b, const char *s)
+{
+    size_t len = strcspn(s, ",\"\n\r");
+    if (s[len] == '\0') {
+        fp__outbuf_put(b, s, len);
+        return;
+    }
+    fp__outbuf_char(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            fp__outbuf_char(b, '"');
+        fp__outbuf_char(b, *s);
+    }
+    fp__outbuf_char(b, '"');
+}

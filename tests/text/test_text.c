@@ -1,0 +1,117 @@
+/* The hand formatters in text.c must print exactly what the printf formats they replace print:
+ * every per-link and per-cable document depends on it. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+#include "helpers.h"
+
+Test(text, put_uint_matches_printf)
+{
+    const uint64_t values[] = { 0, 7, 10, 99, 100, 1234567, 9999999, 10000000, 4294967296ULL,
+                                18446744073709551615ULL };
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char got[48], want[48];
+        got[fp__put_uint(got, values[i])] = '\0';
+        snprintf(want, sizeof want, "%llu", (unsigned long long)values[i]);
+        cr_expect_str_eq(got, want);
+        /* "C%07lld" cable ids: padded to 7, longer numbers kept whole. */
+        got[fp__put_uint_w(got, values[i], 7)] = '\0';
+        snprintf(want, sizeof want, "%07llu", (unsigned long long)values[i]);
+        cr_expect_str_eq(got, want);
+    }
+    char got[24];
+    got[fp__put_int(got, -42)] = '\0';
+    cr_expect_str_eq(got, "-42");
+    got[fp__put_int(got, INT64_MIN)] = '\0';
+    cr_expect_str_eq(got, "-9223372036854775808");
+}
+
+/* Route lengths are rounded to hundredths before printing; the hand path must agree with
+ * "%.2f" on those and fall back to it on anything else (negative zero, unrounded, huge). */
+Test(text, fixed2_matches_printf)
+{
+    for (int k = 0; k < 200000; k += 7) {
+        double v = round((double)k * 1.01) / 100;
+        char got[40], want[40];
+        got[fp__put_fixed2(got, v)] = '\0';
+        snprintf(want, sizeof want, "%.2f", v);
+        cr_assert_str_eq(got, want, "value %.17g", v);
+    }
+    const double odd[] = { -0.0, -1.5, 0.125, 0.005, 2.675, 1e13, 123.456789 };
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char got[40], want[40];
+        got[fp__put_fixed2(got, odd[i])] = '\0';
+        snprintf(want, sizeof want, "%.2f", odd[i]);
+        cr_expect_str_eq(got, want, "value %.17g", odd[i]);
+    }
+}
+
+Test(text, copy_str_truncates_like_snprintf)
+{
+    char got[6], want[6];
+    size_t n = fp__copy_str(got, sizeof got, "abcdefgh");
+    int w = snprintf(want, sizeof want, "%s", "abcdefgh");
+    cr_expect_str_eq(got, want);
+    cr_expect_eq(n, (size_t)w);
+    cr_expect_eq(fp__copy_str(got, sizeof got, "ab"), 2);
+    cr_expect_str_eq(got, "ab");
+}
+
+Test(text, memo_reformats_only_on_change)
+{
+    fp_num_memo m = { 0 };
+    size_t len;
+    cr_expect_str_eq(fp__memo_format(&m, "%g", 3.0, &len), "3");
+    cr_expect_eq(len, 1);
+    cr_expect_str_eq(fp__memo_format(&m, "%g", 3.0, NULL), "3");
+    cr_expect_str_eq(fp__memo_format(&m, "%g", 2.5, &len), "2.5");
+    cr_expect_eq(len, 3);
+}
+
+/* The name table holds what fp__device_name and fp__location format, for every device. */
+Test(text, name_table_matches_formatters)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
+    cr_assert(p != NULL);
+    for (int64_t d = 0; d < p->fab.n_dev; d++) {
+        char name[48];
+        fp_location loc;
+        fp__device_name(name, sizeof name, &p->fab, &p->rs, d);
+        fp__location(&loc, &p->lay, d);
+        cr_assert_str_eq(fp__dev_name(&p->names, d), name);
+        cr_assert_eq(fp__dev_name_len(&p->names, d), strlen(name));
+        cr_assert_str_eq(fp__dev_loc(&p->names, d), loc.text);
+        cr_assert_eq(fp__dev_loc_len(&p->names, d), strlen(loc.text));
+    }
+    fp_plan_free(p);
+}
+
+/* Rows written through fp_outbuf, larger than its buffer in total and in one piece, come out
+ * whole and in order; fields with commas or quotes are quoted as RFC 4180 says. */
+Test(text, outbuf_writes_everything)
+{
+    char *mem = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&mem, &size);
+    cr_assert(f != NULL);
+    static fp_outbuf ob;
+    static char big[100000];
+    memset(big, 'x', sizeof big - 1);
+    fp__outbuf_init(&ob, f);
+    for (int i = 0; i < 20000; i++) {
+        fp__outbuf_int(&ob, i);
+        fp__outbuf_char(&ob, '\n');
+    }
+    fp__outbuf_str(&ob, big);
+    fp__outbuf_csv(&ob, "a,\"b\"");
+    fp__outbuf_flush(&ob);
+    fclose(f);
+    /* 20000 numbers: 10 of 1 digit, 90 of 2, 900 of 3, 9000 of 4, 10000 of 5, each + '\n'. */
+    size_t numbers = 10 * 2 + 90 * 3 + 900 * 4 + 9000 * 5 + 10000 * 6;
+    cr_expect_eq(size, numbers + (sizeof big - 1) + strlen("\"a,\"\"b\"\"\""));
+    cr_expect(strncmp(mem, "0\n1\n2\n", 6) == 0);
+    cr_expect_str_eq(mem + numbers + sizeof big - 1, "\"a,\"\"b\"\"\"");
+    free(mem);
+}
