@@ -33,7 +33,8 @@ typedef struct fp_location {
     char text[32];              /**< "H1-R05-K12-U40" */
 } fp_location;
 
-/** METHOD: location of device i. Errors: FP_EINVAL out of range. */
+/** METHOD: copy the location of device i (fp_plan_device order) into the caller's *out.
+ *  Errors: FP_EINVAL when device is out of range. */
 FP_EXPORT fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
                                             fp_error *err);
 
@@ -51,8 +52,10 @@ typedef struct fp_rack_info {
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
 } fp_rack_info;
 
+/** METHOD: number of racks (compute and network) on the floor. Cannot fail. */
 FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
-/** METHOD: rack i in floor order (hall, row, rack). Errors: FP_EINVAL out of range. */
+/** METHOD: copy rack i, in floor order (hall, row, rack), into the caller's *out; its role
+ *  string is static. Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
 #define FP_MAX_LEGS 4
@@ -70,7 +73,7 @@ typedef struct fp_cable_end {
 /** One physical cable (a breakout cable is one cable with several Z legs). */
 typedef struct fp_cable_info {
     int64_t index;              /**< 0-based, fixed order */
-    char id[16];                /**< unique cable id, "C000123" */
+    char id[16];                /**< unique cable id, "C0000123": C + number of its first link */
     fp_medium medium;
     char part[48];              /**< cable or fibre catalog id */
     double route_m;             /**< estimated route length (or the hand override) */
@@ -85,8 +88,10 @@ typedef struct fp_cable_info {
                                      copper cable (one leg, both links of its cages) */
 } fp_cable_info;
 
+/** METHOD: number of physical cables (a breakout cable counts once). Cannot fail. */
 FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
-/** METHOD: cable i. Errors: FP_EINVAL out of range. */
+/** METHOD: copy cable i (cable id order) into the caller's *out; every string is copied in.
+ *  Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
 /** METHOD: index of the cable that carries link i, or -1 when out of range. */
 FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
@@ -106,8 +111,11 @@ typedef struct fp_bom_line {
     double mtbf_hours;          /**< of one unit, from the catalog (0 when unknown) */
 } fp_bom_line;
 
+/** METHOD: number of BOM lines, spares lines included. Cannot fail. */
 FP_EXPORT size_t fp_plan_bom_count(const fp_plan *plan);
-/** METHOD: BOM line i, grouped by category then part then length. Errors: FP_EINVAL. */
+/** METHOD: copy BOM line i (grouped by category, then part, then length; a spares line follows
+ *  the line it spares) into the caller's *out. Its part and description point into the plan
+ *  (valid while it lives). Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out,
                                      fp_error *err);
 
@@ -119,7 +127,8 @@ typedef struct fp_totals {
     int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
 } fp_totals;
 
-/** METHOD: totals of the BOM (spares included in cost and power). */
+/** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
+ *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
 FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
 
 #ifdef __cplusplus

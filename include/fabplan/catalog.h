@@ -61,15 +61,17 @@ typedef struct fp_part {
  *  embedded catalog is malformed (a build defect). */
 FP_EXPORT fp_status fp_catalog_new(fp_catalog **out, fp_error *err);
 
-/** Add or replace parts from a catalog JSON text ({"parts": [...]}). origin names the text in
- *  errors (a file name). On failure the catalog is unchanged. Errors: FP_EPARSE, FP_ECATALOG. */
+/** Add or replace parts from a NUL-terminated catalog JSON text ({"parts": [...]}); the text
+ *  is not kept. origin names the text in errors (a file name). On failure the catalog is
+ *  unchanged. Part pointers borrowed earlier are invalid after a successful merge.
+ *  Errors: FP_EINVAL (NULL argument), FP_EPARSE, FP_ECATALOG, FP_ENOMEM. */
 FP_EXPORT fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char *origin,
                                             fp_error *err);
 
 /** Same as fp_catalog_merge_string, reading the file at path. Errors: also FP_EIO. */
 FP_EXPORT fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err);
 
-/** Number of parts; parts are kept sorted by (type, id). */
+/** Number of parts; parts are kept sorted by (type, id). Cannot fail. */
 FP_EXPORT size_t fp_catalog_count(const fp_catalog *cat);
 
 /** Borrowed pointer to part i (0 <= i < count), valid until the catalog is changed or freed;

@@ -79,34 +79,41 @@ typedef struct fp_link_info {
     int plane;
 } fp_link_info;
 
-/** CONSTRUCTOR: resolve the spec against the catalog and build the fabric. *out is set on
- *  success and owned by the caller (fp_plan_free). Errors: those of fp_spec_validate, FP_ENOMEM. */
+/** CONSTRUCTOR: resolve the spec against the catalog, build the fabric, place it on the floor,
+ *  cable it, price it and compute its metrics. *out is set on success (NULL on failure) and
+ *  owned by the caller (fp_plan_free). Errors: those of fp_spec_validate; FP_EDESIGN when a
+ *  link no allowed medium can serve, or leaves that do not fit a rack (err.where names the
+ *  link, cable or spec pointer); FP_EGRAPH (igraph); FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                                 fp_error *err);
 
-/** METHOD: fill *out with the plan's totals. */
+/** METHOD: fill the caller's *out with the plan's totals; tier_choice is borrowed from the
+ *  plan. Cannot fail. */
 FP_EXPORT void fp_plan_summary(const fp_plan *plan, fp_summary *out);
 
-/** METHOD: number of switch tiers, and tier i (0 = leaf). Errors: FP_EINVAL out of range. */
+/** METHOD: number of switch tiers, and a copy of tier i (0 = leaf) into the caller's *out
+ *  (role static, model borrowed from the plan). Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT size_t fp_plan_tier_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_error *err);
 
-/** METHOD: devices in fixed order (servers, then switches by tier, plane, pod, index).
- *  Errors: FP_EINVAL out of range. */
+/** METHOD: number of devices, and a copy of device i into the caller's *out (model borrowed
+ *  from the plan). Fixed order: servers, then switches by tier, plane, pod, index.
+ *  Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT size_t fp_plan_device_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out,
                                    fp_error *err);
 
-/** METHOD: links in fixed order (by boundary, plane, lower device, port).
- *  Errors: FP_EINVAL out of range. */
+/** METHOD: number of links, and a copy of link i into the caller's *out. Fixed order: by
+ *  boundary, plane, lower device, port (links.csv row i + 1). Errors: FP_EINVAL when i is out
+ *  of range. */
 FP_EXPORT size_t fp_plan_link_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err);
 
 /** METHOD: links crossing boundary b (0 = NIC-leaf) over all planes; 0 when out of range. */
 FP_EXPORT int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary);
 
-/** METHOD: notes the planner wants the user to read (tier choice, evened-out uplinks, rounding).
- *  Borrowed strings, live with the plan. */
+/** METHOD: number of notes the planner wants the user to read (evened-out uplinks, rounding),
+ *  and note i: a borrowed string that lives with the plan, NULL when out of range. */
 FP_EXPORT size_t fp_plan_note_count(const fp_plan *plan);
 FP_EXPORT const char *fp_plan_note(const fp_plan *plan, size_t i);
 

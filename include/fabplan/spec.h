@@ -34,7 +34,7 @@ FP_EXPORT fp_status fp_spec_load(fp_spec **out, const char *path, fp_error *err)
  *  Errors: FP_EINVAL for an unknown name (the message lists the presets). */
 FP_EXPORT fp_status fp_spec_preset(fp_spec **out, const char *name, fp_error *err);
 
-/** Number of built-in presets. */
+/** Number of built-in presets (0 only if the embedded presets are malformed). Cannot fail. */
 FP_EXPORT size_t fp_spec_preset_count(void);
 
 /** Copy the name and one-line description of preset i into caller buffers (either may be NULL).
@@ -50,8 +50,10 @@ FP_EXPORT fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *
                                 fp_error *err);
 
 /** Check every value against the rules and the catalog and resolve "auto" choices, without
- *  building the fabric. Errors: FP_EINVAL (err.where is the JSON pointer), FP_ECATALOG (unknown
- *  part; the message lists close matches), FP_EDESIGN (the request cannot be built). */
+ *  building the fabric (the spec is not changed; nothing is returned to own).
+ *  Errors: FP_EINVAL (err.where is the JSON pointer), FP_ECATALOG (unknown part; the message
+ *  lists close matches), FP_EDESIGN (the request cannot be built), FP_EIO / FP_EPARSE (an
+ *  "overrides" file that cannot be read or parsed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err);
 
 /** The spec as JSON text, exactly as given (not resolved). The caller frees it with fp_free.
@@ -61,7 +63,8 @@ FP_EXPORT fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *e
 /** DESTRUCTOR: free the spec. NULL is a harmless no-op. */
 FP_EXPORT void fp_spec_free(fp_spec *spec);
 
-/** Free memory that a fabplan call returned to the caller (strings from *_to_json). */
+/** Free memory that a fabplan call returned to the caller (strings from fp_spec_to_json and
+ *  fp_plan_to_json). NULL is a harmless no-op. */
 FP_EXPORT void fp_free(void *p);
 
 #ifdef __cplusplus

@@ -64,8 +64,10 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
 
 /** Write the plan's documents into dir (created if missing). Each file is written under a
  *  temporary name and all are renamed into place only when every one succeeded, so a failure
- *  leaves no half-written output. opts may be NULL (all formats, no progress).
- *  Errors: FP_EIO (err.where names the file), FP_ENOMEM. */
+ *  leaves no half-written output. opts may be NULL (FP_WRITE_DEFAULT, no progress).
+ *  Errors: FP_EINVAL (NULL argument, or a detail selector the plan lacks: checked before any
+ *  file is touched), FP_EIO (err.where names the file), FP_EGRAPH (Graphviz layout failed),
+ *  FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
 /*  Threads: diagrams go through Graphviz, whose error handler, plugin tables and layout state
