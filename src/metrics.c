@@ -319,6 +319,24 @@ static int64_t pairs_of(int64_t n)
     return n * (n - 1) / 2;
 }
 
+static void add_hop_row(fp_metrics *m, const char *scope, int switches, int64_t pairs, int64_t all)
+{
+    fp_hop_row *h = &m->hops[m->n_hops++];
+    snprintf(h->scope, sizeof h->scope, "%s", scope);
+    h->switches = switches;
+    h->pairs = pairs;
+    h->share = all > 0 ? (double)pairs / (double)all : 0;
+}
+
+/* Pairs in groups keyed [block * rails + rail]: pairs that share the block AND the rail. */
+static int64_t pairs_in(const int64_t *n, int64_t count)
+{
+    int64_t p = 0;
+    for (int64_t i = 0; i < count; i++)
+        p += pairs_of(n[i]);
+    return p;
+}
+
 static fp_status count_hops(fp_plan *plan, fp_error *err)
 {
     const fp_fabric *fab = &plan->fab;
@@ -326,15 +344,21 @@ static fp_status count_hops(fp_plan *plan, fp_error *err)
     fp_metrics *m = &plan->an->m;
     const int L = fab->tiers, eps = rs->endpoints_per_server, gps = rs->gpus_per_server;
     const int64_t per_plane = fab->level[1].switches;
-    int64_t n_pods = L >= 3 ? fab->level[2].blocks : 1, n_zones = L >= 4 ? fab->level[3].blocks : 1;
+    const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 1, n_zones = L >= 4 ? fab->level[3].blocks : 1;
+    /* Rail-optimized fabrics also split each scope by rail: NCCL's rail-aligned traffic stays on
+     * one rail, so architects want to see how many pairs share it. */
+    const int rails = rs->topology == FP_TOPO_RAIL ? eps : 1;
+    /* counts of GPUs per leaf, per (pod, rail), per (zone, rail), per rail; and per pod, zone */
     int64_t *leaf_n = calloc((size_t)per_plane, sizeof *leaf_n);
     int64_t *pod_n = calloc((size_t)n_pods, sizeof *pod_n);
     int64_t *zone_n = calloc((size_t)n_zones, sizeof *zone_n);
-    if (leaf_n == NULL || pod_n == NULL || zone_n == NULL) {
-        free(leaf_n);
-        free(pod_n);
-        free(zone_n);
-        FP_FAIL(err, FP_ENOMEM, "hops", "out of memory");
+    int64_t *pod_rail_n = calloc((size_t)(n_pods * rails), sizeof *pod_rail_n);
+    int64_t *zone_rail_n = calloc((size_t)(n_zones * rails), sizeof *zone_rail_n);
+    int64_t *rail_n = calloc((size_t)rails, sizeof *rail_n);
+    fp_status rc = FP_OK;
+    if (!leaf_n || !pod_n || !zone_n || !pod_rail_n || !zone_rail_n || !rail_n) {
+        rc = fp__error_set(err, FP_ENOMEM, "hops", "out of memory");
+        goto out;
     }
     /* GPU i of a server talks through its NIC port i * eps / gps of plane 0 (one NIC per GPU
      * in the usual case); planes are copies, so plane 0 stands for all. */
@@ -343,49 +367,59 @@ static fp_status count_hops(fp_plan *plan, fp_error *err)
         for (int64_t i = 0; i < g_here; i++) {
             int64_t r = i * eps / gps;
             const fp_device *leaf = &fab->dev[fab->link[s * eps + r].z];
+            int64_t rail = rails > 1 ? leaf->rail : 0;
+            int64_t pod = L >= 3 ? leaf->pod : 0, zone = L >= 4 ? leaf->zone : 0;
             leaf_n[fab->link[s * eps + r].z - fab->tier_base[1]]++;
-            if (L >= 3)
-                pod_n[leaf->pod]++;
-            if (L >= 4)
-                zone_n[leaf->zone]++;
+            pod_n[pod]++;
+            zone_n[zone]++;
+            pod_rail_n[pod * rails + rail]++;
+            zone_rail_n[zone * rails + rail]++;
+            rail_n[rail]++;
         }
     }
-    int64_t same_leaf = 0, same_pod = 0, same_zone = 0, all = pairs_of(rs->gpus);
-    for (int64_t l = 0; l < per_plane; l++)
-        same_leaf += pairs_of(leaf_n[l]);
-    for (int64_t p = 0; p < n_pods && L >= 3; p++)
-        same_pod += pairs_of(pod_n[p]);
-    for (int64_t z = 0; z < n_zones && L >= 4; z++)
-        same_zone += pairs_of(zone_n[z]);
-    free(leaf_n);
-    free(pod_n);
-    free(zone_n);
+    const int64_t all = pairs_of(rs->gpus);
+    /* same[k]: pairs inside one level-k block (k = 1 leaf, 2 pod, 3 zone, 4 plane);
+     * same_rail[k]: of those, pairs that also share a rail (rail-optimized only). */
+    int64_t same[5], same_rail[5];
+    same[1] = same_rail[1] = pairs_in(leaf_n, per_plane);
+    same[2] = L >= 3 ? pairs_in(pod_n, n_pods) : all;
+    same[3] = L >= 4 ? pairs_in(zone_n, n_zones) : all;
+    same[4] = all;
+    same_rail[2] = L >= 3 ? pairs_in(pod_rail_n, n_pods * rails) : pairs_in(rail_n, rails);
+    same_rail[3] = L >= 4 ? pairs_in(zone_rail_n, n_zones * rails) : pairs_in(rail_n, rails);
+    same_rail[4] = pairs_in(rail_n, rails);
 
     m->gpu_pairs = all;
     m->hop_sample = 0;
     m->n_hops = 0;
-#define ROW(sc, sw, n)                                  \
-    do {                                                \
-        fp_hop_row *h_ = &m->hops[m->n_hops++];         \
-        h_->scope = (sc);                               \
-        h_->switches = (sw);                            \
-        h_->pairs = (n);                                \
-        h_->share = all > 0 ? (double)(n) / (double)all : 0; \
-    } while (0)
-    ROW("same leaf", 1, same_leaf);
-    if (L == 2) {
-        ROW("across leaves", 3, all - same_leaf);
-    } else {
-        ROW("same pod", 3, same_pod - same_leaf);
-        if (L == 3) {
-            ROW("across pods", 5, all - same_pod);
+    /* Level k rows: pairs first joined at level k (inside a level-k block, not a level-(k-1)
+     * one); a path between them climbs k tiers, crossing 2k - 1 switches. Levels that the
+     * fabric does not have are skipped: the top level is the whole plane. */
+    for (int k = 1; k <= L && k <= 4; k++) {
+        int64_t in_k = k == L ? all : same[k], in_rail = k == L ? same_rail[4] : same_rail[k];
+        const char *name = k == 1 ? "same leaf" : k == 2 && L == 2 ? "across leaves"
+                         : k == 2 ? "same pod" : k == 3 && L == 3 ? "across pods"
+                         : k == 3 ? "same zone" : "across zones";
+        int64_t n = in_k - (k == 1 ? 0 : same[k - 1]);
+        int64_t n_rail = in_rail - (k == 1 ? 0 : same_rail[k - 1]);
+        if (k == 1 || rails == 1) {
+            add_hop_row(m, name, 2 * k - 1, n, all);
         } else {
-            ROW("same zone", 5, same_zone - same_pod);
-            ROW("across zones", 7, all - same_zone);
+            char a[48], b[48];
+            snprintf(a, sizeof a, "%s, same rail", name);
+            snprintf(b, sizeof b, "%s, other rail", name);
+            add_hop_row(m, a, 2 * k - 1, n_rail, all);
+            add_hop_row(m, b, 2 * k - 1, n - n_rail, all);
         }
     }
-#undef ROW
-    return FP_OK;
+out:
+    free(leaf_n);
+    free(pod_n);
+    free(zone_n);
+    free(pod_rail_n);
+    free(zone_rail_n);
+    free(rail_n);
+    return rc;
 }
 
 /* Seeded, portable generator (splitmix64): same seed, same choices everywhere. */

@@ -17,11 +17,13 @@ extern "C" {
 #endif
 
 #define FP_METRICS_MAX_TIERS 4
-#define FP_MAX_HOP_ROWS 4
+#define FP_MAX_HOP_ROWS 7
 
-/** GPU pairs whose fabric path turns at the same level (same leaf, same pod, ...). */
+/** GPU pairs whose fabric path turns at the same level (same leaf, same pod, ...). In a
+ *  rail-optimized fabric every scope above "same leaf" is split into "..., same rail" and
+ *  "..., other rail". */
 typedef struct fp_hop_row {
-    const char *scope;      /**< "same leaf", "same pod", "across pods", ... (static) */
+    char scope[48];         /**< "same leaf", "same pod, same rail", "across pods", ... */
     int switches;           /**< switches on the path between the two GPUs' NICs */
     int64_t pairs;          /**< unordered GPU pairs in this scope */
     double share;           /**< pairs / all GPU pairs */

@@ -333,32 +333,68 @@ Test(metrics, diameter_by_tiers)
  * go through a spine: 28,672 at 3 switches. */
 Test(metrics, rail_su_same_rail_one_switch)
 {
+    /* One SU: 8 rail leaves of 32 GPUs. Same leaf = same rail: 8 x C(32,2) = 3,968 pairs at
+     * 1 switch; each rail has one leaf, so no same-rail pair crosses leaves; the other
+     * C(256,2) - 3,968 = 28,672 pairs are on other rails, leaf-spine-leaf (3). */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"fabric\":{\"topology\":\"rail-optimized\"}}");
     const fp_metrics *m = fp_plan_metrics(p);
-    cr_assert_eq(m->n_hops, 2);
+    cr_assert_eq(m->n_hops, 3);
     cr_expect_str_eq(m->hops[0].scope, "same leaf");
     cr_expect_eq(m->hops[0].switches, 1);
     cr_expect_eq(m->hops[0].pairs, 3968);
-    cr_expect_eq(m->hops[1].switches, 3);
-    cr_expect_eq(m->hops[1].pairs, 28672);
+    cr_expect_str_eq(m->hops[1].scope, "across leaves, same rail");
+    cr_expect_eq(m->hops[1].pairs, 0);
+    cr_expect_str_eq(m->hops[2].scope, "across leaves, other rail");
+    cr_expect_eq(m->hops[2].switches, 3);
+    cr_expect_eq(m->hops[2].pairs, 28672);
     cr_expect_eq(m->gpu_pairs, 32640);
     cr_expect_eq(m->hop_sample, 0, "exact counts");
     fp_plan_free(p);
 }
 
 /* 2 rail-optimized SUs (512 GPUs, 2 tiers): 16 rail leaves of 32 GPUs. Same leaf (same rail,
- * same SU): 16 x C(32,2) = 16 x 496 = 7,936 pairs at 1 switch; all C(512,2) = 130,816; the
- * other 122,880 (other rail, or same rail in the other SU) go leaf-spine-leaf: 3 switches. */
+ * same SU): 16 x C(32,2) = 16 x 496 = 7,936 pairs at 1 switch; same rail, other SU: per rail
+ * C(64,2) - 2 x 496 = 1,024, x 8 rails = 8,192; the other 130,816 - 7,936 - 8,192 = 114,688
+ * are on other rails; both go leaf-spine-leaf: 3 switches. */
 Test(metrics, rail_two_sus_hop_counts)
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512},\"fabric\":{\"topology\":\"rail-optimized\"}}");
     const fp_metrics *m = fp_plan_metrics(p);
-    cr_assert_eq(m->n_hops, 2);
+    cr_assert_eq(m->n_hops, 3);
     cr_expect_eq(m->gpu_pairs, 130816);
     cr_expect_eq(m->hops[0].pairs, 7936);
-    cr_expect_eq(m->hops[1].pairs, 122880);
+    cr_expect_eq(m->hops[1].pairs, 8192);
+    cr_expect_eq(m->hops[2].pairs, 114688);
     cr_expect_eq(m->hops[1].switches, 3);
+    cr_expect_eq(m->hops[2].switches, 3);
     cr_expect_float_eq(m->hops[0].share, 7936.0 / 130816, 1e-12);
+    fp_plan_free(p);
+}
+
+/* The default (16,384 GPUs, 64 SUs, 16 pods of 4 SUs, 3 tiers). Per rail per pod 128 GPUs,
+ * per rail 2,048.
+ *   same leaf:               512 leaves x C(32,2)                         =     253,952 (1)
+ *   same pod, same rail:     16 x 8 x (C(128,2) - 4 x 496) = 128 x 6,144  =     786,432 (3)
+ *   same pod, other rail:    16 x C(1024,2) - 253,952 - 786,432          =   7,340,032 (3)
+ *   across pods, same rail:  8 x (C(2048,2) - 16 x C(128,2))             =  15,728,640 (5)
+ *   across pods, other rail: C(16384,2) - 16 x C(1024,2) - 15,728,640     = 110,100,480 (5) */
+Test(metrics, rail_three_tier_hop_counts_by_rail)
+{
+    fp_plan *p = plan_from("{}");
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_assert_eq(m->n_hops, 5);
+    const char *names[] = { "same leaf", "same pod, same rail", "same pod, other rail",
+                            "across pods, same rail", "across pods, other rail" };
+    const int64_t pairs[] = { 253952, 786432, 7340032, 15728640, 110100480 };
+    const int sw[] = { 1, 3, 3, 5, 5 };
+    int64_t sum = 0;
+    for (int i = 0; i < 5; i++) {
+        cr_expect_str_eq(m->hops[i].scope, names[i]);
+        cr_expect_eq(m->hops[i].pairs, pairs[i], "%s", names[i]);
+        cr_expect_eq(m->hops[i].switches, sw[i]);
+        sum += m->hops[i].pairs;
+    }
+    cr_expect_eq(sum, (int64_t)16384 * 16383 / 2);
     fp_plan_free(p);
 }
 
