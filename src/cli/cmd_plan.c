@@ -73,6 +73,11 @@ static void plan_usage(FILE *f)
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
+          "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
+          "                      cables, bom, xlsx, labels, netbox, topology, diagrams (or one of\n"
+          "                      fabric, floor, detail), png, all. E.g. --formats json,bom to\n"
+          "                      iterate quickly: plan.xlsx alone takes ~30 s at 131,072 GPUs\n"
+          "  --no-xlsx           everything but plan.xlsx (and its --split-by workbooks)\n"
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
