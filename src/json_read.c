@@ -74,7 +74,13 @@ const char *fp__json_describe(const cJSON *v, char *buf, size_t n)
     else if (cJSON_IsNull(v))
         snprintf(buf, n, "null");
     else if (cJSON_IsArray(v))
-        snprintf(buf, n, "an array of %d", cJSON_GetArraySize(v));
+    {
+        int k = cJSON_GetArraySize(v);
+        if (k == 0)
+            snprintf(buf, n, "an empty array");
+        else
+            snprintf(buf, n, "an array of %d item%s", k, k == 1 ? "" : "s");
+    }
     else
         snprintf(buf, n, "an object");
     return buf;
@@ -136,6 +142,15 @@ fp_status fp__json_check_keys(const cJSON *obj, const char *ptr, const char *con
 {
     const cJSON *it;
     cJSON_ArrayForEach(it, obj) {
+        /* cJSON keeps every copy of a repeated key and lookups see only the first, so a second
+         * value would be silently ignored. */
+        for (const cJSON *prev = obj->child; prev != it; prev = prev->next)
+            if (strcmp(prev->string, it->string) == 0) {
+                char p[160];
+                fp__json_ptr(p, sizeof p, ptr, it->string);
+                FP_FAIL(err, FP_EINVAL, p, "%s: key \"%s\" appears more than once; expected each key once",
+                        p, it->string);
+            }
         int ok = 0, best = 1000;
         const char *near = NULL;
         for (const char *const *a = allowed; *a; a++) {

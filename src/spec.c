@@ -154,13 +154,46 @@ fp_status fp_spec_preset(fp_spec **out, const char *name, fp_error *err)
     FP_FAIL(err, FP_EINVAL, name, "unknown preset \"%s\"; presets: %s", name, list);
 }
 
+/* Decode one JSON pointer token in place (~1 -> '/', ~0 -> '~'); 0 when a '~' is not followed
+ * by 0 or 1 (RFC 6901 allows nothing else). */
+static int pointer_unescape(char *tok)
+{
+    char *w = tok;
+    for (const char *r = tok; *r; r++) {
+        if (*r != '~') {
+            *w++ = *r;
+            continue;
+        }
+        if (r[1] != '0' && r[1] != '1')
+            return 0;
+        *w++ = r[1] == '1' ? '/' : '~';
+        r++;
+    }
+    *w = '\0';
+    return 1;
+}
+
+/* An array index token: "-" (append) gives n; digits give their value; anything else -1. */
+static int pointer_index(const char *tok, int n)
+{
+    if (strcmp(tok, "-") == 0)
+        return n;
+    if (tok[0] == '\0' || strlen(tok) > 6 || (tok[0] == '0' && tok[1] != '\0'))
+        return -1;
+    for (const char *c = tok; *c; c++)
+        if (*c < '0' || *c > '9')
+            return -1;
+    return atoi(tok);
+}
+
 fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_error *err)
 {
     char path[256], *tok, *save = NULL;
     cJSON *node, *val;
     if (spec == NULL || pointer == NULL || value == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_spec_set: NULL argument");
-    if (pointer[0] != '/' || strlen(pointer) >= sizeof path || strstr(pointer, "//"))
+    if (pointer[0] != '/' || pointer[1] == '\0' || strlen(pointer) >= sizeof path ||
+        strstr(pointer, "//") || pointer[strlen(pointer) - 1] == '/')
         FP_FAIL(err, FP_EINVAL, pointer, "bad JSON pointer \"%s\"; expected e.g. /cluster/gpus",
                 pointer);
     val = cJSON_ParseWithOpts(value, NULL, 1);
@@ -173,24 +206,61 @@ fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_
     tok = strtok_r(path, "/", &save);
     while (tok) {
         char *next = strtok_r(NULL, "/", &save);
-        if (next == NULL) {
-            if (cJSON_GetObjectItemCaseSensitive(node, tok))
-                cJSON_ReplaceItemInObjectCaseSensitive(node, tok, val);
-            else
-                cJSON_AddItemToObject(node, tok, val);
-            return FP_OK;
-        }
-        cJSON *child = cJSON_GetObjectItemCaseSensitive(node, tok);
-        if (child == NULL) {
-            child = cJSON_AddObjectToObject(node, tok);
-            if (child == NULL) {
-                cJSON_Delete(val);
-                FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
-            }
-        } else if (!cJSON_IsObject(child)) {
+        if (!pointer_unescape(tok)) {
             cJSON_Delete(val);
-            FP_FAIL(err, FP_EINVAL, pointer, "%s: cannot set inside /%s, which is not an object",
-                    pointer, tok);
+            FP_FAIL(err, FP_EINVAL, pointer,
+                    "bad JSON pointer \"%s\": '~' must be followed by 0 ('~') or 1 ('/')", pointer);
+        }
+        cJSON *child;
+        if (cJSON_IsArray(node)) {
+            /* Array steps: an index 0..n-1 replaces, n or "-" appends (/fabric/switch/1). */
+            int n = cJSON_GetArraySize(node), at = pointer_index(tok, n);
+            if (at < 0 || at > n) {
+                cJSON_Delete(val);
+                FP_FAIL(err, FP_EINVAL, pointer,
+                        "%s: \"%s\" is not an index of this %d-item list; expected 0 to %d or \"-\" to append",
+                        pointer, tok, n, n);
+            }
+            child = at < n ? cJSON_GetArrayItem(node, at) : NULL;
+            if (next == NULL) {
+                if (child)
+                    cJSON_ReplaceItemInArray(node, at, val);
+                else
+                    cJSON_AddItemToArray(node, val);
+                return FP_OK;
+            }
+            if (child == NULL) {
+                child = pointer_index(next, 0) >= 0 ? cJSON_CreateArray() : cJSON_CreateObject();
+                if (child == NULL || !cJSON_AddItemToArray(node, child)) {
+                    cJSON_Delete(child);
+                    cJSON_Delete(val);
+                    FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
+                }
+            }
+        } else {
+            if (next == NULL) {
+                if (cJSON_GetObjectItemCaseSensitive(node, tok))
+                    cJSON_ReplaceItemInObjectCaseSensitive(node, tok, val);
+                else
+                    cJSON_AddItemToObject(node, tok, val);
+                return FP_OK;
+            }
+            child = cJSON_GetObjectItemCaseSensitive(node, tok);
+            if (child == NULL) {
+                /* No spec key is a number, so "/fabric/oversubscription/0" starts a new list. */
+                child = pointer_index(next, 0) >= 0 ? cJSON_AddArrayToObject(node, tok)
+                                                    : cJSON_AddObjectToObject(node, tok);
+                if (child == NULL) {
+                    cJSON_Delete(val);
+                    FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
+                }
+            }
+        }
+        if (!cJSON_IsObject(child) && !cJSON_IsArray(child)) {
+            cJSON_Delete(val);
+            FP_FAIL(err, FP_EINVAL, pointer,
+                    "%s: cannot set inside \"%s\", which is %s, not an object or a list",
+                    pointer, tok, cJSON_IsString(child) ? "a string" : cJSON_IsNumber(child) ? "a number" : "a value");
         }
         node = child;
         tok = next;

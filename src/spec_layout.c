@@ -234,8 +234,18 @@ static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, fp_error *e
         /* A file path: {"cables": [...]} or a bare array. */
         char *text = NULL;
         size_t len = 0;
-        if ((rc = fp__read_file(v->valuestring, &text, &len, err)) != FP_OK)
+        if (v->valuestring[0] == '\0')
+            FP_FAIL(err, FP_EINVAL, base,
+                    "%s: expected a file name or a list of cable overrides, found the string \"\"", base);
+        if ((rc = fp__read_file(v->valuestring, &text, &len, err)) != FP_OK) {
+            if (err) {
+                /* Say which spec field named the file. */
+                char msg[sizeof err->msg];
+                snprintf(msg, sizeof msg, "%s: %s", base, err->msg);
+                snprintf(err->msg, sizeof err->msg, "%s", msg);
+            }
             return rc;
+        }
         rc = fp__json_parse(&file, text, len, v->valuestring, err);
         free(text);
         if (rc != FP_OK)

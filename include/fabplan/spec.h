@@ -42,10 +42,13 @@ FP_EXPORT size_t fp_spec_preset_count(void);
 FP_EXPORT fp_status fp_spec_preset_info(size_t i, char *name, size_t name_n, char *desc,
                                         size_t desc_n, fp_error *err);
 
-/** Set the value at a JSON pointer ("/cluster/gpus"), creating missing objects on the way.
+/** Set the value at a JSON pointer ("/cluster/gpus", "/fabric/switch/1"), creating missing
+ *  objects on the way (a missing member followed by an index or "-" becomes a list). In lists an index
+ *  0..n-1 replaces an item and n or "-" appends; "~1" and "~0" stand for '/' and '~'.
  *  value is JSON text ("16384", "[2,1]", "\"clos\""); text that is not valid JSON is taken as
  *  a string, so `--switch nvidia-sn5600` works. Used for command-line overrides.
- *  Errors: FP_EINVAL (bad pointer, or a path through a non-object), FP_ENOMEM. */
+ *  Errors: FP_EINVAL (bad pointer, an index out of range, or a path through a value that is
+ *  not an object or list), FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value,
                                 fp_error *err);
 

@@ -144,8 +144,15 @@ out:
 
 int cmd_presets(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        printf("usage: fabplan presets\nList the built-in specs (use one with --preset NAME).\n");
+        return EXIT_OK;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "fabplan presets: takes no arguments, found \"%s\" (usage: fabplan presets)\n",
+                argv[1]);
+        return EXIT_USAGE;
+    }
     for (size_t i = 0; i < fp_spec_preset_count(); i++) {
         char name[64], desc[256];
         if (fp_spec_preset_info(i, name, sizeof name, desc, sizeof desc, NULL) == FP_OK)

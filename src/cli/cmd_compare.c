@@ -97,6 +97,19 @@ int cmd_compare(int argc, char **argv)
             goto out;
         }
     }
+    /* When no candidate works the input is at fault (a bad base spec shows up as the same
+     * reason on every row): show the reasons, but exit 3 and write nothing. */
+    size_t n_ok = 0;
+    for (size_t i = 0; i < n_rows; i++)
+        n_ok += rows[i].status == FP_OK;
+    if (n_ok == 0) {
+        if (!o.quiet)
+            print_rows(rows, n_rows);
+        fprintf(stderr, "fabplan: compare: none of the %zu candidate designs can work%s%s\n", n_rows,
+                n_rows ? "; first reason: " : "", n_rows ? rows[0].reason : "");
+        rc = EXIT_INPUT;
+        goto out;
+    }
     if (o.out_dir && fp_compare_write(rows, n_rows, o.out_dir, &err) != FP_OK) {
         rc = cli_report("writing outputs", &err);
         goto out;

@@ -4,6 +4,64 @@
 #include <unistd.h>
 #include "cli.h"
 
+/* Names for --formats, in the order the summary lists what was written. */
+typedef struct format_name {
+    const char *name;
+    unsigned bits;
+    const char *files;
+} format_name;
+
+static const format_name format_names[] = {
+    { "json", FP_WRITE_JSON, "plan.json" },
+    { "links", FP_WRITE_LINKS, "links.csv" },
+    { "cables", FP_WRITE_CABLES, "cables.csv" },
+    { "bom", FP_WRITE_BOM, "bom.csv" },
+    { "xlsx", FP_WRITE_XLSX, "plan.xlsx" },
+    { "labels", FP_WRITE_LABELS, "labels.csv" },
+    { "netbox", FP_WRITE_NETBOX, "netbox-cables.csv" },
+    { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
+    { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
+    { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
+    { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
+    { "detail", FP_WRITE_DETAIL, "detail .dot/.svg" },
+    { "png", FP_WRITE_PNG, NULL },
+    { "all", FP_WRITE_DEFAULT, NULL },
+};
+#define N_FORMAT_NAMES (sizeof format_names / sizeof format_names[0])
+#define DIAGRAM_BITS (FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR)
+
+static void list_format_names(FILE *f)
+{
+    for (size_t k = 0; k < N_FORMAT_NAMES; k++)
+        fprintf(f, "%s%s", k ? ", " : "", format_names[k].name);
+}
+
+/* "json,links,xlsx" -> FP_WRITE_* bits; 0 (message printed) when a name is unknown or empty. */
+static unsigned parse_formats(const char *list)
+{
+    unsigned bits = 0;
+    const char *p = list;
+    while (1) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        size_t k = 0;
+        while (k < N_FORMAT_NAMES &&
+               (strlen(format_names[k].name) != len || strncmp(format_names[k].name, p, len) != 0))
+            k++;
+        if (k == N_FORMAT_NAMES) {
+            fprintf(stderr, "fabplan: --formats: unknown output \"%.*s\" in \"%s\"; expected a comma "
+                            "list of: ", (int)len, p, list);
+            list_format_names(stderr);
+            fputc('\n', stderr);
+            return 0;
+        }
+        bits |= format_names[k].bits;
+        if (!e)
+            return bits;
+        p = e + 1;
+    }
+}
+
 static void plan_usage(FILE *f)
 {
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
@@ -15,6 +73,11 @@ static void plan_usage(FILE *f)
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
+          "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
+          "                      cables, bom, xlsx, labels, netbox, topology, diagrams (or one of\n"
+          "                      fabric, floor, detail), png, all. E.g. --formats json,bom to\n"
+          "                      iterate quickly: plan.xlsx alone takes ~30 s at 131,072 GPUs\n"
+          "  --no-xlsx           everything but plan.xlsx (and its --split-by workbooks)\n"
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
@@ -120,6 +183,8 @@ typedef struct plan_opts {
     const char *detail;
     int png;
     fp_split_by split_by;
+    unsigned formats;   /* FP_WRITE_* from --formats; 0 = the default set */
+    int no_xlsx;
 } plan_opts;
 
 static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *), plan_opts *po)
@@ -139,6 +204,24 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
                 fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
                 return EXIT_USAGE;
             }
+            continue;
+        }
+        if (po && (strcmp(argv[i], "--formats") == 0 || strncmp(argv[i], "--formats=", 10) == 0)) {
+            const char *v = argv[i][9] == '=' ? argv[i] + 10 : i + 1 < argc ? argv[++i] : NULL;
+            if (v == NULL) {
+                fprintf(stderr, "fabplan: --formats needs a comma list of: ");
+                list_format_names(stderr);
+                fputc('\n', stderr);
+                return EXIT_USAGE;
+            }
+            unsigned bits = parse_formats(v);
+            if (bits == 0)
+                return EXIT_USAGE;
+            po->formats |= bits;
+            continue;
+        }
+        if (po && strcmp(argv[i], "--no-xlsx") == 0) {
+            po->no_xlsx = 1;
             continue;
         }
         if (po && strcmp(argv[i], "--png") == 0) {
@@ -177,6 +260,54 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
     return EXIT_OK;
 }
 
+/* The FP_WRITE_* set the options ask for; 0 (message printed) when they contradict each other
+ * or leave nothing to write, so a mistake costs no planning time and touches no file. */
+static unsigned resolve_formats(const plan_opts *po)
+{
+    unsigned f = po->formats ? po->formats : FP_WRITE_DEFAULT;
+    if (po->png)
+        f |= FP_WRITE_PNG;
+    if (po->no_xlsx)
+        f &= ~FP_WRITE_XLSX;
+    if ((f & FP_WRITE_PNG) && !(f & DIAGRAM_BITS)) {
+        fprintf(stderr, "fabplan: png renders the diagrams as PNG, but the outputs chosen have no "
+                        "diagram; add diagrams (or fabric, floor, detail) to --formats\n");
+        return 0;
+    }
+    if (po->split_by != FP_SPLIT_NONE && !(f & FP_WRITE_XLSX)) {
+        fprintf(stderr, "fabplan: --split-by writes workbooks per row or hall, but the outputs chosen "
+                        "leave out xlsx; add xlsx to --formats (and drop --no-xlsx)\n");
+        return 0;
+    }
+    if (po->detail && !(f & FP_WRITE_DETAIL)) {
+        fprintf(stderr, "fabplan: --detail chooses the detail diagram, but the outputs chosen leave it "
+                        "out; add detail (or diagrams) to --formats\n");
+        return 0;
+    }
+    if ((f & ~FP_WRITE_PNG) == 0) {
+        fprintf(stderr, "fabplan: nothing to write: --no-xlsx removes the only output --formats chose\n");
+        return 0;
+    }
+    return f;
+}
+
+/* ", by-row/" style list of what was written, for the summary. */
+static void print_written(const char *dir, unsigned f, fp_split_by split_by)
+{
+    printf("  wrote %s/:", dir);
+    int first = 1;
+    for (size_t k = 0; k < N_FORMAT_NAMES; k++)
+        if (format_names[k].files && (f & format_names[k].bits)) {
+            printf("%s %s", first ? "" : ",", format_names[k].files);
+            first = 0;
+        }
+    if ((f & FP_WRITE_XLSX) && split_by != FP_SPLIT_NONE)
+        printf(", %s", split_by == FP_SPLIT_ROW ? "by-row/" : "by-hall/");
+    if ((f & FP_WRITE_PNG) && (f & DIAGRAM_BITS))
+        printf(", .png of each diagram");
+    printf("\n");
+}
+
 int cmd_plan(int argc, char **argv)
 {
     cli_spec_opts o = { 0 };
@@ -184,10 +315,15 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0 };
+    unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
         goto out;
+    if ((formats = resolve_formats(&po)) == 0) {
+        rc = EXIT_USAGE;
+        goto out;
+    }
     if (o.out_dir == NULL)
         o.out_dir = "out";
     if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
@@ -203,8 +339,7 @@ int cmd_plan(int argc, char **argv)
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
     wo.detail = po.detail;
-    if (po.png)
-        wo.formats |= FP_WRITE_PNG;
+    wo.formats = formats;
     if (fp_plan_write(plan, o.out_dir, &wo, &err) != FP_OK) {
         rc = cli_report("writing outputs", &err);
         goto out;
@@ -212,17 +347,12 @@ int cmd_plan(int argc, char **argv)
     if (!o.quiet) {
         print_summary(plan);
         cli_print_metrics(plan);
-        printf("  wrote %s/: plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv, "
-               "netbox-cables.csv, topology.csv%s, diagrams (.dot, .svg%s)\n", o.out_dir,
-               po.split_by == FP_SPLIT_ROW    ? ", by-row/"
-               : po.split_by == FP_SPLIT_HALL ? ", by-hall/"
-                                              : "",
-               po.png ? ", .png" : "");
+        print_written(o.out_dir, formats, po.split_by);
         char unit[32];
         fp_error why = { 0 };
-        if (fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &why))
+        if ((formats & FP_WRITE_DETAIL) && fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &why))
             printf("  detail diagram: %s.svg (choose another with --detail su:N or pod:N)\n", unit);
-        else
+        else if (formats & FP_WRITE_DETAIL)
             printf("  %s\n", why.msg);
     }
 out:
@@ -238,9 +368,13 @@ out:
 static void validate_usage(FILE *f)
 {
     fputs("usage: fabplan validate [SPEC] [options]\n"
-          "Check a spec against the rules and the catalog without planning. Exit 0 when valid.\n\n",
+          "Check a spec against the rules and the catalog, then build the plan in memory (fabric,\n"
+          "layout, media, cable overrides, --fail) without writing anything, so everything\n"
+          "`fabplan plan` would reject is caught here. Takes the same options as plan: --detail and\n"
+          "--formats are checked, -o is ignored. Exit 0 when valid.\n\n",
           f);
     cli_spec_opts_help(f);
+    cli_fail_opts_help(f);
 }
 
 int cmd_validate(int argc, char **argv)
@@ -248,14 +382,35 @@ int cmd_validate(int argc, char **argv)
     cli_spec_opts o = { 0 };
     fp_catalog *cat = NULL;
     fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
     fp_error err = { 0 };
-    int rc = parse_args(argc, argv, &o, validate_usage, NULL);
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0 };
+    int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;
+    unsigned formats = resolve_formats(&po);
+    if (formats == 0) {
+        rc = EXIT_USAGE;
+        goto out;
+    }
     if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
         goto out;
     if (fp_spec_validate(spec, cat, &err) != FP_OK) {
         rc = cli_report(o.spec_path, &err);
+        goto out;
+    }
+    /* The plan checks what the spec alone cannot: media reach, cage fit, override ids. */
+    if (fp_plan_new(&plan, spec, cat, &err) != FP_OK) {
+        rc = cli_report(o.spec_path, &err);
+        goto out;
+    }
+    if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
+        goto out;
+    fp_write_options wo = FP_WRITE_OPTIONS_INIT;
+    wo.detail = po.detail;
+    char unit[32];
+    if (po.detail && !fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &err)) {
+        rc = cli_report("--detail", &err);
         goto out;
     }
     if (!o.quiet)
@@ -263,6 +418,7 @@ int cmd_validate(int argc, char **argv)
 out:
     if (rc < 0)
         rc = EXIT_OK;
+    fp_plan_free(plan);
     fp_spec_free(spec);
     fp_catalog_free(cat);
     cli_opts_free(&o);

@@ -81,6 +81,10 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
                 return -1;
             }
             val = argv[++*i];
+            if (val[0] == '\0') {
+                fprintf(stderr, "fabplan: %s needs a non-empty value\n", a);
+                return -1;
+            }
             if (k == 0)
                 o->preset = val;
             else if (k == 1)
@@ -93,7 +97,12 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
     if (strcmp(a, "--set") == 0) {
         /* generic override for fields without a flag: --set /layout/racks_per_row=20 */
         const char *eq = *i + 1 < argc ? strchr(argv[*i + 1], '=') : NULL;
-        if (eq == NULL || argv[*i + 1][0] != '/' || o->n_set >= 32) {
+        if (o->n_set >= 32) {
+            fprintf(stderr, "fabplan: too many overrides (at most 32 --set and spec flags together); "
+                            "put the rest in the spec file\n");
+            return -1;
+        }
+        if (eq == NULL || argv[*i + 1][0] != '/') {
             fprintf(stderr, "fabplan: --set needs /json/pointer=value, e.g. --set /fabric/reserve=0.1\n");
             return -1;
         }
@@ -117,7 +126,8 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
             return -1;
         }
         if (o->n_set >= 32) {
-            fprintf(stderr, "fabplan: too many overrides\n");
+            fprintf(stderr, "fabplan: too many overrides (at most 32 --set and spec flags together); "
+                            "put the rest in the spec file\n");
             return -1;
         }
         o->set_ptr[o->n_set] = flags[k].pointer;

@@ -10,7 +10,7 @@ typedef struct cli_cmd {
 
 static const cli_cmd cmds[] = {
     { "plan", cmd_plan, "build the fabric and write plan.json, links.csv, cables.csv, bom.csv" },
-    { "validate", cmd_validate, "check a spec without planning" },
+    { "validate", cmd_validate, "check a spec: every check plan makes, nothing written" },
     { "catalog", cmd_catalog, "list the parts catalog or show one part" },
     { "presets", cmd_presets, "list the built-in specs" },
     { "compare", cmd_compare, "plan candidate designs side by side, sorted by cost" },

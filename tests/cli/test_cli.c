@@ -88,3 +88,144 @@ Test(cli, catalog_list_and_show)
     cr_expect_eq(run(BIN " catalog show sn5600x", out, sizeof out), 3);
     cr_expect(strstr(out, "nvidia-sn5600") != NULL, "%s", out);
 }
+
+/* Write text to path (a spec or catalog for one test). */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* 1 when dir holds no entry besides . and .. (or does not exist). */
+static int dir_empty(const char *dir)
+{
+    char cmd[256], out[256];
+    snprintf(cmd, sizeof cmd, "ls -A %s 2>/dev/null | wc -l", dir);
+    run(cmd, out, sizeof out);
+    return atoi(out) == 0;
+}
+
+Test(cli, repeated_key_is_an_error)
+{
+    /* cJSON keeps both "gpus" and reads the first: before, 16 was silently ignored. */
+    char out[8192];
+    write_text("/tmp/fabplan-cli-dup.json", "{\"cluster\":{\"gpus\":8,\"gpus\":16}}");
+    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-dup.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/cluster/gpus: key \"gpus\" appears more than once") != NULL, "%s", out);
+    write_text("/tmp/fabplan-cli-arr.json", "[]");
+    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-arr.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "found an empty array") != NULL, "%s", out);
+}
+
+Test(cli, set_reaches_into_lists)
+{
+    char out[8192];
+    /* Before, /fabric/oversubscription/0 built an object {"0": 2}, rejected as "found an object". */
+    cr_expect_eq(run(BIN " validate --gpus 1024 --topology clos --set /fabric/oversubscription/0=2", out,
+                     sizeof out), 0, "%s", out);
+    /* An index past the end: the list has 1 item, so 0..1 or "-" are valid. */
+    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 2 --set /fabric/oversubscription/5=3",
+                     out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "not an index of this 1-item list; expected 0 to 1") != NULL, "%s", out);
+    /* ~1 decodes to '/': the key named is "a/b", not "a~1b" re-escaped to "a~01b". */
+    cr_expect_eq(run(BIN " validate --set '/a~1b=2'", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "unknown key \"a/b\"") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --set '/a~2b=2'", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "'~' must be followed by 0") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --set /cluster/gpus/x=1", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "which is a number") != NULL, "%s", out);
+}
+
+Test(cli, validate_catches_what_plan_would)
+{
+    /* Each of these passed `validate` before and failed only in `plan`. 512 GPUs at 1:1 on
+     * 64-port switches is 2 tiers: 512 NIC links + 512 leaf-spine links = 1024 links and
+     * cables, so C9999999 is out of range. */
+    char out[8192];
+    write_text("/tmp/fabplan-cli-ov.json",
+               "{\"cluster\":{\"gpus\":512},\"overrides\":[{\"cable\":\"C9999999\",\"length_m\":7}]}");
+    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-ov.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/overrides/0: no cable \"C9999999\"") != NULL, "%s", out);
+    /* A leaf-spine run leaves the unit's racks: metres, beyond a 2-3 m DAC. */
+    cr_expect_eq(run(BIN " validate --gpus 512 --set /media/leaf-spine=DAC", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "beyond every allowed medium") != NULL, "%s", out);
+    /* A NIC with a cage no cable or module in the catalog fits. */
+    write_text("/tmp/fabplan-cli-cage.json", "{\"parts\":[{\"id\":\"nvidia-cx7-osfp\",\"type\":\"nic\","
+                                              "\"ports\":1,\"port_gbps\":400,\"cage\":\"CFP8\"}]}");
+    cr_expect_eq(run(BIN " validate --gpus 512 --catalog /tmp/fabplan-cli-cage.json", out, sizeof out), 3,
+                 "%s", out);
+    cr_expect(strstr(out, "CFP8 cage") != NULL, "%s", out);
+    /* 512 GPUs / 8 per server / 32 per unit = 2 scalable units. */
+    cr_expect_eq(run(BIN " validate --gpus 512 --detail su:9", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "2 scalable units") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 512 --detail su:2", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 512 --fail leaf:99", out, sizeof out), 3, "%s", out);
+}
+
+Test(cli, bad_values_leave_no_output)
+{
+    char out[8192], dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[512];
+    cr_assert_not_null(mkdtemp(dir));
+    write_text("/tmp/fabplan-cli-ovempty.json", "{\"overrides\":\"\"}");
+    snprintf(cmd, sizeof cmd, BIN " plan /tmp/fabplan-cli-ovempty.json -q -o %s/a", dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/overrides: expected a file name") != NULL, "%s", out);
+    write_text("/tmp/fabplan-cli-ovmissing.json", "{\"overrides\":\"/nonexistent-ov.json\"}");
+    snprintf(cmd, sizeof cmd, BIN " plan /tmp/fabplan-cli-ovmissing.json -q -o %s/a", dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
+    cr_expect(strstr(out, "/overrides: cannot open /nonexistent-ov.json") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " plan --gpus 512 -q -o ''", out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "-o needs a non-empty value") != NULL, "%s", out);
+    /* Every candidate fails on the base spec's GPU count: before, exit 0 and compare.csv. */
+    snprintf(cmd, sizeof cmd, BIN " compare --gpus -1 -q -o %s/a", dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "none of the") != NULL && strstr(out, "/cluster/gpus") != NULL, "%s", out);
+    cr_expect(dir_empty(dir), "outputs left in %s", dir);
+    cr_expect_eq(run(BIN " presets extra", out, sizeof out), 2, "%s", out);
+    char many[2048] = BIN " validate";
+    for (int i = 0; i < 33; i++)
+        strcat(many, " --set /layout/halls=1");
+    cr_expect_eq(run(many, out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "too many overrides (at most 32") != NULL, "%s", out);
+}
+
+Test(cli, formats_choose_outputs)
+{
+    char out[8192], dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[512], path[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -o %s --formats json,bom", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "wrote ") != NULL && strstr(out, "plan.json, bom.csv\n") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, "ls -A %s | tr '\\n' ' '", dir);
+    run(cmd, out, sizeof out);
+    cr_expect_str_eq(out, "bom.csv plan.json ");
+    /* --no-xlsx: the default set minus the workbook. */
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -q -o %s/nx --no-xlsx", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/nx/plan.xlsx", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/nx/cables.csv", dir);
+    cr_expect_eq(access(path, F_OK), 0);
+    /* Usage errors, each before planning and without touching DIR/bad. */
+    const char *bad[][2] = {
+        { "--formats json,bogus", "unknown output \"bogus\"" },
+        { "--formats ''", "unknown output \"\"" },
+        { "--formats", "--formats needs a comma list of: json, links" },
+        { "--formats png", "png renders the diagrams" },
+        { "--formats json --split-by row", "add xlsx to --formats" },
+        { "--no-xlsx --split-by hall", "add xlsx to --formats" },
+        { "--formats json --detail su:1", "add detail (or diagrams)" },
+        { "--formats xlsx --no-xlsx", "nothing to write" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -q -o %s/bad %s", dir, bad[i][0]);
+        cr_expect_eq(run(cmd, out, sizeof out), 2, "%s: %s", bad[i][0], out);
+        cr_expect(strstr(out, bad[i][1]) != NULL, "%s: %s", bad[i][0], out);
+    }
+    snprintf(path, sizeof path, "%s/bad", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    cr_expect_eq(run(BIN " plan --help", out, sizeof out), 0);
+    cr_expect(strstr(out, "--formats LIST") != NULL && strstr(out, "--no-xlsx") != NULL, "%s", out);
+}
