@@ -42,7 +42,7 @@ void cli_spec_opts_help(FILE *f)
 static char *list_to_json(const char *v)
 {
     size_t n = strlen(v);
-    char *out = malloc(n * 3 + 8), *o = out;
+    char *out = malloc((n + 1) * 26 + 8), *o = out; /* a 1-char token may become 25 chars */
     if (out == NULL)
         return NULL;
     *o++ = '[';
@@ -53,8 +53,17 @@ static char *list_to_json(const char *v)
         char *endp;
         char tok[256];
         snprintf(tok, sizeof tok, "%.*s", (int)len, p);
-        strtod(tok, &endp);
+        double x = strtod(tok, &endp);
         int num = tok[0] && *endp == '\0';
+        /* a ratio as architects write it, "2:1" or "3:2", is the number 2 or 1.5 */
+        if (!num && tok[0] && endp != tok && *endp == ':') {
+            char *end2;
+            double y = strtod(endp + 1, &end2);
+            if (*end2 == '\0' && end2 != endp + 1 && y > 0) {
+                snprintf(tok, sizeof tok, "%.17g", x / y);
+                num = 1;
+            }
+        }
         o += sprintf(o, "%s%s%s%s", o[-1] == '[' ? "" : ",", num ? "" : "\"", tok, num ? "" : "\"");
         if (!e)
             break;

@@ -9,7 +9,7 @@ typedef struct cli_cmd {
 } cli_cmd;
 
 static const cli_cmd cmds[] = {
-    { "plan", cmd_plan, "build the fabric and write plan.json, links.csv, cables.csv, bom.csv" },
+    { "plan", cmd_plan, "build the fabric and write its documents (JSON, CSVs, workbook, diagrams)" },
     { "validate", cmd_validate, "check a spec: every check plan makes, nothing written" },
     { "catalog", cmd_catalog, "list the parts catalog or show one part" },
     { "presets", cmd_presets, "list the built-in specs" },

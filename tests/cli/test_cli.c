@@ -77,6 +77,17 @@ Test(cli, flags_override_file)
     cr_expect_eq(run(BIN " validate --set reserve", out, sizeof out), 2);
 }
 
+Test(cli, oversubscription_as_ratio)
+{
+    char out[8192];
+    /* "2:1" and "3:2" are how architects write ratios: leaf 2:1 on 64 ports is 42 down / 21 up */
+    cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 2:1 --formats json -o /tmp/fabplan-cli-o3", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "2:1") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 3:2,1:1", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 1:2", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/fabric/oversubscription/0") != NULL, "%s", out);
+}
+
 Test(cli, catalog_list_and_show)
 {
     char out[16384];
