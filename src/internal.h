@@ -227,6 +227,10 @@ typedef struct fp_outbuf {
     char buf[1 << 16];
 } fp_outbuf;
 void fp__outbuf_init(fp_outbuf *b, FILE *f);
+/* Create path and a buffer for it, writing header (may be NULL) first. */
+fp_status fp__outbuf_open(fp_outbuf **out, const char *path, const char *header, fp_error *err);
+/* Flush, free and close; the result is rc when it is a failure, else the close's. */
+fp_status fp__outbuf_close(fp_outbuf *ob, const char *path, fp_status rc, fp_error *err);
 void fp__outbuf_flush(fp_outbuf *b);
 void fp__outbuf_put(fp_outbuf *b, const char *s, size_t len);
 /* s as one CSV field: quoted (and inner quotes doubled) when it holds , " or a line break. */

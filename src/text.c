@@ -142,6 +142,36 @@ void fp__outbuf_init(fp_outbuf *b, FILE *f)
     b->n = 0;
 }
 
+fp_status fp__outbuf_open(fp_outbuf **out, const char *path, const char *header, fp_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    *out = NULL;
+    if (f == NULL)
+        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    fp_outbuf *ob = malloc(sizeof *ob);
+    if (ob == NULL) {
+        fclose(f);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    }
+    fp__outbuf_init(ob, f);
+    if (header)
+        fp__outbuf_str(ob, header);
+    *out = ob;
+    return FP_OK;
+}
+
+fp_status fp__outbuf_close(fp_outbuf *ob, const char *path, fp_status rc, fp_error *err)
+{
+    FILE *f = ob->f;
+    fp__outbuf_flush(ob);
+    free(ob);
+    if (rc != FP_OK) {
+        fclose(f);
+        return rc;
+    }
+    return fp__close_written(f, path, err);
+}
+
 void fp__outbuf_flush(fp_outbuf *b)
 {
     if (b->n)

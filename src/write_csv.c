@@ -9,18 +9,13 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
     const fp_fabric *fab = &plan->fab;
     const fp_rspec *rs = &plan->rs;
     const fp_names *nm = &plan->names;
-    FILE *f = fopen(path, "wb");
     char row[256], speed[16], bn[FP_MAX_TIERS + 1][32];
-    if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    fp_outbuf *ob = NULL;
+    fp_status rc;
     /* One row per link (half a million at full scale): names come from the plan's name table
      * and rows are assembled by hand, one fwrite per block. */
-    fp_outbuf *ob = malloc(sizeof *ob);
-    if (ob == NULL) {
-        fclose(f);
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    }
-    fp__outbuf_init(ob, f);
+    if ((rc = fp__outbuf_open(&ob, path, NULL, err)) != FP_OK)
+        return rc;
     for (int b = 0; b <= FP_MAX_TIERS; b++)
         fp__boundary_name(b, fab->tiers, bn[b], sizeof bn[b]);
     size_t speed_len = (size_t)snprintf(speed, sizeof speed, ",%d,", rs->link_gbps);
@@ -49,13 +44,7 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("links.csv", (double)i / (double)fab->n_link, o->payload);
     }
-    fp__outbuf_flush(ob);
-    free(ob);
     if (o && o->progress)
         o->progress("links.csv", 1.0, o->payload);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
-    return FP_OK;
+    return fp__outbuf_close(ob, path, FP_OK, err);
 }

@@ -4,50 +4,14 @@
 #include <string.h>
 #include "internal.h"
 
-/* A CSV file being written: rows are assembled in an fp_outbuf and handed to stdio a block at
- * a time, because these files have a row per cable or link (half a million at full scale). */
-typedef struct csv_file {
-    FILE *f;
-    fp_outbuf *ob;
-} csv_file;
-
-static fp_status csv_open(csv_file *out, const char *path, const char *header, fp_error *err)
-{
-    out->f = fopen(path, "wb");
-    out->ob = NULL;
-    if (out->f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
-    out->ob = malloc(sizeof *out->ob);
-    if (out->ob == NULL) {
-        fclose(out->f);
-        out->f = NULL;
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    }
-    fp__outbuf_init(out->ob, out->f);
-    fp__outbuf_str(out->ob, header);
-    return FP_OK;
-}
-
-/* Close the file; the first failure (rc from the rows, else the close) is the result. */
-static fp_status csv_close(csv_file *cf, const char *path, fp_status rc, fp_error *err)
-{
-    fp__outbuf_flush(cf->ob);
-    free(cf->ob);
-    if (rc != FP_OK) {
-        fclose(cf->f);
-        return rc;
-    }
-    return fp__close_written(cf->f, path, err);
-}
-
-static void csv_row(csv_file *cf, const char *const *fields, size_t n)
+static void csv_row(fp_outbuf *ob, const char *const *fields, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
-            fp__outbuf_char(cf->ob, ',');
-        fp__outbuf_csv(cf->ob, fields[i]);
+            fp__outbuf_char(ob, ',');
+        fp__outbuf_csv(ob, fields[i]);
     }
-    fp__outbuf_char(cf->ob, '\n');
+    fp__outbuf_char(ob, '\n');
 }
 
 static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
@@ -78,12 +42,12 @@ static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int wh
 fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
-    csv_file f;
+    fp_outbuf *f = NULL;
     fp_cable_info c;
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
     char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 18], end[8];
-    if ((rc = csv_open(&f, path,
+    if ((rc = fp__outbuf_open(&f, path,
                        "cable_id,end,location,device,port,far_location,far_device,far_port,"
                        "medium,label\n",
                        err)) != FP_OK)
@@ -97,7 +61,7 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
                                 join_legs(floc, sizeof floc, &c, 0),
                                 join_legs(fdev, sizeof fdev, &c, 1),
                                 join_legs(fport, sizeof fport, &c, 2), medium, c.a.label };
-        csv_row(&f, a_row, sizeof a_row / sizeof a_row[0]);
+        csv_row(f, a_row, sizeof a_row / sizeof a_row[0]);
         for (int k = 0; k < c.n_z; k++) {
             const fp_cable_end *z = &c.z[k];
             end[0] = 'Z';
@@ -107,13 +71,13 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
                 end[1 + fp__put_int(end + 1, k + 1)] = '\0';
             const char *z_row[] = { c.id, end, z->loc.text, z->device_name, z->port,
                                     c.a.loc.text, c.a.device_name, c.a.port, medium, z->label };
-            csv_row(&f, z_row, sizeof z_row / sizeof z_row[0]);
+            csv_row(f, z_row, sizeof z_row / sizeof z_row[0]);
         }
         report(o, "labels.csv", i, n);
     }
     report(o, "labels.csv", n, n);
 out:
-    return csv_close(&f, path, rc, err);
+    return fp__outbuf_close(f, path, rc, err);
 }
 
 /* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
@@ -126,13 +90,13 @@ static const char *const netbox_color[FP_MEDIUM_COUNT] = { "000000", "000000", "
 fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
-    csv_file f;
+    fp_outbuf *f = NULL;
     fp_cable_info c;
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
     fp_num_memo length = { 0 };
     char label[24];
-    if ((rc = csv_open(&f, path,
+    if ((rc = fp__outbuf_open(&f, path,
                        "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
                        "side_b_name,type,status,label,color,length,length_unit\n",
                        err)) != FP_OK)
@@ -157,13 +121,13 @@ fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_w
             const char *row[] = { c.a.device_name, "dcim.interface", c.a.port,
                                   c.z[k].device_name, "dcim.interface", c.z[k].port,
                                   netbox_type[m], "planned", label, netbox_color[m], length_text, "m" };
-            csv_row(&f, row, sizeof row / sizeof row[0]);
+            csv_row(f, row, sizeof row / sizeof row[0]);
         }
         report(o, "netbox-cables.csv", i, n);
     }
     report(o, "netbox-cables.csv", n, n);
 out:
-    return csv_close(&f, path, rc, err);
+    return fp__outbuf_close(f, path, rc, err);
 }
 
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -172,11 +136,11 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
     const fp_fabric *fab = &plan->fab;
     const fp_rspec *rs = &plan->rs;
     const fp_names *nm = &plan->names;
-    csv_file f;
+    fp_outbuf *f = NULL;
     fp_status rc;
     char ap[16], zp[16];
     size_t n = (size_t)fab->n_link;
-    if ((rc = csv_open(&f, path,
+    if ((rc = fp__outbuf_open(&f, path,
                        "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
                        "Node Interface Enabled\n",
                        err)) != FP_OK)
@@ -194,9 +158,9 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
             fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
             "True",
         };
-        csv_row(&f, row, sizeof row / sizeof row[0]);
+        csv_row(f, row, sizeof row / sizeof row[0]);
         report(o, "topology.csv", i, n);
     }
     report(o, "topology.csv", n, n);
-    return csv_close(&f, path, FP_OK, err);
+    return fp__outbuf_close(f, path, FP_OK, err);
 }

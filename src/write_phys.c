@@ -87,20 +87,15 @@ static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what)
 fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
     size_t n = fp_plan_cable_count(plan);
     fp_cable_info c;
     fp_num_memo stock = { 0 };
     char route[40];
-    if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    fp_outbuf *ob = NULL;
+    fp_status rc;
     /* One row per cable: assembled by hand, handed to stdio a block at a time. */
-    fp_outbuf *ob = malloc(sizeof *ob);
-    if (ob == NULL) {
-        fclose(f);
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    }
-    fp__outbuf_init(ob, f);
+    if ((rc = fp__outbuf_open(&ob, path, NULL, err)) != FP_OK)
+        return rc;
     fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
                        "medium,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z\n");
     for (size_t i = 0; i < n; i++) {
@@ -147,9 +142,7 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("cables.csv", (double)i / (double)n, o->payload);
     }
-    fp__outbuf_flush(ob);
-    free(ob);
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);
-    return fp__close_written(f, path, err);
+    return fp__outbuf_close(ob, path, FP_OK, err);
 }
