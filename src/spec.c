@@ -536,6 +536,20 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
     return FP_OK;
 }
 
+/* Directory of the spec's file ("specs/a.json" -> "specs"), or "" when the spec did not come
+ * from a file (a string, a preset, the default) or sits in the working directory. */
+static const char *spec_dir(char *buf, size_t n, const char *origin)
+{
+    const char *slash = strrchr(origin, '/');
+    buf[0] = '\0';
+    if (origin[0] == '<' || strncmp(origin, "preset ", 7) == 0 || slash == NULL)
+        return buf;
+    snprintf(buf, n, "%.*s", (int)(slash - origin), origin);
+    if (buf[0] == '\0')
+        snprintf(buf, n, "/");
+    return buf;
+}
+
 /* A spec without a name is named after its file ("racks/a1.json" -> "a1"), else "default". */
 static void default_name(char *buf, size_t n, const char *origin)
 {
@@ -557,6 +571,7 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
     static const char *const keys[] = { "name", "cluster", "fabric", "layout", "media", "bom",
                                         "overrides", NULL };
     const cJSON *cluster = NULL, *fabric = NULL, *layout = NULL, *media = NULL, *bom = NULL;
+    char dir[4096];
     fp_status rc;
     memset(rs, 0, sizeof *rs);
     if (spec == NULL || cat == NULL)
@@ -573,8 +588,8 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
         (rc = fp__json_obj(spec->root, "media", "", &media, err)) != FP_OK ||
         (rc = fp__json_obj(spec->root, "bom", "", &bom, err)) != FP_OK ||
         (rc = fp__phys_resolve(&rs->phys, layout, media, bom,
-                               cJSON_GetObjectItemCaseSensitive(spec->root, "overrides"), cat,
-                               err)) != FP_OK)
+                               cJSON_GetObjectItemCaseSensitive(spec->root, "overrides"),
+                               spec_dir(dir, sizeof dir, spec->origin), cat, err)) != FP_OK)
         return rc;
     /* Hot spares are cabled like production servers, so the fabric is sized for them too. */
     rs->spare_servers = (int64_t)ceil((rs->gpus + rs->gpus_per_server - 1) / rs->gpus_per_server *

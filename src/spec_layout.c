@@ -221,7 +221,8 @@ static fp_status resolve_override(fp_phys_spec *ps, fp_override *o, const cJSON 
     return FP_OK;
 }
 
-static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, fp_error *err)
+static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, const char *base_dir,
+                                   fp_error *err)
 {
     cJSON *file = NULL;
     const cJSON *list = v;
@@ -237,7 +238,14 @@ static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, fp_error *e
         if (v->valuestring[0] == '\0')
             FP_FAIL(err, FP_EINVAL, base,
                     "%s: expected a file name or a list of cable overrides, found the string \"\"", base);
-        if ((rc = fp__read_file(v->valuestring, &text, &len, err)) != FP_OK) {
+        /* A relative path in a spec file is relative to that file, as a user writing
+         * "overrides": "cables-fix.json" beside the spec expects. */
+        char path[4096];
+        if (v->valuestring[0] != '/' && base_dir && base_dir[0])
+            snprintf(path, sizeof path, "%s/%s", base_dir, v->valuestring);
+        else
+            snprintf(path, sizeof path, "%s", v->valuestring);
+        if ((rc = fp__read_file(path, &text, &len, err)) != FP_OK) {
             if (err) {
                 /* Say which spec field named the file. */
                 char msg[sizeof err->msg];
@@ -246,7 +254,7 @@ static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, fp_error *e
             }
             return rc;
         }
-        rc = fp__json_parse(&file, text, len, v->valuestring, err);
+        rc = fp__json_parse(&file, text, len, path, err);
         free(text);
         if (rc != FP_OK)
             return rc;
@@ -296,8 +304,8 @@ static fp_status copy_media_parts(fp_phys_spec *ps, const fp_catalog *cat, fp_er
 }
 
 fp_status fp__phys_resolve(fp_phys_spec *ps, const cJSON *layout, const cJSON *media,
-                           const cJSON *bom, const cJSON *overrides, const fp_catalog *cat,
-                           fp_error *err)
+                           const cJSON *bom, const cJSON *overrides, const char *base_dir,
+                           const fp_catalog *cat, fp_error *err)
 {
     fp_status rc;
     defaults(ps);
@@ -305,7 +313,7 @@ fp_status fp__phys_resolve(fp_phys_spec *ps, const cJSON *layout, const cJSON *m
         (rc = resolve_layout(ps, layout, err)) != FP_OK ||
         (rc = resolve_media(ps, media, err)) != FP_OK ||
         (rc = resolve_bom(ps, bom, err)) != FP_OK ||
-        (rc = resolve_overrides(ps, overrides, err)) != FP_OK) {
+        (rc = resolve_overrides(ps, overrides, base_dir, err)) != FP_OK) {
         fp__phys_free(ps);
         return rc;
     }

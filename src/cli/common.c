@@ -1,6 +1,7 @@
 /* fabplan CLI — spec options shared by plan, validate and compare. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 typedef struct flag_map {
@@ -70,6 +71,34 @@ static char *list_to_json(const char *v)
         p = e + 1;
     }
     *o++ = ']';
+    *o = '\0';
+    return out;
+}
+
+/* A file named on the command line is relative to the working directory, while a relative
+ * name inside a spec file is relative to that file: pass the command line's as an absolute
+ * path, as a JSON string (so a name like "123" stays a string). */
+static char *path_to_json(const char *v)
+{
+    char cwd[4096] = "";
+    if (v[0] != '/' && getcwd(cwd, sizeof cwd) == NULL)
+        cwd[0] = '\0';
+    size_t n = strlen(cwd) + strlen(v) * 2 + 8;
+    char *out = malloc(n), *o = out;
+    if (out == NULL)
+        return NULL;
+    *o++ = '"';
+    for (int part = 0; part < 2; part++) {
+        const char *s = part == 0 ? cwd : v;
+        if (part == 1 && cwd[0])
+            *o++ = '/';
+        for (; *s; s++) {
+            if (*s == '"' || *s == '\\')
+                *o++ = '\\';
+            *o++ = *s;
+        }
+    }
+    *o++ = '"';
     *o = '\0';
     return out;
 }
@@ -145,7 +174,10 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
         int is_json = val[0] == '{' || val[0] == '[';
         int as_list = !is_json && flags[k].list &&
                       (strchr(val, ',') || strcmp(flags[k].pointer, "/fabric/oversubscription") == 0);
-        o->set_val[o->n_set] = as_list ? list_to_json(val) : strdup(val);
+        if (strcmp(flags[k].pointer, "/overrides") == 0 && !is_json)
+            o->set_val[o->n_set] = path_to_json(val);
+        else
+            o->set_val[o->n_set] = as_list ? list_to_json(val) : strdup(val);
         o->n_set++;
         return 1;
     }

@@ -240,3 +240,26 @@ Test(cli, formats_choose_outputs)
     cr_expect_eq(run(BIN " plan --help", out, sizeof out), 0);
     cr_expect(strstr(out, "--formats LIST") != NULL && strstr(out, "--no-xlsx") != NULL, "%s", out);
 }
+
+Test(cli, overrides_path_relative_to_spec_and_to_cwd)
+{
+    char out[8192], cmd[512];
+    /* spec and override file side by side in one directory, run from another directory */
+    system("rm -rf /tmp/fabplan-cli-ovdir && mkdir -p /tmp/fabplan-cli-ovdir/specs /tmp/fabplan-cli-ovdir/run");
+    write_text("/tmp/fabplan-cli-ovdir/specs/ov.json", "{\"cables\":[{\"cable\":\"C0000001\",\"length_m\":9}]}");
+    write_text("/tmp/fabplan-cli-ovdir/specs/spec.json", "{\"cluster\":{\"gpus\":256},\"overrides\":\"ov.json\"}");
+    snprintf(cmd, sizeof cmd, "cd /tmp/fabplan-cli-ovdir/run && " BIN " plan ../specs/spec.json --formats cables -q -o o1");
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    char *csv = slurp("/tmp/fabplan-cli-ovdir/run/o1/cables.csv");
+    /* the override's 9 m route is cable 1's route; its stock length is the next one sold */
+    char *row = strstr(csv, "\nC0000001,");
+    cr_assert_not_null(row);
+    cr_expect(strstr(row, ",9.00,") != NULL, "%.200s", row);
+    free(csv);
+    /* --overrides on the command line is relative to the working directory */
+    snprintf(cmd, sizeof cmd, "cd /tmp/fabplan-cli-ovdir/specs && " BIN " validate --gpus 256 --overrides ov.json -q");
+    cr_expect_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(cmd, sizeof cmd, "cd /tmp/fabplan-cli-ovdir/run && " BIN " validate --gpus 256 --overrides ov.json");
+    cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
+    cr_expect(strstr(out, "/tmp/fabplan-cli-ovdir/run/ov.json") != NULL, "%s", out);
+}
