@@ -139,6 +139,16 @@ fp_status fp__clos_size(fp_rspec *rs, fp_error *err)
     int chosen = 0;
 
     describe_demand(demand, sizeof demand, rs, need);
+    /* Fewer than 4 ports cannot give a tier both down and up links and a top that joins two
+     * blocks; say so rather than report a capacity of 0. */
+    for (int t = 0; t < FP_MAX_TIERS; t++) {
+        int usable = (int)floor(rs->tier[t].radix * (1.0 - rs->reserve) + 1e-9);
+        if (usable < 4)
+            FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                    "/fabric/switch: %s has %d usable port%s at %dG%s; a folded-Clos switch needs at least 4",
+                    rs->tier[t].model.id, usable, usable == 1 ? "" : "s", rs->link_gbps,
+                    rs->reserve > 0 ? " after the reserve" : "");
+    }
     if (rs->tiers_auto) {
         int64_t prev_cap = 0;
         for (int L = 2; L <= FP_MAX_TIERS; L++) {

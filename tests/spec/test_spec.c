@@ -222,3 +222,15 @@ Test(spec, load_missing_file_is_io_error)
     cr_expect_eq(fp_spec_load(&s, "/nonexistent/spec.json", &err), FP_EIO);
     cr_expect(strstr(err.msg, "/nonexistent/spec.json") != NULL);
 }
+
+Test(spec, switch_with_too_few_ports)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":4},\"fabric\":{\"switch\":{\"ports\":3,\"port_gbps\":400}}}", &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/switch");
+    cr_expect(strstr(err.msg, "3 usable ports") && strstr(err.msg, "at least 4"), "%s", err.msg);
+    /* 8 ports with half reserved leaves 4: still a valid (tiny) fabric */
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":4,\"gpus_per_server\":1},\"fabric\":{\"topology\":\"clos\",\"reserve\":0.5,"
+                            "\"switch\":{\"ports\":8,\"port_gbps\":400}}}", &err), FP_OK, "%s", err.msg);
+}
