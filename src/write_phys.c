@@ -61,6 +61,11 @@ static void append(char *buf, size_t cap, size_t *k, const char *s)
 /* Z fields of a breakout: each field lists the legs in order, separated by ";". */
 static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what)
 {
+    /* one leg (most cables): the text field as it is, without the join buffer */
+    if (c->n_z == 1 && what >= 6) {
+        fp__outbuf_csv(ob, what == 6 ? c->z[0].transceiver : c->z[0].label);
+        return;
+    }
     char buf[FP_MAX_LEGS * 132], num[24];
     size_t k = 0;
     buf[0] = '\0';
@@ -127,17 +132,11 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
         fp__outbuf_char(ob, ',');
         fp__outbuf_csv(ob, c.a.transceiver);
         fp__outbuf_char(ob, ',');
-        if (c.n_z == 1)
-            fp__outbuf_csv(ob, c.z[0].transceiver);
-        else
-            legs_field(ob, &c, 6);
+        legs_field(ob, &c, 6);
         fp__outbuf_char(ob, ',');
         fp__outbuf_csv(ob, c.a.label);
         fp__outbuf_char(ob, ',');
-        if (c.n_z == 1)
-            fp__outbuf_csv(ob, c.z[0].label);
-        else
-            legs_field(ob, &c, 7);
+        legs_field(ob, &c, 7);
         fp__outbuf_char(ob, '\n');
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("cables.csv", (double)i / (double)n, o->payload);
