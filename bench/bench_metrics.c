@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 static double now(void)
 {

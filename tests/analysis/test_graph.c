@@ -3,7 +3,7 @@
  * (64 leaves with 32 NICs and 32 uplinks each, 32 spines, one link per leaf-spine pair). */
 #include <criterion/criterion.h>
 #include "helpers.h"
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 #define TWO_TIER_64 "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}"
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 /* Part reference as the spec would give it: the catalog id, or the inline object. */
 static cJSON *part_ref(const fp_part *p)
