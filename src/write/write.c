@@ -51,6 +51,8 @@ static const output outputs[] = {
     { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
     { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
     { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE },
+    /* after the diagrams: the report inlines them */
+    { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 
@@ -96,6 +98,11 @@ static fp_status make_dirs(const char *dir, fp_error *err)
     return FP_OK;
 }
 
+void fp__staged_path(char *buf, size_t n, const char *dir, const char *name)
+{
+    snprintf(buf, n, "%s/.%s.tmp", dir, name);
+}
+
 fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
                         fp_error *err)
 {
@@ -122,7 +129,7 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
         if (outputs[i].name_fn && !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
             continue;
         snprintf(final[i], sizeof final[i], "%s/%s", dir, name);
-        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, name);
+        fp__staged_path(tmp[i], sizeof tmp[i], dir, name);
         written[i] = 1;
         if ((rc = outputs[i].fn(plan, tmp[i], opts, err)) != FP_OK)
             goto out;
