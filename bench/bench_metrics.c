@@ -36,7 +36,7 @@ int main(int argc, char **argv)
         goto out;
     double t1 = now();
     if (fp__split_links(plan, NULL, &s, &t, &err) != FP_OK ||
-        fp__graph_bisection(&plan->fab, plan->rs.link_gbps, s, t, NULL, &flow, &err) != FP_OK)
+        fp__graph_bisection(&plan->fab, plan->rs.gbps, s, t, NULL, &flow, &err) != FP_OK)
         goto out;
     double t2 = now();
     const char *fail[] = { "spine:1", "random-links:1%" };

@@ -84,12 +84,14 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     out->model = ts->model.id;
     out->switches = f->level[t].switches * f->planes;
     out->ports_per_switch = ts->radix;
-    out->port_gbps = plan->rs.link_gbps;
+    out->port_gbps = ts->gbps_down;
+    out->up_gbps = t < f->tiers ? ts->gbps_up : 0;
     out->down_ports = ts->down;
     out->up_ports = ts->up;
     out->ports_used = f->ports_used[t];
     out->ports_spare = out->switches * ts->radix - out->ports_used;
-    out->oversubscription = ts->up ? (double)ts->down / ts->up : 0.0;
+    out->oversubscription = ts->up ? (double)ts->down * ts->gbps_down /
+                                         ((double)ts->up * ts->gbps_up) : 0.0;
     out->links_up = t < f->tiers ? f->boundary_base[t + 1] - f->boundary_base[t] : 0;
     return FP_OK;
 }
@@ -145,7 +147,7 @@ fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_erro
     out->z_port = l->z_port;
     fp__port_name(out->a_port_name, sizeof out->a_port_name, f, &plan->rs, l->a, l->a_port);
     fp__port_name(out->z_port_name, sizeof out->z_port_name, f, &plan->rs, l->z, l->z_port);
-    out->gbps = plan->rs.link_gbps;
+    out->gbps = plan->rs.gbps[l->boundary];
     out->boundary = l->boundary;
     out->plane = l->plane;
     return FP_OK;

@@ -234,11 +234,11 @@ fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64
         if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
             link_down[i] = 1;
         r.links_failed += link_down[i];
+        r.link_capacity_lost_gbps += link_down[i] ? plan->rs.gbps[fab->link[i].boundary] : 0;
     }
-    r.link_capacity_lost_gbps = (double)r.links_failed * plan->rs.link_gbps;
     r.bisection_before_gbps = plan->an->m.bisection_maxflow_gbps;
     if ((rc = fp__split_links(plan, link_down, &s_links, &t_links, err)) != FP_OK ||
-        (rc = fp__graph_bisection(fab, plan->rs.link_gbps, s_links, t_links, link_down,
+        (rc = fp__graph_bisection(fab, plan->rs.gbps, s_links, t_links, link_down,
                                   &r.bisection_after_gbps, err)) != FP_OK ||
         (rc = cut_off(plan, link_down, &r, err)) != FP_OK)
         goto out;

@@ -102,8 +102,8 @@ char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *r
             return port_text(buf, n, "nic", port + 1, NULL, 0);
         return port_text(buf, n, "nic", port / rs->nic.ports + 1, "-p", port % rs->nic.ports + 1);
     }
-    int b = rs->tier[d->tier - 1].breakout;
+    int lane, b, phys = fp__switch_phys(&rs->tier[d->tier - 1], port, &lane, &b);
     if (b <= 1)
-        return port_text(buf, n, "p", port + 1, NULL, 0);
-    return port_text(buf, n, "p", port / b + 1, "/", port % b + 1);
+        return port_text(buf, n, "p", phys + 1, NULL, 0);
+    return port_text(buf, n, "p", phys + 1, "/", lane + 1);
 }
