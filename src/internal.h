@@ -29,7 +29,7 @@ typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_l
 /* One hand override: a cable id ("C0000012") or both ends ("dev port" names) -> length, part. */
 typedef struct fp_override {
     char cable[16];
-    char a[64], z[64];          /* "su01-node-01 nic1" */
+    char a[96], z[96];          /* "su01-node-01 nic1" */
     double length_m;            /* < 0 when not given */
     int part;                   /* index into fp_phys_spec.parts, -1 when not given */
     char where[48];             /* JSON pointer of the entry, for errors */
@@ -66,6 +66,28 @@ fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const 
                            const struct cJSON *bom, const struct cJSON *overrides,
                            const char *base_dir, const fp_catalog *cat, fp_error *err);
 void fp__phys_free(fp_phys_spec *ps);
+
+/* ---- interface names from a part's template (port_names.c) ---- */
+#define FP_PORT_NAME_MAX 32     /* longest port name + 1; longer expansions are cut */
+/* One port's numbers (1-based; split: the port is broken out, so [..] sections are written). */
+typedef struct fp_port_fields {
+    int port, cage, sub, lane, serdes, nic;
+    int split;
+} fp_port_fields;
+/* 0 when template t is well formed, else 1 with the reason in why. */
+int fp__port_template_check(const char *t, char *why, size_t n);
+/* Expand template t for port f into buf (n bytes, cut like snprintf); returns buf. */
+char *fp__port_template(char *buf, size_t n, const char *t, const fp_port_fields *f);
+/* Numbers of logical port q (0-based, at link speed) of a switch of model m split breakout ways. */
+void fp__switch_port_fields(fp_port_fields *f, const fp_part *m, int breakout, int q);
+/* Numbers of NIC port q (0-based over all the server's NICs of this model). */
+void fp__nic_port_fields(fp_port_fields *f, const fp_part *nic, int q);
+/* The part's template, or the default (p{port}[/{lane}]; NICs nic{nic}[-p{port}]). */
+const char *fp__port_template_of(const fp_part *p);
+/* FP_EINVAL at where when the part's template is malformed or gives two of its count ports
+ * (breakout-way split) the same name. */
+fp_status fp__port_names_check(const fp_part *p, int breakout, int count, const char *where,
+                               fp_error *err);
 
 /* ---- resolved spec (spec.c): nothing left "auto" ---- */
 typedef struct fp_tier_spec {
@@ -159,9 +181,16 @@ void fp__fabric_free(fp_fabric *fab);
 const char *fp__tier_role(int tier, int tiers);
 /* Device name ("su03-leaf-r5"); returns buf. */
 char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev);
-/* Port name on a device ("nic3", "p17", "p17/2"); returns buf. */
+/* THE name of port `port` (0-based logical port at link speed) of device dev: its part's
+ * interface_names template ("swp17s0", "1/9/2") or the default ("nic3", "p17", "p17/2"). Every
+ * output names ports through this function. buf needs FP_PORT_NAME_MAX bytes; returns buf. */
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
                     int port);
+
+/* Breakout lane (1-based) of the port, 0 when the port is not split. */
+int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int port);
+/* 1 when the switch part is InfiniBand (its name says so), else Ethernet. */
+int fp__part_infiniband(const fp_part *p);
 
 /* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,

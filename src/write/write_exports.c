@@ -138,7 +138,7 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
     const fp_names *nm = &plan->names;
     fp_outbuf *f = NULL;
     fp_status rc;
-    char ap[16], zp[16];
+    char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
     size_t n = (size_t)fab->n_link;
     if ((rc = fp__outbuf_open(&f, path,
                        "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
