@@ -1,7 +1,8 @@
 /* fabplan — names of devices and ports, derived from ids when written (never stored). */
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "fabric/fabric.h"
+#include "util/text.h"
 
 static const char *const roles[] = { "server", "leaf", "spine", "core", "super-core" };
 
@@ -106,4 +107,10 @@ int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t id, int port
 int fp__part_infiniband(const fp_part *p)
 {
     return strstr(p->name, "InfiniBand") != NULL;
+}
+
+const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b, tiers), fp__tier_role(b + 1, tiers));
+    return buf;
 }

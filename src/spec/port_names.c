@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "spec/resolved.h"
+#include "util/text.h"
 
 static const char *const fields[] = { "port", "cage", "sub", "lane", "lane0", "serdes", "nic" };
 #define N_FIELDS (sizeof fields / sizeof fields[0])

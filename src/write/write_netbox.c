@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "write/writers.h"
 
 static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
 {
@@ -78,7 +78,7 @@ static void manufacturer(char *out, size_t n, const char *vendor)
 
 static void type_of(nb_type *t, const fp_plan *plan, int tier)
 {
-    const fp_rspec *rs = &plan->rs;
+    const fp_rspec *rs = fp__plan_rspec(plan);
     memset(t, 0, sizeof *t);
     if (tier == 0) {
         manufacturer(t->manufacturer, sizeof t->manufacturer, "");
@@ -106,14 +106,14 @@ static void type_of(nb_type *t, const fp_plan *plan, int tier)
 static int first_of_type(const fp_plan *plan, int tier)
 {
     for (int u = 1; u < tier; u++)
-        if (strcmp(plan->rs.tier[u - 1].model.id, plan->rs.tier[tier - 1].model.id) == 0)
+        if (strcmp(fp__plan_rspec(plan)->tier[u - 1].model.id, fp__plan_rspec(plan)->tier[tier - 1].model.id) == 0)
             return 0;
     return 1;
 }
 
 static const char *role_of(const fp_plan *plan, int tier)
 {
-    return fp__tier_role(tier, plan->fab.tiers);
+    return fp__tier_role(tier, fp__plan_fabric(plan)->tiers);
 }
 
 /* ---- interface types: NetBox's InterfaceTypeChoices for a port of this speed and cage ---- */
@@ -146,7 +146,7 @@ const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband
 
 static void site_name(char *out, size_t n, const fp_plan *plan)
 {
-    snprintf(out, n, "%s", plan->rs.name[0] ? plan->rs.name : "fabplan");
+    snprintf(out, n, "%s", fp__plan_rspec(plan)->name[0] ? fp__plan_rspec(plan)->name : "fabplan");
 }
 
 fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -161,7 +161,7 @@ fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp
     site_name(name, sizeof name, plan);
     slugify(slug, sizeof slug, name);
     snprintf(desc, sizeof desc, "GPU fabric planned by fabplan: %lld GPUs",
-             (long long)plan->rs.gpus);
+             (long long)fp__plan_rspec(plan)->gpus);
     const char *r[] = { name, slug, "planned", desc };
     row(f, r, 4);
     return fp__outbuf_close(f, path, FP_OK, err);
@@ -177,7 +177,7 @@ fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug\n", err)) != FP_OK)
         return rc;
-    for (int t = 0; t <= plan->fab.tiers; t++) {
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
         nb_type ty;
         type_of(&ty, plan, t);
         int dup = 0;
@@ -202,7 +202,7 @@ fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug,color\n", err)) != FP_OK)
         return rc;
-    for (int t = 0; t <= plan->fab.tiers; t++) {
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
         const char *name = role_of(plan, t);
         const char *r[] = { name, name, colors[t <= FP_MAX_TIERS ? t : 0] };
         row(f, r, 3);
@@ -220,7 +220,7 @@ fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
     if ((rc = fp__outbuf_open(&f, path, "manufacturer,model,slug,u_height,is_full_depth\n",
                               err)) != FP_OK)
         return rc;
-    for (int t = 0; t <= plan->fab.tiers; t++) {
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
         if (t > 0 && !first_of_type(plan, t))
             continue;
         nb_type ty;
@@ -242,7 +242,7 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
     if ((rc = fp__outbuf_open(&f, path, "site,name,status,width,u_height\n", err)) != FP_OK)
         return rc;
     site_name(site, sizeof site, plan);
-    snprintf(units, sizeof units, "%d", plan->rs.phys.rack_units);
+    snprintf(units, sizeof units, "%d", fp__plan_rspec(plan)->phys.rack_units);
     for (size_t i = 0; i < n; i++) {
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
@@ -257,8 +257,8 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
 fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
                                    const fp_write_options *o, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_layout *lay = &plan->lay;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_layout *lay = fp__plan_layout(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
     char site[128], pos[16];
@@ -284,7 +284,7 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
     for (size_t d = 0; d < n; d++) {
         int t = fab->dev[d].tier;
         pos[fp__put_int(pos, lay->dev_u[d])] = '\0';
-        const char *r[] = { fp__dev_name(&plan->names, (int64_t)d), role_of(plan, t),
+        const char *r[] = { fp__dev_name(fp__plan_names(plan), (int64_t)d), role_of(plan, t),
                             types[t].manufacturer, types[t].model, "planned", site,
                             rack_names[lay->dev_rack[d]], pos, "front" };
         row(f, r, 9);
@@ -298,8 +298,8 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
 fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
                                       const fp_write_options *o, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
     char port[FP_PORT_NAME_MAX], speed[24];
@@ -316,8 +316,8 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
     for (size_t d = 0; d < n; d++) {
         int t = fab->dev[d].tier;
         int ports = t == 0 ? rs->nics_per_server * rs->nic.ports : rs->tier[t - 1].radix;
-        const char *dev = fp__dev_name(&plan->names, (int64_t)d);
-        size_t dev_len = fp__dev_name_len(&plan->names, (int64_t)d);
+        const char *dev = fp__dev_name(fp__plan_names(plan), (int64_t)d);
+        size_t dev_len = fp__dev_name_len(fp__plan_names(plan), (int64_t)d);
         for (int p = 0; p < ports; p++) {
             fp__outbuf_put(f, dev, dev_len);
             fp__outbuf_char(f, ',');
@@ -344,8 +344,8 @@ static const char *const cable_color[FP_MEDIUM_COUNT] = { "000000", "000000", "0
 fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     fp_outbuf *f = NULL;
     fp_cable_info c;
     fp_status rc;
@@ -373,9 +373,9 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                 id_len += fp__put_int(label + id_len, k + 1);
             }
             label[id_len] = '\0';
-            const char *r[] = { fp__dev_name(&plan->names, l->a), "dcim.interface",
+            const char *r[] = { fp__dev_name(fp__plan_names(plan), l->a), "dcim.interface",
                                 fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
-                                fp__dev_name(&plan->names, l->z), "dcim.interface",
+                                fp__dev_name(fp__plan_names(plan), l->z), "dcim.interface",
                                 fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
                                 cable_type[m], "planned", label, cable_color[m], length_text,
                                 "m" };
