@@ -54,6 +54,10 @@ typedef struct fp_part {
     int legs;               /**< cables: far-end legs (1 straight, 2 splitter) */
     int n_lengths;          /**< stock lengths sold, ascending */
     double lengths_m[FP_MAX_LENGTHS];
+    /* switches and NICs */
+    char interface_names[40]; /**< port-name template ("swp{port}[s{lane0}]"), "" for the
+                                   default p{port}[/{lane}] (NIC: nic{nic}[-p{port}]);
+                                   placeholders in docs/spec.md */
     char protocol[12];      /**< "infiniband", "ethernet" or "both" (the default): a link runs a
                                  protocol both its ends speak, on parts that speak it too */
     char leg_cage[16];      /**< cables: cage at the far end (each leg of a splitter) when it

@@ -18,7 +18,7 @@ static const format_name format_names[] = {
     { "bom", FP_WRITE_BOM, "bom.csv" },
     { "xlsx", FP_WRITE_XLSX, "plan.xlsx" },
     { "labels", FP_WRITE_LABELS, "labels.csv" },
-    { "netbox", FP_WRITE_NETBOX, "netbox-cables.csv" },
+    { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
     { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
@@ -67,7 +67,7 @@ static void plan_usage(FILE *f)
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
           "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
-          "netbox-cables.csv, topology.csv, and the fabric, floor and one unit's detail diagrams\n"
+          "the NetBox import set (netbox-*.csv), topology.csv, and the fabric, floor and one unit's detail diagrams\n"
           "as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
@@ -247,9 +247,7 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
         if (r > 0)
             continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "fabplan: unknown option %s\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
+            return cli_unknown_option(usage == plan_usage ? "plan" : "validate", argv[i]);
         }
         if (o->spec_path) {
             fprintf(stderr, "fabplan: more than one SPEC given (%s, %s)\n", o->spec_path, argv[i]);
@@ -417,8 +415,18 @@ int cmd_validate(int argc, char **argv)
         rc = cli_report("--detail", &err);
         goto out;
     }
-    if (!o.quiet)
-        printf("%s: valid\n", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+    if (!o.quiet) {
+        /* Name what was checked: the spec, then every override in the order applied. */
+        printf("%s", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+        if (o.catalog_path)
+            printf(" with catalog %s", o.catalog_path);
+        for (int i = 0; i < o.n_set; i++)
+            printf("%s%s=%s", i ? ", " : o.catalog_path ? ", " : " with ", o.set_ptr[i],
+                   o.set_val[i]);
+        for (int i = 0; i < o.n_fail; i++)
+            printf("%s--fail %s", i ? ", " : "; ", o.fail[i]);
+        printf(": valid\n");
+    }
 out:
     if (rc < 0)
         rc = EXIT_OK;

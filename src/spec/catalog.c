@@ -1,7 +1,7 @@
 /* fabplan — the parts catalog: built-in parts from templates/catalog.json plus user parts. */
 #include <stdlib.h>
 #include <string.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 extern const char fp__catalog_json[];
 extern const size_t fp__catalog_json_len;
@@ -67,8 +67,8 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
     static const char *const keys[] = {
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
-        "connector", "medium", "legs", "lengths_m", "protocol", "leg_cage", "cpo", "line_cards",
-        NULL
+        "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
+        "cpo", "line_cards", NULL
     };
     char type[16] = "", d[96];
     fp_status rc;
@@ -104,6 +104,8 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_str(o, "fibre", ptr, pt->fibre, sizeof pt->fibre, err)) != FP_OK ||
         (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
         (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK ||
+        (rc = fp__json_str(o, "interface_names", ptr, pt->interface_names,
+                           sizeof pt->interface_names, err)) != FP_OK ||
         (rc = fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
         (rc = fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK)
         goto fail;
@@ -151,6 +153,12 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
             pt->ru = 1;
         if (pt->cages == 0)
             pt->cages = pt->ports;
+        if (cJSON_GetObjectItemCaseSensitive(o, "interface_names")) {
+            char why[200], p[200];
+            fp__json_ptr(p, sizeof p, ptr, "interface_names");
+            if (fp__port_template_check(pt->interface_names, why, sizeof why))
+                FP_FAIL(err, FP_ECATALOG, p, "%s: %s", p, why);
+        }
         for (int i = 0; i < nbr; i++)
             if (pt->port_gbps % pt->breakouts[i] != 0)
                 FP_FAIL(err, FP_ECATALOG, ptr, "%s/breakouts/%d: %d does not divide the port speed %d", ptr,
@@ -385,4 +393,11 @@ fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp
             snprintf(pt->source, sizeof pt->source, "given inline in the spec");
     }
     return FP_OK;
+}
+
+static const char *const medium_names[] = { "DAC", "ACC", "AEC", "MMF", "SMF" };
+
+const char *fp_medium_name(fp_medium m)
+{
+    return (unsigned)m < FP_MEDIUM_COUNT ? medium_names[m] : "unknown";
 }
