@@ -19,7 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "phys/phys.h"
 
 #define MAX_HALLS 64
 
@@ -819,36 +819,3 @@ void fp__location(fp_location *out, const fp_layout *lay, int64_t dev)
     snprintf(out->text, sizeof out->text, "H%d-R%02d-K%02d-U%02d", r->hall, r->row, r->pos, out->u);
 }
 
-void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
-{
-    const fp_layout *lay = &plan->lay;
-    const fp_phys_spec *ps = &plan->rs.phys;
-    double hall_w[MAX_HALLS + 1], row_w = 0;
-    memset(out, 0, sizeof *out);
-    memset(hall_w, 0, sizeof hall_w);
-    out->rack_limit_w = ps->rack_power_limit_w;
-    out->row_limit_w = ps->row_power_limit_w;
-    out->hall_limit_w = ps->hall_power_limit_w;
-    for (int64_t i = 0; i < lay->n_rack; i++) {
-        const fp_rack *r = &lay->rack[i];
-        int same_row = i > 0 && lay->rack[i - 1].hall == r->hall && lay->rack[i - 1].row == r->row;
-        row_w = same_row ? row_w + r->power_w : r->power_w;
-        if (r->power_w > out->rack_max_w)
-            out->rack_max_w = r->power_w;
-        out->racks_over += ps->rack_power_limit_w > 0 && r->power_w > ps->rack_power_limit_w;
-        int last_of_row = i + 1 == lay->n_rack || lay->rack[i + 1].hall != r->hall ||
-                          lay->rack[i + 1].row != r->row;
-        if (last_of_row) {
-            if (row_w > out->row_max_w)
-                out->row_max_w = row_w;
-            out->rows_over += ps->row_power_limit_w > 0 && row_w > ps->row_power_limit_w;
-        }
-        if (r->hall >= 1 && r->hall <= MAX_HALLS)
-            hall_w[r->hall] += r->power_w;
-    }
-    for (int h = 1; h <= lay->halls && h <= MAX_HALLS; h++) {
-        if (hall_w[h] > out->hall_max_w)
-            out->hall_max_w = hall_w[h];
-        out->halls_over += ps->hall_power_limit_w > 0 && hall_w[h] > ps->hall_power_limit_w;
-    }
-}
