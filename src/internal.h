@@ -96,9 +96,13 @@ typedef struct fp_rspec {
     int link_gbps;          /* speed of every fabric link (the NIC port speed) */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     char tier_choice[320];
+    int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
 } fp_rspec;
+
+enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
 
 /* Parse and check values (everything but the tier count, which needs the builder). */
 fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog *cat,
@@ -122,8 +126,6 @@ typedef struct fp_level {
     int64_t blocks;         /* level-t blocks per plane (tier 1: leaves) */
     int64_t positions;      /* tier-t switches per level-t block (tier 1: 1) */
     int64_t children;       /* full number of level-(t-1) blocks in a level-t block (t >= 2) */
-    int64_t groups_up;      /* tier t+1 switches each group of tier-t switches connects to (n) */
-    int mult_up;            /* links from a tier-t switch to each upper switch it connects to */
     int64_t switches;       /* tier-t switches per plane */
 } fp_level;
 
@@ -137,6 +139,14 @@ typedef struct fp_fabric {
     int64_t tier_base[FP_MAX_TIERS + 1];    /* first device id of each tier (0 = servers) */
     int64_t boundary_base[FP_MAX_TIERS + 1];/* first link id of each boundary; [tiers] = n_link */
     fp_level level[FP_MAX_TIERS + 1];       /* [1..tiers] */
+    /* The same for fabric.build_for_gpus (equal to level[] without it): names take their digit
+     * widths from it, so a first phase names everything as the full build does. */
+    fp_level design[FP_MAX_TIERS + 1];
+    int64_t design_servers, design_su_count;
+    /* Counts the other spread would build (per plane: switches per tier, links per boundary),
+     * and what is built beyond the links' need: switches and links (all planes). */
+    int64_t alt_switches[FP_MAX_TIERS + 1], alt_links[FP_MAX_TIERS + 1];
+    int64_t extra_switches[FP_MAX_TIERS + 1], extra_links[FP_MAX_TIERS + 1];
     int64_t su_count;                       /* rail-optimized: scalable units */
     int leaves_per_su;                      /* rail-optimized: full SU */
     int servers_per_leaf;                   /* rail-optimized: servers on one rail leaf */
