@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis.h"
+#include "analysis/graph.h"
 
 static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-core" };
 
@@ -13,17 +13,6 @@ static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-
 static const char accepted_forms[] =
     "accepted forms: ROLE:N (leaf, spine, core, super-core), a device name from links.csv, "
     "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%";
-
-const fp_failure_report *fp_plan_failure(const fp_plan *plan)
-{
-    return plan && plan->an && plan->an->has_failure ? &plan->an->failure : NULL;
-}
-
-const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
-{
-    const fp_failure_report *f = fp_plan_failure(plan);
-    return f && i < (size_t)f->n_specs ? plan->an->fail_specs[i] : NULL;
-}
 
 /* A whole positive number (and nothing else) in s. */
 static int parse_count(const char *s, int64_t *out)
@@ -78,30 +67,34 @@ static fp_status random_amount(const char *v, int64_t n, int64_t *k, const char 
     return FP_OK;
 }
 
-static fp_status fail_cable(const fp_plan *plan, const char *id, uint8_t *link_down,
+/* The cable whose id (as fp_plan_cable gives it: "C" and its first link's 1-based number, 7
+ * digits) is id: its links as fp_plan_cable lists them per far end (one for a straight or
+ * twin cable, one per leg of a splitter) go down. */
+static fp_status fail_cable(const fp_stages *st, const char *id, uint8_t *link_down,
                             const char *spec, fp_error *err)
 {
-    size_t n = fp_plan_cable_count(plan);
+    const fp_cabling *cab = st->cab;
+    size_t n = (size_t)cab->n_cable;
     for (size_t i = 0; i < n; i++) {
-        fp_cable_info c;
-        fp_status rc = fp_plan_cable(plan, i, &c, err);
-        if (rc != FP_OK)
-            return rc;
-        if (strcmp(c.id, id) != 0)
+        const fp_cable *cb = &cab->cable[i];
+        const int32_t *links = cab->cable_links + cb->first;
+        char cid[24];
+        snprintf(cid, sizeof cid, "C%07lld", (long long)links[0] + 1);
+        if (strcmp(cid, id) != 0)
             continue;
-        for (int leg = 0; leg < c.n_z && leg < FP_MAX_LEGS; leg++)
-            if (c.links[leg] >= 0 && c.links[leg] < plan->fab.n_link)
-                link_down[c.links[leg]] = 1;
+        int n_z = cb->kind == FP_CABLE_SPLIT ? cb->n_links : 1;
+        for (int leg = 0; leg < n_z && leg < FP_MAX_LEGS; leg++)
+            link_down[links[leg]] = 1;
         return FP_OK;
     }
     FP_FAIL(err, FP_EINVAL, spec, "--fail %s: no cable \"%s\" in this plan (it has %zu cables; ids as cables.csv shows them)",
             spec, id, n);
 }
 
-static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_down,
+static fp_status apply_one(const fp_stages *st, const char *spec, uint8_t *dev_down,
                            uint8_t *link_down, uint64_t *state, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = st->fab;
     const char *colon = strchr(spec, ':');
     char kind[32];
     int64_t k;
@@ -109,13 +102,13 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
         /* A device by the name the documents show. */
         char name[48];
         for (int64_t d = 0; d < fab->n_dev; d++)
-            if (strcmp(fp__device_name(name, sizeof name, fab, &plan->rs, d), spec) == 0) {
+            if (strcmp(fp__device_name(name, sizeof name, fab, st->rs, d), spec) == 0) {
                 dev_down[d] = 1;
                 return FP_OK;
             }
         FP_FAIL(err, FP_EINVAL, spec,
                 "--fail %s: no device of that name (names as links.csv shows them, e.g. %s)",
-                spec, fp__device_name(name, sizeof name, fab, &plan->rs, fab->tier_base[1]));
+                spec, fp__device_name(name, sizeof name, fab, st->rs, fab->tier_base[1]));
     }
     snprintf(kind, sizeof kind, "%.*s", (int)(colon - spec), spec);
     const char *v = colon + 1;
@@ -128,7 +121,7 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
         return FP_OK;
     }
     if (strcmp(kind, "cable") == 0)
-        return fail_cable(plan, v, link_down, spec, err);
+        return fail_cable(st, v, link_down, spec, err);
     if (strcmp(kind, "random-links") == 0) {
         fp_status rc = random_amount(v, fab->n_link, &k, spec, err);
         return rc != FP_OK ? rc : pick_random(link_down, fab->n_link, k, state, spec, err);
@@ -153,10 +146,9 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
 }
 
 /* Endpoints whose link is down or whose leaf is outside its plane's largest piece. */
-static fp_status cut_off(const fp_plan *plan, const uint8_t *link_down, fp_failure_report *r,
+static fp_status cut_off(const fp_fabric *fab, const uint8_t *link_down, fp_failure_report *r,
                          fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
     const int64_t nic_links = fab->boundary_base[1];
     int64_t *comp = NULL, n_comp = 0, *count = NULL, *ok_per_server = NULL;
     int64_t main_comp[FP_MAX_PLANES];
@@ -200,25 +192,21 @@ out:
     return rc;
 }
 
-fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
-                       fp_error *err)
+fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
+                          const char *const *specs, size_t n, uint64_t seed, fp_error *err)
 {
     fp_status rc = FP_OK;
     fp_failure_report r;
     uint64_t state = seed;
     int64_t *s_links = NULL, *t_links = NULL;
-    if (plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL plan or specs");
-    if (n > FP_MAX_FAIL_SPECS)
-        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_MAX_FAIL_SPECS);
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = st->fab;
     uint8_t *dev_down = calloc((size_t)fab->n_dev, 1), *link_down = calloc((size_t)fab->n_link, 1);
     if (dev_down == NULL || link_down == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, "failure", "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n && rc == FP_OK; i++)
-        rc = apply_one(plan, specs[i], dev_down, link_down, &state, err);
+        rc = apply_one(st, specs[i], dev_down, link_down, &state, err);
     if (rc == FP_EINVAL && err != NULL) {
         size_t len = strlen(err->msg);
         snprintf(err->msg + len, sizeof err->msg - len, "; %s", accepted_forms);
@@ -235,19 +223,16 @@ fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64
             link_down[i] = 1;
         r.links_failed += link_down[i];
     }
-    r.link_capacity_lost_gbps = (double)r.links_failed * plan->rs.link_gbps;
-    r.bisection_before_gbps = plan->an->m.bisection_maxflow_gbps;
-    if ((rc = fp__split_links(plan, link_down, &s_links, &t_links, err)) != FP_OK ||
-        (rc = fp__graph_bisection(fab, plan->rs.link_gbps, s_links, t_links, link_down,
+    r.link_capacity_lost_gbps = (double)r.links_failed * st->rs->link_gbps;
+    r.bisection_before_gbps = an->m.bisection_maxflow_gbps;
+    if ((rc = fp__split_links(fab, an, link_down, &s_links, &t_links, err)) != FP_OK ||
+        (rc = fp__graph_bisection(fab, st->rs->link_gbps, s_links, t_links, link_down,
                                   &r.bisection_after_gbps, err)) != FP_OK ||
-        (rc = cut_off(plan, link_down, &r, err)) != FP_OK)
+        (rc = cut_off(fab, link_down, &r, err)) != FP_OK)
         goto out;
     r.bisection_lost_fraction =
         r.bisection_before_gbps > 0 ? 1.0 - r.bisection_after_gbps / r.bisection_before_gbps : 0;
-    plan->an->failure = r;
-    plan->an->has_failure = 1;
-    for (size_t i = 0; i < n; i++)
-        snprintf(plan->an->fail_specs[i], sizeof plan->an->fail_specs[i], "%s", specs[i]);
+    *out = r;
 out:
     free(dev_down);
     free(link_down);

@@ -6,7 +6,7 @@
  * every call runs under a non-aborting handler and failures come back as FP_EGRAPH. */
 #include <igraph.h>
 #include <stdlib.h>
-#include "analysis.h"
+#include "analysis/graph.h"
 
 /* Run one igraph call with the ignoring handler installed, then restore the caller's. */
 #define IG_CALL(rc, call)                                                                      \

@@ -247,9 +247,7 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
         if (r > 0)
             continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "fabplan: unknown option %s\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
+            return cli_unknown_option(usage == plan_usage ? "plan" : "validate", argv[i]);
         }
         if (o->spec_path) {
             fprintf(stderr, "fabplan: more than one SPEC given (%s, %s)\n", o->spec_path, argv[i]);
@@ -413,8 +411,18 @@ int cmd_validate(int argc, char **argv)
         rc = cli_report("--detail", &err);
         goto out;
     }
-    if (!o.quiet)
-        printf("%s: valid\n", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+    if (!o.quiet) {
+        /* Name what was checked: the spec, then every override in the order applied. */
+        printf("%s", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+        if (o.catalog_path)
+            printf(" with catalog %s", o.catalog_path);
+        for (int i = 0; i < o.n_set; i++)
+            printf("%s%s=%s", i ? ", " : o.catalog_path ? ", " : " with ", o.set_ptr[i],
+                   o.set_val[i]);
+        for (int i = 0; i < o.n_fail; i++)
+            printf("%s--fail %s", i ? ", " : "; ", o.fail[i]);
+        printf(": valid\n");
+    }
 out:
     if (rc < 0)
         rc = EXIT_OK;

@@ -13,7 +13,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "fabric/fabric.h"
+#include "util/text.h"
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {

@@ -1,7 +1,8 @@
 /* fabplan — names of devices and ports, derived from ids when written (never stored). */
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "fabric/fabric.h"
+#include "util/text.h"
 
 static const char *const roles[] = { "server", "leaf", "spine", "core", "super-core" };
 
@@ -106,4 +107,10 @@ char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *r
     if (b <= 1)
         return port_text(buf, n, "p", port + 1, NULL, 0);
     return port_text(buf, n, "p", port / b + 1, "/", port % b + 1);
+}
+
+const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b, tiers), fp__tier_role(b + 1, tiers));
+    return buf;
 }

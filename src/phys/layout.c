@@ -11,7 +11,7 @@
  * the top of a rack down; servers from U1 up. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "phys/phys.h"
 
 #define DEV_TEMP_NONE (-1)
 

@@ -1,7 +1,7 @@
 /* fabplan — the parts catalog: built-in parts from templates/catalog.json plus user parts. */
 #include <stdlib.h>
 #include <string.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 extern const char fp__catalog_json[];
 extern const size_t fp__catalog_json_len;
@@ -346,4 +346,11 @@ fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp
             snprintf(pt->source, sizeof pt->source, "given inline in the spec");
     }
     return FP_OK;
+}
+
+static const char *const medium_names[] = { "DAC", "ACC", "AEC", "MMF", "SMF" };
+
+const char *fp_medium_name(fp_medium m)
+{
+    return (unsigned)m < FP_MEDIUM_COUNT ? medium_names[m] : "unknown";
 }

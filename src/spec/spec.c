@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 extern const char fp__presets_json[];
 extern const size_t fp__presets_json_len;
@@ -609,18 +609,5 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
     /* Hot spares are cabled like production servers, so the fabric is sized for them too. */
     rs->spare_servers = (int64_t)ceil((rs->gpus + rs->gpus_per_server - 1) / rs->gpus_per_server *
                                       rs->phys.spare_servers - 1e-9);
-    if ((rc = fp__clos_size(rs, err)) != FP_OK) {
-        fp__phys_free(&rs->phys);
-        return rc;
-    }
     return FP_OK;
-}
-
-fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err)
-{
-    fp_rspec rs;
-    fp_status rc = fp__spec_resolve(&rs, spec, cat, err);
-    if (rc == FP_OK)
-        fp__phys_free(&rs.phys);
-    return rc;
 }

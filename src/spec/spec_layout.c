@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 static const char *const boundary_keys[] = { "nic-leaf", "leaf-spine", "spine-core",
                                              "core-super-core" };

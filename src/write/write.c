@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "write/writers.h"
 
 typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);

@@ -1,14 +1,14 @@
 /* fabplan — CSV documents. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "write/writers.h"
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    const fp_names *nm = &plan->names;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_names *nm = fp__plan_names(plan);
     char row[256], speed[16], bn[FP_MAX_TIERS + 1][32];
     fp_outbuf *ob = NULL;
     fp_status rc;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "write/writers.h"
 
 static void csv_row(fp_outbuf *ob, const char *const *fields, size_t n)
 {
@@ -133,9 +133,9 @@ out:
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    const fp_names *nm = &plan->names;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
     char ap[16], zp[16];

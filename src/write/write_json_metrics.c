@@ -1,6 +1,6 @@
 /* fabplan — the "metrics" and "failure" sections of plan.json (cJSON, fixed key order). */
 #include <cjson/cJSON.h>
-#include "analysis/analysis.h"
+#include "write/writers.h"
 
 /* A time that may be unknown (no MTBF in the catalog): null rather than 0. */
 static void add_hours(cJSON *o, const char *key, double hours)

@@ -1,11 +1,11 @@
 /* fabplan — the physical part of plan.json: layout, racks, media by boundary, BOM, totals. */
 #include <cjson/cJSON.h>
-#include "internal.h"
+#include "write/writers.h"
 
 static cJSON *layout_json(const fp_plan *plan)
 {
-    const fp_layout *lay = &plan->lay;
-    const fp_phys_spec *ps = &plan->rs.phys;
+    const fp_layout *lay = fp__plan_layout(plan);
+    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
     cJSON *o = cJSON_CreateObject(), *arr;
     int64_t over = 0;
     double max_w = 0;
@@ -24,7 +24,7 @@ static cJSON *layout_json(const fp_plan *plan)
     cJSON_AddNumberToObject(o, "floor_width_m", lay->floor_w);
     cJSON_AddNumberToObject(o, "floor_depth_m", lay->floor_d);
     cJSON_AddNumberToObject(o, "servers_per_rack", ps->servers_per_rack);
-    cJSON_AddNumberToObject(o, "spare_servers", (double)plan->rs.spare_servers);
+    cJSON_AddNumberToObject(o, "spare_servers", (double)fp__plan_rspec(plan)->spare_servers);
     cJSON_AddNumberToObject(o, "rack_power_limit_w", ps->rack_power_limit_w);
     cJSON_AddNumberToObject(o, "rack_power_max_w", max_w);
     cJSON_AddNumberToObject(o, "racks_over_limit", (double)over);
@@ -49,15 +49,15 @@ static cJSON *layout_json(const fp_plan *plan)
 
 void fp__json_add_physical(cJSON *root, const fp_plan *plan)
 {
-    const fp_cabling *cab = &plan->cab;
+    const fp_cabling *cab = fp__plan_cabling(plan);
     char bn[32];
     fp_totals t;
     cJSON *arr;
     cJSON_AddItemToObject(root, "layout", layout_json(plan));
     arr = cJSON_AddArrayToObject(root, "media_by_boundary");
-    for (int b = 0; b < plan->fab.tiers; b++) {
+    for (int b = 0; b < fp__plan_fabric(plan)->tiers; b++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, plan->fab.tiers, bn, sizeof bn));
+        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, fp__plan_fabric(plan)->tiers, bn, sizeof bn));
         for (int m = 0; m < FP_MEDIUM_COUNT; m++)
             cJSON_AddNumberToObject(o, fp_medium_name((fp_medium)m), (double)cab->by_medium[b][m]);
         cJSON_AddItemToArray(arr, o);

@@ -1,0 +1,98 @@
+/* fabplan — private: the spec stage's result, the resolved spec (spec.c, spec_layout.c): every
+ * value checked and nothing left "auto" except the sizing the fabric stage does. Later stages
+ * read it; only the spec stage (and the sizing pass, see fp__clos_size) writes it. */
+#ifndef FP_PRIVATE_SPEC_RESOLVED_H
+#define FP_PRIVATE_SPEC_RESOLVED_H
+
+#include "util/util.h"
+
+#define FP_MAX_TIERS 4
+#define FP_MAX_PLANES 8
+
+/* ---- physical spec: layout, media policy, BOM spares, cable overrides (spec_layout.c) ---- */
+typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_leaf_place;
+
+/* One hand override: a cable id ("C0000012") or both ends ("dev port" names) -> length, part. */
+typedef struct fp_override {
+    char cable[16];
+    char a[64], z[64];          /* "su01-node-01 nic1" */
+    double length_m;            /* < 0 when not given */
+    int part;                   /* index into fp_phys_spec.parts, -1 when not given */
+    char where[48];             /* JSON pointer of the entry, for errors */
+} fp_override;
+
+typedef struct fp_phys_spec {
+    int rack_units;
+    double rack_width_m, rack_depth_m, aisle_m;
+    int servers_per_rack, server_ru;
+    double server_power_w;
+    int racks_per_row;
+    int halls;
+    double hall_gap_m;
+    fp_leaf_place leaf_place;
+    int max_switches_per_rack;
+    double rack_power_limit_w;
+    double spare_servers;       /* fraction of servers kept as placed and cabled hot spares */
+    double tray_height_m;       /* from the top of a rack up to the overhead tray */
+    double service_loop_m;      /* slack coiled at each end */
+    double slack_pct;           /* extra length in percent of the run */
+    unsigned media_allowed[FP_MAX_TIERS];   /* per boundary, bit (1 << fp_medium) */
+    double spares[5];           /* per BOM category (switch, nic, transceiver, copper, fibre) */
+    fp_part *parts;             /* transceivers, copper and fibre copied from the catalog */
+    int n_parts;
+    fp_override *ov;
+    int n_ov;
+} fp_phys_spec;
+
+/* Resolve the layout, media, bom and overrides members (each may be NULL). */
+struct cJSON;
+/* base_dir: directory that relative file names in the spec (overrides) are read from; NULL or
+ * "" for the working directory. */
+fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const struct cJSON *media,
+                           const struct cJSON *bom, const struct cJSON *overrides,
+                           const char *base_dir, const fp_catalog *cat, fp_error *err);
+void fp__phys_free(fp_phys_spec *ps);
+
+/* ---- resolved spec (spec.c) ---- */
+typedef struct fp_tier_spec {
+    fp_part model;          /* switch part (a copy; inline switches get id "custom-...") */
+    int breakout;           /* ways each physical port is split to reach the link speed */
+    int radix;              /* logical ports at link speed = ports * breakout */
+    int usable;             /* radix less the reserve */
+    double oversub;         /* requested down:up ratio (tiers below the top) */
+    int down, up;           /* ports per switch for links down and up */
+} fp_tier_spec;
+
+typedef struct fp_rspec {
+    char name[128];
+    int64_t gpus;
+    int gpus_per_server;
+    int nics_per_server;
+    fp_part nic;            /* copy; inline NICs get id "custom-nic-..." */
+    fp_topology topology;
+    int tiers;
+    int tiers_auto;         /* 1 when the spec said "auto" (or nothing) */
+    int n_models;           /* switch models given (1 = one for every tier) */
+    fp_tier_spec tier[FP_MAX_TIERS];   /* [0] = leaf */
+    int n_oversub;          /* entries given in fabric.oversubscription */
+    double oversub[FP_MAX_TIERS];
+    int su_servers;
+    int planes;
+    double reserve;
+    int link_gbps;          /* speed of every fabric link (the NIC port speed) */
+    int endpoints_per_server;   /* NIC ports per server per plane = rails */
+    char tier_choice[320];
+    int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
+    int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
+    fp_phys_spec phys;
+} fp_rspec;
+
+enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
+
+/* Parse and check values (everything but the tier count and the ports per tier, which the
+ * fabric stage sizes: fp__clos_size, driven by plan.c). */
+fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog *cat,
+                           fp_error *err);
+
+#endif
