@@ -88,30 +88,26 @@ static void lb_add3(label_buf *b, const char *x, const char *y, const char *z)
     lb_add(b, z);
 }
 
-static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, int port, int cage_only)
+/* One end of a cable on device dev carrying ports[0..n) (one port, or every port a twin-port
+ * or splitter connector carries, in the order of the cable's links): each port by its one name
+ * (fp__port_name), several joined with '+'. */
+static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, const int *ports, int n)
 {
     const fp_fabric *fab = &plan->fab;
     const fp_rspec *rs = &plan->rs;
     const fp_cabling *cab = &plan->cab;
     const fp_layout *lay = &plan->lay;
+    int port = ports[0];
     e->device = dev;
     fp__copy_str(e->device_name, sizeof e->device_name, fp__dev_name(&plan->names, dev));
-    int t = fab->dev[dev].tier;
-    if (cage_only && t > 0 && cab->per_cage[t] > 1) {
-        /* The cage: "p9" when it is one split port, "p17-18" when it holds whole ports. */
-        int k = cab->per_cage[t], b = rs->tier[t - 1].breakout, first = port / k * k;
-        char tmp[48];
-        size_t n = 0;
-        tmp[n++] = 'p';
-        n += fp__put_int(tmp + n, first / b + 1);
-        if (k != b) {
-            tmp[n++] = '-';
-            n += fp__put_int(tmp + n, (first + k - 1) / b + 1);
-        }
-        tmp[n] = '\0';
-        fp__copy_str(e->port, sizeof e->port, tmp);
-    } else
-        fp__port_name(e->port, sizeof e->port, fab, rs, dev, port);
+    size_t k = 0;
+    e->port[0] = '\0';
+    for (int i = 0; i < n && k + 1 < sizeof e->port; i++) {
+        if (i)
+            e->port[k++] = '+';
+        fp__port_name(e->port + k, sizeof e->port - k, fab, rs, dev, ports[i]);
+        k += strlen(e->port + k);
+    }
     /* fp__location's fields, with the text from the plan's name table. */
     const fp_rack *r = &lay->rack[lay->dev_rack[dev]];
     e->loc.hall = r->hall;
@@ -146,23 +142,31 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     out->boundary = l0->boundary;
     out->plane = l0->plane;
     out->n_links = cb->n_links;
+    int ap[FP_MAX_LEGS], zp[FP_MAX_LEGS], nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
     if (cb->kind == FP_CABLE_SPLIT) {
-        /* The hub is the end whose cage every leg shares. */
+        /* The hub is the end whose cage every leg shares; it carries one port per leg. */
         int hub_z = fp__split_hub_is_z(cab, fab, rs, links, cb->n_links);
         int64_t hub = hub_z ? l0->z : l0->a;
-        fill_end(&out->a, plan, hub, hub_z ? l0->z_port : l0->a_port, 1);
-        out->n_z = cb->n_links;
-        for (int k = 0; k < cb->n_links && k < FP_MAX_LEGS; k++) {
+        for (int k = 0; k < nl; k++)
+            ap[k] = hub_z ? fab->link[links[k]].z_port : fab->link[links[k]].a_port;
+        fill_end(&out->a, plan, hub, ap, nl);
+        out->n_z = nl;
+        for (int k = 0; k < nl; k++) {
             const fp_link *l = &fab->link[links[k]];
-            fill_end(&out->z[k], plan, hub_z ? l->a : l->z, hub_z ? l->a_port : l->z_port, 0);
+            int port = hub_z ? l->a_port : l->z_port;
+            fill_end(&out->z[k], plan, hub_z ? l->a : l->z, &port, 1);
             out->links[k] = links[k];
         }
     } else {
-        fill_end(&out->a, plan, l0->a, l0->a_port, cb->kind == FP_CABLE_TWIN);
-        fill_end(&out->z[0], plan, l0->z, l0->z_port, cb->kind == FP_CABLE_TWIN);
-        out->n_z = 1;
-        for (int k = 0; k < cb->n_links && k < FP_MAX_LEGS; k++)
+        /* A straight cable carries one link; a twin-port cable every link of its two cages. */
+        for (int k = 0; k < nl; k++) {
+            ap[k] = fab->link[links[k]].a_port;
+            zp[k] = fab->link[links[k]].z_port;
             out->links[k] = links[k];
+        }
+        fill_end(&out->a, plan, l0->a, ap, nl);
+        fill_end(&out->z[0], plan, l0->z, zp, nl);
+        out->n_z = 1;
     }
     /* TIA-606 style: cable id, this end, far end(s).
      * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;

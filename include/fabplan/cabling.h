@@ -64,7 +64,10 @@ FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *ou
 typedef struct fp_cable_end {
     int64_t device;             /**< device index */
     char device_name[48];
-    char port[16];              /**< "p17", "p17/2", "nic3"; a splitter's A end names the cage "p9" */
+    char port[64];              /**< the port's name (fp_link_info's a_port_name: "p17", "p17/2",
+                                     "nic3", "swp17s0"); an end that carries several ports (a
+                                     splitter's hub, a twin-port cable) names each, joined with
+                                     '+' in the order of the cable's links: "p7+p8" */
     fp_location loc;
     char transceiver[48];       /**< catalog id of the module in this port, "" for copper */
     char label[128];            /**< TIA-606 style label text for this end */

@@ -18,7 +18,7 @@ static const format_name format_names[] = {
     { "bom", FP_WRITE_BOM, "bom.csv" },
     { "xlsx", FP_WRITE_XLSX, "plan.xlsx" },
     { "labels", FP_WRITE_LABELS, "labels.csv" },
-    { "netbox", FP_WRITE_NETBOX, "netbox-cables.csv" },
+    { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
     { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
@@ -67,7 +67,7 @@ static void plan_usage(FILE *f)
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
           "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
-          "netbox-cables.csv, topology.csv, and the fabric, floor and one unit's detail diagrams\n"
+          "the NetBox import set (netbox-*.csv), topology.csv, and the fabric, floor and one unit's detail diagrams\n"
           "as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);

@@ -68,9 +68,15 @@ void fp__fabric_free(fp_fabric *fab);
 const char *fp__tier_role(int tier, int tiers);
 /* Device name ("su03-leaf-r5"); returns buf. */
 char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev);
-/* Port name on a device ("nic3", "p17", "p17/2"); returns buf. */
+/* THE name of port `port` (0-based logical port at link speed) of device dev: its part's
+ * interface_names template ("swp17s0", "1/9/2") or the default ("nic3", "p17", "p17/2"). Every
+ * output names ports through this function. buf needs FP_PORT_NAME_MAX bytes; returns buf. */
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
                     int port);
+/* Breakout lane (1-based) of the port, 0 when the port is not split. */
+int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int port);
+/* 1 when the switch part is InfiniBand (its name says so), else Ethernet. */
+int fp__part_infiniband(const fp_part *p);
 
 /* "nic-leaf", "leaf-spine", ... for boundary b (0 = NIC-leaf). Returns buf. */
 const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);

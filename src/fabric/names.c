@@ -75,38 +75,38 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
     return buf;
 }
 
-/* "<prefix><a>" or "<prefix><a><sep><b>" into buf (n bytes, truncated like snprintf). Port
- * names are formatted for every row of the per-link files, so no printf here. */
-static char *port_text(char *buf, size_t n, const char *prefix, int a, const char *sep, int b)
+/* The template and numbers of port `port` of device id. */
+static const char *port_fields(fp_port_fields *f, const fp_fabric *fab, const fp_rspec *rs,
+                               int64_t id, int port)
 {
-    char tmp[64];
-    size_t k = strlen(prefix);
-    memcpy(tmp, prefix, k);
-    k += fp__put_int(tmp + k, a);
-    if (sep) {
-        size_t s = strlen(sep);
-        memcpy(tmp + k, sep, s);
-        k += s;
-        k += fp__put_int(tmp + k, b);
+    const fp_device *d = &fab->dev[id];
+    if (d->tier == 0) {
+        fp__nic_port_fields(f, &rs->nic, port);
+        return fp__port_template_of(&rs->nic);
     }
-    tmp[k] = '\0';
-    fp__copy_str(buf, n, tmp);
-    return buf;
+    const fp_tier_spec *ts = &rs->tier[d->tier - 1];
+    fp__switch_port_fields(f, &ts->model, ts->breakout, port);
+    return fp__port_template_of(&ts->model);
 }
 
 char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t id,
                     int port)
 {
-    const fp_device *d = &fab->dev[id];
-    if (d->tier == 0) {
-        if (rs->nic.ports == 1)
-            return port_text(buf, n, "nic", port + 1, NULL, 0);
-        return port_text(buf, n, "nic", port / rs->nic.ports + 1, "-p", port % rs->nic.ports + 1);
-    }
-    int b = rs->tier[d->tier - 1].breakout;
-    if (b <= 1)
-        return port_text(buf, n, "p", port + 1, NULL, 0);
-    return port_text(buf, n, "p", port / b + 1, "/", port % b + 1);
+    fp_port_fields f;
+    const char *t = port_fields(&f, fab, rs, id, port);
+    return fp__port_template(buf, n, t, &f);
+}
+
+int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t id, int port)
+{
+    fp_port_fields f;
+    port_fields(&f, fab, rs, id, port);
+    return f.split ? f.lane : 0;
+}
+
+int fp__part_infiniband(const fp_part *p)
+{
+    return strstr(p->name, "InfiniBand") != NULL;
 }
 
 const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)

@@ -128,7 +128,7 @@ static fp_status apply_overrides(ctx *c, fp_error *err)
     }
     if (n_ends > 0) {
         qsort(keys, (size_t)n_ends, sizeof *keys, end_key_cmp);
-        char an[48], zn[48], ap[16], zp[16], a[72], z[72];
+        char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], a[96], z[96];
         for (int64_t l = 0; l < n; l++) {
             const fp_link *k = &fab->link[l];
             snprintf(a, sizeof a, "%s %s", fp__device_name(an, sizeof an, fab, c->rs, k->a),

@@ -236,7 +236,7 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
 
 static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
 {
-    char an[48], zn[48], ap[16], zp[16], bn[32];
+    char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], bn[32];
     const fp_link *k = &c->fab->link[l];
     snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)l + 1,
              fp__boundary_name(k->boundary, c->fab->tiers, bn, sizeof bn),

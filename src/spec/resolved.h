@@ -9,13 +9,35 @@
 #define FP_MAX_TIERS 4
 #define FP_MAX_PLANES 8
 
+/* ---- interface names from a part's template (port_names.c) ---- */
+#define FP_PORT_NAME_MAX 32     /* longest port name + 1; longer expansions are cut */
+/* One port's numbers (1-based; split: the port is broken out, so [..] sections are written). */
+typedef struct fp_port_fields {
+    int port, cage, sub, lane, serdes, nic;
+    int split;
+} fp_port_fields;
+/* 0 when template t is well formed, else 1 with the reason in why. */
+int fp__port_template_check(const char *t, char *why, size_t n);
+/* Expand template t for port f into buf (n bytes, cut like snprintf); returns buf. */
+char *fp__port_template(char *buf, size_t n, const char *t, const fp_port_fields *f);
+/* Numbers of logical port q (0-based, at link speed) of a switch of model m split breakout ways. */
+void fp__switch_port_fields(fp_port_fields *f, const fp_part *m, int breakout, int q);
+/* Numbers of NIC port q (0-based over all the server's NICs of this model). */
+void fp__nic_port_fields(fp_port_fields *f, const fp_part *nic, int q);
+/* The part's template, or the default (p{port}[/{lane}]; NICs nic{nic}[-p{port}]). */
+const char *fp__port_template_of(const fp_part *p);
+/* FP_EINVAL at where when the part's template is malformed or gives two of its count ports
+ * (breakout-way split) the same name. */
+fp_status fp__port_names_check(const fp_part *p, int breakout, int count, const char *where,
+                               fp_error *err);
+
 /* ---- physical spec: layout, media policy, BOM spares, cable overrides (spec_layout.c) ---- */
 typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_leaf_place;
 
 /* One hand override: a cable id ("C0000012") or both ends ("dev port" names) -> length, part. */
 typedef struct fp_override {
     char cable[16];
-    char a[64], z[64];          /* "su01-node-01 nic1" */
+    char a[96], z[96];          /* "su01-node-01 nic1" */
     double length_m;            /* < 0 when not given */
     int part;                   /* index into fp_phys_spec.parts, -1 when not given */
     char where[48];             /* JSON pointer of the entry, for errors */

@@ -547,8 +547,19 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
         t->breakout = b;
         t->radix = t->model.ports * b;
         t->oversub = rs->oversub[i];
+        if (i < rs->n_models || i == 0) {
+            char p[64];
+            fp_status rc;
+            if (rs->n_models > 1)
+                fp__json_ptr_index(p, sizeof p, "/fabric/switch", i);
+            else
+                snprintf(p, sizeof p, "/fabric/switch");
+            if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK)
+                return rc;
+        }
     }
-    return FP_OK;
+    return fp__port_names_check(&rs->nic, 1, rs->nics_per_server * rs->nic.ports, "/cluster/nic",
+                                err);
 }
 
 /* Directory of the spec's file ("specs/a.json" -> "specs"), or "" when the spec did not come

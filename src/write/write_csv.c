@@ -29,11 +29,11 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         fp__outbuf_put(ob, row, k);
         fp__outbuf_put(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, 16, fab, rs, l->a, l->a_port));
+        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->a, l->a_port));
         fp__outbuf_char(ob, ',');
         fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, 16, fab, rs, l->z, l->z_port));
+        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->z, l->z_port));
         fp__outbuf_put(ob, speed, speed_len);
         fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS
                                ? bn[l->boundary]

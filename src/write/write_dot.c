@@ -692,7 +692,7 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
     const fp_device *d = &fab->dev[dev];
-    char dn[48], pn[16];
+    char dn[48], pn[FP_PORT_NAME_MAX];
     size_t k = 0;
     fp__device_name(dn, sizeof dn, fab, rs, dev);
 #define PUT(...) (k += k < cap ? (size_t)snprintf(buf + k, cap - k, __VA_ARGS__) : 0)
@@ -809,7 +809,7 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
         int ia = node[l->a] != NULL, iz = node[l->z] != NULL;
-        char ap[16], zp[16];
+        char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
         if (ia && iz) {
             Agedge_t *e = agedge(g, node[l->a], node[l->z], NULL, 1);
             /* The port names are drawn as the cells the edge joins; repeated as attributes so

@@ -1,4 +1,4 @@
-/* fabplan — exports other tools import: label-printer CSV, NetBox cable import, AVD topology. */
+/* fabplan — exports other tools import: label-printer CSV, AVD topology (NetBox: write_netbox.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,56 +80,6 @@ out:
     return fp__outbuf_close(f, path, rc, err);
 }
 
-/* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
- * NetBox has no AEC type; active copper is the nearest. */
-static const char *const netbox_type[FP_MEDIUM_COUNT] = { "dac-passive", "dac-active",
-                                                          "dac-active", "mmf-om4", "smf-os2" };
-static const char *const netbox_color[FP_MEDIUM_COUNT] = { "000000", "000000", "000000",
-                                                           "00ffff", "ffff00" };
-
-fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
-                               fp_error *err)
-{
-    fp_outbuf *f = NULL;
-    fp_cable_info c;
-    fp_status rc;
-    size_t n = fp_plan_cable_count(plan);
-    fp_num_memo length = { 0 };
-    char label[24];
-    if ((rc = fp__outbuf_open(&f, path,
-                       "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
-                       "side_b_name,type,status,label,color,length,length_unit\n",
-                       err)) != FP_OK)
-        return rc;
-    for (size_t i = 0; i < n; i++) {
-        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
-            goto out;
-        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
-        const char *length_text = fp__memo_format(&length, "%.1f", c.stock_m, NULL);
-        /* One NetBox cable per leg: its CSV import connects one interface to one interface. */
-        for (int k = 0; k < c.n_z; k++) {
-            /* "<id>" or "<id>/<leg>", truncated to fit. */
-            char tmp[sizeof c.id + 24];
-            size_t id_len = strlen(c.id);
-            memcpy(tmp, c.id, id_len);
-            if (c.n_z > 1) {
-                tmp[id_len++] = '/';
-                id_len += fp__put_int(tmp + id_len, k + 1);
-            }
-            tmp[id_len] = '\0';
-            fp__copy_str(label, sizeof label, tmp);
-            const char *row[] = { c.a.device_name, "dcim.interface", c.a.port,
-                                  c.z[k].device_name, "dcim.interface", c.z[k].port,
-                                  netbox_type[m], "planned", label, netbox_color[m], length_text, "m" };
-            csv_row(f, row, sizeof row / sizeof row[0]);
-        }
-        report(o, "netbox-cables.csv", i, n);
-    }
-    report(o, "netbox-cables.csv", n, n);
-out:
-    return fp__outbuf_close(f, path, rc, err);
-}
-
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err)
 {
@@ -138,7 +88,7 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
     const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    char ap[16], zp[16];
+    char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
     size_t n = (size_t)fab->n_link;
     if ((rc = fp__outbuf_open(&f, path,
                        "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"

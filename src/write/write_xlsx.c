@@ -620,7 +620,7 @@ static void write_ports(book *b)
     int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
     int32_t *link_at = NULL;
     sheet s;
-    char name[48], port[16], far[48], far_port[16];
+    char name[48], port[FP_PORT_NAME_MAX], far[48], far_port[FP_PORT_NAME_MAX];
     sheet_init(&s, b, "Ports", port_cols, N_PORT_COLS);
     if (off == NULL)
         goto nomem;
@@ -656,7 +656,7 @@ static void write_ports(book *b)
                 break;
             lxw_worksheet *ws = s.ws;
             fp__port_name(port, sizeof port, fab, rs, dev, (int)p);
-            const char *slash = strchr(port, '/');
+            int lane = fp__port_lane(fab, rs, dev, (int)p);
             lxw_format *t = b->spare_text, *in = b->spare_text;
             if (li >= 0) {
                 fp_medium m = fp_plan_link_medium(plan, (size_t)li);
@@ -670,8 +670,8 @@ static void write_ports(book *b)
             put_s(b, ws, r, 0, name, t);
             put_s(b, ws, r, 1, loc.text, t);
             put_s(b, ws, r, 2, port, t);
-            if (slash)
-                put_n(b, ws, r, 3, atoi(slash + 1), in);
+            if (lane)
+                put_n(b, ws, r, 3, lane, in);
             else if (li >= 0)
                 put_s(b, ws, r, 3, "", t);  /* a blank that carries the medium's fill */
             if (li < 0) {

@@ -33,8 +33,25 @@ fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_wr
 /* Exports other tools import (write_exports.c). */
 fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);
-fp_status fp__write_netbox_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
-                               fp_error *err);
+/* The NetBox import set (write_netbox.c), one file per object type, in import order. */
+fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
+                                         const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
+                                        const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
+                                      const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
+                                  const fp_write_options *o, fp_error *err);
+/* NetBox InterfaceTypeChoices value for a port of gbps in a cage of this form factor. */
+const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband);
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
 

@@ -389,7 +389,9 @@ Test(clos, sn5600_breakout_counts_128_ports)
     cr_expect_eq(s.capacity_gpus, 8192);
     fp_link_info l;
     fp_plan_link(p, (size_t)fp_plan_boundary_links(p, 0), &l, NULL); /* first leaf uplink */
-    cr_expect_str_eq(l.a_port_name, "p33/1");
+    /* Port 33, first lane, by Cumulus Linux's names (swp<port>s<lane from 0>): the built-in
+     * SN5600 template "swp{port}[s{lane0}]". */
+    cr_expect_str_eq(l.a_port_name, "swp33s0");
     fp_plan_free(p);
 }
 

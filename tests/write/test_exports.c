@@ -118,9 +118,10 @@ Test(exports, labels_both_ends_of_every_cable)
     fp_plan_free(p);
 }
 
-/* netbox-cables.csv: NetBox's bulk-import columns, one NetBox cable per leg, planned, in metres,
- * with a cable type NetBox knows. */
-Test(exports, netbox_columns_and_one_row_per_leg)
+/* netbox-cables.csv: NetBox's bulk-import columns, one NetBox cable per link (a splitter's legs
+ * and a twin-port cable's links each get a row), planned, in metres, with a cable type NetBox
+ * knows; each row ends on its link's two ports by the names links.csv gives them. */
+Test(exports, netbox_columns_and_one_row_per_link)
 {
     fp_plan *p = plan_from(SPEC_768);
     char dir[64];
@@ -134,16 +135,26 @@ Test(exports, netbox_columns_and_one_row_per_leg)
     for (size_t i = 0; i < n; i++) {
         fp_cable_info c;
         cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
-        want += c.n_z;
-        for (int k = 0; k < c.n_z; k++) {
-            char *r[16];
+        want += c.n_links;
+        for (int k = 0; k < c.n_links; k++) {
+            char *r[16], label[32];
+            fp_link_info l;
+            cr_assert_eq(fp_plan_link(p, (size_t)c.links[k], &l, NULL), FP_OK);
             cr_assert_lt(li, f.n);
             cr_assert_eq(csv_split(f.line[li++], r, 16), 12);
-            cr_expect_str_eq(r[0], c.a.device_name);
+            fp_device_info a, z;
+            cr_assert_eq(fp_plan_device(p, (size_t)l.a, &a, NULL), FP_OK);
+            cr_assert_eq(fp_plan_device(p, (size_t)l.z, &z, NULL), FP_OK);
+            cr_expect_str_eq(r[0], a.name);
             cr_expect_str_eq(r[1], "dcim.interface");
-            cr_expect_str_eq(r[2], c.a.port);
-            cr_expect_str_eq(r[3], c.z[k].device_name);
-            cr_expect_str_eq(r[5], c.z[k].port);
+            cr_expect_str_eq(r[2], l.a_port_name);
+            cr_expect_str_eq(r[3], z.name);
+            cr_expect_str_eq(r[5], l.z_port_name);
+            if (c.n_links > 1)
+                snprintf(label, sizeof label, "%s/%d", c.id, k + 1);
+            else
+                snprintf(label, sizeof label, "%s", c.id);
+            cr_expect_str_eq(r[8], label);
             int known = 0;
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
                 known |= strcmp(r[6], types[t]) == 0;
