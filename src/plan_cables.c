@@ -142,7 +142,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     out->boundary = l0->boundary;
     out->plane = l0->plane;
     out->n_links = cb->n_links;
-    int ap[FP_MAX_LEGS], zp[FP_MAX_LEGS], nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
+    int ap[FP_MAX_LEGS] = { 0 }, zp[FP_MAX_LEGS] = { 0 }, nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
     if (cb->kind == FP_CABLE_SPLIT) {
         /* The hub is the end whose cage every leg shares; it carries one port per leg. */
         int hub_z = fp__split_hub_is_z(cab, fab, rs, links, cb->n_links);
