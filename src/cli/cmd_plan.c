@@ -111,9 +111,14 @@ static void print_physical(const fp_plan *plan)
         if (r.row > rows)
             rows = r.row;
     }
+    fp_power_domains pd;
+    fp_plan_power_domains(plan, &pd);
     printf("  layout: %zu racks (%lld compute, %lld network), %d hall%s, up to %d rows per hall, %lld over the power limit\n",
            nr, (long long)compute, (long long)(nr - (size_t)compute), halls, halls == 1 ? "" : "s",
            rows, (long long)over);
+    printf("  power: largest row %.1f kW (limit %.0f kW, %lld over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
+           pd.row_max_w / 1000, pd.row_limit_w / 1000, (long long)pd.rows_over, pd.hall_max_w / 1e6,
+           pd.hall_limit_w / 1e6, (long long)pd.halls_over);
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
