@@ -348,3 +348,44 @@ Test(layout, fail_a_spine_rack)
     cr_expect(strstr(err.msg, "no device stands in row H9-R01"), "%s", err.msg);
     fp_plan_free(p);
 }
+
+Test(layout, gb200_nvl72_preset)
+{
+    /* NVIDIA's DGX GB200 rack: 18 one-U compute trays of 4 GPUs and 4 ConnectX-7 400G ports
+     * (DGX GB200 user guide, "Hardware"); NVIDIA's DPS device registry gives a tray 6,667 W at
+     * most (DGX_GB200 maxLoadWatts), so a rack draws 18 x 6,667 = 120,006 W before optics: the
+     * "120 kW" NVIDIA quoted at GTC 2024. A rack whose 72 NIC ports all carry 9 W 400G SR4
+     * modules adds 648 W: 120,654 W, under the 132 kW limit of the preset. An SU is 8 racks
+     * (144 trays, 576 GPUs); the preset's 2 SUs fill 16 compute racks. */
+    fp_error err = { 0 };
+    fp_spec *spec = NULL;
+    fp_catalog *cat = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, "gb200-nvl72-su", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    size_t nr = fp_plan_rack_count(p);
+    int compute = 0;
+    double most = 0;
+    for (size_t i = 0; i < nr; i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        if (strcmp(r.role, "compute") != 0)
+            continue;
+        compute++;
+        cr_expect_eq(r.devices, 18);
+        cr_expect_geq(r.power_w, 18 * 6667.0 - 1e-6);
+        cr_expect_leq(r.power_w, 18 * 6667.0 + 72 * 9 + 1e-6);
+        cr_expect_eq(r.over_limit, 0);
+        if (r.power_w > most)
+            most = r.power_w;
+    }
+    cr_expect_eq(compute, 16);
+    cr_expect_float_eq(most, 120654, 1e-6);
+    fp_power_domains pd;
+    fp_plan_power_domains(p, &pd);
+    cr_expect_eq(pd.rows_over, 0);
+    fp_plan_free(p);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
