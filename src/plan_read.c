@@ -237,3 +237,37 @@ const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
     const fp_failure_report *f = fp_plan_failure(plan);
     return f && i < (size_t)f->n_specs ? plan->fail_specs[i] : NULL;
 }
+
+/* Power per rack, row and hall, summed from the racks in floor order (rows are consecutive). */
+void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
+{
+    const fp_layout *lay = &plan->lay;
+    const fp_phys_spec *ps = &plan->rs.phys;
+    double row_w = 0, hall_w = 0;
+    memset(out, 0, sizeof *out);
+    out->rack_limit_w = ps->rack_power_limit_w;
+    out->row_limit_w = ps->row_power_limit_w;
+    out->hall_limit_w = ps->hall_power_limit_w;
+    for (int64_t i = 0; i < lay->n_rack; i++) {
+        const fp_rack *r = &lay->rack[i];
+        double w = plan->cab.rack_power_w ? plan->cab.rack_power_w[i] : 0;
+        int same_hall = i > 0 && lay->rack[i - 1].hall == r->hall;
+        int same_row = same_hall && lay->rack[i - 1].row == r->row;
+        row_w = same_row ? row_w + w : w;
+        hall_w = same_hall ? hall_w + w : w;
+        if (w > out->rack_max_w)
+            out->rack_max_w = w;
+        out->racks_over += ps->rack_power_limit_w > 0 && w > ps->rack_power_limit_w;
+        int last = i + 1 == lay->n_rack;
+        if (last || lay->rack[i + 1].hall != r->hall || lay->rack[i + 1].row != r->row) {
+            if (row_w > out->row_max_w)
+                out->row_max_w = row_w;
+            out->rows_over += ps->row_power_limit_w > 0 && row_w > ps->row_power_limit_w;
+        }
+        if (last || lay->rack[i + 1].hall != r->hall) {
+            if (hall_w > out->hall_max_w)
+                out->hall_max_w = hall_w;
+            out->halls_over += ps->hall_power_limit_w > 0 && hall_w > ps->hall_power_limit_w;
+        }
+    }
+}

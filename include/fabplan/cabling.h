@@ -58,6 +58,17 @@ FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
  *  string is static. Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
+/** Power per power domain: the layout's limits and the largest draw found, summed from the
+ *  racks' power_w (rows are keyed by hall and row). A limit of 0 means none. */
+typedef struct fp_power_domains {
+    double rack_limit_w, row_limit_w, hall_limit_w;
+    double rack_max_w, row_max_w, hall_max_w;
+    int64_t racks_over, rows_over, halls_over;
+} fp_power_domains;
+
+/** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
+FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
+
 #define FP_MAX_LEGS 4
 
 /** One end of a cable. */

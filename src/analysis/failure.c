@@ -12,7 +12,8 @@ static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-
 /* Appended to every bad-spec message, so whichever form was mistyped the user sees them all. */
 static const char accepted_forms[] =
     "accepted forms: ROLE:N (leaf, spine, core, super-core), a device name from links.csv, "
-    "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%";
+    "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%, "
+    "rack:H1-R08-K01, row:H1-R08, hall:2";
 
 /* A whole positive number (and nothing else) in s. */
 static int parse_count(const char *s, int64_t *out)
@@ -91,6 +92,38 @@ static fp_status fail_cable(const fp_stages *st, const char *id, uint8_t *link_d
             spec, id, n);
 }
 
+/* Every device in the racks that a floor spec names: "rack:H1-R08-K01", "row:H1-R08",
+ * "hall:2" (or "hall:H2"). */
+static fp_status fail_floor(const fp_stages *st, const char *kind, const char *v,
+                            uint8_t *dev_down, const char *spec, fp_error *err)
+{
+    const fp_layout *lay = st->lay;
+    int h = -1, row = -1, pos = -1, n = 0;
+    char tail;
+    if (strcmp(kind, "rack") == 0)
+        n = sscanf(v, "H%d-R%d-K%d%c", &h, &row, &pos, &tail) == 3;
+    else if (strcmp(kind, "row") == 0)
+        n = sscanf(v, "H%d-R%d%c", &h, &row, &tail) == 2;
+    else
+        n = sscanf(v[0] == 'H' || v[0] == 'h' ? v + 1 : v, "%d%c", &h, &tail) == 1;
+    if (!n || h < 1)
+        FP_FAIL(err, FP_EINVAL, spec,
+                "--fail %s: expected rack:H1-R08-K01, row:H1-R08 or hall:2 (rack names as plan.json's layout and the workbook's Racks sheet show them)",
+                spec);
+    int64_t hit = 0;
+    for (int64_t d = 0; d < st->fab->n_dev; d++) {
+        const fp_rack *r = &lay->rack[lay->dev_rack[d]];
+        if (r->hall == h && (row < 0 || r->row == row) && (pos < 0 || r->pos == pos)) {
+            dev_down[d] = 1;
+            hit++;
+        }
+    }
+    if (hit == 0)
+        FP_FAIL(err, FP_EINVAL, spec, "--fail %s: no device stands in %s %s (the plan has %d hall%s and %lld racks)",
+                spec, kind, v, lay->halls, lay->halls == 1 ? "" : "s", (long long)lay->n_rack);
+    return FP_OK;
+}
+
 static fp_status apply_one(const fp_stages *st, const char *spec, uint8_t *dev_down,
                            uint8_t *link_down, uint64_t *state, fp_error *err)
 {
@@ -122,6 +155,8 @@ static fp_status apply_one(const fp_stages *st, const char *spec, uint8_t *dev_d
     }
     if (strcmp(kind, "cable") == 0)
         return fail_cable(st, v, link_down, spec, err);
+    if (strcmp(kind, "rack") == 0 || strcmp(kind, "row") == 0 || strcmp(kind, "hall") == 0)
+        return fail_floor(st, kind, v, dev_down, spec, err);
     if (strcmp(kind, "random-links") == 0) {
         fp_status rc = random_amount(v, fab->n_link, &k, spec, err);
         return rc != FP_OK ? rc : pick_random(link_down, fab->n_link, k, state, spec, err);
@@ -192,6 +227,55 @@ out:
     return rc;
 }
 
+/* Remaining uplink fraction of the worst pod and zone: for each boundary above the leaves,
+ * the links still up whose lower end belongs to the pod (zone), over all such links. */
+static fp_status uplinks_left(const fp_fabric *fab, const uint8_t *link_down, fp_failure_report *r,
+                              fp_error *err)
+{
+    r->worst_pod = r->worst_zone = -1;
+    r->worst_pod_uplinks = r->worst_zone_uplinks = 1;
+    if (fab->tiers < 3)
+        return FP_OK;
+    int64_t n_pods = fab->level[2].blocks, n_zones = fab->tiers >= 4 ? fab->level[3].blocks : 0;
+    int64_t n = (n_pods + n_zones) * FP_MAX_TIERS;
+    int64_t *all = calloc((size_t)n, sizeof *all), *up = calloc((size_t)n, sizeof *up);
+    if (all == NULL || up == NULL) {
+        free(all);
+        free(up);
+        FP_FAIL(err, FP_ENOMEM, "failure", "out of memory");
+    }
+    for (int64_t i = fab->boundary_base[1]; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        const fp_device *lo = &fab->dev[l->a];
+        int b = l->boundary;
+        if (lo->pod >= 0 && lo->pod < n_pods && b <= 2) {
+            all[lo->pod * FP_MAX_TIERS + b]++;
+            up[lo->pod * FP_MAX_TIERS + b] += !link_down[i];
+        }
+        if (lo->zone >= 0 && lo->zone < n_zones) {
+            all[(n_pods + lo->zone) * FP_MAX_TIERS + b]++;
+            up[(n_pods + lo->zone) * FP_MAX_TIERS + b] += !link_down[i];
+        }
+    }
+    for (int64_t k = 0; k < n_pods + n_zones; k++)
+        for (int b = 1; b < FP_MAX_TIERS; b++) {
+            int64_t j = k * FP_MAX_TIERS + b;
+            if (all[j] == 0)
+                continue;
+            double f = (double)up[j] / (double)all[j];
+            if (k < n_pods && (r->worst_pod < 0 || f < r->worst_pod_uplinks)) {
+                r->worst_pod = (int)k;
+                r->worst_pod_uplinks = f;
+            } else if (k >= n_pods && (r->worst_zone < 0 || f < r->worst_zone_uplinks)) {
+                r->worst_zone = (int)(k - n_pods);
+                r->worst_zone_uplinks = f;
+            }
+        }
+    free(all);
+    free(up);
+    return FP_OK;
+}
+
 fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
                           const char *const *specs, size_t n, uint64_t seed, fp_error *err)
 {
@@ -218,6 +302,8 @@ fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_
     r.seed = seed;
     for (int64_t d = fab->servers; d < fab->n_dev; d++)
         r.switches_failed += dev_down[d];
+    for (int64_t d = 0; d < fab->n_dev; d++)
+        r.devices_failed += dev_down[d];
     for (int64_t i = 0; i < fab->n_link; i++) {
         if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
             link_down[i] = 1;
@@ -228,7 +314,8 @@ fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_
     if ((rc = fp__split_links(fab, an, link_down, &s_links, &t_links, err)) != FP_OK ||
         (rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, link_down,
                                   &r.bisection_after_gbps, err)) != FP_OK ||
-        (rc = cut_off(fab, link_down, &r, err)) != FP_OK)
+        (rc = cut_off(fab, link_down, &r, err)) != FP_OK ||
+        (rc = uplinks_left(fab, link_down, &r, err)) != FP_OK)
         goto out;
     r.bisection_lost_fraction =
         r.bisection_before_gbps > 0 ? 1.0 - r.bisection_after_gbps / r.bisection_before_gbps : 0;

@@ -33,6 +33,8 @@ fp_status fp__port_names_check(const fp_part *p, int breakout, int count, const 
 
 /* ---- physical spec: layout, media policy, BOM spares, cable overrides (spec_layout.c) ---- */
 typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_leaf_place;
+/* Where the spines of a 3- or 4-tier fabric stand: beside their pod, or in central rows. */
+typedef enum fp_spine_place { FP_SPINE_POD = 0, FP_SPINE_CENTRAL } fp_spine_place;
 
 /* One hand override: a cable id ("C0000012") or both ends ("dev port" names) -> length, part. */
 typedef struct fp_override {
@@ -48,12 +50,20 @@ typedef struct fp_phys_spec {
     double rack_width_m, rack_depth_m, aisle_m;
     int servers_per_rack, server_ru;
     double server_power_w;
-    int racks_per_row;
-    int halls;
+    int racks_per_row;          /* most racks in a row (between cross-aisles); 0 = auto */
+    int halls;                  /* 0 = as many as hall_power_limit_w needs */
     double hall_gap_m;
     fp_leaf_place leaf_place;
+    fp_spine_place spine_place;
     int max_switches_per_rack;
+    int max_cords_per_rack;     /* network racks: links terminated per rack, at most */
+    double spine_rack_share;    /* largest share of a pod's spines one rack may hold */
+    double network_rack_width_m;
+    double cross_aisle_m;       /* gap between two rows that share a line */
+    int rows_per_line;          /* rows end to end in one line; 0 = auto (hall about square) */
     double rack_power_limit_w;
+    double row_power_limit_w;   /* 0 = no limit */
+    double hall_power_limit_w;  /* 0 = no limit */
     double spare_servers;       /* fraction of servers kept as placed and cabled hot spares */
     double tray_height_m;       /* from the top of a rack up to the overhead tray */
     double service_loop_m;      /* slack coiled at each end */
@@ -114,6 +124,8 @@ typedef struct fp_rspec {
     unsigned protocols;     /* FP_PROTO_* every device of the fabric speaks */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     char tier_choice[320];
+    int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
 } fp_rspec;
@@ -132,6 +144,7 @@ static inline int fp__switch_phys(const fp_tier_spec *ts, int port, int *lane, i
     *lane = port % b;
     return base + port / b;
 }
+enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
 
 /* Parse and check values (everything but the tier count and the ports per tier, which the
  * fabric stage sizes: fp__clos_size, driven by plan.c). */

@@ -1,4 +1,5 @@
 /* fabplan — the physical part of plan.json: layout, racks, media by boundary, BOM, totals. */
+#include <math.h>
 #include <cjson/cJSON.h>
 #include "write/writers.h"
 
@@ -28,6 +29,16 @@ static cJSON *layout_json(const fp_plan *plan)
     cJSON_AddNumberToObject(o, "rack_power_limit_w", ps->rack_power_limit_w);
     cJSON_AddNumberToObject(o, "rack_power_max_w", max_w);
     cJSON_AddNumberToObject(o, "racks_over_limit", (double)over);
+    fp_power_domains pd;
+    fp_plan_power_domains(plan, &pd);
+    cJSON_AddNumberToObject(o, "row_power_limit_w", pd.row_limit_w);
+    cJSON_AddNumberToObject(o, "row_power_max_w", round(pd.row_max_w * 100) / 100);
+    cJSON_AddNumberToObject(o, "rows_over_limit", (double)pd.rows_over);
+    cJSON_AddNumberToObject(o, "hall_power_limit_w", pd.hall_limit_w);
+    cJSON_AddNumberToObject(o, "hall_power_max_w", round(pd.hall_max_w * 100) / 100);
+    cJSON_AddNumberToObject(o, "halls_over_limit", (double)pd.halls_over);
+    cJSON_AddStringToObject(o, "spine_racks", fp__plan_fabric(plan)->tiers < 3 ? "none"
+                                              : ps->spine_place == FP_SPINE_POD ? "pod" : "central");
     arr = cJSON_AddArrayToObject(o, "racks");
     for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
         fp_rack_info r;
