@@ -58,16 +58,30 @@ FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
  *  string is static. Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
+/** Power per power domain: the layout's limits and the largest draw found, summed from the
+ *  racks' power_w (rows are keyed by hall and row). A limit of 0 means none. */
+typedef struct fp_power_domains {
+    double rack_limit_w, row_limit_w, hall_limit_w;
+    double rack_max_w, row_max_w, hall_max_w;
+    int64_t racks_over, rows_over, halls_over;
+} fp_power_domains;
+
+/** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
+FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
+
 #define FP_MAX_LEGS 4
 
 /** One end of a cable. */
 typedef struct fp_cable_end {
     int64_t device;             /**< device index */
     char device_name[48];
-    char port[16];              /**< "p17", "p17/2", "nic3"; a splitter's A end names the cage "p9" */
+    char port[64];              /**< the port's name (fp_link_info's a_port_name: "p17", "p17/2",
+                                     "nic3", "swp17s0"); an end that carries several ports (a
+                                     splitter's hub, a twin-port cable) names each, joined with
+                                     '+' in the order of the cable's links: "p7+p8" */
     fp_location loc;
     char transceiver[48];       /**< catalog id of the module in this port, "" for copper */
-    char label[128];            /**< TIA-606 style label text for this end */
+    char label[320];            /**< TIA-606 style label text for this end (a splitter hub names every leg) */
 } fp_cable_end;
 
 /** One physical cable (a breakout cable is one cable with several Z legs). */
@@ -125,11 +139,18 @@ typedef struct fp_totals {
     int64_t transceivers;       /**< modules, spares excluded (a twin-port module counts once) */
     double transceivers_per_gpu;
     int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
+    int64_t unpriced_parts;     /**< parts in the BOM that give no price_usd (or, but fibre, no
+                                     power_w): counted as $0 / 0 W; each has a warning */
 } fp_totals;
 
 /** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
  *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
 FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
+
+/** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
+ *  warning i: a borrowed string that lives with the plan, NULL when out of range. */
+FP_EXPORT size_t fp_plan_warning_count(const fp_plan *plan);
+FP_EXPORT const char *fp_plan_warning(const fp_plan *plan, size_t i);
 
 #ifdef __cplusplus
 }

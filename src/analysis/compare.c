@@ -1,7 +1,7 @@
 /* fabplan — compare candidate designs: plan each in full and tabulate the numbers. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "analysis/analysis.h"
 
 static const double leaf_ratios[] = { 1, 2, 3 };
 static const fp_topology topologies[] = { FP_TOPO_CLOS, FP_TOPO_FAT_TREE, FP_TOPO_RAIL };

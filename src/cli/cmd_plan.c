@@ -18,8 +18,9 @@ static const format_name format_names[] = {
     { "bom", FP_WRITE_BOM, "bom.csv" },
     { "xlsx", FP_WRITE_XLSX, "plan.xlsx" },
     { "labels", FP_WRITE_LABELS, "labels.csv" },
-    { "netbox", FP_WRITE_NETBOX, "netbox-cables.csv" },
+    { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
+    { "avd", FP_WRITE_AVD, "avd-cv-topology.yml (Ethernet fabrics)" },
     { "report", FP_WRITE_REPORT, "report.html" },
     { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
@@ -68,9 +69,9 @@ static void plan_usage(FILE *f)
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
           "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
-          "netbox-cables.csv, topology.csv, report.html (one page for a reviewer), and the fabric,\n"
-          "floor and one unit's detail diagrams as .dot and .svg) into DIR (default ./out).\n"
-          "Prints a summary on stdout.\n\n",
+          "the NetBox import set (netbox-*.csv), topology.csv, report.html (one page for a\n"
+          "reviewer), and the fabric, floor and one unit's detail diagrams as .dot and .svg) into\n"
+          "DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
@@ -85,6 +86,8 @@ static void plan_usage(FILE *f)
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
+          "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
+          "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
           "  -q, --quiet         no summary on stdout\n",
           f);
@@ -115,9 +118,14 @@ static void print_physical(const fp_plan *plan)
         if (r.row > rows)
             rows = r.row;
     }
+    fp_power_domains pd;
+    fp_plan_power_domains(plan, &pd);
     printf("  layout: %zu racks (%lld compute, %lld network), %d hall%s, up to %d rows per hall, %lld over the power limit\n",
            nr, (long long)compute, (long long)(nr - (size_t)compute), halls, halls == 1 ? "" : "s",
            rows, (long long)over);
+    printf("  power: largest row %.1f kW (limit %.0f kW, %lld over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
+           pd.row_max_w / 1000, pd.row_limit_w / 1000, (long long)pd.rows_over, pd.hall_max_w / 1e6,
+           pd.hall_limit_w / 1e6, (long long)pd.halls_over);
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
@@ -187,6 +195,7 @@ typedef struct plan_opts {
     const char *detail;
     int png;
     fp_split_by split_by;
+    fp_label_style labels;
     unsigned formats;   /* FP_WRITE_* from --formats; 0 = the default set */
     int no_xlsx;
     fp_paper paper;
@@ -207,6 +216,18 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
                 po->split_by = FP_SPLIT_HALL;
             else {
                 fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        if (po && strcmp(argv[i], "--labels") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "plain") == 0)
+                po->labels = FP_LABELS_PLAIN;
+            else if (strcmp(v, "tia606") == 0)
+                po->labels = FP_LABELS_TIA606;
+            else {
+                fprintf(stderr, "fabplan: --labels expects plain or tia606, got \"%s\"\n", v);
                 return EXIT_USAGE;
             }
             continue;
@@ -330,7 +351,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0, FP_PAPER_A4 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4 };
     unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
@@ -347,10 +368,13 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report(NULL, &err);
         goto out;
     }
+    for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
+        fprintf(stderr, "fabplan: warning: %s\n", fp_plan_warning(plan, i));
     if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     wo.split_by = po.split_by;
+    wo.labels = po.labels;
     wo.paper = po.paper;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
@@ -400,7 +424,7 @@ int cmd_validate(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0, FP_PAPER_A4 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4 };
     int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;
@@ -420,6 +444,8 @@ int cmd_validate(int argc, char **argv)
         rc = cli_report(o.spec_path, &err);
         goto out;
     }
+    for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
+        fprintf(stderr, "fabplan: warning: %s\n", fp_plan_warning(plan, i));
     if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;

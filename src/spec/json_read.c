@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
                          fp_error *err)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "write/writers.h"
 
 static const char *const medium_colour[FP_MEDIUM_COUNT] = { "#7f7f7f", "#a6a6a6", "#5b9bd5",
                                                            "#2ab0b0", "#e0b000" };
@@ -83,8 +83,8 @@ static void bar_chart(FILE *f, const char *title, const char *const *labels, con
 /* Links by medium per boundary: one stacked bar per boundary, shares of its links. */
 static void media_chart(FILE *f, const fp_plan *plan)
 {
-    const fp_cabling *cab = &plan->cab;
-    int tiers = plan->fab.tiers, h = 60 + 30 * tiers;
+    const fp_cabling *cab = fp__plan_cabling(plan);
+    int tiers = fp__plan_fabric(plan)->tiers, h = 60 + 30 * tiers;
     char bn[32];
     fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 560 %d\" width=\"560\" height=\"%d\" "
                "role=\"img\"><title>Media mix</title>"
@@ -276,7 +276,7 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
     fp_totals t;
     const fp_metrics *m = fp_plan_metrics(plan);
     char a[64], b[64], dir[4096], svg[4400], unit[64];
-    const char *name = plan->rs.name[0] ? plan->rs.name : "fabplan";
+    const char *name = fp__plan_rspec(plan)->name[0] ? fp__plan_rspec(plan)->name : "fabplan";
     if (f == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
     fp_plan_summary(plan, &su);

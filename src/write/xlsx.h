@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xlsxwriter.h>
-#include "internal.h"
+#include "write/writers.h"
 
 enum { K_TEXT, K_INT, K_LEN, K_WRAP, K_KINDS };     /* cell kinds that get a per-medium colour */
 
@@ -148,6 +148,13 @@ static inline int cable_in_scope(const scope *sc, const fp_cable_info *c)
         if (in_scope(sc, &c->z[k].loc))
             return 1;
     return 0;
+}
+
+/* The plan's name, or "fabplan" when it has none. */
+static inline const char *plan_name(const fp_plan *plan)
+{
+    const char *n = fp__plan_rspec(plan)->name;
+    return n[0] ? n : "fabplan";
 }
 
 /* ---- write_xlsx.c: sheets and racks ---- */

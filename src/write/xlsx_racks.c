@@ -13,13 +13,13 @@ static const column port_cols[] = {
 void fp_xlsx__write_ports(book *b)
 {
     const fp_plan *plan = b->plan;
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     int64_t first = fab->tier_base[1], nsw = fab->n_dev - first;
     int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
     int32_t *link_at = NULL;
     sheet s;
-    char name[48], port[16], far[48], far_port[16];
+    char name[48], port[FP_PORT_NAME_MAX], far[48], far_port[FP_PORT_NAME_MAX];
     fp_xlsx__sheet_init(&s, b, "Ports", port_cols, N_PORT_COLS);
     if (off == NULL)
         goto nomem;
@@ -55,7 +55,7 @@ void fp_xlsx__write_ports(book *b)
                 break;
             lxw_worksheet *ws = s.ws;
             fp__port_name(port, sizeof port, fab, rs, dev, (int)p);
-            const char *slash = strchr(port, '/');
+            int lane = fp__port_lane(fab, rs, dev, (int)p);
             lxw_format *t = b->spare_text, *in = b->spare_text;
             if (li >= 0) {
                 fp_medium m = fp_plan_link_medium(plan, (size_t)li);
@@ -69,8 +69,8 @@ void fp_xlsx__write_ports(book *b)
             put_s(b, ws, r, 0, name, t);
             put_s(b, ws, r, 1, loc.text, t);
             put_s(b, ws, r, 2, port, t);
-            if (slash)
-                put_n(b, ws, r, 3, atoi(slash + 1), in);
+            if (lane)
+                put_n(b, ws, r, 3, lane, in);
             else if (li >= 0)
                 put_s(b, ws, r, 3, "", t);  /* a blank that carries the medium's fill */
             if (li < 0) {
@@ -141,7 +141,7 @@ static int device_units(const fp_rspec *rs, int tier)
 static void write_elevation(book *b, const placed *pl, size_t np)
 {
     const fp_plan *plan = b->plan;
-    const fp_rspec *rs = &plan->rs;
+    const fp_rspec *rs = fp__plan_rspec(plan);
     size_t n = fp_plan_rack_count(plan), nr = 0;
     int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
     int32_t *col = malloc((n ? n : 1) * sizeof *col);      /* rack -> column, -1 out of scope */
@@ -168,7 +168,7 @@ static void write_elevation(book *b, const placed *pl, size_t np)
         grid[k] = -1;
     for (size_t k = 0; k < np; k++) {
         int c = pl[k].rack >= 0 && (size_t)pl[k].rack < n ? col[pl[k].rack] : -1;
-        int h = device_units(rs, plan->fab.dev[pl[k].dev].tier);
+        int h = device_units(rs, fp__plan_fabric(plan)->dev[pl[k].dev].tier);
         for (int u = pl[k].u; c >= 0 && u < pl[k].u + h && u <= units; u++)
             if (u >= 1)
                 grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
@@ -196,12 +196,12 @@ static void write_elevation(book *b, const placed *pl, size_t np)
                 put_s(b, ws, r, (lxw_col_t)(c + 1), "", b->box);
                 continue;
             }
-            int tier = plan->fab.dev[d].tier;
+            int tier = fp__plan_fabric(plan)->dev[d].tier;
             lxw_format *f = b->role[tier <= FP_MAX_TIERS ? tier : FP_MAX_TIERS];
             /* the name in the device's top unit; the units below it carry its colour */
             int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
             put_s(b, ws, r, (lxw_col_t)(c + 1),
-                  top ? fp__device_name(name, sizeof name, &plan->fab, rs, d) : "", f);
+                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan), rs, d) : "", f);
         }
     }
     /* Legend below the racks. */
@@ -232,7 +232,7 @@ out:
 void fp_xlsx__write_racks(book *b, const rack_index *ri)
 {
     const fp_plan *plan = b->plan;
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = fp__plan_fabric(plan);
     size_t n = fp_plan_rack_count(plan), np = 0, k = 0;
     placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
     char *contents = malloc(32768);
@@ -265,7 +265,8 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
             if (len > 32000)
                 continue;
             int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", pl[k].u,
-                             fp__device_name(name, sizeof name, fab, &plan->rs, pl[k].dev));
+                             fp__device_name(name, sizeof name, fab, fp__plan_rspec(plan),
+                                             pl[k].dev));
             if (w > 0)
                 len += (size_t)w;
         }

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "helpers.h"
-#include "internal.h"
+#include "write/writers.h"
 #include "xlsx_read.h"
 #include "xlsx_eval.h"
 
@@ -706,7 +706,7 @@ Test(write_xlsx, rack_elevation_shows_every_device_at_its_units)
     write_all(p, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = sheet_named(path, "Rack elevation");
-    int units = pl->rs.phys.rack_units, server_ru = pl->rs.phys.server_ru;
+    int units = fp__plan_rspec(pl)->phys.rack_units, server_ru = fp__plan_rspec(pl)->phys.server_ru;
     size_t nr = fp_plan_rack_count(p);
     cr_assert_lt(nr, XL_MAX_COLS, "768 GPUs fit in a few racks");
     /* grid[u][col]: the name read back */
@@ -730,8 +730,8 @@ Test(write_xlsx, rack_elevation_shows_every_device_at_its_units)
     for (size_t d = 0; d < ndev; d++) {
         fp_location loc;
         cr_assert_eq(fp_plan_device_location(p, d, &loc, NULL), FP_OK);
-        fp__device_name(name, sizeof name, &pl->fab, &pl->rs, (int64_t)d);
-        int h = pl->fab.dev[d].tier == 0 ? server_ru : 1;
+        fp__device_name(name, sizeof name, fp__plan_fabric(pl), fp__plan_rspec(pl), (int64_t)d);
+        int h = fp__plan_fabric(pl)->dev[d].tier == 0 ? server_ru : 1;
         size_t col = 0;
         for (size_t i = 0; i < nr; i++) {
             fp_rack_info r;
@@ -873,7 +873,8 @@ Test(write_xlsx, per_metre_prices_and_power_apart)
     double srv = xe_value(&b, "Summary", summary_row(sum, "Server power W"), 1);
     double net = xe_value(&b, "Summary", summary_row(sum, "Network power W"), 1);
     double all = xe_value(&b, "Summary", summary_row(sum, "Total power W"), 1);
-    cr_expect(close_to(srv, (double)(su.servers + su.spare_servers) * pl->rs.phys.server_power_w));
+    cr_expect(close_to(srv, (double)(su.servers + su.spare_servers) *
+                       fp__plan_rspec(pl)->phys.server_power_w));
     cr_expect(close_to(net, t.power_w));
     cr_expect(close_to(all, net + srv));
     free(b.cell);
