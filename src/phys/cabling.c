@@ -68,6 +68,19 @@ static const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, int64_t d
     return t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage;
 }
 
+/* cage_type for messages: "untyped" when the part names no cage form factor. */
+static const char *cage_word(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+{
+    const char *t = cage_type(fab, rs, dev);
+    return t[0] ? t : "untyped";
+}
+
+/* "a" or "an" before a cage word ("an OSFP", "a QSFP112", "an untyped"). */
+static const char *article(const char *word)
+{
+    return strchr("AEIOUaeiou", word[0]) && word[0] ? "an" : "a";
+}
+
 static int cage_fits(const char *part_cage, const char *port_cage)
 {
     return port_cage[0] == '\0' || strcmp(part_cage, port_cage) == 0;
@@ -540,8 +553,8 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
             double r = fpart->type == FP_PART_CABLE ? cu_route : route_max;
             FP_FAIL(err, FP_EDESIGN, forced_by->where,
                     "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
-                    forced_by->where, fpart->id, what, cage_type(c->fab, c->rs, c->fab->link[worst].a),
-                    cage_type(c->fab, c->rs, c->fab->link[worst].z),
+                    forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, c->fab->link[worst].a),
+                    cage_word(c->fab, c->rs, c->fab->link[worst].z),
                     cab->per_cage[fab->dev[fab->link[worst].a].tier],
                     cab->per_cage[fab->dev[fab->link[worst].z].tier],
                     cab->per_cage[fab->dev[fab->link[worst].z].tier] == 1 ? "" : "s",
@@ -553,9 +566,11 @@ static fp_status decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
         if (limit == NULL) {
             const fp_link *wl = &c->fab->link[worst];
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.2f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
-                    what, cage_type(c->fab, c->rs, wl->a), fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
-                    cage_type(c->fab, c->rs, wl->z), fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
+                    "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.2f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    what, article(cage_word(c->fab, c->rs, wl->a)), cage_word(c->fab, c->rs, wl->a),
+                    fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
+                    article(cage_word(c->fab, c->rs, wl->z)), cage_word(c->fab, c->rs, wl->z),
+                    fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
                     n, n == 1 ? "" : "s", c->rs->link_gbps, route_max);
         }
         if (length_by && length_by->length_m + 1e-9 >= route_max && reach < length_by->length_m)
