@@ -6,7 +6,8 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
-#include "analysis/analysis.h"
+#include "analysis/graph.h"
+#include "plan.h"
 
 static double now(void)
 {
@@ -35,8 +36,8 @@ int main(int argc, char **argv)
         fp_plan_new(&plan, spec, cat, &err) != FP_OK)
         goto out;
     double t1 = now();
-    if (fp__split_links(plan, NULL, &s, &t, &err) != FP_OK ||
-        fp__graph_bisection(&plan->fab, plan->rs.link_gbps, s, t, NULL, &flow, &err) != FP_OK)
+    if (fp__split_links(fp__plan_fabric(plan), fp__plan_analysis(plan), NULL, &s, &t, &err) != FP_OK ||
+        fp__graph_bisection(fp__plan_fabric(plan), fp__plan_rspec(plan)->link_gbps, s, t, NULL, &flow, &err) != FP_OK)
         goto out;
     double t2 = now();
     const char *fail[] = { "spine:1", "random-links:1%" };
@@ -46,8 +47,8 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("spec %s\n", json);
-    printf("switches %lld, links %lld\n", (long long)(plan->fab.n_dev - plan->fab.servers),
-           (long long)plan->fab.n_link);
+    printf("switches %lld, links %lld\n", (long long)(fp__plan_fabric(plan)->n_dev - fp__plan_fabric(plan)->servers),
+           (long long)fp__plan_fabric(plan)->n_link);
     printf("plan_new (build + all metrics): %.3f s\n", t1 - t0);
     printf("max-flow bisection alone:       %.3f s (%.0f Gb/s)\n", t2 - t1, flow);
     printf("failure what-if (2 specs):      %.3f s\n", t3 - t2);

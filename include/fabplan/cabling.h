@@ -58,13 +58,27 @@ FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
  *  string is static. Errors: FP_EINVAL when i is out of range. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
+/** Power per power domain: the layout's limits and the largest draw found, summed from the
+ *  racks' power_w (rows are keyed by hall and row). A limit of 0 means none. */
+typedef struct fp_power_domains {
+    double rack_limit_w, row_limit_w, hall_limit_w;
+    double rack_max_w, row_max_w, hall_max_w;
+    int64_t racks_over, rows_over, halls_over;
+} fp_power_domains;
+
+/** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
+FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
+
 #define FP_MAX_LEGS 4
 
 /** One end of a cable. */
 typedef struct fp_cable_end {
     int64_t device;             /**< device index */
     char device_name[48];
-    char port[16];              /**< "p17", "p17/2", "nic3"; a splitter's A end names the cage "p9" */
+    char port[64];              /**< the port's name (fp_link_info's a_port_name: "p17", "p17/2",
+                                     "nic3", "swp17s0"); an end that carries several ports (a
+                                     splitter's hub, a twin-port cable) names each, joined with
+                                     '+' in the order of the cable's links: "p7+p8" */
     fp_location loc;
     char transceiver[48];       /**< catalog id of the module in this port, "" for copper */
     char label[128];            /**< TIA-606 style label text for this end */

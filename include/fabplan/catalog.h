@@ -54,6 +54,10 @@ typedef struct fp_part {
     int legs;               /**< cables: far-end legs (1 straight, 2 splitter) */
     int n_lengths;          /**< stock lengths sold, ascending */
     double lengths_m[FP_MAX_LENGTHS];
+    /* switches and NICs */
+    char interface_names[40]; /**< port-name template ("swp{port}[s{lane0}]"), "" for the
+                                   default p{port}[/{lane}] (NIC: nic{nic}[-p{port}]);
+                                   placeholders in docs/spec.md */
 } fp_part;
 
 /** CONSTRUCTOR: a new catalog holding the built-in parts. *out is set on success and

@@ -3,9 +3,10 @@
  * fp_compare_designs varies the switch model (every switch in the catalog), the topology
  * (clos, fat-tree, rail-optimized), the tier count (2, 3, 4) and the leaf oversubscription
  * (1:1, 2:1, 3:1; fat-trees only 1:1) over a base spec; fp_compare_specs evaluates given specs.
- * Every tier count is planned: the builder sizes a level's only block for what it holds, so
- * extra tiers cost a few switches rather than a full top tier, and the table shows that price.
- * Every candidate is planned in full; those that cannot be built keep the library's message. */
+ * Every tier count is planned, but a forced tier count that degenerates is left out: when the
+ * longest GPU-to-GPU path crosses fewer than 2 x tiers - 1 switches, the top tier is a lone block
+ * no path uses (4 tiers asked for a cluster that fits 2). Every candidate is planned in full;
+ * those that cannot be built keep the library's message. */
 #ifndef FABPLAN_COMPARE_H
 #define FABPLAN_COMPARE_H
 
@@ -33,13 +34,14 @@ typedef struct fp_compare_row {
     int64_t switches, transceivers, cables;
     double cost, power_w, cost_per_gpu;
     double bisection_gbps;  /**< analytic (equal to max-flow on every design built) */
+    double bisection_fraction; /**< bisection_gbps over the 1:1 target (1 = full bisection) */
     int diameter_switches;
 } fp_compare_row;
 
 /** Evaluate the generated candidates over base (NULL = built-in default spec) for gpus GPUs
  *  (0 = the base spec's count). *rows is caller-owned (fp_compare_free); rows that work come
- *  first sorted by cost (then switches, then design), then those that do not, in the order
- *  tried. Errors: FP_ENOMEM; candidate failures are rows, not errors. */
+ *  first sorted by leaf oversubscription (1:1 first), then cost, switches and design; then those
+ *  that do not, in the order tried. Errors: FP_ENOMEM; candidate failures are rows, not errors. */
 FP_EXPORT fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t gpus,
                                        fp_compare_row **rows, size_t *n_rows, fp_error *err);
 

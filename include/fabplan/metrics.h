@@ -91,6 +91,13 @@ typedef struct fp_failure_report {
     int64_t endpoints_cut_off;  /**< NIC ports whose link is down or whose leaf cannot reach the
                                      rest of its plane */
     int64_t servers_cut_off;    /**< servers with every NIC port cut off */
+    int64_t devices_failed;     /**< servers and switches down (rack:, row:, hall: and names) */
+    int worst_pod;              /**< 0-based pod with the least uplink left; -1 without pods */
+    double worst_pod_uplinks;   /**< that pod's remaining uplink fraction (1 = untouched): the
+                                     lower of its leaf-spine and spine-core links still up */
+    int worst_zone;             /**< 0-based zone likewise (4 tiers); -1 without zones */
+    double worst_zone_uplinks;  /**< lowest remaining fraction over the zone's leaf-spine,
+                                     spine-core and core-super-core links */
 } fp_failure_report;
 
 /** METHOD: apply failures to the plan's graph and keep the result (replacing an earlier one).
@@ -101,6 +108,8 @@ typedef struct fp_failure_report {
  *    "cable:C0000123"     every link carried by a cable (ids from cables.csv)
  *    "random-links:1%"    that share (or "random-links:50" that number) of all links, chosen
  *    "random-switches:2"  ... or of all switches, with a generator seeded by seed: repeatable
+ *    "rack:H1-R08-K01"    every device in a rack (names as fp_plan_rack gives them)
+ *    "row:H1-R08"         every device in a row; "hall:2" (or "hall:H2") in a hall
  *  Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH, FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
                                  fp_error *err);

@@ -72,8 +72,9 @@ typedef struct fp_link_info {
     int64_t id;             /**< 0-based, in the plan's fixed order */
     int64_t a, z;           /**< device indexes */
     int a_port, z_port;     /**< 0-based logical port on each device */
-    char a_port_name[16];   /**< "nic3", "p17", "p17/2" (breakout lane) */
-    char z_port_name[16];
+    char a_port_name[32];   /**< "nic3", "p17", "p17/2" (breakout lane), or the part's
+                                 interface_names ("swp17s0")  */
+    char z_port_name[32];
     int gbps;
     int boundary;           /**< tier of the lower end: 0 = NIC-leaf, 1 = leaf-spine, ... */
     int plane;

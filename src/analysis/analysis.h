@@ -1,54 +1,35 @@
-/* fabplan — private: metrics state kept in the plan, and the igraph adapter (graph.c). */
-#ifndef FABPLAN_ANALYSIS_H
-#define FABPLAN_ANALYSIS_H
+/* fabplan — private: the analysis stage's result (metrics.c, failure.c): the metrics of a built
+ * plan and the bisection split kept for failure what-ifs. It reads the stages before it and
+ * writes none of them. */
+#ifndef FP_PRIVATE_ANALYSIS_ANALYSIS_H
+#define FP_PRIVATE_ANALYSIS_ANALYSIS_H
 
-#include "internal.h"
+#include "phys/phys.h"
 
-#define FP_MAX_FAIL_SPECS 32
+/* The built stages the analysis reads (borrowed, all const). */
+typedef struct fp_stages {
+    const fp_rspec *rs;
+    const fp_fabric *fab;
+    const fp_layout *lay;
+    const fp_cabling *cab;
+    const fp_bom *bom;
+} fp_stages;
 
 typedef struct fp_analysis {
     fp_metrics m;
     /* The bisection split, kept for failure what-ifs: side of every NIC-leaf link
      * (boundary 0, all planes): 1 = source half, 2 = sink half. */
     uint8_t *nic_side;
-    int has_failure;
-    fp_failure_report failure;
-    char fail_specs[FP_MAX_FAIL_SPECS][64];
 } fp_analysis;
 
-/* fp__analysis_run (declared in internal.h) computes the metrics of a built plan into
- * plan->an; fp__analysis_free releases them. */
+/* Compute the metrics of the built stages into a new *out (set before any failure, so the
+ * caller frees it with fp__analysis_free either way). */
+fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err);
+void fp__analysis_free(fp_analysis *an);
 
-/* ---- graph.c: the only module that includes igraph ----
- * The graphs hold switches only (vertex = device id - servers): servers do not forward. */
-
-/* Max flow from the source half to the sink half. s_links[l] / t_links[l]: NIC links of the
- * source / sink half on leaf l (l = 0-based over all leaves of all planes); link_down: NULL,
- * or 1 per link that is down (its capacity becomes 0). Capacities are link_gbps per link. */
-fp_status fp__graph_bisection(const fp_fabric *fab, int link_gbps, const int64_t *s_links,
-                              const int64_t *t_links, const uint8_t *link_down, double *out,
-                              fp_error *err);
-
-/* Largest number of switches on a shortest path from any of the source leaves (device ids)
- * to any leaf: BFS over the switch graph. */
-fp_status fp__graph_leaf_eccentricity(const fp_fabric *fab, const int64_t *sources, int n,
-                                      int *out_switches, fp_error *err);
-
-/* Connected components of the switch graph without the links that are down: comp[v] for
- * every switch v (0-based over switches), and *n_comp. The caller frees *comp. */
-fp_status fp__graph_components(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
-                               int64_t *n_comp, fp_error *err);
-
-/* ---- metrics.c helpers shared with failure.c ---- */
-/* Seeded, portable generator (splitmix64). */
-uint64_t fp__rand_next(uint64_t *state);
-/* NIC links per leaf on each side of the bisection split, counting only links that are up
- * (link_down may be NULL). The caller frees both arrays. */
-fp_status fp__split_links(const fp_plan *plan, const uint8_t *link_down, int64_t **s_links,
-                          int64_t **t_links, fp_error *err);
-
-/* ---- write_json_metrics.c: the "metrics" and "failure" sections of plan.json ---- */
-struct cJSON;
-void fp__metrics_json(const fp_plan *plan, struct cJSON *root);
+/* A failure what-if on the built stages (failure.c): specs as fp_plan_fail documents them.
+ * Fills *out; changes nothing else. */
+fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
+                          const char *const *specs, size_t n, uint64_t seed, fp_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* fabplan — compare candidate designs: plan each in full and tabulate the numbers. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "analysis/analysis.h"
 
 static const double leaf_ratios[] = { 1, 2, 3 };
 static const fp_topology topologies[] = { FP_TOPO_CLOS, FP_TOPO_FAT_TREE, FP_TOPO_RAIL };
@@ -31,6 +31,7 @@ static void evaluate(const fp_catalog *cat, const fp_spec *spec, fp_compare_row 
     row->power_w = t.power_w;
     row->cost_per_gpu = t.cost_per_gpu;
     row->bisection_gbps = m->bisection_gbps;
+    row->bisection_fraction = m->split_demand_gbps > 0 ? m->bisection_gbps / m->split_demand_gbps : 0;
     row->diameter_switches = m->diameter_switches;
     fp_tier_info ti;
     if (fp_plan_tier(plan, 0, &ti, NULL) == FP_OK) {
@@ -42,9 +43,13 @@ static void evaluate(const fp_catalog *cat, const fp_spec *spec, fp_compare_row 
     fp_plan_free(plan);
 }
 
+/* Like with like: designs of one leaf down:up (full bisection first) together, by cost within.
+ * By cost alone, every 3:1 design would come before the cheapest full-bisection one. */
 static int row_cmp(const void *pa, const void *pb)
 {
     const fp_compare_row *a = pa, *b = pb;
+    if (a->oversubscription != b->oversubscription)
+        return a->oversubscription < b->oversubscription ? -1 : 1;
     if (a->cost != b->cost)
         return a->cost < b->cost ? -1 : 1;
     if (a->switches != b->switches)
@@ -161,6 +166,14 @@ fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t
                     if (rc == FP_OK)
                         evaluate(cat, spec, row);
                     fp_spec_free(spec);
+                    /* A forced tier count the cluster does not need: the extra tier is a lone
+                     * block no GPU pair crosses (a 4-tier design whose longest path is 3
+                     * switches is a 2-tier fabric with switches on top). Not a design. */
+                    if (rc == FP_OK && row->status == FP_OK &&
+                        row->diameter_switches < 2 * row->tiers - 1) {
+                        memset(row, 0, sizeof *row);
+                        n--;
+                    }
                 }
         }
     }

@@ -5,25 +5,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis.h"
+#include "analysis/graph.h"
 
 static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-core" };
 
 /* Appended to every bad-spec message, so whichever form was mistyped the user sees them all. */
 static const char accepted_forms[] =
     "accepted forms: ROLE:N (leaf, spine, core, super-core), a device name from links.csv, "
-    "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%";
-
-const fp_failure_report *fp_plan_failure(const fp_plan *plan)
-{
-    return plan && plan->an && plan->an->has_failure ? &plan->an->failure : NULL;
-}
-
-const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
-{
-    const fp_failure_report *f = fp_plan_failure(plan);
-    return f && i < (size_t)f->n_specs ? plan->an->fail_specs[i] : NULL;
-}
+    "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%, "
+    "rack:H1-R08-K01, row:H1-R08, hall:2";
 
 /* A whole positive number (and nothing else) in s. */
 static int parse_count(const char *s, int64_t *out)
@@ -78,30 +68,66 @@ static fp_status random_amount(const char *v, int64_t n, int64_t *k, const char 
     return FP_OK;
 }
 
-static fp_status fail_cable(const fp_plan *plan, const char *id, uint8_t *link_down,
+/* The cable whose id (as fp_plan_cable gives it: "C" and its first link's 1-based number, 7
+ * digits) is id: its links as fp_plan_cable lists them per far end (one for a straight or
+ * twin cable, one per leg of a splitter) go down. */
+static fp_status fail_cable(const fp_stages *st, const char *id, uint8_t *link_down,
                             const char *spec, fp_error *err)
 {
-    size_t n = fp_plan_cable_count(plan);
+    const fp_cabling *cab = st->cab;
+    size_t n = (size_t)cab->n_cable;
     for (size_t i = 0; i < n; i++) {
-        fp_cable_info c;
-        fp_status rc = fp_plan_cable(plan, i, &c, err);
-        if (rc != FP_OK)
-            return rc;
-        if (strcmp(c.id, id) != 0)
+        const fp_cable *cb = &cab->cable[i];
+        const int32_t *links = cab->cable_links + cb->first;
+        char cid[24];
+        snprintf(cid, sizeof cid, "C%07lld", (long long)links[0] + 1);
+        if (strcmp(cid, id) != 0)
             continue;
-        for (int leg = 0; leg < c.n_z && leg < FP_MAX_LEGS; leg++)
-            if (c.links[leg] >= 0 && c.links[leg] < plan->fab.n_link)
-                link_down[c.links[leg]] = 1;
+        int n_z = cb->kind == FP_CABLE_SPLIT ? cb->n_links : 1;
+        for (int leg = 0; leg < n_z && leg < FP_MAX_LEGS; leg++)
+            link_down[links[leg]] = 1;
         return FP_OK;
     }
     FP_FAIL(err, FP_EINVAL, spec, "--fail %s: no cable \"%s\" in this plan (it has %zu cables; ids as cables.csv shows them)",
             spec, id, n);
 }
 
-static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_down,
+/* Every device in the racks that a floor spec names: "rack:H1-R08-K01", "row:H1-R08",
+ * "hall:2" (or "hall:H2"). */
+static fp_status fail_floor(const fp_stages *st, const char *kind, const char *v,
+                            uint8_t *dev_down, const char *spec, fp_error *err)
+{
+    const fp_layout *lay = st->lay;
+    int h = -1, row = -1, pos = -1, n = 0;
+    char tail;
+    if (strcmp(kind, "rack") == 0)
+        n = sscanf(v, "H%d-R%d-K%d%c", &h, &row, &pos, &tail) == 3;
+    else if (strcmp(kind, "row") == 0)
+        n = sscanf(v, "H%d-R%d%c", &h, &row, &tail) == 2;
+    else
+        n = sscanf(v[0] == 'H' || v[0] == 'h' ? v + 1 : v, "%d%c", &h, &tail) == 1;
+    if (!n || h < 1)
+        FP_FAIL(err, FP_EINVAL, spec,
+                "--fail %s: expected rack:H1-R08-K01, row:H1-R08 or hall:2 (rack names as plan.json's layout and the workbook's Racks sheet show them)",
+                spec);
+    int64_t hit = 0;
+    for (int64_t d = 0; d < st->fab->n_dev; d++) {
+        const fp_rack *r = &lay->rack[lay->dev_rack[d]];
+        if (r->hall == h && (row < 0 || r->row == row) && (pos < 0 || r->pos == pos)) {
+            dev_down[d] = 1;
+            hit++;
+        }
+    }
+    if (hit == 0)
+        FP_FAIL(err, FP_EINVAL, spec, "--fail %s: no device stands in %s %s (the plan has %d hall%s and %lld racks)",
+                spec, kind, v, lay->halls, lay->halls == 1 ? "" : "s", (long long)lay->n_rack);
+    return FP_OK;
+}
+
+static fp_status apply_one(const fp_stages *st, const char *spec, uint8_t *dev_down,
                            uint8_t *link_down, uint64_t *state, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = st->fab;
     const char *colon = strchr(spec, ':');
     char kind[32];
     int64_t k;
@@ -109,13 +135,13 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
         /* A device by the name the documents show. */
         char name[48];
         for (int64_t d = 0; d < fab->n_dev; d++)
-            if (strcmp(fp__device_name(name, sizeof name, fab, &plan->rs, d), spec) == 0) {
+            if (strcmp(fp__device_name(name, sizeof name, fab, st->rs, d), spec) == 0) {
                 dev_down[d] = 1;
                 return FP_OK;
             }
         FP_FAIL(err, FP_EINVAL, spec,
                 "--fail %s: no device of that name (names as links.csv shows them, e.g. %s)",
-                spec, fp__device_name(name, sizeof name, fab, &plan->rs, fab->tier_base[1]));
+                spec, fp__device_name(name, sizeof name, fab, st->rs, fab->tier_base[1]));
     }
     snprintf(kind, sizeof kind, "%.*s", (int)(colon - spec), spec);
     const char *v = colon + 1;
@@ -128,7 +154,9 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
         return FP_OK;
     }
     if (strcmp(kind, "cable") == 0)
-        return fail_cable(plan, v, link_down, spec, err);
+        return fail_cable(st, v, link_down, spec, err);
+    if (strcmp(kind, "rack") == 0 || strcmp(kind, "row") == 0 || strcmp(kind, "hall") == 0)
+        return fail_floor(st, kind, v, dev_down, spec, err);
     if (strcmp(kind, "random-links") == 0) {
         fp_status rc = random_amount(v, fab->n_link, &k, spec, err);
         return rc != FP_OK ? rc : pick_random(link_down, fab->n_link, k, state, spec, err);
@@ -153,10 +181,9 @@ static fp_status apply_one(const fp_plan *plan, const char *spec, uint8_t *dev_d
 }
 
 /* Endpoints whose link is down or whose leaf is outside its plane's largest piece. */
-static fp_status cut_off(const fp_plan *plan, const uint8_t *link_down, fp_failure_report *r,
+static fp_status cut_off(const fp_fabric *fab, const uint8_t *link_down, fp_failure_report *r,
                          fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
     const int64_t nic_links = fab->boundary_base[1];
     int64_t *comp = NULL, n_comp = 0, *count = NULL, *ok_per_server = NULL;
     int64_t main_comp[FP_MAX_PLANES];
@@ -200,25 +227,70 @@ out:
     return rc;
 }
 
-fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
-                       fp_error *err)
+/* Remaining uplink fraction of the worst pod and zone: for each boundary above the leaves,
+ * the links still up whose lower end belongs to the pod (zone), over all such links. */
+static fp_status uplinks_left(const fp_fabric *fab, const uint8_t *link_down, fp_failure_report *r,
+                              fp_error *err)
+{
+    r->worst_pod = r->worst_zone = -1;
+    r->worst_pod_uplinks = r->worst_zone_uplinks = 1;
+    if (fab->tiers < 3)
+        return FP_OK;
+    int64_t n_pods = fab->level[2].blocks, n_zones = fab->tiers >= 4 ? fab->level[3].blocks : 0;
+    int64_t n = (n_pods + n_zones) * FP_MAX_TIERS;
+    int64_t *all = calloc((size_t)n, sizeof *all), *up = calloc((size_t)n, sizeof *up);
+    if (all == NULL || up == NULL) {
+        free(all);
+        free(up);
+        FP_FAIL(err, FP_ENOMEM, "failure", "out of memory");
+    }
+    for (int64_t i = fab->boundary_base[1]; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        const fp_device *lo = &fab->dev[l->a];
+        int b = l->boundary;
+        if (lo->pod >= 0 && lo->pod < n_pods && b <= 2) {
+            all[lo->pod * FP_MAX_TIERS + b]++;
+            up[lo->pod * FP_MAX_TIERS + b] += !link_down[i];
+        }
+        if (lo->zone >= 0 && lo->zone < n_zones) {
+            all[(n_pods + lo->zone) * FP_MAX_TIERS + b]++;
+            up[(n_pods + lo->zone) * FP_MAX_TIERS + b] += !link_down[i];
+        }
+    }
+    for (int64_t k = 0; k < n_pods + n_zones; k++)
+        for (int b = 1; b < FP_MAX_TIERS; b++) {
+            int64_t j = k * FP_MAX_TIERS + b;
+            if (all[j] == 0)
+                continue;
+            double f = (double)up[j] / (double)all[j];
+            if (k < n_pods && (r->worst_pod < 0 || f < r->worst_pod_uplinks)) {
+                r->worst_pod = (int)k;
+                r->worst_pod_uplinks = f;
+            } else if (k >= n_pods && (r->worst_zone < 0 || f < r->worst_zone_uplinks)) {
+                r->worst_zone = (int)(k - n_pods);
+                r->worst_zone_uplinks = f;
+            }
+        }
+    free(all);
+    free(up);
+    return FP_OK;
+}
+
+fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
+                          const char *const *specs, size_t n, uint64_t seed, fp_error *err)
 {
     fp_status rc = FP_OK;
     fp_failure_report r;
     uint64_t state = seed;
     int64_t *s_links = NULL, *t_links = NULL;
-    if (plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL plan or specs");
-    if (n > FP_MAX_FAIL_SPECS)
-        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_MAX_FAIL_SPECS);
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = st->fab;
     uint8_t *dev_down = calloc((size_t)fab->n_dev, 1), *link_down = calloc((size_t)fab->n_link, 1);
     if (dev_down == NULL || link_down == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, "failure", "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n && rc == FP_OK; i++)
-        rc = apply_one(plan, specs[i], dev_down, link_down, &state, err);
+        rc = apply_one(st, specs[i], dev_down, link_down, &state, err);
     if (rc == FP_EINVAL && err != NULL) {
         size_t len = strlen(err->msg);
         snprintf(err->msg + len, sizeof err->msg - len, "; %s", accepted_forms);
@@ -230,24 +302,24 @@ fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64
     r.seed = seed;
     for (int64_t d = fab->servers; d < fab->n_dev; d++)
         r.switches_failed += dev_down[d];
+    for (int64_t d = 0; d < fab->n_dev; d++)
+        r.devices_failed += dev_down[d];
     for (int64_t i = 0; i < fab->n_link; i++) {
         if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
             link_down[i] = 1;
         r.links_failed += link_down[i];
     }
-    r.link_capacity_lost_gbps = (double)r.links_failed * plan->rs.link_gbps;
-    r.bisection_before_gbps = plan->an->m.bisection_maxflow_gbps;
-    if ((rc = fp__split_links(plan, link_down, &s_links, &t_links, err)) != FP_OK ||
-        (rc = fp__graph_bisection(fab, plan->rs.link_gbps, s_links, t_links, link_down,
+    r.link_capacity_lost_gbps = (double)r.links_failed * st->rs->link_gbps;
+    r.bisection_before_gbps = an->m.bisection_maxflow_gbps;
+    if ((rc = fp__split_links(fab, an, link_down, &s_links, &t_links, err)) != FP_OK ||
+        (rc = fp__graph_bisection(fab, st->rs->link_gbps, s_links, t_links, link_down,
                                   &r.bisection_after_gbps, err)) != FP_OK ||
-        (rc = cut_off(plan, link_down, &r, err)) != FP_OK)
+        (rc = cut_off(fab, link_down, &r, err)) != FP_OK ||
+        (rc = uplinks_left(fab, link_down, &r, err)) != FP_OK)
         goto out;
     r.bisection_lost_fraction =
         r.bisection_before_gbps > 0 ? 1.0 - r.bisection_after_gbps / r.bisection_before_gbps : 0;
-    plan->an->failure = r;
-    plan->an->has_failure = 1;
-    for (size_t i = 0; i < n; i++)
-        snprintf(plan->an->fail_specs[i], sizeof plan->an->fail_specs[i], "%s", specs[i]);
+    *out = r;
 out:
     free(dev_down);
     free(link_down);

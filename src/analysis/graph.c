@@ -7,7 +7,7 @@
 #include <igraph.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include "analysis.h"
+#include "analysis/graph.h"
 
 /* Debian's igraph 0.10 is built without thread-local state (IGRAPH_THREAD_SAFE 0): its error
  * handler, the "finally" stack that unwinds on errors and its RNG are process-wide, so two

@@ -7,14 +7,7 @@
  * max-flow (igraph) measures the same split on the switch graph. */
 #include <stdlib.h>
 #include <string.h>
-#include "analysis.h"
-
-static const fp_metrics no_metrics;
-
-const fp_metrics *fp_plan_metrics(const fp_plan *plan)
-{
-    return plan && plan->an ? &plan->an->m : &no_metrics;
-}
+#include "analysis/graph.h"
 
 void fp__analysis_free(fp_analysis *an)
 {
@@ -61,16 +54,16 @@ void fp_reliability_from_counts(const fp_part_count *parts, size_t n, fp_reliabi
         out->hours_to_first_switch_failure = 1.0 / per_hour_switch;
 }
 
-static fp_status reliability_from_bom(const fp_plan *plan, fp_reliability *out, fp_error *err)
+static fp_status reliability_from_bom(const fp_bom *bom, fp_reliability *out, fp_error *err)
 {
-    size_t n = fp_plan_bom_count(plan), k = 0;
+    size_t n = bom->n, k = 0;
     fp_part_count *parts = calloc(n ? n : 1, sizeof *parts);
     fp_status rc = FP_OK;
     if (parts == NULL)
         FP_FAIL(err, FP_ENOMEM, "reliability", "out of memory");
     for (size_t i = 0; i < n && rc == FP_OK; i++) {
-        fp_bom_line line;
-        if ((rc = fp_plan_bom_line(plan, i, &line, err)) != FP_OK || line.spare)
+        const fp_bom_line line = bom->row[i].line;
+        if (line.spare)
             continue;
         parts[k].category = line.category;
         parts[k].quantity = line.quantity;
@@ -165,9 +158,9 @@ static void fill_half(const fp_fabric *fab, split_work *w, int forward)
     }
 }
 
-static const char *unit_word(const fp_plan *plan, int level, int plural)
+static const char *unit_word(const fp_stages *st, int level, int plural)
 {
-    if (level == 1 && plan->rs.topology == FP_TOPO_RAIL && plan->fab.tiers == 2)
+    if (level == 1 && st->rs->topology == FP_TOPO_RAIL && st->fab->tiers == 2)
         return plural ? "SUs" : "SU";
     if (level == 3)
         return plural ? "zones" : "zone";
@@ -177,9 +170,9 @@ static const char *unit_word(const fp_plan *plan, int level, int plural)
 }
 
 /* Unit of plane-0 leaf b at a description level: 3 zone, 2 pod, 1 SU (rail, 2 tiers), 0 leaf. */
-static int64_t unit_of(const fp_plan *plan, int64_t b, int level)
+static int64_t unit_of(const fp_stages *st, int64_t b, int level)
 {
-    const fp_device *d = &plan->fab.dev[plan->fab.tier_base[1] + b];
+    const fp_device *d = &st->fab->dev[st->fab->tier_base[1] + b];
     if (level == 3)
         return d->zone;
     if (level == 2)
@@ -191,17 +184,17 @@ static int64_t unit_of(const fp_plan *plan, int64_t b, int level)
 
 /* "pods 1-7 + leaves 295-312 + 16 of 32 endpoints on pod08-leaf-19 | the rest": the source
  * side of plane 0 (planes split alike), units numbered from 1 across the plane. */
-static void describe_split(fp_plan *plan, const split_work *w, int forward)
+static void describe_split(const fp_stages *st, fp_analysis *an, const split_work *w, int forward)
 {
-    const fp_fabric *fab = &plan->fab;
-    char *out = plan->an->m.split, name[48];
-    const size_t cap = sizeof plan->an->m.split;
+    const fp_fabric *fab = st->fab;
+    char *out = an->m.split, name[48];
+    const size_t cap = sizeof an->m.split;
     const int64_t n = w->per_plane;
     int levels[4], n_levels = 0;
     size_t len = 0;
     for (int h = fab->tiers - 1; h >= 2; h--)
         levels[n_levels++] = h;
-    if (plan->rs.topology == FP_TOPO_RAIL && fab->tiers == 2)
+    if (st->rs->topology == FP_TOPO_RAIL && fab->tiers == 2)
         levels[n_levels++] = 1;
     levels[n_levels++] = 0;
 #define LEAF(i) (forward ? (i) : n - 1 - (i))
@@ -215,8 +208,8 @@ static void describe_split(fp_plan *plan, const split_work *w, int forward)
         int64_t lo = -1, hi = -1, j = from;
         /* Whole units of this level between leaf `from` and leaf k. */
         while (j < k) {
-            int64_t u = unit_of(plan, LEAF(j), lv), e = j;
-            while (e < n && unit_of(plan, LEAF(e), lv) == u)
+            int64_t u = unit_of(st, LEAF(j), lv), e = j;
+            while (e < n && unit_of(st, LEAF(e), lv) == u)
                 e++;
             if (e > k)
                 break;
@@ -226,7 +219,7 @@ static void describe_split(fp_plan *plan, const split_work *w, int forward)
         }
         if (lo >= 0) {
             len += (size_t)snprintf(out + len, cap - len, "%s%s %lld", len ? " + " : "",
-                                    unit_word(plan, lv, hi > lo), (long long)lo + 1);
+                                    unit_word(st, lv, hi > lo), (long long)lo + 1);
             if (hi > lo && len + 1 < cap)
                 len += (size_t)snprintf(out + len, cap - len, "-%lld", (long long)hi + 1);
         }
@@ -236,7 +229,7 @@ static void describe_split(fp_plan *plan, const split_work *w, int forward)
         len += (size_t)snprintf(out + len, cap - len, "%s%lld of %lld endpoints on %s",
                                 len ? " + " : "", (long long)w->s_ep[LEAF(k)],
                                 (long long)w->ep[LEAF(k)],
-                                fp__device_name(name, sizeof name, fab, &plan->rs,
+                                fp__device_name(name, sizeof name, fab, st->rs,
                                                 fab->tier_base[1] + LEAF(k)));
 #undef LEAF
     if (len + 1 < cap)
@@ -249,9 +242,9 @@ static void describe_split(fp_plan *plan, const split_work *w, int forward)
  * the top tier, so this is the worst balanced split of a folded Clos. Filling from the front
  * and from the back split different blocks (a partial last block differs), so both are
  * tried and the smaller cut is kept. */
-static fp_status choose_split(fp_plan *plan, int64_t *analytic_links, fp_error *err)
+static fp_status choose_split(const fp_stages *st, fp_analysis *an, int64_t *analytic_links, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = st->fab;
     const int L = fab->tiers, P = fab->planes;
     const int64_t nic_links = fab->boundary_base[1];
     const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 0;
@@ -296,11 +289,11 @@ static fp_status choose_split(fp_plan *plan, int64_t *analytic_links, fp_error *
     memcpy(w.up, w.s_ep, sizeof *w.up * (size_t)n_leaves);
     for (int64_t i = 0; i < nic_links; i++) {
         int64_t l = fab->link[i].z - fab->tier_base[1];
-        plan->an->nic_side[i] = (uint8_t)(w.up[l] > 0 ? 1 : 2);
+        an->nic_side[i] = (uint8_t)(w.up[l] > 0 ? 1 : 2);
         if (w.up[l] > 0)
             w.up[l]--;
     }
-    describe_split(plan, &w, forward);
+    describe_split(st, an, &w, forward);
 out:
     free(w.ep);
     free(w.s_ep);
@@ -337,11 +330,11 @@ static int64_t pairs_in(const int64_t *n, int64_t count)
     return p;
 }
 
-static fp_status count_hops(fp_plan *plan, fp_error *err)
+static fp_status count_hops(const fp_stages *st, fp_analysis *an, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    fp_metrics *m = &plan->an->m;
+    const fp_fabric *fab = st->fab;
+    const fp_rspec *rs = st->rs;
+    fp_metrics *m = &an->m;
     const int L = fab->tiers, eps = rs->endpoints_per_server, gps = rs->gpus_per_server;
     const int64_t per_plane = fab->level[1].switches;
     const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 1, n_zones = L >= 4 ? fab->level[3].blocks : 1;
@@ -431,10 +424,10 @@ uint64_t fp__rand_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static fp_status diameter(fp_plan *plan, fp_error *err)
+static fp_status diameter(const fp_stages *st, fp_analysis *an, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    fp_metrics *m = &plan->an->m;
+    const fp_fabric *fab = st->fab;
+    fp_metrics *m = &an->m;
     int h = 1;
     /* A path climbs to the lowest tier whose blocks hold both ends: h tiers up and down. */
     while (h < fab->tiers && fab->level[h].blocks > 1)
@@ -451,10 +444,9 @@ static fp_status diameter(fp_plan *plan, fp_error *err)
 }
 
 /* NIC links per leaf on each side, counting only links that are up. */
-fp_status fp__split_links(const fp_plan *plan, const uint8_t *link_down, int64_t **s_links,
-                          int64_t **t_links, fp_error *err)
+fp_status fp__split_links(const fp_fabric *fab, const fp_analysis *an, const uint8_t *link_down,
+                          int64_t **s_links, int64_t **t_links, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
     int64_t n_leaves = fab->tier_base[2] - fab->tier_base[1];
     *s_links = calloc((size_t)n_leaves, sizeof **s_links);
     *t_links = calloc((size_t)n_leaves, sizeof **t_links);
@@ -468,7 +460,7 @@ fp_status fp__split_links(const fp_plan *plan, const uint8_t *link_down, int64_t
         if (link_down && link_down[i])
             continue;
         int64_t l = fab->link[i].z - fab->tier_base[1];
-        if (plan->an->nic_side[i] == 1)
+        if (an->nic_side[i] == 1)
             (*s_links)[l]++;
         else
             (*t_links)[l]++;
@@ -476,22 +468,22 @@ fp_status fp__split_links(const fp_plan *plan, const uint8_t *link_down, int64_t
     return FP_OK;
 }
 
-fp_status fp__analysis_run(fp_plan *plan, fp_error *err)
+fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const int g = plan->rs.link_gbps;
+    const fp_fabric *fab = st->fab;
+    const int g = st->rs->link_gbps;
     fp_status rc;
     int64_t analytic = 0, *s_links = NULL, *t_links = NULL;
-    plan->an = calloc(1, sizeof *plan->an);
-    if (plan->an == NULL)
+    fp_analysis *an = *out = calloc(1, sizeof *an);
+    if (an == NULL)
         FP_FAIL(err, FP_ENOMEM, "metrics", "out of memory");
-    fp_metrics *m = &plan->an->m;
-    plan->an->nic_side = malloc((size_t)(fab->boundary_base[1] > 0 ? fab->boundary_base[1] : 1));
-    if (plan->an->nic_side == NULL)
+    fp_metrics *m = &an->m;
+    an->nic_side = malloc((size_t)(fab->boundary_base[1] > 0 ? fab->boundary_base[1] : 1));
+    if (an->nic_side == NULL)
         FP_FAIL(err, FP_ENOMEM, "metrics", "out of memory");
 
-    if ((rc = choose_split(plan, &analytic, err)) != FP_OK ||
-        (rc = fp__split_links(plan, NULL, &s_links, &t_links, err)) != FP_OK)
+    if ((rc = choose_split(st, an, &analytic, err)) != FP_OK ||
+        (rc = fp__split_links(fab, an, NULL, &s_links, &t_links, err)) != FP_OK)
         goto out;
     for (int64_t l = 0; l < fab->tier_base[2] - fab->tier_base[1]; l++) {
         m->split_endpoints[0] += s_links[l];
@@ -510,8 +502,8 @@ fp_status fp__analysis_run(fp_plan *plan, fp_error *err)
         int64_t up = fab->boundary_base[t + 1] - fab->boundary_base[t];
         m->oversubscription[t - 1] = up > 0 ? (double)down / (double)up : 0;
     }
-    if ((rc = diameter(plan, err)) != FP_OK || (rc = count_hops(plan, err)) != FP_OK ||
-        (rc = reliability_from_bom(plan, &m->reliability, err)) != FP_OK)
+    if ((rc = diameter(st, an, err)) != FP_OK || (rc = count_hops(st, an, err)) != FP_OK ||
+        (rc = reliability_from_bom(st->bom, &m->reliability, err)) != FP_OK)
         goto out;
 out:
     free(s_links);

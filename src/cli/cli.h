@@ -37,6 +37,16 @@ void cli_opts_free(cli_spec_opts *o);
 int cli_report(const char *what, const fp_error *err);
 void cli_spec_opts_help(FILE *f);
 
+/* Option names (options.c): the spec flags of common.c; every option COMMAND takes, into out
+ * (at most max; returns how many there are); the closest to a mistyped arg or NULL; and the
+ * message for an unknown option (returns EXIT_USAGE). */
+size_t cli_spec_flag_names(const char **out, size_t max);
+size_t cli_option_names(const char *cmd, const char **out, size_t max);
+const char *cli_suggest_option(const char *cmd, const char *arg);
+int cli_unknown_option(const char *cmd, const char *arg);
+/* `fabplan _options COMMAND`: one option per line, for the shell completion. */
+int cmd_options(int argc, char **argv);
+
 int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);

@@ -9,7 +9,8 @@ void cli_fail_opts_help(FILE *f)
     fputs("Failure what-if (repeatable; the plan's documents are unchanged, plan.json gets \"failure\"):\n"
           "  --fail SPEC         ROLE:N (spine:3 = the 3rd spine; leaf, spine, core, super-core),\n"
           "                      a device name (pod01-spine-03), link:L0000123, cable:C0000123,\n"
-          "                      random-links:1% or random-links:N, random-switches:N or P%\n"
+          "                      random-links:1% or random-links:N, random-switches:N or P%,\n"
+          "                      rack:H1-R08-K01, row:H1-R08, hall:2 (every device there)\n"
           "  --seed N            seed of the random choices (default 1): same seed, same failures\n",
           f);
 }
@@ -123,4 +124,11 @@ void cli_print_metrics(const fp_plan *plan)
            grouped(a, sizeof a, f->bisection_before_gbps), grouped(b, sizeof b, f->bisection_after_gbps),
            f->bisection_lost_fraction * 100, (long long)f->endpoints_cut_off,
            (long long)f->servers_cut_off);
+    if (f->worst_pod >= 0)
+        printf("    worst pod: pod %d keeps %.2f%% of its uplinks", f->worst_pod + 1,
+               f->worst_pod_uplinks * 100);
+    if (f->worst_zone >= 0)
+        printf("; worst zone: zone %d keeps %.2f%%", f->worst_zone + 1, f->worst_zone_uplinks * 100);
+    if (f->worst_pod >= 0)
+        printf("\n");
 }

@@ -70,9 +70,7 @@ int cmd_catalog(int argc, char **argv)
         } else if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc) {
             file = argv[++i];
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "fabplan catalog: unknown option %s\n", argv[i]);
-            catalog_usage(stderr);
-            return EXIT_USAGE;
+            return cli_unknown_option("catalog", argv[i]);
         } else if (npos == 0) {
             sub = argv[i];
             npos++;

@@ -10,32 +10,93 @@ static void compare_usage(FILE *f)
           "(clos, fat-tree, rail-optimized), tiers (2, 3, 4) and leaf oversubscription (1, 2, 3:1)\n"
           "over that spec (or the built-in default). With several SPECs: compare those as given.\n"
           "Prints a table sorted by cost; candidates that cannot work are listed with the reason.\n"
-          "With -o DIR, also writes DIR/compare.csv and DIR/compare.json.\n\n",
+          "Designs of one leaf down:up are listed together (1:1 first), cheapest first; a forced\n"
+          "tier count whose top tier no GPU pair would cross is left out.\n"
+          "With -o DIR, also writes DIR/compare.csv, DIR/compare.json and DIR/compare.html.\n\n",
           f);
     cli_spec_opts_help(f);
-    fputs("  -o, --out DIR       write compare.csv and compare.json there\n"
+    fputs("  --min-bisection F   only designs with at least this share of full bisection:\n"
+          "                      0.5, 50% or 1:2 (1 = full bisection)\n"
+          "  --max-oversubscription R\n"
+          "                      only designs whose leaf down:up is at most R (2, 2:1, 3:2)\n"
+          "  -o, --out DIR       write compare.csv, compare.json and compare.html there\n"
           "  -q, --quiet         no table on stdout\n",
           f);
 }
 
 static void print_rows(const fp_compare_row *rows, size_t n)
 {
-    printf("%-44s %5s %8s %12s %9s %14s %11s %10s %14s %5s\n", "design", "tiers", "switches",
-           "transceivers", "cables", "cost USD", "power kW", "USD/GPU", "bisection Gb/s", "diam");
+    printf("%-44s %5s %8s %12s %9s %14s %11s %10s %14s %6s %5s\n", "design", "tiers", "switches",
+           "transceivers", "cables", "cost USD", "power kW", "USD/GPU", "bisection Gb/s", "of 1:1",
+           "diam");
     for (size_t i = 0; i < n; i++) {
         const fp_compare_row *r = &rows[i];
         if (r->status == FP_OK)
-            printf("%-44s %5d %8lld %12lld %9lld %14.0f %11.1f %10.0f %14.0f %5d\n", r->design,
-                   r->tiers, (long long)r->switches, (long long)r->transceivers,
+            printf("%-44s %5d %8lld %12lld %9lld %14.0f %11.1f %10.0f %14.0f %5.0f%% %5d\n",
+                   r->design, r->tiers, (long long)r->switches, (long long)r->transceivers,
                    (long long)r->cables, r->cost, r->power_w / 1000, r->cost_per_gpu,
-                   r->bisection_gbps, r->diameter_switches);
+                   r->bisection_gbps, r->bisection_fraction * 100, r->diameter_switches);
         else
             printf("%-44s cannot work: %s\n", r->design, r->reason);
     }
 }
 
+/* "0.5", "50%", "1:2" (a share) or "2", "2:1", "3:2" (a ratio) -> the number; -1 when bad. */
+static double parse_share(const char *v, int percent_ok)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || !(x >= 0))
+        return -1;
+    if (percent_ok && strcmp(end, "%") == 0)
+        return x / 100;
+    if (*end == ':') {
+        const char *d = end + 1;
+        double y = strtod(d, &end);
+        if (end == d || *end != '\0' || !(y > 0))
+            return -1;
+        return x / y;
+    }
+    return *end == '\0' ? x : -1;
+}
+
+/* --min-bisection / --max-oversubscription at argv[*i]: 1 consumed, 0 not ours, -1 bad. */
+static int parse_filter(int argc, char **argv, int *i, double *min_bis, double *max_over)
+{
+    static const char *const names[2] = { "--min-bisection", "--max-oversubscription" };
+    for (int k = 0; k < 2; k++) {
+        size_t len = strlen(names[k]);
+        const char *a = argv[*i], *v;
+        if (strncmp(a, names[k], len) != 0 || (a[len] != '\0' && a[len] != '='))
+            continue;
+        if (a[len] == '=')
+            v = a + len + 1;
+        else if (*i + 1 < argc)
+            v = argv[++*i];
+        else {
+            fprintf(stderr, "fabplan compare: %s needs a value\n", names[k]);
+            return -1;
+        }
+        double x = parse_share(v, k == 0);
+        if (k == 0 && (x <= 0 || x > 1)) {
+            fprintf(stderr, "fabplan compare: --min-bisection expects a share of full bisection "
+                            "above 0 and at most 1 (0.5, 50%% or 1:2), found \"%s\"\n", v);
+            return -1;
+        }
+        if (k == 1 && x < 1) {
+            fprintf(stderr, "fabplan compare: --max-oversubscription expects a down:up ratio of "
+                            "at least 1 (1, 2:1, 3:2), found \"%s\"\n", v);
+            return -1;
+        }
+        *(k == 0 ? min_bis : max_over) = x;
+        return 1;
+    }
+    return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
+    double min_bis = 0, max_over = 0;
     cli_spec_opts o = { 0 };
     fp_catalog *cat = NULL;
     fp_spec *base = NULL, **specs = NULL;
@@ -53,7 +114,9 @@ int cmd_compare(int argc, char **argv)
             compare_usage(stdout);
             goto out;
         }
-        int r = cli_parse_spec_opt(&o, argc, argv, &i);
+        int r = parse_filter(argc, argv, &i, &min_bis, &max_over);
+        if (r == 0)
+            r = cli_parse_spec_opt(&o, argc, argv, &i);
         if (r < 0) {
             rc = EXIT_USAGE;
             goto out;
@@ -61,9 +124,7 @@ int cmd_compare(int argc, char **argv)
         if (r > 0)
             continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "fabplan: unknown option %s\n", argv[i]);
-            compare_usage(stderr);
-            rc = EXIT_USAGE;
+            rc = cli_unknown_option("compare", argv[i]);
             goto out;
         }
         paths[n_paths++] = argv[i];
@@ -100,11 +161,30 @@ int cmd_compare(int argc, char **argv)
             goto out;
         }
     }
+    /* The filters drop working designs that miss the bar; designs that cannot work stay, with
+     * their reasons. 1e-9: a full-bisection design is 1.0 give or take rounding. */
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < n_rows; i++) {
+        const fp_compare_row *r = &rows[i];
+        if (r->status == FP_OK && ((min_bis > 0 && r->bisection_fraction < min_bis - 1e-9) ||
+                                   (max_over > 0 && r->oversubscription > max_over + 1e-9))) {
+            dropped++;
+            continue;
+        }
+        rows[kept++] = rows[i];
+    }
+    n_rows = kept;
     /* When no candidate works the input is at fault (a bad base spec shows up as the same
      * reason on every row): show the reasons, but exit 3 and write nothing. */
     size_t n_ok = 0;
     for (size_t i = 0; i < n_rows; i++)
         n_ok += rows[i].status == FP_OK;
+    if (n_ok == 0 && dropped > 0) {
+        fprintf(stderr, "fabplan: compare: none of the %zu working designs meets --min-bisection / "
+                        "--max-oversubscription\n", dropped);
+        rc = EXIT_INPUT;
+        goto out;
+    }
     if (n_ok == 0) {
         if (!o.quiet)
             print_rows(rows, n_rows);
@@ -119,6 +199,8 @@ int cmd_compare(int argc, char **argv)
     }
     if (!o.quiet) {
         print_rows(rows, n_rows);
+        if (dropped)
+            printf("(%zu designs left out by --min-bisection / --max-oversubscription)\n", dropped);
         if (o.out_dir)
             printf("wrote %s/compare.csv, %s/compare.json\n", o.out_dir, o.out_dir);
     }

@@ -18,8 +18,9 @@ static const format_name format_names[] = {
     { "bom", FP_WRITE_BOM, "bom.csv" },
     { "xlsx", FP_WRITE_XLSX, "plan.xlsx" },
     { "labels", FP_WRITE_LABELS, "labels.csv" },
-    { "netbox", FP_WRITE_NETBOX, "netbox-cables.csv" },
+    { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
+    { "avd", FP_WRITE_AVD, "avd-cv-topology.yml (Ethernet fabrics)" },
     { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
     { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
@@ -67,7 +68,7 @@ static void plan_usage(FILE *f)
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
           "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
-          "netbox-cables.csv, topology.csv, and the fabric, floor and one unit's detail diagrams\n"
+          "the NetBox import set (netbox-*.csv), topology.csv, and the fabric, floor and one unit's detail diagrams\n"
           "as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
@@ -81,6 +82,8 @@ static void plan_usage(FILE *f)
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
+          "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
+          "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
           "  -q, --quiet         no summary on stdout\n",
           f);
@@ -111,9 +114,14 @@ static void print_physical(const fp_plan *plan)
         if (r.row > rows)
             rows = r.row;
     }
+    fp_power_domains pd;
+    fp_plan_power_domains(plan, &pd);
     printf("  layout: %zu racks (%lld compute, %lld network), %d hall%s, up to %d rows per hall, %lld over the power limit\n",
            nr, (long long)compute, (long long)(nr - (size_t)compute), halls, halls == 1 ? "" : "s",
            rows, (long long)over);
+    printf("  power: largest row %.1f kW (limit %.0f kW, %lld over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
+           pd.row_max_w / 1000, pd.row_limit_w / 1000, (long long)pd.rows_over, pd.hall_max_w / 1e6,
+           pd.hall_limit_w / 1e6, (long long)pd.halls_over);
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
@@ -183,6 +191,7 @@ typedef struct plan_opts {
     const char *detail;
     int png;
     fp_split_by split_by;
+    fp_label_style labels;
     unsigned formats;   /* FP_WRITE_* from --formats; 0 = the default set */
     int no_xlsx;
 } plan_opts;
@@ -202,6 +211,18 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
                 po->split_by = FP_SPLIT_HALL;
             else {
                 fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        if (po && strcmp(argv[i], "--labels") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "plain") == 0)
+                po->labels = FP_LABELS_PLAIN;
+            else if (strcmp(v, "tia606") == 0)
+                po->labels = FP_LABELS_TIA606;
+            else {
+                fprintf(stderr, "fabplan: --labels expects plain or tia606, got \"%s\"\n", v);
                 return EXIT_USAGE;
             }
             continue;
@@ -247,9 +268,7 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
         if (r > 0)
             continue;
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "fabplan: unknown option %s\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
+            return cli_unknown_option(usage == plan_usage ? "plan" : "validate", argv[i]);
         }
         if (o->spec_path) {
             fprintf(stderr, "fabplan: more than one SPEC given (%s, %s)\n", o->spec_path, argv[i]);
@@ -315,7 +334,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0 };
     unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
@@ -336,6 +355,7 @@ int cmd_plan(int argc, char **argv)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     wo.split_by = po.split_by;
+    wo.labels = po.labels;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
     wo.detail = po.detail;
@@ -384,7 +404,7 @@ int cmd_validate(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0 };
     int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;
@@ -413,8 +433,18 @@ int cmd_validate(int argc, char **argv)
         rc = cli_report("--detail", &err);
         goto out;
     }
-    if (!o.quiet)
-        printf("%s: valid\n", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+    if (!o.quiet) {
+        /* Name what was checked: the spec, then every override in the order applied. */
+        printf("%s", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
+        if (o.catalog_path)
+            printf(" with catalog %s", o.catalog_path);
+        for (int i = 0; i < o.n_set; i++)
+            printf("%s%s=%s", i ? ", " : o.catalog_path ? ", " : " with ", o.set_ptr[i],
+                   o.set_val[i]);
+        for (int i = 0; i < o.n_fail; i++)
+            printf("%s--fail %s", i ? ", " : "; ", o.fail[i]);
+        printf(": valid\n");
+    }
 out:
     if (rc < 0)
         rc = EXIT_OK;

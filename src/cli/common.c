@@ -39,6 +39,13 @@ void cli_spec_opts_help(FILE *f)
         fprintf(f, "  %s %s\n", flags[i].flag, flags[i].help);
 }
 
+size_t cli_spec_flag_names(const char **out, size_t max)
+{
+    for (size_t i = 0; i < N_FLAGS && i < max; i++)
+        out[i] = flags[i].flag;
+    return N_FLAGS < max ? N_FLAGS : max;
+}
+
 /* "a,b" -> ["a","b"] with numbers left bare. */
 static char *list_to_json(const char *v)
 {

@@ -50,6 +50,21 @@ static void usage(FILE *f)
     fputs("\nExit codes: 0 ok, 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
 }
 
+static const cli_cmd *find_cmd(const char *name)
+{
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(name, cmds[i].name) == 0)
+            return &cmds[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "fabplan: unknown command \"%s\"\n", name);
+    usage(stderr);
+    return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     install_handlers();
@@ -57,7 +72,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        (strcmp(argv[1], "help") == 0 && argc == 2)) {
         usage(stdout);
         return EXIT_OK;
     }
@@ -65,10 +81,32 @@ int main(int argc, char **argv)
         printf("fabplan %s\n", fp_version());
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (strcmp(argv[1], cmds[i].name) == 0)
-            return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "fabplan: unknown command \"%s\"\n", argv[1]);
-    usage(stderr);
-    return EXIT_USAGE;
+    /* fabplan help COMMAND: that command's --help */
+    if (strcmp(argv[1], "help") == 0) {
+        const cli_cmd *c = find_cmd(argv[2]);
+        char *args[] = { argv[2], (char *)"--help", NULL };
+        if (c == NULL)
+            return unknown_command(argv[2]);
+        return c->fn(2, args);
+    }
+    /* The shell completion's questions: commands, then a command's options. */
+    if (strcmp(argv[1], "_options") == 0) {
+        if (argc == 2) {
+            for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+                printf("%s\n", cmds[i].name);
+            printf("help\n");
+            return EXIT_OK;
+        }
+        return cmd_options(argc - 1, argv + 1);
+    }
+    const cli_cmd *c = find_cmd(argv[1]);
+    if (c == NULL)
+        return unknown_command(argv[1]);
+    /* --version answers on every command, wherever it stands, as --help does. */
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("fabplan %s\n", fp_version());
+            return EXIT_OK;
+        }
+    return c->fn(argc - 1, argv + 1);
 }

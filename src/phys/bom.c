@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "phys/phys.h"
 
 enum { CAT_SWITCH = 0, CAT_NIC, CAT_TRANSCEIVER, CAT_COPPER, CAT_FIBRE };
 static const char *const categories[] = { "switch", "nic", "transceiver", "copper", "fibre" };
@@ -161,22 +161,4 @@ void fp__bom_free(fp_bom *bom)
         return;
     free(bom->row);
     memset(bom, 0, sizeof *bom);
-}
-
-size_t fp_plan_bom_count(const fp_plan *plan)
-{
-    return plan->bom.n;
-}
-
-fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_error *err)
-{
-    if (i >= plan->bom.n)
-        FP_FAIL(err, FP_EINVAL, "", "BOM line %zu out of range (the plan has %zu)", i, plan->bom.n);
-    *out = plan->bom.row[i].line;
-    return FP_OK;
-}
-
-void fp_plan_totals(const fp_plan *plan, fp_totals *out)
-{
-    *out = plan->bom.totals;
 }

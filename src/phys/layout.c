@@ -1,81 +1,120 @@
 /* fabplan — physical layout: every device gets a hall, row, rack and U; every rack an (x, y).
  *
  * Fill order (docs/layout.md): servers are cut into units of fabric.su_servers consecutive
- * servers (a scalable unit). Each unit is a run of racks: its compute racks, with its leaf
- * network racks in the middle of the run (or at its end, or no network racks when leaves sit
- * top-of-rack). Units are packed into rows of layout.racks_per_row racks, a unit never split
- * across rows unless it is longer than a row. Units are divided evenly over the halls. Each
- * hall gets central network rows in the middle of its compute rows: the spines of its pods
- * (fabrics of 3 or more tiers), and, in the middle hall, the top tiers (cores, super-cores; the
- * spines of a 2-tier fabric). Each switch tier starts a new central row. Switches stack from
- * the top of a rack down; servers from U1 up. */
+ * servers (a scalable unit). A unit is a run of racks: its compute racks with its leaf racks in
+ * the middle (or at its end, or none when leaves sit top-of-rack). Units are grouped: a pod
+ * (fabrics of 3 or more tiers) or a single unit (2 tiers). Groups are packed into halls in
+ * order, a new hall when the next group would take the hall over layout.hall_power_limit_w
+ * (or divided evenly when layout.halls is given); a pod never spans two halls, and a zone
+ * stays in one hall when zones fit. In a hall, racks stream into rows: a row ends at
+ * layout.racks_per_row racks or layout.row_power_limit_w of estimated power; a unit (a group)
+ * starts a new row when it does not fit in what is left of the current one. With
+ * layout.spine_racks "pod" each pod's spines stand in network racks in the middle of the pod's
+ * run, spread round-robin so that no rack holds more than spine_rack_max_share of them. Central
+ * network rows in the middle of each hall hold the top tiers (spread evenly over the halls; a
+ * 4-tier fabric's cores over the halls of their zone) and, with "central", the spines of the
+ * hall's pods. Rows stand end to end in lines, a cross-aisle between them, as many per line as
+ * make the hall about as deep as it is wide. Switches stack from the top of a rack down;
+ * servers from U1 up. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "phys/phys.h"
 
-#define DEV_TEMP_NONE (-1)
+#define MAX_HALLS 64
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
 }
 
+/* One rack before numbering: where it stands and what it is. */
+typedef struct trk {
+    int32_t hall, row;          /* row: index in the hall's stream (compute and central) */
+    int32_t pos;                /* 0-based in its row */
+    uint8_t role;
+    double width, power;        /* metres; estimated watts */
+} trk;
+
 typedef struct build {
     const fp_fabric *fab;
     const fp_rspec *rs;
     const fp_phys_spec *ps;
     fp_layout *lay;
-    int64_t n_units, unit_servers, units_per_hall;
-    int64_t rpr;                        /* racks per row (layout.racks_per_row, or auto) */
-    int halls, core_hall;
+    int64_t n_units, unit_servers;
+    int64_t rpr;                        /* most racks in a row */
+    int halls;
     int per_rack[FP_MAX_TIERS + 1];     /* switches per network rack, per tier */
     int ru[FP_MAX_TIERS + 1];           /* RU of a switch, per tier */
+    double dev_w[FP_MAX_TIERS + 1];     /* estimated power of one device per tier ([0] server) */
+    int pod_mode;                       /* spines beside their pods */
+    int top_central_from;               /* first tier in central rows */
     /* per unit */
-    int64_t *unit_cr, *unit_nr, *unit_leaves, *unit_base, *unit_row, *unit_col;
+    int64_t *unit_cr, *unit_nr, *unit_leaves, *unit_base, *unit_group;
     int32_t *leaf_unit;                 /* per leaf (tier-1 switch, all planes) */
-    int32_t *pod_hall;
-    int64_t n_pods;
-    /* per hall */
-    int64_t hall_compute_rows[64], hall_central_rows[64];
-    int64_t central_row0[64][FP_MAX_TIERS + 1], central_base[64][FP_MAX_TIERS + 1],
-            central_count[64][FP_MAX_TIERS + 1];
+    /* per group (pod, or unit for 2 tiers) */
+    int64_t n_groups;
+    int64_t *grp_unit0, *grp_units, *grp_spines, *grp_sr, *grp_sr_base, *grp_zone;
+    int32_t *grp_hall;
+    double *grp_power;
+    /* central racks per hall and tier */
+    int64_t central_count[MAX_HALLS][FP_MAX_TIERS + 1], central_base[MAX_HALLS][FP_MAX_TIERS + 1];
+    int32_t hall_zone_first[MAX_HALLS];
+    /* temp racks */
+    trk *rk;
+    int64_t n_rk, cap_rk;
+    /* stream state */
+    int cur_hall;
+    int32_t cur_row, cur_pos;
+    double cur_power;
+    int32_t hall_rows[MAX_HALLS], hall_central_rows[MAX_HALLS], hall_central_row0[MAX_HALLS];
 } build;
 
-static int hall_of_unit(const build *b, int64_t u)
+static int is_pod_tier(const build *b, int t)
 {
-    return (int)(u / b->units_per_hall);
-}
-
-static int switch_hall(const build *b, int64_t dev)
-{
-    const fp_device *d = &b->fab->dev[dev];
-    if (d->tier == 1)
-        return hall_of_unit(b, b->leaf_unit[dev - b->fab->tier_base[1]]);
-    if (d->tier == 2 && b->fab->tiers >= 3 && d->pod >= 0 && d->pod < b->n_pods)
-        return b->pod_hall[d->pod];
-    return b->core_hall;
+    return t == 2 && b->fab->tiers >= 3;
 }
 
 static fp_status sizes(build *b, fp_error *err)
 {
     const fp_fabric *fab = b->fab;
     const fp_phys_spec *ps = b->ps;
+    /* Link-end allowance for optics: the most a module draws per link it carries. */
+    double per_end = 0;
+    for (int i = 0; i < ps->n_parts; i++) {
+        const fp_part *p = &ps->parts[i];
+        if (p->type == FP_PART_TRANSCEIVER) {
+            double w = p->power_w / (p->ports > 0 ? p->ports : 1);
+            if (w > per_end)
+                per_end = w;
+        }
+    }
+    int64_t eps = (int64_t)b->rs->endpoints_per_server * fab->planes;
+    b->dev_w[0] = ps->server_power_w + (double)eps * per_end;
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_part *m = &b->rs->tier[t - 1].model;
+        int links = b->rs->tier[t - 1].down + b->rs->tier[t - 1].up;
+        if (links < 1)
+            links = m->ports;
         b->ru[t] = m->ru > 0 ? m->ru : 1;
         b->per_rack[t] = ps->rack_units / b->ru[t];
         if (b->per_rack[t] > ps->max_switches_per_rack)
             b->per_rack[t] = ps->max_switches_per_rack;
+        if (links > 0 && b->per_rack[t] > ps->max_cords_per_rack / links)
+            b->per_rack[t] = ps->max_cords_per_rack / links;
         if (b->per_rack[t] < 1)
+            b->per_rack[t] = 1;
+        if (ps->rack_units / b->ru[t] < 1)
             FP_FAIL(err, FP_EINVAL, "/layout/rack_units",
                     "/layout/rack_units: a %dU rack cannot hold the %dU %s (tier %d)",
                     ps->rack_units, b->ru[t], m->id, t);
+        b->dev_w[t] = m->power_w + (double)links * per_end;
     }
     b->unit_servers = b->rs->su_servers;
     b->n_units = ceil_div(fab->servers, b->unit_servers);
-    b->units_per_hall = ceil_div(b->n_units, ps->halls);
-    b->halls = (int)ceil_div(b->n_units, b->units_per_hall);
-    b->core_hall = (b->halls - 1) / 2;
+    b->pod_mode = fab->tiers >= 3 && ps->spine_place == FP_SPINE_POD;
+    b->top_central_from = b->pod_mode ? 3 : 2;
+    b->rpr = ps->racks_per_row > 0 ? ps->racks_per_row : 24;
     return FP_OK;
 }
 
@@ -98,158 +137,349 @@ static void leaf_units(build *b)
             b->leaf_unit[i] = 0;
         b->unit_leaves[b->leaf_unit[i]]++;
     }
-    for (int64_t p = 0; p < b->n_pods; p++)
-        b->pod_hall[p] = INT32_MAX;
-    for (int64_t i = 0; i < n_leaf; i++) {
-        int32_t pod = fab->dev[fab->tier_base[1] + i].pod;
-        int h = hall_of_unit(b, b->leaf_unit[i]);
-        if (pod >= 0 && pod < b->n_pods && h < b->pod_hall[pod])
-            b->pod_hall[pod] = h;
-    }
-    for (int64_t p = 0; p < b->n_pods; p++)
-        if (b->pod_hall[p] == INT32_MAX)
-            b->pod_hall[p] = b->core_hall;
 }
 
-/* Racks per row when the spec leaves it open: whole units per row, as many as make a hall
- * about as deep as it is wide (rows are rack depth plus an aisle apart). */
-static void auto_row_length(build *b)
+/* Units and their racks, and the groups they form: a pod is the units whose servers belong to
+ * it (a unit joins the pod of its first server); for 2 tiers each unit is its own group. */
+static void groups(build *b, int32_t *pod_group, int64_t *pod_spines)
 {
+    const fp_fabric *fab = b->fab;
     const fp_phys_spec *ps = b->ps;
-    int64_t cr = ceil_div(b->unit_servers, ps->servers_per_rack);
-    int64_t nr = ps->leaf_place == FP_LEAF_TOR ? 0 : ceil_div(b->unit_leaves[0], b->per_rack[1]);
-    int64_t len = cr + nr, k = 1;
-    if (ps->racks_per_row > 0) {
-        b->rpr = ps->racks_per_row;
-        return;
-    }
-    double pitch = ps->rack_depth_m + ps->aisle_m;
-    while ((double)(k + 1) * len * ps->rack_width_m <=
-           (double)ceil_div(b->units_per_hall, k + 1) * pitch)
-        k++;
-    b->rpr = k * len;
-}
-
-/* Pack the units of each hall into compute rows; count racks. Returns the temp rack count. */
-static int64_t pack_units(build *b)
-{
-    const fp_phys_spec *ps = b->ps;
-    int64_t rpr = b->rpr, next = 0;
-    int64_t row = -1, col = rpr;
-    int cur_hall = -1;
+    int64_t g = -1, last_pod = -2;
     for (int64_t u = 0; u < b->n_units; u++) {
-        int64_t siu = b->fab->servers - u * b->unit_servers;
+        int64_t siu = fab->servers - u * b->unit_servers;
         if (siu > b->unit_servers)
             siu = b->unit_servers;
         b->unit_cr[u] = ceil_div(siu, ps->servers_per_rack);
         b->unit_nr[u] = ps->leaf_place == FP_LEAF_TOR ? 0 : ceil_div(b->unit_leaves[u], b->per_rack[1]);
-        int64_t len = b->unit_cr[u] + b->unit_nr[u];
-        int h = hall_of_unit(b, u);
-        if (h != cur_hall) {
-            cur_hall = h;
-            row = -1;
-            col = rpr;
+        int64_t pod = fab->tiers >= 3 ? fab->dev[u * b->unit_servers].pod : u;
+        if (pod != last_pod || g < 0) {
+            g++;
+            b->grp_unit0[g] = u;
+            b->grp_zone[g] = fab->tiers >= 4 ? fab->dev[u * b->unit_servers].zone : 0;
+            last_pod = pod;
         }
-        if (len > rpr - col) {  /* a new row; a unit longer than a row wraps over several */
-            if (col > 0)
-                row++;
-            col = 0;
-        }
-        b->unit_row[u] = row;
-        b->unit_col[u] = col;
-        b->unit_base[u] = next;
-        next += len;
-        row += (col + len) / rpr;
-        col = (col + len) % rpr;
-        b->hall_compute_rows[h] = row + (col > 0 ? 1 : 0);
+        b->unit_group[u] = g;
+        b->grp_units[g]++;
+        b->grp_power[g] += (double)siu * b->dev_w[0] + (double)b->unit_leaves[u] * b->dev_w[1];
     }
-    return next;
+    b->n_groups = g + 1;
+    if (fab->tiers < 3)
+        return;
+    /* A pod belongs to the group of its first server (several small pods can share a unit). */
+    int64_t n_pods = fab->level[2].blocks;
+    for (int64_t p = 0; p < n_pods; p++) {
+        pod_group[p] = -1;
+        pod_spines[p] = 0;
+    }
+    for (int64_t sv = 0; sv < fab->servers; sv++) {
+        int32_t pod = fab->dev[sv].pod;
+        if (pod >= 0 && pod < n_pods && pod_group[pod] < 0)
+            pod_group[pod] = (int32_t)b->unit_group[sv / b->unit_servers];
+    }
+    for (int64_t d = fab->tier_base[2]; d < fab->tier_base[2] + fab->level[2].switches * fab->planes; d++) {
+        int32_t pod = fab->dev[d].pod;
+        if (pod < 0 || pod >= n_pods)
+            continue;
+        if (pod_group[pod] < 0)     /* a pod without servers: beside the last group */
+            pod_group[pod] = (int32_t)(b->n_groups - 1);
+        b->grp_spines[pod_group[pod]]++;
+        b->grp_power[pod_group[pod]] += b->dev_w[2];
+        pod_spines[pod]++;
+    }
+    for (int64_t k = 0; k < b->n_groups && b->pod_mode; k++) {
+        int64_t s = b->grp_spines[k], most = 0;
+        for (int64_t p = 0; p < n_pods; p++)
+            if (pod_group[p] == k && pod_spines[p] > most)
+                most = pod_spines[p];
+        int64_t by_room = ceil_div(s, b->per_rack[2]);
+        int64_t by_share = (int64_t)ceil(1.0 / ps->spine_rack_share - 1e-9);
+        if (by_share > most)
+            by_share = most;
+        b->grp_sr[k] = by_room > by_share ? by_room : by_share;
+    }
 }
 
-/* Central rows: count the switches of each tier per hall, give each tier its own rows. */
-static int64_t plan_central(build *b, int64_t next)
+/* Power of the switches in central rows (spread over the halls). */
+static double central_power(const build *b)
 {
     const fp_fabric *fab = b->fab;
-    int64_t rpr = b->rpr;
-    for (int t = 2; t <= fab->tiers; t++)
-        for (int64_t d = fab->tier_base[t]; d < fab->tier_base[t] + fab->level[t].switches * fab->planes; d++)
-            b->central_count[switch_hall(b, d)][t]++;
-    for (int h = 0; h < b->halls; h++) {
-        int64_t rows = 0;
-        for (int t = 2; t <= fab->tiers; t++) {
-            int64_t racks = ceil_div(b->central_count[h][t], b->per_rack[t]);
-            b->central_row0[h][t] = rows;
-            b->central_base[h][t] = next;
-            next += racks;
-            rows += ceil_div(racks, rpr);
-        }
-        b->hall_central_rows[h] = rows;
+    double w = 0;
+    for (int t = b->top_central_from; t <= fab->tiers; t++)
+        if (!is_pod_tier(b, t))
+            w += (double)fab->level[t].switches * fab->planes * b->dev_w[t];
+    return w;
+}
+
+/* Groups into halls. layout.halls given: divided evenly. Otherwise in order, a new hall when
+ * the next group (or zone, when zones fit in a hall) would pass the hall limit less the hall's
+ * share of the central tiers; repeated with more halls until the shares agree. */
+static fp_status assign_halls(build *b, fp_error *err)
+{
+    const fp_phys_spec *ps = b->ps;
+    int64_t ng = b->n_groups;
+    if (ps->halls > 0 || ps->hall_power_limit_w <= 0) {
+        int h = ps->halls > 0 ? ps->halls : 1;
+        int64_t per = ceil_div(ng, h);
+        for (int64_t g = 0; g < ng; g++)
+            b->grp_hall[g] = (int32_t)(g / per);
+        b->halls = (int)ceil_div(ng, per);
+        return FP_OK;
     }
-    return next;
+    double top = central_power(b), limit = ps->hall_power_limit_w, zone_max = 0, zw = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        zw = (g > 0 && b->grp_zone[g] == b->grp_zone[g - 1]) ? zw + b->grp_power[g] : b->grp_power[g];
+        if (zw > zone_max)
+            zone_max = zw;
+    }
+    for (int h = 1; h <= MAX_HALLS; h++) {
+        double budget = limit - top / h, used = 0;
+        int zones_fit = b->fab->tiers >= 4 && zone_max <= budget, hall = 0;
+        for (int64_t g = 0; g < ng; g++) {
+            double w = b->grp_power[g];
+            int starts = 1;
+            if (zones_fit) {
+                starts = g == 0 || b->grp_zone[g] != b->grp_zone[g - 1];
+                for (int64_t k = g + 1; starts && k < ng && b->grp_zone[k] == b->grp_zone[g]; k++)
+                    w += b->grp_power[k];
+            }
+            if (starts && used > 0 && used + w > budget) {
+                hall++;
+                used = 0;
+            }
+            used += b->grp_power[g];
+            b->grp_hall[g] = hall;
+        }
+        if (hall + 1 > h)
+            continue;
+        b->halls = hall + 1;
+        /* Even out: the same number of halls, groups (zones) cut at equal shares of the power,
+         * kept only when no hall passes the budget. */
+        int32_t *even = malloc((size_t)ng * sizeof *even);
+        double *in_hall = calloc((size_t)b->halls, sizeof *in_hall);
+        double total = 0, cum = 0;
+        int ok = even != NULL && in_hall != NULL;
+        for (int64_t g = 0; g < ng; g++)
+            total += b->grp_power[g];
+        for (int64_t g = 0, g1; ok && g < ng; g = g1) {
+            double w = 0;
+            g1 = g + 1;
+            if (zones_fit)
+                while (g1 < ng && b->grp_zone[g1] == b->grp_zone[g])
+                    g1++;
+            for (int64_t k = g; k < g1; k++)
+                w += b->grp_power[k];
+            int hh = total > 0 ? (int)((cum + w / 2) * b->halls / total) : 0;
+            if (hh >= b->halls)
+                hh = b->halls - 1;
+            for (int64_t k = g; k < g1; k++)
+                even[k] = hh;
+            in_hall[hh] += w;
+            cum += w;
+        }
+        for (int k = 0; ok && k < b->halls; k++)
+            ok = in_hall[k] <= budget && in_hall[k] > 0;
+        if (ok)
+            memcpy(b->grp_hall, even, (size_t)ng * sizeof *even);
+        free(even);
+        free(in_hall);
+        return FP_OK;
+    }
+    FP_FAIL(err, FP_EDESIGN, "/layout/hall_power_limit_w",
+            "/layout/hall_power_limit_w: %.0f W per hall needs more than %d halls for this fabric; raise the limit",
+            limit, MAX_HALLS);
 }
 
-/* Final row number (0-based in the hall) of compute row r, and of central row c. */
-static int64_t compute_row(const build *b, int h, int64_t r)
-{
-    int64_t first = (b->hall_compute_rows[h] + 1) / 2;
-    return r < first ? r : r + b->hall_central_rows[h];
-}
+/* ---- the rack stream ---- */
 
-static int64_t central_row(const build *b, int h, int64_t c)
+static fp_status push_rack(build *b, int role, double width, double power, fp_error *err)
 {
-    return (b->hall_compute_rows[h] + 1) / 2 + c;
-}
-
-static void set_rack(build *b, int64_t id, int h, int64_t row, int64_t col, int role)
-{
-    fp_rack *r = &b->lay->rack[id];
-    r->hall = h;
-    r->row = (int32_t)row;
-    r->pos = (int32_t)col;
+    const fp_phys_spec *ps = b->ps;
+    if (b->cur_pos > 0 && (b->cur_pos >= b->rpr ||
+                           (ps->row_power_limit_w > 0 && b->cur_power + power > ps->row_power_limit_w))) {
+        b->cur_row++;
+        b->cur_pos = 0;
+        b->cur_power = 0;
+    }
+    if (b->n_rk == b->cap_rk) {
+        int64_t cap = b->cap_rk ? b->cap_rk * 2 : 1024;
+        trk *n = realloc(b->rk, (size_t)cap * sizeof *n);
+        if (n == NULL)
+            FP_FAIL(err, FP_ENOMEM, "", "out of memory for the racks");
+        b->rk = n;
+        b->cap_rk = cap;
+    }
+    trk *r = &b->rk[b->n_rk++];
+    r->hall = b->cur_hall;
+    r->row = b->cur_row;
+    r->pos = b->cur_pos++;
     r->role = (uint8_t)role;
+    r->width = width;
+    r->power = power;
+    b->cur_power += power;
+    return FP_OK;
 }
 
-static void place_racks(build *b)
+/* A block of n racks drawing w starts a new row unless it fits in what is left of this one. */
+static void keep_together(build *b, int64_t n, double w)
+{
+    const fp_phys_spec *ps = b->ps;
+    if (b->cur_pos == 0)
+        return;
+    if (b->cur_pos + n > b->rpr || (ps->row_power_limit_w > 0 && b->cur_power + w > ps->row_power_limit_w)) {
+        b->cur_row++;
+        b->cur_pos = 0;
+        b->cur_power = 0;
+    }
+}
+
+static void new_row(build *b)
+{
+    if (b->cur_pos > 0) {
+        b->cur_row++;
+        b->cur_pos = 0;
+        b->cur_power = 0;
+    }
+}
+
+static double unit_power(const build *b, int64_t u)
+{
+    int64_t siu = b->fab->servers - u * b->unit_servers;
+    if (siu > b->unit_servers)
+        siu = b->unit_servers;
+    return (double)siu * b->dev_w[0] + (double)b->unit_leaves[u] * b->dev_w[1];
+}
+
+static fp_status emit_unit(build *b, int64_t u, fp_error *err)
+{
+    const fp_phys_spec *ps = b->ps;
+    int64_t cr = b->unit_cr[u], nr = b->unit_nr[u];
+    int64_t half = ps->leaf_place == FP_LEAF_END ? cr : cr / 2;
+    int64_t siu = b->fab->servers - u * b->unit_servers;
+    if (siu > b->unit_servers)
+        siu = b->unit_servers;
+    keep_together(b, cr + nr, unit_power(b, u));
+    b->unit_base[u] = b->n_rk;
+    fp_status rc = FP_OK;
+    int64_t per_leaf_rack = b->per_rack[1];
+    for (int64_t p = 0; p < cr + nr && rc == FP_OK; p++) {
+        int leaf = p >= half && p < half + nr;
+        double w;
+        if (leaf) {
+            int64_t j = p - half, n = b->unit_leaves[u] - j * per_leaf_rack;
+            w = (double)(n < per_leaf_rack ? n : per_leaf_rack) * b->dev_w[1];
+        } else {
+            int64_t k = p < half ? p : p - nr, n = siu - k * ps->servers_per_rack;
+            w = (double)(n < ps->servers_per_rack ? n : ps->servers_per_rack) * b->dev_w[0];
+        }
+        rc = push_rack(b, leaf ? 1 : 0, leaf ? ps->network_rack_width_m : ps->rack_width_m, w, err);
+    }
+    return rc;
+}
+
+static fp_status emit_spine_racks(build *b, int64_t g, fp_error *err)
+{
+    int64_t n = b->grp_sr[g], s = b->grp_spines[g];
+    keep_together(b, n, (double)s * b->dev_w[2]);
+    b->grp_sr_base[g] = b->n_rk;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t in_rack = s / n + (j < s % n ? 1 : 0);
+        fp_status rc = push_rack(b, 2, b->ps->network_rack_width_m, (double)in_rack * b->dev_w[2], err);
+        if (rc != FP_OK)
+            return rc;
+    }
+    return FP_OK;
+}
+
+/* Which hall a central switch stands in: the top tier spread evenly over all halls, a 4-tier
+ * fabric's cores over the halls of their zone, spines (central mode) in their pod's hall. */
+static int central_hall(const build *b, int64_t d, const int32_t *pod_group, int32_t zone_h0[],
+                        int32_t zone_h1[])
 {
     const fp_fabric *fab = b->fab;
-    int64_t rpr = b->rpr;
-    for (int64_t u = 0; u < b->n_units; u++) {
-        int h = hall_of_unit(b, u);
-        int64_t cr = b->unit_cr[u], nr = b->unit_nr[u];
-        int64_t half = b->ps->leaf_place == FP_LEAF_END ? cr : cr / 2;
-        for (int64_t p = 0; p < cr + nr; p++) {
-            int64_t lin = b->unit_col[u] + p;
-            int role = (p >= half && p < half + nr) ? 1 : 0;
-            set_rack(b, b->unit_base[u] + p, h, compute_row(b, h, b->unit_row[u] + lin / rpr),
-                     lin % rpr, role);
-        }
+    const fp_device *dv = &fab->dev[d];
+    int t = dv->tier;
+    int64_t n = fab->level[t].switches * fab->planes, i = d - fab->tier_base[t];
+    if (is_pod_tier(b, t) && dv->pod >= 0 && pod_group[dv->pod] >= 0)
+        return b->grp_hall[pod_group[dv->pod]];
+    if (t == 3 && fab->tiers >= 4 && dv->zone >= 0 && zone_h0[dv->zone] >= 0) {
+        int64_t per = fab->level[3].positions, q = dv->index;
+        int span = zone_h1[dv->zone] - zone_h0[dv->zone] + 1;
+        return zone_h0[dv->zone] + (int)(q * span / (per > 0 ? per : 1));
     }
-    for (int h = 0; h < b->halls; h++)
-        for (int t = 2; t <= fab->tiers; t++) {
-            int64_t racks = ceil_div(b->central_count[h][t], b->per_rack[t]);
-            for (int64_t k = 0; k < racks; k++)
-                set_rack(b, b->central_base[h][t] + k, h,
-                         central_row(b, h, b->central_row0[h][t] + k / rpr), k % rpr, t);
-        }
+    return (int)(i * b->halls / (n > 0 ? n : 1));
 }
 
-/* Temp rack of compute rack k (0-based) of unit u, and of its network rack j. */
-static int64_t unit_compute_rack(const build *b, int64_t u, int64_t k)
+static fp_status stream(build *b, int32_t *pod_group, int32_t *zone_h0, int32_t *zone_h1,
+                        fp_error *err)
 {
-    int64_t half = b->ps->leaf_place == FP_LEAF_END ? b->unit_cr[u] : b->unit_cr[u] / 2;
-    return b->unit_base[u] + (k < half ? k : k + b->unit_nr[u]);
+    const fp_fabric *fab = b->fab;
+    fp_status rc = FP_OK;
+    /* Central switch counts per hall and tier. */
+    for (int t = b->top_central_from; t <= fab->tiers; t++)
+        for (int64_t d = fab->tier_base[t]; d < fab->tier_base[t] + fab->level[t].switches * fab->planes; d++)
+            b->central_count[central_hall(b, d, pod_group, zone_h0, zone_h1)][t]++;
+    int64_t g = 0;
+    for (int h = 0; h < b->halls; h++) {
+        b->cur_hall = h;
+        b->cur_row = 0;
+        b->cur_pos = 0;
+        b->cur_power = 0;
+        for (; g < b->n_groups && b->grp_hall[g] == h; g++) {
+            int64_t u0 = b->grp_unit0[g], nu = b->grp_units[g];
+            int64_t racks = b->grp_sr[g];
+            for (int64_t u = u0; u < u0 + nu; u++)
+                racks += b->unit_cr[u] + b->unit_nr[u];
+            keep_together(b, racks, b->grp_power[g]);
+            int64_t mid = (nu + 1) / 2;
+            for (int64_t k = 0; k < nu && rc == FP_OK; k++) {
+                if (k == mid && b->grp_sr[g] > 0)
+                    rc = emit_spine_racks(b, g, err);
+                if (rc == FP_OK)
+                    rc = emit_unit(b, u0 + k, err);
+            }
+            if (rc == FP_OK && nu == 1 && b->grp_sr[g] > 0)
+                rc = emit_spine_racks(b, g, err);
+            if (rc != FP_OK)
+                return rc;
+        }
+        new_row(b);
+        b->hall_rows[h] = b->cur_row;
+        /* Central rows: each tier starts a new row. */
+        int32_t c0 = b->cur_row;
+        for (int t = b->top_central_from; t <= fab->tiers; t++) {
+            int64_t n = b->central_count[h][t];
+            if (n == 0)
+                continue;
+            b->central_base[h][t] = b->n_rk;
+            for (int64_t j = 0; j * b->per_rack[t] < n; j++) {
+                int64_t in_rack = n - j * b->per_rack[t];
+                if (in_rack > b->per_rack[t])
+                    in_rack = b->per_rack[t];
+                if ((rc = push_rack(b, t, b->ps->network_rack_width_m,
+                                    (double)in_rack * b->dev_w[t], err)) != FP_OK)
+                    return rc;
+            }
+            new_row(b);
+        }
+        b->hall_central_row0[h] = c0;
+        b->hall_central_rows[h] = b->cur_row - c0;
+    }
+    return FP_OK;
 }
 
-static fp_status place_devices(build *b, fp_error *err)
+static fp_status place_devices(build *b, const int32_t *pod_group, int32_t *zone_h0,
+                               int32_t *zone_h1, fp_error *err)
 {
     const fp_fabric *fab = b->fab;
     const fp_phys_spec *ps = b->ps;
     fp_layout *lay = b->lay;
     int64_t *leaf_slot = calloc((size_t)b->n_units, sizeof *leaf_slot);
-    int16_t *top = NULL;        /* per rack: lowest U taken by switches from the top */
+    int64_t *spine_slot = calloc((size_t)(b->n_groups ? b->n_groups : 1), sizeof *spine_slot);
+    int16_t *top = malloc((size_t)lay->n_rack * sizeof *top);
+    int64_t (*central_slot)[FP_MAX_TIERS + 1] = calloc(MAX_HALLS, sizeof *central_slot);
     fp_status rc = FP_OK;
-    top = malloc((size_t)lay->n_rack * sizeof *top);
-    if (leaf_slot == NULL || top == NULL) {
+    if (leaf_slot == NULL || spine_slot == NULL || top == NULL || central_slot == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, "", "out of memory placing devices");
         goto out;
     }
@@ -257,39 +487,46 @@ static fp_status place_devices(build *b, fp_error *err)
         top[r] = (int16_t)(ps->rack_units + 1);
     for (int64_t s = 0; s < fab->servers; s++) {
         int64_t u = s / b->unit_servers, i = s - u * b->unit_servers;
-        int64_t rack = unit_compute_rack(b, u, i / ps->servers_per_rack);
+        int64_t k = i / ps->servers_per_rack;
+        int64_t half = ps->leaf_place == FP_LEAF_END ? b->unit_cr[u] : b->unit_cr[u] / 2;
+        int64_t rack = b->unit_base[u] + (k < half ? k : k + b->unit_nr[u]);
         lay->dev_rack[s] = (int32_t)rack;
         lay->dev_u[s] = (int16_t)(1 + (i % ps->servers_per_rack) * ps->server_ru);
         lay->rack[rack].units_used += ps->server_ru;
         lay->rack[rack].devices++;
     }
-    int64_t central_slot[64][FP_MAX_TIERS + 1];
-    memset(central_slot, 0, sizeof central_slot);
     for (int64_t d = fab->servers; d < fab->n_dev; d++) {
-        int t = fab->dev[d].tier, ru = b->ru[t];
+        const fp_device *dv = &fab->dev[d];
+        int t = dv->tier, ru = b->ru[t];
         int64_t rack;
         if (t == 1) {
             int64_t u = b->leaf_unit[d - fab->tier_base[1]];
-            if (ps->leaf_place == FP_LEAF_TOR) {
-                rack = -1;  /* placed below, in the rack of its first server */
-            } else {
-                int64_t j = leaf_slot[u]++;
-                rack = b->unit_base[u] + (ps->leaf_place == FP_LEAF_END ? b->unit_cr[u]
-                                                                         : b->unit_cr[u] / 2) +
-                       j / b->per_rack[1];
-            }
+            if (ps->leaf_place == FP_LEAF_TOR)
+                continue;   /* placed below, in the rack of its first server */
+            int64_t j = leaf_slot[u]++;
+            rack = b->unit_base[u] + (ps->leaf_place == FP_LEAF_END ? b->unit_cr[u] : b->unit_cr[u] / 2) +
+                   j / b->per_rack[1];
+        } else if (b->pod_mode && is_pod_tier(b, t) && dv->pod >= 0 && pod_group[dv->pod] >= 0 &&
+                   b->grp_sr[pod_group[dv->pod]] > 0) {
+            /* Round-robin over the pod's spine racks: each holds at most its share. */
+            int64_t g = pod_group[dv->pod];
+            rack = b->grp_sr_base[g] + spine_slot[g]++ % b->grp_sr[g];
         } else {
-            int h = switch_hall(b, d);
+            int h = central_hall(b, d, pod_group, zone_h0, zone_h1);
             int64_t j = central_slot[h][t]++;
             rack = b->central_base[h][t] + j / b->per_rack[t];
         }
-        if (rack < 0)
-            continue;   /* top-of-rack leaves: placed by place_tor_leaves */
         top[rack] = (int16_t)(top[rack] - ru);
         lay->dev_rack[d] = (int32_t)rack;
         lay->dev_u[d] = top[rack];
         lay->rack[rack].units_used += ru;
         lay->rack[rack].devices++;
+        if (lay->rack[rack].units_used > ps->rack_units) {
+            rc = fp__error_set(err, FP_EDESIGN, "/layout/rack_units",
+                               "/layout/rack_units: a %dU network rack cannot hold its switches (%dU each); lower max_switches_per_rack or max_cords_per_rack",
+                               ps->rack_units, ru);
+            goto out;
+        }
     }
     if (ps->leaf_place == FP_LEAF_TOR) {
         /* Rack of the first server cabled to each leaf. */
@@ -327,7 +564,9 @@ static fp_status place_devices(build *b, fp_error *err)
     }
 out:
     free(leaf_slot);
+    free(spine_slot);
     free(top);
+    free(central_slot);
     return rc;
 }
 
@@ -343,68 +582,120 @@ static int rack_key_cmp(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
+/* Final row of stream row r in hall h: central rows go in the middle of the compute rows,
+ * starting a line. */
+static int32_t final_row(const build *b, int h, int32_t r, int k)
+{
+    int32_t c = b->hall_rows[h], n = b->hall_central_rows[h];
+    int32_t lines = (c + k - 1) / k;
+    int32_t first = ((lines + 1) / 2) * k;
+    if (first > c)
+        first = c;
+    if (r >= b->hall_central_row0[h])
+        return first + (r - b->hall_central_row0[h]);
+    return r < first ? r : r + n;
+}
+
+/* Rows per line for hall h: as many rows end to end as make the hall about square. */
+static int rows_per_line(const build *b, int rows, double row_span)
+{
+    const fp_phys_spec *ps = b->ps;
+    if (ps->rows_per_line > 0)
+        return ps->rows_per_line;
+    double pitch = ps->rack_depth_m + ps->aisle_m, span = row_span + ps->cross_aisle_m;
+    int k = 1;
+    while (k < rows && (double)(k + 1) * span <= (double)ceil_div(rows, k + 1) * pitch + 1e-9)
+        k++;
+    return k;
+}
+
 /* Number racks in floor order, make hall/row/pos 1-based, set coordinates. */
 static fp_status finish(build *b, fp_error *err)
 {
     fp_layout *lay = b->lay;
     const fp_phys_spec *ps = b->ps;
     int64_t n = lay->n_rack;
+    int k_of[MAX_HALLS];
+    double span_of[MAX_HALLS];
+    memset(span_of, 0, sizeof span_of);
+    /* Row widths: the widest row of a hall sets where the next row in a line begins. */
+    {
+        double w = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const trk *t = &b->rk[i];
+            w = (i > 0 && b->rk[i - 1].hall == t->hall && b->rk[i - 1].row == t->row) ? w + t->width : t->width;
+            if (w > span_of[t->hall])
+                span_of[t->hall] = w;
+        }
+    }
+    for (int h = 0; h < b->halls; h++)
+        k_of[h] = rows_per_line(b, b->hall_rows[h] + b->hall_central_rows[h], span_of[h]);
+    double *x_in_row = malloc((size_t)n * sizeof *x_in_row);
     rack_key *order = malloc((size_t)n * sizeof *order);
     int64_t *inv = malloc((size_t)n * sizeof *inv);
-    fp_rack *sorted = malloc((size_t)n * sizeof *sorted);
-    if (order == NULL || inv == NULL || sorted == NULL) {
+    fp_rack *sorted = calloc((size_t)(n ? n : 1), sizeof *sorted);
+    if (order == NULL || inv == NULL || x_in_row == NULL || sorted == NULL) {
         free(order);
         free(inv);
+        free(x_in_row);
         free(sorted);
         FP_FAIL(err, FP_ENOMEM, "", "out of memory sorting racks");
     }
     for (int64_t i = 0; i < n; i++) {
-        const fp_rack *r = &lay->rack[i];
-        order[i].key = ((int64_t)r->hall << 42) | ((int64_t)r->row << 21) | r->pos;
+        const trk *t = &b->rk[i];
+        x_in_row[i] = (i > 0 && b->rk[i - 1].hall == t->hall && b->rk[i - 1].row == t->row)
+                          ? x_in_row[i - 1] + b->rk[i - 1].width : 0;
+        int32_t row = final_row(b, t->hall, t->row, k_of[t->hall]);
+        order[i].key = ((int64_t)t->hall << 42) | ((int64_t)row << 21) | t->pos;
         order[i].index = i;
     }
     qsort(order, (size_t)n, sizeof *order, rack_key_cmp);
-    for (int64_t i = 0; i < n; i++) {
-        sorted[i] = lay->rack[order[i].index];
-        inv[order[i].index] = i;
-    }
-    for (int64_t d = 0; d < b->fab->n_dev; d++)
-        lay->dev_rack[d] = (int32_t)inv[lay->dev_rack[d]];
-    free(lay->rack);
-    lay->rack = sorted;
-    free(order);
-    free(inv);
-
-    double pitch = ps->rack_depth_m + ps->aisle_m, y0 = 0;
-    int64_t rows_total = 0;
+    double pitch = ps->rack_depth_m + ps->aisle_m, y0 = 0, hall_y0[MAX_HALLS];
+    int32_t hall_total_rows[MAX_HALLS];
     lay->floor_w = 0;
+    int64_t rows_total = 0;
     for (int h = 0; h < b->halls; h++) {
-        int64_t rows = b->hall_compute_rows[h] + b->hall_central_rows[h];
-        for (int64_t i = 0; i < n; i++) {
-            fp_rack *r = &lay->rack[i];
-            if (r->hall != h)
-                continue;
-            r->x = r->pos * ps->rack_width_m;
-            r->y = y0 + r->row * pitch;
-            if (r->x + ps->rack_width_m > lay->floor_w)
-                lay->floor_w = r->x + ps->rack_width_m;
-        }
-        y0 += rows * pitch - ps->aisle_m + (h + 1 < b->halls ? ps->hall_gap_m : 0);
+        int32_t rows = b->hall_rows[h] + b->hall_central_rows[h];
+        int32_t lines = (rows + k_of[h] - 1) / k_of[h];
+        hall_y0[h] = y0;
+        hall_total_rows[h] = rows;
+        y0 += lines * pitch - ps->aisle_m + (h + 1 < b->halls ? ps->hall_gap_m : 0);
         rows_total += rows;
     }
-    lay->floor_d = y0;
-    lay->rows = (int)rows_total;
-    lay->halls = b->halls;
     for (int64_t i = 0; i < n; i++) {
-        fp_rack *r = &lay->rack[i];
-        r->hall++;
-        r->row++;
-        r->pos++;
-        if (r->role == 0)
+        int64_t src = order[i].index;
+        const trk *t = &b->rk[src];
+        fp_rack *r = &sorted[i];
+        int k = k_of[t->hall];
+        int32_t row = final_row(b, t->hall, t->row, k);
+        inv[src] = i;
+        r->units_used = lay->rack[src].units_used;
+        r->devices = lay->rack[src].devices;
+        r->hall = t->hall + 1;
+        r->row = row + 1;
+        r->pos = t->pos + 1;
+        r->role = t->role;
+        r->x = (row % k) * (span_of[t->hall] + ps->cross_aisle_m) + x_in_row[src];
+        r->y = hall_y0[t->hall] + (row / k) * pitch;
+        if (r->x + t->width > lay->floor_w)
+            lay->floor_w = r->x + t->width;
+        if (t->role == 0)
             lay->compute_racks++;
         else
             lay->network_racks++;
     }
+    (void)hall_total_rows;
+    free(lay->rack);
+    lay->rack = sorted;
+    lay->floor_d = y0;
+    lay->rows = (int)rows_total;
+    lay->halls = b->halls;
+    free(order);
+    free(x_in_row);
+    /* dev_rack holds stream indices until here. */
+    for (int64_t d = 0; d < b->fab->n_dev; d++)
+        b->lay->dev_rack[d] = (int32_t)inv[b->lay->dev_rack[d]];
+    free(inv);
     return FP_OK;
 }
 
@@ -412,6 +703,8 @@ fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec 
 {
     build b;
     fp_status rc;
+    int32_t *pod_group = NULL, *zone_h0 = NULL, *zone_h1 = NULL;
+    int64_t *pod_spines = NULL;
     memset(lay, 0, sizeof *lay);
     memset(&b, 0, sizeof b);
     b.fab = fab;
@@ -421,45 +714,86 @@ fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec 
     if ((rc = sizes(&b, err)) != FP_OK)
         return rc;
     int64_t n_leaf = fab->tier_base[2] - fab->tier_base[1];
-    b.n_pods = fab->tiers >= 3 ? fab->level[2].blocks : 0;
+    int64_t n_pods = fab->tiers >= 3 ? fab->level[2].blocks : 0;
+    int64_t n_zones = fab->tiers >= 4 ? fab->level[3].blocks : 0;
     size_t nu = (size_t)b.n_units;
     b.unit_cr = calloc(nu, sizeof(int64_t));
     b.unit_nr = calloc(nu, sizeof(int64_t));
     b.unit_leaves = calloc(nu, sizeof(int64_t));
     b.unit_base = calloc(nu, sizeof(int64_t));
-    b.unit_row = calloc(nu, sizeof(int64_t));
-    b.unit_col = calloc(nu, sizeof(int64_t));
+    b.unit_group = calloc(nu, sizeof(int64_t));
+    b.grp_unit0 = calloc(nu, sizeof(int64_t));
+    b.grp_units = calloc(nu, sizeof(int64_t));
+    b.grp_spines = calloc(nu, sizeof(int64_t));
+    b.grp_sr = calloc(nu, sizeof(int64_t));
+    b.grp_sr_base = calloc(nu, sizeof(int64_t));
+    b.grp_zone = calloc(nu, sizeof(int64_t));
+    b.grp_hall = calloc(nu, sizeof(int32_t));
+    b.grp_power = calloc(nu, sizeof(double));
     b.leaf_unit = calloc((size_t)n_leaf, sizeof(int32_t));
-    b.pod_hall = calloc((size_t)(b.n_pods ? b.n_pods : 1), sizeof(int32_t));
+    pod_group = malloc((size_t)(n_pods ? n_pods : 1) * sizeof *pod_group);
+    pod_spines = malloc((size_t)(n_pods ? n_pods : 1) * sizeof *pod_spines);
+    zone_h0 = malloc((size_t)(n_zones ? n_zones : 1) * sizeof *zone_h0);
+    zone_h1 = malloc((size_t)(n_zones ? n_zones : 1) * sizeof *zone_h1);
     lay->dev_rack = calloc((size_t)fab->n_dev, sizeof *lay->dev_rack);
     lay->dev_u = calloc((size_t)fab->n_dev, sizeof *lay->dev_u);
-    if (!b.unit_cr || !b.unit_nr || !b.unit_leaves || !b.unit_base || !b.unit_row || !b.unit_col ||
-        !b.leaf_unit || !b.pod_hall || !lay->dev_rack || !lay->dev_u) {
+    if (!b.unit_cr || !b.unit_nr || !b.unit_leaves || !b.unit_base || !b.unit_group ||
+        !b.grp_unit0 || !b.grp_units || !b.grp_spines || !b.grp_sr || !b.grp_sr_base ||
+        !b.grp_zone || !b.grp_hall || !b.grp_power || !b.leaf_unit || !pod_group || !pod_spines || !zone_h0 ||
+        !zone_h1 || !lay->dev_rack || !lay->dev_u) {
         rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for the layout");
         goto out;
     }
     leaf_units(&b);
-    auto_row_length(&b);
-    int64_t n = pack_units(&b);
-    n = plan_central(&b, n);
-    lay->rack = calloc((size_t)n, sizeof *lay->rack);
-    if (lay->rack == NULL) {
-        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for %lld racks", (long long)n);
+    groups(&b, pod_group, pod_spines);
+    if ((rc = assign_halls(&b, err)) != FP_OK)
+        goto out;
+    if (b.halls > MAX_HALLS) {
+        rc = fp__error_set(err, FP_EDESIGN, "/layout/halls", "/layout/halls: at most %d halls",
+                           MAX_HALLS);
         goto out;
     }
-    lay->n_rack = n;
-    place_racks(&b);
-    if ((rc = place_devices(&b, err)) != FP_OK || (rc = finish(&b, err)) != FP_OK)
+    for (int64_t z = 0; z < n_zones; z++)
+        zone_h0[z] = zone_h1[z] = -1;
+    for (int64_t g = 0; g < b.n_groups && n_zones > 0; g++) {
+        int64_t z = b.grp_zone[g];
+        if (z < 0 || z >= n_zones)
+            continue;
+        if (zone_h0[z] < 0)
+            zone_h0[z] = b.grp_hall[g];
+        zone_h1[z] = b.grp_hall[g];
+    }
+    if ((rc = stream(&b, pod_group, zone_h0, zone_h1, err)) != FP_OK)
+        goto out;
+    lay->rack = calloc((size_t)(b.n_rk ? b.n_rk : 1), sizeof *lay->rack);
+    if (lay->rack == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for %lld racks", (long long)b.n_rk);
+        goto out;
+    }
+    lay->n_rack = b.n_rk;
+    if ((rc = place_devices(&b, pod_group, zone_h0, zone_h1, err)) != FP_OK ||
+        (rc = finish(&b, err)) != FP_OK)
         goto out;
 out:
     free(b.unit_cr);
     free(b.unit_nr);
     free(b.unit_leaves);
     free(b.unit_base);
-    free(b.unit_row);
-    free(b.unit_col);
+    free(b.unit_group);
+    free(b.grp_unit0);
+    free(b.grp_units);
+    free(b.grp_spines);
+    free(b.grp_sr);
+    free(b.grp_sr_base);
+    free(b.grp_zone);
+    free(b.grp_hall);
+    free(b.grp_power);
     free(b.leaf_unit);
-    free(b.pod_hall);
+    free(b.rk);
+    free(pod_group);
+    free(pod_spines);
+    free(zone_h0);
+    free(zone_h1);
     if (rc != FP_OK)
         fp__layout_free(lay);
     return rc;
@@ -484,3 +818,4 @@ void fp__location(fp_location *out, const fp_layout *lay, int64_t dev)
     out->u = lay->dev_u[dev];
     snprintf(out->text, sizeof out->text, "H%d-R%02d-K%02d-U%02d", r->hall, r->row, r->pos, out->u);
 }
+

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 extern const char fp__catalog_json[];
 extern const size_t fp__catalog_json_len;
@@ -59,7 +59,7 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
     static const char *const keys[] = {
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
-        "connector", "medium", "legs", "lengths_m", NULL
+        "connector", "medium", "legs", "lengths_m", "interface_names", NULL
     };
     char type[16] = "", d[96];
     fp_status rc;
@@ -94,7 +94,9 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_num(o, "reach_m", ptr, 0, 1e6, &pt->reach_m, err)) != FP_OK ||
         (rc = fp__json_str(o, "fibre", ptr, pt->fibre, sizeof pt->fibre, err)) != FP_OK ||
         (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
-        (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK)
+        (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK ||
+        (rc = fp__json_str(o, "interface_names", ptr, pt->interface_names,
+                           sizeof pt->interface_names, err)) != FP_OK)
         goto fail;
     pt->legs = 1;
     if ((rc = fp__json_i32(o, "ports", ptr, 1, 4096, &pt->ports, err)) != FP_OK ||
@@ -137,6 +139,12 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
                     "%s/cages: %d cages do not divide %s \"%s\"'s %d ports; expected a divisor of %d (e.g. %d for twin-port cages)",
                     ptr, pt->cages, type, pt->id, pt->ports, pt->ports,
                     pt->ports % 2 == 0 ? pt->ports / 2 : pt->ports);
+        if (cJSON_GetObjectItemCaseSensitive(o, "interface_names")) {
+            char why[200], p[200];
+            fp__json_ptr(p, sizeof p, ptr, "interface_names");
+            if (fp__port_template_check(pt->interface_names, why, sizeof why))
+                FP_FAIL(err, FP_ECATALOG, p, "%s: %s", p, why);
+        }
         for (int i = 0; i < nbr; i++)
             if (pt->port_gbps % pt->breakouts[i] != 0)
                 FP_FAIL(err, FP_ECATALOG, ptr, "%s/breakouts/%d: %d does not divide the port speed %d", ptr,
@@ -420,4 +428,11 @@ fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp
             snprintf(pt->source, sizeof pt->source, "given inline in the spec");
     }
     return FP_OK;
+}
+
+static const char *const medium_names[] = { "DAC", "ACC", "AEC", "MMF", "SMF" };
+
+const char *fp_medium_name(fp_medium m)
+{
+    return (unsigned)m < FP_MEDIUM_COUNT ? medium_names[m] : "unknown";
 }

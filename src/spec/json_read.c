@@ -5,7 +5,7 @@
 #include <string.h>
 #include <ctype.h>
 #include <pthread.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 /* cJSON records the last error in one process-wide variable on every parse: one parse at a
  * time, so threads parsing specs, catalogs and presets do not race on it. */

@@ -1,9 +1,10 @@
 /* fabplan — reading JSON documents with precise errors (the only cJSON user besides the writer). */
-#ifndef FABPLAN_JSON_READ_H
-#define FABPLAN_JSON_READ_H
+#ifndef FP_PRIVATE_SPEC_JSON_READ_H
+#define FP_PRIVATE_SPEC_JSON_READ_H
 
 #include <cjson/cJSON.h>
-#include "internal.h"
+#include "util/util.h"
+#include "spec/resolved.h"
 
 /* Parse len bytes (trailing garbage is an error). Syntax errors get line and column. */
 fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json_read.h"
+#include "spec/json_read.h"
 
 static const char *const boundary_keys[] = { "nic-leaf", "leaf-spine", "spine-core",
                                              "core-super-core" };
@@ -21,12 +21,20 @@ static void defaults(fp_phys_spec *ps)
     ps->servers_per_rack = 4;
     ps->server_ru = 8;              /* DGX/HGX H100 class eight-GPU server */
     ps->server_power_w = 10200;     /* DGX H100 maximum system power */
-    ps->racks_per_row = 0;          /* auto: a roughly square hall */
-    ps->halls = 1;
+    ps->racks_per_row = 0;          /* auto: power-limited, at most 24 racks (docs/layout.md) */
+    ps->halls = 0;                  /* auto: from hall_power_limit_w */
     ps->hall_gap_m = 20;
     ps->leaf_place = FP_LEAF_MIDDLE;
+    ps->spine_place = FP_SPINE_POD;
     ps->max_switches_per_rack = 16;
+    ps->max_cords_per_rack = 512;   /* 8 x 64-port switches: see docs/layout.md */
+    ps->spine_rack_share = 0.25;
+    ps->network_rack_width_m = 0.8;
+    ps->cross_aisle_m = 1.2;
+    ps->rows_per_line = 0;
     ps->rack_power_limit_w = 45000;
+    ps->row_power_limit_w = 920000;     /* 1,600 A busway at 415 V, loaded to 80 % */
+    ps->hall_power_limit_w = 30e6;
     ps->tray_height_m = 0.3;
     ps->service_loop_m = 0.3;
     ps->slack_pct = 5;
@@ -40,12 +48,17 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
     static const char *const keys[] = { "rack_units", "rack_width_m", "rack_depth_m", "aisle_m",
                                         "servers_per_rack", "server_ru", "server_power_w",
                                         "racks_per_row", "halls", "hall_gap_m", "leaf_racks",
-                                        "max_switches_per_rack", "rack_power_limit_w",
+                                        "spine_racks", "max_switches_per_rack",
+                                        "max_cords_per_rack", "spine_rack_max_share",
+                                        "network_rack_width_m", "cross_aisle_m", "rows_per_line",
+                                        "rack_power_limit_w", "row_power_limit_w",
+                                        "hall_power_limit_w",
                                         "spare_servers", "tray_height_m", "service_loop_m",
                                         "slack_percent", NULL };
     int64_t ru = ps->rack_units, spr = ps->servers_per_rack, sru = ps->server_ru,
-            rpr = ps->racks_per_row, halls = ps->halls, msw = ps->max_switches_per_rack;
-    char place[32] = "middle";
+            rpr = ps->racks_per_row, halls = ps->halls, msw = ps->max_switches_per_rack,
+            cords = ps->max_cords_per_rack, rpl = ps->rows_per_line;
+    char place[32] = "middle", spines[32] = "pod";
     fp_status rc;
     if (l == NULL)
         return FP_OK;
@@ -61,8 +74,16 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_int(l, "halls", "/layout", 1, 64, &halls, err)) != FP_OK ||
         (rc = fp__json_num(l, "hall_gap_m", "/layout", 0, 100000, &ps->hall_gap_m, err)) != FP_OK ||
         (rc = fp__json_str(l, "leaf_racks", "/layout", place, sizeof place, err)) != FP_OK ||
+        (rc = fp__json_str(l, "spine_racks", "/layout", spines, sizeof spines, err)) != FP_OK ||
         (rc = fp__json_int(l, "max_switches_per_rack", "/layout", 1, 60, &msw, err)) != FP_OK ||
+        (rc = fp__json_int(l, "max_cords_per_rack", "/layout", 1, 100000, &cords, err)) != FP_OK ||
+        (rc = fp__json_num(l, "spine_rack_max_share", "/layout", 0.01, 1, &ps->spine_rack_share, err)) != FP_OK ||
+        (rc = fp__json_num(l, "network_rack_width_m", "/layout", 0.3, 2, &ps->network_rack_width_m, err)) != FP_OK ||
+        (rc = fp__json_num(l, "cross_aisle_m", "/layout", 0, 20, &ps->cross_aisle_m, err)) != FP_OK ||
+        (rc = fp__json_int(l, "rows_per_line", "/layout", 0, 100, &rpl, err)) != FP_OK ||
         (rc = fp__json_num(l, "rack_power_limit_w", "/layout", 0, 1e7, &ps->rack_power_limit_w, err)) != FP_OK ||
+        (rc = fp__json_num(l, "row_power_limit_w", "/layout", 0, 1e9, &ps->row_power_limit_w, err)) != FP_OK ||
+        (rc = fp__json_num(l, "hall_power_limit_w", "/layout", 0, 1e11, &ps->hall_power_limit_w, err)) != FP_OK ||
         (rc = fp__json_num(l, "spare_servers", "/layout", 0, 0.5, &ps->spare_servers, err)) != FP_OK ||
         (rc = fp__json_num(l, "tray_height_m", "/layout", 0, 5, &ps->tray_height_m, err)) != FP_OK ||
         (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||
@@ -78,6 +99,14 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/layout/leaf_racks",
                 "/layout/leaf_racks: expected \"middle\", \"end\" or \"top-of-rack\", found \"%s\"",
                 place);
+    if (strcmp(spines, "pod") == 0)
+        ps->spine_place = FP_SPINE_POD;
+    else if (strcmp(spines, "central") == 0)
+        ps->spine_place = FP_SPINE_CENTRAL;
+    else
+        FP_FAIL(err, FP_EINVAL, "/layout/spine_racks",
+                "/layout/spine_racks: expected \"pod\" (network racks beside each pod) or \"central\" (central network rows), found \"%s\"",
+                spines);
     if (spr * sru > ru)
         FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
                 "/layout/servers_per_rack: %lld servers of %lldU need %lldU, more than the %lldU rack",
@@ -88,6 +117,8 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
     ps->racks_per_row = (int)rpr;
     ps->halls = (int)halls;
     ps->max_switches_per_rack = (int)msw;
+    ps->max_cords_per_rack = (int)cords;
+    ps->rows_per_line = (int)rpl;
     return FP_OK;
 }
 

@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "util/util.h"
 
 static const char *const status_names[] = {
     "ok", "out of memory", "invalid value", "catalog error", "I/O error", "graph error",

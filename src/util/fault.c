@@ -2,7 +2,7 @@
  * a run fail, as SQLite tests its I/O errors. Disarmed (the normal case) a point costs one
  * atomic load. tests/write/test_fault.c sweeps N over every point a small plan reaches. */
 #include <errno.h>
-#include "internal.h"
+#include "util/util.h"
 
 static long fault_at;       /* 0: disarmed */
 static long fault_seen;

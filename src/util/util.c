@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "util/util.h"
 
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err)
 {

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "internal.h"
+#include "write/writers.h"
 
 typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);
@@ -57,8 +57,17 @@ static const output outputs[] = {
     { "by-row", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_ROW },
     { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL },
     { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE },
-    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_csv, NULL, FP_SPLIT_NONE },
+    /* The NetBox set, in the order NetBox imports it (docs/outputs.md). */
+    { "netbox-sites.csv", FP_WRITE_NETBOX, fp__write_netbox_sites, NULL, FP_SPLIT_NONE },
+    { "netbox-manufacturers.csv", FP_WRITE_NETBOX, fp__write_netbox_manufacturers, NULL, FP_SPLIT_NONE },
+    { "netbox-device-roles.csv", FP_WRITE_NETBOX, fp__write_netbox_roles, NULL, FP_SPLIT_NONE },
+    { "netbox-device-types.csv", FP_WRITE_NETBOX, fp__write_netbox_device_types, NULL, FP_SPLIT_NONE },
+    { "netbox-racks.csv", FP_WRITE_NETBOX, fp__write_netbox_racks, NULL, FP_SPLIT_NONE },
+    { "netbox-devices.csv", FP_WRITE_NETBOX, fp__write_netbox_devices, NULL, FP_SPLIT_NONE },
+    { "netbox-interfaces.csv", FP_WRITE_NETBOX, fp__write_netbox_interfaces, NULL, FP_SPLIT_NONE },
+    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE },
     { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE },
+    { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE },
     { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE },

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
-#include "internal.h"
+#include "write/writers.h"
 
 static fp_status write_csv(const fp_compare_row *rows, size_t n, const char *path, fp_error *err)
 {

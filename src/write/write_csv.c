@@ -1,14 +1,14 @@
 /* fabplan — CSV documents. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "write/writers.h"
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    const fp_names *nm = &plan->names;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_names *nm = fp__plan_names(plan);
     char row[256], speed[16], bn[FP_MAX_TIERS + 1][32];
     fp_outbuf *ob = NULL;
     fp_status rc;
@@ -29,11 +29,11 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         fp__outbuf_put(ob, row, k);
         fp__outbuf_put(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, 16, fab, rs, l->a, l->a_port));
+        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->a, l->a_port));
         fp__outbuf_char(ob, ',');
         fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, 16, fab, rs, l->z, l->z_port));
+        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->z, l->z_port));
         fp__outbuf_put(ob, speed, speed_len);
         fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS
                                ? bn[l->boundary]

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <graphviz/gvc.h>
-#include "internal.h"
+#include "write/writers.h"
 
 #define S(lit) ((char *)(lit))
 
@@ -299,7 +299,7 @@ static int64_t smallest_divisor_at_least(int64_t of, int64_t at_least)
 
 static void plan_grouping(overview *ov)
 {
-    const fp_fabric *fab = &ov->plan->fab;
+    const fp_fabric *fab = fp__plan_fabric(ov->plan);
     const int L = fab->tiers;
     int64_t limit = OVERVIEW_GROUPS_PER_TIER / fab->planes;
     if (limit < 2)
@@ -333,7 +333,7 @@ static void plan_grouping(overview *ov)
 
 static int64_t group_of(const overview *ov, int64_t dev)
 {
-    const fp_device *d = &ov->plan->fab.dev[dev];
+    const fp_device *d = &fp__plan_fabric(ov->plan)->dev[dev];
     if (d->tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d->tier];
@@ -353,7 +353,7 @@ static void overview_free(overview *ov)
 /* Count members of every group and links between every pair of groups (one pass each). */
 static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = fp__plan_fabric(plan);
     memset(ov, 0, sizeof *ov);
     ov->plan = plan;
     plan_grouping(ov);
@@ -405,7 +405,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
  * switch model once in the title, so nodes stay narrow. */
 static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
 {
-    const fp_rspec *rs = &ov->plan->rs;
+    const fp_rspec *rs = fp__plan_rspec(ov->plan);
     size_t k = (size_t)snprintf(buf, n, "%s × %lld", role_plural(tier), (long long)ov->members[gid]);
     if (ov->su_lo[gid] >= 0 && k < n) {
         if (ov->su_lo[gid] == ov->su_hi[gid])
@@ -421,9 +421,9 @@ static void group_label(const overview *ov, int64_t gid, int tier, char *buf, si
 /* "switches: nvidia-qm9700 (64 ports)" or "leaf A (64 ports) · spine B (128 ports) · ...". */
 static void models_line(const fp_plan *plan, char *buf, size_t n)
 {
-    const fp_rspec *rs = &plan->rs;
+    const fp_rspec *rs = fp__plan_rspec(plan);
     int same = 1;
-    for (int t = 1; t < plan->fab.tiers; t++)
+    for (int t = 1; t < fp__plan_fabric(plan)->tiers; t++)
         same &= strcmp(rs->tier[t].model.id, rs->tier[0].model.id) == 0 &&
                 rs->tier[t].radix == rs->tier[0].radix;
     if (same) {
@@ -433,9 +433,9 @@ static void models_line(const fp_plan *plan, char *buf, size_t n)
     }
     size_t k = 0;
     buf[0] = '\0';
-    for (int t = 0; t < plan->fab.tiers && k < n; t++)
+    for (int t = 0; t < fp__plan_fabric(plan)->tiers && k < n; t++)
         k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
-                              fp__tier_role(t + 1, plan->fab.tiers), rs->tier[t].model.id,
+                              fp__tier_role(t + 1, fp__plan_fabric(plan)->tiers), rs->tier[t].model.id,
                               rs->tier[t].radix);
 }
 
@@ -451,8 +451,8 @@ static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
 fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     overview ov;
     fp_status rc;
     char title[400], name[64], label[256];
@@ -570,18 +570,18 @@ typedef struct unit_sel {
  * picture of thousands of port-to-port links is a hairball nobody can read. */
 static int whole_fabric_drawable(const fp_plan *plan)
 {
-    return plan->fab.n_link <= DOT_MAX_EDGES;
+    return fp__plan_fabric(plan)->n_link <= DOT_MAX_EDGES;
 }
 
 static int64_t units_of(const fp_plan *plan, int kind)
 {
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = fp__plan_fabric(plan);
     if (kind == 1)
-        return plan->rs.topology == FP_TOPO_RAIL ? fab->su_count : 0;
+        return fp__plan_rspec(plan)->topology == FP_TOPO_RAIL ? fab->su_count : 0;
     /* A 2-tier leaf-spine is one pod: its detail is the whole fabric. Above 2 tiers, the level
      * above the spines groups leaves and spines into pods. */
     if (fab->tiers == 2)
-        return plan->rs.topology != FP_TOPO_RAIL && whole_fabric_drawable(plan) ? 1 : 0;
+        return fp__plan_rspec(plan)->topology != FP_TOPO_RAIL && whole_fabric_drawable(plan) ? 1 : 0;
     return fab->level[2].blocks;
 }
 
@@ -591,7 +591,7 @@ static fp_status parse_selector(const fp_plan *plan, const fp_write_options *o, 
     const char *s = o && o->version >= 2 ? o->detail : NULL;
     out->kind = 0;
     out->index = 0;
-    out->whole = plan->fab.tiers == 2;
+    out->whole = fp__plan_fabric(plan)->tiers == 2;
     if (s == NULL) {
         out->kind = units_of(plan, 1) > 0 ? 1 : units_of(plan, 2) > 0 ? 2 : 0;
         return FP_OK;
@@ -616,16 +616,16 @@ static fp_status parse_selector(const fp_plan *plan, const fp_write_options *o, 
         if (out->kind == 1)
             FP_FAIL(err, FP_EINVAL, "detail",
                     "detail \"%s\": this %s fabric has no scalable units (only rail-optimized fabrics do)%s",
-                    s, fp_topology_name(plan->rs.topology),
+                    s, fp_topology_name(fp__plan_rspec(plan)->topology),
                     units_of(plan, 2) ? "; use pod:N" : "");
-        if (plan->fab.tiers == 2 && plan->rs.topology != FP_TOPO_RAIL)
+        if (fp__plan_fabric(plan)->tiers == 2 && fp__plan_rspec(plan)->topology != FP_TOPO_RAIL)
             FP_FAIL(err, FP_EINVAL, "detail",
                     "detail \"%s\": a 2-tier fabric is one pod, and its %lld links are too many "
                     "to draw one by one (at most %d); fabric.svg shows it by groups",
-                    s, (long long)plan->fab.n_link, DOT_MAX_EDGES);
+                    s, (long long)fp__plan_fabric(plan)->n_link, DOT_MAX_EDGES);
         FP_FAIL(err, FP_EINVAL, "detail",
                 "detail \"%s\": a %d-tier %s fabric has no pods (its unit is the scalable unit)%s",
-                s, plan->fab.tiers, fp_topology_name(plan->rs.topology),
+                s, fp__plan_fabric(plan)->tiers, fp_topology_name(fp__plan_rspec(plan)->topology),
                 units_of(plan, 1) ? "; use su:N" : "");
     }
     if (v > n)
@@ -645,11 +645,11 @@ int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char 
     if (parse_selector(plan, opts, &sel, why) != FP_OK)
         return 0;
     if (sel.kind == 0) {
-        if (plan->fab.tiers == 2 && plan->rs.topology != FP_TOPO_RAIL)
+        if (fp__plan_fabric(plan)->tiers == 2 && fp__plan_rspec(plan)->topology != FP_TOPO_RAIL)
             fp__error_set(why, FP_EINVAL, "detail",
                           "no detail diagram: this 2-tier fabric is one pod of %lld links, too many "
                           "to draw one by one (at most %d); fabric.svg shows it by groups",
-                          (long long)plan->fab.n_link, DOT_MAX_EDGES);
+                          (long long)fp__plan_fabric(plan)->n_link, DOT_MAX_EDGES);
         else
             fp__error_set(why, FP_EINVAL, "detail",
                           "no detail diagram: the fabric has neither scalable units nor pods");
@@ -685,12 +685,12 @@ static int in_unit(const fp_device *d, const unit_sel *sel)
 /* Rail colour of a link: the leaf's rail (rail-optimized), else the NIC it leaves from. */
 static const char *link_colour(const fp_plan *plan, const fp_link *l)
 {
-    const fp_fabric *fab = &plan->fab;
+    const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_device *leaf = l->boundary == 0 ? &fab->dev[l->z] : l->boundary == 1 ? &fab->dev[l->a] : NULL;
     if (leaf && leaf->rail >= 0)
         return rail_colour[(size_t)leaf->rail % N_RAIL_COLOURS];
     if (l->boundary == 0)
-        return rail_colour[(size_t)(l->a_port / plan->rs.nic.ports) % N_RAIL_COLOURS];
+        return rail_colour[(size_t)(l->a_port / fp__plan_rspec(plan)->nic.ports) % N_RAIL_COLOURS];
     return "#777777";
 }
 
@@ -699,10 +699,10 @@ static const char *link_colour(const fp_plan *plan, const fp_link *l)
  * ports on the left and up ports on the right. Returns an interned HTML string (agstrfree it). */
 static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf, size_t cap)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     const fp_device *d = &fab->dev[dev];
-    char dn[48], pn[16];
+    char dn[48], pn[FP_PORT_NAME_MAX];
     size_t k = 0;
     fp__device_name(dn, sizeof dn, fab, rs, dev);
 #define PUT(...) (k += k < cap ? (size_t)snprintf(buf + k, cap - k, __VA_ARGS__) : 0)
@@ -746,8 +746,8 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf
 fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
                            fp_error *err)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     unit_sel sel;
     fp_status rc;
     char title[256], name[64], label[256];
@@ -819,7 +819,7 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
         int ia = node[l->a] != NULL, iz = node[l->z] != NULL;
-        char ap[16], zp[16];
+        char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
         if (ia && iz) {
             Agedge_t *e = agedge(g, node[l->a], node[l->z], NULL, 1);
             /* The port names are drawn as the cells the edge joins; repeated as attributes so
@@ -900,7 +900,7 @@ static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, in
 {
     size_t n_cables = fp_plan_cable_count(plan), n_pairs = 0;
     int64_t *pairs = malloc((n_cables * FP_MAX_LEGS + 1) * sizeof *pairs);
-    const int32_t *dev_rack = plan->lay.dev_rack;
+    const int32_t *dev_rack = fp__plan_layout(plan)->dev_rack;
     *n_runs = 0;
     tally->runs = tally->rest_max = 0;
     if (pairs == NULL)
@@ -991,7 +991,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     /* Centre pinned: right edge near the floor's left edge, top below the role legend. */
     int rows = n_runs + 1 + (tally->runs > n_runs);
     double height = rows * RUN_TABLE_ROW_PT;
-    double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (plan->fab.tiers + 1) - 12.0;
+    double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (fp__plan_fabric(plan)->tiers + 1) - 12.0;
     snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6 * 72.0, top - height / 2);
     set_attr(n, "pos", pos);
     return FP_OK;
@@ -1000,7 +1000,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
 fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
                           fp_error *err)
 {
-    const fp_rspec *rs = &plan->rs;
+    const fp_rspec *rs = fp__plan_rspec(plan);
     size_t n_racks = fp_plan_rack_count(plan);
     char title[256], name[64], label[256];
     fp_status rc = FP_OK;
@@ -1047,7 +1047,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         node[i] = agnode(g, r.name, 1);
         int tier = 0;
         for (int t = 0; t <= FP_MAX_TIERS; t++)
-            if (strcmp(r.role, t == 0 ? "compute" : fp__tier_role(t, plan->fab.tiers)) == 0)
+            if (strcmp(r.role, t == 0 ? "compute" : fp__tier_role(t, fp__plan_fabric(plan)->tiers)) == 0)
                 tier = t;
         snprintf(label, sizeof label, "R%02d\nK%02d", r.row, r.rack);
         set_attr(node[i], "label", label);
@@ -1081,10 +1081,10 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(e, "color", "#1f4e9acc");
     }
     /* Legend: one box per role, pinned left of the floor. */
-    for (int t = 0; t <= plan->fab.tiers; t++) {
-        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t, plan->fab.tiers));
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
+        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t, fp__plan_fabric(plan)->tiers));
         Agnode_t *n = agnode(g, name, 1);
-        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t, plan->fab.tiers));
+        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t, fp__plan_fabric(plan)->tiers));
         set_attr(n, "fillcolor", fill_of(t));
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");

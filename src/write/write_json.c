@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "analysis/analysis.h"
+#include "write/writers.h"
 
 /* Part reference as the spec would give it: the catalog id, or the inline object. */
 static cJSON *part_ref(const fp_part *p)
@@ -46,8 +46,8 @@ static cJSON *resolved_spec(const fp_rspec *rs)
 
 static cJSON *plan_json(const fp_plan *plan)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
     fp_summary sm;
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     if (root == NULL)

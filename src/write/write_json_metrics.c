@@ -1,6 +1,6 @@
 /* fabplan — the "metrics" and "failure" sections of plan.json (cJSON, fixed key order). */
 #include <cjson/cJSON.h>
-#include "analysis/analysis.h"
+#include "write/writers.h"
 
 /* A time that may be unknown (no MTBF in the catalog): null rather than 0. */
 static void add_hours(cJSON *o, const char *key, double hours)
@@ -73,4 +73,13 @@ void fp__metrics_json(const fp_plan *plan, cJSON *root)
     cJSON_AddNumberToObject(o, "bisection_lost_fraction", f->bisection_lost_fraction);
     cJSON_AddNumberToObject(o, "endpoints_cut_off", (double)f->endpoints_cut_off);
     cJSON_AddNumberToObject(o, "servers_cut_off", (double)f->servers_cut_off);
+    cJSON_AddNumberToObject(o, "devices_failed", (double)f->devices_failed);
+    if (f->worst_pod >= 0) {
+        cJSON_AddNumberToObject(o, "worst_pod", f->worst_pod + 1);
+        cJSON_AddNumberToObject(o, "worst_pod_uplinks_remaining", f->worst_pod_uplinks);
+    }
+    if (f->worst_zone >= 0) {
+        cJSON_AddNumberToObject(o, "worst_zone", f->worst_zone + 1);
+        cJSON_AddNumberToObject(o, "worst_zone_uplinks_remaining", f->worst_zone_uplinks);
+    }
 }

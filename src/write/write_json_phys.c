@@ -1,11 +1,12 @@
 /* fabplan — the physical part of plan.json: layout, racks, media by boundary, BOM, totals. */
+#include <math.h>
 #include <cjson/cJSON.h>
-#include "internal.h"
+#include "write/writers.h"
 
 static cJSON *layout_json(const fp_plan *plan)
 {
-    const fp_layout *lay = &plan->lay;
-    const fp_phys_spec *ps = &plan->rs.phys;
+    const fp_layout *lay = fp__plan_layout(plan);
+    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
     cJSON *o = cJSON_CreateObject(), *arr;
     int64_t over = 0;
     double max_w = 0;
@@ -24,10 +25,20 @@ static cJSON *layout_json(const fp_plan *plan)
     cJSON_AddNumberToObject(o, "floor_width_m", lay->floor_w);
     cJSON_AddNumberToObject(o, "floor_depth_m", lay->floor_d);
     cJSON_AddNumberToObject(o, "servers_per_rack", ps->servers_per_rack);
-    cJSON_AddNumberToObject(o, "spare_servers", (double)plan->rs.spare_servers);
+    cJSON_AddNumberToObject(o, "spare_servers", (double)fp__plan_rspec(plan)->spare_servers);
     cJSON_AddNumberToObject(o, "rack_power_limit_w", ps->rack_power_limit_w);
     cJSON_AddNumberToObject(o, "rack_power_max_w", max_w);
     cJSON_AddNumberToObject(o, "racks_over_limit", (double)over);
+    fp_power_domains pd;
+    fp_plan_power_domains(plan, &pd);
+    cJSON_AddNumberToObject(o, "row_power_limit_w", pd.row_limit_w);
+    cJSON_AddNumberToObject(o, "row_power_max_w", round(pd.row_max_w * 100) / 100);
+    cJSON_AddNumberToObject(o, "rows_over_limit", (double)pd.rows_over);
+    cJSON_AddNumberToObject(o, "hall_power_limit_w", pd.hall_limit_w);
+    cJSON_AddNumberToObject(o, "hall_power_max_w", round(pd.hall_max_w * 100) / 100);
+    cJSON_AddNumberToObject(o, "halls_over_limit", (double)pd.halls_over);
+    cJSON_AddStringToObject(o, "spine_racks", fp__plan_fabric(plan)->tiers < 3 ? "none"
+                                              : ps->spine_place == FP_SPINE_POD ? "pod" : "central");
     arr = cJSON_AddArrayToObject(o, "racks");
     for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
         fp_rack_info r;
@@ -49,15 +60,15 @@ static cJSON *layout_json(const fp_plan *plan)
 
 void fp__json_add_physical(cJSON *root, const fp_plan *plan)
 {
-    const fp_cabling *cab = &plan->cab;
+    const fp_cabling *cab = fp__plan_cabling(plan);
     char bn[32];
     fp_totals t;
     cJSON *arr;
     cJSON_AddItemToObject(root, "layout", layout_json(plan));
     arr = cJSON_AddArrayToObject(root, "media_by_boundary");
-    for (int b = 0; b < plan->fab.tiers; b++) {
+    for (int b = 0; b < fp__plan_fabric(plan)->tiers; b++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, plan->fab.tiers, bn, sizeof bn));
+        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, fp__plan_fabric(plan)->tiers, bn, sizeof bn));
         for (int m = 0; m < FP_MEDIUM_COUNT; m++)
             cJSON_AddNumberToObject(o, fp_medium_name((fp_medium)m), (double)cab->by_medium[b][m]);
         cJSON_AddItemToArray(arr, o);

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "write/writers.h"
 
 fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                             fp_error *err)

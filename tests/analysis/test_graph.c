@@ -3,7 +3,8 @@
  * (64 leaves with 32 NICs and 32 uplinks each, 32 spines, one link per leaf-spine pair). */
 #include <criterion/criterion.h>
 #include "helpers.h"
-#include "analysis/analysis.h"
+#include "analysis/graph.h"
+#include "plan.h"
 
 #define TWO_TIER_64 "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}"
 
@@ -12,7 +13,7 @@
 Test(graph, maxflow_between_two_leaves)
 {
     fp_plan *p = plan_from(TWO_TIER_64);
-    const fp_fabric *fab = &p->fab;
+    const fp_fabric *fab = fp__plan_fabric(p);
     int64_t s[64] = { 0 }, t[64] = { 0 };
     double flow = 0;
     fp_error err = { 0 };
@@ -37,7 +38,7 @@ Test(graph, maxflow_between_two_leaves)
 Test(graph, eccentricity_and_components)
 {
     fp_plan *p = plan_from(TWO_TIER_64);
-    const fp_fabric *fab = &p->fab;
+    const fp_fabric *fab = fp__plan_fabric(p);
     fp_error err = { 0 };
     int64_t src = fab->tier_base[1];
     int sw = 0;
@@ -65,7 +66,7 @@ Test(graph, planes_are_separate_components)
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512,\"nic\":\"generic-nic-2x400\"},\"fabric\":{\"topology\":\"clos\",\"planes\":2}}");
     int64_t *comp = NULL, n = 0;
     fp_error err = { 0 };
-    cr_assert_eq(fp__graph_components(&p->fab, NULL, &comp, &n, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp__graph_components(fp__plan_fabric(p), NULL, &comp, &n, &err), FP_OK, "%s", err.msg);
     cr_expect_eq(n, 2);
     free(comp);
     /* Bisection of both planes together equals twice one plane's (analytic). */
@@ -78,7 +79,7 @@ Test(graph, planes_are_separate_components)
  * (whole leaves first; the last one split), so it can be compared with the reported one. */
 static double flow_of_order(const fp_plan *p, const int64_t *order)
 {
-    const fp_fabric *fab = &p->fab;
+    const fp_fabric *fab = fp__plan_fabric(p);
     int64_t per_plane = fab->level[1].switches, n = per_plane * fab->planes;
     int64_t *ep = calloc((size_t)n, sizeof *ep), *s = calloc((size_t)n, sizeof *s),
             *t = calloc((size_t)n, sizeof *t);
@@ -98,7 +99,7 @@ static double flow_of_order(const fp_plan *p, const int64_t *order)
             left -= s[l];
         }
     }
-    cr_assert_eq(fp__graph_bisection(fab, p->rs.link_gbps, s, t, NULL, &flow, &err), FP_OK, "%s",
+    cr_assert_eq(fp__graph_bisection(fab, fp__plan_rspec(p)->link_gbps, s, t, NULL, &flow, &err), FP_OK, "%s",
                  err.msg);
     free(ep);
     free(s);
@@ -124,7 +125,7 @@ Test(graph, reported_split_is_the_worst)
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         fp_plan *p = plan_from(specs[i]);
         const fp_metrics *m = fp_plan_metrics(p);
-        int64_t n = p->fab.level[1].switches, *order = calloc((size_t)n, sizeof *order);
+        int64_t n = fp__plan_fabric(p)->level[1].switches, *order = calloc((size_t)n, sizeof *order);
         cr_expect_float_eq(m->bisection_gbps, m->bisection_maxflow_gbps, 1e-6, "%s", specs[i]);
         for (int trial = 0; trial < 6; trial++) {
             for (int64_t k = 0; k < n; k++)

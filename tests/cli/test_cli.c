@@ -252,3 +252,79 @@ Test(cli, overrides_path_relative_to_spec_and_to_cwd)
     cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
     cr_expect(strstr(out, "/tmp/fabplan-cli-ovdir/run/ov.json") != NULL, "%s", out);
 }
+
+Test(cli, help_version_and_suggestions)
+{
+    char out[16384];
+    /* help COMMAND is that command's help, not the top-level one */
+    cr_expect_eq(run(BIN " help plan", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "usage: fabplan plan") != NULL && strstr(out, "--formats LIST") != NULL,
+              "%s", out);
+    cr_expect_eq(run(BIN " help compare", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "--min-bisection") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " help frobnicate", out, sizeof out), 2, "%s", out);
+    /* --version on every command, anywhere on the line */
+    const char *cmds[] = { "plan", "validate", "compare", "catalog", "presets" };
+    for (size_t i = 0; i < 5; i++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, BIN " %s --gpus 8 --version", cmds[i]);
+        cr_expect_eq(run(cmd, out, sizeof out), 0, "%s: %s", cmds[i], out);
+        cr_expect(strncmp(out, "fabplan " FP_VERSION "\n", strlen(FP_VERSION) + 9) == 0, "%s", out);
+    }
+    /* an unknown option names the closest one instead of dumping the usage */
+    cr_expect_eq(run(BIN " plan --gpu 8", out, sizeof out), 2);
+    cr_expect(strstr(out, "unknown option --gpu; did you mean --gpus?") != NULL, "%s", out);
+    cr_expect(strstr(out, "Spec options") == NULL, "usage dumped: %s", out);
+    cr_expect_eq(run(BIN " plan --oversubscriptoin=2", out, sizeof out), 2);
+    cr_expect(strstr(out, "did you mean --oversubscription?") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " compare --min-bisecton 1", out, sizeof out), 2);
+    cr_expect(strstr(out, "did you mean --min-bisection?") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " catalog --catalgo x", out, sizeof out), 2);
+    cr_expect(strstr(out, "did you mean --catalog?") != NULL, "%s", out);
+    /* nothing close: no guess */
+    cr_expect_eq(run(BIN " plan --zzzzzzzz", out, sizeof out), 2);
+    cr_expect(strstr(out, "did you mean") == NULL, "%s", out);
+}
+
+Test(cli, validate_names_its_overrides)
+{
+    char out[8192];
+    cr_expect_eq(run(BIN " validate --gpus 3 --set /layout/halls=1", out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "default spec with /cluster/gpus=3, /layout/halls=1: valid\n");
+    cr_expect_eq(run(BIN " validate --preset default", out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, "default: valid\n");
+}
+
+/* compare at 512 GPUs. Leaf ratios asked are 1, 2, 3 (fat-trees 1 only): with
+ * --max-oversubscription 2:1 no 3:1 row remains; with --min-bisection 1 only full-bisection
+ * rows (their "of 1:1" column reads 100%). Rows are grouped by leaf ratio, 1:1 first. */
+Test(cli, compare_filters_and_order)
+{
+    static char out[1 << 16];
+    cr_assert_eq(run(BIN " compare --gpus 512", out, sizeof out), 0, "%s", out);
+    int seen3 = 0, ones = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strstr(line, "cannot work"))
+            continue;
+        seen3 |= strstr(line, " 3:1 ") != NULL;
+        if (strstr(line, " 1:1 ")) {
+            ones++;
+            cr_expect_not(seen3, "a 1:1 design listed after a 3:1 one: %s", line);
+        }
+    }
+    cr_expect(seen3 && ones > 0);
+    cr_assert_eq(run(BIN " compare --gpus 512 --max-oversubscription 2:1", out, sizeof out), 0, "%s", out);
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+        cr_expect(strstr(line, " 3:1 ") == NULL || strstr(line, "cannot work") != NULL, "%s", line);
+    cr_assert_eq(run(BIN " compare --gpus 512 --min-bisection 100%", out, sizeof out), 0, "%s", out);
+    int rows = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "design", 6) == 0 || line[0] == '(' || strstr(line, "cannot work"))
+            continue;
+        rows++;
+        cr_expect(strstr(line, " 100% ") != NULL, "%s", line);
+    }
+    cr_expect_gt(rows, 0);
+    cr_expect_eq(run(BIN " compare --gpus 512 --min-bisection 0", out, sizeof out), 2, "%s", out);
+    cr_expect_eq(run(BIN " compare --gpus 512 --max-oversubscription 1:2", out, sizeof out), 2, "%s", out);
+}

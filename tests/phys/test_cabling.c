@@ -55,7 +55,7 @@ Test(cabling, hand_routes_one_scalable_unit)
     cr_expect_str_eq(c.z[0].device_name, "su01-leaf-r1");
     cr_expect_str_eq(c.a.transceiver, "nvidia-mma4z00-ns400");   /* single-port on the NIC */
     cr_expect_str_eq(c.z[0].transceiver, "nvidia-mma4z00-ns");   /* twin-port on the switch */
-    cr_expect(strstr(c.a.label, "C0000001") && strstr(c.a.label, "su01-leaf-r1 p1"));
+    cr_expect(strstr(c.a.label, "C0000001") && strstr(c.a.label, "su01-leaf-r1 1/1/1"));
     cr_expect(strstr(c.z[0].label, "C0000001") && strstr(c.z[0].label, "su01-node-01 nic1"));
 
     /* node-02 (K01 U9) nic1 shares leaf-r1's cage p1-2 with node-01: its own fibre. */
@@ -77,7 +77,8 @@ Test(cabling, hand_routes_one_scalable_unit)
     cr_expect_eq(c.n_z, 2);
     cr_expect_eq(c.n_links, 2);
     cr_expect_str_eq(c.a.device_name, "su01-leaf-r1");
-    cr_expect_str_eq(c.a.port, "p31-32");
+    /* QM9700 ports 31 and 32 are ports 1 and 2 of cage 16; MLNX-OS writes asic/cage/port. */
+    cr_expect_str_eq(c.a.port, "1/16/1+1/16/2");
     cr_expect_str_eq(c.z[0].device_name, "su01-node-31");
     cr_expect_str_eq(c.z[1].device_name, "su01-node-32");
     cr_expect_str_eq(c.z[1].loc.text, "H1-R01-K08-U25");
@@ -274,14 +275,14 @@ Test(cabling, overrides_by_cable_id_and_by_ends)
      * single-mode fibre. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"overrides\":["
                            "{\"cable\":\"C0000001\",\"length_m\":28.5},"
-                           "{\"a\":\"su01-node-09 nic1\",\"z\":\"su01-leaf-r1 p9\",\"part\":\"fibre-os2-mpo12-apc\"}]}");
+                           "{\"a\":\"su01-node-09 nic1\",\"z\":\"su01-leaf-r1 1/5/1\",\"part\":\"fibre-os2-mpo12-apc\"}]}");
     fp_cable_info c = cable_of_link(p, 0);
     cr_expect_float_eq(c.route_m, 28.5, 1e-6);
     cr_expect_eq(c.stock_m, 30);
     cr_expect_eq(c.medium, FP_MEDIUM_MMF);
     c = cable_of_link(p, 8 * 8);
     cr_expect_str_eq(c.z[0].device_name, "su01-leaf-r1");
-    cr_expect_str_eq(c.z[0].port, "p9");
+    cr_expect_str_eq(c.z[0].port, "1/5/1");    /* port 9 = cage 5, port 1 */
     cr_expect_eq(c.medium, FP_MEDIUM_SMF);
     cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
     /* Its cage partner (node-10 nic1) shares the twin module, so it is single-mode too. */

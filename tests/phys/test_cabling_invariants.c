@@ -579,7 +579,7 @@ Test(cabling_invariants, override_errors_name_the_override)
     fp_error err;
     /* The same link twice, once by id and once by its ends (named far end first). */
     cr_expect_eq(plan_error(SU256 "{\"cable\":\"C0000001\",\"length_m\":2},"
-                            "{\"a\":\"su01-leaf-r1 p1\",\"z\":\"su01-node-01 nic1\",\"length_m\":30}]}", &err),
+                            "{\"a\":\"su01-leaf-r1 1/1/1\",\"z\":\"su01-node-01 nic1\",\"length_m\":30}]}", &err),
                  FP_EINVAL);
     cr_expect_str_eq(err.where, "/overrides/1");
     cr_expect(strstr(err.msg, "/overrides/0"), "%s", err.msg);

@@ -158,3 +158,234 @@ Test(layout, errors_name_the_field)
                  FP_EDESIGN);
     cr_expect_str_eq(err.where, "/layout/leaf_racks");
 }
+
+/* Spines per pod in each rack, and the largest such count (pods x racks by hand). */
+static int most_pod_spines_in_a_rack(const fp_plan *p, int *pods_out)
+{
+    size_t nd = fp_plan_device_count(p), nr = fp_plan_rack_count(p);
+    int pods = 0, most = 0;
+    for (size_t d = 0; d < nd; d++) {
+        fp_device_info di;
+        fp_plan_device(p, d, &di, NULL);
+        if (di.tier == 2 && di.pod + 1 > pods)
+            pods = di.pod + 1;
+    }
+    int *count = calloc(nr * (size_t)pods, sizeof *count);
+    for (size_t d = 0; d < nd; d++) {
+        fp_device_info di;
+        fp_plan_device(p, d, &di, NULL);
+        if (di.tier != 2)
+            continue;
+        fp_location l = loc(p, d);
+        for (size_t i = 0; i < nr; i++) {
+            fp_rack_info r;
+            fp_plan_rack(p, i, &r, NULL);
+            if (r.hall == l.hall && r.row == l.row && r.rack == l.rack) {
+                int c = ++count[i * (size_t)pods + (size_t)di.pod];
+                if (c > most)
+                    most = c;
+                cr_expect_str_eq(r.role, "spine");
+                break;
+            }
+        }
+    }
+    free(count);
+    *pods_out = pods;
+    return most;
+}
+
+Test(layout, pod_spines_spread_over_four_racks)
+{
+    /* 16,384 GPUs (the default): 64 SUs of 32 DGX, 8 rail leaves per SU; a QM9700 pod takes
+     * 32 down ports / 8 leaves per SU = 4 SUs, so 16 pods of 32 leaves and 32 spines (the B200
+     * SuperPOD table: 512 spines). A network rack terminates at most 512 cords, 64 per QM9700:
+     * 8 spines, so a pod's 32 spines need 4 racks, and 8 / 32 = 25 %: no rack holds more than a
+     * quarter of any pod's spines. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384}}");
+    int pods = 0;
+    cr_expect_eq(most_pod_spines_in_a_rack(p, &pods), 8);
+    cr_expect_eq(pods, 16);
+    fp_plan_free(p);
+}
+
+Test(layout, small_pods_still_spread)
+{
+    /* 4,096 GPUs forced to 3 tiers: whatever the pod size, a pod of S spines gets at least
+     * min(S, 4) racks, filled round-robin, so one rack holds at most ceil(S / 4) of them. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"tiers\":3}}");
+    int pods = 0, most = most_pod_spines_in_a_rack(p, &pods);
+    cr_expect_gt(pods, 0);
+    size_t nd = fp_plan_device_count(p);
+    int spines = 0;
+    for (size_t d = 0; d < nd; d++) {
+        fp_device_info di;
+        fp_plan_device(p, d, &di, NULL);
+        spines += di.tier == 2 && di.pod == 0;
+    }
+    cr_expect_leq(most, (spines + 3) / 4, "%d of %d spines in one rack", most, spines);
+    fp_plan_free(p);
+}
+
+Test(layout, central_spines_on_request)
+{
+    /* "central": today's layout, every spine in a central network row with no compute rack. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384},\"layout\":{\"spine_racks\":\"central\"}}");
+    size_t nr = fp_plan_rack_count(p);
+    for (size_t i = 0; i < nr; i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        if (strcmp(r.role, "spine") != 0)
+            continue;
+        for (size_t j = 0; j < nr; j++) {
+            fp_rack_info o;
+            fp_plan_rack(p, j, &o, NULL);
+            if (o.hall == r.hall && o.row == r.row)
+                cr_assert_str_neq(o.role, "compute", "%s shares a row with compute rack %s", r.name, o.name);
+        }
+    }
+    fp_plan_free(p);
+}
+
+Test(layout, rows_and_halls_within_power)
+{
+    /* 2,048 servers at 10.2 kW: 20.9 MW of servers, under 30 MW: one hall. A row is limited to
+     * 920 kW: a 32-server unit is 8 racks x 4 x 10.2 kW = 326.4 kW plus its leaf rack, so two
+     * units and a pod's spine racks fit a row, three units do not (979 kW). */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384}}");
+    fp_power_domains pd;
+    fp_plan_power_domains(p, &pd);
+    cr_expect_float_eq(pd.row_limit_w, 920000, 1e-6);
+    cr_expect_float_eq(pd.hall_limit_w, 30e6, 1e-6);
+    cr_expect_eq(pd.rows_over, 0);
+    cr_expect_eq(pd.halls_over, 0);
+    cr_expect_gt(pd.row_max_w, 2 * 326400);
+    cr_expect_lt(pd.row_max_w, 3 * 326400);
+    fp_rack_info last;
+    fp_plan_rack(p, fp_plan_rack_count(p) - 1, &last, NULL);
+    cr_expect_eq(last.hall, 1);
+    fp_plan_free(p);
+    /* A 2 MW hall limit: each 4-unit pod draws about 1.4 MW, so one pod per hall: 16 halls. */
+    p = plan_from("{\"cluster\":{\"gpus\":16384},\"layout\":{\"hall_power_limit_w\":2000000}}");
+    fp_plan_power_domains(p, &pd);
+    fp_plan_rack(p, fp_plan_rack_count(p) - 1, &last, NULL);
+    cr_expect_eq(last.hall, 16);
+    cr_expect_eq(pd.halls_over, 0);
+    fp_plan_free(p);
+}
+
+Test(layout, hundred_thousand_gpus_in_several_halls)
+{
+    /* 100,000 GPUs = 12,500 servers x 10.2 kW = 127.5 MW of servers alone: more than four
+     * 30 MW halls can take, so at least 5 halls; no row over 920 kW, no hall over 30 MW. With
+     * each pod's spines beside the pod, NIC-leaf and leaf-spine runs stay within a pod's two
+     * rows (well under 50 m), so none of them needs single-mode fibre. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":100000}}");
+    fp_power_domains pd;
+    fp_plan_power_domains(p, &pd);
+    fp_rack_info last;
+    fp_plan_rack(p, fp_plan_rack_count(p) - 1, &last, NULL);
+    cr_expect_geq(last.hall, 5);
+    cr_expect_eq(pd.rows_over, 0);
+    cr_expect_eq(pd.halls_over, 0);
+    cr_expect_leq(pd.hall_max_w, 30e6);
+    size_t nl = fp_plan_link_count(p);
+    int64_t smf_low = 0;
+    for (size_t l = 0; l < nl; l++) {
+        fp_link_info li;
+        fp_plan_link(p, l, &li, NULL);
+        if (li.boundary <= 1 && fp_plan_link_medium(p, l) == FP_MEDIUM_SMF)
+            smf_low++;
+    }
+    cr_expect_eq(smf_low, 0);
+    fp_plan_free(p);
+}
+
+Test(layout, new_fields_are_checked)
+{
+    fp_error err;
+    cr_expect_eq(plan_error("{\"layout\":{\"spine_racks\":\"side\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/layout/spine_racks");
+    cr_expect_eq(plan_error("{\"layout\":{\"row_power_limit_w\":-1}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/layout/row_power_limit_w");
+    cr_expect_eq(plan_error("{\"layout\":{\"spine_rack_max_share\":2}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/layout/spine_rack_max_share");
+}
+
+Test(layout, fail_a_spine_rack)
+{
+    /* 16,384 GPUs: a spine rack holds 8 of pod 1's 32 spines. Each pod-1 leaf has one link to
+     * each of the 32 spines, so it loses 8 / 32 = 25 % of its uplinks, and the pod's spine-core
+     * links lose the same share: pod 1 keeps 75 %. The bisection (pods 1-8 | 9-16) is bounded by
+     * the 8 pods' 1,024 spine-core uplinks each; pod 1 loses 256: (8 x 1024 - 256) x 400 =
+     * 3,174,400 of 3,276,800 Gb/s. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384}}");
+    size_t nr = fp_plan_rack_count(p);
+    char spec[40] = "";
+    for (size_t i = 0; i < nr && !spec[0]; i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        if (strcmp(r.role, "spine") == 0)
+            snprintf(spec, sizeof spec, "rack:%s", r.name);
+    }
+    const char *specs[] = { spec };
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_fail(p, specs, 1, 1, &err), FP_OK, "%s", err.msg);
+    const fp_failure_report *f = fp_plan_failure(p);
+    cr_expect_eq(f->switches_failed, 8);
+    cr_expect_eq(f->worst_pod, 0);
+    cr_expect_float_eq(f->worst_pod_uplinks, 0.75, 1e-9);
+    cr_expect_eq(f->worst_zone, -1);
+    cr_expect_float_eq(f->bisection_after_gbps, 3174400, 1e-6);
+    /* A hall takes everything: every server cut off. */
+    const char *hall[] = { "hall:1" };
+    cr_assert_eq(fp_plan_fail(p, hall, 1, 1, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(fp_plan_failure(p)->servers_cut_off, 2048);
+    const char *bad[] = { "rack:H1-R01" }, *none[] = { "row:H9-R01" };
+    cr_expect_eq(fp_plan_fail(p, bad, 1, 1, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "rack:H1-R08-K01"), "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_plan_fail(p, none, 1, 1, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "no device stands in row H9-R01"), "%s", err.msg);
+    fp_plan_free(p);
+}
+
+Test(layout, gb200_nvl72_preset)
+{
+    /* NVIDIA's DGX GB200 rack: 18 one-U compute trays of 4 GPUs and 4 ConnectX-7 400G ports
+     * (DGX GB200 user guide, "Hardware"); NVIDIA's DPS device registry gives a tray 6,667 W at
+     * most (DGX_GB200 maxLoadWatts), so a rack draws 18 x 6,667 = 120,006 W before optics: the
+     * "120 kW" NVIDIA quoted at GTC 2024. A rack whose 72 NIC ports all carry 9 W 400G SR4
+     * modules adds 648 W: 120,654 W, under the 132 kW limit of the preset. An SU is 8 racks
+     * (144 trays, 576 GPUs); the preset's 2 SUs fill 16 compute racks. */
+    fp_error err = { 0 };
+    fp_spec *spec = NULL;
+    fp_catalog *cat = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, "gb200-nvl72-su", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    size_t nr = fp_plan_rack_count(p);
+    int compute = 0;
+    double most = 0;
+    for (size_t i = 0; i < nr; i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        if (strcmp(r.role, "compute") != 0)
+            continue;
+        compute++;
+        cr_expect_eq(r.devices, 18);
+        cr_expect_geq(r.power_w, 18 * 6667.0 - 1e-6);
+        cr_expect_leq(r.power_w, 18 * 6667.0 + 72 * 9 + 1e-6);
+        cr_expect_eq(r.over_limit, 0);
+        if (r.power_w > most)
+            most = r.power_w;
+    }
+    cr_expect_eq(compute, 16);
+    cr_expect_float_eq(most, 120654, 1e-6);
+    fp_power_domains pd;
+    fp_plan_power_domains(p, &pd);
+    cr_expect_eq(pd.rows_over, 0);
+    fp_plan_free(p);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}

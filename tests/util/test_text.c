@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "util/text.h"
 #include "helpers.h"
 
 Test(text, put_uint_matches_printf)
@@ -68,24 +68,6 @@ Test(text, memo_reformats_only_on_change)
     cr_expect_str_eq(fp__memo_format(&m, "%g", 3.0, NULL), "3");
     cr_expect_str_eq(fp__memo_format(&m, "%g", 2.5, &len), "2.5");
     cr_expect_eq(len, 3);
-}
-
-/* The name table holds what fp__device_name and fp__location format, for every device. */
-Test(text, name_table_matches_formatters)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
-    cr_assert(p != NULL);
-    for (int64_t d = 0; d < p->fab.n_dev; d++) {
-        char name[48];
-        fp_location loc;
-        fp__device_name(name, sizeof name, &p->fab, &p->rs, d);
-        fp__location(&loc, &p->lay, d);
-        cr_assert_str_eq(fp__dev_name(&p->names, d), name);
-        cr_assert_eq(fp__dev_name_len(&p->names, d), strlen(name));
-        cr_assert_str_eq(fp__dev_loc(&p->names, d), loc.text);
-        cr_assert_eq(fp__dev_loc_len(&p->names, d), strlen(loc.text));
-    }
-    fp_plan_free(p);
 }
 
 /* Rows written through fp_outbuf, larger than its buffer in total and in one piece, come out

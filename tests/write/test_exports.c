@@ -74,6 +74,22 @@ Test(exports, formats_select_the_files)
     fp_plan_free(p);
 }
 
+/* The printable lines of one labels.csv row: each at most 20 characters; line1 the cable id and
+ * end; line2 this end as R<row>K<rack>-U<u> and its port (one hall: no hall prefix); line3 the
+ * far end after ">" (and a blank when it fits). */
+static void check_lines(char **r, const fp_cable_info *c, const char *end, const fp_cable_end *e)
+{
+    char want[64];
+    for (int i = 10; i < 13; i++)
+        cr_expect_leq(strlen(r[i]), 20, "%s %s line%d \"%s\" is longer than 20", c->id, end, i - 9, r[i]);
+    snprintf(want, sizeof want, "%s %s", c->id, end);
+    cr_expect_str_eq(r[10], want);
+    snprintf(want, sizeof want, "R%02dK%02d-U%02d %s", e->loc.row, e->loc.rack, e->loc.u, e->port);
+    if (strchr(e->port, '+') == NULL && strlen(want) <= 20)
+        cr_expect_str_eq(r[11], want);
+    cr_expect_eq(r[12][0], '>', "%s", r[12]);     /* "> far end", or ">far end" to fit */
+}
+
 /* labels.csv: for every cable, one row for the A end and one per Z leg, all with the cable's id;
  * each end names the other as its far end. */
 Test(exports, labels_both_ends_of_every_cable)
@@ -83,16 +99,17 @@ Test(exports, labels_both_ends_of_every_cable)
     write_formats(p, dir, sizeof dir, FP_WRITE_LABELS);
     csv_file f = load(dir, "labels.csv");
     cr_assert_str_eq(f.line[0], "cable_id,end,location,device,port,far_location,far_device,"
-                                "far_port,medium,label");
+                                "far_port,medium,label,line1,line2,line3");
     size_t n = fp_plan_cable_count(p);
     long want = 1, li = 1;
     for (size_t i = 0; i < n; i++) {
         fp_cable_info c;
         cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
         want += 1 + c.n_z;
-        char *a[12];
+        char *a[16];
         cr_assert_lt(li, f.n);
-        cr_assert_eq(csv_split(f.line[li++], a, 12), 10);
+        cr_assert_eq(csv_split(f.line[li++], a, 16), 13);
+        check_lines(a, &c, "A", &c.a);
         cr_expect_str_eq(a[0], c.id);
         cr_expect_str_eq(a[1], "A");
         cr_expect_str_eq(a[3], c.a.device_name);
@@ -100,9 +117,10 @@ Test(exports, labels_both_ends_of_every_cable)
         cr_expect_str_eq(a[8], fp_medium_name(c.medium));
         cr_expect_str_eq(a[9], c.a.label);
         for (int k = 0; k < c.n_z; k++) {
-            char *z[12];
+            char *z[16];
             cr_assert_lt(li, f.n);
-            cr_assert_eq(csv_split(f.line[li++], z, 12), 10);
+            cr_assert_eq(csv_split(f.line[li++], z, 16), 13);
+            check_lines(z, &c, z[1], &c.z[k]);
             cr_expect_str_eq(z[0], c.id);
             cr_expect_str_eq(z[3], c.z[k].device_name);
             cr_expect_str_eq(z[4], c.z[k].port);
@@ -118,9 +136,10 @@ Test(exports, labels_both_ends_of_every_cable)
     fp_plan_free(p);
 }
 
-/* netbox-cables.csv: NetBox's bulk-import columns, one NetBox cable per leg, planned, in metres,
- * with a cable type NetBox knows. */
-Test(exports, netbox_columns_and_one_row_per_leg)
+/* netbox-cables.csv: NetBox's bulk-import columns, one NetBox cable per link (a splitter's legs
+ * and a twin-port cable's links each get a row), planned, in metres, with a cable type NetBox
+ * knows; each row ends on its link's two ports by the names links.csv gives them. */
+Test(exports, netbox_columns_and_one_row_per_link)
 {
     fp_plan *p = plan_from(SPEC_768);
     char dir[64];
@@ -134,16 +153,26 @@ Test(exports, netbox_columns_and_one_row_per_leg)
     for (size_t i = 0; i < n; i++) {
         fp_cable_info c;
         cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
-        want += c.n_z;
-        for (int k = 0; k < c.n_z; k++) {
-            char *r[16];
+        want += c.n_links;
+        for (int k = 0; k < c.n_links; k++) {
+            char *r[16], label[32];
+            fp_link_info l;
+            cr_assert_eq(fp_plan_link(p, (size_t)c.links[k], &l, NULL), FP_OK);
             cr_assert_lt(li, f.n);
             cr_assert_eq(csv_split(f.line[li++], r, 16), 12);
-            cr_expect_str_eq(r[0], c.a.device_name);
+            fp_device_info a, z;
+            cr_assert_eq(fp_plan_device(p, (size_t)l.a, &a, NULL), FP_OK);
+            cr_assert_eq(fp_plan_device(p, (size_t)l.z, &z, NULL), FP_OK);
+            cr_expect_str_eq(r[0], a.name);
             cr_expect_str_eq(r[1], "dcim.interface");
-            cr_expect_str_eq(r[2], c.a.port);
-            cr_expect_str_eq(r[3], c.z[k].device_name);
-            cr_expect_str_eq(r[5], c.z[k].port);
+            cr_expect_str_eq(r[2], l.a_port_name);
+            cr_expect_str_eq(r[3], z.name);
+            cr_expect_str_eq(r[5], l.z_port_name);
+            if (c.n_links > 1)
+                snprintf(label, sizeof label, "%s/%d", c.id, k + 1);
+            else
+                snprintf(label, sizeof label, "%s", c.id);
+            cr_expect_str_eq(r[8], label);
             int known = 0;
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
                 known |= strcmp(r[6], types[t]) == 0;

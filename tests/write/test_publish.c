@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "helpers.h"
-#include "internal.h"
+#include "util/util.h"
 
 /* On tmpfs when there is one: fsync is free there, and the sweep syncs a few thousand times. */
 static void tmpdir(char *buf, size_t n)

@@ -228,7 +228,7 @@ Test(write_dot, detail_su)
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
         for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
             const char *t = agnameof(agtail(e)), *h = agnameof(aghead(e));
-            int server, nic, rail, port;
+            int server, nic, rail, cage, sub;
             if (strncmp(h, "outside-", 8) == 0) {
                 cr_expect_str_eq(attr(e, "label"), "32 up");
                 up++;
@@ -237,9 +237,10 @@ Test(write_dot, detail_su)
             cr_assert_eq(sscanf(t, "su03-node-%d", &server), 1, "tail %s", t);
             cr_assert_eq(sscanf(h, "su03-leaf-r%d", &rail), 1, "head %s", h);
             cr_assert_eq(sscanf(attr(e, "a_port"), "nic%d", &nic), 1);
-            cr_assert_eq(sscanf(attr(e, "z_port"), "p%d", &port), 1);
+            /* QM9700 leaf: MLNX-OS names port p as 1/<cage>/<port in cage>, 2 per cage. */
+            cr_assert_eq(sscanf(attr(e, "z_port"), "1/%d/%d", &cage, &sub), 2);
             cr_expect_eq(nic, rail, "%s nic%d -> %s", t, nic, h);
-            cr_expect_eq(port, server, "%s -> %s p%d", t, h, port);
+            cr_expect_eq((cage - 1) * 2 + sub, server, "%s -> %s 1/%d/%d", t, h, cage, sub);
             inner++;
         }
     cr_expect_eq(inner, 256);

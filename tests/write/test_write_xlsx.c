@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "helpers.h"
-#include "internal.h"
+#include "write/writers.h"
 #include "xlsx_read.h"
 
 /* 768 GPUs, 8 per server, one 400G NIC per GPU, 64-port switches, 2 tiers (as in test_write):

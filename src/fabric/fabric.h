@@ -1,0 +1,84 @@
+/* fabplan — private: the fabric stage's result (clos.c builds it, names.c names its parts):
+ * devices and links of every plane, and the shape of each tier. */
+#ifndef FP_PRIVATE_FABRIC_FABRIC_H
+#define FP_PRIVATE_FABRIC_FABRIC_H
+
+#include "spec/resolved.h"
+
+#define FP_MAX_NOTES 32
+
+/* ---- fabric (clos.c) ---- */
+typedef struct fp_device {
+    int32_t pod, zone, su, index;   /* -1 when not applicable */
+    int16_t rail;                   /* -1 when not a rail leaf */
+    uint8_t tier, plane;
+} fp_device;
+
+typedef struct fp_link {
+    int32_t a, z;                   /* device ids: a lower, z upper */
+    int32_t a_port, z_port;         /* 0-based logical ports */
+    uint8_t boundary, plane;
+} fp_link;
+
+/* Shape of one plane at one tier, computed by the sizing pass. */
+typedef struct fp_level {
+    int64_t blocks;         /* level-t blocks per plane (tier 1: leaves) */
+    int64_t positions;      /* tier-t switches per level-t block (tier 1: 1) */
+    int64_t children;       /* full number of level-(t-1) blocks in a level-t block (t >= 2) */
+    int64_t switches;       /* tier-t switches per plane */
+} fp_level;
+
+typedef struct fp_fabric {
+    fp_device *dev;
+    int64_t n_dev;
+    fp_link *link;
+    int64_t n_link;
+    int tiers, planes;
+    int64_t servers;
+    int64_t tier_base[FP_MAX_TIERS + 1];    /* first device id of each tier (0 = servers) */
+    int64_t boundary_base[FP_MAX_TIERS + 1];/* first link id of each boundary; [tiers] = n_link */
+    fp_level level[FP_MAX_TIERS + 1];       /* [1..tiers] */
+    /* The same for fabric.build_for_gpus (equal to level[] without it): names take their digit
+     * widths from it, so a first phase names everything as the full build does. */
+    fp_level design[FP_MAX_TIERS + 1];
+    int64_t design_servers, design_su_count;
+    /* Counts the other spread would build (per plane: switches per tier, links per boundary),
+     * and what is built beyond the links' need: switches and links (all planes). */
+    int64_t alt_switches[FP_MAX_TIERS + 1], alt_links[FP_MAX_TIERS + 1];
+    int64_t extra_switches[FP_MAX_TIERS + 1], extra_links[FP_MAX_TIERS + 1];
+    int64_t su_count;                       /* rail-optimized: scalable units */
+    int leaves_per_su;                      /* rail-optimized: full SU */
+    int servers_per_leaf;                   /* rail-optimized: servers on one rail leaf */
+    int64_t ports_used[FP_MAX_TIERS + 1];   /* per tier, all planes */
+    int64_t capacity_endpoints;             /* per plane */
+    char notes[FP_MAX_NOTES][320];
+    int n_notes;
+} fp_fabric;
+
+/* Largest number of endpoints per plane `tiers` tiers can hold with these settings (rs->tier[]
+ * down/up must be set for that tier count). */
+int64_t fp__clos_capacity(const fp_rspec *rs, int tiers);
+/* Pick the tier count (when auto), size the tiers' down/up ports, and check it fits. */
+fp_status fp__clos_size(fp_rspec *rs, fp_error *err);
+/* Build devices and links. */
+fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err);
+void fp__fabric_free(fp_fabric *fab);
+
+/* ---- names (names.c) ---- */
+const char *fp__tier_role(int tier, int tiers);
+/* Device name ("su03-leaf-r5"); returns buf. */
+char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev);
+/* THE name of port `port` (0-based logical port at link speed) of device dev: its part's
+ * interface_names template ("swp17s0", "1/9/2") or the default ("nic3", "p17", "p17/2"). Every
+ * output names ports through this function. buf needs FP_PORT_NAME_MAX bytes; returns buf. */
+char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
+                    int port);
+/* Breakout lane (1-based) of the port, 0 when the port is not split. */
+int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int port);
+/* 1 when the switch part is InfiniBand (its name says so), else Ethernet. */
+int fp__part_infiniband(const fp_part *p);
+
+/* "nic-leaf", "leaf-spine", ... for boundary b (0 = NIC-leaf). Returns buf. */
+const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);
+
+#endif

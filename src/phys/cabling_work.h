@@ -1,0 +1,95 @@
+/* fabplan — private to the cabling files of the phys stage (media.c chooses media, cabling.c
+ * builds cables): the state of one cabling pass and the cage arithmetic both use.
+ *
+ * A cage is one physical port on a device: a NIC port, or a switch cage that may carry several
+ * logical ports (QM9700: two 400G ports per twin-port OSFP cage). Links that share a cage must
+ * share its part, so the unit of decision is a connected set of cages and the links between
+ * them (union-find, cabling.c). */
+#ifndef FP_PRIVATE_PHYS_CABLING_WORK_H
+#define FP_PRIVATE_PHYS_CABLING_WORK_H
+
+#include "phys/phys.h"
+
+/* How a link is cabled, decided per set of cages by fp__media_decide. */
+enum link_role {
+    LINK_UNDECIDED = 0,
+    LINK_OWN_CABLE,         /* a cable (or fibre) of its own */
+    LINK_SHARED_FIRST,      /* the first link of a copper cable that serves its whole set
+                               (a twin cable, or a splitter even with one leg in use) */
+    LINK_SHARED_LEG,        /* another link of such a cable */
+};
+
+typedef struct comp_cage {
+    int64_t cage, dev;
+    int k;          /* links the cage carries */
+    int n;          /* links of this set in the cage */
+    double need;    /* longest stock length among its links */
+    int16_t mod;
+} comp_cage;
+
+typedef struct ctx {
+    fp_cabling *cab;
+    const fp_layout *lay;
+    const fp_fabric *fab;
+    const fp_rspec *rs;
+    const fp_phys_spec *ps;
+    int16_t *link_part;
+    float *link_stock;
+    int32_t *ov_of;         /* per link: index into ps->ov, -1 when none; NULL without overrides */
+    uint8_t *link_role;     /* per link: how it is cabled (link_role), set by fp__media_decide */
+    comp_cage *cg;
+    size_t cg_cap;
+    double *stock;          /* per link of the set */
+    double *route;          /* per link of the set */
+    size_t stock_cap;
+} ctx;
+
+/* ---- cages ---- */
+
+static inline int cages_per_switch(const fp_tier_spec *ts)
+{
+    return ts->model.cages > 0 ? ts->model.cages : ts->model.ports;
+}
+
+static inline int64_t cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
+                       int64_t dev, int port)
+{
+    int t = fab->dev[dev].tier;
+    if (t == 0)
+        return dev * rs->nics_per_server * rs->nic.ports + port;
+    return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(&rs->tier[t - 1]) +
+           port / cab->per_cage[t];
+}
+
+static inline const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+{
+    int t = fab->dev[dev].tier;
+    return t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage;
+}
+
+/* cage_type for messages: "untyped" when the part names no cage form factor. */
+static inline const char *cage_word(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+{
+    const char *t = cage_type(fab, rs, dev);
+    return t[0] ? t : "untyped";
+}
+
+/* "a" or "an" before a cage word ("an OSFP", "a QSFP112", "an untyped"). */
+static inline const char *article(const char *word)
+{
+    return word[0] && strchr("AEIOUaeiou", word[0]) ? "an" : "a";
+}
+
+static inline int cage_fits(const char *part_cage, const char *port_cage)
+{
+    return port_cage[0] == '\0' || strcmp(part_cage, port_cage) == 0;
+}
+/* Choose the medium and parts for one set of links that share cages (links[0..n)): sets
+ * cab->link_medium, cab->link_route (copper: the cable's length), cab->cage_mod, and per link
+ * c->link_part, c->link_stock and c->link_role. FP_EDESIGN (or FP_EINVAL for conflicting
+ * overrides) when nothing allowed fits, naming the link and why. */
+fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err);
+/* Release the scratch arrays fp__media_decide grows. */
+void fp__media_scratch_free(ctx *c);
+
+#endif

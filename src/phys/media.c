@@ -1,0 +1,462 @@
+/* fabplan — media choice: the medium, cable or fibre, and transceivers for each set of links
+ * that share cages.
+ *
+ * For each set we try, in order, passive DAC, active copper (ACC), AEC — only for shapes one
+ * copper cable can serve: a straight cable between two cages, or a splitter from one hub cage
+ * to single-port cages — then optics: SR on multimode, DR then FR on single-mode. Each link
+ * keeps its own fibre; each cage gets one module (a twin-port module counts once for its two
+ * links). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "phys/cabling_work.h"
+
+/* ---- parts ---- */
+
+/* Smallest stock length >= need, or -1 (reach 0 means the longest stock length). */
+static double stock_for(const fp_part *p, double need)
+{
+    for (int i = 0; i < p->n_lengths; i++)
+        if (p->lengths_m[i] + 1e-9 >= need) {
+            if (p->reach_m > 0 && p->lengths_m[i] > p->reach_m + 1e-9)
+                return -1;
+            return p->lengths_m[i];
+        }
+    return -1;
+}
+
+static double part_cost(const fp_part *p, double len)
+{
+    return p->price_usd + p->price_per_m_usd * len;
+}
+
+static int copper_medium(const fp_part *p)
+{
+    if (strcmp(p->medium, "DAC") == 0)
+        return FP_MEDIUM_DAC;
+    if (strcmp(p->medium, "ACC") == 0)
+        return FP_MEDIUM_ACC;
+    if (strcmp(p->medium, "AEC") == 0)
+        return FP_MEDIUM_AEC;
+    return -1;
+}
+
+/* Optical classes: 0 SR (multimode), 1 DR (single-mode MPO), 2 FR (single-mode LC). */
+static int optic_class(const fp_part *p)
+{
+    if (strcmp(p->fibre, "MMF") == 0)
+        return 0;
+    if (strcmp(p->fibre, "SMF") == 0)
+        return strstr(p->connector, "LC") ? 2 : 1;
+    return -1;
+}
+
+/* Connector of one lane: "2xMPO-12/APC" -> "MPO-12/APC". */
+static const char *lane_connector(const fp_part *p)
+{
+    const char *c = p->connector;
+    if (c[0] >= '2' && c[0] <= '9' && c[1] == 'x')
+        return c + 2;
+    return c;
+}
+
+/* ---- the decision for one set of cages ---- */
+
+static fp_status grow(ctx *c, size_t n_links, fp_error *err)
+{
+    if (n_links * 2 > c->cg_cap) {
+        free(c->cg);
+        c->cg_cap = n_links * 2 + 16;
+        c->cg = malloc(c->cg_cap * sizeof *c->cg);
+    }
+    if (n_links > c->stock_cap) {
+        free(c->stock);
+        free(c->route);
+        c->stock_cap = n_links + 16;
+        c->stock = malloc(c->stock_cap * sizeof *c->stock);
+        c->route = malloc(c->stock_cap * sizeof *c->route);
+    }
+    if (c->cg == NULL || c->stock == NULL || c->route == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
+    return FP_OK;
+}
+
+static int add_cage(ctx *c, size_t *n, int64_t cage, int64_t dev, int k)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (c->cg[i].cage == cage) {
+            c->cg[i].n++;
+            return (int)i;
+        }
+    comp_cage *g = &c->cg[(*n)++];
+    memset(g, 0, sizeof *g);
+    g->cage = cage;
+    g->dev = dev;
+    g->k = k;
+    g->n = 1;
+    g->mod = -1;
+    return (int)(*n - 1);
+}
+
+static unsigned allowed_for(const ctx *c, const int32_t *links, size_t n)
+{
+    unsigned m = (1u << FP_MEDIUM_COUNT) - 1;
+    for (size_t i = 0; i < n; i++)
+        m &= c->ps->media_allowed[c->fab->link[links[i]].boundary];
+    return m;
+}
+
+/* Try one copper cable for the whole set. Returns the part or -1; *stock set. */
+static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_cage *cg,
+                      size_t ncg, double route, int medium, int forced, double *stock, int *kind)
+{
+    const fp_rspec *rs = c->rs;
+    int legs, gbps, best = -1;
+    double best_cost = 0, best_stock = 0;
+    if (ncg == 2 && cg[0].k == cg[1].k && (int)n <= cg[0].k) {
+        legs = 1;
+        gbps = rs->link_gbps * cg[0].k;
+        *kind = n > 1 ? FP_CABLE_TWIN : FP_CABLE_STRAIGHT;
+    } else if (ncg == n + 1 && n <= FP_MAX_LEGS) {
+        /* A splitter: one hub cage holding every link, each far end a single-port cage. */
+        size_t hubs = 0, singles = 0, hub = 0;
+        for (size_t i = 0; i < ncg; i++) {
+            if (cg[i].n == (int)n && cg[i].k >= (int)n && cg[i].k > 1) {
+                hubs++;
+                hub = i;
+            } else if (cg[i].k == 1) {
+                singles++;
+            }
+        }
+        if (hubs != 1 || singles != n)
+            return -1;
+        legs = cg[hub].k;
+        gbps = rs->link_gbps;
+        *kind = FP_CABLE_SPLIT;
+    } else {
+        return -1;
+    }
+    (void)links;
+    for (int i = 0; i < c->ps->n_parts; i++) {
+        const fp_part *p = &c->ps->parts[i];
+        if (p->type != FP_PART_CABLE || (forced >= 0 && i != forced))
+            continue;
+        if (copper_medium(p) != medium || p->legs != legs || p->port_gbps != gbps)
+            continue;
+        int fits = 1;
+        for (size_t k = 0; k < ncg; k++)
+            if (!cage_fits(p->cage, cage_type(c->fab, rs, cg[k].dev)))
+                fits = 0;
+        double s = stock_for(p, route);
+        if (!fits || s < 0)
+            continue;
+        double cost = part_cost(p, s);
+        if (best < 0 || cost < best_cost - 1e-9) {
+            best = i;
+            best_cost = cost;
+            best_stock = s;
+        }
+    }
+    *stock = best_stock;
+    return best;
+}
+
+/* Try optics of one class on every link of the set; fills cg[].mod and c->stock. Returns the
+ * fibre part or -1. */
+static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
+                      const double *route, int cls, int forced)
+{
+    const fp_rspec *rs = c->rs;
+    const fp_phys_spec *ps = c->ps;
+    const char *fibre = cls == 0 ? "MMF" : "SMF";
+    for (int ci = 0; ci < ps->n_parts; ci++) {
+        /* Each distinct lane connector of this class's modules, in catalog order. */
+        const fp_part *cm = &ps->parts[ci];
+        if (cm->type != FP_PART_TRANSCEIVER || optic_class(cm) != cls)
+            continue;
+        const char *conn = lane_connector(cm);
+        int seen = 0;
+        for (int j = 0; j < ci; j++)
+            if (ps->parts[j].type == FP_PART_TRANSCEIVER && optic_class(&ps->parts[j]) == cls &&
+                strcmp(lane_connector(&ps->parts[j]), conn) == 0)
+                seen = 1;
+        if (seen)
+            continue;
+        int fp_i = -1;
+        for (int j = 0; j < ps->n_parts; j++) {
+            const fp_part *f = &ps->parts[j];
+            if (f->type != FP_PART_FIBRE || strcmp(f->fibre, fibre) != 0 ||
+                strcmp(f->connector, conn) != 0 || (forced >= 0 && j != forced))
+                continue;
+            if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
+                fp_i = j;
+        }
+        if (fp_i < 0)
+            continue;
+        const fp_part *f = &ps->parts[fp_i];
+        int ok = 1;
+        for (size_t k = 0; k < ncg; k++)
+            cg[k].need = 0;
+        for (size_t i = 0; i < n && ok; i++) {
+            double s = stock_for(f, route[i]);
+            if (s < 0) {
+                ok = 0;
+                break;
+            }
+            c->stock[i] = s;
+            const fp_link *l = &c->fab->link[links[i]];
+            int64_t ca = cage_of(c->cab, c->fab, rs, l->a, l->a_port);
+            int64_t cz = cage_of(c->cab, c->fab, rs, l->z, l->z_port);
+            for (size_t k = 0; k < ncg; k++)
+                if ((cg[k].cage == ca || cg[k].cage == cz) && s > cg[k].need)
+                    cg[k].need = s;
+        }
+        for (size_t k = 0; k < ncg && ok; k++) {
+            int best = -1;
+            const char *ct = cage_type(c->fab, rs, cg[k].dev);
+            for (int j = 0; j < ps->n_parts; j++) {
+                const fp_part *m = &ps->parts[j];
+                if (m->type != FP_PART_TRANSCEIVER || optic_class(m) != cls ||
+                    strcmp(lane_connector(m), conn) != 0 || m->ports != cg[k].k ||
+                    m->port_gbps != rs->link_gbps || !cage_fits(m->cage, ct) ||
+                    m->reach_m + 1e-9 < cg[k].need)
+                    continue;
+                if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
+                    best = j;
+            }
+            if (best < 0)
+                ok = 0;
+            cg[k].mod = (int16_t)best;
+        }
+        if (ok)
+            return fp_i;
+    }
+    return -1;
+}
+
+static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
+{
+    char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], bn[32];
+    const fp_link *k = &c->fab->link[l];
+    snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)l + 1,
+             fp__boundary_name(k->boundary, c->fab->tiers, bn, sizeof bn),
+             fp__device_name(an, sizeof an, c->fab, c->rs, k->a),
+             fp__port_name(ap, sizeof ap, c->fab, c->rs, k->a, k->a_port),
+             fp__device_name(zn, sizeof zn, c->fab, c->rs, k->z),
+             fp__port_name(zp, sizeof zp, c->fab, c->rs, k->z, k->z_port));
+}
+
+static double longest_stock(const fp_part *p)
+{
+    double len = p->n_lengths > 0 ? p->lengths_m[p->n_lengths - 1] : 0;
+    return p->reach_m > 0 && p->reach_m < len ? p->reach_m : len;
+}
+
+/* The longest run link l could have with the allowed media and the catalog: for copper, a
+ * cable that fits both cages; for optics, the shorter of the best module at each end and the
+ * longest fibre of their lane connector. *limit names the part that sets it. 0 when nothing
+ * fits the link's cages at all. */
+static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_part **limit)
+{
+    const fp_fabric *fab = c->fab;
+    const fp_phys_spec *ps = c->ps;
+    const fp_link *k = &fab->link[l];
+    int64_t dev[2] = { k->a, k->z };
+    int per[2] = { c->cab->per_cage[fab->dev[k->a].tier], c->cab->per_cage[fab->dev[k->z].tier] };
+    int gbps = c->rs->link_gbps;
+    double best = 0;
+    *limit = NULL;
+    for (int i = 0; i < ps->n_parts; i++) {
+        const fp_part *p = &ps->parts[i];
+        if (p->type == FP_PART_CABLE) {
+            int m = copper_medium(p);
+            if (m < 0 || !(allowed & (1u << m)) ||
+                !cage_fits(p->cage, cage_type(fab, c->rs, dev[0])) ||
+                !cage_fits(p->cage, cage_type(fab, c->rs, dev[1])))
+                continue;
+            int straight = p->legs <= 1 && per[0] == per[1] && p->port_gbps == gbps * per[0];
+            int split = p->legs > 1 && p->port_gbps == gbps &&
+                        (per[0] == 1 || per[1] == 1) && p->legs == (per[0] > per[1] ? per[0] : per[1]);
+            if ((straight || split) && longest_stock(p) > best) {
+                best = longest_stock(p);
+                *limit = p;
+            }
+        } else if (p->type == FP_PART_FIBRE) {
+            int m = strcmp(p->fibre, "MMF") == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+            if (!(allowed & (1u << m)))
+                continue;
+            /* The best module of this fibre's type and lane connector at each end. */
+            const fp_part *end_best[2] = { NULL, NULL };
+            for (int e = 0; e < 2; e++)
+                for (int j = 0; j < ps->n_parts; j++) {
+                    const fp_part *mo = &ps->parts[j];
+                    if (mo->type != FP_PART_TRANSCEIVER || strcmp(mo->fibre, p->fibre) != 0 ||
+                        strcmp(lane_connector(mo), p->connector) != 0 || mo->ports != per[e] ||
+                        mo->port_gbps != gbps || !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e])))
+                        continue;
+                    if (end_best[e] == NULL || mo->reach_m > end_best[e]->reach_m)
+                        end_best[e] = mo;
+                }
+            if (end_best[0] == NULL || end_best[1] == NULL)
+                continue;
+            const fp_part *lim = p;
+            double reach = longest_stock(p);
+            for (int e = 0; e < 2; e++)
+                if (end_best[e]->reach_m < reach) {
+                    reach = end_best[e]->reach_m;
+                    lim = end_best[e];
+                }
+            if (reach > best) {
+                best = reach;
+                *limit = lim;
+            }
+        }
+    }
+    return best;
+}
+
+fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
+{
+    const fp_fabric *fab = c->fab;
+    const fp_rspec *rs = c->rs;
+    fp_cabling *cab = c->cab;
+    fp_status rc;
+    size_t ncg = 0;
+    double route_max = 0;
+    int64_t worst = links[0];
+    int forced = -1;
+    const fp_override *forced_by = NULL, *length_by = NULL;
+    double ov_route = 0;
+    if ((rc = grow(c, n, err)) != FP_OK)
+        return rc;
+    double *route = c->route;
+    for (size_t i = 0; i < n; i++) {
+        const fp_link *l = &fab->link[links[i]];
+        route[i] = cab->link_route[links[i]];
+        if (route[i] > route_max) {
+            route_max = route[i];
+            worst = links[i];
+        }
+        const fp_override *o = c->ov_of && c->ov_of[links[i]] >= 0 ? &c->ps->ov[c->ov_of[links[i]]]
+                                                                    : NULL;
+        if (o && o->part >= 0) {
+            if (forced_by && forced != o->part)
+                FP_FAIL(err, FP_EINVAL, o->where,
+                        "%s: part \"%s\" conflicts with \"%s\" given at %s: these links share cages, so they take the same medium; give one part for both",
+                        o->where, c->ps->parts[o->part].id, c->ps->parts[forced].id, forced_by->where);
+            forced = o->part;
+            forced_by = o;
+        }
+        if (o && o->length_m > 0) {
+            if (o->length_m > ov_route)
+                ov_route = o->length_m;
+            length_by = o;
+        }
+        int ta = fab->dev[l->a].tier, tz = fab->dev[l->z].tier;
+        add_cage(c, &ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a, cab->per_cage[ta]);
+        add_cage(c, &ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z, cab->per_cage[tz]);
+    }
+    /* A length given for a copper cable is the cable's length, whichever leg it named. */
+    double cu_route = length_by ? ov_route : route_max;
+    unsigned allowed = allowed_for(c, links, n);
+    if (forced >= 0) {
+        const fp_part *fpart = &c->ps->parts[forced];
+        int m = fpart->type == FP_PART_CABLE ? copper_medium(fpart)
+                : strcmp(fpart->fibre, "MMF") == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+        allowed = m >= 0 ? 1u << m : 0;
+    }
+    int medium = -1, part = -1, kind = FP_CABLE_STRAIGHT;
+    double stock = 0;
+    for (int m = FP_MEDIUM_DAC; m <= FP_MEDIUM_AEC && part < 0; m++) {
+        if (!(allowed & (1u << m)))
+            continue;
+        part = try_copper(c, links, n, c->cg, ncg, cu_route, m, forced, &stock, &kind);
+        if (part >= 0)
+            medium = m;
+    }
+    if (part < 0) {
+        for (int cls = 0; cls < 3 && part < 0; cls++) {
+            int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+            if (!(allowed & (1u << m)))
+                continue;
+            part = try_optics(c, links, n, c->cg, ncg, route, cls, forced);
+            if (part >= 0)
+                medium = m;
+        }
+        if (part >= 0) {
+            for (size_t k = 0; k < ncg; k++)
+                cab->cage_mod[c->cg[k].cage] = c->cg[k].mod;
+            for (size_t i = 0; i < n; i++) {
+                c->link_part[links[i]] = (int16_t)part;
+                c->link_stock[links[i]] = (float)c->stock[i];
+                cab->link_medium[links[i]] = (uint8_t)medium;
+                c->link_role[links[i]] = LINK_OWN_CABLE;    /* one fibre per link */
+            }
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            c->link_part[links[i]] = (int16_t)part;
+            c->link_stock[links[i]] = (float)stock;
+            cab->link_route[links[i]] = (float)cu_route;
+            cab->link_medium[links[i]] = (uint8_t)medium;
+            /* One copper cable for the set: made from its first link (cabling.c). */
+            c->link_role[links[i]] = n == 1 ? LINK_OWN_CABLE : LINK_SHARED_LEG;
+        }
+        if (n > 1 || kind != FP_CABLE_STRAIGHT)
+            c->link_role[links[0]] = LINK_SHARED_FIRST;
+    }
+    if (part < 0) {
+        char what[200], where[16];
+        const fp_part *limit;
+        double reach = longest_reach(c, worst, allowed, &limit);
+        link_label(what, sizeof what, c, worst);
+        snprintf(where, sizeof where, "L%07lld", (long long)worst + 1);
+        if (forced >= 0) {
+            const fp_part *fpart = &c->ps->parts[forced];
+            double r = fpart->type == FP_PART_CABLE ? cu_route : route_max;
+            FP_FAIL(err, FP_EDESIGN, forced_by->where,
+                    "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
+                    forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, c->fab->link[worst].a),
+                    cage_word(c->fab, c->rs, c->fab->link[worst].z),
+                    cab->per_cage[fab->dev[fab->link[worst].a].tier],
+                    cab->per_cage[fab->dev[fab->link[worst].z].tier],
+                    cab->per_cage[fab->dev[fab->link[worst].z].tier] == 1 ? "" : "s",
+                    c->rs->link_gbps, r, fpart->id,
+                    fpart->type == FP_PART_CABLE && longest_stock(fpart) + 1e-9 < r
+                        ? "is not sold that long"
+                        : "does not fit these cages and speeds, or no module pair for it reaches that far");
+        }
+        if (limit == NULL) {
+            const fp_link *wl = &c->fab->link[worst];
+            FP_FAIL(err, FP_EDESIGN, where,
+                    "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.2f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    what, article(cage_word(c->fab, c->rs, wl->a)), cage_word(c->fab, c->rs, wl->a),
+                    fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
+                    article(cage_word(c->fab, c->rs, wl->z)), cage_word(c->fab, c->rs, wl->z),
+                    fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
+                    n, n == 1 ? "" : "s", c->rs->link_gbps, route_max);
+        }
+        if (length_by && length_by->length_m + 1e-9 >= route_max && reach < length_by->length_m)
+            FP_FAIL(err, FP_EDESIGN, length_by->where,
+                    "%s/length_m: link %s: expected a length within reach of an allowed medium, found %g m; the longest reach available is %g m for its ports (%s)",
+                    length_by->where, what, length_by->length_m, reach, limit->id);
+        if (reach >= route_max)
+            FP_FAIL(err, FP_EDESIGN, where,
+                    "link %s: no allowed catalog part serves the %zu links sharing its cages for its %.2f m route, though %s reaches %g m; allow another medium or add a matching part (--catalog FILE)",
+                    what, n, route_max, limit->id, reach);
+        FP_FAIL(err, FP_EDESIGN, where,
+                "link %s: its %.2f m route is beyond every allowed medium; the longest reach available is %g m for its ports (%s)",
+                what, route_max, reach, limit->id);
+    }
+    return FP_OK;
+}
+
+void fp__media_scratch_free(ctx *c)
+{
+    free(c->route);
+    free(c->cg);
+    free(c->stock);
+    c->route = NULL;
+    c->cg = NULL;
+    c->stock = NULL;
+}

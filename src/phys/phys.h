@@ -1,0 +1,119 @@
+/* fabplan — private: the physical stage's results. The layout places every device in a rack
+ * (layout.c) and is not changed after it is built; the name table formats every device's name
+ * and location once (name_table.c); cabling chooses media and makes cables (media.c,
+ * cabling.c); the bill of materials counts parts (bom.c). */
+#ifndef FP_PRIVATE_PHYS_PHYS_H
+#define FP_PRIVATE_PHYS_PHYS_H
+
+#include "fabric/fabric.h"
+
+/* ---- layout (layout.c) ---- */
+typedef struct fp_rack {
+    int32_t hall, row, pos;         /* 1-based */
+    uint8_t role;                   /* 0 compute, else the tier of its switches */
+    double x, y;                    /* front-left corner on the floor, metres */
+    int32_t units_used;
+    int32_t devices;
+} fp_rack;
+
+typedef struct fp_layout {
+    fp_rack *rack;
+    int64_t n_rack;
+    int32_t *dev_rack;              /* per device */
+    int16_t *dev_u;                 /* per device: lowest U */
+    int halls, rows;
+    int64_t compute_racks, network_racks;
+    double floor_w, floor_d;
+} fp_layout;
+
+fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec *rs, fp_error *err);
+void fp__layout_free(fp_layout *lay);
+/* "H1-R05-K12-U40" for device dev. */
+void fp__location(fp_location *out, const fp_layout *lay, int64_t dev);
+
+/* ---- device names and locations (name_table.c) ---- */
+/* Every device's name and location text ("H1-R05-K12-U40", "" without a layout), formatted once
+ * per plan into one buffer: off[2*d] is the name of device d, off[2*d+1] its location, each
+ * NUL-terminated, and off[2*n_dev] the end of the text. */
+typedef struct fp_names {
+    char *text;
+    uint32_t *off;
+    int64_t n_dev;
+} fp_names;
+fp_status fp__names_build(fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
+                          const fp_layout *lay, fp_error *err);
+void fp__names_free(fp_names *nm);
+static inline const char *fp__dev_name(const fp_names *nm, int64_t d)
+{
+    return nm->text + nm->off[2 * d];
+}
+static inline size_t fp__dev_name_len(const fp_names *nm, int64_t d)
+{
+    return nm->off[2 * d + 1] - nm->off[2 * d] - 1;
+}
+static inline const char *fp__dev_loc(const fp_names *nm, int64_t d)
+{
+    return nm->text + nm->off[2 * d + 1];
+}
+static inline size_t fp__dev_loc_len(const fp_names *nm, int64_t d)
+{
+    return nm->off[2 * d + 2] - nm->off[2 * d + 1] - 1;
+}
+
+/* ---- cabling (cabling.c) ---- */
+typedef struct fp_cable {
+    int32_t first;                  /* offset into fp_cabling.cable_links */
+    uint8_t n_links;
+    uint8_t kind;                   /* FP_CABLE_STRAIGHT, _TWIN (one cable, two links), _SPLIT */
+    uint8_t medium;
+    int16_t part;                   /* index into rs.phys.parts */
+    float route_m, stock_m;
+} fp_cable;
+enum { FP_CABLE_STRAIGHT = 0, FP_CABLE_TWIN, FP_CABLE_SPLIT };
+
+typedef struct fp_cabling {
+    fp_cable *cable;
+    int64_t n_cable;
+    int32_t *cable_links;           /* links of each cable, cable order */
+    int32_t *link_cable;            /* per link */
+    uint8_t *link_medium;           /* per link */
+    float *link_route;              /* per link: route length in metres */
+    int16_t *cage_mod;              /* per cage: transceiver part or -1 */
+    int64_t n_cage;
+    int64_t cage_base[FP_MAX_TIERS + 1];  /* first cage of each tier's devices */
+    int per_cage[FP_MAX_TIERS + 1]; /* links sharing one cage, per tier (0 = NIC ports) */
+    int64_t by_medium[FP_MAX_TIERS][FP_MEDIUM_COUNT];   /* links per boundary and medium */
+    /* Per rack of the layout (which stays as it was built): power drawn by its servers,
+     * switches, modules and powered cables (W, rounded to hundredths), and cables that leave
+     * it for another rack. */
+    double *rack_power_w;
+    int64_t *rack_cables_leaving;
+} fp_cabling;
+
+fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
+                            const fp_rspec *rs, fp_error *err);
+void fp__cabling_free(fp_cabling *cab);
+/* Cage index of (device, port). */
+int64_t fp__cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
+                    int port);
+/* Whether a splitter's hub (the cage every leg shares) is its links' z end. */
+int fp__split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
+                       const int32_t *links, int n_links);
+
+/* ---- bill of materials (bom.c) ---- */
+typedef struct fp_bom_row {
+    fp_bom_line line;
+    char desc[128];
+} fp_bom_row;
+
+typedef struct fp_bom {
+    fp_bom_row *row;
+    size_t n;
+    fp_totals totals;
+} fp_bom;
+
+fp_status fp__bom_build(fp_bom *bom, const fp_cabling *cab, const fp_fabric *fab,
+                        const fp_rspec *rs, fp_error *err);
+void fp__bom_free(fp_bom *bom);
+
+#endif

@@ -1,0 +1,225 @@
+/* fabplan — reading the physical plan back: device locations, racks, and cables with their
+ * ends and TIA-606 style labels, assembled from the layout, the name table and the cabling. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "plan_data.h"
+#include "util/text.h"
+
+/* ---- racks ---- */
+
+fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
+                                  fp_error *err)
+{
+    if (device >= (size_t)plan->fab.n_dev)
+        FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", device,
+                (long long)plan->fab.n_dev);
+    memset(out, 0, sizeof *out);
+    fp__location(out, &plan->lay, (int64_t)device);
+    return FP_OK;
+}
+
+size_t fp_plan_rack_count(const fp_plan *plan)
+{
+    return (size_t)plan->lay.n_rack;
+}
+
+static const char *rack_role(int role)
+{
+    static const char *const roles[] = { "compute", "leaf", "spine", "core", "super-core" };
+    return role >= 0 && role <= FP_MAX_TIERS ? roles[role] : "network";
+}
+
+fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err)
+{
+    const fp_layout *lay = &plan->lay;
+    if (i >= (size_t)lay->n_rack)
+        FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %lld)", i,
+                (long long)lay->n_rack);
+    const fp_rack *r = &lay->rack[i];
+    memset(out, 0, sizeof *out);
+    out->hall = r->hall;
+    out->row = r->row;
+    out->rack = r->pos;
+    snprintf(out->name, sizeof out->name, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
+    out->role = rack_role(r->role);
+    out->x_m = r->x;
+    out->y_m = r->y;
+    out->units = plan->rs.phys.rack_units;
+    out->units_used = r->units_used;
+    out->devices = r->devices;
+    out->power_w = plan->cab.rack_power_w[i];
+    out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
+                      out->power_w > plan->rs.phys.rack_power_limit_w;
+    out->cables_leaving = plan->cab.rack_cables_leaving[i];
+    return FP_OK;
+}
+
+/* ---- cables ---- */
+
+size_t fp_plan_cable_count(const fp_plan *plan)
+{
+    return (size_t)plan->cab.n_cable;
+}
+
+/* Appends to a fixed char array, truncating like snprintf: the cable labels are built for every
+ * cable of every per-cable document, so they are copied, not formatted. */
+typedef struct label_buf {
+    char *p;
+    size_t cap, n;
+} label_buf;
+
+static void lb_add(label_buf *b, const char *s)
+{
+    size_t len = strlen(s), room = b->cap - 1 - b->n;
+    if (len > room)
+        len = room;
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+    b->p[b->n] = '\0';
+}
+
+static void lb_add3(label_buf *b, const char *x, const char *y, const char *z)
+{
+    lb_add(b, x);
+    lb_add(b, " ");
+    lb_add(b, y);
+    lb_add(b, " ");
+    lb_add(b, z);
+}
+
+/* One end of a cable on device dev carrying ports[0..n) (one port, or every port a twin-port
+ * or splitter connector carries, in the order of the cable's links): each port by its one name
+ * (fp__port_name), several joined with '+'. */
+static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, const int *ports, int n)
+{
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    const fp_cabling *cab = &plan->cab;
+    const fp_layout *lay = &plan->lay;
+    int port = ports[0];
+    e->device = dev;
+    fp__copy_str(e->device_name, sizeof e->device_name, fp__dev_name(&plan->names, dev));
+    size_t k = 0;
+    e->port[0] = '\0';
+    for (int i = 0; i < n && k + 1 < sizeof e->port; i++) {
+        if (i)
+            e->port[k++] = '+';
+        fp__port_name(e->port + k, sizeof e->port - k, fab, rs, dev, ports[i]);
+        k += strlen(e->port + k);
+    }
+    /* fp__location's fields, with the text from the plan's name table. */
+    const fp_rack *r = &lay->rack[lay->dev_rack[dev]];
+    e->loc.hall = r->hall;
+    e->loc.row = r->row;
+    e->loc.rack = r->pos;
+    e->loc.u = lay->dev_u[dev];
+    fp__copy_str(e->loc.text, sizeof e->loc.text, fp__dev_loc(&plan->names, dev));
+    int16_t m = cab->cage_mod[fp__cage_of(cab, fab, rs, dev, port)];
+    fp__copy_str(e->transceiver, sizeof e->transceiver, m >= 0 ? rs->phys.parts[m].id : "");
+}
+
+fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
+{
+    const fp_cabling *cab = &plan->cab;
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    if (i >= (size_t)cab->n_cable)
+        FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
+                (long long)cab->n_cable);
+    const fp_cable *cb = &cab->cable[i];
+    const int32_t *links = cab->cable_links + cb->first;
+    const fp_link *l0 = &fab->link[links[0]];
+    memset(out, 0, sizeof *out);
+    out->index = (int64_t)i;
+    /* "C%07lld" of the first link's 1-based id. */
+    out->id[0] = 'C';
+    out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)links[0] + 1, 7)] = '\0';
+    out->medium = (fp_medium)cb->medium;
+    fp__copy_str(out->part, sizeof out->part, plan->rs.phys.parts[cb->part].id);
+    out->route_m = round(cb->route_m * 100) / 100;
+    out->stock_m = cb->stock_m;
+    out->boundary = l0->boundary;
+    out->plane = l0->plane;
+    out->n_links = cb->n_links;
+    int ap[FP_MAX_LEGS] = { 0 }, zp[FP_MAX_LEGS] = { 0 }, nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
+    if (cb->kind == FP_CABLE_SPLIT) {
+        /* The hub is the end whose cage every leg shares; it carries one port per leg. */
+        int hub_z = fp__split_hub_is_z(cab, fab, rs, links, cb->n_links);
+        int64_t hub = hub_z ? l0->z : l0->a;
+        for (int k = 0; k < nl; k++)
+            ap[k] = hub_z ? fab->link[links[k]].z_port : fab->link[links[k]].a_port;
+        fill_end(&out->a, plan, hub, ap, nl);
+        out->n_z = nl;
+        for (int k = 0; k < nl; k++) {
+            const fp_link *l = &fab->link[links[k]];
+            int port = hub_z ? l->a_port : l->z_port;
+            fill_end(&out->z[k], plan, hub_z ? l->a : l->z, &port, 1);
+            out->links[k] = links[k];
+        }
+    } else {
+        /* A straight cable carries one link; a twin-port cable every link of its two cages. */
+        for (int k = 0; k < nl; k++) {
+            ap[k] = fab->link[links[k]].a_port;
+            zp[k] = fab->link[links[k]].z_port;
+            out->links[k] = links[k];
+        }
+        fill_end(&out->a, plan, l0->a, ap, nl);
+        fill_end(&out->z[0], plan, l0->z, zp, nl);
+        out->n_z = 1;
+    }
+    /* TIA-606 style: cable id, this end, far end(s).
+     * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
+     * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
+    label_buf a = { out->a.label, sizeof out->a.label, 0 };
+    lb_add(&a, out->id);
+    lb_add(&a, " ");
+    lb_add3(&a, out->a.loc.text, out->a.device_name, out->a.port);
+    lb_add(&a, " >");
+    for (int z = 0; z < out->n_z; z++) {
+        lb_add(&a, " ");
+        lb_add3(&a, out->z[z].loc.text, out->z[z].device_name, out->z[z].port);
+    }
+    for (int z = 0; z < out->n_z; z++) {
+        label_buf b = { out->z[z].label, sizeof out->z[z].label, 0 };
+        lb_add(&b, out->id);
+        lb_add(&b, " ");
+        lb_add3(&b, out->z[z].loc.text, out->z[z].device_name, out->z[z].port);
+        lb_add(&b, " > ");
+        lb_add3(&b, out->a.loc.text, out->a.device_name, out->a.port);
+    }
+    return FP_OK;
+}
+
+int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS])
+{
+    const fp_cabling *cab = &plan->cab;
+    const fp_fabric *fab = &plan->fab;
+    const fp_cable *cb = &cab->cable[i];
+    const int32_t *links = cab->cable_links + cb->first;
+    const fp_link *l0 = &fab->link[links[0]];
+    if (cb->kind != FP_CABLE_SPLIT) {
+        *a = l0->a;
+        z[0] = l0->z;
+        return 1;
+    }
+    int hub_z = fp__split_hub_is_z(cab, fab, &plan->rs, links, cb->n_links), n = 0;
+    *a = hub_z ? l0->z : l0->a;
+    for (; n < cb->n_links && n < FP_MAX_LEGS; n++)
+        z[n] = hub_z ? fab->link[links[n]].a : fab->link[links[n]].z;
+    return n;
+}
+
+int64_t fp_plan_link_cable(const fp_plan *plan, size_t link)
+{
+    if (link >= (size_t)plan->fab.n_link || plan->cab.link_cable == NULL)
+        return -1;
+    return plan->cab.link_cable[link];
+}
+
+fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link)
+{
+    if (link >= (size_t)plan->fab.n_link || plan->cab.link_medium == NULL)
+        return FP_MEDIUM_COUNT;
+    return (fp_medium)plan->cab.link_medium[link];
+}

@@ -1,0 +1,253 @@
+/* fabplan — reading a built plan back: the public getters over the stages' results, and the
+ * private views the writers read (plan.h). Cables and their labels are in plan_cables.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plan_data.h"
+
+static const char *const topo_names[] = { "clos", "fat-tree", "rail-optimized" };
+
+const char *fp_topology_name(fp_topology t)
+{
+    return (unsigned)t < 3 ? topo_names[t] : "unknown";
+}
+
+/* ---- private views (plan.h) ---- */
+
+const fp_rspec *fp__plan_rspec(const fp_plan *plan)
+{
+    return &plan->rs;
+}
+
+const fp_fabric *fp__plan_fabric(const fp_plan *plan)
+{
+    return &plan->fab;
+}
+
+const fp_layout *fp__plan_layout(const fp_plan *plan)
+{
+    return &plan->lay;
+}
+
+const fp_cabling *fp__plan_cabling(const fp_plan *plan)
+{
+    return &plan->cab;
+}
+
+const fp_bom *fp__plan_bom(const fp_plan *plan)
+{
+    return &plan->bom;
+}
+
+const fp_names *fp__plan_names(const fp_plan *plan)
+{
+    return &plan->names;
+}
+
+const fp_analysis *fp__plan_analysis(const fp_plan *plan)
+{
+    return plan->an;
+}
+
+fp_stages fp__plan_stages(const fp_plan *plan)
+{
+    fp_stages st = { &plan->rs, &plan->fab, &plan->lay, &plan->cab, &plan->bom };
+    return st;
+}
+
+/* ---- fabric ---- */
+
+void fp_plan_summary(const fp_plan *plan, fp_summary *out)
+{
+    const fp_fabric *f = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    memset(out, 0, sizeof *out);
+    out->gpus = rs->gpus;
+    out->servers = f->servers - rs->spare_servers;
+    out->spare_servers = rs->spare_servers;
+    out->endpoints = f->boundary_base[1];
+    out->tiers = f->tiers;
+    out->planes = f->planes;
+    out->topology = rs->topology;
+    out->switches = f->n_dev - f->servers;
+    out->links = f->n_link;
+    out->capacity_gpus = f->capacity_endpoints / rs->endpoints_per_server * rs->gpus_per_server;
+    out->tier_choice = rs->tier_choice;
+}
+
+size_t fp_plan_tier_count(const fp_plan *plan)
+{
+    return (size_t)plan->fab.tiers;
+}
+
+fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_error *err)
+{
+    const fp_fabric *f = &plan->fab;
+    if (i >= (size_t)f->tiers)
+        FP_FAIL(err, FP_EINVAL, "", "tier %zu out of range (the plan has %d)", i, f->tiers);
+    const fp_tier_spec *ts = &plan->rs.tier[i];
+    int t = (int)i + 1;
+    memset(out, 0, sizeof *out);
+    out->tier = t;
+    out->role = fp__tier_role(t, f->tiers);
+    out->model = ts->model.id;
+    out->switches = f->level[t].switches * f->planes;
+    out->ports_per_switch = ts->radix;
+    out->port_gbps = plan->rs.link_gbps;
+    out->down_ports = ts->down;
+    out->up_ports = ts->up;
+    out->ports_used = f->ports_used[t];
+    out->ports_spare = out->switches * ts->radix - out->ports_used;
+    out->oversubscription = ts->up ? (double)ts->down / ts->up : 0.0;
+    out->links_up = t < f->tiers ? f->boundary_base[t + 1] - f->boundary_base[t] : 0;
+    return FP_OK;
+}
+
+size_t fp_plan_device_count(const fp_plan *plan)
+{
+    return (size_t)plan->fab.n_dev;
+}
+
+fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_error *err)
+{
+    const fp_fabric *f = &plan->fab;
+    if (i >= (size_t)f->n_dev)
+        FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", i,
+                (long long)f->n_dev);
+    const fp_device *d = &f->dev[i];
+    memset(out, 0, sizeof *out);
+    out->tier = d->tier;
+    out->plane = d->plane;
+    out->pod = d->pod;
+    out->zone = d->zone;
+    out->su = d->su;
+    out->rail = d->rail;
+    out->index = d->index;
+    if (d->tier == 0) {
+        out->ports = plan->rs.nics_per_server * plan->rs.nic.ports;
+        out->model = plan->rs.nic.id;
+    } else {
+        out->ports = plan->rs.tier[d->tier - 1].radix;
+        out->model = plan->rs.tier[d->tier - 1].model.id;
+    }
+    fp__device_name(out->name, sizeof out->name, f, &plan->rs, (int64_t)i);
+    return FP_OK;
+}
+
+size_t fp_plan_link_count(const fp_plan *plan)
+{
+    return (size_t)plan->fab.n_link;
+}
+
+fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err)
+{
+    const fp_fabric *f = &plan->fab;
+    if (i >= (size_t)f->n_link)
+        FP_FAIL(err, FP_EINVAL, "", "link %zu out of range (the plan has %lld)", i,
+                (long long)f->n_link);
+    const fp_link *l = &f->link[i];
+    memset(out, 0, sizeof *out);
+    out->id = (int64_t)i;
+    out->a = l->a;
+    out->z = l->z;
+    out->a_port = l->a_port;
+    out->z_port = l->z_port;
+    fp__port_name(out->a_port_name, sizeof out->a_port_name, f, &plan->rs, l->a, l->a_port);
+    fp__port_name(out->z_port_name, sizeof out->z_port_name, f, &plan->rs, l->z, l->z_port);
+    out->gbps = plan->rs.link_gbps;
+    out->boundary = l->boundary;
+    out->plane = l->plane;
+    return FP_OK;
+}
+
+int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary)
+{
+    const fp_fabric *f = &plan->fab;
+    if (boundary < 0 || boundary >= f->tiers)
+        return 0;
+    return f->boundary_base[boundary + 1] - f->boundary_base[boundary];
+}
+
+size_t fp_plan_note_count(const fp_plan *plan)
+{
+    return (size_t)plan->fab.n_notes;
+}
+
+const char *fp_plan_note(const fp_plan *plan, size_t i)
+{
+    return i < (size_t)plan->fab.n_notes ? plan->fab.notes[i] : NULL;
+}
+
+/* ---- bill of materials ---- */
+
+size_t fp_plan_bom_count(const fp_plan *plan)
+{
+    return plan->bom.n;
+}
+
+fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_error *err)
+{
+    if (i >= plan->bom.n)
+        FP_FAIL(err, FP_EINVAL, "", "BOM line %zu out of range (the plan has %zu)", i, plan->bom.n);
+    *out = plan->bom.row[i].line;
+    return FP_OK;
+}
+
+void fp_plan_totals(const fp_plan *plan, fp_totals *out)
+{
+    *out = plan->bom.totals;
+}
+
+/* ---- analysis ---- */
+
+static const fp_metrics no_metrics;
+
+const fp_metrics *fp_plan_metrics(const fp_plan *plan)
+{
+    return plan && plan->an ? &plan->an->m : &no_metrics;
+}
+
+const fp_failure_report *fp_plan_failure(const fp_plan *plan)
+{
+    return plan && plan->has_failure ? &plan->failure : NULL;
+}
+
+const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
+{
+    const fp_failure_report *f = fp_plan_failure(plan);
+    return f && i < (size_t)f->n_specs ? plan->fail_specs[i] : NULL;
+}
+
+/* Power per rack, row and hall, summed from the racks in floor order (rows are consecutive). */
+void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
+{
+    const fp_layout *lay = &plan->lay;
+    const fp_phys_spec *ps = &plan->rs.phys;
+    double row_w = 0, hall_w = 0;
+    memset(out, 0, sizeof *out);
+    out->rack_limit_w = ps->rack_power_limit_w;
+    out->row_limit_w = ps->row_power_limit_w;
+    out->hall_limit_w = ps->hall_power_limit_w;
+    for (int64_t i = 0; i < lay->n_rack; i++) {
+        const fp_rack *r = &lay->rack[i];
+        double w = plan->cab.rack_power_w ? plan->cab.rack_power_w[i] : 0;
+        int same_hall = i > 0 && lay->rack[i - 1].hall == r->hall;
+        int same_row = same_hall && lay->rack[i - 1].row == r->row;
+        row_w = same_row ? row_w + w : w;
+        hall_w = same_hall ? hall_w + w : w;
+        if (w > out->rack_max_w)
+            out->rack_max_w = w;
+        out->racks_over += ps->rack_power_limit_w > 0 && w > ps->rack_power_limit_w;
+        int last = i + 1 == lay->n_rack;
+        if (last || lay->rack[i + 1].hall != r->hall || lay->rack[i + 1].row != r->row) {
+            if (row_w > out->row_max_w)
+                out->row_max_w = row_w;
+            out->rows_over += ps->row_power_limit_w > 0 && row_w > ps->row_power_limit_w;
+        }
+        if (last || lay->rack[i + 1].hall != r->hall) {
+            if (hall_w > out->hall_max_w)
+                out->hall_max_w = hall_w;
+            out->halls_over += ps->hall_power_limit_w > 0 && hall_w > ps->hall_power_limit_w;
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/* fabplan — private: the spec stage's result, the resolved spec (spec.c, spec_layout.c): every
+ * value checked and nothing left "auto" except the sizing the fabric stage does. Later stages
+ * read it; only the spec stage (and the sizing pass, see fp__clos_size) writes it. */
+#ifndef FP_PRIVATE_SPEC_RESOLVED_H
+#define FP_PRIVATE_SPEC_RESOLVED_H
+
+#include "util/util.h"
+
+#define FP_MAX_TIERS 4
+#define FP_MAX_PLANES 8
+
+/* ---- interface names from a part's template (port_names.c) ---- */
+#define FP_PORT_NAME_MAX 32     /* longest port name + 1; longer expansions are cut */
+/* One port's numbers (1-based; split: the port is broken out, so [..] sections are written). */
+typedef struct fp_port_fields {
+    int port, cage, sub, lane, serdes, nic;
+    int split;
+} fp_port_fields;
+/* 0 when template t is well formed, else 1 with the reason in why. */
+int fp__port_template_check(const char *t, char *why, size_t n);
+/* Expand template t for port f into buf (n bytes, cut like snprintf); returns buf. */
+char *fp__port_template(char *buf, size_t n, const char *t, const fp_port_fields *f);
+/* Numbers of logical port q (0-based, at link speed) of a switch of model m split breakout ways. */
+void fp__switch_port_fields(fp_port_fields *f, const fp_part *m, int breakout, int q);
+/* Numbers of NIC port q (0-based over all the server's NICs of this model). */
+void fp__nic_port_fields(fp_port_fields *f, const fp_part *nic, int q);
+/* The part's template, or the default (p{port}[/{lane}]; NICs nic{nic}[-p{port}]). */
+const char *fp__port_template_of(const fp_part *p);
+/* FP_EINVAL at where when the part's template is malformed or gives two of its count ports
+ * (breakout-way split) the same name. */
+fp_status fp__port_names_check(const fp_part *p, int breakout, int count, const char *where,
+                               fp_error *err);
+
+/* ---- physical spec: layout, media policy, BOM spares, cable overrides (spec_layout.c) ---- */
+typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_leaf_place;
+/* Where the spines of a 3- or 4-tier fabric stand: beside their pod, or in central rows. */
+typedef enum fp_spine_place { FP_SPINE_POD = 0, FP_SPINE_CENTRAL } fp_spine_place;
+
+/* One hand override: a cable id ("C0000012") or both ends ("dev port" names) -> length, part. */
+typedef struct fp_override {
+    char cable[16];
+    char a[96], z[96];          /* "su01-node-01 nic1" */
+    double length_m;            /* < 0 when not given */
+    int part;                   /* index into fp_phys_spec.parts, -1 when not given */
+    char where[48];             /* JSON pointer of the entry, for errors */
+} fp_override;
+
+typedef struct fp_phys_spec {
+    int rack_units;
+    double rack_width_m, rack_depth_m, aisle_m;
+    int servers_per_rack, server_ru;
+    double server_power_w;
+    int racks_per_row;          /* most racks in a row (between cross-aisles); 0 = auto */
+    int halls;                  /* 0 = as many as hall_power_limit_w needs */
+    double hall_gap_m;
+    fp_leaf_place leaf_place;
+    fp_spine_place spine_place;
+    int max_switches_per_rack;
+    int max_cords_per_rack;     /* network racks: links terminated per rack, at most */
+    double spine_rack_share;    /* largest share of a pod's spines one rack may hold */
+    double network_rack_width_m;
+    double cross_aisle_m;       /* gap between two rows that share a line */
+    int rows_per_line;          /* rows end to end in one line; 0 = auto (hall about square) */
+    double rack_power_limit_w;
+    double row_power_limit_w;   /* 0 = no limit */
+    double hall_power_limit_w;  /* 0 = no limit */
+    double spare_servers;       /* fraction of servers kept as placed and cabled hot spares */
+    double tray_height_m;       /* from the top of a rack up to the overhead tray */
+    double service_loop_m;      /* slack coiled at each end */
+    double slack_pct;           /* extra length in percent of the run */
+    unsigned media_allowed[FP_MAX_TIERS];   /* per boundary, bit (1 << fp_medium) */
+    double spares[5];           /* per BOM category (switch, nic, transceiver, copper, fibre) */
+    fp_part *parts;             /* transceivers, copper and fibre copied from the catalog */
+    int n_parts;
+    fp_override *ov;
+    int n_ov;
+} fp_phys_spec;
+
+/* Resolve the layout, media, bom and overrides members (each may be NULL). */
+struct cJSON;
+/* base_dir: directory that relative file names in the spec (overrides) are read from; NULL or
+ * "" for the working directory. */
+fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const struct cJSON *media,
+                           const struct cJSON *bom, const struct cJSON *overrides,
+                           const char *base_dir, const fp_catalog *cat, fp_error *err);
+void fp__phys_free(fp_phys_spec *ps);
+
+/* ---- resolved spec (spec.c) ---- */
+typedef struct fp_tier_spec {
+    fp_part model;          /* switch part (a copy; inline switches get id "custom-...") */
+    int breakout;           /* ways each physical port is split to reach the link speed */
+    int radix;              /* logical ports at link speed = ports * breakout */
+    int usable;             /* radix less the reserve */
+    double oversub;         /* requested down:up ratio (tiers below the top) */
+    int down, up;           /* ports per switch for links down and up */
+} fp_tier_spec;
+
+typedef struct fp_rspec {
+    char name[128];
+    int64_t gpus;
+    int gpus_per_server;
+    int nics_per_server;
+    fp_part nic;            /* copy; inline NICs get id "custom-nic-..." */
+    fp_topology topology;
+    int tiers;
+    int tiers_auto;         /* 1 when the spec said "auto" (or nothing) */
+    int n_models;           /* switch models given (1 = one for every tier) */
+    fp_tier_spec tier[FP_MAX_TIERS];   /* [0] = leaf */
+    int n_oversub;          /* entries given in fabric.oversubscription */
+    double oversub[FP_MAX_TIERS];
+    int su_servers;
+    int planes;
+    double reserve;
+    int link_gbps;          /* speed of every fabric link (the NIC port speed) */
+    int endpoints_per_server;   /* NIC ports per server per plane = rails */
+    char tier_choice[320];
+    int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
+    int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
+    fp_phys_spec phys;
+} fp_rspec;
+
+enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
+
+/* Parse and check values (everything but the tier count and the ports per tier, which the
+ * fabric stage sizes: fp__clos_size, driven by plan.c). */
+fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog *cat,
+                           fp_error *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* fabplan — private: fast text for the per-link and per-cable documents (text.c): integers and
+ * fixed-point numbers written by hand, and a row buffer handed to stdio in large blocks. */
+#ifndef FP_PRIVATE_UTIL_TEXT_H
+#define FP_PRIVATE_UTIL_TEXT_H
+
+#include "util/util.h"
+
+/* Decimal digits of v at p (no NUL); returns how many. p needs 20 bytes. */
+size_t fp__put_uint(char *p, uint64_t v);
+/* As fp__put_uint, zero-padded to width digits like printf's "%0*llu". p needs max(20, width). */
+size_t fp__put_uint_w(char *p, uint64_t v, int width);
+/* As fp__put_uint with a leading '-' for negatives. p needs 21 bytes. */
+size_t fp__put_int(char *p, int64_t v);
+/* snprintf(dst, n, "%s", src) without the format parser: copies and truncates to fit; returns
+ * strlen(src). */
+size_t fp__copy_str(char *dst, size_t n, const char *src);
+
+/* printf's "%.2f" of v (p needs 32 bytes); hand-written for the usual case of a non-negative
+ * value already rounded to hundredths (cable routes), snprintf otherwise. Returns the length. */
+size_t fp__put_fixed2(char *p, double v);
+/* The last number formatted for one column, reused while the value repeats (stock lengths take
+ * a handful of values over half a million rows). fmt takes one double. */
+typedef struct fp_num_memo {
+    double v;
+    int valid;
+    size_t len;
+    char text[40];
+} fp_num_memo;
+const char *fp__memo_format(fp_num_memo *m, const char *fmt, double v, size_t *len);
+
+/* Rows of a big CSV assembled here and passed to stdio a block at a time (stdio's per-call
+ * locking and format parsing cost more than the bytes). fp__outbuf_flush before fclose. */
+typedef struct fp_outbuf {
+    FILE *f;
+    size_t n;
+    char buf[1 << 16];
+} fp_outbuf;
+void fp__outbuf_init(fp_outbuf *b, FILE *f);
+/* Create path and a buffer for it, writing header (may be NULL) first. */
+fp_status fp__outbuf_open(fp_outbuf **out, const char *path, const char *header, fp_error *err);
+/* Flush, free and close; the result is rc when it is a failure, else the close's. */
+fp_status fp__outbuf_close(fp_outbuf *ob, const char *path, fp_status rc, fp_error *err);
+void fp__outbuf_flush(fp_outbuf *b);
+void fp__outbuf_put(fp_outbuf *b, const char *s, size_t len);
+/* s as one CSV field: quoted (and inner quotes doubled) when it holds , " or a line break. */
+void fp__outbuf_csv(fp_outbuf *b, const char *s);
+static inline void fp__outbuf_char(fp_outbuf *b, char c)
+{
+    if (b->n == sizeof b->buf)
+        fp__outbuf_flush(b);
+    b->buf[b->n++] = c;
+}
+static inline void fp__outbuf_str(fp_outbuf *b, const char *s)
+{
+    fp__outbuf_put(b, s, strlen(s));
+}
+static inline void fp__outbuf_int(fp_outbuf *b, int64_t v)
+{
+    char tmp[24];
+    fp__outbuf_put(b, tmp, fp__put_int(tmp, v));
+}
+
+#endif

@@ -1,0 +1,389 @@
+/* fabplan — the NetBox import set, one CSV per object type in the order NetBox needs them:
+ * sites, manufacturers, device roles, device types, racks, devices, interfaces, cables.
+ *
+ * Column names and choice values are those of NetBox 4.x's bulk-import forms
+ * (netbox/dcim/forms/bulk_import.py: SiteImportForm, ManufacturerImportForm,
+ * DeviceRoleImportForm, DeviceTypeImportForm, RackImportForm, DeviceImportForm,
+ * InterfaceImportForm, CableImportForm; choices in netbox/dcim/choices.py). Every interface is
+ * named by fp__port_name, the same name every other output uses; a breakout lane is its own
+ * interface, and a cable that carries several links (a splitter's legs, a twin-port copper
+ * cable) is one NetBox cable per link, so no interface ends two cables. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "write/writers.h"
+
+static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
+{
+    if (o && o->progress && ((i & 0xffff) == 0 || i == n))
+        o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
+}
+
+static void row(fp_outbuf *ob, const char *const *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fp__outbuf_char(ob, ',');
+        fp__outbuf_csv(ob, fields[i]);
+    }
+    fp__outbuf_char(ob, '\n');
+}
+
+/* ---- device types: the community device-type library's names where the part is there ---- */
+
+/* Parts of the built-in catalog that the NetBox devicetype-library has (device-types/Nvidia/):
+ * the same manufacturer, model and slug, so a library import and this set name one type. */
+static const struct {
+    const char *id, *model, *slug;
+} library[] = {
+    { "nvidia-qm9700", "QM9700", "nvidia-qm9700" },
+    { "nvidia-sn5600", "SN5600", "nvidia-sn5600" },
+    { "nvidia-q3400", "Q3400-RA", "nvidia-q3400-ra" },
+};
+
+typedef struct nb_type {
+    char manufacturer[40], model[100], slug[100];
+    int u_height;
+} nb_type;
+
+/* NetBox slug: lower-case letters, digits, '-' and '_'; anything else becomes '-'. */
+static void slugify(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        char ch = isalnum(c) ? (char)tolower(c) : c == '_' ? '_' : '-';
+        if (ch == '-' && (k == 0 || out[k - 1] == '-'))
+            continue;
+        out[k++] = ch;
+    }
+    while (k > 0 && out[k - 1] == '-')
+        k--;
+    if (k == 0 && n > 1)
+        out[k++] = 'x';
+    out[k] = '\0';
+}
+
+/* The library spells NVIDIA "Nvidia"; a part without a vendor is "Generic". */
+static void manufacturer(char *out, size_t n, const char *vendor)
+{
+    if (vendor[0] == '\0' || strcmp(vendor, "generic") == 0)
+        snprintf(out, n, "Generic");
+    else if (strcmp(vendor, "NVIDIA") == 0)
+        snprintf(out, n, "Nvidia");
+    else
+        snprintf(out, n, "%s", vendor);
+}
+
+static void type_of(nb_type *t, const fp_plan *plan, int tier)
+{
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    memset(t, 0, sizeof *t);
+    if (tier == 0) {
+        manufacturer(t->manufacturer, sizeof t->manufacturer, "");
+        snprintf(t->model, sizeof t->model, "GPU server %d GPU %dU", rs->gpus_per_server,
+                 rs->phys.server_ru);
+        snprintf(t->slug, sizeof t->slug, "gpu-server-%dgpu-%du", rs->gpus_per_server,
+                 rs->phys.server_ru);
+        t->u_height = rs->phys.server_ru;
+        return;
+    }
+    const fp_part *p = &rs->tier[tier - 1].model;
+    manufacturer(t->manufacturer, sizeof t->manufacturer, p->vendor);
+    t->u_height = p->ru > 0 ? p->ru : 1;
+    for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
+        if (strcmp(p->id, library[i].id) == 0) {
+            snprintf(t->model, sizeof t->model, "%s", library[i].model);
+            snprintf(t->slug, sizeof t->slug, "%s", library[i].slug);
+            return;
+        }
+    snprintf(t->model, sizeof t->model, "%s", p->name);
+    slugify(t->slug, sizeof t->slug, p->id);
+}
+
+/* Tiers (0 = servers) whose device type is listed: the first tier of each distinct model. */
+static int first_of_type(const fp_plan *plan, int tier)
+{
+    for (int u = 1; u < tier; u++)
+        if (strcmp(fp__plan_rspec(plan)->tier[u - 1].model.id, fp__plan_rspec(plan)->tier[tier - 1].model.id) == 0)
+            return 0;
+    return 1;
+}
+
+static const char *role_of(const fp_plan *plan, int tier)
+{
+    return fp__tier_role(tier, fp__plan_fabric(plan)->tiers);
+}
+
+/* ---- interface types: NetBox's InterfaceTypeChoices for a port of this speed and cage ---- */
+
+/* InfiniBand by rate (the values NetBox 4.0 onward accepts; the library's QM9700 and Q3400
+ * types use them too), Ethernet by speed and form factor; "other" where NetBox has no value for
+ * the pair (a 200G lane of an OSFP cage). */
+const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband)
+{
+    if (infiniband)
+        return gbps >= 800 ? "infiniband-xdr" : gbps >= 400 ? "infiniband-ndr"
+             : gbps >= 200 ? "infiniband-hdr" : gbps >= 100 ? "infiniband-edr" : "other";
+    static const struct {
+        int gbps;
+        const char *cage, *type;
+    } eth[] = {
+        { 800, "OSFP", "800gbase-x-osfp" },       { 800, "QSFP-DD", "800gbase-x-qsfpdd" },
+        { 400, "OSFP", "400gbase-x-osfp" },       { 400, "QSFP-DD", "400gbase-x-qsfpdd" },
+        { 400, "QSFP112", "400gbase-x-qsfp112" }, { 200, "QSFP56", "200gbase-x-qsfp56" },
+        { 200, "QSFP-DD", "200gbase-x-qsfpdd" },  { 100, "QSFP28", "100gbase-x-qsfp28" },
+        { 100, "QSFP-DD", "100gbase-x-qsfpdd" },
+    };
+    for (size_t i = 0; i < sizeof eth / sizeof eth[0]; i++)
+        if (eth[i].gbps == gbps && strcmp(eth[i].cage, cage) == 0)
+            return eth[i].type;
+    return "other";
+}
+
+/* ---- the files ---- */
+
+static void site_name(char *out, size_t n, const fp_plan *plan)
+{
+    snprintf(out, n, "%s", fp__plan_rspec(plan)->name[0] ? fp__plan_rspec(plan)->name : "fabplan");
+}
+
+fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err)
+{
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char name[128], slug[128], desc[160];
+    (void)o;
+    if ((rc = fp__outbuf_open(&f, path, "name,slug,status,description\n", err)) != FP_OK)
+        return rc;
+    site_name(name, sizeof name, plan);
+    slugify(slug, sizeof slug, name);
+    snprintf(desc, sizeof desc, "GPU fabric planned by fabplan: %lld GPUs",
+             (long long)fp__plan_rspec(plan)->gpus);
+    const char *r[] = { name, slug, "planned", desc };
+    row(f, r, 4);
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
+                                         const fp_write_options *o, fp_error *err)
+{
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char seen[FP_MAX_TIERS + 1][40], slug[64];
+    int n = 0;
+    (void)o;
+    if ((rc = fp__outbuf_open(&f, path, "name,slug\n", err)) != FP_OK)
+        return rc;
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
+        nb_type ty;
+        type_of(&ty, plan, t);
+        int dup = 0;
+        for (int i = 0; i < n; i++)
+            dup |= strcmp(seen[i], ty.manufacturer) == 0;
+        if (dup)
+            continue;
+        snprintf(seen[n++], sizeof seen[0], "%s", ty.manufacturer);
+        slugify(slug, sizeof slug, ty.manufacturer);
+        const char *r[] = { ty.manufacturer, slug };
+        row(f, r, 2);
+    }
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err)
+{
+    static const char *const colors[] = { "9e9e9e", "4caf50", "2196f3", "ff9800", "9c27b0" };
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    (void)o;
+    if ((rc = fp__outbuf_open(&f, path, "name,slug,color\n", err)) != FP_OK)
+        return rc;
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
+        const char *name = role_of(plan, t);
+        const char *r[] = { name, name, colors[t <= FP_MAX_TIERS ? t : 0] };
+        row(f, r, 3);
+    }
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
+                                        const fp_write_options *o, fp_error *err)
+{
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char u[16];
+    (void)o;
+    if ((rc = fp__outbuf_open(&f, path, "manufacturer,model,slug,u_height,is_full_depth\n",
+                              err)) != FP_OK)
+        return rc;
+    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
+        if (t > 0 && !first_of_type(plan, t))
+            continue;
+        nb_type ty;
+        type_of(&ty, plan, t);
+        snprintf(u, sizeof u, "%d", ty.u_height);
+        const char *r[] = { ty.manufacturer, ty.model, ty.slug, u, "true" };
+        row(f, r, 5);
+    }
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err)
+{
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char site[128], units[16];
+    size_t n = fp_plan_rack_count(plan);
+    if ((rc = fp__outbuf_open(&f, path, "site,name,status,width,u_height\n", err)) != FP_OK)
+        return rc;
+    site_name(site, sizeof site, plan);
+    snprintf(units, sizeof units, "%d", fp__plan_rspec(plan)->phys.rack_units);
+    for (size_t i = 0; i < n; i++) {
+        fp_rack_info r;
+        fp_plan_rack(plan, i, &r, NULL);
+        const char *fields[] = { site, r.name, "planned", "19", units };
+        row(f, fields, 5);
+        report(o, "netbox-racks.csv", i, n);
+    }
+    report(o, "netbox-racks.csv", n, n);
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_layout *lay = fp__plan_layout(plan);
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char site[128], pos[16];
+    nb_type types[FP_MAX_TIERS + 1];
+    char (*rack_names)[24] = malloc((size_t)(lay->n_rack ? lay->n_rack : 1) * sizeof *rack_names);
+    if (rack_names == NULL)
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    for (int64_t i = 0; i < lay->n_rack; i++) {
+        fp_rack_info r;
+        fp_plan_rack(plan, (size_t)i, &r, NULL);
+        memcpy(rack_names[i], r.name, sizeof r.name);
+    }
+    for (int t = 0; t <= fab->tiers; t++)
+        type_of(&types[t], plan, t);
+    site_name(site, sizeof site, plan);
+    if ((rc = fp__outbuf_open(&f, path,
+                              "name,role,manufacturer,device_type,status,site,rack,position,face\n",
+                              err)) != FP_OK) {
+        free(rack_names);
+        return rc;
+    }
+    size_t n = (size_t)fab->n_dev;
+    for (size_t d = 0; d < n; d++) {
+        int t = fab->dev[d].tier;
+        pos[fp__put_int(pos, lay->dev_u[d])] = '\0';
+        const char *r[] = { fp__dev_name(fp__plan_names(plan), (int64_t)d), role_of(plan, t),
+                            types[t].manufacturer, types[t].model, "planned", site,
+                            rack_names[lay->dev_rack[d]], pos, "front" };
+        row(f, r, 9);
+        report(o, "netbox-devices.csv", d, n);
+    }
+    report(o, "netbox-devices.csv", n, n);
+    free(rack_names);
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
+                                      const fp_write_options *o, fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char port[FP_PORT_NAME_MAX], speed[24];
+    /* Every port is at the link speed: NIC ports are, and switch ports are split to it. */
+    speed[fp__put_int(speed, (int64_t)rs->link_gbps * 1000000)] = '\0';   /* Kbps */
+    int ib = fp__part_infiniband(&rs->tier[0].model);
+    const char *type[FP_MAX_TIERS + 1];
+    type[0] = fp__netbox_interface_type(rs->link_gbps, rs->nic.cage, ib);
+    for (int t = 1; t <= fab->tiers; t++)
+        type[t] = fp__netbox_interface_type(rs->link_gbps, rs->tier[t - 1].model.cage, ib);
+    if ((rc = fp__outbuf_open(&f, path, "device,name,type,speed\n", err)) != FP_OK)
+        return rc;
+    size_t n = (size_t)fab->n_dev;
+    for (size_t d = 0; d < n; d++) {
+        int t = fab->dev[d].tier;
+        int ports = t == 0 ? rs->nics_per_server * rs->nic.ports : rs->tier[t - 1].radix;
+        const char *dev = fp__dev_name(fp__plan_names(plan), (int64_t)d);
+        size_t dev_len = fp__dev_name_len(fp__plan_names(plan), (int64_t)d);
+        for (int p = 0; p < ports; p++) {
+            fp__outbuf_put(f, dev, dev_len);
+            fp__outbuf_char(f, ',');
+            fp__outbuf_csv(f, fp__port_name(port, sizeof port, fab, rs, (int64_t)d, p));
+            fp__outbuf_char(f, ',');
+            fp__outbuf_str(f, type[t]);
+            fp__outbuf_char(f, ',');
+            fp__outbuf_str(f, speed);
+            fp__outbuf_char(f, '\n');
+        }
+        report(o, "netbox-interfaces.csv", d, n);
+    }
+    report(o, "netbox-interfaces.csv", n, n);
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+/* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
+ * NetBox has no AEC type; active copper is the nearest. */
+static const char *const cable_type[FP_MEDIUM_COUNT] = { "dac-passive", "dac-active",
+                                                         "dac-active", "mmf-om4", "smf-os2" };
+static const char *const cable_color[FP_MEDIUM_COUNT] = { "000000", "000000", "000000",
+                                                          "00ffff", "ffff00" };
+
+fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
+                                  const fp_write_options *o, fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    fp_outbuf *f = NULL;
+    fp_cable_info c;
+    fp_status rc;
+    size_t n = fp_plan_cable_count(plan);
+    fp_num_memo length = { 0 };
+    char label[40], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
+    if ((rc = fp__outbuf_open(&f, path,
+                              "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                              "side_b_name,type,status,label,color,length,length_unit\n",
+                              err)) != FP_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
+            goto out;
+        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
+        const char *length_text = fp__memo_format(&length, "%.1f", c.stock_m, NULL);
+        int links = c.n_links < FP_MAX_LEGS ? c.n_links : FP_MAX_LEGS;
+        /* One NetBox cable per link: each ends on the two interfaces of its link. */
+        for (int k = 0; k < links; k++) {
+            const fp_link *l = &fab->link[c.links[k]];
+            size_t id_len = strlen(c.id);
+            memcpy(label, c.id, id_len);
+            if (links > 1) {
+                label[id_len++] = '/';
+                id_len += fp__put_int(label + id_len, k + 1);
+            }
+            label[id_len] = '\0';
+            const char *r[] = { fp__dev_name(fp__plan_names(plan), l->a), "dcim.interface",
+                                fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
+                                fp__dev_name(fp__plan_names(plan), l->z), "dcim.interface",
+                                fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
+                                cable_type[m], "planned", label, cable_color[m], length_text,
+                                "m" };
+            row(f, r, 12);
+        }
+        report(o, "netbox-cables.csv", i, n);
+    }
+    report(o, "netbox-cables.csv", n, n);
+out:
+    return fp__outbuf_close(f, path, rc, err);
+}

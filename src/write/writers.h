@@ -1,0 +1,77 @@
+/* fabplan — private to the write stage: one writer per output family, called by write.c (the
+ * public fp_write_* functions). Writers read the plan through plan.h and the public getters. */
+#ifndef FP_PRIVATE_WRITE_WRITERS_H
+#define FP_PRIVATE_WRITE_WRITERS_H
+
+#include "plan.h"
+#include "util/text.h"
+
+fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err);
+fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                              fp_error *err);
+fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                            fp_error *err);
+/* Add layout, media_by_boundary, bom and totals to plan.json's root object
+ * (write_json_phys.c). */
+struct cJSON;
+void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
+/* The "metrics" and "failure" sections of plan.json (write_json_metrics.c). */
+void fp__metrics_json(const fp_plan *plan, struct cJSON *root);
+/* The installer workbook (write_xlsx.c). */
+fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
+                         fp_error *err);
+/* One workbook per row or hall (o->split_by) in the directory dir (created). */
+fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
+                               fp_error *err);
+/* As fp__write_xlsx with at most max_rows data rows per sheet before "Cables (2)" etc. begin
+ * (Excel's limit is FP_XLSX_MAX_DATA_ROWS; tests lower it to check the continuation). */
+#define FP_XLSX_MAX_DATA_ROWS 1048575
+fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
+                              int64_t max_rows, fp_error *err);
+/* Exports other tools import (write_exports.c). */
+fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+/* The NetBox import set (write_netbox.c), one file per object type, in import order. */
+fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
+                                         const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
+                                        const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
+                                      const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
+                                  const fp_write_options *o, fp_error *err);
+/* NetBox InterfaceTypeChoices value for a port of gbps in a cage of this form factor. */
+const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband);
+/* avd-cv-topology.yml (Ethernet fabrics); fp__avd_file_name returns 0 for InfiniBand. */
+fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+int fp__avd_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n);
+fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+
+/* Diagrams (write_dot.c, the only Graphviz user). Each writer picks the format from the file
+ * name it is given: ".dot" writes the Graphviz source, ".svg"/".png" lay out and render. */
+fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err);
+fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err);
+fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
+                          fp_error *err);
+/* Check o->detail against the plan (FP_EINVAL naming the selector and the valid range). */
+fp_status fp__detail_check(const fp_plan *plan, const fp_write_options *o, fp_error *err);
+/* "su-3.<ext>" / "pod-2.<ext>" for the selected unit; 0 when the plan has no unit to draw. */
+int fp__detail_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                         char *buf, size_t n);
+
+#endif

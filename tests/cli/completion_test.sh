@@ -1,0 +1,41 @@
+#!/bin/sh
+# The bash completion: load the script into bash, ask it what a user's TAB would show, check
+# commands, options of a command, a did-you-mean-free prefix, and option values.
+# usage: completion_test.sh COMPLETION_SCRIPT FABPLAN_BINARY
+set -eu
+script=$1; bin=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+ln -s "$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" "$dir/fabplan"
+complete_line() {
+    # $@: the words on the line, the last one being completed
+    PATH="$dir:$PATH" bash -c '
+        . "$0"
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+        _fabplan
+        printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' "$script" "$@"
+}
+check() {
+    want=$1; shift
+    got=$(complete_line "$@")
+    case " $got" in
+        *" $want "*) ;;
+        *) echo "completion of '$*': expected $want in: $got" >&2; exit 1 ;;
+    esac
+}
+check plan fabplan ""
+check compare fabplan co
+check validate fabplan help va
+check --gpus fabplan plan --gp
+check --oversubscription fabplan plan --overs
+check --min-bisection fabplan compare --min
+check --paper fabplan plan --pa
+check fat-tree fabplan plan --topology fa
+check letter fabplan plan --paper l
+check show fabplan catalog s
+check default fabplan plan --preset de
+# compare's filters are not plan options
+got=$(complete_line fabplan plan --min)
+got=$(echo $got)
+[ -z "$got" ] || { echo "plan --min completed to: $got" >&2; exit 1; }
+echo "completion ok"

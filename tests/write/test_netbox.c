@@ -1,0 +1,855 @@
+/* The NetBox import set checked against NetBox's own rules, and one name per port across every
+ * output.
+ *
+ * The rules are NetBox 4.x's bulk import (netbox/dcim/forms/bulk_import.py and
+ * netbox/dcim/choices.py in netbox-community/netbox): the columns each import form accepts and
+ * requires, the choice values it accepts, that a row can only name objects imported before it
+ * (site of a rack, rack and type of a device, device of an interface, interfaces of a cable), that
+ * a device fits its rack's units without overlapping another (a full-depth device takes both
+ * faces), and that an interface ends at most one cable (CableImportForm: "is already
+ * connected"). */
+#include <criterion/criterion.h>
+#include <unistd.h>
+#include "helpers.h"
+#include "xlsx_read.h"
+
+/* ---- a sorted set of strings ---- */
+
+typedef struct strset {
+    char **s;
+    long n, cap;
+} strset;
+
+static void set_add(strset *t, const char *a, const char *b)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->s = realloc(t->s, (size_t)t->cap * sizeof *t->s);
+    }
+    size_t la = strlen(a), lb = b ? strlen(b) : 0;
+    char *k = malloc(la + lb + 2);
+    memcpy(k, a, la);
+    k[la] = '\t';
+    if (b)
+        memcpy(k + la + 1, b, lb);
+    k[la + 1 + lb] = '\0';
+    t->s[t->n++] = k;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Sort; returns the first duplicate key or NULL. */
+static const char *set_seal(strset *t)
+{
+    qsort(t->s, (size_t)t->n, sizeof *t->s, cmp_str);
+    for (long i = 1; i < t->n; i++)
+        if (strcmp(t->s[i - 1], t->s[i]) == 0)
+            return t->s[i];
+    return NULL;
+}
+
+static int set_has(const strset *t, const char *a, const char *b)
+{
+    char key[512];
+    snprintf(key, sizeof key, "%s\t%s", a, b ? b : "");
+    const char *k = key;
+    return bsearch(&k, t->s, (size_t)t->n, sizeof *t->s, cmp_str) != NULL;
+}
+
+static void set_free(strset *t)
+{
+    for (long i = 0; i < t->n; i++)
+        free(t->s[i]);
+    free(t->s);
+    memset(t, 0, sizeof *t);
+}
+
+static int one_of(const char *v, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(v, *list) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- NetBox's rules ---- */
+
+/* Columns a form accepts (Meta.fields) and the ones it requires, per file. */
+typedef struct form {
+    const char *file;
+    const char *const *accepted, *const *required;
+} form;
+
+static const char *const site_cols[] = { "name", "slug", "status", "region", "group", "tenant",
+    "facility", "time_zone", "description", "physical_address", "shipping_address", "latitude",
+    "longitude", "owner", "comments", "tags", NULL };
+static const char *const site_req[] = { "name", "slug", "status", NULL };
+static const char *const manuf_cols[] = { "name", "slug", "description", "owner", "comments",
+    "tags", NULL };
+static const char *const manuf_req[] = { "name", "slug", NULL };
+static const char *const role_cols[] = { "name", "slug", "parent", "color", "vm_role",
+    "config_template", "description", "owner", "comments", "tags", NULL };
+static const char *const role_req[] = { "name", "slug", NULL };
+static const char *const type_cols[] = { "manufacturer", "default_platform", "model", "slug",
+    "part_number", "u_height", "exclude_from_utilization", "is_full_depth", "subdevice_role",
+    "airflow", "description", "weight", "weight_unit", "comments", "tags", NULL };
+static const char *const type_req[] = { "manufacturer", "model", "slug", NULL };
+static const char *const rack_cols[] = { "site", "location", "group", "name", "facility_id",
+    "tenant", "status", "role", "rack_type", "form_factor", "serial", "asset_tag", "width",
+    "u_height", "desc_units", "outer_width", "outer_depth", "outer_unit", "mounting_depth",
+    "weight", "max_weight", "weight_unit", "description", "comments", "tags", NULL };
+/* width and u_height are required when no rack_type is given (RackImportForm.clean). */
+static const char *const rack_req[] = { "site", "name", "status", "width", "u_height", NULL };
+static const char *const dev_cols[] = { "name", "role", "tenant", "manufacturer", "device_type",
+    "platform", "serial", "asset_tag", "status", "site", "location", "rack", "position", "face",
+    "latitude", "longitude", "parent", "device_bay", "airflow", "virtual_chassis", "vc_position",
+    "vc_priority", "cluster", "description", "config_template", "comments", "tags", NULL };
+static const char *const dev_req[] = { "role", "manufacturer", "device_type", "status", "site",
+    NULL };
+static const char *const if_cols[] = { "device", "name", "label", "parent", "bridge", "lag",
+    "type", "speed", "duplex", "enabled", "mark_connected", "mac_address", "wwn", "vdcs", "mtu",
+    "mgmt_only", "description", "mode", "vrf", "tags", NULL };
+static const char *const if_req[] = { "device", "name", "type", NULL };
+static const char *const cable_cols[] = { "side_a_site", "side_a_device", "side_a_type",
+    "side_a_name", "side_b_site", "side_b_device", "side_b_type", "side_b_name", "type", "status",
+    "tenant", "label", "color", "length", "length_unit", "description", "comments", "tags", NULL };
+static const char *const cable_req[] = { "side_a_device", "side_a_type", "side_a_name",
+    "side_b_device", "side_b_type", "side_b_name", NULL };
+
+/* Import order: each file names only objects of the files before it. */
+static const form forms[] = {
+    { "netbox-sites.csv", site_cols, site_req },
+    { "netbox-manufacturers.csv", manuf_cols, manuf_req },
+    { "netbox-device-roles.csv", role_cols, role_req },
+    { "netbox-device-types.csv", type_cols, type_req },
+    { "netbox-racks.csv", rack_cols, rack_req },
+    { "netbox-devices.csv", dev_cols, dev_req },
+    { "netbox-interfaces.csv", if_cols, if_req },
+    { "netbox-cables.csv", cable_cols, cable_req },
+};
+#define N_FORMS (sizeof forms / sizeof forms[0])
+
+/* Choice values (dcim/choices.py). */
+static const char *const site_status[] = { "planned", "staging", "active", "decommissioning",
+                                           "retired", NULL };
+static const char *const rack_status[] = { "reserved", "available", "planned", "active",
+                                           "deprecated", NULL };
+static const char *const rack_width[] = { "10", "19", "21", "23", NULL };
+static const char *const dev_status[] = { "offline", "active", "planned", "staged", "failed",
+                                          "inventory", "decommissioning", NULL };
+static const char *const faces[] = { "front", "rear", NULL };
+/* InterfaceTypeChoices: the pluggable-transceiver, InfiniBand and "other" values. */
+static const char *const if_types[] = { "100gbase-x-qsfp28", "100gbase-x-qsfpdd",
+    "200gbase-x-qsfp56", "200gbase-x-qsfpdd", "400gbase-x-qsfp112", "400gbase-x-qsfpdd",
+    "400gbase-x-osfp", "400gbase-x-osfp-rhs", "400gbase-x-cdfp", "400gbase-x-cfp8",
+    "800gbase-x-qsfpdd", "800gbase-x-osfp", "infiniband-sdr", "infiniband-ddr", "infiniband-qdr",
+    "infiniband-fdr10", "infiniband-fdr", "infiniband-edr", "infiniband-hdr", "infiniband-ndr",
+    "infiniband-xdr", "other", NULL };
+static const char *const cable_types[] = { "cat3", "cat5", "cat5e", "cat6", "cat6a", "cat7",
+    "cat7a", "cat8", "dac-active", "dac-passive", "mrj21-trunk", "coaxial", "mmf", "mmf-om1",
+    "mmf-om2", "mmf-om3", "mmf-om4", "mmf-om5", "smf", "smf-os1", "smf-os2", "aoc", "power",
+    NULL };
+static const char *const link_status[] = { "connected", "planned", "decommissioning", NULL };
+static const char *const length_units[] = { "km", "m", "cm", "mi", "ft", "in", NULL };
+/* ContentType of a cable termination on a device interface. */
+static const char *const term_types[] = { "dcim.interface", NULL };
+
+static void write_set(const fp_plan *p, char *dir, size_t n, unsigned formats)
+{
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = formats;
+    snprintf(dir, n, "/tmp/fabplan-netbox-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
+}
+
+/* One loaded file: header columns, and the column index of a name. */
+typedef struct table {
+    csv_file f;
+    char *col[32];
+    int ncol;
+} table;
+
+static table load_table(const char *dir, const form *fm)
+{
+    table t;
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, fm->file);
+    t.f = csv_load(path);
+    cr_assert_gt(t.f.n, 1, "%s: no rows", fm->file);
+    static char head[N_FORMS][1024];
+    size_t i = (size_t)(fm - forms);
+    snprintf(head[i], sizeof head[i], "%s", t.f.line[0]);
+    t.ncol = csv_split(head[i], t.col, 32);
+    for (int c = 0; c < t.ncol; c++)
+        cr_expect(one_of(t.col[c], fm->accepted), "%s: NetBox's import form has no column \"%s\"",
+                  fm->file, t.col[c]);
+    for (const char *const *r = fm->required; *r; r++) {
+        int found = 0;
+        for (int c = 0; c < t.ncol; c++)
+            found |= strcmp(t.col[c], *r) == 0;
+        cr_expect(found, "%s: required column \"%s\" missing", fm->file, *r);
+    }
+    return t;
+}
+
+static int col(const table *t, const char *name)
+{
+    for (int c = 0; c < t->ncol; c++)
+        if (strcmp(t->col[c], name) == 0)
+            return c;
+    cr_assert_fail("no column %s", name);
+    return -1;
+}
+
+static int is_slug(const char *s)
+{
+    if (*s == '\0')
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static int is_color(const char *s)
+{
+    if (strlen(s) != 6)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+            return 0;
+    return 1;
+}
+
+typedef struct placed {
+    char rack[32];
+    int lo, hi;
+} placed;
+
+static int cmp_placed(const void *x, const void *y)
+{
+    const placed *a = x, *b = y;
+    int k = strcmp(a->rack, b->rack);
+    return k ? k : a->lo - b->lo;
+}
+
+/* Check the whole set of plan p; returns the number of cables rows (for the caller's counts). */
+static long check_netbox(const fp_plan *p)
+{
+    char dir[64];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    table t[N_FORMS];
+    for (size_t i = 0; i < N_FORMS; i++)
+        t[i] = load_table(dir, &forms[i]);
+    strset sites = { 0 }, manufs = { 0 }, roles = { 0 }, types = { 0 }, racks = { 0 },
+           devices = { 0 }, ifaces = { 0 }, ends = { 0 };
+    char *f[32];
+    int type_u[64] = { 0 };
+    char type_key[64][200];
+    int n_types = 0, rack_u = 0;
+
+    for (long i = 1; i < t[0].f.n; i++) {
+        cr_assert_eq(csv_split(t[0].f.line[i], f, 32), t[0].ncol);
+        cr_expect(is_slug(f[col(&t[0], "slug")]));
+        cr_expect(one_of(f[col(&t[0], "status")], site_status), "site status %s", f[col(&t[0], "status")]);
+        set_add(&sites, f[col(&t[0], "name")], NULL);
+    }
+    cr_expect_null(set_seal(&sites), "a site twice");
+    for (long i = 1; i < t[1].f.n; i++) {
+        cr_assert_eq(csv_split(t[1].f.line[i], f, 32), t[1].ncol);
+        cr_expect(is_slug(f[col(&t[1], "slug")]));
+        set_add(&manufs, f[col(&t[1], "name")], NULL);
+    }
+    cr_expect_null(set_seal(&manufs), "a manufacturer twice");
+    for (long i = 1; i < t[2].f.n; i++) {
+        cr_assert_eq(csv_split(t[2].f.line[i], f, 32), t[2].ncol);
+        cr_expect(is_slug(f[col(&t[2], "slug")]));
+        cr_expect(is_color(f[col(&t[2], "color")]));
+        set_add(&roles, f[col(&t[2], "name")], NULL);
+    }
+    cr_expect_null(set_seal(&roles), "a role twice");
+    for (long i = 1; i < t[3].f.n; i++) {
+        cr_assert_eq(csv_split(t[3].f.line[i], f, 32), t[3].ncol);
+        const char *m = f[col(&t[3], "manufacturer")];
+        cr_expect(set_has(&manufs, m, NULL), "device type of unknown manufacturer %s", m);
+        cr_expect(is_slug(f[col(&t[3], "slug")]));
+        cr_assert_lt(n_types, 64);
+        snprintf(type_key[n_types], sizeof type_key[0], "%s\t%s", m, f[col(&t[3], "model")]);
+        type_u[n_types++] = atoi(f[col(&t[3], "u_height")]);
+        set_add(&types, m, f[col(&t[3], "model")]);
+    }
+    cr_expect_null(set_seal(&types), "a device type twice");
+    for (long i = 1; i < t[4].f.n; i++) {
+        cr_assert_eq(csv_split(t[4].f.line[i], f, 32), t[4].ncol);
+        cr_expect(set_has(&sites, f[col(&t[4], "site")], NULL), "rack in unknown site");
+        cr_expect(one_of(f[col(&t[4], "status")], rack_status));
+        cr_expect(one_of(f[col(&t[4], "width")], rack_width));
+        rack_u = atoi(f[col(&t[4], "u_height")]);
+        cr_expect(rack_u >= 1 && rack_u <= 100);
+        set_add(&racks, f[col(&t[4], "name")], NULL);
+    }
+    cr_expect_null(set_seal(&racks), "a rack twice");
+    long nd = t[5].f.n - 1;
+    placed *pl = calloc((size_t)nd, sizeof *pl);
+    for (long i = 1; i < t[5].f.n; i++) {
+        cr_assert_eq(csv_split(t[5].f.line[i], f, 32), t[5].ncol);
+        const char *rack = f[col(&t[5], "rack")], *m = f[col(&t[5], "manufacturer")],
+                   *model = f[col(&t[5], "device_type")];
+        cr_expect(set_has(&roles, f[col(&t[5], "role")], NULL), "unknown role");
+        cr_expect(set_has(&sites, f[col(&t[5], "site")], NULL), "device in unknown site");
+        cr_expect(set_has(&racks, rack, NULL), "device %s in unknown rack %s", f[0], rack);
+        cr_expect(set_has(&types, m, model), "device %s of unknown type %s %s", f[0], m, model);
+        cr_expect(one_of(f[col(&t[5], "status")], dev_status));
+        cr_expect(one_of(f[col(&t[5], "face")], faces));
+        char key[200];
+        snprintf(key, sizeof key, "%s\t%s", m, model);
+        int u = 0;
+        for (int k = 0; k < n_types; k++)
+            if (strcmp(type_key[k], key) == 0)
+                u = type_u[k];
+        int pos = atoi(f[col(&t[5], "position")]);
+        cr_expect(pos >= 1 && pos + u - 1 <= rack_u, "%s at U%d (%dU) outside a %dU rack", f[0],
+                  pos, u, rack_u);
+        snprintf(pl[i - 1].rack, sizeof pl[i - 1].rack, "%s", rack);
+        pl[i - 1].lo = pos;
+        pl[i - 1].hi = pos + u - 1;
+        set_add(&devices, f[col(&t[5], "name")], NULL);
+    }
+    qsort(pl, (size_t)nd, sizeof *pl, cmp_placed);
+    for (long i = 1; i < nd; i++)
+        if (strcmp(pl[i].rack, pl[i - 1].rack) == 0)
+            cr_expect_gt(pl[i].lo, pl[i - 1].hi, "%s: devices overlap at U%d", pl[i].rack, pl[i].lo);
+    free(pl);
+    const char *dup = set_seal(&devices);
+    cr_expect_null(dup, "device name %s twice", dup);
+    for (long i = 1; i < t[6].f.n; i++) {
+        cr_assert_eq(csv_split(t[6].f.line[i], f, 32), t[6].ncol);
+        const char *d = f[col(&t[6], "device")];
+        cr_expect(set_has(&devices, d, NULL), "interface on unknown device %s", d);
+        cr_expect(one_of(f[col(&t[6], "type")], if_types), "interface type %s", f[col(&t[6], "type")]);
+        cr_expect_gt(atol(f[col(&t[6], "speed")]), 0);
+        set_add(&ifaces, d, f[col(&t[6], "name")]);
+    }
+    dup = set_seal(&ifaces);
+    cr_expect_null(dup, "interface %s listed twice", dup);
+    for (long i = 1; i < t[7].f.n; i++) {
+        cr_assert_eq(csv_split(t[7].f.line[i], f, 32), t[7].ncol);
+        for (int side = 0; side < 2; side++) {
+            char c_dev[16], c_type[16], c_name[16];
+            snprintf(c_dev, sizeof c_dev, "side_%c_device", 'a' + side);
+            snprintf(c_type, sizeof c_type, "side_%c_type", 'a' + side);
+            snprintf(c_name, sizeof c_name, "side_%c_name", 'a' + side);
+            const char *d = f[col(&t[7], c_dev)], *n = f[col(&t[7], c_name)];
+            cr_expect(one_of(f[col(&t[7], c_type)], term_types));
+            cr_expect(set_has(&ifaces, d, n), "cable row %ld ends on %s %s, not a listed interface",
+                      i + 1, d, n);
+            set_add(&ends, d, n);
+        }
+        cr_expect(one_of(f[col(&t[7], "type")], cable_types));
+        cr_expect(one_of(f[col(&t[7], "status")], link_status));
+        cr_expect(one_of(f[col(&t[7], "length_unit")], length_units));
+        cr_expect(is_color(f[col(&t[7], "color")]));
+        cr_expect_gt(strtod(f[col(&t[7], "length")], NULL), 0);
+    }
+    dup = set_seal(&ends);
+    cr_expect_null(dup, "interface %s ends two cables", dup);
+    long cables = t[7].f.n - 1;
+    for (size_t i = 0; i < N_FORMS; i++)
+        csv_free(&t[i].f);
+    set_free(&sites);
+    set_free(&manufs);
+    set_free(&roles);
+    set_free(&types);
+    set_free(&racks);
+    set_free(&devices);
+    set_free(&ifaces);
+    set_free(&ends);
+    return cables;
+}
+
+/* Cables carrying several links in plan p (splitter legs, twin-port copper). */
+static long multi_link_cables(const fp_plan *p, long *splitters)
+{
+    long n = 0;
+    *splitters = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        n += c.n_links > 1;
+        *splitters += c.n_z > 1;
+    }
+    return n;
+}
+
+/* The default plan: QM9700 leaves with splitter cables from twin-port cages to NICs. One NetBox
+ * cable per link, so the cables file has exactly fp_plan_link_count rows. */
+Test(netbox, default_plan_follows_netbox_rules)
+{
+    fp_plan *p = plan_from("{}");
+    long splitters;
+    cr_assert_gt(multi_link_cables(p, &splitters), 0);
+    cr_assert_gt(splitters, 0, "the default plan should have splitter cables");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(check_netbox(p), s.links);
+    fp_plan_free(p);
+}
+
+/* Two planes of 51.2T switches behind dual-port NICs (examples/specs/dual-plane.json, smaller). */
+Test(netbox, dual_plane_plan_follows_netbox_rules)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024,\"nic\":\"generic-nic-2x400\"},"
+                           "\"fabric\":{\"topology\":\"rail-optimized\",\"switch\":\"generic-th5-osfp\","
+                           "\"planes\":2,\"su_servers\":32}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.planes, 2);
+    cr_expect_eq(check_netbox(p), s.links);
+    fp_plan_free(p);
+}
+
+/* SN5600 ports split 2 x 400G, with top-of-rack leaves so copper splitters reach the NICs. */
+Test(netbox, splitter_plan_follows_netbox_rules)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512},\"fabric\":{\"switch\":\"nvidia-sn5600\"},"
+                           "\"layout\":{\"leaf_racks\":\"top-of-rack\",\"servers_per_rack\":2}}");
+    long splitters;
+    multi_link_cables(p, &splitters);
+    cr_assert_gt(splitters, 0, "expected splitter cables in this plan");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(check_netbox(p), s.links);
+    fp_plan_free(p);
+}
+
+/* ---- one name per port across every output ---- */
+
+/* A plan on the built-in catalog plus `extra` (a catalog JSON text). */
+static fp_plan *plan_with_catalog(const char *json, const char *extra)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_catalog_merge_string(cat, extra, "<test catalog>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_parse(&spec, json, strlen(json), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return plan;
+}
+
+/* The SN5600 as the built-in catalog has it, with interface_names set to `names` (or left out:
+ * fabplan's default p<port>/<lane>). */
+static char *sn5600_catalog(char *buf, size_t n, const char *names)
+{
+    snprintf(buf, n,
+             "{\"parts\":[{\"id\":\"nvidia-sn5600\",\"type\":\"switch\",\"name\":\"SN5600 test\","
+             "\"vendor\":\"NVIDIA\",\"ports\":64,\"port_gbps\":800,\"cages\":64,\"cage\":\"OSFP\","
+             "\"breakouts\":[2,4],\"ru\":2,\"power_w\":1000,\"price_usd\":42000%s%s%s}]}",
+             names ? ",\"interface_names\":\"" : "", names ? names : "", names ? "\"" : "");
+    return buf;
+}
+
+#define SN5600_SPEC "{\"cluster\":{\"gpus\":512},\"fabric\":{\"switch\":\"nvidia-sn5600\"}}"
+
+/* Every "p<N>/<L>" standing as a word (after start, ',', ' ', ';', '+', '"', '>') rewritten
+ * "swp<N>s<L>": what the template "swp{cage}s{lane}" should make of each split SN5600 port
+ * (64 cages of one port each, so cage = port; lanes 1-based). */
+static char *rename_ports(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n * 2 + 1), *w = out;
+    for (size_t i = 0; i < n;) {
+        int word = i == 0 || strchr(",; +\">\n\t", s[i - 1]) != NULL;
+        if (word && s[i] == 'p' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+            size_t j = i + 1;
+            while (s[j] >= '0' && s[j] <= '9')
+                j++;
+            if (s[j] == '/' && s[j + 1] >= '0' && s[j + 1] <= '9') {
+                size_t k = j + 1;
+                while (s[k] >= '0' && s[k] <= '9')
+                    k++;
+                w += sprintf(w, "swp%.*ss%.*s", (int)(j - i - 1), s + i + 1, (int)(k - j - 1),
+                             s + j + 1);
+                i = k;
+                continue;
+            }
+        }
+        *w++ = s[i++];
+    }
+    *w = '\0';
+    return out;
+}
+
+/* Keep the first n CSV columns of every line (no quoted commas in these files' first columns). */
+static void cut_columns(char *s, int n)
+{
+    char *w = s;
+    int c = 0;
+    for (; *s; s++) {
+        if (*s == '\n')
+            c = 0;
+        else if (*s == ',' && ++c >= n)
+            continue;
+        if (c < n || *s == '\n')
+            *w++ = *s;
+    }
+    *w = '\0';
+}
+
+static void strip_quotes(char *s)
+{
+    char *w = s;
+    for (; *s; s++)
+        if (*s != '"')
+            *w++ = *s;
+    *w = '\0';
+}
+
+static char *read_out(const char *dir, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return slurp(path);
+}
+
+/* Done means: a plan on an SN5600 with interface_names "swp{cage}s{lane}" writes swp17s1
+ * everywhere the default names write p17/1 - byte for byte in every per-port file, and cell for
+ * cell in the workbook's Cables and Ports sheets. */
+Test(port_names, sn5600_template_renames_every_output)
+{
+    char cat_a[1024], cat_b[1024];
+    fp_plan *a = plan_with_catalog(SN5600_SPEC, sn5600_catalog(cat_a, sizeof cat_a, NULL));
+    fp_plan *b = plan_with_catalog(SN5600_SPEC, sn5600_catalog(cat_b, sizeof cat_b, "swp{cage}s{lane}"));
+    unsigned formats = FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_NETBOX |
+                       FP_WRITE_TOPOLOGY | FP_WRITE_XLSX | FP_WRITE_DETAIL;
+    char da[64], db[64];
+    write_set(a, da, sizeof da, formats);
+    write_set(b, db, sizeof db, formats);
+    static const char *const files[] = { "links.csv", "cables.csv", "labels.csv",
+                                         "netbox-interfaces.csv", "netbox-cables.csv",
+                                         "topology.csv", "su-1.dot" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *ta = read_out(da, files[i]), *tb = read_out(db, files[i]);
+        cr_assert(strstr(ta, "p17/1"), "%s: the default names should write p17/1", files[i]);
+        cr_expect_null(strstr(tb, "p17/1"), "%s: p17/1 left with a template", files[i]);
+        if (strcmp(files[i], "labels.csv") == 0) {
+            /* line1..line3 are cut at 20 characters, where longer names may lose their end:
+             * compare the first ten columns. */
+            cut_columns(ta, 10);
+            cut_columns(tb, 10);
+        }
+        char *want = rename_ports(ta);
+        if (strstr(files[i], ".dot")) {
+            /* Graphviz quotes "p17/1" (a slash) but not swp17s1: compare without quotes. */
+            strip_quotes(want);
+            strip_quotes(tb);
+        }
+        cr_expect(strcmp(want, tb) == 0, "%s differs from the default names with p<N>/<L> -> swp<N>s<L>",
+                  files[i]);
+        cr_expect(strstr(tb, "swp17s1"), "%s", files[i]);
+        free(want);
+        free(ta);
+        free(tb);
+    }
+    char xa[128], xb[128];
+    snprintf(xa, sizeof xa, "%s/plan.xlsx", da);
+    snprintf(xb, sizeof xb, "%s/plan.xlsx", db);
+    char names[16][32];
+    int ns = xl_sheet_names(xa, names, 16);
+    long cells = 0;
+    for (int s = 0; s < ns; s++) {
+        if (strcmp(names[s], "Cables") != 0 && strcmp(names[s], "Ports") != 0)
+            continue;
+        char *sa = xl_sheet(xa, s + 1), *sb = xl_sheet(xb, s + 1);
+        const char *pa = sa, *pb = sb;
+        static xl_row ra, rb;
+        while (xl_next_row(&pa, &ra)) {
+            cr_assert(xl_next_row(&pb, &rb), "%s: fewer rows with the template", names[s]);
+            for (int c = 0; c < XL_MAX_COLS; c++) {
+                char *want = rename_ports(ra.v[c]);
+                cr_expect_str_eq(rb.v[c], want, "%s row %ld col %d", names[s], ra.r, c);
+                cells += strcmp(ra.v[c], rb.v[c]) != 0;
+                free(want);
+            }
+        }
+        free(sa);
+        free(sb);
+    }
+    cr_expect_gt(cells, 1000, "the workbook should rename many port cells");
+    fp_plan_free(a);
+    fp_plan_free(b);
+}
+
+/* Split "x+y" or "x;y" lists in place. */
+static int split_list(char *s, const char *seps, char **out, int max)
+{
+    int n = 0;
+    for (char *tok = strtok(s, seps); tok && n < max; tok = strtok(NULL, seps))
+        out[n++] = tok;
+    return n;
+}
+
+/* Done means: the same port has the same name in links.csv, cables.csv, labels.csv, the
+ * workbook's Ports sheet and netbox-interfaces.csv - joined on (device, port name). */
+Test(port_names, same_name_in_every_output)
+{
+    char cat[1024], dir[64], path[128], *f[32];
+    fp_plan *p = plan_with_catalog(SN5600_SPEC, sn5600_catalog(cat, sizeof cat, "swp{cage}s{lane}"));
+    write_set(p, dir, sizeof dir, FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_LABELS |
+                                       FP_WRITE_NETBOX | FP_WRITE_XLSX);
+    strset links = { 0 }, ifaces = { 0 };
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    csv_file lf = csv_load(path);
+    for (long i = 1; i < lf.n; i++) {
+        cr_assert_eq(csv_split(lf.line[i], f, 32), 8);
+        char a[128], z[128];
+        snprintf(a, sizeof a, "%s %s", f[1], f[2]);
+        snprintf(z, sizeof z, "%s %s", f[3], f[4]);
+        set_add(&links, a, z);
+        set_add(&links, z, a);      /* either orientation */
+    }
+    cr_expect_null(set_seal(&links));
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    csv_file nf = csv_load(path);
+    for (long i = 1; i < nf.n; i++) {
+        cr_assert_eq(csv_split(nf.line[i], f, 32), 4);
+        set_add(&ifaces, f[0], f[1]);
+    }
+    cr_expect_null(set_seal(&ifaces));
+    cr_expect(set_has(&ifaces, "su01-leaf-r1", "swp17s1"));
+    long pairs = 0;
+    /* cables.csv: a_port lists the ports at the A connector ('+'), the z fields the legs (';');
+     * leg k pairs with the A end's k-th port, a twin cable's k-th port with the Z end's k-th. */
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    csv_file cf = csv_load(path);
+    for (long i = 1; i < cf.n; i++) {
+        cr_assert_eq(csv_split(cf.line[i], f, 32), 21);
+        char *ap[8], *zd[8], *zp[8];
+        int na = split_list(f[6], "+", ap, 8), nzd = split_list(f[11], ";", zd, 8);
+        int nzp = split_list(f[12], ";+", zp, 8);
+        cr_assert_eq(na, nzp, "cables row %ld: %d A ports, %d Z ports", i + 1, na, nzp);
+        for (int k = 0; k < na; k++) {
+            char a[128], z[128];
+            snprintf(a, sizeof a, "%s %s", f[5], ap[k]);
+            snprintf(z, sizeof z, "%s %s", zd[nzd > 1 ? k : 0], zp[k]);
+            cr_expect(set_has(&links, a, z), "cables row %ld: %s - %s is not a link", i + 1, a, z);
+            pairs++;
+        }
+    }
+    cr_expect_eq(pairs, lf.n - 1, "cables.csv should carry every link once");
+    /* labels.csv: every end names ports that exist, and each Z row's far end is its link. */
+    snprintf(path, sizeof path, "%s/labels.csv", dir);
+    csv_file bf = csv_load(path);
+    long zrows = 0;
+    for (long i = 1; i < bf.n; i++) {
+        int nf_ = csv_split(bf.line[i], f, 32);
+        cr_assert_geq(nf_, 10);
+        char *pp[8];
+        int np = split_list(f[4], "+", pp, 8);
+        for (int k = 0; k < np; k++)
+            cr_expect(set_has(&ifaces, f[3], pp[k]), "labels row %ld: %s %s", i + 1, f[3], pp[k]);
+        if (f[1][0] == 'Z' && strchr(f[7], '+') == NULL && strchr(f[4], '+') == NULL) {
+            char a[128], z[128];
+            snprintf(a, sizeof a, "%s %s", f[3], f[4]);
+            snprintf(z, sizeof z, "%s %s", f[6], f[7]);
+            zrows += set_has(&links, a, z);
+        }
+    }
+    cr_expect_gt(zrows, 100);
+    /* The workbook's Ports sheet: used rows are links, spare rows name listed interfaces. */
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char names[16][32];
+    int ns = xl_sheet_names(path, names, 16), ports = 0;
+    for (int s = 0; s < ns; s++)
+        if (strcmp(names[s], "Ports") == 0)
+            ports = s + 1;
+    cr_assert_gt(ports, 0);
+    char *xml = xl_sheet(path, ports);
+    const char *pos = xml;
+    static xl_row row;
+    long used = 0, spare = 0;
+    xl_next_row(&pos, &row);
+    while (xl_next_row(&pos, &row)) {
+        cr_expect(set_has(&ifaces, row.v[0], row.v[2]), "Ports row %ld: %s %s", row.r, row.v[0], row.v[2]);
+        if (strcmp(row.v[8], "used") == 0) {
+            char a[128], z[128];
+            snprintf(a, sizeof a, "%s %s", row.v[0], row.v[2]);
+            snprintf(z, sizeof z, "%s %s", row.v[4], row.v[5]);
+            cr_expect(set_has(&links, a, z), "Ports row %ld: %s - %s is not a link", row.r, a, z);
+            used++;
+        } else {
+            spare++;
+        }
+    }
+    cr_expect_gt(used, 0);
+    free(xml);
+    csv_free(&lf);
+    csv_free(&nf);
+    csv_free(&cf);
+    csv_free(&bf);
+    set_free(&links);
+    set_free(&ifaces);
+    fp_plan_free(p);
+}
+
+/* A template with an unknown placeholder is refused where the catalog gives it; one that names
+ * two ports alike is refused when a plan would use it, at the spec's switch. */
+Test(port_names, bad_templates_are_refused)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    char json[1024];
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_expect_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp{slot}"), "<t>", &err),
+                 FP_ECATALOG);
+    cr_expect(strstr(err.where, "/parts/0/interface_names"), "%s", err.where);
+    cr_expect(strstr(err.msg, "{slot}"), "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp[{port}"), "<t>", &err),
+                 FP_ECATALOG);
+    /* "swp{port}" on ports split in two lanes: both lanes of port 1 are "swp1". */
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp{port}"), "<t>", &err),
+                 FP_OK, "%s", err.msg);
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_spec_parse(&spec, SN5600_SPEC, strlen(SN5600_SPEC), "<test>", &err), FP_OK);
+    cr_expect_eq(fp_plan_new(&plan, spec, cat, &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/switch");
+    cr_expect(strstr(err.msg, "same name \"swp1\""), "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
+
+/* ---- labels: TIA-606 identifiers, several halls ---- */
+
+static void letters(char *out, int v)
+{
+    char tmp[8];
+    int n = 0;
+    for (; v > 0; v = (v - 1) / 26)
+        tmp[n++] = (char)('A' + (v - 1) % 26);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* Two halls: plain lines carry the hall (H2R05K12-U40 ...); TIA-606 lines read
+ * <floor 1><hall letter>.<row letters><rack 2 digits>-<U 2 digits>:<port>, the far end after
+ * "> ", each line at most 20 characters. */
+Test(labels, tia606_and_hall_prefix)
+{
+    static const char *spec = "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"switch\":\"nvidia-sn5600\"},"
+                              "\"layout\":{\"halls\":2,\"racks_per_row\":6}}";
+    fp_plan *p = plan_from(spec);
+    char dir[64], path[128], *r[16];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_LABELS;
+    o.labels = FP_LABELS_TIA606;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-labels-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/labels.csv", dir);
+    csv_file f = csv_load(path);
+    long li = 1, hall2 = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        for (int e = 0; e <= c.n_z; e++) {
+            const fp_cable_end *end = e == 0 ? &c.a : &c.z[e - 1];
+            cr_assert_lt(li, f.n);
+            cr_assert_eq(csv_split(f.line[li++], r, 16), 13);
+            char row[8], want[96];
+            letters(row, end->loc.row);
+            snprintf(want, sizeof want, "1%c.%s%02d-%02d:%s", 'A' + end->loc.hall - 1, row,
+                     end->loc.rack, end->loc.u, end->port);
+            if (strchr(end->port, '+') == NULL && strlen(want) <= 20)
+                cr_expect_str_eq(r[11], want, "%s", c.id);
+            cr_expect(strstr(r[9], want), "label %s lacks %s", r[9], want);
+            for (int k = 10; k < 13; k++)
+                cr_expect_leq(strlen(r[k]), 20, "%s", r[k]);
+            hall2 += end->loc.hall == 2;
+        }
+    }
+    cr_expect_gt(hall2, 0, "expected ends in hall 2");
+    csv_free(&f);
+    o.labels = FP_LABELS_PLAIN;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    f = csv_load(path);
+    cr_assert_eq(csv_split(f.line[1], r, 16), 13);
+    cr_expect_eq(r[11][0], 'H', "several halls: plain lines start with the hall, got %s", r[11]);
+    csv_free(&f);
+    fp_plan_free(p);
+}
+
+/* ---- AVD ---- */
+
+/* An Ethernet plan: every switch is a cv_topology host and every switch port cabled in links.csv
+ * is one of its interfaces, with the far end as neighbor; an InfiniBand plan writes no file. */
+Test(avd, cv_topology_lists_every_switch_link)
+{
+    fp_plan *p = plan_from(SN5600_SPEC);
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_AVD | FP_WRITE_LINKS);
+    char *y = read_out(dir, "avd-cv-topology.yml");
+    cr_expect(strstr(y, "\nuse_cv_topology: true\ncv_topology:\n"));
+    /* Re-read as (host, interface, neighbor, neighbor_interface) lines. */
+    strset got = { 0 };
+    char host[64] = "", name[64] = "", nb[64] = "";
+    long hosts = 0;
+    for (char *line = strtok(y, "\n"); line; line = strtok(NULL, "\n")) {
+        char v[64];
+        if (sscanf(line, "  - hostname: \"%63[^\"]\"", v) == 1) {
+            snprintf(host, sizeof host, "%s", v);
+            hosts++;
+        } else if (sscanf(line, "      - name: \"%63[^\"]\"", v) == 1) {
+            snprintf(name, sizeof name, "%s", v);
+        } else if (sscanf(line, "        neighbor: \"%63[^\"]\"", v) == 1) {
+            snprintf(nb, sizeof nb, "%s", v);
+        } else if (sscanf(line, "        neighbor_interface: \"%63[^\"]\"", v) == 1) {
+            char a[160], z[160];
+            snprintf(a, sizeof a, "%s %s", host, name);
+            snprintf(z, sizeof z, "%s %s", nb, v);
+            set_add(&got, a, z);
+        }
+    }
+    cr_expect_null(set_seal(&got), "an interface twice");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(hosts, s.switches);
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    csv_file lf = csv_load(path);
+    long want = 0;
+    for (long i = 1; i < lf.n; i++) {
+        char *f[8], a[160], z[160];
+        cr_assert_eq(csv_split(lf.line[i], f, 8), 8);
+        snprintf(a, sizeof a, "%s %s", f[1], f[2]);
+        snprintf(z, sizeof z, "%s %s", f[3], f[4]);
+        int server = strstr(f[1], "-node-") != NULL;
+        cr_expect(set_has(&got, z, a), "%s - %s missing on %s", z, a, f[3]);
+        if (!server)
+            cr_expect(set_has(&got, a, z), "%s - %s missing on %s", a, z, f[1]);
+        want += server ? 1 : 2;
+    }
+    cr_expect_eq(got.n, want);
+    csv_free(&lf);
+    set_free(&got);
+    free(y);
+    fp_plan_free(p);
+    /* InfiniBand (QM9700, the default): nothing for AVD. */
+    p = plan_from("{\"cluster\":{\"gpus\":256}}");
+    write_set(p, dir, sizeof dir, FP_WRITE_AVD);
+    snprintf(path, sizeof path, "%s/avd-cv-topology.yml", dir);
+    cr_expect_neq(access(path, F_OK), 0, "an InfiniBand plan should write no AVD topology");
+    fp_plan_free(p);
+}
