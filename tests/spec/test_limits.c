@@ -106,7 +106,7 @@ Test(limits, missing_cage_type_is_named)
                             "\"fabric\":{\"switch\":{\"ports\":64,\"port_gbps\":100000}}}",
                             &err),
                  FP_EDESIGN);
-    cr_expect(strstr(err.msg, "an untyped cage on the server side") != NULL, "%s", err.msg);
+    cr_expect(strstr(err.msg, "an untyped cage on the NIC side") != NULL, "%s", err.msg);
     cr_expect(strstr(err.msg, "  cage") == NULL, "%s", err.msg);
 }
 
