@@ -330,7 +330,8 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
 
     section_metrics(f, plan);
 
-    /* The diagrams of this run: they are written before the report, under their staged names. */
+    /* The diagrams of this run: written before the report, beside it (fp_plan_write writes every
+     * output into one temporary folder and publishes them together). */
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash)
@@ -340,15 +341,15 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
     unsigned formats = o ? o->formats : FP_WRITE_DEFAULT;
     fputs("<section><h2>Diagrams</h2>\n", f);
     if (formats & FP_WRITE_OVERVIEW) {
-        fp__staged_path(svg, sizeof svg, dir, "fabric.svg");
+        snprintf(svg, sizeof svg, "%s/%s", dir, "fabric.svg");
         inline_svg(f, svg, "Fabric: groups of identical switches and the links between them");
     }
     if ((formats & FP_WRITE_DETAIL) && fp__detail_file_name(plan, o, "svg", unit, sizeof unit)) {
-        fp__staged_path(svg, sizeof svg, dir, unit);
+        snprintf(svg, sizeof svg, "%s/%s", dir, unit);
         inline_svg(f, svg, "One unit in detail: every server, switch and link, rails coloured");
     }
     if (formats & FP_WRITE_FLOOR) {
-        fp__staged_path(svg, sizeof svg, dir, "floor.svg");
+        snprintf(svg, sizeof svg, "%s/%s", dir, "floor.svg");
         inline_svg(f, svg, "Floor plan: racks at their position, coloured by role");
     }
     if (!(formats & (FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR)))
