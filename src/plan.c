@@ -43,6 +43,7 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
         (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__growth_build(plan, err)) != FP_OK ||
         (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK) {
         fp_plan_free(plan);
         return rc;

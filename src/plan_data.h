@@ -15,11 +15,16 @@ struct fp_plan {
     fp_cabling cab;             /* phys stage: media, cables, rack power */
     fp_bom bom;                 /* phys stage */
     fp_analysis *an;            /* analysis stage: metrics */
+    int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
+    fp_growth growth;
     /* The last failure what-if (fp_plan_fail). */
     int has_failure;
     fp_failure_report failure;
     char fail_specs[FP_MAX_FAIL_SPECS][64];
 };
+
+/* Build the plan for rs.build_for_gpus beside this one and keep the difference (plan_growth.c). */
+fp_status fp__growth_build(fp_plan *plan, fp_error *err);
 
 /* The built stages as the analysis reads them. */
 fp_stages fp__plan_stages(const fp_plan *plan);
