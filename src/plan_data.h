@@ -23,8 +23,17 @@ struct fp_plan {
     char fail_specs[FP_MAX_FAIL_SPECS][64];
 };
 
-/* Build the plan for rs.build_for_gpus beside this one and keep the difference (plan_growth.c). */
-fp_status fp__growth_build(fp_plan *plan, fp_error *err);
+/* fabric.build_for_gpus (plan_growth.c): the plan for the target is built beside this one —
+ * fabric and layout first (the first phase takes its device places from it), then cabling and
+ * BOM to keep what growing takes in plan->growth. */
+typedef struct fp_target {
+    fp_rspec rs;                /* shares rs.phys's arrays with the plan: never freed here */
+    fp_fabric fab;
+    fp_layout lay;
+} fp_target;
+fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, fp_error *err);
+fp_status fp__growth_finish(fp_plan *plan, fp_target *tg, fp_error *err);
+void fp__target_free(fp_target *tg);
 
 /* The built stages as the analysis reads them. */
 fp_stages fp__plan_stages(const fp_plan *plan);
