@@ -413,7 +413,7 @@ static int leaves_make(sw_list *lv, const build_ctx *c, int64_t servers)
             int64_t e = E - l * t0->down;
             e = e > t0->down ? t0->down : e;
             lv->load[l] = (int32_t)e;
-            lv->up[l] = (int32_t)ceil((double)e / t0->oversub - 1e-9);
+            lv->up[l] = (int32_t)up_for(t0, (int)e);   /* bandwidth ratio, per-side speeds */
         }
     }
     lv->n = n;
@@ -671,7 +671,7 @@ static int level_pass(build_ctx *c, int spread, int t, sw_list *lo, sw_list *hi,
             goto out;   /* more links than down ports: cannot happen */
     if (!fixed)
         for (int64_t i = 0; i < hi->n; i++)
-            hi->up[i] = t == L ? 0 : (int32_t)ceil(hi->load[i] / rs->tier[t - 1].oversub - 1e-9);
+            hi->up[i] = t == L ? 0 : (int32_t)up_for(&rs->tier[t - 1], hi->load[i]);
     ok = 1;
 out:
     free(gq_first);
