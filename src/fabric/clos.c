@@ -21,17 +21,33 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU. */
+/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU.
+ * When a rail's servers leave a fraction of a leaf (144 servers on 32-port-down leaves: 4.5
+ * leaves per rail) and the rails together need fewer whole leaves than one set per rail
+ * (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20), the leaves are shared: the SU's NIC ports are
+ * laid out rail after rail and cut every leaf_down_max ports, so a leaf can end one rail and
+ * begin the next. Only when a rail already spans several leaves: a rail that fits one leaf
+ * keeps it to itself. */
 typedef struct rail_shape {
-    int lpr, per_leaf, lps;
+    int lpr, per_leaf, lps, shared;
 } rail_shape;
 
 static rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
 {
     rail_shape r;
+    int eps = rs->endpoints_per_server;
     r.lpr = (int)ceil_div(rs->su_servers, leaf_down_max);
     r.per_leaf = (int)ceil_div(rs->su_servers, r.lpr);
-    r.lps = rs->endpoints_per_server * r.lpr;
+    r.lps = eps * r.lpr;
+    r.shared = 0;
+    if (eps > 1 && r.lpr > 1 && rs->su_servers % leaf_down_max != 0) {
+        int lps = (int)ceil_div((int64_t)eps * rs->su_servers, leaf_down_max);
+        if (lps < r.lps) {
+            r.lps = lps;
+            r.per_leaf = leaf_down_max;
+            r.shared = 1;
+        }
+    }
     return r;
 }
 
@@ -237,6 +253,7 @@ typedef struct build_ctx {
     rail_shape r;
     int64_t n_su, last_su_servers;
     int last_lpr;           /* leaves per rail in the last SU */
+    int last_lps;           /* leaves in the last SU (shared rails) */
     int64_t sus_per_pod;    /* rail-optimized, tiers >= 3 */
 } build_ctx;
 
@@ -244,8 +261,16 @@ static leaf_pos leaf_position(const build_ctx *c, int64_t leaf)
 {
     leaf_pos p;
     p.su = leaf / c->r.lps;
-    int lpr = p.su == c->n_su - 1 ? c->last_lpr : c->r.lpr;
     int64_t k = leaf - p.su * c->r.lps;
+    if (c->r.shared) {
+        /* The rail of the leaf's first port; sub counts leaves from the rail's start. */
+        int64_t s_su = p.su == c->n_su - 1 ? c->last_su_servers : c->rs->su_servers;
+        int64_t e0 = k * c->r.per_leaf;
+        p.rail = (int)(e0 / s_su);
+        p.sub = (int)((e0 - p.rail * s_su) / c->r.per_leaf);
+        return p;
+    }
+    int lpr = p.su == c->n_su - 1 ? c->last_lpr : c->r.lpr;
     p.rail = (int)(k / lpr);
     p.sub = (int)(k % lpr);
     return p;
@@ -299,13 +324,18 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
     /* ---- sizing pass: blocks and positions per tier ---- */
     int64_t E = fab->servers * eps;
     if (rs->topology == FP_TOPO_RAIL) {
-        c.r.lpr = (int)ceil_div(rs->su_servers, rs->tier[0].down);
+        c.r = rail_shape_of(rs, rs->tier[0].down);
         c.r.per_leaf = rs->tier[0].down;
-        c.r.lps = eps * c.r.lpr;
         c.n_su = ceil_div(fab->servers, rs->su_servers);
         c.last_su_servers = fab->servers - (c.n_su - 1) * rs->su_servers;
         c.last_lpr = (int)ceil_div(c.last_su_servers, c.r.per_leaf);
-        fab->level[1].blocks = (c.n_su - 1) * c.r.lps + (int64_t)eps * c.last_lpr;
+        c.last_lps = c.r.shared ? (int)ceil_div((int64_t)eps * c.last_su_servers, c.r.per_leaf)
+                                : eps * c.last_lpr;
+        fab->level[1].blocks = (c.n_su - 1) * c.r.lps + c.last_lps;
+        if (c.r.shared)
+            add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC ports %d to a leaf, some leaves ending one rail and starting the next (one set of leaves per rail would need %d)",
+                     rs->su_servers, c.r.lps, eps, (long long)eps * rs->su_servers, c.r.per_leaf,
+                     eps * (int)ceil_div(rs->su_servers, c.r.per_leaf));
         fab->su_count = c.n_su;
         fab->leaves_per_su = c.r.lps;
         fab->servers_per_leaf = c.r.per_leaf;
@@ -446,9 +476,16 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
                 int nic = r / ppp, nic_port = (r % ppp) * P + p;
                 if (rs->topology == FP_TOPO_RAIL) {
                     int64_t su = s / rs->su_servers, i = s % rs->su_servers;
-                    int lpr = su == c.n_su - 1 ? c.last_lpr : c.r.lpr;
-                    leaf = su * c.r.lps + (int64_t)r * lpr + i / c.r.per_leaf;
-                    port = i % c.r.per_leaf;
+                    if (c.r.shared) {
+                        int64_t s_su = su == c.n_su - 1 ? c.last_su_servers : rs->su_servers;
+                        int64_t e = (int64_t)r * s_su + i;
+                        leaf = su * c.r.lps + e / c.r.per_leaf;
+                        port = e % c.r.per_leaf;
+                    } else {
+                        int lpr = su == c.n_su - 1 ? c.last_lpr : c.r.lpr;
+                        leaf = su * c.r.lps + (int64_t)r * lpr + i / c.r.per_leaf;
+                        port = i % c.r.per_leaf;
+                    }
                 } else {
                     int64_t e = s * eps + r;
                     leaf = e / rs->tier[0].down;
