@@ -21,6 +21,8 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 #define FP_WRITE_LABELS 0x20u   /**< labels.csv: one row per cable end, for a label printer */
 #define FP_WRITE_NETBOX 0x40u   /**< netbox-cables.csv: NetBox cable bulk import */
 #define FP_WRITE_TOPOLOGY 0x80u /**< topology.csv: one row per link, AVD-style columns */
+#define FP_WRITE_AVD 0x400u     /**< avd-cv-topology.yml: Arista AVD eos_designs cv_topology input
+                                     (Ethernet fabrics only; nothing for InfiniBand) */
 /* Diagrams (write_dot.c): each is written as Graphviz source (.dot) and SVG. Their bits start at
  * 0x1000 to leave the low bits to data documents. */
 #define FP_WRITE_OVERVIEW 0x1000u /**< fabric.dot/.svg: one node per group of identical switches */
@@ -38,6 +40,12 @@ typedef enum fp_split_by {
     FP_SPLIT_HALL               /**< plus by-hall/plan-H1.xlsx, one per hall */
 } fp_split_by;
 
+/** Identifiers on labels.csv's line1..line3 and label (fp_write_options.labels). */
+typedef enum fp_label_style {
+    FP_LABELS_PLAIN = 0,        /**< rack and U as the plan names them: R05K12-U40 swp17s0 */
+    FP_LABELS_TIA606            /**< TIA-606 style: 1A.E12-40:swp17s0 (rules in docs/outputs.md) */
+} fp_label_style;
+
 typedef struct fp_write_options {
     int version;                /**< FP_WRITE_OPTIONS_VERSION */
     unsigned formats;           /**< FP_WRITE_* bits */
@@ -50,10 +58,11 @@ typedef struct fp_write_options {
      *  fp_plan_write with FP_EINVAL before any file is written. */
     const char *detail;
     fp_split_by split_by;       /**< version 2: extra workbooks per row or hall */
+    fp_label_style labels;      /**< version 3: identifier style of labels.csv */
 } fp_write_options;
 
-#define FP_WRITE_OPTIONS_VERSION 2
-#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, FP_SPLIT_NONE }
+#define FP_WRITE_OPTIONS_VERSION 3
+#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, FP_SPLIT_NONE, FP_LABELS_PLAIN }
 
 /** Which unit FP_WRITE_DETAIL would draw for these options: returns 1 and writes its file stem
  *  ("su-3", "pod-1") to name (n bytes, truncated to fit), or 0 with the reason in *why (may be

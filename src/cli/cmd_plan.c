@@ -20,6 +20,7 @@ static const format_name format_names[] = {
     { "labels", FP_WRITE_LABELS, "labels.csv" },
     { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
+    { "avd", FP_WRITE_AVD, "avd-cv-topology.yml (Ethernet fabrics)" },
     { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
     { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
@@ -81,6 +82,8 @@ static void plan_usage(FILE *f)
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
+          "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
+          "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
           "  -q, --quiet         no summary on stdout\n",
           f);
@@ -188,6 +191,7 @@ typedef struct plan_opts {
     const char *detail;
     int png;
     fp_split_by split_by;
+    fp_label_style labels;
     unsigned formats;   /* FP_WRITE_* from --formats; 0 = the default set */
     int no_xlsx;
 } plan_opts;
@@ -207,6 +211,18 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
                 po->split_by = FP_SPLIT_HALL;
             else {
                 fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        if (po && strcmp(argv[i], "--labels") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "plain") == 0)
+                po->labels = FP_LABELS_PLAIN;
+            else if (strcmp(v, "tia606") == 0)
+                po->labels = FP_LABELS_TIA606;
+            else {
+                fprintf(stderr, "fabplan: --labels expects plain or tia606, got \"%s\"\n", v);
                 return EXIT_USAGE;
             }
             continue;
@@ -318,7 +334,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0 };
     unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
@@ -339,6 +355,7 @@ int cmd_plan(int argc, char **argv)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     wo.split_by = po.split_by;
+    wo.labels = po.labels;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
     wo.detail = po.detail;
@@ -387,7 +404,7 @@ int cmd_validate(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, 0, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0 };
     int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;

@@ -25,8 +25,6 @@ typedef struct fp_level {
     int64_t blocks;         /* level-t blocks per plane (tier 1: leaves) */
     int64_t positions;      /* tier-t switches per level-t block (tier 1: 1) */
     int64_t children;       /* full number of level-(t-1) blocks in a level-t block (t >= 2) */
-    int64_t groups_up;      /* tier t+1 switches each group of tier-t switches connects to (n) */
-    int mult_up;            /* links from a tier-t switch to each upper switch it connects to */
     int64_t switches;       /* tier-t switches per plane */
 } fp_level;
 
@@ -40,6 +38,14 @@ typedef struct fp_fabric {
     int64_t tier_base[FP_MAX_TIERS + 1];    /* first device id of each tier (0 = servers) */
     int64_t boundary_base[FP_MAX_TIERS + 1];/* first link id of each boundary; [tiers] = n_link */
     fp_level level[FP_MAX_TIERS + 1];       /* [1..tiers] */
+    /* The same for fabric.build_for_gpus (equal to level[] without it): names take their digit
+     * widths from it, so a first phase names everything as the full build does. */
+    fp_level design[FP_MAX_TIERS + 1];
+    int64_t design_servers, design_su_count;
+    /* Counts the other spread would build (per plane: switches per tier, links per boundary),
+     * and what is built beyond the links' need: switches and links (all planes). */
+    int64_t alt_switches[FP_MAX_TIERS + 1], alt_links[FP_MAX_TIERS + 1];
+    int64_t extra_switches[FP_MAX_TIERS + 1], extra_links[FP_MAX_TIERS + 1];
     int64_t su_count;                       /* rail-optimized: scalable units */
     int leaves_per_su;                      /* rail-optimized: full SU */
     int servers_per_leaf;                   /* rail-optimized: servers on one rail leaf */

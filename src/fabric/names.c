@@ -29,47 +29,47 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
     char pl[8] = "";
     if (d->tier > 0 && fab->planes > 1)
         snprintf(pl, sizeof pl, "pl%d-", d->plane + 1);
-    int pw = L >= 3 ? digits(fab->level[2].blocks) : 2;
+    int pw = L >= 3 ? digits(fab->design[2].blocks) : 2;
     switch (d->tier) {
     case 0:
         if (rs->topology == FP_TOPO_RAIL)
-            snprintf(buf, n, "su%0*d-node-%0*d", digits(fab->su_count), d->su + 1,
+            snprintf(buf, n, "su%0*d-node-%0*d", digits(fab->design_su_count), d->su + 1,
                      digits(rs->su_servers), d->index + 1);
         else
-            snprintf(buf, n, "node-%0*d", digits(fab->servers), d->index + 1);
+            snprintf(buf, n, "node-%0*d", digits(fab->design_servers), d->index + 1);
         break;
     case 1:
         if (rs->topology == FP_TOPO_RAIL) {
             int lpr = (fab->leaves_per_su / rs->endpoints_per_server);
             if (lpr > 1)
-                snprintf(buf, n, "%ssu%0*d-leaf-r%d.%d", pl, digits(fab->su_count), d->su + 1,
+                snprintf(buf, n, "%ssu%0*d-leaf-r%d.%d", pl, digits(fab->design_su_count), d->su + 1,
                          d->rail + 1, d->index + 1);
             else
-                snprintf(buf, n, "%ssu%0*d-leaf-r%d", pl, digits(fab->su_count), d->su + 1,
+                snprintf(buf, n, "%ssu%0*d-leaf-r%d", pl, digits(fab->design_su_count), d->su + 1,
                          d->rail + 1);
         } else if (L >= 3) {
             snprintf(buf, n, "%spod%0*d-leaf-%0*d", pl, pw, d->pod + 1,
-                     digits(fab->level[2].children), d->index + 1);
+                     digits(fab->design[2].children), d->index + 1);
         } else {
-            snprintf(buf, n, "%sleaf-%0*d", pl, digits(fab->level[1].switches), d->index + 1);
+            snprintf(buf, n, "%sleaf-%0*d", pl, digits(fab->design[1].switches), d->index + 1);
         }
         break;
     case 2:
         if (L >= 3)
             snprintf(buf, n, "%spod%0*d-spine-%0*d", pl, pw, d->pod + 1,
-                     digits(fab->level[2].positions), d->index + 1);
+                     digits(fab->design[2].positions), d->index + 1);
         else
-            snprintf(buf, n, "%sspine-%0*d", pl, digits(fab->level[2].switches), d->index + 1);
+            snprintf(buf, n, "%sspine-%0*d", pl, digits(fab->design[2].switches), d->index + 1);
         break;
     case 3:
         if (L >= 4)
-            snprintf(buf, n, "%szone%0*d-core-%0*d", pl, digits(fab->level[3].blocks), d->zone + 1,
-                     digits(fab->level[3].positions), d->index + 1);
+            snprintf(buf, n, "%szone%0*d-core-%0*d", pl, digits(fab->design[3].blocks), d->zone + 1,
+                     digits(fab->design[3].positions), d->index + 1);
         else
-            snprintf(buf, n, "%score-%0*d", pl, digits(fab->level[3].switches), d->index + 1);
+            snprintf(buf, n, "%score-%0*d", pl, digits(fab->design[3].switches), d->index + 1);
         break;
     default:
-        snprintf(buf, n, "%ssupercore-%0*d", pl, digits(fab->level[4].switches), d->index + 1);
+        snprintf(buf, n, "%ssupercore-%0*d", pl, digits(fab->design[4].switches), d->index + 1);
         break;
     }
     return buf;

@@ -114,9 +114,13 @@ typedef struct fp_rspec {
     int link_gbps;          /* speed of every fabric link (the NIC port speed) */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     char tier_choice[320];
+    int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
 } fp_rspec;
+
+enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
 
 /* Parse and check values (everything but the tier count and the ports per tier, which the
  * fabric stage sizes: fp__clos_size, driven by plan.c). */

@@ -383,9 +383,10 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
                                 fp_error *err)
 {
     static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
-                                        "su_servers", "planes", "reserve", NULL };
-    char topo[32] = "rail-optimized", d[96];
-    int64_t su = DEFAULT_SU_SERVERS, planes = 1;
+                                        "su_servers", "planes", "reserve", "spread",
+                                        "build_for_gpus", NULL };
+    char topo[32] = "rail-optimized", spread[32] = "even", d[96];
+    int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus;
     double reserve = 0;
     fp_status rc;
     const cJSON *v;
@@ -393,8 +394,22 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
               (rc = fp__json_str(f, "topology", "/fabric", topo, sizeof topo, err)) != FP_OK ||
               (rc = fp__json_int(f, "su_servers", "/fabric", 1, 4096, &su, err)) != FP_OK ||
               (rc = fp__json_int(f, "planes", "/fabric", 1, FP_MAX_PLANES, &planes, err)) != FP_OK ||
-              (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK))
+              (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK ||
+              (rc = fp__json_str(f, "spread", "/fabric", spread, sizeof spread, err)) != FP_OK ||
+              (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, 10000000, &build_for, err)) != FP_OK))
         return rc;
+    if (strcmp(spread, "even") == 0)
+        rs->spread = FP_SPREAD_EVEN;
+    else if (strcmp(spread, "balanced") == 0)
+        rs->spread = FP_SPREAD_BALANCED;
+    else
+        FP_FAIL(err, FP_EINVAL, "/fabric/spread",
+                "/fabric/spread: expected \"even\" or \"balanced\", found \"%s\"", spread);
+    if (build_for < rs->gpus)
+        FP_FAIL(err, FP_EINVAL, "/fabric/build_for_gpus",
+                "/fabric/build_for_gpus: %lld is less than the %lld GPUs in /cluster/gpus; expected at least %lld",
+                (long long)build_for, (long long)rs->gpus, (long long)rs->gpus);
+    rs->build_for_gpus = build_for;
     if (strcmp(topo, "clos") == 0)
         rs->topology = FP_TOPO_CLOS;
     else if (strcmp(topo, "fat-tree") == 0)

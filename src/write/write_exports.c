@@ -39,6 +39,132 @@ static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int wh
     return buf;
 }
 
+/* ---- printable labels ---- */
+
+#define LABEL_LINE 20   /* characters on one line of a cable label (2-3 lines of ~20 are usual) */
+
+/* Letters for a 1-based number: 1 A, 26 Z, 27 AA (floor-grid rows, spaces). */
+static size_t put_letters(char *p, int v)
+{
+    char tmp[8];
+    size_t n = 0;
+    for (v = v < 1 ? 1 : v; v > 0 && n < sizeof tmp; v = (v - 1) / 26)
+        tmp[n++] = (char)('A' + (v - 1) % 26);
+    for (size_t i = 0; i < n; i++)
+        p[i] = tmp[n - 1 - i];
+    return n;
+}
+
+/* The rack: plain "R05K12" ("H2R05K12" when the plan has several halls); TIA-606 "1A.E12"
+ * (floor 1, space = hall as a letter, then the floor grid: row as letters, position as two
+ * digits). */
+static size_t rack_id(char *p, const fp_location *l, int halls, fp_label_style st)
+{
+    size_t k = 0;
+    if (st == FP_LABELS_TIA606) {
+        p[k++] = '1';
+        k += put_letters(p + k, l->hall);
+        p[k++] = '.';
+        k += put_letters(p + k, l->row);
+        k += fp__put_uint_w(p + k, (uint64_t)(l->rack > 0 ? l->rack : 0), 2);
+        return k;
+    }
+    if (halls > 1) {
+        p[k++] = 'H';
+        k += fp__put_int(p + k, l->hall);
+    }
+    p[k++] = 'R';
+    k += fp__put_uint_w(p + k, (uint64_t)(l->row > 0 ? l->row : 0), 2);
+    p[k++] = 'K';
+    k += fp__put_uint_w(p + k, (uint64_t)(l->rack > 0 ? l->rack : 0), 2);
+    return k;
+}
+
+/* Ports of one connector, short: "swp1s0+swp1s1" -> "swp1s0+1" (each further port after the
+ * text it shares with the first). */
+static size_t short_ports(char *p, size_t cap, const char *ports)
+{
+    const char *plus = strchr(ports, '+');
+    size_t first = plus ? (size_t)(plus - ports) : strlen(ports), k = 0;
+    for (const char *q = ports; *q && k + 1 < cap;) {
+        const char *end = strchr(q, '+');
+        size_t len = end ? (size_t)(end - q) : strlen(q), skip = 0;
+        if (q != ports) {
+            while (skip < len && skip < first && q[skip] == ports[skip])
+                skip++;
+            /* keep whole numbers: back up to the start of a run of digits */
+            while (skip > 0 && q[skip - 1] >= '0' && q[skip - 1] <= '9')
+                skip--;
+            p[k++] = '+';
+        }
+        for (size_t i = skip; i < len && k + 1 < cap; i++)
+            p[k++] = q[i];
+        q += len + (end != NULL);
+    }
+    p[k] = '\0';
+    return k;
+}
+
+/* One end: plain "R05K12-U40 swp17s0", TIA-606 "1A.E12-40:swp17s0"; full port names, or the
+ * short form for a printed line. */
+static void end_id(char *out, size_t cap, const fp_cable_end *e, int halls, fp_label_style st,
+                   int short_form)
+{
+    char tmp[160];
+    size_t k = rack_id(tmp, &e->loc, halls, st);
+    tmp[k++] = '-';
+    if (st != FP_LABELS_TIA606)
+        tmp[k++] = 'U';
+    k += fp__put_uint_w(tmp + k, (uint64_t)(e->loc.u > 0 ? e->loc.u : 0), 2);
+    tmp[k++] = st == FP_LABELS_TIA606 ? ':' : ' ';
+    if (short_form)
+        k += short_ports(tmp + k, sizeof tmp - k, e->port);
+    else
+        k += fp__copy_str(tmp + k, sizeof tmp - k, e->port) < sizeof tmp - k
+                 ? strlen(tmp + k) : sizeof tmp - k - 1;
+    tmp[k] = '\0';
+    fp__copy_str(out, cap, tmp);
+}
+
+/* line1..line3 of one end's label, each at most LABEL_LINE characters. far == NULL: a
+ * splitter's hub, whose far ends are its n_legs legs. */
+static void label_lines(char l1[LABEL_LINE + 1], char l2[LABEL_LINE + 1], char l3[LABEL_LINE + 1],
+                        const fp_cable_info *c, const char *end, const fp_cable_end *self,
+                        const fp_cable_end *far, int halls, fp_label_style st)
+{
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s %s", c->id, end);
+    fp__copy_str(l1, LABEL_LINE + 1, tmp);
+    end_id(l2, LABEL_LINE + 1, self, halls, st, 1);
+    if (far) {
+        tmp[0] = '>';
+        tmp[1] = ' ';
+        end_id(tmp + 2, sizeof tmp - 2, far, halls, st, 1);
+        if (strlen(tmp) > LABEL_LINE)       /* ">R02K01-U41 swp1s1+2" rather than cut */
+            memmove(tmp + 1, tmp + 2, strlen(tmp + 2) + 1);
+    } else {
+        size_t k = (size_t)snprintf(tmp, sizeof tmp, "> %d legs ", c->n_z);
+        k += rack_id(tmp + k, &c->z[0].loc, halls, st);
+        tmp[k] = '\0';
+    }
+    fp__copy_str(l3, LABEL_LINE + 1, tmp);
+}
+
+/* The full label text in TIA-606 style: "<cable id> <this end> / <far end>[ <far end>...]". */
+static const char *tia_label(char *out, size_t cap, const fp_cable_info *c, const fp_cable_end *self,
+                             int is_a, int halls)
+{
+    char id[160];
+    size_t k = (size_t)snprintf(out, cap, "%s ", c->id);
+    end_id(id, sizeof id, self, halls, FP_LABELS_TIA606, 0);
+    k += (size_t)snprintf(out + k, k < cap ? cap - k : 0, "%s /", id);
+    for (int z = 0; z < (is_a ? c->n_z : 1) && k < cap; z++) {
+        end_id(id, sizeof id, is_a ? &c->z[z] : &c->a, halls, FP_LABELS_TIA606, 0);
+        k += (size_t)snprintf(out + k, cap - k, " %s", id);
+    }
+    return out;
+}
+
 fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
@@ -46,10 +172,13 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     fp_cable_info c;
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
-    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 18], end[8];
+    int halls = fp__plan_layout(plan)->halls;
+    fp_label_style st = o && o->version >= 3 ? o->labels : FP_LABELS_PLAIN;
+    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 66], end[8];
+    char l1[LABEL_LINE + 1], l2[LABEL_LINE + 1], l3[LABEL_LINE + 1], text[640];
     if ((rc = fp__outbuf_open(&f, path,
                        "cable_id,end,location,device,port,far_location,far_device,far_port,"
-                       "medium,label\n",
+                       "medium,label,line1,line2,line3\n",
                        err)) != FP_OK)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -57,10 +186,14 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
             goto out;
         const char *medium = fp_medium_name(c.medium);
         /* The A end faces every leg; each Z leg faces the A end. */
+        label_lines(l1, l2, l3, &c, "A", &c.a, c.n_z == 1 ? &c.z[0] : NULL, halls, st);
         const char *a_row[] = { c.id, "A", c.a.loc.text, c.a.device_name, c.a.port,
                                 join_legs(floc, sizeof floc, &c, 0),
                                 join_legs(fdev, sizeof fdev, &c, 1),
-                                join_legs(fport, sizeof fport, &c, 2), medium, c.a.label };
+                                join_legs(fport, sizeof fport, &c, 2), medium,
+                                st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, &c, &c.a, 1, halls)
+                                                       : c.a.label,
+                                l1, l2, l3 };
         csv_row(f, a_row, sizeof a_row / sizeof a_row[0]);
         for (int k = 0; k < c.n_z; k++) {
             const fp_cable_end *z = &c.z[k];
@@ -69,8 +202,24 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
                 end[1] = '\0';
             else
                 end[1 + fp__put_int(end + 1, k + 1)] = '\0';
+            /* A splitter leg's far end is the hub's port of that leg, not all of them. */
+            fp_cable_end hub = c.a;
+            if (c.n_z > 1) {
+                const char *q = c.a.port;
+                for (int j = 0; j < k && q; j++)
+                    if ((q = strchr(q, '+')) != NULL)
+                        q++;
+                fp__copy_str(hub.port, sizeof hub.port, q ? q : "");
+                char *plus = strchr(hub.port, '+');
+                if (plus)
+                    *plus = '\0';
+            }
+            label_lines(l1, l2, l3, &c, end, z, &hub, halls, st);
             const char *z_row[] = { c.id, end, z->loc.text, z->device_name, z->port,
-                                    c.a.loc.text, c.a.device_name, c.a.port, medium, z->label };
+                                    c.a.loc.text, c.a.device_name, c.a.port, medium,
+                                    st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, &c, z, 0, halls)
+                                                           : z->label,
+                                    l1, l2, l3 };
             csv_row(f, z_row, sizeof z_row / sizeof z_row[0]);
         }
         report(o, "labels.csv", i, n);
@@ -113,4 +262,103 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
     }
     report(o, "topology.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+/* ---- Arista AVD: the planned cabling as eos_designs' cv_topology input ---- */
+
+int fp__avd_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n)
+{
+    (void)o;
+    /* AVD configures Ethernet (EOS) switches; an InfiniBand fabric has nothing for it. */
+    if (fp__part_infiniband(&fp__plan_rspec(plan)->tier[0].model))
+        return 0;
+    fp__copy_str(buf, n, ext);
+    return 1;
+}
+
+/* s as a double-quoted YAML scalar. */
+static void yaml_str(fp_outbuf *f, const char *s)
+{
+    fp__outbuf_char(f, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fp__outbuf_char(f, '\\');
+        fp__outbuf_char(f, *s);
+    }
+    fp__outbuf_char(f, '"');
+}
+
+/* eos_designs' cv_topology (AVD docs, roles/eos_designs "CV Topology"): one entry per switch,
+ * hostname, platform and its cabled interfaces with neighbor and neighbor_interface. With
+ * use_cv_topology: true AVD derives uplinks and downlinks from it; neighbors that are not in the
+ * AVD inventory (the servers) are left out by AVD. */
+fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_names *nm = fp__plan_names(plan);
+    int64_t first = fab->tier_base[1], nsw = fab->n_dev - first;
+    int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
+    int32_t *link_at = NULL;
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    char port[FP_PORT_NAME_MAX], far[FP_PORT_NAME_MAX];
+    if (off == NULL)
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    off[0] = 0;
+    for (int64_t d = 0; d < nsw; d++)
+        off[d + 1] = off[d] + rs->tier[fab->dev[first + d].tier - 1].radix;
+    if ((link_at = malloc((size_t)(off[nsw] ? off[nsw] : 1) * sizeof *link_at)) == NULL) {
+        free(off);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    }
+    for (int64_t k = 0; k < off[nsw]; k++)
+        link_at[k] = -1;
+    for (int64_t i = 0; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        if (l->a >= first)
+            link_at[off[l->a - first] + l->a_port] = (int32_t)i;
+        link_at[off[l->z - first] + l->z_port] = (int32_t)i;
+    }
+    if ((rc = fp__outbuf_open(&f, path,
+                              "# Arista AVD eos_designs input: the cabling fabplan planned, as a\n"
+                              "# CloudVision topology. AVD reads it with use_cv_topology: true;\n"
+                              "# hostnames must match the AVD inventory, and neighbors outside it\n"
+                              "# (the GPU servers) are ignored. Platform is the catalog part id.\n"
+                              "use_cv_topology: true\n"
+                              "cv_topology:\n",
+                              err)) != FP_OK)
+        goto out;
+    for (int64_t d = 0; d < nsw; d++) {
+        int64_t dev = first + d;
+        fp__outbuf_str(f, "  - hostname: ");
+        yaml_str(f, fp__dev_name(nm, dev));
+        fp__outbuf_str(f, "\n    platform: ");
+        yaml_str(f, rs->tier[fab->dev[dev].tier - 1].model.id);
+        fp__outbuf_str(f, "\n    interfaces:\n");
+        for (int64_t p = 0; p < off[d + 1] - off[d]; p++) {
+            int32_t li = link_at[off[d] + p];
+            if (li < 0)
+                continue;
+            const fp_link *l = &fab->link[li];
+            int64_t other = l->a == dev ? l->z : l->a;
+            int other_port = l->a == dev ? l->z_port : l->a_port;
+            fp__outbuf_str(f, "      - name: ");
+            yaml_str(f, fp__port_name(port, sizeof port, fab, rs, dev, (int)p));
+            fp__outbuf_str(f, "\n        neighbor: ");
+            yaml_str(f, fp__dev_name(nm, other));
+            fp__outbuf_str(f, "\n        neighbor_interface: ");
+            yaml_str(f, fp__port_name(far, sizeof far, fab, rs, other, other_port));
+            fp__outbuf_char(f, '\n');
+        }
+        report(o, "avd-cv-topology.yml", (size_t)d, (size_t)nsw);
+    }
+    report(o, "avd-cv-topology.yml", (size_t)nsw, (size_t)nsw);
+    rc = fp__outbuf_close(f, path, FP_OK, err);
+out:
+    free(off);
+    free(link_at);
+    return rc;
 }

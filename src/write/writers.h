@@ -52,6 +52,11 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err);
 /* NetBox InterfaceTypeChoices value for a port of gbps in a cage of this form factor. */
 const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband);
+/* avd-cv-topology.yml (Ethernet fabrics); fp__avd_file_name returns 0 for InfiniBand. */
+fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+int fp__avd_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n);
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
 

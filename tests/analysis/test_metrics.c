@@ -125,10 +125,13 @@ Test(metrics, sn5600_two_tiers_bisection)
  *   inside pod 2 (672 links of leaf uplinks each side), pod 1 reaches pod 3 over 672 pod
  *   uplinks: 1,344 links = 537,600 Gb/s (cut: pod 1's uplinks + pod 2's source NICs), 2/3 of
  *   the 806,400 the half could send.
- * - A partial 4th pod of 400 GPUs (4,432): halves of 2,216 = pod 1 + 872 of pod 2. Sinks:
- *   pod 2's other 472 (fed inside pod 2), pod 3 through its 672 uplinks, pod 4's 400 NICs (under
- *   its 672 uplinks): 472 + 672 + 400 = 1,544 links = 617,600 Gb/s; the sources can send it
- *   (pod 1: 672 up; pod 2: 472 inside + 400 up). */
+ * - A partial 4th pod of 400 GPUs (4,432): 13 leaves (12 x 32 + 16 NICs), 400 leaf uplinks.
+ *   Sized to them (even spread): ceil(400 / 42) = 10 spines, raised to 16, the smallest divisor
+ *   of a leaf's 32 uplinks; 16 is fewer than a full pod's 32 spine positions, so each keeps all
+ *   its 21 uplinks, dealt over every core group: 16 x 21 = 336 pod uplinks.
+ *   Halves of 2,216 = pod 1 + 872 of pod 2. Sinks: pod 2's other 472 (fed inside pod 2), pod 3
+ *   through its 672 uplinks, pod 4 through its 336: 472 + 672 + 336 = 1,480 links =
+ *   592,000 Gb/s; the sources can send it (pod 1: 672 up; pod 2: 472 inside + 400 up). */
 Test(metrics, oversubscribed_spine_odd_and_partial_pods)
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4032},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}");
@@ -141,8 +144,8 @@ Test(metrics, oversubscribed_spine_odd_and_partial_pods)
     p = plan_from("{\"cluster\":{\"gpus\":4432},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}");
     m = fp_plan_metrics(p);
     cr_expect_eq(m->split_endpoints[0], 2216);
-    cr_expect_float_eq(m->bisection_gbps, 617600.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 617600.0, 1e-6);
+    cr_expect_float_eq(m->bisection_gbps, 592000.0, 1e-6);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, 592000.0, 1e-6);
     fp_plan_free(p);
 }
 

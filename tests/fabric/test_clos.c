@@ -12,8 +12,9 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* No port is used twice; every port is within its device's port count; links join adjacent
- * tiers; and every switch has the same number of links to each upper switch it reaches. */
-static void check_invariants(const fp_plan *p)
+ * tiers; and a switch's numbers of links to the upper switches it reaches differ by at most
+ * `spread` (0: the even spread, every one the same; 1: balanced). */
+static void check_spread(const fp_plan *p, int64_t spread)
 {
     size_t nd = fp_plan_device_count(p), nl = fp_plan_link_count(p);
     int64_t *keys = malloc(sizeof(int64_t) * nl * 2);
@@ -41,19 +42,21 @@ static void check_invariants(const fp_plan *p)
     for (size_t i = 1; i < nl * 2; i++)
         cr_assert_neq(keys[i], keys[i - 1], "port used twice: device %lld port %lld",
                       (long long)(keys[i] / 8192), (long long)(keys[i] % 8192));
-    /* evenness: per switch (a), the multiplicity to each upper neighbour is constant */
+    /* per switch (a), the multiplicities to its upper neighbours lie within `spread` */
     qsort(pairs, nl, sizeof *pairs, cmp_i64);
-    int64_t cur_a = -1, want = -1, run = 0;
+    int64_t cur_a = -1, lo = 0, hi = 0, run = 0;
     for (size_t i = 0; i <= nl; i++) {
         if (i > 0 && (i == nl || pairs[i] != pairs[i - 1])) {
             int64_t a = pairs[i - 1] / (int64_t)nd;
             if (tier[a] > 0) {
                 if (a != cur_a) {
                     cur_a = a;
-                    want = run;
+                    lo = hi = run;
                 }
-                cr_assert_eq(run, want, "switch %lld has %lld links to one upper switch and %lld to another",
-                             (long long)a, (long long)run, (long long)want);
+                lo = run < lo ? run : lo;
+                hi = run > hi ? run : hi;
+                cr_assert(hi - lo <= spread, "switch %lld has %lld links to one upper switch and %lld to another",
+                          (long long)a, (long long)lo, (long long)hi);
             }
             run = 0;
         }
@@ -63,6 +66,21 @@ static void check_invariants(const fp_plan *p)
     free(pairs);
     free(tier);
     free(ports);
+}
+
+static void check_invariants(const fp_plan *p)
+{
+    check_spread(p, 0);
+}
+
+/* Full bisection measured by igraph's max-flow on the switch graph (not the tree formula). */
+static void check_full_bisection_maxflow(const fp_plan *p)
+{
+    const fp_metrics *m = fp_plan_metrics(p);
+    cr_expect(m->split_demand_gbps > 0);
+    cr_expect(m->bisection_maxflow_gbps >= m->split_demand_gbps - 1e-6,
+              "max-flow %.0f Gb/s below the %.0f the half can send (%s)", m->bisection_maxflow_gbps,
+              m->split_demand_gbps, m->split);
 }
 
 /* ---- k-ary fat-tree (Al-Fares et al.) ---- */
@@ -253,7 +271,7 @@ Test(clos, three_su_note_explains_uneven_spines)
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":768}}");
     int found = 0;
     for (size_t i = 0; i < fp_plan_note_count(p); i++)
-        if (strstr(fp_plan_note(p, i), "16 spines") && strstr(fp_plan_note(p, i), "instead of the 12"))
+        if (strstr(fp_plan_note(p, i), "16 spines") && strstr(fp_plan_note(p, i), "the links need 12"))
             found = 1;
     cr_expect(found, "a note must say why 16 spines, not 12");
     fp_plan_free(p);
@@ -295,14 +313,13 @@ Test(clos, rails_share_a_leaf_rather_than_add_one)
     /* GB200 NVL72 units: 144 trays of 4 NIC ports. A QM9700 leaf takes 32 down at 1:1, so one
      * rail needs 144 / 32 = 4.5 leaves: five per rail would be 20 per unit with 16 ports idle on
      * each rail's last leaf. Shared, the unit's 4 x 144 = 576 ports fill 576 / 32 = 18 leaves
-     * exactly; leaf 5 (0-based 4) takes rail 1's servers 129-144 and rail 2's servers 1-16.
-     * A partial last unit of 72 trays: 4 x 72 / 32 = 9 leaves. 2 units + 72 trays = 360 trays
-     * = 1,440 GPUs: 18 + 18 + 9 = 45 leaves. */
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1440,\"gpus_per_server\":4,\"nics_per_server\":4},"
+     * exactly; leaf 5 (0-based 4) takes rail 1's trays 129-144 and rail 2's trays 1-16.
+     * 2 units = 288 trays = 1,152 GPUs: 36 leaves, each with 32 NIC links from at most 2 rails. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1152,\"gpus_per_server\":4,\"nics_per_server\":4},"
                            "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
-    cr_expect_eq(tier_switches(p, 1), 45);
-    int64_t per_leaf[45] = { 0 };
-    int rails_on[45][4];
+    cr_expect_eq(tier_switches(p, 1), 36);
+    int64_t per_leaf[36] = { 0 };
+    int rails_on[36][4];
     memset(rails_on, 0, sizeof rails_on);
     for (size_t i = 0; i < (size_t)fp_plan_boundary_links(p, 0); i++) {
         fp_link_info l;
@@ -310,16 +327,22 @@ Test(clos, rails_share_a_leaf_rather_than_add_one)
         fp_plan_link(p, i, &l, NULL);
         fp_plan_device(p, (size_t)l.z, &leaf, NULL);
         cr_assert_eq(leaf.tier, 1);
-        int idx = (int)(l.z - 360);     /* devices: 360 trays, then the leaves */
-        cr_assert(idx >= 0 && idx < 45);
+        int idx = (int)(l.z - 288);     /* devices: 288 trays, then the leaves */
+        cr_assert(idx >= 0 && idx < 36);
         per_leaf[idx]++;
         rails_on[idx][l.a_port % 4] = 1;
     }
-    for (int i = 0; i < 45; i++) {
+    for (int i = 0; i < 36; i++) {
         cr_expect_eq(per_leaf[i], 32, "leaf %d has %lld NIC links", i, (long long)per_leaf[i]);
         cr_expect_leq(rails_on[i][0] + rails_on[i][1] + rails_on[i][2] + rails_on[i][3], 2);
     }
     cr_expect_eq(rails_on[4][0] + rails_on[4][1], 2, "leaf 5 ends rail 1 and starts rail 2");
+    check_invariants(p);
+    fp_plan_free(p);
+    /* A partial third unit (72 trays, 1,440 GPUs) is built in full like the others: 54 leaves. */
+    p = plan_from("{\"cluster\":{\"gpus\":1440,\"gpus_per_server\":4,\"nics_per_server\":4},"
+                  "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
+    cr_expect_eq(tier_switches(p, 1), 54);
     check_invariants(p);
     fp_plan_free(p);
 }
@@ -493,4 +516,128 @@ Test(clos, extra_tiers_over_a_single_block_stay_small)
     cr_expect_eq(tier_switches(p, 3), 36);
     cr_expect_eq(tier_switches(p, 4), 36);
     fp_plan_free(p);
+}
+
+/* ---- right-sized partial blocks, spreads ---- */
+
+static int has_note(const fp_plan *p, const char *a, const char *b)
+{
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        if (strstr(fp_plan_note(p, i), a) && (b == NULL || strstr(fp_plan_note(p, i), b)))
+            return 1;
+    return 0;
+}
+
+Test(clos, balanced_20000_sized_to_need, .timeout = 60)
+{
+    /* 20,000 GPUs = 20,000 endpoints on 64-port switches at 1:1 (32 down / 32 up): 3 tiers.
+     * Leaves: 20,000 / 32 = 625 (all full). Pods of 32 leaves: 19 full pods + one of
+     * 625 - 608 = 17 leaves. Spines: a full pod's 32 x 32 = 1,024 uplinks need 32 spines; the
+     * partial pod's 17 x 32 = 544 need ceil(544 / 32) = 17 (balanced: no divisor rule), each
+     * taking exactly 32 links: 19 x 32 + 17 = 625 spines, 20,000 leaf-spine links.
+     * Cores: 625 spines x 32 uplinks = 20,000. The 17 spines of the partial pod deal their 32
+     * uplinks one to each of the 32 spine-position groups, so group q carries 19 x 32 + 17 = 625
+     * links: ceil(625 / 64) = 10 cores; 32 groups x 10 = 320 cores. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":20000},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":\"nvidia-qm9700\",\"spread\":\"balanced\"}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.tiers, 3);
+    cr_expect_eq(tier_switches(p, 1), 625);
+    cr_expect_eq(tier_switches(p, 2), 625);
+    cr_expect_eq(tier_switches(p, 3), 320);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 20000);
+    cr_expect_eq(fp_plan_boundary_links(p, 2), 20000);
+    check_spread(p, 1);
+    check_full_bisection_maxflow(p);
+    /* The note says what "even" would build: 640 spines and 512 cores (test below). */
+    cr_expect(has_note(p, "spread \"even\" would build 1777 switches (+207", NULL),
+              "note on the other spread missing");
+    fp_plan_free(p);
+}
+
+Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = 60)
+{
+    /* Same 625 leaves. Even: a group's spine count must divide a leaf's 32 uplinks.
+     * Full pod: 1,024 uplinks over 32-down spines: 32 (divides 32). Partial pod, 17 leaves x 32
+     * = 544: at least 17, smallest divisor of 32 at or above 17 is 32: 32 spines, one link
+     * from each leaf, 17 down each and 17 up (1:1). Spines 19 x 32 + 32 = 640.
+     * Cores, group q: 19 full spines x 32 + one partial spine's 17 = 625 links: at least
+     * ceil(625 / 64) = 10, smallest divisor of 32 that fits is 16 (2 links from each full
+     * spine = 38 per core; the partial spine: ceil(17 / 16) = 2 links to each of 9 cores, one
+     * link more than its 17, 40 at most on a core <= 64). 32 groups x 16 = 512 cores.
+     * Nothing beyond that: 640 + 512 and 32 extra links (one per partial spine). */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":20000},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":\"nvidia-qm9700\"}}");
+    cr_expect_eq(tier_switches(p, 1), 625);
+    cr_expect_eq(tier_switches(p, 2), 640);
+    cr_expect_eq(tier_switches(p, 3), 512);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 20000);
+    cr_expect_eq(fp_plan_boundary_links(p, 2), 19 * 32 * 32 + 32 * 18);
+    check_invariants(p);
+    check_full_bisection_maxflow(p);
+    cr_expect(has_note(p, "512 cores where the links need 320", NULL));
+    cr_expect(has_note(p, "spread \"balanced\" would build 1570 switches (-207", NULL));
+    fp_plan_free(p);
+}
+
+Test(clos, partial_zone_65537_not_9249, .timeout = 120)
+{
+    /* 65,537 GPUs: 8,193 servers (the last with 1 GPU) x 8 NICs = 65,544 endpoints > 65,536
+     * (3 tiers), so 4 tiers. Leaves: 2,048 full + 1 with 8 endpoints = 2,049. Pods: 64 full
+     * (32 spines each) + pod 65 with that one leaf: 8 uplinks need 1 spine (1 divides 32) =
+     * 2,049 spines. Zones of 32 pods: zones 1-2 full (32 spine positions x 32 cores = 1,024
+     * each); zone 3 holds pod 65's one spine (8 up): 1 core = 2,049 cores.
+     * Super-cores: zone 3's lone core has fewer positions than a full zone (1 < 1,024), so it
+     * keeps all 32 uplinks, dealt one to each spine position (groups (s, 0), s = 0..31). A
+     * group without it carries 2 x 32 = 64 links = 1 super-core; the 32 with it carry 65 = 2
+     * (2 divides 32): 1,024 + 32 = 1,056. Total 2,049 x 3 + 1,056 = 7,203 ("about 7,200",
+     * where every partial block built in full gave 9,249). */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":65537},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":\"nvidia-qm9700\"}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(s.tiers, 4);
+    cr_expect_eq(tier_switches(p, 1), 2049);
+    cr_expect_eq(tier_switches(p, 2), 2049);
+    cr_expect_eq(tier_switches(p, 3), 2049);
+    cr_expect_eq(tier_switches(p, 4), 1056);
+    cr_expect_eq(s.switches, 7203);
+    check_full_bisection_maxflow(p);
+    fp_plan_free(p);
+}
+
+Test(clos, partial_su_keeps_full_leaves_and_cables)
+{
+    /* 300 servers in 32-server SUs: 10 SUs, the last with 12 servers. SuperPOD practice: the
+     * partial SU keeps all 8 rail leaves and every leaf-spine cable: 80 leaves x 32 uplinks
+     * = 2,560 leaf-spine links though only 2,400 NICs are cabled. Two tiers hold 64 / 8 = 8
+     * whole SUs (2,048 GPUs), so 3 tiers: pods of 32 / 8 = 4 SUs, 2 full + 1 of 2 SUs. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2400}}");
+    cr_expect_eq(tier_switches(p, 1), 80);
+    cr_expect_eq(fp_plan_boundary_links(p, 0), 2400);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 80 * 32);
+    cr_expect(has_note(p, "keeps its full 8 leaves", NULL));
+    check_invariants(p);
+    check_full_bisection_maxflow(p);
+    fp_plan_free(p);
+    /* 64-server SUs (two leaves per rail): 1,280 GPUs = 160 servers = 2 SUs + 32 servers; the
+     * third SU still gets 2 leaves per rail: 3 x 16 = 48 leaves, 48 x 32 leaf uplinks. */
+    p = plan_from("{\"cluster\":{\"gpus\":1280},\"fabric\":{\"su_servers\":64}}");
+    cr_expect_eq(tier_switches(p, 1), 48);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 48 * 32);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
+Test(clos, spread_errors_name_the_field)
+{
+    fp_error err;
+    cr_expect_eq(plan_error("{\"fabric\":{\"spread\":\"random\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/spread");
+    cr_expect(strstr(err.msg, "\"even\" or \"balanced\"") != NULL, "%s", err.msg);
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"build_for_gpus\":512}}", &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/build_for_gpus");
+    cr_expect(strstr(err.msg, "at least 1024") != NULL, "%s", err.msg);
 }

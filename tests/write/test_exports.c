@@ -74,6 +74,22 @@ Test(exports, formats_select_the_files)
     fp_plan_free(p);
 }
 
+/* The printable lines of one labels.csv row: each at most 20 characters; line1 the cable id and
+ * end; line2 this end as R<row>K<rack>-U<u> and its port (one hall: no hall prefix); line3 the
+ * far end after ">" (and a blank when it fits). */
+static void check_lines(char **r, const fp_cable_info *c, const char *end, const fp_cable_end *e)
+{
+    char want[64];
+    for (int i = 10; i < 13; i++)
+        cr_expect_leq(strlen(r[i]), 20, "%s %s line%d \"%s\" is longer than 20", c->id, end, i - 9, r[i]);
+    snprintf(want, sizeof want, "%s %s", c->id, end);
+    cr_expect_str_eq(r[10], want);
+    snprintf(want, sizeof want, "R%02dK%02d-U%02d %s", e->loc.row, e->loc.rack, e->loc.u, e->port);
+    if (strchr(e->port, '+') == NULL && strlen(want) <= 20)
+        cr_expect_str_eq(r[11], want);
+    cr_expect_eq(r[12][0], '>', "%s", r[12]);     /* "> far end", or ">far end" to fit */
+}
+
 /* labels.csv: for every cable, one row for the A end and one per Z leg, all with the cable's id;
  * each end names the other as its far end. */
 Test(exports, labels_both_ends_of_every_cable)
@@ -83,16 +99,17 @@ Test(exports, labels_both_ends_of_every_cable)
     write_formats(p, dir, sizeof dir, FP_WRITE_LABELS);
     csv_file f = load(dir, "labels.csv");
     cr_assert_str_eq(f.line[0], "cable_id,end,location,device,port,far_location,far_device,"
-                                "far_port,medium,label");
+                                "far_port,medium,label,line1,line2,line3");
     size_t n = fp_plan_cable_count(p);
     long want = 1, li = 1;
     for (size_t i = 0; i < n; i++) {
         fp_cable_info c;
         cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
         want += 1 + c.n_z;
-        char *a[12];
+        char *a[16];
         cr_assert_lt(li, f.n);
-        cr_assert_eq(csv_split(f.line[li++], a, 12), 10);
+        cr_assert_eq(csv_split(f.line[li++], a, 16), 13);
+        check_lines(a, &c, "A", &c.a);
         cr_expect_str_eq(a[0], c.id);
         cr_expect_str_eq(a[1], "A");
         cr_expect_str_eq(a[3], c.a.device_name);
@@ -100,9 +117,10 @@ Test(exports, labels_both_ends_of_every_cable)
         cr_expect_str_eq(a[8], fp_medium_name(c.medium));
         cr_expect_str_eq(a[9], c.a.label);
         for (int k = 0; k < c.n_z; k++) {
-            char *z[12];
+            char *z[16];
             cr_assert_lt(li, f.n);
-            cr_assert_eq(csv_split(f.line[li++], z, 12), 10);
+            cr_assert_eq(csv_split(f.line[li++], z, 16), 13);
+            check_lines(z, &c, z[1], &c.z[k]);
             cr_expect_str_eq(z[0], c.id);
             cr_expect_str_eq(z[3], c.z[k].device_name);
             cr_expect_str_eq(z[4], c.z[k].port);

@@ -427,3 +427,429 @@ Test(netbox, splitter_plan_follows_netbox_rules)
     cr_expect_eq(check_netbox(p), s.links);
     fp_plan_free(p);
 }
+
+/* ---- one name per port across every output ---- */
+
+/* A plan on the built-in catalog plus `extra` (a catalog JSON text). */
+static fp_plan *plan_with_catalog(const char *json, const char *extra)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_catalog_merge_string(cat, extra, "<test catalog>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_parse(&spec, json, strlen(json), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return plan;
+}
+
+/* The SN5600 as the built-in catalog has it, with interface_names set to `names` (or left out:
+ * fabplan's default p<port>/<lane>). */
+static char *sn5600_catalog(char *buf, size_t n, const char *names)
+{
+    snprintf(buf, n,
+             "{\"parts\":[{\"id\":\"nvidia-sn5600\",\"type\":\"switch\",\"name\":\"SN5600 test\","
+             "\"vendor\":\"NVIDIA\",\"ports\":64,\"port_gbps\":800,\"cages\":64,\"cage\":\"OSFP\","
+             "\"breakouts\":[2,4],\"ru\":2,\"power_w\":1000,\"price_usd\":42000%s%s%s}]}",
+             names ? ",\"interface_names\":\"" : "", names ? names : "", names ? "\"" : "");
+    return buf;
+}
+
+#define SN5600_SPEC "{\"cluster\":{\"gpus\":512},\"fabric\":{\"switch\":\"nvidia-sn5600\"}}"
+
+/* Every "p<N>/<L>" standing as a word (after start, ',', ' ', ';', '+', '"', '>') rewritten
+ * "swp<N>s<L>": what the template "swp{cage}s{lane}" should make of each split SN5600 port
+ * (64 cages of one port each, so cage = port; lanes 1-based). */
+static char *rename_ports(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(n * 2 + 1), *w = out;
+    for (size_t i = 0; i < n;) {
+        int word = i == 0 || strchr(",; +\">\n\t", s[i - 1]) != NULL;
+        if (word && s[i] == 'p' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+            size_t j = i + 1;
+            while (s[j] >= '0' && s[j] <= '9')
+                j++;
+            if (s[j] == '/' && s[j + 1] >= '0' && s[j + 1] <= '9') {
+                size_t k = j + 1;
+                while (s[k] >= '0' && s[k] <= '9')
+                    k++;
+                w += sprintf(w, "swp%.*ss%.*s", (int)(j - i - 1), s + i + 1, (int)(k - j - 1),
+                             s + j + 1);
+                i = k;
+                continue;
+            }
+        }
+        *w++ = s[i++];
+    }
+    *w = '\0';
+    return out;
+}
+
+/* Keep the first n CSV columns of every line (no quoted commas in these files' first columns). */
+static void cut_columns(char *s, int n)
+{
+    char *w = s;
+    int c = 0;
+    for (; *s; s++) {
+        if (*s == '\n')
+            c = 0;
+        else if (*s == ',' && ++c >= n)
+            continue;
+        if (c < n || *s == '\n')
+            *w++ = *s;
+    }
+    *w = '\0';
+}
+
+static void strip_quotes(char *s)
+{
+    char *w = s;
+    for (; *s; s++)
+        if (*s != '"')
+            *w++ = *s;
+    *w = '\0';
+}
+
+static char *read_out(const char *dir, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return slurp(path);
+}
+
+/* Done means: a plan on an SN5600 with interface_names "swp{cage}s{lane}" writes swp17s1
+ * everywhere the default names write p17/1 - byte for byte in every per-port file, and cell for
+ * cell in the workbook's Cables and Ports sheets. */
+Test(port_names, sn5600_template_renames_every_output)
+{
+    char cat_a[1024], cat_b[1024];
+    fp_plan *a = plan_with_catalog(SN5600_SPEC, sn5600_catalog(cat_a, sizeof cat_a, NULL));
+    fp_plan *b = plan_with_catalog(SN5600_SPEC, sn5600_catalog(cat_b, sizeof cat_b, "swp{cage}s{lane}"));
+    unsigned formats = FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_NETBOX |
+                       FP_WRITE_TOPOLOGY | FP_WRITE_XLSX | FP_WRITE_DETAIL;
+    char da[64], db[64];
+    write_set(a, da, sizeof da, formats);
+    write_set(b, db, sizeof db, formats);
+    static const char *const files[] = { "links.csv", "cables.csv", "labels.csv",
+                                         "netbox-interfaces.csv", "netbox-cables.csv",
+                                         "topology.csv", "su-1.dot" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *ta = read_out(da, files[i]), *tb = read_out(db, files[i]);
+        cr_assert(strstr(ta, "p17/1"), "%s: the default names should write p17/1", files[i]);
+        cr_expect_null(strstr(tb, "p17/1"), "%s: p17/1 left with a template", files[i]);
+        if (strcmp(files[i], "labels.csv") == 0) {
+            /* line1..line3 are cut at 20 characters, where longer names may lose their end:
+             * compare the first ten columns. */
+            cut_columns(ta, 10);
+            cut_columns(tb, 10);
+        }
+        char *want = rename_ports(ta);
+        if (strstr(files[i], ".dot")) {
+            /* Graphviz quotes "p17/1" (a slash) but not swp17s1: compare without quotes. */
+            strip_quotes(want);
+            strip_quotes(tb);
+        }
+        cr_expect(strcmp(want, tb) == 0, "%s differs from the default names with p<N>/<L> -> swp<N>s<L>",
+                  files[i]);
+        cr_expect(strstr(tb, "swp17s1"), "%s", files[i]);
+        free(want);
+        free(ta);
+        free(tb);
+    }
+    char xa[128], xb[128];
+    snprintf(xa, sizeof xa, "%s/plan.xlsx", da);
+    snprintf(xb, sizeof xb, "%s/plan.xlsx", db);
+    char names[16][32];
+    int ns = xl_sheet_names(xa, names, 16);
+    long cells = 0;
+    for (int s = 0; s < ns; s++) {
+        if (strcmp(names[s], "Cables") != 0 && strcmp(names[s], "Ports") != 0)
+            continue;
+        char *sa = xl_sheet(xa, s + 1), *sb = xl_sheet(xb, s + 1);
+        const char *pa = sa, *pb = sb;
+        static xl_row ra, rb;
+        while (xl_next_row(&pa, &ra)) {
+            cr_assert(xl_next_row(&pb, &rb), "%s: fewer rows with the template", names[s]);
+            for (int c = 0; c < XL_MAX_COLS; c++) {
+                char *want = rename_ports(ra.v[c]);
+                cr_expect_str_eq(rb.v[c], want, "%s row %ld col %d", names[s], ra.r, c);
+                cells += strcmp(ra.v[c], rb.v[c]) != 0;
+                free(want);
+            }
+        }
+        free(sa);
+        free(sb);
+    }
+    cr_expect_gt(cells, 1000, "the workbook should rename many port cells");
+    fp_plan_free(a);
+    fp_plan_free(b);
+}
+
+/* Split "x+y" or "x;y" lists in place. */
+static int split_list(char *s, const char *seps, char **out, int max)
+{
+    int n = 0;
+    for (char *tok = strtok(s, seps); tok && n < max; tok = strtok(NULL, seps))
+        out[n++] = tok;
+    return n;
+}
+
+/* Done means: the same port has the same name in links.csv, cables.csv, labels.csv, the
+ * workbook's Ports sheet and netbox-interfaces.csv - joined on (device, port name). */
+Test(port_names, same_name_in_every_output)
+{
+    char cat[1024], dir[64], path[128], *f[32];
+    fp_plan *p = plan_with_catalog(SN5600_SPEC, sn5600_catalog(cat, sizeof cat, "swp{cage}s{lane}"));
+    write_set(p, dir, sizeof dir, FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_LABELS |
+                                       FP_WRITE_NETBOX | FP_WRITE_XLSX);
+    strset links = { 0 }, ifaces = { 0 };
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    csv_file lf = csv_load(path);
+    for (long i = 1; i < lf.n; i++) {
+        cr_assert_eq(csv_split(lf.line[i], f, 32), 8);
+        char a[128], z[128];
+        snprintf(a, sizeof a, "%s %s", f[1], f[2]);
+        snprintf(z, sizeof z, "%s %s", f[3], f[4]);
+        set_add(&links, a, z);
+        set_add(&links, z, a);      /* either orientation */
+    }
+    cr_expect_null(set_seal(&links));
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    csv_file nf = csv_load(path);
+    for (long i = 1; i < nf.n; i++) {
+        cr_assert_eq(csv_split(nf.line[i], f, 32), 4);
+        set_add(&ifaces, f[0], f[1]);
+    }
+    cr_expect_null(set_seal(&ifaces));
+    cr_expect(set_has(&ifaces, "su01-leaf-r1", "swp17s1"));
+    long pairs = 0;
+    /* cables.csv: a_port lists the ports at the A connector ('+'), the z fields the legs (';');
+     * leg k pairs with the A end's k-th port, a twin cable's k-th port with the Z end's k-th. */
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    csv_file cf = csv_load(path);
+    for (long i = 1; i < cf.n; i++) {
+        cr_assert_eq(csv_split(cf.line[i], f, 32), 21);
+        char *ap[8], *zd[8], *zp[8];
+        int na = split_list(f[6], "+", ap, 8), nzd = split_list(f[11], ";", zd, 8);
+        int nzp = split_list(f[12], ";+", zp, 8);
+        cr_assert_eq(na, nzp, "cables row %ld: %d A ports, %d Z ports", i + 1, na, nzp);
+        for (int k = 0; k < na; k++) {
+            char a[128], z[128];
+            snprintf(a, sizeof a, "%s %s", f[5], ap[k]);
+            snprintf(z, sizeof z, "%s %s", zd[nzd > 1 ? k : 0], zp[k]);
+            cr_expect(set_has(&links, a, z), "cables row %ld: %s - %s is not a link", i + 1, a, z);
+            pairs++;
+        }
+    }
+    cr_expect_eq(pairs, lf.n - 1, "cables.csv should carry every link once");
+    /* labels.csv: every end names ports that exist, and each Z row's far end is its link. */
+    snprintf(path, sizeof path, "%s/labels.csv", dir);
+    csv_file bf = csv_load(path);
+    long zrows = 0;
+    for (long i = 1; i < bf.n; i++) {
+        int nf_ = csv_split(bf.line[i], f, 32);
+        cr_assert_geq(nf_, 10);
+        char *pp[8];
+        int np = split_list(f[4], "+", pp, 8);
+        for (int k = 0; k < np; k++)
+            cr_expect(set_has(&ifaces, f[3], pp[k]), "labels row %ld: %s %s", i + 1, f[3], pp[k]);
+        if (f[1][0] == 'Z' && strchr(f[7], '+') == NULL && strchr(f[4], '+') == NULL) {
+            char a[128], z[128];
+            snprintf(a, sizeof a, "%s %s", f[3], f[4]);
+            snprintf(z, sizeof z, "%s %s", f[6], f[7]);
+            zrows += set_has(&links, a, z);
+        }
+    }
+    cr_expect_gt(zrows, 100);
+    /* The workbook's Ports sheet: used rows are links, spare rows name listed interfaces. */
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char names[16][32];
+    int ns = xl_sheet_names(path, names, 16), ports = 0;
+    for (int s = 0; s < ns; s++)
+        if (strcmp(names[s], "Ports") == 0)
+            ports = s + 1;
+    cr_assert_gt(ports, 0);
+    char *xml = xl_sheet(path, ports);
+    const char *pos = xml;
+    static xl_row row;
+    long used = 0, spare = 0;
+    xl_next_row(&pos, &row);
+    while (xl_next_row(&pos, &row)) {
+        cr_expect(set_has(&ifaces, row.v[0], row.v[2]), "Ports row %ld: %s %s", row.r, row.v[0], row.v[2]);
+        if (strcmp(row.v[8], "used") == 0) {
+            char a[128], z[128];
+            snprintf(a, sizeof a, "%s %s", row.v[0], row.v[2]);
+            snprintf(z, sizeof z, "%s %s", row.v[4], row.v[5]);
+            cr_expect(set_has(&links, a, z), "Ports row %ld: %s - %s is not a link", row.r, a, z);
+            used++;
+        } else {
+            spare++;
+        }
+    }
+    cr_expect_gt(used, 0);
+    free(xml);
+    csv_free(&lf);
+    csv_free(&nf);
+    csv_free(&cf);
+    csv_free(&bf);
+    set_free(&links);
+    set_free(&ifaces);
+    fp_plan_free(p);
+}
+
+/* A template with an unknown placeholder is refused where the catalog gives it; one that names
+ * two ports alike is refused when a plan would use it, at the spec's switch. */
+Test(port_names, bad_templates_are_refused)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    char json[1024];
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_expect_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp{slot}"), "<t>", &err),
+                 FP_ECATALOG);
+    cr_expect(strstr(err.where, "/parts/0/interface_names"), "%s", err.where);
+    cr_expect(strstr(err.msg, "{slot}"), "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp[{port}"), "<t>", &err),
+                 FP_ECATALOG);
+    /* "swp{port}" on ports split in two lanes: both lanes of port 1 are "swp1". */
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp{port}"), "<t>", &err),
+                 FP_OK, "%s", err.msg);
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_spec_parse(&spec, SN5600_SPEC, strlen(SN5600_SPEC), "<test>", &err), FP_OK);
+    cr_expect_eq(fp_plan_new(&plan, spec, cat, &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/switch");
+    cr_expect(strstr(err.msg, "same name \"swp1\""), "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
+
+/* ---- labels: TIA-606 identifiers, several halls ---- */
+
+static void letters(char *out, int v)
+{
+    char tmp[8];
+    int n = 0;
+    for (; v > 0; v = (v - 1) / 26)
+        tmp[n++] = (char)('A' + (v - 1) % 26);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* Two halls: plain lines carry the hall (H2R05K12-U40 ...); TIA-606 lines read
+ * <floor 1><hall letter>.<row letters><rack 2 digits>-<U 2 digits>:<port>, the far end after
+ * "> ", each line at most 20 characters. */
+Test(labels, tia606_and_hall_prefix)
+{
+    static const char *spec = "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"switch\":\"nvidia-sn5600\"},"
+                              "\"layout\":{\"halls\":2,\"racks_per_row\":6}}";
+    fp_plan *p = plan_from(spec);
+    char dir[64], path[128], *r[16];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_LABELS;
+    o.labels = FP_LABELS_TIA606;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-labels-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/labels.csv", dir);
+    csv_file f = csv_load(path);
+    long li = 1, hall2 = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        for (int e = 0; e <= c.n_z; e++) {
+            const fp_cable_end *end = e == 0 ? &c.a : &c.z[e - 1];
+            cr_assert_lt(li, f.n);
+            cr_assert_eq(csv_split(f.line[li++], r, 16), 13);
+            char row[8], want[96];
+            letters(row, end->loc.row);
+            snprintf(want, sizeof want, "1%c.%s%02d-%02d:%s", 'A' + end->loc.hall - 1, row,
+                     end->loc.rack, end->loc.u, end->port);
+            if (strchr(end->port, '+') == NULL && strlen(want) <= 20)
+                cr_expect_str_eq(r[11], want, "%s", c.id);
+            cr_expect(strstr(r[9], want), "label %s lacks %s", r[9], want);
+            for (int k = 10; k < 13; k++)
+                cr_expect_leq(strlen(r[k]), 20, "%s", r[k]);
+            hall2 += end->loc.hall == 2;
+        }
+    }
+    cr_expect_gt(hall2, 0, "expected ends in hall 2");
+    csv_free(&f);
+    o.labels = FP_LABELS_PLAIN;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    f = csv_load(path);
+    cr_assert_eq(csv_split(f.line[1], r, 16), 13);
+    cr_expect_eq(r[11][0], 'H', "several halls: plain lines start with the hall, got %s", r[11]);
+    csv_free(&f);
+    fp_plan_free(p);
+}
+
+/* ---- AVD ---- */
+
+/* An Ethernet plan: every switch is a cv_topology host and every switch port cabled in links.csv
+ * is one of its interfaces, with the far end as neighbor; an InfiniBand plan writes no file. */
+Test(avd, cv_topology_lists_every_switch_link)
+{
+    fp_plan *p = plan_from(SN5600_SPEC);
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_AVD | FP_WRITE_LINKS);
+    char *y = read_out(dir, "avd-cv-topology.yml");
+    cr_expect(strstr(y, "\nuse_cv_topology: true\ncv_topology:\n"));
+    /* Re-read as (host, interface, neighbor, neighbor_interface) lines. */
+    strset got = { 0 };
+    char host[64] = "", name[64] = "", nb[64] = "";
+    long hosts = 0;
+    for (char *line = strtok(y, "\n"); line; line = strtok(NULL, "\n")) {
+        char v[64];
+        if (sscanf(line, "  - hostname: \"%63[^\"]\"", v) == 1) {
+            snprintf(host, sizeof host, "%s", v);
+            hosts++;
+        } else if (sscanf(line, "      - name: \"%63[^\"]\"", v) == 1) {
+            snprintf(name, sizeof name, "%s", v);
+        } else if (sscanf(line, "        neighbor: \"%63[^\"]\"", v) == 1) {
+            snprintf(nb, sizeof nb, "%s", v);
+        } else if (sscanf(line, "        neighbor_interface: \"%63[^\"]\"", v) == 1) {
+            char a[160], z[160];
+            snprintf(a, sizeof a, "%s %s", host, name);
+            snprintf(z, sizeof z, "%s %s", nb, v);
+            set_add(&got, a, z);
+        }
+    }
+    cr_expect_null(set_seal(&got), "an interface twice");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(hosts, s.switches);
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    csv_file lf = csv_load(path);
+    long want = 0;
+    for (long i = 1; i < lf.n; i++) {
+        char *f[8], a[160], z[160];
+        cr_assert_eq(csv_split(lf.line[i], f, 8), 8);
+        snprintf(a, sizeof a, "%s %s", f[1], f[2]);
+        snprintf(z, sizeof z, "%s %s", f[3], f[4]);
+        int server = strstr(f[1], "-node-") != NULL;
+        cr_expect(set_has(&got, z, a), "%s - %s missing on %s", z, a, f[3]);
+        if (!server)
+            cr_expect(set_has(&got, a, z), "%s - %s missing on %s", a, z, f[1]);
+        want += server ? 1 : 2;
+    }
+    cr_expect_eq(got.n, want);
+    csv_free(&lf);
+    set_free(&got);
+    free(y);
+    fp_plan_free(p);
+    /* InfiniBand (QM9700, the default): nothing for AVD. */
+    p = plan_from("{\"cluster\":{\"gpus\":256}}");
+    write_set(p, dir, sizeof dir, FP_WRITE_AVD);
+    snprintf(path, sizeof path, "%s/avd-cv-topology.yml", dir);
+    cr_expect_neq(access(path, F_OK), 0, "an InfiniBand plan should write no AVD topology");
+    fp_plan_free(p);
+}
