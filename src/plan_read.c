@@ -93,12 +93,22 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     out->model = ts->model.id;
     out->switches = f->level[t].switches * f->planes;
     out->ports_per_switch = ts->radix;
-    out->port_gbps = plan->rs.link_gbps;
+    out->port_gbps = ts->gbps_down;
+    out->up_gbps = t < f->tiers ? ts->gbps_up : 0;
     out->down_ports = ts->down;
     out->up_ports = ts->up;
     out->ports_used = f->ports_used[t];
     out->ports_spare = out->switches * ts->radix - out->ports_used;
-    out->oversubscription = ts->up ? (double)ts->down / ts->up : 0.0;
+    if (ts->up_phys >= 0 && t < f->tiers) {
+        /* The sides split differently: count an up link as the down-speed ports its share of a
+         * physical port would give (an 800G uplink on an 800G port is two 400G ports). */
+        int64_t down = f->boundary_base[t] - f->boundary_base[t - 1];
+        int64_t up = f->boundary_base[t + 1] - f->boundary_base[t];
+        out->ports_spare = out->switches * ts->radix - down -
+                           (up * ts->breakout + ts->breakout_up - 1) / ts->breakout_up;
+    }
+    out->oversubscription = ts->up ? (double)ts->down * ts->gbps_down /
+                                         ((double)ts->up * ts->gbps_up) : 0.0;
     out->links_up = t < f->tiers ? f->boundary_base[t + 1] - f->boundary_base[t] : 0;
     return FP_OK;
 }
@@ -154,7 +164,7 @@ fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_erro
     out->z_port = l->z_port;
     fp__port_name(out->a_port_name, sizeof out->a_port_name, f, &plan->rs, l->a, l->a_port);
     fp__port_name(out->z_port_name, sizeof out->z_port_name, f, &plan->rs, l->z, l->z_port);
-    out->gbps = plan->rs.link_gbps;
+    out->gbps = plan->rs.gbps[l->boundary];
     out->boundary = l->boundary;
     out->plane = l->plane;
     return FP_OK;
@@ -196,6 +206,16 @@ fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_e
 void fp_plan_totals(const fp_plan *plan, fp_totals *out)
 {
     *out = plan->bom.totals;
+}
+
+size_t fp_plan_warning_count(const fp_plan *plan)
+{
+    return (size_t)plan->bom.n_warnings;
+}
+
+const char *fp_plan_warning(const fp_plan *plan, size_t i)
+{
+    return i < (size_t)plan->bom.n_warnings ? plan->bom.warnings[i] : NULL;
 }
 
 /* ---- analysis ---- */

@@ -81,7 +81,7 @@ typedef struct fp_cable_end {
                                      '+' in the order of the cable's links: "p7+p8" */
     fp_location loc;
     char transceiver[48];       /**< catalog id of the module in this port, "" for copper */
-    char label[128];            /**< TIA-606 style label text for this end */
+    char label[320];            /**< TIA-606 style label text for this end (a splitter hub names every leg) */
 } fp_cable_end;
 
 /** One physical cable (a breakout cable is one cable with several Z legs). */
@@ -139,11 +139,18 @@ typedef struct fp_totals {
     int64_t transceivers;       /**< modules, spares excluded (a twin-port module counts once) */
     double transceivers_per_gpu;
     int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
+    int64_t unpriced_parts;     /**< parts in the BOM that give no price_usd (or, but fibre, no
+                                     power_w): counted as $0 / 0 W; each has a warning */
 } fp_totals;
 
 /** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
  *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
 FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
+
+/** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
+ *  warning i: a borrowed string that lives with the plan, NULL when out of range. */
+FP_EXPORT size_t fp_plan_warning_count(const fp_plan *plan);
+FP_EXPORT const char *fp_plan_warning(const fp_plan *plan, size_t i);
 
 #ifdef __cplusplus
 }

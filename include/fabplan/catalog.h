@@ -36,7 +36,7 @@ typedef struct fp_part {
     double price_per_m_usd; /**< fibre and cables: price per metre of length */
     double power_w;         /**< typical/max power of one unit */
     double mtbf_hours;      /**< 0 when unknown */
-    char source[200];       /**< where price, power and MTBF come from */
+    char source[320];       /**< where ports, price, power and MTBF come from */
     /* switches, NICs, transceivers */
     int ports;              /**< logical ports at port_gbps (switch: front-panel ports;
                                  transceiver: 1 single, 2 twin-port) */
@@ -58,7 +58,24 @@ typedef struct fp_part {
     char interface_names[40]; /**< port-name template ("swp{port}[s{lane0}]"), "" for the
                                    default p{port}[/{lane}] (NIC: nic{nic}[-p{port}]);
                                    placeholders in docs/spec.md */
+    char protocol[12];      /**< "infiniband", "ethernet" or "both" (the default): a link runs a
+                                 protocol both its ends speak, on parts that speak it too */
+    char leg_cage[16];      /**< cables: cage at the far end (each leg of a splitter) when it
+                                 differs from `cage` ("" = the same) */
+    int cpo;                /**< switches: 1 for co-packaged optics: no pluggable module, each
+                                 port takes a fibre (`fibre`, `connector`, `reach_m`) straight
+                                 to the module at the far end */
+    int line_cards;         /**< switches: line cards of a modular chassis (0 = fixed box); a
+                                 chassis serves any tier but the leaf */
+    int priced;             /**< 1 when the part gave price_usd (else its cost counts as 0) */
+    int powered;            /**< 1 when the part gave power_w (else its power counts as 0) */
 } fp_part;
+
+/** Protocol bits of a part: FP_PROTO_IB, FP_PROTO_ETH, or both. */
+#define FP_PROTO_IB 1u
+#define FP_PROTO_ETH 2u
+/** The protocol bits of p ("both" and "" give FP_PROTO_IB | FP_PROTO_ETH). */
+FP_EXPORT unsigned fp_part_protocols(const fp_part *p);
 
 /** CONSTRUCTOR: a new catalog holding the built-in parts. *out is set on success and
  *  owned by the caller (free with fp_catalog_free). Errors: FP_ENOMEM; FP_ECATALOG if the

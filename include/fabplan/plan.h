@@ -43,13 +43,15 @@ typedef struct fp_tier_info {
     const char *role;       /**< "leaf", "spine", "core", "super-core" (static) */
     const char *model;      /**< catalog id, or "custom-<ports>x<gbps>G" (borrowed) */
     int64_t switches;
-    int ports_per_switch;   /**< logical ports at the fabric's link speed (breakouts counted) */
-    int port_gbps;          /**< link speed of those ports */
+    int ports_per_switch;   /**< logical ports at the speed of the links below (breakouts counted) */
+    int port_gbps;          /**< speed of the links below this tier (fabric.link_gbps) */
+    int up_gbps;            /**< speed of the links above it (0 at the top tier) */
     int down_ports;         /**< ports per switch reserved for links down */
     int up_ports;           /**< ports per switch for links up (0 at the top tier) */
     int64_t ports_used;     /**< ports with a link, all switches of the tier */
     int64_t ports_spare;    /**< switches * ports_per_switch - ports_used */
-    double oversubscription;/**< down_ports : up_ports as a ratio (0 at the top tier) */
+    double oversubscription;/**< down : up bandwidth (down_ports x port_gbps : up_ports x
+                                 up_gbps) as a ratio (0 at the top tier) */
     int64_t links_up;       /**< links from this tier to the next */
 } fp_tier_info;
 

@@ -308,11 +308,11 @@ fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_
         if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
             link_down[i] = 1;
         r.links_failed += link_down[i];
+        r.link_capacity_lost_gbps += link_down[i] ? st->rs->gbps[fab->link[i].boundary] : 0;
     }
-    r.link_capacity_lost_gbps = (double)r.links_failed * st->rs->link_gbps;
     r.bisection_before_gbps = an->m.bisection_maxflow_gbps;
     if ((rc = fp__split_links(fab, an, link_down, &s_links, &t_links, err)) != FP_OK ||
-        (rc = fp__graph_bisection(fab, st->rs->link_gbps, s_links, t_links, link_down,
+        (rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, link_down,
                                   &r.bisection_after_gbps, err)) != FP_OK ||
         (rc = cut_off(fab, link_down, &r, err)) != FP_OK ||
         (rc = uplinks_left(fab, link_down, &r, err)) != FP_OK)

@@ -26,7 +26,7 @@ static int64_t vertex_of(const fp_fabric *fab, int32_t dev)
     return (int64_t)dev - fab->servers;
 }
 
-fp_status fp__graph_bisection(const fp_fabric *fab, int link_gbps, const int64_t *s_links,
+fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
                               const int64_t *t_links, const uint8_t *link_down, double *out,
                               fp_error *err)
 {
@@ -53,7 +53,7 @@ fp_status fp__graph_bisection(const fp_fabric *fab, int link_gbps, const int64_t
     }
     for (int64_t i = first; i < fab->n_link; i++) {
         const fp_link *lk = &fab->link[i];
-        double c = link_down && link_down[i] ? 0.0 : (double)link_gbps;
+        double c = link_down && link_down[i] ? 0.0 : (double)gbps[lk->boundary];
         int64_t a = vertex_of(fab, lk->a), z = vertex_of(fab, lk->z);
         VECTOR(edges)[2 * e] = a;
         VECTOR(edges)[2 * e + 1] = z;
@@ -67,12 +67,12 @@ fp_status fp__graph_bisection(const fp_fabric *fab, int link_gbps, const int64_t
         if (s_links[l] > 0) {
             VECTOR(edges)[2 * e] = src;
             VECTOR(edges)[2 * e + 1] = v;
-            VECTOR(cap)[e++] = (double)s_links[l] * link_gbps;
+            VECTOR(cap)[e++] = (double)s_links[l] * gbps[0];
         }
         if (t_links[l] > 0) {
             VECTOR(edges)[2 * e] = v;
             VECTOR(edges)[2 * e + 1] = snk;
-            VECTOR(cap)[e++] = (double)t_links[l] * link_gbps;
+            VECTOR(cap)[e++] = (double)t_links[l] * gbps[0];
         }
     }
     IG_CALL(ig, igraph_create(&g, &edges, nsw + 2, IGRAPH_DIRECTED));

@@ -10,8 +10,9 @@
 
 /* Max flow from the source half to the sink half. s_links[l] / t_links[l]: NIC links of the
  * source / sink half on leaf l (l = 0-based over all leaves of all planes); link_down: NULL,
- * or 1 per link that is down (its capacity becomes 0). Capacities are link_gbps per link. */
-fp_status fp__graph_bisection(const fp_fabric *fab, int link_gbps, const int64_t *s_links,
+ * or 1 per link that is down (its capacity becomes 0). A link's capacity is gbps[its boundary]
+ * (NIC links: gbps[0]). */
+fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
                               const int64_t *t_links, const uint8_t *link_down, double *out,
                               fp_error *err);
 

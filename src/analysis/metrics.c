@@ -107,12 +107,13 @@ typedef struct split_work {
     cut_cost *pod, *zone;   /* scratch for the tree */
 } split_work;
 
-/* The analytic bisection of one split (s_ep per leaf), in links, all planes: the minimum cut
+/* The analytic bisection of one split (s_ep per leaf), in Gb/s (each link at its boundary's
+ * speed, gbps[b]), all planes: the minimum cut
  * of the block tree (leaves -> pods -> zones -> top), whose edges are each block's uplinks
  * counted from the built links. The builder spreads every switch's uplinks evenly over its
  * upper group, so a block acts as one node and this tree cut is the fabric's max-flow; it is
  * computed without igraph, so max-flow checks it rather than repeating it. */
-static int64_t tree_cut(const fp_fabric *fab, const split_work *w)
+static int64_t tree_cut(const fp_fabric *fab, const split_work *w, const int *gbps)
 {
     const int L = fab->tiers;
     const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 0;
@@ -126,15 +127,16 @@ static int64_t tree_cut(const fp_fabric *fab, const split_work *w)
             int64_t l = p * w->per_plane + b;
             const fp_device *d = &fab->dev[fab->tier_base[1] + l];
             /* A leaf on the source side cuts its sink NICs, and the other way round. */
-            cut_cost leaf = { w->ep[l] - w->s_ep[l], w->s_ep[l] };
-            add_child(L >= 3 ? &w->pod[d->pod] : &root, leaf, w->up[l]);
+            cut_cost leaf = { (w->ep[l] - w->s_ep[l]) * gbps[0], w->s_ep[l] * gbps[0] };
+            add_child(L >= 3 ? &w->pod[d->pod] : &root, leaf, w->up[l] * gbps[1]);
         }
         for (int64_t q = 0; q < n_pods; q++) {
             int64_t zone = L >= 4 ? q / fab->level[3].children : -1;
-            add_child(L >= 4 ? &w->zone[zone] : &root, w->pod[q], w->pod_up[p * n_pods + q]);
+            add_child(L >= 4 ? &w->zone[zone] : &root, w->pod[q],
+                      w->pod_up[p * n_pods + q] * gbps[2]);
         }
         for (int64_t z = 0; z < n_zones; z++)
-            add_child(&root, w->zone[z], w->zone_up[p * n_zones + z]);
+            add_child(&root, w->zone[z], w->zone_up[p * n_zones + z] * gbps[3]);
         total += min64(root.s, root.t);
     }
     return total;
@@ -236,7 +238,7 @@ static void describe_split(const fp_stages *st, fp_analysis *an, const split_wor
         snprintf(out + len, cap - len, " | the rest");
 }
 
-/* Choose the split, mark every NIC link's side, and compute the analytic bisection (in links,
+/* Choose the split, mark every NIC link's side, and compute the analytic bisection (in Gb/s,
  * all planes). The split halves every plane's endpoints (the smaller half when odd) keeping
  * whole blocks together as far as the halves allow: traffic between whole blocks must climb to
  * the top tier, so this is the worst balanced split of a folded Clos. Filling from the front
@@ -278,9 +280,9 @@ static fp_status choose_split(const fp_stages *st, fp_analysis *an, int64_t *ana
             w.zone_up[a->plane * n_zones + a->zone]++;
     }
     fill_half(fab, &w, 1);
-    int64_t forward_cut = tree_cut(fab, &w);
+    int64_t forward_cut = tree_cut(fab, &w, st->rs->gbps);
     fill_half(fab, &w, 0);
-    int64_t backward_cut = tree_cut(fab, &w);
+    int64_t backward_cut = tree_cut(fab, &w, st->rs->gbps);
     int forward = forward_cut <= backward_cut;
     if (forward)
         fill_half(fab, &w, 1);
@@ -489,9 +491,9 @@ fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err
         m->split_endpoints[0] += s_links[l];
         m->split_endpoints[1] += t_links[l];
     }
-    m->bisection_gbps = (double)analytic * g;
+    m->bisection_gbps = (double)analytic;
     m->split_demand_gbps = (double)min64(m->split_endpoints[0], m->split_endpoints[1]) * g;
-    if ((rc = fp__graph_bisection(fab, g, s_links, t_links, NULL, &m->bisection_maxflow_gbps,
+    if ((rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, NULL, &m->bisection_maxflow_gbps,
                                   err)) != FP_OK)
         goto out;
     m->full_bisection = m->bisection_gbps >= m->split_demand_gbps;
@@ -500,7 +502,8 @@ fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err
     for (int t = 1; t < fab->tiers; t++) {
         int64_t down = fab->boundary_base[t] - fab->boundary_base[t - 1];
         int64_t up = fab->boundary_base[t + 1] - fab->boundary_base[t];
-        m->oversubscription[t - 1] = up > 0 ? (double)down / (double)up : 0;
+        m->oversubscription[t - 1] = up > 0 ? (double)down * st->rs->gbps[t - 1] /
+                                                   ((double)up * st->rs->gbps[t]) : 0;
     }
     if ((rc = diameter(st, an, err)) != FP_OK || (rc = count_hops(st, an, err)) != FP_OK ||
         (rc = reliability_from_bom(st->bom, &m->reliability, err)) != FP_OK)

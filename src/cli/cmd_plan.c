@@ -351,6 +351,8 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report(NULL, &err);
         goto out;
     }
+    for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
+        fprintf(stderr, "fabplan: warning: %s\n", fp_plan_warning(plan, i));
     if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
@@ -424,6 +426,8 @@ int cmd_validate(int argc, char **argv)
         rc = cli_report(o.spec_path, &err);
         goto out;
     }
+    for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
+        fprintf(stderr, "fabplan: warning: %s\n", fp_plan_warning(plan, i));
     if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;

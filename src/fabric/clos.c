@@ -65,28 +65,58 @@ static int64_t shared_load(const rail_shape *r, int eps, int64_t su_servers, int
     return n;
 }
 
-/* Down and up ports per switch for an L-tier fabric. */
+/* Up links a switch needs for d down links at its ratio: the ratio is of bandwidth (down Gb/s :
+ * up Gb/s), so faster uplinks need fewer of them. */
+static int up_for(const fp_tier_spec *ts, int d)
+{
+    if (d <= 0)
+        return 0;
+    return (int)ceil((double)d * ts->gbps_down / ((double)ts->gbps_up * ts->oversub) - 1e-9);
+}
+
+/* Down and up ports per switch for an L-tier fabric. When both sides split their physical ports
+ * alike, down + up logical ports must fit the usable ones; when they differ (400G down, 800G up
+ * on an 800G switch), each side takes whole cages and the cages must fit. */
 static void size_ports(fp_rspec *rs, int tiers)
 {
     for (int t = 0; t < tiers; t++) {
         fp_tier_spec *ts = &rs->tier[t];
         ts->usable = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
         ts->oversub = rs->oversub[t];
+        ts->up_phys = -1;
         if (t == tiers - 1) {
             ts->down = ts->usable;
             ts->up = 0;
             continue;
         }
         int d = ts->usable;
-        while (d > 0 && d + (int)ceil(d / ts->oversub - 1e-9) > ts->usable)
-            d--;
+        if (ts->breakout_up == ts->breakout) {
+            while (d > 0 && d + up_for(ts, d) > ts->usable)
+                d--;
+        } else if (ts->breakout_up > 0) {
+            int cages = ts->model.ports / ts->per_cage;
+            int usable_cages = (int)floor(cages * (1.0 - rs->reserve) + 1e-9);
+            int kd = ts->per_cage * ts->breakout, ku = ts->per_cage * ts->breakout_up;
+            d = usable_cages * kd;
+            while (d > 0 && ceil_div(d, kd) + ceil_div(up_for(ts, d), ku) > usable_cages)
+                d--;
+        } else {
+            d = 0;
+        }
         ts->down = d;
-        ts->up = d > 0 ? (int)ceil(d / ts->oversub - 1e-9) : 0;
+        ts->up = up_for(ts, d);
     }
     if (rs->topology == FP_TOPO_RAIL && rs->tier[0].down > 0) {
         rail_shape r = rail_shape_of(rs, rs->tier[0].down);
         rs->tier[0].down = r.per_leaf;
-        rs->tier[0].up = (int)ceil(r.per_leaf / rs->tier[0].oversub - 1e-9);
+        rs->tier[0].up = up_for(&rs->tier[0], r.per_leaf);
+    }
+    /* Where the up side starts when it splits differently: on the first whole cage after the
+     * down side. */
+    for (int t = 0; t < tiers - 1; t++) {
+        fp_tier_spec *ts = &rs->tier[t];
+        if (ts->breakout_up != ts->breakout && ts->breakout_up > 0)
+            ts->up_phys = (int)ceil_div(ts->down, (int64_t)ts->per_cage * ts->breakout) * ts->per_cage;
     }
 }
 

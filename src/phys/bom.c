@@ -132,6 +132,39 @@ fp_status fp__bom_build(fp_bom *bom, const fp_cabling *cab, const fp_fabric *fab
                     goto out;
             }
         }
+    /* Parts that said nothing of price or power cost $0 and draw 0 W: warn, once per part. */
+    for (size_t i = 0; i < bom->n; i++) {
+        const fp_bom_line *l = &bom->row[i].line;
+        const fp_part *p = NULL;
+        int seen = 0;
+        if (l->spare)
+            continue;
+        for (size_t j = 0; j < i; j++)
+            seen |= !bom->row[j].line.spare && bom->row[j].line.part == l->part;
+        if (seen)
+            continue;
+        for (int t = 0; t < fab->tiers && p == NULL; t++)
+            if (rs->tier[t].model.id == l->part)
+                p = &rs->tier[t].model;
+        if (p == NULL && rs->nic.id == l->part)
+            p = &rs->nic;
+        for (int k = 0; k < np && p == NULL; k++)
+            if (ps->parts[k].id == l->part)
+                p = &ps->parts[k];
+        int no_power = p && !p->powered && p->type != FP_PART_FIBRE;
+        if (p == NULL || (p->priced && !no_power))
+            continue;
+        bom->totals.unpriced_parts++;
+        if (bom->n_warnings < FP_MAX_NOTES)
+            snprintf(bom->warnings[bom->n_warnings++], sizeof bom->warnings[0],
+                     "%s %s (%s) gives no %s%s%s: its %lld unit%s count%s as %s in the BOM; add %s to the part",
+                     fp_part_type_name(p->type), p->id, p->name, p->priced ? "" : "price_usd",
+                     !p->priced && no_power ? " and no " : "", no_power ? "power_w" : "",
+                     (long long)l->quantity, l->quantity == 1 ? "" : "s", l->quantity == 1 ? "s" : "",
+                     !p->priced && no_power ? "$0 and 0 W" : p->priced ? "0 W" : "$0",
+                     !p->priced && no_power ? "\"price_usd\" and \"power_w\""
+                                            : p->priced ? "\"power_w\"" : "\"price_usd\"");
+    }
     fp_totals *t = &bom->totals;
     for (size_t i = 0; i < bom->n; i++) {
         fp_bom_line *l = &bom->row[i].line;

@@ -23,7 +23,7 @@ static int64_t cage_device(const fp_cabling *cab, const fp_fabric *fab, const fp
     while (t > 0 && cage < cab->cage_base[t])
         t--;
     if (t == 0)
-        return cage / (rs->nics_per_server * rs->nic.ports);
+        return cage / (rs->nics_per_server * nic_cages(rs));
     return fab->tier_base[t] + (cage - cab->cage_base[t]) / cages_per_switch(&rs->tier[t - 1]);
 }
 
@@ -253,7 +253,8 @@ int fp__split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rsp
         return cage_of(cab, fab, rs, l1->z, l1->z_port) == cage_of(cab, fab, rs, l0->z, l0->z_port);
     }
     /* One leg in use: the hub is the end whose cage carries several links. */
-    return cab->per_cage[fab->dev[l0->z].tier] > 1;
+    (void)cab;
+    return cage_links(fab, rs, l0->z, l0->z_port) > 1;
 }
 
 /* Power per rack (servers, switches, modules, powered cables) and cables leaving each rack.
@@ -335,13 +336,13 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     c.ps = &rs->phys;
 
     /* cages */
-    cab->per_cage[0] = 1;
+    cab->per_cage[0] = rs->nic_per_cage;
     cab->cage_base[0] = 0;
-    int64_t n_cage = fab->servers * rs->nics_per_server * rs->nic.ports;
+    int64_t n_cage = fab->servers * rs->nics_per_server * nic_cages(rs);
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_tier_spec *ts = &rs->tier[t - 1];
         int cages = cages_per_switch(ts);
-        cab->per_cage[t] = ts->radix % cages == 0 ? ts->radix / cages : ts->breakout;
+        cab->per_cage[t] = ts->per_cage * ts->breakout;    /* the down side's (cage_links) */
         cab->cage_base[t] = n_cage;
         n_cage += fab->level[t].switches * fab->planes * cages;
     }

@@ -51,14 +51,47 @@ static inline int cages_per_switch(const fp_tier_spec *ts)
     return ts->model.cages > 0 ? ts->model.cages : ts->model.ports;
 }
 
+static inline int nic_cages(const fp_rspec *rs)
+{
+    return rs->nic.cages > 0 ? rs->nic.cages : rs->nic.ports;
+}
+
 static inline int64_t cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs,
                        int64_t dev, int port)
 {
-    int t = fab->dev[dev].tier;
+    int t = fab->dev[dev].tier, lane, ways;
     if (t == 0)
-        return dev * rs->nics_per_server * rs->nic.ports + port;
-    return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(&rs->tier[t - 1]) +
-           port / cab->per_cage[t];
+        return dev * rs->nics_per_server * nic_cages(rs) + port / rs->nic_per_cage;
+    const fp_tier_spec *ts = &rs->tier[t - 1];
+    return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(ts) +
+           fp__switch_phys(ts, port, &lane, &ways) / ts->per_cage;
+}
+
+/* Links the cage of (dev, port) carries when full: NIC ports per NIC cage, or a switch's
+ * physical ports per cage times the split of this port's side (400G down and 800G up on one
+ * SN5600 are 2 and 1). */
+static inline int cage_links(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int port)
+{
+    int t = fab->dev[dev].tier, lane, ways;
+    if (t == 0)
+        return rs->nic_per_cage;
+    const fp_tier_spec *ts = &rs->tier[t - 1];
+    fp__switch_phys(ts, port, &lane, &ways);
+    return ts->per_cage * ways;
+}
+
+/* The switch part of dev when it has co-packaged optics (no module: fibre straight to the
+ * far end's module), else NULL. */
+static inline const fp_part *cpo_of(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+{
+    int t = fab->dev[dev].tier;
+    return t > 0 && rs->tier[t - 1].model.cpo ? &rs->tier[t - 1].model : NULL;
+}
+
+/* Whether a part may carry this fabric's traffic: it speaks a protocol every device speaks. */
+static inline int proto_ok(const fp_rspec *rs, const fp_part *p)
+{
+    return (fp_part_protocols(p) & rs->protocols) != 0;
 }
 
 static inline const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)

@@ -111,15 +111,20 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
                       size_t ncg, double route, int medium, int forced, double *stock, int *kind)
 {
     const fp_rspec *rs = c->rs;
+    const int speed = rs->gbps[c->fab->link[links[0]].boundary];
     int legs, gbps, best = -1;
+    size_t hub = 0;
     double best_cost = 0, best_stock = 0;
+    for (size_t i = 0; i < ncg; i++)
+        if (cpo_of(c->fab, rs, cg[i].dev))
+            return -1;      /* a co-packaged port takes fibre only */
     if (ncg == 2 && cg[0].k == cg[1].k && (int)n <= cg[0].k) {
         legs = 1;
-        gbps = rs->link_gbps * cg[0].k;
+        gbps = speed * cg[0].k;
         *kind = n > 1 ? FP_CABLE_TWIN : FP_CABLE_STRAIGHT;
     } else if (ncg == n + 1 && n <= FP_MAX_LEGS) {
         /* A splitter: one hub cage holding every link, each far end a single-port cage. */
-        size_t hubs = 0, singles = 0, hub = 0;
+        size_t hubs = 0, singles = 0;
         for (size_t i = 0; i < ncg; i++) {
             if (cg[i].n == (int)n && cg[i].k >= (int)n && cg[i].k > 1) {
                 hubs++;
@@ -131,7 +136,7 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
         if (hubs != 1 || singles != n)
             return -1;
         legs = cg[hub].k;
-        gbps = rs->link_gbps;
+        gbps = speed;
         *kind = FP_CABLE_SPLIT;
     } else {
         return -1;
@@ -141,12 +146,21 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
         const fp_part *p = &c->ps->parts[i];
         if (p->type != FP_PART_CABLE || (forced >= 0 && i != forced))
             continue;
-        if (copper_medium(p) != medium || p->legs != legs || p->port_gbps != gbps)
+        if (copper_medium(p) != medium || p->legs != legs || p->port_gbps != gbps ||
+            !proto_ok(rs, p))
             continue;
+        /* The cable's own end (`cage`) and its far end or legs (`leg_cage`, else the same). */
+        const char *far = p->leg_cage[0] ? p->leg_cage : p->cage;
         int fits = 1;
-        for (size_t k = 0; k < ncg; k++)
-            if (!cage_fits(p->cage, cage_type(c->fab, rs, cg[k].dev)))
-                fits = 0;
+        if (*kind == FP_CABLE_SPLIT) {
+            for (size_t k = 0; k < ncg; k++)
+                if (!cage_fits(k == hub ? p->cage : far, cage_type(c->fab, rs, cg[k].dev)))
+                    fits = 0;
+        } else {
+            const char *t0 = cage_type(c->fab, rs, cg[0].dev), *t1 = cage_type(c->fab, rs, cg[1].dev);
+            fits = (cage_fits(p->cage, t0) && cage_fits(far, t1)) ||
+                   (cage_fits(p->cage, t1) && cage_fits(far, t0));
+        }
         double s = stock_for(p, route);
         if (!fits || s < 0)
             continue;
@@ -169,19 +183,32 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
     const fp_rspec *rs = c->rs;
     const fp_phys_spec *ps = c->ps;
     const char *fibre = cls == 0 ? "MMF" : "SMF";
-    for (int ci = 0; ci < ps->n_parts; ci++) {
-        /* Each distinct lane connector of this class's modules, in catalog order. */
-        const fp_part *cm = &ps->parts[ci];
-        if (cm->type != FP_PART_TRANSCEIVER || optic_class(cm) != cls)
-            continue;
-        const char *conn = lane_connector(cm);
-        int seen = 0;
-        for (int j = 0; j < ci; j++)
-            if (ps->parts[j].type == FP_PART_TRANSCEIVER && optic_class(&ps->parts[j]) == cls &&
-                strcmp(lane_connector(&ps->parts[j]), conn) == 0)
-                seen = 1;
-        if (seen)
-            continue;
+    const int speed = rs->gbps[c->fab->link[links[0]].boundary];
+    /* A co-packaged end fixes the connector: only it is tried (ci = -1). */
+    const fp_part *cpo_end = NULL;
+    for (size_t k = 0; k < ncg && cpo_end == NULL; k++)
+        cpo_end = cpo_of(c->fab, rs, cg[k].dev);
+    for (int ci = -1; ci < ps->n_parts; ci++) {
+        const char *conn;
+        if (ci < 0) {
+            if (cpo_end == NULL || optic_class(cpo_end) != cls)
+                continue;
+            conn = cpo_end->connector;
+        } else {
+            /* Each distinct lane connector of this class's modules, in catalog order. */
+            const fp_part *cm = &ps->parts[ci];
+            if (cpo_end || cm->type != FP_PART_TRANSCEIVER || optic_class(cm) != cls ||
+                !proto_ok(rs, cm))
+                continue;
+            conn = lane_connector(cm);
+            int seen = 0;
+            for (int j = 0; j < ci; j++)
+                if (ps->parts[j].type == FP_PART_TRANSCEIVER && optic_class(&ps->parts[j]) == cls &&
+                    proto_ok(rs, &ps->parts[j]) && strcmp(lane_connector(&ps->parts[j]), conn) == 0)
+                    seen = 1;
+            if (seen)
+                continue;
+        }
         int fp_i = -1;
         for (int j = 0; j < ps->n_parts; j++) {
             const fp_part *f = &ps->parts[j];
@@ -214,11 +241,20 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
         for (size_t k = 0; k < ncg && ok; k++) {
             int best = -1;
             const char *ct = cage_type(c->fab, rs, cg[k].dev);
+            const fp_part *cpo = cpo_of(c->fab, rs, cg[k].dev);
+            if (cpo) {
+                /* Co-packaged optics: no module; the port's own optics must match the fibre. */
+                if (optic_class(cpo) != cls || strcmp(cpo->connector, conn) != 0 ||
+                    cpo->reach_m + 1e-9 < cg[k].need)
+                    ok = 0;
+                cg[k].mod = -1;
+                continue;
+            }
             for (int j = 0; j < ps->n_parts; j++) {
                 const fp_part *m = &ps->parts[j];
                 if (m->type != FP_PART_TRANSCEIVER || optic_class(m) != cls ||
                     strcmp(lane_connector(m), conn) != 0 || m->ports != cg[k].k ||
-                    m->port_gbps != rs->link_gbps || !cage_fits(m->cage, ct) ||
+                    m->port_gbps != speed || !cage_fits(m->cage, ct) || !proto_ok(rs, m) ||
                     m->reach_m + 1e-9 < cg[k].need)
                     continue;
                 if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
@@ -262,17 +298,22 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
     const fp_phys_spec *ps = c->ps;
     const fp_link *k = &fab->link[l];
     int64_t dev[2] = { k->a, k->z };
-    int per[2] = { c->cab->per_cage[fab->dev[k->a].tier], c->cab->per_cage[fab->dev[k->z].tier] };
-    int gbps = c->rs->link_gbps;
+    int per[2] = { cage_links(fab, c->rs, k->a, k->a_port), cage_links(fab, c->rs, k->z, k->z_port) };
+    const fp_part *cpo[2] = { cpo_of(fab, c->rs, k->a), cpo_of(fab, c->rs, k->z) };
+    int gbps = c->rs->gbps[k->boundary];
     double best = 0;
     *limit = NULL;
     for (int i = 0; i < ps->n_parts; i++) {
         const fp_part *p = &ps->parts[i];
+        if (!proto_ok(c->rs, p))
+            continue;
         if (p->type == FP_PART_CABLE) {
             int m = copper_medium(p);
-            if (m < 0 || !(allowed & (1u << m)) ||
-                !cage_fits(p->cage, cage_type(fab, c->rs, dev[0])) ||
-                !cage_fits(p->cage, cage_type(fab, c->rs, dev[1])))
+            const char *far = p->leg_cage[0] ? p->leg_cage : p->cage;
+            const char *t0 = cage_type(fab, c->rs, dev[0]), *t1 = cage_type(fab, c->rs, dev[1]);
+            if (m < 0 || !(allowed & (1u << m)) || cpo[0] || cpo[1] ||
+                !((cage_fits(p->cage, t0) && cage_fits(far, t1)) ||
+                  (cage_fits(p->cage, t1) && cage_fits(far, t0))))
                 continue;
             int straight = p->legs <= 1 && per[0] == per[1] && p->port_gbps == gbps * per[0];
             int split = p->legs > 1 && p->port_gbps == gbps &&
@@ -287,16 +328,25 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
                 continue;
             /* The best module of this fibre's type and lane connector at each end. */
             const fp_part *end_best[2] = { NULL, NULL };
-            for (int e = 0; e < 2; e++)
+            for (int e = 0; e < 2; e++) {
+                if (cpo[e]) {
+                    /* co-packaged optics: the switch's own ports, when they take this fibre */
+                    if (strcmp(cpo[e]->fibre, p->fibre) == 0 &&
+                        strcmp(cpo[e]->connector, p->connector) == 0)
+                        end_best[e] = cpo[e];
+                    continue;
+                }
                 for (int j = 0; j < ps->n_parts; j++) {
                     const fp_part *mo = &ps->parts[j];
                     if (mo->type != FP_PART_TRANSCEIVER || strcmp(mo->fibre, p->fibre) != 0 ||
                         strcmp(lane_connector(mo), p->connector) != 0 || mo->ports != per[e] ||
-                        mo->port_gbps != gbps || !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e])))
+                        mo->port_gbps != gbps || !proto_ok(c->rs, mo) ||
+                        !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e])))
                         continue;
                     if (end_best[e] == NULL || mo->reach_m > end_best[e]->reach_m)
                         end_best[e] = mo;
                 }
+            }
             if (end_best[0] == NULL || end_best[1] == NULL)
                 continue;
             const fp_part *lim = p;
@@ -313,6 +363,74 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
         }
     }
     return best;
+}
+
+static const char *proto_text(unsigned p)
+{
+    return p == FP_PROTO_IB ? "InfiniBand" : p == FP_PROTO_ETH ? "Ethernet" : "InfiniBand or Ethernet";
+}
+
+/* What the catalog lacks for link l, as text: the end whose cage no module fits ("no 200G
+ * module for a QSFP112 cage holding 1 link (InfiniBand); closest: ..."), or the two ends'
+ * modules that share no fibre. "" when each end has a module and some pair matches. */
+static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, size_t n)
+{
+    const fp_fabric *fab = c->fab;
+    const fp_rspec *rs = c->rs;
+    const fp_phys_spec *ps = c->ps;
+    const fp_link *k = &fab->link[l];
+    int64_t dev[2] = { k->a, k->z };
+    int port[2] = { k->a_port, k->z_port };
+    int gbps = rs->gbps[k->boundary];
+    size_t w = 0;
+    buf[0] = '\0';
+    if (!(allowed & ((1u << FP_MEDIUM_MMF) | (1u << FP_MEDIUM_SMF))))
+        return;
+    const fp_part *any[2] = { NULL, NULL };
+    for (int e = 0; e < 2 && w < n; e++) {
+        const char *ct = cage_type(fab, rs, dev[e]);
+        int per = cage_links(fab, rs, dev[e], port[e]);
+        if (cpo_of(fab, rs, dev[e])) {
+            any[e] = cpo_of(fab, rs, dev[e]);
+            continue;
+        }
+        int best[3] = { -1, -1, -1 }, score[3] = { 0, 0, 0 };
+        for (int j = 0; j < ps->n_parts; j++) {
+            const fp_part *m = &ps->parts[j];
+            int mm = m->type == FP_PART_TRANSCEIVER ? (optic_class(m) == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF) : -1;
+            if (mm < 0 || !(allowed & (1u << mm)) || !proto_ok(rs, m))
+                continue;
+            int sc = 2 * cage_fits(m->cage, ct) + (m->port_gbps == gbps) + (m->ports == per);
+            if (sc == 4) {
+                any[e] = m;
+                break;
+            }
+            for (int q = 0; q < 3; q++)
+                if (sc > score[q]) {
+                    for (int r = 2; r > q; r--) {
+                        best[r] = best[r - 1];
+                        score[r] = score[r - 1];
+                    }
+                    best[q] = j;
+                    score[q] = sc;
+                    break;
+                }
+        }
+        if (any[e])
+            continue;
+        w += (size_t)snprintf(buf + w, n - w, "%sno %dG module for a%s %s cage holding %d link%s (%s)",
+                              w ? "; " : "", gbps, ct[0] == 'O' ? "n" : "", ct[0] ? ct : "(any)",
+                              per, per == 1 ? "" : "s", proto_text(rs->protocols));
+        for (int q = 0; q < 3 && best[q] >= 0 && w < n; q++) {
+            const fp_part *m = &ps->parts[best[q]];
+            w += (size_t)snprintf(buf + w, n - w, "%s%s (%d x %dG, %s)", q ? ", " : "; closest: ",
+                                  m->id, m->ports, m->port_gbps, m->cage);
+        }
+    }
+    if (w == 0 && any[0] && any[1])
+        snprintf(buf, n, "modules fit both ends (e.g. %s, %s %s, and %s, %s %s) but no pair shares a fibre type and connector",
+                 any[0]->id, any[0]->fibre, lane_connector(any[0]), any[1]->id, any[1]->fibre,
+                 lane_connector(any[1]));
 }
 
 fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
@@ -352,9 +470,10 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
                 ov_route = o->length_m;
             length_by = o;
         }
-        int ta = fab->dev[l->a].tier, tz = fab->dev[l->z].tier;
-        add_cage(c, &ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a, cab->per_cage[ta]);
-        add_cage(c, &ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z, cab->per_cage[tz]);
+        add_cage(c, &ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a,
+                 cage_links(fab, rs, l->a, l->a_port));
+        add_cage(c, &ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z,
+                 cage_links(fab, rs, l->z, l->z_port));
     }
     /* A length given for a copper cable is the cable's length, whichever leg it named. */
     double cu_route = length_by ? ov_route : route_max;
@@ -414,25 +533,27 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
         if (forced >= 0) {
             const fp_part *fpart = &c->ps->parts[forced];
             double r = fpart->type == FP_PART_CABLE ? cu_route : route_max;
+            const fp_link *wl = &fab->link[worst];
+            int ka = cage_links(fab, rs, wl->a, wl->a_port), kz = cage_links(fab, rs, wl->z, wl->z_port);
             FP_FAIL(err, FP_EDESIGN, forced_by->where,
                     "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
-                    forced_by->where, fpart->id, what, cage_type(c->fab, c->rs, c->fab->link[worst].a),
-                    cage_type(c->fab, c->rs, c->fab->link[worst].z),
-                    cab->per_cage[fab->dev[fab->link[worst].a].tier],
-                    cab->per_cage[fab->dev[fab->link[worst].z].tier],
-                    cab->per_cage[fab->dev[fab->link[worst].z].tier] == 1 ? "" : "s",
-                    c->rs->link_gbps, r, fpart->id,
+                    forced_by->where, fpart->id, what, cage_type(c->fab, c->rs, wl->a),
+                    cage_type(c->fab, c->rs, wl->z), ka, kz, kz == 1 ? "" : "s",
+                    rs->gbps[wl->boundary], r, fpart->id,
                     fpart->type == FP_PART_CABLE && longest_stock(fpart) + 1e-9 < r
                         ? "is not sold that long"
                         : "does not fit these cages and speeds, or no module pair for it reaches that far");
         }
         if (limit == NULL) {
             const fp_link *wl = &c->fab->link[worst];
+            char missing[600];
+            missing_text(c, worst, allowed, missing, sizeof missing);
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG) for its %.2f m route; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
-                    what, cage_type(c->fab, c->rs, wl->a), fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
+                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    what, cage_type(c->fab, c->rs, wl->a), wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
                     cage_type(c->fab, c->rs, wl->z), fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
-                    n, n == 1 ? "" : "s", c->rs->link_gbps, route_max);
+                    n, n == 1 ? "" : "s", rs->gbps[wl->boundary], proto_text(rs->protocols), route_max,
+                    missing[0] ? ": " : "", missing);
         }
         if (length_by && length_by->length_m + 1e-9 >= route_max && reach < length_by->length_m)
             FP_FAIL(err, FP_EDESIGN, length_by->where,

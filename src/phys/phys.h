@@ -110,6 +110,8 @@ typedef struct fp_bom {
     fp_bom_row *row;
     size_t n;
     fp_totals totals;
+    char warnings[FP_MAX_NOTES][320];   /* parts without a price or power */
+    int n_warnings;
 } fp_bom;
 
 fp_status fp__bom_build(fp_bom *bom, const fp_cabling *cab, const fp_fabric *fab,

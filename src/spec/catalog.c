@@ -13,6 +13,15 @@ struct fp_catalog {
 
 static const char *const type_names[] = { "switch", "nic", "transceiver", "cable", "fibre" };
 
+unsigned fp_part_protocols(const fp_part *p)
+{
+    if (p == NULL || strcmp(p->protocol, "infiniband") == 0)
+        return p ? FP_PROTO_IB : 0;
+    if (strcmp(p->protocol, "ethernet") == 0)
+        return FP_PROTO_ETH;
+    return FP_PROTO_IB | FP_PROTO_ETH;
+}
+
 const char *fp_part_type_name(fp_part_type type)
 {
     if ((unsigned)type >= sizeof type_names / sizeof type_names[0])
@@ -58,7 +67,8 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
     static const char *const keys[] = {
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
-        "connector", "medium", "legs", "lengths_m", "interface_names", NULL
+        "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
+        "cpo", "line_cards", NULL
     };
     char type[16] = "", d[96];
     fp_status rc;
@@ -95,14 +105,33 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
         (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK ||
         (rc = fp__json_str(o, "interface_names", ptr, pt->interface_names,
-                           sizeof pt->interface_names, err)) != FP_OK)
+                           sizeof pt->interface_names, err)) != FP_OK ||
+        (rc = fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
+        (rc = fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK)
         goto fail;
+    pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
+    pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;
+    if (pt->protocol[0] == '\0')
+        snprintf(pt->protocol, sizeof pt->protocol, "both");
+    if (strcmp(pt->protocol, "infiniband") != 0 && strcmp(pt->protocol, "ethernet") != 0 &&
+        strcmp(pt->protocol, "both") != 0)
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s/protocol: expected \"infiniband\", \"ethernet\" or \"both\" for part \"%s\", found \"%s\"",
+                ptr, pt->id, pt->protocol);
+    const cJSON *cpo = cJSON_GetObjectItemCaseSensitive(o, "cpo");
+    if (cpo != NULL) {
+        if (!cJSON_IsBool(cpo))
+            FP_FAIL(err, FP_ECATALOG, ptr, "%s/cpo: expected true or false, found %s", ptr,
+                    fp__json_describe(cpo, d, sizeof d));
+        pt->cpo = cJSON_IsTrue(cpo);
+    }
     pt->legs = 1;
     if ((rc = fp__json_i32(o, "ports", ptr, 1, 4096, &pt->ports, err)) != FP_OK ||
         (rc = fp__json_i32(o, "port_gbps", ptr, 1, 100000, &pt->port_gbps, err)) != FP_OK ||
         (rc = fp__json_i32(o, "cages", ptr, 1, 4096, &pt->cages, err)) != FP_OK ||
         (rc = fp__json_i32(o, "ru", ptr, 1, 60, &pt->ru, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK)
+        (rc = fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK)
         goto fail;
     double br[FP_MAX_BREAKOUTS];
     int nbr = 0;
@@ -134,6 +163,16 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
             if (pt->port_gbps % pt->breakouts[i] != 0)
                 FP_FAIL(err, FP_ECATALOG, ptr, "%s/breakouts/%d: %d does not divide the port speed %d", ptr,
                         i, pt->breakouts[i], pt->port_gbps);
+        if (pt->ports % pt->cages != 0)
+            FP_FAIL(err, FP_ECATALOG, ptr,
+                    "%s/cages: %s \"%s\" has %d ports in %d cages; expected a cage count that divides the ports evenly",
+                    ptr, type, pt->id, pt->ports, pt->cages);
+        if (pt->cpo && (pt->type != FP_PART_SWITCH || pt->reach_m <= 0 ||
+                        (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0) ||
+                        pt->connector[0] == '\0'))
+            FP_FAIL(err, FP_ECATALOG, ptr,
+                    "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or \"SMF\"), \"connector\" and \"reach_m\" for its ports",
+                    ptr, pt->id);
         break;
     case FP_PART_TRANSCEIVER:
         if (pt->ports == 0 || pt->port_gbps == 0 || pt->reach_m <= 0 ||

@@ -88,11 +88,17 @@ void fp__phys_free(fp_phys_spec *ps);
 /* ---- resolved spec (spec.c) ---- */
 typedef struct fp_tier_spec {
     fp_part model;          /* switch part (a copy; inline switches get id "custom-...") */
-    int breakout;           /* ways each physical port is split to reach the link speed */
-    int radix;              /* logical ports at link speed = ports * breakout */
+    int breakout;           /* ways each physical port is split to reach the down link speed */
+    int breakout_up;        /* the same for the up links (0: the up speed cannot be reached) */
+    int per_cage;           /* physical ports per cage (model.ports / model.cages) */
+    int gbps_down, gbps_up; /* link speeds below and above this tier */
+    int radix;              /* logical ports at the down link speed = ports * breakout */
     int usable;             /* radix less the reserve */
-    double oversub;         /* requested down:up ratio (tiers below the top) */
+    double oversub;         /* requested down:up bandwidth ratio (tiers below the top) */
     int down, up;           /* ports per switch for links down and up */
+    int up_phys;            /* -1 when both sides split alike (logical port p sits in physical
+                               port p / breakout); else the first physical port of the up side,
+                               which starts on a cage of its own */
 } fp_tier_spec;
 
 typedef struct fp_rspec {
@@ -111,7 +117,11 @@ typedef struct fp_rspec {
     int su_servers;
     int planes;
     double reserve;
-    int link_gbps;          /* speed of every fabric link (the NIC port speed) */
+    int link_gbps;          /* speed of the NIC-leaf links (gbps[0]) */
+    int gbps[FP_MAX_TIERS]; /* link speed per boundary, 0 = NIC-leaf (fabric.link_gbps) */
+    int n_gbps;             /* entries given in fabric.link_gbps */
+    int nic_per_cage;       /* NIC ports sharing one cage (nic.ports / nic.cages) */
+    unsigned protocols;     /* FP_PROTO_* every device of the fabric speaks */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     char tier_choice[320];
     int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
@@ -120,6 +130,20 @@ typedef struct fp_rspec {
     fp_phys_spec phys;
 } fp_rspec;
 
+/* Physical port (0-based) and lane of logical port `port` on a switch of tier spec ts; *ways
+ * is the split of that port (1 = whole). */
+static inline int fp__switch_phys(const fp_tier_spec *ts, int port, int *lane, int *ways)
+{
+    int b = ts->breakout, base = 0;
+    if (ts->up_phys >= 0 && port >= ts->down) {
+        b = ts->breakout_up;
+        port -= ts->down;
+        base = ts->up_phys;
+    }
+    *ways = b;
+    *lane = port % b;
+    return base + port / b;
+}
 enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
 
 /* Parse and check values (everything but the tier count and the ports per tier, which the

@@ -384,7 +384,7 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
 {
     static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
                                         "su_servers", "planes", "reserve", "spread",
-                                        "build_for_gpus", NULL };
+                                        "build_for_gpus", "link_gbps", NULL };
     char topo[32] = "rail-optimized", spread[32] = "even", d[96];
     int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus;
     double reserve = 0;
@@ -472,7 +472,8 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
     for (int i = rs->n_models; i < FP_MAX_TIERS; i++)
         rs->tier[i].model = rs->tier[rs->n_models - 1].model;
 
-    /* oversubscription: array, leaf first; missing entries are 1:1 */
+    /* oversubscription: array, leaf first; missing entries are 1:1. Each entry is a down:up
+     * bandwidth ratio, a number (2 = 2:1) or a string "16:15". */
     for (int i = 0; i < FP_MAX_TIERS; i++)
         rs->oversub[i] = 1.0;
     rs->n_oversub = 0;
@@ -482,18 +483,58 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
         int i = 0;
         if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > FP_MAX_TIERS - 1)
             FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
-                    "/fabric/oversubscription: expected an array of up to %d down:up ratios, leaf first (e.g. [2, 1]), found %s",
+                    "/fabric/oversubscription: expected an array of up to %d down:up ratios, leaf first (e.g. [2, 1] or [\"16:15\"]), found %s",
                     FP_MAX_TIERS - 1, fp__json_describe(v, d, sizeof d));
         cJSON_ArrayForEach(it, v) {
             char p[64];
+            double r = -1;
             fp__json_ptr_index(p, sizeof p, "/fabric/oversubscription", i);
-            if (!cJSON_IsNumber(it) || !(it->valuedouble >= 1.0) || it->valuedouble > 64)
+            if (cJSON_IsNumber(it)) {
+                r = it->valuedouble;
+            } else if (cJSON_IsString(it)) {
+                double a = 0, b = 0;
+                char tail = 0;
+                if (sscanf(it->valuestring, "%lf:%lf%c", &a, &b, &tail) == 2 && a > 0 && b > 0)
+                    r = a / b;
+            }
+            if (!(r >= 1.0 / 64 - 1e-12) || r > 64)
                 FP_FAIL(err, FP_EINVAL, p,
-                        "%s: expected a down:up ratio from 1 to 64 (1 = non-blocking), found %s", p,
-                        fp__json_describe(it, d, sizeof d));
-            rs->oversub[i++] = it->valuedouble;
+                        "%s: expected a down:up bandwidth ratio from 1:64 to 64:1 (a number, 2 = 2:1, or a string such as \"16:15\"; 1 = non-blocking), found %s",
+                        p, fp__json_describe(it, d, sizeof d));
+            rs->oversub[i++] = r;
         }
         rs->n_oversub = i;
+    }
+
+    /* link_gbps: one speed per boundary, NIC-leaf first; the last one repeats (checked against
+     * the NIC and the switches in check_combined). */
+    rs->n_gbps = 0;
+    v = f ? cJSON_GetObjectItemCaseSensitive(f, "link_gbps") : NULL;
+    if (v) {
+        const cJSON *it;
+        int i = 0;
+        if (cJSON_IsNumber(v)) {
+            if (v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1 || v->valuedouble > 100000)
+                FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
+                        "/fabric/link_gbps: expected a speed in Gb/s (e.g. 400) or a list per boundary, NIC-leaf first (e.g. [400, 800]), found %s",
+                        fp__json_describe(v, d, sizeof d));
+            rs->gbps[i++] = (int)v->valuedouble;
+        } else {
+            if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > FP_MAX_TIERS)
+                FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
+                        "/fabric/link_gbps: expected a list of 1 to %d link speeds in Gb/s, NIC-leaf first (e.g. [400, 800]), found %s",
+                        FP_MAX_TIERS, fp__json_describe(v, d, sizeof d));
+            cJSON_ArrayForEach(it, v) {
+                char p[64];
+                fp__json_ptr_index(p, sizeof p, "/fabric/link_gbps", i);
+                if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+                    it->valuedouble < 1 || it->valuedouble > 100000)
+                    FP_FAIL(err, FP_EINVAL, p, "%s: expected a link speed in Gb/s (e.g. 400), found %s",
+                            p, fp__json_describe(it, d, sizeof d));
+                rs->gbps[i++] = (int)it->valuedouble;
+            }
+        }
+        rs->n_gbps = i;
     }
     return FP_OK;
 }
@@ -505,14 +546,57 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/fabric/planes",
                 "/fabric/planes: %d planes need NICs whose port count is a multiple of %d; %s has %d port%s",
                 rs->planes, rs->planes, rs->nic.id, rs->nic.ports, rs->nic.ports == 1 ? "" : "s");
-    rs->link_gbps = rs->nic.port_gbps;
     rs->endpoints_per_server = rs->nics_per_server * rs->nic.ports / rs->planes;
+    rs->nic_per_cage = rs->nic.ports / (rs->nic.cages > 0 ? rs->nic.cages : rs->nic.ports);
+    /* Link speeds: given per boundary (last repeats), else the NIC port speed everywhere. */
+    if (rs->n_gbps == 0) {
+        rs->gbps[0] = rs->nic.port_gbps;
+        rs->n_gbps = 0;
+    }
+    for (int i = rs->n_gbps > 0 ? rs->n_gbps : 1; i < FP_MAX_TIERS; i++)
+        rs->gbps[i] = rs->gbps[i - 1];
+    rs->link_gbps = rs->gbps[0];
+    if (rs->gbps[0] > rs->nic.port_gbps)
+        FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps/0",
+                "/fabric/link_gbps/0: NIC-leaf links of %dG are faster than the %dG ports of %s; expected at most %dG",
+                rs->gbps[0], rs->nic.port_gbps, rs->nic.id, rs->nic.port_gbps);
+    /* Protocols: the NIC and every switch model must share one. */
+    rs->protocols = fp_part_protocols(&rs->nic);
+    for (int i = 0; i < rs->n_models; i++) {
+        unsigned p = fp_part_protocols(&rs->tier[i].model);
+        if ((rs->protocols & p) == 0) {
+            char ptr[64];
+            if (rs->n_models > 1)
+                fp__json_ptr_index(ptr, sizeof ptr, "/fabric/switch", i);
+            else
+                snprintf(ptr, sizeof ptr, "/fabric/switch");
+            if (i == 0)
+                FP_FAIL(err, FP_EINVAL, ptr,
+                        "%s: %s speaks %s and the NIC %s speaks %s: no protocol in common; expected a switch and NIC of one protocol (InfiniBand or Ethernet)",
+                        ptr, rs->tier[i].model.id, rs->tier[i].model.protocol, rs->nic.id, rs->nic.protocol);
+            FP_FAIL(err, FP_EINVAL, ptr,
+                    "%s: %s speaks %s, which the tiers below it (%s and %s) do not: no protocol in common",
+                    ptr, rs->tier[i].model.id, rs->tier[i].model.protocol, rs->nic.id,
+                    rs->tier[0].model.id);
+        }
+        rs->protocols &= p;
+    }
+    if (rs->tier[0].model.line_cards > 0)
+        FP_FAIL(err, FP_EINVAL, rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch",
+                "%s: %s is a modular chassis (%d line cards); it serves the spine and the tiers above, not the leaf; expected a list [leaf, spine, ...] with a fixed switch first",
+                rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch", rs->tier[0].model.id,
+                rs->tier[0].model.line_cards);
     if (rs->topology == FP_TOPO_FAT_TREE) {
         for (int i = 0; i < rs->n_oversub; i++)
             if (rs->oversub[i] != 1.0)
                 FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
                         "/fabric/oversubscription: a fat-tree is non-blocking (1:1 at every tier); use topology \"clos\" for %g:1",
                         rs->oversub[i]);
+        for (int i = 1; i < FP_MAX_TIERS; i++)
+            if (rs->gbps[i] != rs->gbps[0])
+                FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
+                        "/fabric/link_gbps: a k-ary fat-tree runs every link at one speed; found %dG and %dG (use topology \"clos\")",
+                        rs->gbps[0], rs->gbps[i]);
         for (int i = 1; i < rs->n_models; i++)
             if (strcmp(rs->tier[i].model.id, rs->tier[0].model.id) != 0)
                 FP_FAIL(err, FP_EINVAL, "/fabric/switch",
@@ -531,30 +615,43 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
                 rs->n_models, rs->tiers, rs->tiers);
     for (int i = 0; i < FP_MAX_TIERS; i++) {
         fp_tier_spec *t = &rs->tier[i];
-        int b = breakout_for(&t->model, rs->link_gbps);
-        if (b == 0) {
-            char p[64];
-            if (rs->n_models > 1)
-                fp__json_ptr_index(p, sizeof p, "/fabric/switch", i < rs->n_models ? i : rs->n_models - 1);
-            else
-                snprintf(p, sizeof p, "/fabric/switch");
-            if (i >= rs->n_models && i > 0)
-                continue; /* same model as an earlier tier: already reported there */
+        int top = rs->tiers_auto ? FP_MAX_TIERS : rs->tiers;
+        char p[64];
+        if (rs->n_models > 1)
+            fp__json_ptr_index(p, sizeof p, "/fabric/switch", i < rs->n_models ? i : rs->n_models - 1);
+        else
+            snprintf(p, sizeof p, "/fabric/switch");
+        t->gbps_down = rs->gbps[i];
+        t->gbps_up = i + 1 < FP_MAX_TIERS ? rs->gbps[i + 1] : rs->gbps[i];
+        t->per_cage = t->model.ports / (t->model.cages > 0 ? t->model.cages : t->model.ports);
+        int b = breakout_for(&t->model, t->gbps_down);
+        int bu = breakout_for(&t->model, t->gbps_up);
+        if (b == 0 && i < top) {
+            if (i >= rs->n_models && i > 0 && rs->gbps[i] == rs->gbps[i - 1])
+                continue; /* same model and speed as an earlier tier: already reported there */
+            if (i == 0 && rs->n_gbps == 0)
+                FP_FAIL(err, FP_EINVAL, p,
+                        "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
+                        p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down);
             FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
-                    p, t->model.id, t->model.port_gbps, rs->link_gbps, rs->link_gbps, rs->link_gbps);
+                    "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                    p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
         }
+        if (bu == 0 && b != 0 && i + 1 < top)
+            FP_FAIL(err, FP_EINVAL, p,
+                    "%s: %s has %dG ports, which cannot run the %dG links above it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                    p, t->model.id, t->model.port_gbps, t->gbps_up, i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1,
+                    t->gbps_up, t->gbps_up);
         t->breakout = b;
+        t->breakout_up = bu;
         t->radix = t->model.ports * b;
         t->oversub = rs->oversub[i];
+        t->up_phys = -1;
         if (i < rs->n_models || i == 0) {
-            char p[64];
             fp_status rc;
-            if (rs->n_models > 1)
-                fp__json_ptr_index(p, sizeof p, "/fabric/switch", i);
-            else
-                snprintf(p, sizeof p, "/fabric/switch");
-            if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK)
+            if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK ||
+                (bu > 0 && bu != b &&
+                 (rc = fp__port_names_check(&t->model, bu, t->model.ports * bu, p, err)) != FP_OK))
                 return rc;
         }
     }

@@ -9,16 +9,19 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
     const fp_names *nm = fp__plan_names(plan);
-    char row[256], speed[16], bn[FP_MAX_TIERS + 1][32];
+    char row[256], speed[FP_MAX_TIERS + 1][16], bn[FP_MAX_TIERS + 1][32];
+    size_t speed_len[FP_MAX_TIERS + 1];
     fp_outbuf *ob = NULL;
     fp_status rc;
     /* One row per link (half a million at full scale): names come from the plan's name table
      * and rows are assembled by hand, one fwrite per block. */
     if ((rc = fp__outbuf_open(&ob, path, NULL, err)) != FP_OK)
         return rc;
-    for (int b = 0; b <= FP_MAX_TIERS; b++)
+    for (int b = 0; b <= FP_MAX_TIERS; b++) {
         fp__boundary_name(b, fab->tiers, bn[b], sizeof bn[b]);
-    size_t speed_len = (size_t)snprintf(speed, sizeof speed, ",%d,", rs->link_gbps);
+        speed_len[b] = (size_t)snprintf(speed[b], sizeof speed[b], ",%d,",
+                                        rs->gbps[b < FP_MAX_TIERS ? b : FP_MAX_TIERS - 1]);
+    }
     fp__outbuf_str(ob, "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
@@ -34,7 +37,8 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
         fp__outbuf_char(ob, ',');
         fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->z, l->z_port));
-        fp__outbuf_put(ob, speed, speed_len);
+        int sb = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
+        fp__outbuf_put(ob, speed[sb], speed_len[sb]);
         fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS
                                ? bn[l->boundary]
                                : fp__boundary_name(l->boundary, fab->tiers, row, 32));

@@ -275,6 +275,7 @@ typedef struct overview {
     int64_t *pair_slot;     /* n_groups^2: index into pairs, -1 none */
     struct pair {
         int64_t a, z, count, by_medium[FP_MEDIUM_COUNT];
+        int gbps;           /* speed of the pair's links (one boundary) */
     } *pairs;
     int64_t n_pairs;
 } overview;
@@ -380,6 +381,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
             *slot = ov->n_pairs++;
             ov->pairs[*slot].a = a;
             ov->pairs[*slot].z = z;
+            ov->pairs[*slot].gbps = fp__plan_rspec(plan)->gbps[l->boundary];
         }
         struct pair *p = &ov->pairs[*slot];
         p->count++;
@@ -415,7 +417,7 @@ static void models_line(const fp_plan *plan, char *buf, size_t n)
     int same = 1;
     for (int t = 1; t < fp__plan_fabric(plan)->tiers; t++)
         same &= strcmp(rs->tier[t].model.id, rs->tier[0].model.id) == 0 &&
-                rs->tier[t].radix == rs->tier[0].radix;
+                rs->tier[t].radix == rs->tier[0].radix && rs->gbps[t] == rs->gbps[0];
     if (same) {
         snprintf(buf, n, "switches: %s (%d ports at %dG)", rs->tier[0].model.id, rs->tier[0].radix,
                  rs->link_gbps);
@@ -427,6 +429,12 @@ static void models_line(const fp_plan *plan, char *buf, size_t n)
         k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
                               fp__tier_role(t + 1, fp__plan_fabric(plan)->tiers), rs->tier[t].model.id,
                               rs->tier[t].radix);
+    /* Link speeds per boundary when they differ ("links 400G / 800G"). */
+    int mixed = 0;
+    for (int b = 1; b < fp__plan_fabric(plan)->tiers; b++)
+        mixed |= rs->gbps[b] != rs->gbps[0];
+    for (int b = 0; mixed && b < fp__plan_fabric(plan)->tiers && k < n; b++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%dG", b ? " / " : " · links ", rs->gbps[b]);
 }
 
 static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
@@ -532,7 +540,7 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     for (int64_t i = 0; i < ov.n_pairs; i++) {
         const struct pair *pr = &ov.pairs[i];
         Agedge_t *e = agedge(g, node[pr->a], node[pr->z], NULL, 1);
-        link_label(label, sizeof label, pr->count, rs->link_gbps, pr->by_medium);
+        link_label(label, sizeof label, pr->count, pr->gbps, pr->by_medium);
         set_attr(e, "label", label);
         snprintf(label, sizeof label, "%lld", (long long)pr->count);
         set_attr(e, "links", label);

@@ -102,4 +102,8 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
     cJSON_AddNumberToObject(o, "transceivers", (double)t.transceivers);
     cJSON_AddNumberToObject(o, "transceivers_per_gpu", t.transceivers_per_gpu);
     cJSON_AddNumberToObject(o, "cables", (double)t.cables);
+    cJSON_AddNumberToObject(o, "unpriced_parts", (double)t.unpriced_parts);
+    cJSON *w = cJSON_AddArrayToObject(root, "warnings");
+    for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
+        cJSON_AddItemToArray(w, cJSON_CreateString(fp_plan_warning(plan, i)));
 }

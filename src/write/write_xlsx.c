@@ -1014,6 +1014,20 @@ static void write_summary(book *b, lxw_worksheet *ws)
         put_n(b, ws, r, 9, (double)t.links_up, b->integer);
     }
     r++;
+    /* Links and their speed per boundary (fabric.link_gbps). */
+    static const char *const link_head[] = { "Boundary", "Links", "Gb/s each" };
+    for (int c = 0; c < 3; c++)
+        put_s(b, ws, r, (lxw_col_t)c, link_head[c], b->section);
+    r++;
+    for (size_t i = 0; i < fp_plan_tier_count(plan); i++, r++) {
+        fp_tier_info t;
+        if (fp_plan_tier(plan, i, &t, NULL) != FP_OK)
+            break;
+        put_s(b, ws, r, 0, fp__boundary_name((int)i, (int)fp_plan_tier_count(plan), buf, sizeof buf), NULL);
+        put_n(b, ws, r, 1, (double)fp_plan_boundary_links(plan, (int)i), b->integer);
+        put_n(b, ws, r, 2, t.port_gbps, NULL);
+    }
+    r++;
     write_summary_metrics(b, ws, &r);
 
     put_s(b, ws, r, 0, "Totals", b->section);
@@ -1043,6 +1057,8 @@ static void write_summary(book *b, lxw_worksheet *ws)
     kv_n(b, ws, &r, "Transceivers", (double)to.transceivers, b->integer);
     kv_n(b, ws, &r, "Transceivers per GPU", to.transceivers_per_gpu, b->ratio);
     kv_n(b, ws, &r, "Cables", (double)to.cables, b->integer);
+    if (to.unpriced_parts > 0)
+        kv_n(b, ws, &r, "Parts without price or power", (double)to.unpriced_parts, b->integer);
     r++;
 
     put_s(b, ws, r, 0, "Cables by medium", b->section);

@@ -6,6 +6,8 @@
 #include "analysis/graph.h"
 #include "plan.h"
 
+static const int g400[4] = { 400, 400, 400, 400 };   /* every boundary at 400G */
+
 #define TWO_TIER_64 "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}"
 
 /* 32 NICs on leaf 0 send to the 32 on leaf 1: limited by 32 uplinks x 400 = 12,800 Gb/s.
@@ -19,16 +21,16 @@ Test(graph, maxflow_between_two_leaves)
     fp_error err = { 0 };
     s[0] = 32;
     t[1] = 32;
-    cr_assert_eq(fp__graph_bisection(fab, 400, s, t, NULL, &flow, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, NULL, &flow, &err), FP_OK, "%s", err.msg);
     cr_expect_float_eq(flow, 12800.0, 1e-9);
     uint8_t *down = calloc((size_t)fab->n_link, 1);
     for (int i = 0; i < 8; i++)
         down[fab->boundary_base[1] + i] = 1;     /* leaf 0's uplinks come first */
-    cr_assert_eq(fp__graph_bisection(fab, 400, s, t, down, &flow, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, down, &flow, &err), FP_OK, "%s", err.msg);
     cr_expect_float_eq(flow, 9600.0, 1e-9);
     /* Nothing on one side: no flow. */
     int64_t none[64] = { 0 };
-    cr_assert_eq(fp__graph_bisection(fab, 400, s, none, NULL, &flow, &err), FP_OK);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, none, NULL, &flow, &err), FP_OK);
     cr_expect_float_eq(flow, 0.0, 1e-9);
     free(down);
     fp_plan_free(p);
@@ -99,7 +101,7 @@ static double flow_of_order(const fp_plan *p, const int64_t *order)
             left -= s[l];
         }
     }
-    cr_assert_eq(fp__graph_bisection(fab, fp__plan_rspec(p)->link_gbps, s, t, NULL, &flow, &err), FP_OK, "%s",
+    cr_assert_eq(fp__graph_bisection(fab, fp__plan_rspec(p)->gbps, s, t, NULL, &flow, &err), FP_OK, "%s",
                  err.msg);
     free(ep);
     free(s);

@@ -84,7 +84,10 @@ Test(cli, oversubscription_as_ratio)
     cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 2:1 --formats json -o /tmp/fabplan-cli-o3", out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "2:1") != NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 3:2,1:1", out, sizeof out), 0, "%s", out);
-    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 1:2", out, sizeof out), 3, "%s", out);
+    /* under-subscribed (more uplink than downlink bandwidth) and fractional ratios plan */
+    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 1:2", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 16:15", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 0:1", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/fabric/oversubscription/0") != NULL, "%s", out);
 }
 

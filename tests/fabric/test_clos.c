@@ -453,7 +453,7 @@ Test(clos, mixed_models_per_tier)
 {
     /* 64-port leaves under 128-port (SN5600 at 400G) spines: 2 tiers hold 32 * 128 = 4096. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\","
-                           "\"switch\":[\"nvidia-qm9700\",\"nvidia-sn5600\"]}}");
+                           "\"switch\":[\"generic-th4-64x400\",\"nvidia-sn5600\"]}}");
     fp_summary s;
     fp_plan_summary(p, &s);
     cr_expect_eq(s.tiers, 2);

@@ -90,7 +90,9 @@ static void load(ctx *c, const fp_plan *p, const fp_catalog *cat, const params *
         c->dev_part[d] = part(c, c->dev[d].model);
         c->dev_rack[d] = rack_index(c, &c->loc[d]);
         if (c->dev[d].tier == 0) {
-            c->per_cage[d] = 1;     /* each NIC port is its own cage */
+            /* NIC ports share a cage as the NIC part says (ports / cages) */
+            c->per_cage[d] = c->dev_part[d]->ports /
+                             (c->dev_part[d]->cages > 0 ? c->dev_part[d]->cages : c->dev_part[d]->ports);
         } else {
             fp_tier_info t;
             cr_assert_eq(fp_plan_tier(p, (size_t)c->dev[d].tier - 1, &t, NULL), FP_OK);
@@ -295,8 +297,10 @@ static void check_plan(const fp_plan *p, const fp_catalog *cat, const params *pr
                 const char *cage = c.dev_part[devs[e]]->cage;
                 if (copper) {
                     cr_assert_null(m, "%s: copper with a module %s", cb.id, mods[e]);
-                    cr_assert_str_eq(cp->cage, cage, "%s: %s does not fit a %s cage", cb.id,
-                                     cb.part, cage);
+                    /* the cable's own end, or its far end / legs (leg_cage) */
+                    const char *far_cage = cp->leg_cage[0] ? cp->leg_cage : cp->cage;
+                    cr_assert(strcmp(cp->cage, cage) == 0 || strcmp(far_cage, cage) == 0,
+                              "%s: %s does not fit a %s cage", cb.id, cb.part, cage);
                 } else {
                     cr_assert_not_null(m, "%s: fibre without a module at end %d", cb.id, e);
                     cr_assert_eq(m->type, FP_PART_TRANSCEIVER);

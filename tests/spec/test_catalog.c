@@ -45,11 +45,16 @@ Test(catalog, builtin_has_reference_parts)
     const fp_part *n400 = fp_catalog_find(c, "nvidia-mma4z00-ns400");
     cr_assert_not_null(n400);
     cr_expect_float_eq(n400->power_w, 9, 1e-9);
-    /* every priced part says where its figures come from */
+    /* every part says where its figures come from and gives a price and (but fibre) a power;
+     * a price of 0 only for a DGX's own ports, which come with the system */
     for (size_t i = 0; i < fp_catalog_count(c); i++) {
         const fp_part *p = fp_catalog_part(c, i);
         cr_expect(p->source[0] != '\0', "%s has no source", p->id);
-        cr_expect(p->price_usd > 0, "%s has no price", p->id);
+        cr_expect(p->priced, "%s has no price", p->id);
+        cr_expect(p->powered || p->type == FP_PART_FIBRE, "%s has no power", p->id);
+        cr_expect(p->price_usd > 0 || strstr(p->source, "part of the DGX system") != NULL,
+                  "%s has a price of 0", p->id);
+        cr_expect(fp_part_protocols(p) != 0, "%s has no protocol", p->id);
     }
     fp_catalog_free(c);
 }

@@ -39,8 +39,11 @@ Test(spec, bad_value_names_pointer_expected_found)
     cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":-5}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/cluster/gpus");
 
-    cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":[1,0.5]}}", &err), FP_EINVAL);
+    cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":[1,0]}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/oversubscription/1");
+    cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":[\"3:0\"]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/oversubscription/0");
+    cr_expect(strstr(err.msg, "\"16:15\""), "%s", err.msg);
 
     cr_assert_eq(plan_error("{\"fabric\":{\"topology\":\"torus\"}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/topology");
