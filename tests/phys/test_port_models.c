@@ -1,0 +1,325 @@
+/* Port models: link speeds per boundary, bandwidth ratios, NIC cages, protocols, co-packaged
+ * optics, chassis switches, and a catalog that wires every NIC x switch pair it lists. Every
+ * expected number is derived by hand in the comment above its check. */
+#include <criterion/criterion.h>
+#include "helpers.h"
+
+static int64_t links_at(const fp_plan *p, int boundary, int gbps)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_link_info l;
+        cr_assert_eq(fp_plan_link(p, i, &l, NULL), FP_OK);
+        if (l.boundary == boundary && l.gbps == gbps)
+            n++;
+    }
+    return n;
+}
+
+static int64_t links_of_medium(const fp_plan *p, fp_medium m)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < fp_plan_link_count(p); i++)
+        n += fp_plan_link_medium(p, i) == m;
+    return n;
+}
+
+Test(port_models, sn5600_400g_down_800g_up)
+{
+    /* SN5600: 64 x 800G ports, one per OSFP cage. Down at 400G a cage splits in two (its
+     * catalog breakout 2): 2 links per cage; up at 800G: 1 link per cage. At 1:1 bandwidth the
+     * leaf's down Gb/s equal its up Gb/s: d x 400 = u x 800, so u = d / 2; the cages hold
+     * d / 2 + u = 64, so d = 64 down links in 32 cages and u = 32 up links in 32 cages.
+     * Leaves: 4,096 NIC ports / 64 = 64. Each leaf sends one 800G link to each of 32 spines;
+     * a spine (top tier, all 64 ports down at 800G) takes one link from each of the 64 leaves,
+     * so 64 x 32 / 64 = 32 spines. Links: 4,096 NIC-leaf at 400G; 64 x 32 = 2,048 leaf-spine
+     * at 800G. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":\"nvidia-sn5600\",\"oversubscription\":[1],"
+                           "\"link_gbps\":[400,800]}}");
+    cr_expect_eq(fp_plan_tier_count(p), 2);
+    cr_expect_eq(tier_switches(p, 1), 64);
+    cr_expect_eq(tier_switches(p, 2), 32);
+    cr_expect_eq(fp_plan_boundary_links(p, 0), 4096);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 2048);
+    cr_expect_eq(links_at(p, 0, 400), 4096);
+    cr_expect_eq(links_at(p, 1, 800), 2048);
+    fp_tier_info leaf, spine;
+    cr_assert_eq(fp_plan_tier(p, 0, &leaf, NULL), FP_OK);
+    cr_assert_eq(fp_plan_tier(p, 1, &spine, NULL), FP_OK);
+    cr_expect_eq(leaf.down_ports, 64);
+    cr_expect_eq(leaf.up_ports, 32);
+    cr_expect_eq(leaf.port_gbps, 400);
+    cr_expect_eq(leaf.up_gbps, 800);
+    cr_expect_float_eq(leaf.oversubscription, 1.0, 1e-12);
+    /* every cage of a leaf is used: 32 split for the 64 downlinks, 32 whole for the uplinks */
+    cr_expect_eq(leaf.ports_spare, 0);
+    cr_expect_eq(spine.port_gbps, 800);
+    cr_expect_eq(spine.down_ports, 64);
+    /* the first uplink leaves the first cage after the 32 split ones: physical port 33, named
+     * by the SN5600's Cumulus template (swp33), while the downlinks are lanes (swp1s0) */
+    fp_link_info l;
+    cr_assert_eq(fp_plan_link(p, 4096, &l, NULL), FP_OK);
+    cr_expect_str_eq(l.a_port_name, "swp33");
+    cr_assert_eq(fp_plan_link(p, 0, &l, NULL), FP_OK);
+    cr_expect_str_eq(l.z_port_name, "swp1s0");
+    /* an SN5600 (Ethernet) plan may use AECs: leaf-spine runs of 5-7 m are beyond ACC (5 m)
+     * and AEC (to 7 m) is cheaper than a pair of modules there */
+    cr_expect_gt(links_of_medium(p, FP_MEDIUM_AEC), 0);
+    fp_plan_free(p);
+}
+
+Test(port_models, fractional_and_undersubscribed_ratios)
+{
+    /* QM9700, 64 x 400G, one speed: down d and up ceil(d / r) must fit 64 ports.
+     * 16:15 -> d = 33 (up ceil(33 x 15 / 16) = ceil(30.94) = 31, 64 ports); d = 34 would need
+     * 32 up, 66 ports. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\","
+                           "\"oversubscription\":[\"16:15\"]}}");
+    fp_tier_info t;
+    cr_assert_eq(fp_plan_tier(p, 0, &t, NULL), FP_OK);
+    cr_expect_eq(t.down_ports, 33);
+    cr_expect_eq(t.up_ports, 31);
+    fp_plan_free(p);
+    /* 1:2 (under-subscribed, written 0.5): d + 2d <= 64 -> d = 21, u = 42. 1,024 NIC ports /
+     * 21 = 48.8 -> 49 leaves. Spines: the 49 leaves' 42 uplinks each need ceil(49 x 42 / 64)
+     * = 33 spines, and the count must divide 42 (even uplinks): 42 spines, one link from each
+     * leaf to each. */
+    p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\","
+                  "\"oversubscription\":[0.5]}}");
+    cr_assert_eq(fp_plan_tier(p, 0, &t, NULL), FP_OK);
+    cr_expect_eq(t.down_ports, 21);
+    cr_expect_eq(t.up_ports, 42);
+    cr_expect_float_eq(t.oversubscription, 0.5, 1e-12);
+    cr_expect_eq(tier_switches(p, 1), 49);
+    cr_expect_eq(tier_switches(p, 2), 42);
+    fp_plan_free(p);
+}
+
+Test(port_models, dgx_h100_twin_port_cages_all_optical)
+{
+    /* DGX H100 SuperPOD, 4 SUs x 32 servers x 8 GPUs = 1,024 GPUs, QM9700, forced all optical.
+     * Server side: 8 x 400G compute ports in 4 twin-port OSFP cages -> 4 twin modules per 8 GPUs
+     * = 0.5 per GPU. Leaf down: each GPU's link lands on one leaf port; QM9700 cages hold 2
+     * ports -> 0.5 per GPU. Leaf up (1:1): 32 leaves (4 SUs x 8 rails) x 32 uplinks = 1,024
+     * ports in 512 twin cages -> 0.5 per GPU. Spines: 1,024 uplinks / 64 ports = 16 spines,
+     * 16 x 32 cages = 512 modules -> 0.5 per GPU. Total 0.5 x 4 = 2.0 per GPU = 2,048 modules
+     * (NVIDIA's all-optical SuperPOD figure); leaves 32 and spines 16 as before. */
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_assert_eq(fp_spec_preset(&spec, "dgx-h100-4su", &err), FP_OK);
+    cr_assert_eq(fp_spec_set(spec, "/media/default", "[\"MMF\",\"SMF\"]", &err), FP_OK);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_device_info d;
+    cr_assert_eq(fp_plan_device(p, 0, &d, NULL), FP_OK);
+    cr_expect_str_eq(d.model, "nvidia-dgx-h100-sys");
+    cr_expect_eq(tier_switches(p, 1), 32);
+    cr_expect_eq(tier_switches(p, 2), 16);
+    fp_totals to;
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.transceivers, 2048);
+    cr_expect_float_eq(to.transceivers_per_gpu, 2.0, 1e-12);
+    fp_plan_free(p);
+    /* The same ports given inline (8 x 400G in 4 cages) plan the same 2,048 modules. */
+    cr_assert_eq(fp_spec_set(spec, "/cluster/nic",
+                             "{\"ports\":8,\"port_gbps\":400,\"cages\":4,\"cage\":\"OSFP\",\"price_usd\":0,\"power_w\":0}",
+                             &err), FP_OK);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.transceivers, 2048);
+    fp_plan_free(p);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
+
+Test(port_models, infiniband_default_uses_no_aec)
+{
+    /* QM9700 and ConnectX-7 speak InfiniBand in common; the only AEC in the catalog is
+     * Ethernet, and NVIDIA lists no NDR AEC, so no link of the default plan may be an AEC. */
+    fp_plan *p = plan_from("{}");
+    cr_expect_eq(links_of_medium(p, FP_MEDIUM_AEC), 0);
+    cr_expect_gt(fp_plan_link_count(p), 0);
+    fp_plan_free(p);
+}
+
+Test(port_models, no_common_protocol_is_an_error)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"cluster\":{\"nic\":{\"ports\":1,\"port_gbps\":400,\"cage\":\"OSFP\","
+                            "\"protocol\":\"ethernet\"}},\"fabric\":{\"switch\":\"nvidia-qm9700\"}}",
+                            &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/switch");
+    cr_expect(strstr(err.msg, "no protocol in common") && strstr(err.msg, "infiniband") &&
+                  strstr(err.msg, "ethernet"),
+              "%s", err.msg);
+    /* tiers too: an InfiniBand leaf under an Ethernet spine */
+    cr_assert_eq(plan_error("{\"fabric\":{\"topology\":\"clos\",\"switch\":[\"nvidia-qm9700\",\"generic-th4-64x400\"]}}",
+                            &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/switch/1");
+    cr_assert_eq(plan_error("{\"cluster\":{\"nic\":{\"ports\":1,\"port_gbps\":400,\"protocol\":\"fc\"}}}",
+                            &err),
+                 FP_EINVAL);
+    cr_expect(strstr(err.msg, "protocol"), "%s", err.msg);
+}
+
+/* Whether a NIC port speed can run on a switch: the same speed or one of its breakouts. */
+static int speeds_fit(const fp_part *nic, const fp_part *sw)
+{
+    if (sw->port_gbps == nic->port_gbps)
+        return 1;
+    for (int i = 0; i < FP_MAX_BREAKOUTS && sw->breakouts[i]; i++)
+        if (sw->port_gbps == nic->port_gbps * sw->breakouts[i])
+            return 1;
+    return 0;
+}
+
+Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = 600)
+{
+    /* Every NIC x switch pair of the built-in catalog whose speeds fit (the NIC's port speed is
+     * the switch's, or one of its breakouts) and that speak a protocol in common plans with the
+     * built-in catalog: 1,024 GPUs in a 2-tier clos, one NIC per GPU (a DGX's port set: one per
+     * server). A chassis serves no leaf and is left out. */
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    int planned = 0;
+    for (size_t i = 0; i < fp_catalog_count(cat); i++) {
+        const fp_part *nic = fp_catalog_part(cat, i);
+        if (nic->type != FP_PART_NIC)
+            continue;
+        for (size_t j = 0; j < fp_catalog_count(cat); j++) {
+            const fp_part *sw = fp_catalog_part(cat, j);
+            if (sw->type != FP_PART_SWITCH || sw->line_cards > 0 || !speeds_fit(nic, sw))
+                continue;
+            char json[512];
+            snprintf(json, sizeof json,
+                     "{\"cluster\":{\"gpus\":1024,\"nic\":\"%s\",\"nics_per_server\":%d},"
+                     "\"fabric\":{\"topology\":\"clos\",\"switch\":\"%s\"}}",
+                     nic->id, nic->ports >= 8 ? 1 : 8, sw->id);
+            int common = (fp_part_protocols(nic) & fp_part_protocols(sw)) != 0;
+            fp_status rc = plan_error(json, &err);
+            if (common) {
+                cr_expect_eq(rc, FP_OK, "%s on %s: %s", nic->id, sw->id, err.msg);
+                planned++;
+            } else {
+                cr_expect_eq(rc, FP_EINVAL, "%s on %s", nic->id, sw->id);
+                cr_expect(strstr(err.msg, "no protocol in common"), "%s", err.msg);
+            }
+        }
+    }
+    /* 11 NICs and 10 fixed switches: far more than the 28 pairs the issue counted fit */
+    cr_expect_geq(planned, 50, "only %d pairs planned", planned);
+    fp_catalog_free(cat);
+}
+
+Test(port_models, inline_switch_without_price_warns)
+{
+    /* An inline switch that gives neither price nor power: one warning naming both, and one
+     * unpriced part in the totals (the catalog's NIC, modules and cables are all priced). */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":{\"ports\":64,\"port_gbps\":400,\"cages\":32,\"cage\":\"OSFP\"}}}");
+    fp_totals to;
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.unpriced_parts, 1);
+    cr_assert_eq(fp_plan_warning_count(p), 1);
+    const char *w = fp_plan_warning(p, 0);
+    cr_expect(strstr(w, "custom-switch-64x400g") && strstr(w, "price_usd") && strstr(w, "power_w"),
+              "%s", w);
+    cr_expect_null(fp_plan_warning(p, 1));
+    char *json = NULL;
+    cr_assert_eq(fp_plan_to_json(p, &json, NULL), FP_OK);
+    cr_expect(strstr(json, "\"unpriced_parts\":\t1") || strstr(json, "\"unpriced_parts\": 1") ||
+                  strstr(json, "\"unpriced_parts\":1"),
+              "plan.json has no unpriced_parts of 1");
+    fp_free(json);
+    fp_plan_free(p);
+    /* priced and powered inline parts give no warning */
+    p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\","
+                  "\"switch\":{\"ports\":64,\"port_gbps\":400,\"cages\":32,\"cage\":\"OSFP\","
+                  "\"price_usd\":20000,\"power_w\":700}}}");
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.unpriced_parts, 0);
+    cr_expect_eq(fp_plan_warning_count(p), 0);
+    fp_plan_free(p);
+}
+
+Test(port_models, co_packaged_optics_take_fibre_straight)
+{
+    /* Quantum-X Photonics Q3450-LD: 144 x 800G co-packaged optics, ConnectX-8 800G NICs. Every
+     * switch port is optical with no pluggable module, so the only modules are the NICs': one
+     * per GPU, 1,024; links between two Q3450s carry no module at all. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024,\"nic\":\"nvidia-cx8-osfp\"},"
+                           "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-q3450-ld\"}}");
+    fp_totals to;
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.transceivers, 1024);
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        cr_assert_eq(c.medium, FP_MEDIUM_SMF, "%s", c.id);
+        cr_assert_str_eq(c.z[0].transceiver, "", "%s: a module in a co-packaged port", c.id);
+        if (c.boundary == 0)
+            cr_assert_str_neq(c.a.transceiver, "", "%s: NIC end without a module", c.id);
+    }
+    fp_plan_free(p);
+}
+
+Test(port_models, chassis_serves_spine_not_leaf)
+{
+    fp_error err;
+    cr_assert_eq(plan_error("{\"fabric\":{\"switch\":\"generic-chassis-576x800\"}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "chassis") && strstr(err.msg, "leaf"), "%s", err.msg);
+    /* TH5 leaves (64 x 400G down in 32 cages, 32 x 800G up, as the SN5600 above) under a 576 x
+     * 800G chassis spine: 4,096 GPUs need 64 leaves with 32 uplinks each; the spine group needs
+     * ceil(64 x 32 / 576) = 4 chassis, and 4 divides 32, so each leaf has 8 links to each of 4
+     * spines (each spine 64 x 8 = 512 of its 576 ports). */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":[\"generic-th5-osfp\",\"generic-chassis-576x800\"],"
+                           "\"link_gbps\":[400,800]}}");
+    cr_expect_eq(tier_switches(p, 1), 64);
+    cr_expect_eq(tier_switches(p, 2), 4);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 2048);
+    fp_plan_free(p);
+}
+
+Test(port_models, nothing_fits_names_what_is_missing)
+{
+    /* A 100G NIC in a QSFP28 cage on a 400G QSFP-DD switch split 4 ways: the catalog has no
+     * 100G module at all; the error names the speed, the cage and the links per cage, and
+     * offers the closest modules. */
+    fp_error err;
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":64,\"nic\":{\"ports\":1,\"port_gbps\":100,"
+                            "\"cage\":\"QSFP28\",\"price_usd\":500,\"power_w\":10}},"
+                            "\"fabric\":{\"topology\":\"clos\",\"switch\":\"generic-th4-64x400\"}}",
+                            &err),
+                 FP_EDESIGN);
+    cr_expect(strstr(err.msg, "no 100G module for a QSFP28 cage holding 1 link"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "closest: "), "%s", err.msg);
+    cr_expect(strstr(err.msg, "(Ethernet)") || strstr(err.msg, "(InfiniBand or Ethernet)"), "%s",
+              err.msg);
+    cr_expect_null(strstr(err.msg, "a  cage"), "%s", err.msg);
+}
+
+Test(port_models, link_speed_errors)
+{
+    fp_error err;
+    /* QM9700 ports are 400G: no 800G uplinks */
+    cr_assert_eq(plan_error("{\"fabric\":{\"link_gbps\":[400,800]}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "800G links above it"), "%s", err.msg);
+    /* NIC links faster than the NIC */
+    cr_assert_eq(plan_error("{\"fabric\":{\"link_gbps\":[800]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/link_gbps/0");
+    cr_assert_eq(plan_error("{\"fabric\":{\"link_gbps\":[400,\"fast\"]}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/link_gbps/1");
+    /* a fat-tree runs one speed */
+    cr_assert_eq(plan_error("{\"fabric\":{\"topology\":\"fat-tree\",\"switch\":\"nvidia-sn5600\","
+                            "\"link_gbps\":[400,800]}}",
+                            &err),
+                 FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/link_gbps");
+}
