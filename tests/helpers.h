@@ -3,6 +3,8 @@
 #define FP_TEST_HELPERS_H
 
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,34 @@ static inline char *slurp(const char *path)
     b[n] = '\0';
     fclose(f);
     return b;
+}
+
+/* Run a shell command; capture stdout+stderr into out (n bytes); return the exit code, or -1
+ * when it did not exit normally. */
+static inline int run_shell(const char *cmd, char *out, size_t n)
+{
+    char full[2048];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Entries of dir that look like leftover temporary files: fabplan's folders (.fabplan-tmp-*)
+ * or the earlier scheme's .NAME.tmp. */
+static inline int count_temp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, ".fabplan-tmp-", 13) == 0 || strstr(e->d_name, ".tmp") != NULL;
+    closedir(d);
+    return n;
 }
 
 static inline int64_t tier_switches(const fp_plan *p, int tier)

@@ -71,20 +71,39 @@ typedef struct fp_write_options {
 FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char *name,
                                   size_t n, fp_error *why);
 
-/** Write the plan's documents into dir (created if missing). Each file is written under a
- *  temporary name and all are renamed into place only when every one succeeded, so a failure
- *  leaves no half-written output. opts may be NULL (FP_WRITE_DEFAULT, no progress).
+/** Write the plan's documents into dir (created if missing). Every file is written into a fresh
+ *  private folder dir/.fabplan-tmp-XXXXXX and fsynced; then each old output is moved aside and
+ *  the new one renamed into place, and if any step fails every step is undone, so dir holds the
+ *  earlier set or the new set, never a mix, and no temporary file stays behind. Outputs this
+ *  call does not write are left alone. A symlink named like an output is replaced as a link
+ *  (its target is never written or deleted); a folder where a file goes (or the reverse) is an
+ *  FP_EIO error before anything moves. Two writes into one folder exclude each other with a
+ *  lock (flock on the folder itself, no lock file): the second fails at once with FP_EIO
+ *  saying so. Temporary folders left by a killed run are removed by the next write.
+ *  opts may be NULL (FP_WRITE_DEFAULT, no progress).
  *  Errors: FP_EINVAL (NULL argument, or a detail selector the plan lacks: checked before any
- *  file is touched), FP_EIO (err.where names the file), FP_EGRAPH (Graphviz layout failed),
- *  FP_ENOMEM. */
+ *  file is touched), FP_EIO (err.where names the file; the message gives the system's reason),
+ *  FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
-/*  Threads: diagrams go through Graphviz, whose error handler, plugin tables and layout state
- *  are process-wide (and fabplan keeps one Graphviz context for the life of the process, never
- *  freed, because Graphviz 2.42's text plugin reads freed memory after a context is released).
- *  Calls that write diagrams (any FP_WRITE_OVERVIEW, FP_WRITE_DETAIL or FP_WRITE_FLOOR bit) must
- *  not run concurrently with each other or with the embedder's own Graphviz use; serialise them
- *  with a lock. Without those bits fp_plan_write does not touch Graphviz. */
+/** For a program's SIGINT/SIGTERM handler: removes the temporary folder of every fp_plan_write
+ *  in progress in this process (the earlier outputs in its folder are untouched until the
+ *  final renames, during which fp_plan_write holds SIGINT, SIGTERM and SIGHUP back in the
+ *  calling thread). Async-signal-safe: only system calls. The program should then end
+ *  (_exit, or re-raise the signal with its default action): the interrupted writes cannot go
+ *  on. Temporary folders of a run killed with SIGKILL are removed by the next fp_plan_write into
+ *  the same folder, never published. */
+FP_EXPORT void fp_write_cleanup_signal(void);
+
+/*  Threads: fp_plan_write may run from several threads at once, on one plan or several, into
+ *  different folders (into one folder the lock makes all but one fail). Diagrams go through
+ *  Graphviz, whose error handler, plugin tables and layout state are process-wide (fabplan keeps
+ *  one Graphviz context for the life of the process, never freed, because Graphviz 2.42's text
+ *  plugin reads freed memory after a context is released): fabplan draws one diagram at a time
+ *  under its own lock, so the embedder's own Graphviz use must not overlap any fp_plan_write
+ *  with a diagram bit (FP_WRITE_OVERVIEW, FP_WRITE_DETAIL, FP_WRITE_FLOOR). Diagrams are
+ *  rendered to memory and written by fabplan, so a full disk is an FP_EIO error, not Graphviz's
+ *  exit(1); Graphviz still exits when it runs out of memory while rendering. */
 
 #ifdef __cplusplus
 }

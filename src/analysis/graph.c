@@ -5,16 +5,31 @@
  * leaving them out makes the graph ten times smaller. igraph aborts on error by default, so
  * every call runs under a non-aborting handler and failures come back as FP_EGRAPH. */
 #include <igraph.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include "analysis/graph.h"
 
-/* Run one igraph call with the ignoring handler installed, then restore the caller's. */
-#define IG_CALL(rc, call)                                                                      \
-    do {                                                                                       \
-        igraph_error_handler_t *prev_ = igraph_set_error_handler(igraph_error_handler_ignore); \
-        (rc) = (call);                                                                         \
-        igraph_set_error_handler(prev_);                                                       \
-    } while (0)
+/* Debian's igraph 0.10 is built without thread-local state (IGRAPH_THREAD_SAFE 0): its error
+ * handler, the "finally" stack that unwinds on errors and its RNG are process-wide, so two
+ * threads inside igraph corrupt each other ("Corrupt finally stack" aborts). Every entry point
+ * of this file holds one lock for its whole igraph section, and installs the ignoring handler
+ * (the default aborts) for that section only, restoring the caller's on the way out. */
+static pthread_mutex_t igraph_lock = PTHREAD_MUTEX_INITIALIZER;
+static igraph_error_handler_t *igraph_prev;
+
+static void ig_enter(void)
+{
+    pthread_mutex_lock(&igraph_lock);
+    igraph_prev = igraph_set_error_handler(igraph_error_handler_ignore);
+}
+
+static void ig_leave(void)
+{
+    igraph_set_error_handler(igraph_prev);
+    pthread_mutex_unlock(&igraph_lock);
+}
+
+#define IG_CALL(rc, call) ((rc) = (call))
 
 static int64_t switch_count(const fp_fabric *fab)
 {
@@ -26,7 +41,7 @@ static int64_t vertex_of(const fp_fabric *fab, int32_t dev)
     return (int64_t)dev - fab->servers;
 }
 
-fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
+static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
                               const int64_t *t_links, const uint8_t *link_down, double *out,
                               fp_error *err)
 {
@@ -124,7 +139,7 @@ static fp_status switch_graph(igraph_t *g, const fp_fabric *fab, const uint8_t *
     return FP_OK;
 }
 
-fp_status fp__graph_leaf_eccentricity(const fp_fabric *fab, const int64_t *sources, int n,
+static fp_status graph_leaf_eccentricity_locked(const fp_fabric *fab, const int64_t *sources, int n,
                                       int *out_switches, fp_error *err)
 {
     igraph_t g;
@@ -156,7 +171,7 @@ fp_status fp__graph_leaf_eccentricity(const fp_fabric *fab, const int64_t *sourc
     return FP_OK;
 }
 
-fp_status fp__graph_components(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
+static fp_status graph_components_locked(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
                                int64_t *n_comp, fp_error *err)
 {
     igraph_t g;
@@ -188,4 +203,32 @@ fp_status fp__graph_components(const fp_fabric *fab, const uint8_t *link_down, i
     *n_comp = count;
     igraph_vector_int_destroy(&membership);
     return FP_OK;
+}
+
+fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
+                              const int64_t *t_links, const uint8_t *link_down, double *out,
+                              fp_error *err)
+{
+    ig_enter();
+    fp_status rc = graph_bisection_locked(fab, gbps, s_links, t_links, link_down, out, err);
+    ig_leave();
+    return rc;
+}
+
+fp_status fp__graph_leaf_eccentricity(const fp_fabric *fab, const int64_t *sources, int n,
+                                      int *out_switches, fp_error *err)
+{
+    ig_enter();
+    fp_status rc = graph_leaf_eccentricity_locked(fab, sources, n, out_switches, err);
+    ig_leave();
+    return rc;
+}
+
+fp_status fp__graph_components(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
+                               int64_t *n_comp, fp_error *err)
+{
+    ig_enter();
+    fp_status rc = graph_components_locked(fab, link_down, comp, n_comp, err);
+    ig_leave();
+    return rc;
 }

@@ -105,8 +105,10 @@ int cmd_compare(int argc, char **argv)
     fp_compare_row *rows = NULL;
     fp_error err = { 0 };
     int rc = EXIT_OK;
-    if (paths == NULL)
-        return EXIT_FAIL;
+    if (paths == NULL) {
+        fprintf(stderr, "fabplan: out of memory\n");
+        return EXIT_IO;
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             compare_usage(stdout);
@@ -138,7 +140,8 @@ int cmd_compare(int argc, char **argv)
     } else {
         specs = calloc(n_paths, sizeof *specs);
         if (specs == NULL) {
-            rc = EXIT_FAIL;
+            fprintf(stderr, "fabplan: out of memory\n");
+            rc = EXIT_IO;
             goto out;
         }
         for (size_t i = 0; i < n_paths; i++) {

@@ -206,10 +206,9 @@ int cli_report(const char *what, const fp_error *err)
     fprintf(stderr, "fabplan: %s%s%s\n", what ? what : "", what ? ": " : "", err->msg);
     switch (err->code) {
     case FP_EIO:
-        return EXIT_IO;
-    case FP_ENOMEM:
+    case FP_ENOMEM:     /* the system refused a resource, like I/O: exit 4 */
     case FP_EGRAPH:
-        return EXIT_FAIL;
+        return EXIT_IO;
     default:
         return EXIT_INPUT;
     }

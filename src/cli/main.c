@@ -1,6 +1,30 @@
 /* fabplan CLI — command dispatch. */
+#include <signal.h>
 #include <string.h>
 #include "cli.h"
+
+/* SIGINT/SIGTERM/SIGHUP while writing: remove the temporary folder (the earlier outputs were
+ * never touched), then die of the signal as the shell expects. */
+static void on_signal(int sig)
+{
+    fp_write_cleanup_signal();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
 
 typedef struct cli_cmd {
     const char *name;
@@ -23,7 +47,7 @@ static void usage(FILE *f)
             fp_version());
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fputs("\nExit codes: 0 ok, 2 usage, 3 invalid spec or impossible design, 4 I/O.\n", f);
+    fputs("\nExit codes: 0 ok, 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
 }
 
 static const cli_cmd *find_cmd(const char *name)
@@ -43,6 +67,7 @@ static int unknown_command(const char *name)
 
 int main(int argc, char **argv)
 {
+    install_handlers();
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

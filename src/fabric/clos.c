@@ -90,6 +90,18 @@ static void size_ports(fp_rspec *rs, int tiers)
     }
 }
 
+/* a * b for non-negative a and b, held at FP_CAPACITY_MAX rather than overflowing (a 4,096-port
+ * switch split 250 ways has a radix near 10^6, and four tiers of it exceed 2^63). */
+#define FP_CAPACITY_MAX ((int64_t)1 << 53)
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    if (a > FP_CAPACITY_MAX / b)
+        return FP_CAPACITY_MAX;
+    return a * b;
+}
+
 int64_t fp__clos_capacity(const fp_rspec *rs, int tiers)
 {
     int64_t eps = rs->endpoints_per_server, cap;
@@ -101,14 +113,14 @@ int64_t fp__clos_capacity(const fp_rspec *rs, int tiers)
     if (rs->topology == FP_TOPO_RAIL) {
         rail_shape r = rail_shape_of(rs, rs->tier[0].down);
         int64_t su_endpoints = (int64_t)rs->su_servers * eps;
-        cap = (rs->tier[1].down / r.lps) * su_endpoints;
+        cap = sat_mul(rs->tier[1].down / r.lps, su_endpoints);
         for (int t = 2; t < tiers; t++)
-            cap *= rs->tier[t].down;
+            cap = sat_mul(cap, rs->tier[t].down);
         return cap;
     }
     cap = 1;
     for (int t = 0; t < tiers; t++)
-        cap *= rs->tier[t].down;
+        cap = sat_mul(cap, rs->tier[t].down);
     return cap;
 }
 
@@ -162,6 +174,22 @@ static void describe_demand(char *buf, size_t n, const fp_rspec *rs, int64_t end
                  (long long)endpoints);
 }
 
+/* Rail-optimized: a scalable unit needs more leaves than one tier-2 switch reaches, so no
+ * tier count holds even one SU (the capacity is 0). */
+static int su_too_big(const fp_rspec *rs)
+{
+    return rs->topology == FP_TOPO_RAIL && rs->tier[0].down > 0 &&
+           rs->tier[1].down < rail_shape_of(rs, rs->tier[0].down).lps;
+}
+
+static fp_status su_error(const fp_rspec *rs, fp_error *err)
+{
+    FP_FAIL(err, FP_EDESIGN, "/fabric/su_servers",
+            "/fabric/su_servers: a %d-server scalable unit needs %d leaves, more than the %d a pod's spines can reach%s; use a smaller su_servers%s",
+            rs->su_servers, rail_shape_of(rs, rs->tier[0].down).lps, rs->tier[1].down,
+            rs->reserve > 0 ? " after the reserve" : "", rs->reserve > 0 ? " or a smaller reserve" : "");
+}
+
 fp_status fp__clos_size(fp_rspec *rs, fp_error *err)
 {
     /* With build_for_gpus the tiers are chosen for that size (the upper tiers are built for it). */
@@ -211,6 +239,8 @@ fp_status fp__clos_size(fp_rspec *rs, fp_error *err)
         }
         if (!chosen) {
             describe(what, sizeof what, rs, FP_MAX_TIERS);
+            if (cap == 0 && su_too_big(rs))
+                return su_error(rs, err);
             FP_FAIL(err, FP_EDESIGN, "/cluster/gpus",
                     "/cluster/gpus: %s exceed the %d-tier maximum of %lld GPUs for %s; use switches with more ports, more oversubscription or more planes",
                     demand, FP_MAX_TIERS, (long long)endpoints_to_gpus(rs, cap), what);
@@ -222,11 +252,8 @@ fp_status fp__clos_size(fp_rspec *rs, fp_error *err)
         cap = fp__clos_capacity(rs, rs->tiers);
         describe(what, sizeof what, rs, rs->tiers);
         if (cap < need) {
-            if (rs->topology == FP_TOPO_RAIL && rs->tiers >= 3 && cap == 0 &&
-                rs->tier[1].down < rail_shape_of(rs, rs->tier[0].down).lps)
-                FP_FAIL(err, FP_EDESIGN, "/fabric/su_servers",
-                        "/fabric/su_servers: a %d-server scalable unit needs %d leaves, more than the %d a pod's spines can reach; use a smaller su_servers",
-                        rs->su_servers, rail_shape_of(rs, rs->tier[0].down).lps, rs->tier[1].down);
+            if (rs->tiers >= 3 && cap == 0 && su_too_big(rs))
+                return su_error(rs, err);
             FP_FAIL(err, FP_EDESIGN, "/fabric/tiers",
                     "/fabric/tiers: %s exceed the %d-tier maximum of %lld GPUs for %s; use more tiers or \"auto\"",
                     demand, rs->tiers, (long long)endpoints_to_gpus(rs, cap), what);

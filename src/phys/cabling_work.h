@@ -100,6 +100,19 @@ static inline const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, in
     return t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage;
 }
 
+/* cage_type for messages: "untyped" when the part names no cage form factor. */
+static inline const char *cage_word(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+{
+    const char *t = cage_type(fab, rs, dev);
+    return t[0] ? t : "untyped";
+}
+
+/* "a" or "an" before a cage word ("an OSFP", "a QSFP112", "an untyped"). */
+static inline const char *article(const char *word)
+{
+    return word[0] && strchr("AEIOUaeiou", word[0]) ? "an" : "a";
+}
+
 static inline int cage_fits(const char *part_cage, const char *port_cage)
 {
     return port_cage[0] == '\0' || strcmp(part_cage, port_cage) == 0;

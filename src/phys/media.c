@@ -537,8 +537,8 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
             int ka = cage_links(fab, rs, wl->a, wl->a_port), kz = cage_links(fab, rs, wl->z, wl->z_port);
             FP_FAIL(err, FP_EDESIGN, forced_by->where,
                     "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
-                    forced_by->where, fpart->id, what, cage_type(c->fab, c->rs, wl->a),
-                    cage_type(c->fab, c->rs, wl->z), ka, kz, kz == 1 ? "" : "s",
+                    forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, wl->a),
+                    cage_word(c->fab, c->rs, wl->z), ka, kz, kz == 1 ? "" : "s",
                     rs->gbps[wl->boundary], r, fpart->id,
                     fpart->type == FP_PART_CABLE && longest_stock(fpart) + 1e-9 < r
                         ? "is not sold that long"
@@ -549,9 +549,11 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
             char missing[600];
             missing_text(c, worst, allowed, missing, sizeof missing);
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part fits its ports (a %s cage on the %s side, a %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
-                    what, cage_type(c->fab, c->rs, wl->a), wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
-                    cage_type(c->fab, c->rs, wl->z), fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
+                    "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                    what, article(cage_word(c->fab, c->rs, wl->a)), cage_word(c->fab, c->rs, wl->a),
+                    wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
+                    article(cage_word(c->fab, c->rs, wl->z)), cage_word(c->fab, c->rs, wl->z),
+                    fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
                     n, n == 1 ? "" : "s", rs->gbps[wl->boundary], proto_text(rs->protocols), route_max,
                     missing[0] ? ": " : "", missing);
         }

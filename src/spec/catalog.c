@@ -1,4 +1,5 @@
 /* fabplan — the parts catalog: built-in parts from templates/catalog.json plus user parts. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "spec/json_read.h"
@@ -139,8 +140,16 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = read_num_array(o, "lengths_m", ptr, pt->lengths_m, FP_MAX_LENGTHS, &pt->n_lengths, 1,
                              0.01, err)) != FP_OK)
         goto fail;
-    for (int i = 0; i < nbr; i++)
+    for (int i = 0; i < nbr; i++) {
+        /* Checked before the conversion: a double out of int's range is undefined to convert. */
+        if (!(br[i] <= 64) || br[i] != floor(br[i])) {
+            char w[200];
+            snprintf(w, sizeof w, "%s/breakouts/%d", ptr, i);
+            FP_FAIL(err, FP_ECATALOG, w, "%s: expected a whole number of ways from 2 to 64, found %.17g",
+                    w, br[i]);
+        }
         pt->breakouts[i] = (int)br[i];
+    }
 
     /* Required fields per type: what the planner needs to use the part. */
     switch (pt->type) {
@@ -153,6 +162,12 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
             pt->ru = 1;
         if (pt->cages == 0)
             pt->cages = pt->ports;
+        /* Every cage holds the same number of ports: the cabling lays ports out cage by cage. */
+        if (pt->ports % pt->cages != 0)
+            FP_FAIL(err, FP_ECATALOG, fp__json_ptr(d, sizeof d, ptr, "cages"),
+                    "%s/cages: %d cages do not divide %s \"%s\"'s %d ports; expected a divisor of %d (e.g. %d for twin-port cages)",
+                    ptr, pt->cages, type, pt->id, pt->ports, pt->ports,
+                    pt->ports % 2 == 0 ? pt->ports / 2 : pt->ports);
         if (cJSON_GetObjectItemCaseSensitive(o, "interface_names")) {
             char why[200], p[200];
             fp__json_ptr(p, sizeof p, ptr, "interface_names");
@@ -210,15 +225,32 @@ static const fp_part *find(const fp_part *parts, size_t n, const char *id)
     return NULL;
 }
 
+/* A part's id with its position: sorting these by (id, position) puts repeats side by side. */
+typedef struct id_at {
+    const char *id;
+    size_t at;
+} id_at;
+
+static int id_at_cmp(const void *a, const void *b)
+{
+    const id_at *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Merge: n log n in the parts of both sides (each file part is parsed once, repeats are found
+ * by sorting, and existing ids are found by binary search). */
 fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char *origin,
                                   fp_error *err)
 {
     cJSON *root = NULL;
     const cJSON *arr, *it;
-    fp_part *parts = NULL;
-    size_t n = 0, cap;
+    fp_part *parts = NULL, *add = NULL;
+    id_at *ids = NULL, *old_ids = NULL;
+    size_t n = 0, cap, n_add = 0, failed_at = (size_t)-1;
     fp_status rc;
-    char base[160], p[200], d[96];
+    fp_error perr;
+    char base[160], p[200];
     if (cat == NULL || json == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_catalog_merge_string: NULL catalog or text");
     if (origin == NULL)
@@ -232,39 +264,73 @@ fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char 
         FP_FAIL(err, FP_ECATALOG, base, "%s: expected an object with a \"parts\" array", origin);
     }
     /* Work on a copy so the catalog is unchanged on failure. */
-    cap = cat->n + (size_t)cJSON_GetArraySize(arr) + 1;
+    size_t m = (size_t)cJSON_GetArraySize(arr);
+    cap = cat->n + m + 1;
     parts = malloc(cap * sizeof *parts);
-    if (parts == NULL) {
-        cJSON_Delete(root);
-        FP_FAIL(err, FP_ENOMEM, origin, "out of memory reading catalog %s", origin);
+    add = malloc((m + 1) * sizeof *add);
+    ids = malloc((m + 1) * sizeof *ids);
+    old_ids = malloc((cat->n + 1) * sizeof *old_ids);
+    if (parts == NULL || add == NULL || ids == NULL || old_ids == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, origin, "out of memory reading catalog %s", origin);
+        goto out;
     }
+    /* Parse up to the first bad part; its error is reported unless a repeated id comes first
+     * (the order a reader scanning the file would meet them). */
+    memset(&perr, 0, sizeof perr);
+    cJSON_ArrayForEach(it, arr) {
+        snprintf(p, sizeof p, "%s/parts/%zu", base, n_add);
+        if (parse_part(&add[n_add], it, p, &perr) != FP_OK) {
+            failed_at = n_add;
+            break;
+        }
+        ids[n_add].id = add[n_add].id;
+        ids[n_add].at = n_add;
+        n_add++;
+    }
+    /* A duplicate inside one file is a mistake; across files it is an override. */
+    qsort(ids, n_add, sizeof *ids, id_at_cmp);
+    size_t dup = (size_t)-1, first = 0;
+    for (size_t k = 1; k < n_add; k++)
+        if (strcmp(ids[k].id, ids[k - 1].id) == 0 &&
+            (k < 2 || strcmp(ids[k - 2].id, ids[k].id) != 0) && ids[k].at < dup) {
+            dup = ids[k].at;
+            first = ids[k - 1].at;
+        }
+    if (dup != (size_t)-1) {
+        snprintf(p, sizeof p, "%s/parts/%zu", base, dup);
+        rc = fp__error_set(err, FP_ECATALOG, p, "%s/id: part \"%s\" is defined twice (also at /parts/%zu)",
+                           p, add[dup].id, first);
+        goto out;
+    }
+    if (failed_at != (size_t)-1) {
+        if (err && err->code == FP_OK)
+            *err = perr;
+        rc = perr.code != FP_OK ? perr.code : FP_ECATALOG;
+        goto out;
+    }
+    /* Replace parts whose id exists, append the others. */
     if (cat->n)
         memcpy(parts, cat->parts, cat->n * sizeof *parts);
     n = cat->n;
-    int i = 0;
-    cJSON_ArrayForEach(it, arr) {
-        fp_part pt;
-        snprintf(p, sizeof p, "%s/parts/%d", base, i);
-        if ((rc = parse_part(&pt, it, p, err)) != FP_OK)
-            goto out;
-        /* A duplicate inside one file is a mistake; across files it is an override. */
-        for (int j = 0; j < i; j++) {
-            const cJSON *prev = cJSON_GetArrayItem(arr, j);
-            const cJSON *pid = cJSON_GetObjectItemCaseSensitive(prev, "id");
-            if (cJSON_IsString(pid) && strcmp(pid->valuestring, pt.id) == 0) {
-                rc = fp__error_set(err, FP_ECATALOG, p, "%s/id: part \"%s\" is defined twice (also at /parts/%d)",
-                                   p, pt.id, j);
-                goto out;
-            }
-        }
-        fp_part *old = (fp_part *)find(parts, n, pt.id);
-        if (old)
-            *old = pt;
-        else
-            parts[n++] = pt;
-        i++;
+    for (size_t k = 0; k < cat->n; k++) {
+        old_ids[k].id = parts[k].id;
+        old_ids[k].at = k;
     }
-    (void)d;
+    qsort(old_ids, cat->n, sizeof *old_ids, id_at_cmp);
+    for (size_t k = 0; k < n_add; k++) {
+        size_t lo = 0, hi = cat->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(old_ids[mid].id, add[k].id) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < cat->n && strcmp(old_ids[lo].id, add[k].id) == 0)
+            parts[old_ids[lo].at] = add[k];
+        else
+            parts[n++] = add[k];
+    }
     qsort(parts, n, sizeof *parts, part_cmp);
     free(cat->parts);
     cat->parts = parts;
@@ -274,6 +340,9 @@ fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char 
     rc = FP_OK;
 out:
     free(parts);
+    free(add);
+    free(ids);
+    free(old_ids);
     cJSON_Delete(root);
     return rc;
 }
@@ -281,8 +350,13 @@ out:
 fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err)
 {
     char *text = NULL;
-    fp_status rc = fp__read_file(path, &text, NULL, err);
-    if (rc == FP_OK)
+    size_t len = 0;
+    fp_status rc = fp__read_file(path, &text, &len, err);
+    /* The text is handed on NUL-terminated: a NUL inside the file would hide what follows. */
+    if (rc == FP_OK && strlen(text) != len)
+        rc = fp__error_set(err, FP_EPARSE, path, "%s: NUL byte at offset %zu; expected JSON text",
+                           path, strlen(text));
+    else if (rc == FP_OK)
         rc = fp_catalog_merge_string(cat, text, path, err);
     free(text);
     return rc;

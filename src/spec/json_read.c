@@ -4,7 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <pthread.h>
 #include "spec/json_read.h"
+
+/* cJSON records the last error in one process-wide variable on every parse: one parse at a
+ * time, so threads parsing specs, catalogs and presets do not race on it. */
+static pthread_mutex_t cjson_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cJSON *fp__cjson_parse(const char *text, size_t len, const char **end)
+{
+    pthread_mutex_lock(&cjson_lock);
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, end, 1);
+    pthread_mutex_unlock(&cjson_lock);
+    return root;
+}
 
 fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
                          fp_error *err)
@@ -23,7 +36,7 @@ fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *
         free(copy);
         FP_FAIL(err, FP_EPARSE, origin, "%s: NUL byte at offset %zu; expected JSON text", origin, at);
     }
-    root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
+    root = fp__cjson_parse(copy, len + 1, &end);
     if (root == NULL) {
         size_t off = end ? (size_t)(end - copy) : 0;
         /* cJSON reports the position after the offending token when whitespace follows it:
@@ -225,6 +238,68 @@ fp_status fp__json_i32(const cJSON *obj, const char *key, const char *ptr, int m
     return rc;
 }
 
+size_t fp__text_check(const char *s, size_t len, const char **why)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            if (c < 0x20 || c == 0x7F) {
+                *why = "a control character";
+                return i;
+            }
+            i++;
+            continue;
+        }
+        /* Lead byte: sequence length and the smallest code point it may encode (no overlong
+         * forms); surrogates and values above U+10FFFF are not UTF-8. */
+        int n;
+        uint32_t cp, min;
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 2;
+            cp = c & 0x1F;
+            min = 0x80;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 3;
+            cp = c & 0x0F;
+            min = 0x800;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 4;
+            cp = c & 0x07;
+            min = 0x10000;
+        } else {
+            *why = "not valid UTF-8";
+            return i;
+        }
+        if (i + (size_t)n > len) {
+            *why = "not valid UTF-8 (a truncated sequence)";
+            return i;
+        }
+        for (int k = 1; k < n; k++) {
+            if ((p[i + (size_t)k] & 0xC0) != 0x80) {
+                *why = "not valid UTF-8";
+                return i;
+            }
+            cp = cp << 6 | (p[i + (size_t)k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            *why = "not valid UTF-8";
+            return i;
+        }
+        if (cp >= 0x80 && cp <= 0x9F) {
+            *why = "a control character";
+            return i;
+        }
+        if (cp == 0xFFFE || cp == 0xFFFF) {
+            *why = "a noncharacter (U+FFFE or U+FFFF)";
+            return i;
+        }
+        i += (size_t)n;
+    }
+    return (size_t)-1;
+}
+
 fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char *out, size_t n,
                        fp_error *err)
 {
@@ -239,6 +314,12 @@ fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char 
     if (strlen(v->valuestring) >= n)
         FP_FAIL(err, FP_EINVAL, p, "%s: expected a string of at most %zu characters, found %zu",
                 p, n - 1, strlen(v->valuestring));
+    const char *why = "";
+    size_t bad = fp__text_check(v->valuestring, strlen(v->valuestring), &why);
+    if (bad != (size_t)-1)
+        FP_FAIL(err, FP_EINVAL, p,
+                "%s: byte 0x%02X at position %zu (counting from 1) is %s; names and labels must be valid UTF-8 without control characters, U+FFFE or U+FFFF",
+                p, (unsigned char)v->valuestring[bad], bad + 1, why);
     snprintf(out, n, "%s", v->valuestring);
     return FP_OK;
 }

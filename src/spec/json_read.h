@@ -10,6 +10,10 @@
 fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
                          fp_error *err);
 
+/* cJSON_ParseWithLengthOpts(text, len, end, 1) under the lock that serialises cJSON's
+ * process-wide error record; every parse goes through here. */
+cJSON *fp__cjson_parse(const char *text, size_t len, const char **end);
+
 /* "the string \"abc\"", "the number 3", "an object", ... for "found ..." in messages. */
 const char *fp__json_describe(const cJSON *v, char *buf, size_t n);
 
@@ -35,6 +39,13 @@ fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char 
 /* An object member that must be an object when present; *out NULL when missing. */
 fp_status fp__json_obj(const cJSON *obj, const char *key, const char *ptr, const cJSON **out,
                        fp_error *err);
+
+/* The one rule for every name and label a spec or catalog gives (plan name, part ids and names,
+ * overrides' device names, ...): valid UTF-8 (no overlong forms, surrogates or values above
+ * U+10FFFF), no control characters (C0, DEL, C1) and no U+FFFE/U+FFFF. Returns (size_t)-1 when
+ * s[0..len) follows it, else the offset of the first offending byte with *why saying what it is.
+ * fp__json_str applies it to every string member it reads. */
+size_t fp__text_check(const char *s, size_t len, const char **why);
 
 /* Levenshtein distance, case-insensitive, capped at 64. */
 int fp__edit_distance(const char *a, const char *b);

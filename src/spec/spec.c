@@ -196,7 +196,7 @@ fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_
         strstr(pointer, "//") || pointer[strlen(pointer) - 1] == '/')
         FP_FAIL(err, FP_EINVAL, pointer, "bad JSON pointer \"%s\"; expected e.g. /cluster/gpus",
                 pointer);
-    val = cJSON_ParseWithOpts(value, NULL, 1);
+    val = fp__cjson_parse(value, strlen(value) + 1, NULL);
     if (val == NULL)
         val = cJSON_CreateString(value);
     if (val == NULL)
@@ -686,6 +686,12 @@ static void default_name(char *buf, size_t n, const char *origin)
     char *dot = strrchr(buf, '.');
     if (dot && dot != buf)
         *dot = '\0';
+    /* A file name may hold bytes a name may not (fp__text_check): each offending byte becomes
+     * '_' so the derived name follows the same rule as a given one. */
+    const char *why;
+    size_t len = strlen(buf), bad;
+    while ((bad = fp__text_check(buf, len, &why)) != (size_t)-1)
+        buf[bad] = '_';
 }
 
 fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *cat,

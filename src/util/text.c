@@ -93,11 +93,11 @@ void fp__outbuf_init(fp_outbuf *b, FILE *f)
 
 fp_status fp__outbuf_open(fp_outbuf **out, const char *path, const char *header, fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     *out = NULL;
     if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
-    fp_outbuf *ob = malloc(sizeof *ob);
+        return FP_EIO;
+    fp_outbuf *ob = fp__malloc(sizeof *ob);
     if (ob == NULL) {
         fclose(f);
         FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);

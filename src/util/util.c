@@ -1,5 +1,7 @@
 /* fabplan — small shared helpers. */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +62,36 @@ void fp__csv_field(FILE *f, const char *s)
 
 fp_status fp__close_written(FILE *f, const char *path, fp_error *err)
 {
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
+    int bad = ferror(f), e = errno;
+    if (fclose(f) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && fp__fault(FP_FAULT_WRITE)) {
+        bad = 1;
+        e = errno;
+    }
     if (bad)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
+        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, e ? strerror(e) : "write error");
     return FP_OK;
+}
+
+FILE *fp__create(const char *path, fp_error *err)
+{
+    int fd = -1;
+    FILE *f = NULL;
+    if (!fp__fault(FP_FAULT_OPEN))
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0 && (f = fdopen(fd, "wb")) == NULL)
+        close(fd);
+    if (f == NULL)
+        fp__error_set(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+    return f;
+}
+
+void *fp__malloc(size_t n)
+{
+    return fp__fault(FP_FAULT_ALLOC) ? NULL : malloc(n);
 }
 
 void fp_free(void *p)

@@ -24,7 +24,25 @@ fp_status fp__error_set(fp_error *err, fp_status code, const char *where, const 
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
 /* CSV field quoting per RFC 4180 when needed. */
 void fp__csv_field(FILE *f, const char *s);
-/* Close a file that was written; FP_EIO naming path when any write or the close failed. */
+/* Close a file that was written; FP_EIO naming path and the reason when any write or the close
+ * failed. */
 fp_status fp__close_written(FILE *f, const char *path, fp_error *err);
+/* Create path for writing: a new file only (O_EXCL), never through a symlink (O_NOFOLLOW).
+ * NULL with FP_EIO naming the reason. */
+FILE *fp__create(const char *path, fp_error *err);
+/* malloc that a fault-injection run can make fail (the writers' allocations). */
+void *fp__malloc(size_t n);
+
+/* ---- test-only fault injection (fault.c) ---- */
+typedef enum fp_fault_kind {
+    FP_FAULT_OPEN, FP_FAULT_WRITE, FP_FAULT_FSYNC, FP_FAULT_RENAME, FP_FAULT_ALLOC
+} fp_fault_kind;
+/* 1 (errno set: EIO, ENOSPC for writes, ENOMEM for allocations) when this failure point is the
+ * one armed; every open, write, fsync, rename and allocation on the writing path asks. */
+int fp__fault(fp_fault_kind kind);
+/* Make the n-th point from now fail (0 disarms) and restart the count. */
+void fp__fault_arm(long n);
+/* Points passed since the last fp__fault_arm. */
+long fp__fault_points(void);
 
 #endif

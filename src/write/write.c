@@ -1,10 +1,27 @@
-/* fabplan — write every document into a directory, all or nothing. */
+/* fabplan — write every document into a directory, all or nothing.
+ *
+ * One run: take the folder's lock (flock on the folder itself; a second run into the same
+ * folder fails at once with a message), remove temporary folders that killed runs left, write
+ * every document into a fresh private folder DIR/.fabplan-tmp-XXXXXX (mkdtemp, 0700), fsync
+ * them, then publish: each old output is renamed into the temporary folder's ".old" and the new
+ * one renamed into place; if any rename fails every step is undone in reverse, so the folder
+ * holds the old set or the new set. Nothing here follows a symlink when deleting: a link named
+ * like an output is replaced or removed as a link, its target untouched. SIGINT/SIGTERM: the
+ * CLI's handler calls fp_write_cleanup_signal(), which removes the temporary folders of every
+ * write in progress; signals are held back for the few renames of the publish step. */
+#define _DEFAULT_SOURCE /* flock, syscall */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "write/writers.h"
 
@@ -63,38 +80,109 @@ static const output outputs[] = {
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 
-/* Remove a file, or a directory of files (one level: the split workbooks). */
-static void remove_output(const char *path)
+
+#define TMP_PREFIX ".fabplan-tmp-"
+#define OLD_NAME ".old"
+
+/* ---- removing a tree without following links (async-signal-safe) ---- */
+
+/* getdents64's record; the libc wrapper is not async-signal-safe (opendir allocates). */
+struct fp_dirent64 {
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* Remove name (relative to dfd): a file or a link is unlinked (unlink never follows a link);
+ * a directory is emptied the same way and removed. Uses only system calls, so a signal handler
+ * may call it. depth bounds the recursion (our trees are two levels deep). */
+static void remove_tree_at(int dfd, const char *name, int depth)
 {
-    DIR *d = opendir(path);
-    if (d == NULL) {
-        unlink(path);
+    if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
         return;
+    if (depth > 8)
+        return;
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    for (int pass = 0; pass < 64; pass++) {
+        char buf[4096] __attribute__((aligned(8)));
+        int any = 0;
+        long n;
+        lseek(fd, 0, SEEK_SET);
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+            for (long off = 0; off < n;) {
+                struct fp_dirent64 *e = (struct fp_dirent64 *)(void *)(buf + off);
+                off += e->d_reclen;
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                    continue;
+                any = 1;
+                remove_tree_at(fd, e->d_name, depth + 1);
+            }
+        }
+        if (!any)
+            break;
     }
-    struct dirent *e;
-    char sub[4400];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        unlink(sub);
-    }
-    closedir(d);
-    rmdir(path);
+    close(fd);
+    unlinkat(dfd, name, AT_REMOVEDIR);
 }
+
+/* ---- temporary folders of the writes in progress, for fp_write_cleanup_signal ---- */
+
+#define MAX_ACTIVE 64
+static struct {
+    int dfd;                    /* the output folder */
+    char name[32];              /* the temporary folder in it */
+    volatile sig_atomic_t used;
+} active[MAX_ACTIVE];
+static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int active_add(int dfd, const char *name)
+{
+    int slot = -1;
+    pthread_mutex_lock(&active_lock);
+    for (int i = 0; i < MAX_ACTIVE && slot < 0; i++)
+        if (!active[i].used) {
+            slot = i;
+            active[i].dfd = dfd;
+            fp__copy_str(active[i].name, sizeof active[i].name, name);
+            __atomic_store_n(&active[i].used, 1, __ATOMIC_SEQ_CST);
+        }
+    pthread_mutex_unlock(&active_lock);
+    return slot;
+}
+
+static void active_remove(int slot)
+{
+    if (slot >= 0)
+        __atomic_store_n(&active[slot].used, 0, __ATOMIC_SEQ_CST);
+}
+
+void fp_write_cleanup_signal(void)
+{
+    for (int i = 0; i < MAX_ACTIVE; i++)
+        if (__atomic_load_n(&active[i].used, __ATOMIC_SEQ_CST)) {
+            remove_tree_at(active[i].dfd, active[i].name, 0);
+            active[i].used = 0;
+        }
+}
+
+/* ---- the output folder ---- */
 
 static fp_status make_dirs(const char *dir, fp_error *err)
 {
     char path[4096];
     size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path)
+    if (n == 0 || n >= sizeof path - 64)
         FP_FAIL(err, FP_EIO, dir, "bad output directory \"%s\"", dir);
     memcpy(path, dir, n + 1);
     for (size_t i = 1; i <= n; i++) {
         if (path[i] == '/' || path[i] == '\0') {
             char c = path[i];
             path[i] = '\0';
-            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            if (fp__fault(FP_FAULT_OPEN) || (mkdir(path, 0777) != 0 && errno != EEXIST))
                 FP_FAIL(err, FP_EIO, path, "cannot create directory %s: %s", path, strerror(errno));
             path[i] = c;
         }
@@ -105,13 +193,214 @@ static fp_status make_dirs(const char *dir, fp_error *err)
     return FP_OK;
 }
 
+/* Remove the temporary folders of runs that were killed (we hold the lock, so no live run owns
+ * one). They are never published. */
+static void remove_stale(int dfd)
+{
+    int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    if (d == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    char names[16][256];
+    int n;
+    do {
+        n = 0;
+        rewinddir(d);
+        while ((e = readdir(d)) != NULL && n < 16)
+            if (strncmp(e->d_name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0)
+                fp__copy_str(names[n++], sizeof names[0], e->d_name);
+        for (int i = 0; i < n; i++)
+            remove_tree_at(dfd, names[i], 0);
+    } while (n == 16);
+    closedir(d);
+}
+
+/* Whole tree on disk: fsync every file and folder under name (relative to dfd). */
+static int sync_tree(int dfd, const char *name, int depth)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    int bad = 0;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode) && depth < 4) {
+        int fd2 = dup(fd);
+        DIR *d = fd2 >= 0 ? fdopendir(fd2) : NULL;
+        struct dirent *e;
+        if (d == NULL) {
+            if (fd2 >= 0)
+                close(fd2);
+            bad = -1;
+        } else {
+            while ((e = readdir(d)) != NULL && !bad)
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                    bad = sync_tree(fd, e->d_name, depth + 1);
+            closedir(d);
+        }
+    }
+    if (!bad && (fp__fault(FP_FAULT_FSYNC) || fsync(fd) != 0))
+        bad = -1;
+    close(fd);
+    return bad;
+}
+
+/* Diagrams go through Graphviz, which keeps process-wide state: one diagram at a time. */
+static pthread_mutex_t graphviz_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static fp_status run_writer(const output *out, const fp_plan *plan, const char *path,
+                            const fp_write_options *o, fp_error *err)
+{
+    if (out->flag & (FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR)) {
+        pthread_mutex_lock(&graphviz_lock);
+        fp_status rc = out->fn(plan, path, o, err);
+        pthread_mutex_unlock(&graphviz_lock);
+        return rc;
+    }
+    return out->fn(plan, path, o, err);
+}
+
+/* A run's state: the folder, its lock, the temporary folder and what was moved where. */
+typedef struct run {
+    const char *dir;
+    int dfd, lfd, tfd, ofd, slot;
+    char tname[32];
+    char tpath[4200];
+    char name[N_OUTPUTS][256];
+    unsigned char written[N_OUTPUTS], moved[N_OUTPUTS], placed[N_OUTPUTS];
+} run;
+
+static fp_status run_open(run *r, const char *dir, fp_error *err)
+{
+    fp_status rc;
+    r->dir = dir;
+    r->dfd = r->lfd = r->tfd = r->ofd = r->slot = -1;
+    if ((rc = make_dirs(dir, err)) != FP_OK)
+        return rc;
+    if (fp__fault(FP_FAULT_OPEN) ||
+        (r->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        FP_FAIL(err, FP_EIO, dir, "cannot open directory %s: %s", dir, strerror(errno));
+    /* The lock is on the folder itself (flock works on directories), so no lock file is left
+     * behind and none can be planted. */
+    if ((r->lfd = dup(r->dfd)) < 0)
+        FP_FAIL(err, FP_EIO, dir, "cannot lock %s: %s", dir, strerror(errno));
+    if (flock(r->lfd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            FP_FAIL(err, FP_EIO, dir,
+                    "another fabplan run is writing into %s; wait for it to finish or choose another folder",
+                    dir);
+        FP_FAIL(err, FP_EIO, dir, "cannot lock %s: %s", dir, strerror(errno));
+    }
+    remove_stale(r->dfd);
+    snprintf(r->tpath, sizeof r->tpath, "%s/" TMP_PREFIX "XXXXXX", dir);
+    if (fp__fault(FP_FAULT_OPEN) || mkdtemp(r->tpath) == NULL)
+        FP_FAIL(err, FP_EIO, dir, "cannot create a temporary folder in %s: %s", dir,
+                strerror(errno));
+    fp__copy_str(r->tname, sizeof r->tname, strrchr(r->tpath, '/') + 1);
+    r->slot = active_add(r->dfd, r->tname);
+    if (fp__fault(FP_FAULT_OPEN) ||
+        (r->tfd = openat(r->dfd, r->tname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        FP_FAIL(err, FP_EIO, dir, "cannot open %s: %s", r->tpath, strerror(errno));
+    return FP_OK;
+}
+
+static void run_close(run *r)
+{
+    if (r->ofd >= 0)
+        close(r->ofd);
+    if (r->tfd >= 0)
+        close(r->tfd);
+    if (r->dfd >= 0 && r->tname[0]) {
+        remove_tree_at(r->dfd, r->tname, 0);
+        active_remove(r->slot);
+    }
+    if (r->lfd >= 0)
+        close(r->lfd);   /* releases the lock */
+    if (r->dfd >= 0)
+        close(r->dfd);
+}
+
+/* Swap the new outputs in. Every step is recorded so a failure can undo them all. */
+static fp_status publish(run *r, fp_error *err)
+{
+    fp_status rc = FP_OK;
+    size_t i;
+    /* An output's name held by something of another kind (a folder where a file goes, or the
+     * other way round) is the user's, not ours: refuse before anything moves. A link is
+     * replaced as a link. */
+    for (i = 0; i < N_OUTPUTS; i++) {
+        struct stat st;
+        if (!r->written[i] || fstatat(r->dfd, r->name[i], &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            S_ISLNK(st.st_mode))
+            continue;
+        int want_dir = outputs[i].split != FP_SPLIT_NONE;
+        if (want_dir != !!S_ISDIR(st.st_mode))
+            FP_FAIL(err, FP_EIO, r->name[i],
+                    "cannot replace %s/%s: it is %s, where fabplan writes %s; move it away",
+                    r->dir, r->name[i], S_ISDIR(st.st_mode) ? "a folder" : "not a folder",
+                    want_dir ? "a folder of workbooks" : "a file");
+    }
+    if (fp__fault(FP_FAULT_OPEN) || mkdirat(r->tfd, OLD_NAME, 0700) != 0 ||
+        (r->ofd = openat(r->tfd, OLD_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        FP_FAIL(err, FP_EIO, r->dir, "cannot create %s/%s: %s", r->tpath, OLD_NAME, strerror(errno));
+    /* The renames run with termination signals held back, so a handler never sees half. */
+    sigset_t block, prev;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &prev);
+    for (i = 0; i < N_OUTPUTS && rc == FP_OK; i++) {
+        if (!r->written[i])
+            continue;
+        int e = 0;
+        if (fp__fault(FP_FAULT_RENAME))
+            e = errno;
+        else if (renameat(r->dfd, r->name[i], r->ofd, r->name[i]) == 0)
+            r->moved[i] = 1;
+        else
+            e = errno;
+        if (e != 0 && e != ENOENT) {
+            errno = e;
+            rc = fp__error_set(err, FP_EIO, r->name[i], "cannot move the old %s/%s aside: %s",
+                               r->dir, r->name[i], strerror(errno));
+            break;
+        }
+        if (fp__fault(FP_FAULT_RENAME) || renameat(r->tfd, r->name[i], r->dfd, r->name[i]) != 0) {
+            rc = fp__error_set(err, FP_EIO, r->name[i], "cannot rename %s/%s to %s/%s: %s",
+                               r->tpath, r->name[i], r->dir, r->name[i], strerror(errno));
+            break;
+        }
+        r->placed[i] = 1;
+    }
+    if (rc == FP_OK && (fp__fault(FP_FAULT_FSYNC) || fsync(r->dfd) != 0))
+        rc = fp__error_set(err, FP_EIO, r->dir, "cannot sync %s: %s", r->dir, strerror(errno));
+    if (rc != FP_OK) {
+        /* Undo in reverse: new files back into the temporary folder, old ones back in place. */
+        for (size_t k = N_OUTPUTS; k-- > 0;) {
+            if (r->placed[k])
+                renameat(r->dfd, r->name[k], r->tfd, r->name[k]);
+            if (r->moved[k])
+                renameat(r->ofd, r->name[k], r->dfd, r->name[k]);
+        }
+        fsync(r->dfd);
+    }
+    pthread_sigmask(SIG_SETMASK, &prev, NULL);
+    return rc;
+}
+
 fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
                         fp_error *err)
 {
     fp_write_options def = FP_WRITE_OPTIONS_INIT;
-    char tmp[N_OUTPUTS][4200], final[N_OUTPUTS][4200];
-    int written[N_OUTPUTS] = { 0 };
     fp_status rc = FP_OK;
+    run *r;
     if (plan == NULL || dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: NULL plan or directory");
     if (opts == NULL)
@@ -119,36 +408,32 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     /* Options that depend on the plan are checked before anything touches the disk. */
     if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
         return rc;
-    if ((rc = make_dirs(dir, err)) != FP_OK)
-        return rc;
+    if (fp__fault(FP_FAULT_ALLOC) || (r = calloc(1, sizeof *r)) == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
+    if ((rc = run_open(r, dir, err)) != FP_OK)
+        goto out;
     fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
-        char name[256];
+        char path[4600];
         if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
             (outputs[i].split != FP_SPLIT_NONE && outputs[i].split != split))
             continue;
-        snprintf(name, sizeof name, "%s", outputs[i].name);
-        if (outputs[i].name_fn && !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
+        snprintf(r->name[i], sizeof r->name[i], "%s", outputs[i].name);
+        if (outputs[i].name_fn &&
+            !outputs[i].name_fn(plan, opts, outputs[i].name, r->name[i], sizeof r->name[i]))
             continue;
-        snprintf(final[i], sizeof final[i], "%s/%s", dir, name);
-        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, name);
-        written[i] = 1;
-        if ((rc = outputs[i].fn(plan, tmp[i], opts, err)) != FP_OK)
+        snprintf(path, sizeof path, "%s/%s", r->tpath, r->name[i]);
+        r->written[i] = 1;
+        if ((rc = run_writer(&outputs[i], plan, path, opts, err)) != FP_OK)
             goto out;
-    }
-    for (size_t i = 0; i < N_OUTPUTS; i++) {
-        if (written[i] && outputs[i].split != FP_SPLIT_NONE)
-            remove_output(final[i]);    /* rename cannot replace a non-empty directory */
-        if (written[i] && rename(tmp[i], final[i]) != 0) {
-            rc = fp__error_set(err, FP_EIO, final[i], "cannot rename %s to %s: %s", tmp[i],
-                               final[i], strerror(errno));
+        if (sync_tree(r->tfd, r->name[i], 0) != 0) {
+            rc = fp__error_set(err, FP_EIO, r->name[i], "cannot sync %s: %s", path, strerror(errno));
             goto out;
         }
     }
-    return FP_OK;
+    rc = publish(r, err);
 out:
-    for (size_t i = 0; i < N_OUTPUTS; i++)
-        if (written[i])
-            remove_output(tmp[i]);
+    run_close(r);
+    free(r);
     return rc;
 }

@@ -92,15 +92,12 @@ static fp_status emit(Agraph_t *g, const char *path, fp_error *err)
     agerrlevel_t prev_level = agseterr(AGERR);
     gv_last_error[0] = '\0';
     if (strcmp(fmt, "dot") == 0) {
-        FILE *f = fopen(path, "wb");
+        FILE *f = fp__create(path, err);
         if (f == NULL) {
-            rc = fp__error_set(err, FP_EIO, path, "cannot create %s", path);
+            rc = FP_EIO;
         } else {
-            int bad = agwrite(g, f) != 0;
-            bad |= ferror(f);
-            bad |= fclose(f) != 0;
-            if (bad)
-                rc = fp__error_set(err, FP_EIO, path, "cannot write %s (disk full?)", path);
+            agwrite(g, f);
+            rc = fp__close_written(f, path, err);
         }
     } else {
         GVC_t *gvc = shared_context();
@@ -111,9 +108,22 @@ static fp_status emit(Agraph_t *g, const char *path, fp_error *err)
             rc = fp__error_set(err, FP_EGRAPH, path, "Graphviz layout (%s) failed: %s", engine,
                                gv_last_error[0] ? gv_last_error : "no message");
         } else {
-            if (gvRenderFilename(gvc, g, fmt, path) != 0)
+            /* Rendered to memory and written here: Graphviz 2.42 calls exit(1) when a write to
+             * a file fails (a full disk), which must not end the embedding program. */
+            char *data = NULL;
+            unsigned int len = 0;
+            FILE *f;
+            if (gvRenderData(gvc, g, fmt, &data, &len) != 0 || data == NULL)
                 rc = fp__error_set(err, FP_EIO, path, "Graphviz cannot render %s as %s: %s", path,
                                    fmt, gv_last_error[0] ? gv_last_error : "no message");
+            else if ((f = fp__create(path, err)) == NULL)
+                rc = FP_EIO;
+            else {
+                fwrite(data, 1, len, f);
+                rc = fp__close_written(f, path, err);
+            }
+            if (data)
+                gvFreeRenderData(data);
             gvFreeLayout(gvc, g);
         }
     }

@@ -134,16 +134,12 @@ fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err)
     fp_status rc = fp_plan_to_json(plan, &text, err);
     if (rc != FP_OK)
         return rc;
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     if (f == NULL) {
         free(text);
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+        return FP_EIO;
     }
-    size_t n = strlen(text);
-    int bad = fwrite(text, 1, n, f) != n;
-    bad |= fclose(f) != 0;
+    fwrite(text, 1, strlen(text), f);
     free(text);
-    if (bad)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s (disk full?)", path);
-    return FP_OK;
+    return fp__close_written(f, path, err);
 }

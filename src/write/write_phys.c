@@ -7,11 +7,11 @@
 fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                             fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     fp_totals t;
     (void)o;
     if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+        return FP_EIO;
     fputs("category,part,description,length_m,spare,quantity,unit_cost_usd,cost_usd,unit_power_w,power_w,mtbf_hours\n",
           f);
     for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {

@@ -1131,9 +1131,9 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
                                 .use_zip64 = LXW_TRUE };
     /* libxlsxwriter opens the file only when closing, and prints its own message when that
      * fails: find out first, quietly. */
-    FILE *probe = fopen(path, "wb");
+    FILE *probe = fp__create(path, err);
     if (probe == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+        return FP_EIO;
     fclose(probe);
     if ((b.wb = workbook_new_opt(path, &wo)) == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
@@ -1173,6 +1173,8 @@ close:
         FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, lxw_strerror(b.lerr));
     if (ce != LXW_NO_ERROR)
         FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, lxw_strerror(ce));
+    if (fp__fault(FP_FAULT_WRITE))
+        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, strerror(errno));
     return FP_OK;
 }
 

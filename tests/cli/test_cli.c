@@ -6,18 +6,7 @@
 
 #define BIN FP_TEST_BIN_DIR "/src/fabplan"
 
-/* Run a shell command; capture stdout+stderr into out; return the exit code. */
-static int run(const char *cmd, char *out, size_t n)
-{
-    char full[1024];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#define run run_shell
 
 Test(cli, default_plan_writes_outputs)
 {

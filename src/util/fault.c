@@ -1,0 +1,30 @@
+/* fabplan — test-only fault injection: make the Nth open, write, fsync, rename or allocation of
+ * a run fail, as SQLite tests its I/O errors. Disarmed (the normal case) a point costs one
+ * atomic load. tests/write/test_fault.c sweeps N over every point a small plan reaches. */
+#include <errno.h>
+#include "util/util.h"
+
+static long fault_at;       /* 0: disarmed */
+static long fault_seen;
+
+void fp__fault_arm(long n)
+{
+    __atomic_store_n(&fault_seen, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&fault_at, n, __ATOMIC_SEQ_CST);
+}
+
+long fp__fault_points(void)
+{
+    return __atomic_load_n(&fault_seen, __ATOMIC_SEQ_CST);
+}
+
+int fp__fault(fp_fault_kind kind)
+{
+    long at = __atomic_load_n(&fault_at, __ATOMIC_RELAXED);
+    if (at == 0)
+        return 0;
+    if (__atomic_add_fetch(&fault_seen, 1, __ATOMIC_SEQ_CST) != at)
+        return 0;
+    errno = kind == FP_FAULT_ALLOC ? ENOMEM : kind == FP_FAULT_WRITE ? ENOSPC : EIO;
+    return 1;
+}
