@@ -37,18 +37,32 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
     if (plan == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     fp_stages st = fp__plan_stages(plan);
+    fp_target tg;
+    int grow = 0;
+    memset(&tg, 0, sizeof tg);
     if ((rc = resolve_and_size(&plan->rs, spec, cat, err)) != FP_OK ||
-        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
+        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK)
+        goto fail;
+    /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
+    grow = plan->rs.build_for_gpus > plan->rs.gpus;
+    if (grow ? (rc = fp__target_build(&tg, &plan->rs, err)) != FP_OK ||
+                   (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg.lay, &tg.fab,
+                                            &tg.rs, err)) != FP_OK
+             : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
+        goto fail;
+    if ((rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK) {
-        fp_plan_free(plan);
-        return rc;
-    }
+        (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
+        (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
+        goto fail;
+    fp__target_free(&tg);
     *out = plan;
     return FP_OK;
+fail:
+    fp__target_free(&tg);
+    fp_plan_free(plan);
+    return rc;
 }
 
 void fp_plan_free(fp_plan *plan)

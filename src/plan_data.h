@@ -15,11 +15,25 @@ struct fp_plan {
     fp_cabling cab;             /* phys stage: media, cables, rack power */
     fp_bom bom;                 /* phys stage */
     fp_analysis *an;            /* analysis stage: metrics */
+    int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
+    fp_growth growth;
     /* The last failure what-if (fp_plan_fail). */
     int has_failure;
     fp_failure_report failure;
     char fail_specs[FP_MAX_FAIL_SPECS][64];
 };
+
+/* fabric.build_for_gpus (plan_growth.c): the plan for the target is built beside this one —
+ * fabric and layout first (the first phase takes its device places from it), then cabling and
+ * BOM to keep what growing takes in plan->growth. */
+typedef struct fp_target {
+    fp_rspec rs;                /* shares rs.phys's arrays with the plan: never freed here */
+    fp_fabric fab;
+    fp_layout lay;
+} fp_target;
+fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, fp_error *err);
+fp_status fp__growth_finish(fp_plan *plan, fp_target *tg, fp_error *err);
+void fp__target_free(fp_target *tg);
 
 /* The built stages as the analysis reads them. */
 fp_stages fp__plan_stages(const fp_plan *plan);

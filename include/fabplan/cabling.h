@@ -147,6 +147,29 @@ typedef struct fp_totals {
  *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
 FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
 
+/** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
+ *  for build_for_gpus GPUs less this one. Counts are over all planes; the tiers above the pods
+ *  are already built for the target, so the switches to add are the new pods' leaves and
+ *  spines, and the links those pods bring. */
+typedef struct fp_growth {
+    int64_t gpus_now, gpus_target;
+    int64_t servers;                            /**< servers to add (hot spares included) */
+    int64_t switches;                           /**< switches to add, all tiers */
+    int64_t switches_by_tier[4];                /**< [0] leaves ... [3] super-cores */
+    int64_t links;                              /**< links to add, NIC-leaf included */
+    int64_t links_by_boundary[4];               /**< [0] NIC-leaf ... [3] core-super-core */
+    int64_t cables;                             /**< physical cables to add */
+    int64_t cables_by_medium[FP_MEDIUM_COUNT];  /**< indexed by fp_medium */
+    int64_t transceivers;                       /**< modules to add, spares excluded */
+    double cost_usd;                            /**< BOM cost to add (network parts and spares) */
+    double power_w;                             /**< network power to add */
+} fp_growth;
+
+/** METHOD: fill *out with what growing this plan to fabric.build_for_gpus takes. Returns 1
+ *  when the spec gives a build_for_gpus above cluster.gpus, else 0 (and *out is zeroed).
+ *  Cannot fail: the target plan is built with the plan. */
+FP_EXPORT int fp_plan_growth(const fp_plan *plan, fp_growth *out);
+
 /** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
  *  warning i: a borrowed string that lives with the plan, NULL when out of range. */
 FP_EXPORT size_t fp_plan_warning_count(const fp_plan *plan);

@@ -11,9 +11,10 @@ static const char *const plan_opts[] = { "-o", "--out", "--formats", "--no-xlsx"
 static const char *const compare_opts[] = { "-o", "--out", "--min-bisection",
                                             "--max-oversubscription", NULL };
 static const char *const catalog_opts[] = { "--catalog", NULL };
+static const char *const out_opts[] = { "-o", "--out", NULL };
 
 /* Which groups of options a command takes. */
-enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16 };
+enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16, G_OUT = 32 };
 
 static unsigned groups_of(const char *cmd)
 {
@@ -23,6 +24,8 @@ static unsigned groups_of(const char *cmd)
         return G_SPEC | G_COMPARE;
     if (strcmp(cmd, "catalog") == 0)
         return G_CATALOG;
+    if (strcmp(cmd, "diff") == 0)
+        return G_OUT;
     return 0;
 }
 
@@ -59,6 +62,8 @@ size_t cli_option_names(const char *cmd, const char **out, size_t max)
         add_list(compare_opts, out, max, &n);
     if (g & G_CATALOG)
         add_list(catalog_opts, out, max, &n);
+    if (g & G_OUT)
+        add_list(out_opts, out, max, &n);
     return n;
 }
 

@@ -28,6 +28,12 @@ typedef struct fp_layout {
 
 fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec *rs, fp_error *err);
 void fp__layout_free(fp_layout *lay);
+/* The layout of fab (a first phase built with fabric.build_for_gpus) as the plan for the target
+ * (ffab, frs, its layout full) places the same devices: matched by name; only racks that hold
+ * something now are kept, with the target's positions (layout_project.c). */
+fp_status fp__layout_project(fp_layout *lay, const fp_fabric *fab, const fp_rspec *rs,
+                             const fp_layout *full, const fp_fabric *ffab, const fp_rspec *frs,
+                             fp_error *err);
 /* "H1-R05-K12-U40" for device dev. */
 void fp__location(fp_location *out, const fp_layout *lay, int64_t dev);
 

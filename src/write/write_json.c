@@ -1,4 +1,5 @@
 /* fabplan — plan.json (cJSON). Key order is fixed so output is byte-identical for equal input. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -42,6 +43,36 @@ static cJSON *resolved_spec(const fp_rspec *rs)
     cJSON_AddNumberToObject(f, "planes", rs->planes);
     cJSON_AddNumberToObject(f, "reserve", rs->reserve);
     return s;
+}
+
+/* plan.json "growth": what adding the rest of fabric.build_for_gpus takes (only when set). */
+static void add_growth(cJSON *root, const fp_plan *plan)
+{
+    static const char *const roles[] = { "leaf", "spine", "core", "super-core" };
+    fp_growth g;
+    char b[32];
+    if (!fp_plan_growth(plan, &g))
+        return;
+    cJSON *o = cJSON_AddObjectToObject(root, "growth"), *t;
+    cJSON_AddNumberToObject(o, "gpus_now", (double)g.gpus_now);
+    cJSON_AddNumberToObject(o, "gpus_target", (double)g.gpus_target);
+    cJSON_AddNumberToObject(o, "servers", (double)g.servers);
+    cJSON_AddNumberToObject(o, "switches", (double)g.switches);
+    t = cJSON_AddObjectToObject(o, "switches_by_tier");
+    for (size_t i = 0; i < fp_plan_tier_count(plan) && i < 4; i++)
+        cJSON_AddNumberToObject(t, roles[i], (double)g.switches_by_tier[i]);
+    cJSON_AddNumberToObject(o, "links", (double)g.links);
+    t = cJSON_AddObjectToObject(o, "links_by_boundary");
+    for (size_t i = 0; i < fp_plan_tier_count(plan) && i < 4; i++)
+        cJSON_AddNumberToObject(t, fp__boundary_name((int)i, (int)fp_plan_tier_count(plan), b, sizeof b),
+                                (double)g.links_by_boundary[i]);
+    cJSON_AddNumberToObject(o, "cables", (double)g.cables);
+    t = cJSON_AddObjectToObject(o, "cables_by_medium");
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        cJSON_AddNumberToObject(t, fp_medium_name((fp_medium)m), (double)g.cables_by_medium[m]);
+    cJSON_AddNumberToObject(o, "transceivers", (double)g.transceivers);
+    cJSON_AddNumberToObject(o, "cost_usd", round(g.cost_usd * 100) / 100);
+    cJSON_AddNumberToObject(o, "power_w", round(g.power_w * 100) / 100);
 }
 
 static cJSON *plan_json(const fp_plan *plan)
@@ -108,6 +139,7 @@ static cJSON *plan_json(const fp_plan *plan)
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));
+    add_growth(root, plan);
     return root;
 }
 

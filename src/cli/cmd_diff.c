@@ -1,0 +1,516 @@
+/* fabplan diff OLD_DIR NEW_DIR [-o DIR]: what changes between two plans' cable lists — an
+ * expansion phase. Cables are matched by their A end (device and port; a splitter's hub), so a
+ * renumbered cable id is not a change. Per A end present in both plans: the same far end(s)
+ * and the same medium, part and stock length is unchanged; another far end is "re-terminated";
+ * the same ends with another medium, part, stock length or transceiver is "changed". A ends
+ * only in NEW are "added", only in OLD "removed". Writes changes.csv (one row per change) and
+ * changes-summary.json; prints the summary. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+#include "cli.h"
+
+enum { C_ID, C_AHALL, C_AROW, C_ARACK, C_AU, C_ADEV, C_APORT, C_ZHALL, C_ZROW, C_ZRACK, C_ZU,
+       C_ZDEV, C_ZPORT, C_MEDIUM, C_PART, C_STOCK, C_AXCVR, C_ZXCVR, C_LABA, C_LABZ, C_N };
+static const char *const col_names[C_N] = {
+    "cable_id", "a_hall", "a_row", "a_rack", "a_u", "a_device", "a_port", "z_hall", "z_row",
+    "z_rack", "z_u", "z_device", "z_port", "medium", "cable_part", "stock_m", "a_transceiver",
+    "z_transceiver", "label_a", "label_z"
+};
+
+/* One cables.csv: the text, and per row the start of each needed field (NUL-terminated in
+ * place). */
+typedef struct cable_table {
+    char *text;
+    char **field;           /* rows x C_N */
+    int64_t rows;
+    /* open-addressing index: A end -> row */
+    int64_t *slot;
+    int64_t n_slot;
+} cable_table;
+
+static void table_free(cable_table *t)
+{
+    free(t->text);
+    free(t->field);
+    free(t->slot);
+    memset(t, 0, sizeof *t);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    if (f == NULL)
+        return NULL;
+    for (;;) {
+        if (cap - n < 65536) {
+            cap = cap ? cap * 2 : 1 << 20;
+            char *nb = realloc(buf, cap + 1);
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Split one CSV record at *p in place (RFC 4180 quotes); fields[] get up to max starts. Returns
+ * the number of fields, advancing *p past the line end. */
+static int csv_record(char **p, char **fields, int max)
+{
+    char *r = *p, *w = *p;
+    int n = 0;
+    if (*r == '\0')
+        return 0;
+    for (;;) {
+        char *start = w;
+        if (*r == '"') {
+            r++;
+            for (;;) {
+                if (*r == '\0')
+                    break;
+                if (*r == '"' && r[1] == '"') {
+                    *w++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else {
+                    *w++ = *r++;
+                }
+            }
+        }
+        while (*r && *r != ',' && *r != '\n' && *r != '\r')
+            *w++ = *r++;
+        char end = *r;
+        *w++ = '\0';
+        if (n < max)
+            fields[n] = start;
+        n++;
+        if (end == ',') {
+            r++;
+            continue;
+        }
+        /* the NUL just written may sit where the line end was: advance by what was read */
+        if (end == '\r') {
+            r++;
+            if (*r == '\n')
+                r++;
+        } else if (end == '\n') {
+            r++;
+        }
+        break;
+    }
+    *p = r;
+    return n;
+}
+
+static uint64_t hash2(const char *a, const char *b)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *a; a++)
+        h = (h ^ (unsigned char)*a) * 1099511628211ULL;
+    h = (h ^ ' ') * 1099511628211ULL;
+    for (; *b; b++)
+        h = (h ^ (unsigned char)*b) * 1099511628211ULL;
+    return h;
+}
+
+#define F(t, r, c) ((t)->field[(r) * C_N + (c)])
+
+/* Load DIR/cables.csv; returns an exit code (message printed). */
+static int table_load(cable_table *t, const char *dir)
+{
+    char path[4096], *hdr[64], *p;
+    size_t len = 0;
+    int col[C_N];
+    memset(t, 0, sizeof *t);
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    t->text = read_all(path, &len);
+    if (t->text == NULL) {
+        fprintf(stderr, "fabplan diff: cannot read %s: %s\n", path, strerror(errno ? errno : EIO));
+        return EXIT_IO;
+    }
+    int64_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += t->text[i] == '\n';
+    p = t->text;
+    int nh = csv_record(&p, hdr, 64);
+    for (int c = 0; c < C_N; c++) {
+        col[c] = -1;
+        for (int h = 0; h < nh && h < 64; h++)
+            if (strcmp(hdr[h], col_names[c]) == 0)
+                col[c] = h;
+        if (col[c] < 0) {
+            fprintf(stderr, "fabplan diff: %s has no column \"%s\"; expected a cables.csv written by fabplan plan\n",
+                    path, col_names[c]);
+            return EXIT_INPUT;
+        }
+    }
+    t->field = calloc((size_t)(lines + 1) * C_N, sizeof *t->field);
+    if (t->field == NULL) {
+        fprintf(stderr, "fabplan diff: out of memory reading %s\n", path);
+        return EXIT_FAIL;
+    }
+    while (*p) {
+        char *f[64];
+        int nf = csv_record(&p, f, 64);
+        if (nf == 1 && f[0][0] == '\0')
+            continue;   /* blank line */
+        if (nf < nh) {
+            fprintf(stderr, "fabplan diff: %s line %lld has %d fields, the header %d\n", path,
+                    (long long)t->rows + 2, nf, nh);
+            return EXIT_INPUT;
+        }
+        for (int c = 0; c < C_N; c++)
+            F(t, t->rows, c) = f[col[c]];
+        t->rows++;
+    }
+    t->n_slot = 1;
+    while (t->n_slot < t->rows * 2 + 2)
+        t->n_slot *= 2;
+    t->slot = malloc(sizeof *t->slot * (size_t)t->n_slot);
+    if (t->slot == NULL) {
+        fprintf(stderr, "fabplan diff: out of memory reading %s\n", path);
+        return EXIT_FAIL;
+    }
+    memset(t->slot, 0xff, sizeof *t->slot * (size_t)t->n_slot);
+    for (int64_t r = 0; r < t->rows; r++) {
+        uint64_t h = hash2(F(t, r, C_ADEV), F(t, r, C_APORT)) & (uint64_t)(t->n_slot - 1);
+        while (t->slot[h] >= 0)
+            h = (h + 1) & (uint64_t)(t->n_slot - 1);
+        t->slot[h] = r;
+    }
+    return EXIT_OK;
+}
+
+static int64_t table_find(const cable_table *t, const char *dev, const char *port)
+{
+    uint64_t h = hash2(dev, port) & (uint64_t)(t->n_slot - 1);
+    while (t->slot[h] >= 0) {
+        int64_t r = t->slot[h];
+        if (strcmp(F(t, r, C_ADEV), dev) == 0 && strcmp(F(t, r, C_APORT), port) == 0)
+            return r;
+        h = (h + 1) & (uint64_t)(t->n_slot - 1);
+    }
+    return -1;
+}
+
+/* Device names of a table (A ends and every Z leg), sorted and unique. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char **device_set(const cable_table *t, int64_t *n, char **buf)
+{
+    int64_t cap = t->rows * 2 + 1, k = 0;
+    size_t bytes = 0;
+    for (int64_t r = 0; r < t->rows; r++)
+        bytes += strlen(F(t, r, C_ADEV)) + strlen(F(t, r, C_ZDEV)) + 2;
+    for (int64_t r = 0; r < t->rows; r++)
+        for (const char *s = F(t, r, C_ZDEV); *s; s++)
+            cap += *s == ';';
+    char **v = malloc(sizeof *v * (size_t)cap);
+    char *w = *buf = malloc(bytes + 1);
+    if (v == NULL || w == NULL) {
+        free(v);
+        free(*buf);
+        *buf = NULL;
+        return NULL;
+    }
+    for (int64_t r = 0; r < t->rows; r++) {
+        strcpy(w, F(t, r, C_ADEV));
+        v[k++] = w;
+        w += strlen(w) + 1;
+        strcpy(w, F(t, r, C_ZDEV));
+        v[k++] = w;
+        for (char *s = w; *s; s++)
+            if (*s == ';') {
+                *s = '\0';
+                v[k++] = s + 1;
+            }
+        w += strlen(F(t, r, C_ZDEV)) + 1;
+    }
+    qsort(v, (size_t)k, sizeof *v, cmp_str);
+    int64_t u = 0;
+    for (int64_t i = 0; i < k; i++)
+        if (u == 0 || strcmp(v[u - 1], v[i]) != 0)
+            v[u++] = v[i];
+    *n = u;
+    return v;
+}
+
+static int64_t count_missing(char **a, int64_t na, char **b, int64_t nb)
+{
+    int64_t i = 0, j = 0, miss = 0;
+    while (i < na) {
+        int c = j < nb ? strcmp(a[i], b[j]) : -1;
+        if (c == 0) {
+            i++;
+            j++;
+        } else if (c < 0) {
+            miss++;
+            i++;
+        } else {
+            j++;
+        }
+    }
+    return miss;
+}
+
+static double plan_cost(const char *dir, int *ok)
+{
+    char path[4096];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    char *text = read_all(path, &len);
+    double v = 0;
+    *ok = 0;
+    if (text == NULL)
+        return 0;
+    cJSON *root = cJSON_Parse(text);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "totals"), "cost");
+    if (cJSON_IsNumber(c)) {
+        v = c->valuedouble;
+        *ok = 1;
+    }
+    cJSON_Delete(root);
+    free(text);
+    return v;
+}
+
+static void csv_put(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void change_row(FILE *f, const char *what, const cable_table *o, int64_t ro,
+                       const cable_table *n, int64_t rn, const char *detail)
+{
+    const cable_table *e = rn >= 0 ? n : o;
+    int64_t re = rn >= 0 ? rn : ro;
+    const char *v[] = {
+        what, ro >= 0 ? F(o, ro, C_ID) : "", rn >= 0 ? F(n, rn, C_ID) : "",
+        F(e, re, C_ADEV), F(e, re, C_APORT),
+        ro >= 0 ? F(o, ro, C_ZDEV) : "", ro >= 0 ? F(o, ro, C_ZPORT) : "",
+        rn >= 0 ? F(n, rn, C_ZDEV) : "", rn >= 0 ? F(n, rn, C_ZPORT) : "",
+        ro >= 0 ? F(o, ro, C_MEDIUM) : "", rn >= 0 ? F(n, rn, C_MEDIUM) : "",
+        ro >= 0 ? F(o, ro, C_PART) : "", rn >= 0 ? F(n, rn, C_PART) : "",
+        ro >= 0 ? F(o, ro, C_STOCK) : "", rn >= 0 ? F(n, rn, C_STOCK) : "",
+        detail, F(e, re, C_LABA), F(e, re, C_LABZ),
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        if (i)
+            fputc(',', f);
+        csv_put(f, v[i]);
+    }
+    fputc('\n', f);
+}
+
+static void diff_usage(FILE *f)
+{
+    fputs("usage: fabplan diff OLD_DIR NEW_DIR [-o DIR]\n\n"
+          "Compare the cables.csv of two plans (an installed phase and the next) and write\n"
+          "DIR/changes.csv (every cable added, removed, re-terminated or changed, with both ends\n"
+          "and labels) and DIR/changes-summary.json (devices added, cables added / removed /\n"
+          "re-terminated / changed, cost of the step from each plan.json). Cables are matched by\n"
+          "their A end (device and port), so renumbered cable ids are not changes.\n\n"
+          "  -o, --out DIR   output directory (default: diff)\n"
+          "  -h, --help      this help\n\n"
+          "Exit codes: 0 ok, 2 usage, 3 a file is not a fabplan cables.csv, 4 I/O.\n", f);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *dirs[2] = { NULL, NULL }, *out = "diff";
+    int nd = 0, rc;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            diff_usage(stdout);
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "fabplan diff: %s needs a directory\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_unknown_option("diff", argv[i]);
+        } else if (nd < 2) {
+            dirs[nd++] = argv[i];
+        } else {
+            fprintf(stderr, "fabplan diff: one OLD_DIR and one NEW_DIR, found a third: %s\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (nd < 2) {
+        diff_usage(stderr);
+        return EXIT_USAGE;
+    }
+    cable_table o, n;
+    memset(&n, 0, sizeof n);
+    if ((rc = table_load(&o, dirs[0])) != EXIT_OK || (rc = table_load(&n, dirs[1])) != EXIT_OK) {
+        table_free(&o);
+        table_free(&n);
+        return rc;
+    }
+    char path[4096], tmp[4200];
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "fabplan diff: cannot create %s: %s\n", out, strerror(errno));
+        table_free(&o);
+        table_free(&n);
+        return EXIT_IO;
+    }
+    snprintf(path, sizeof path, "%s/changes.csv", out);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "fabplan diff: cannot write %s: %s\n", tmp, strerror(errno));
+        table_free(&o);
+        table_free(&n);
+        return EXIT_IO;
+    }
+    fputs("change,old_cable_id,new_cable_id,a_device,a_port,old_z_device,old_z_port,new_z_device,"
+          "new_z_port,old_medium,new_medium,old_part,new_part,old_stock_m,new_stock_m,detail,"
+          "label_a,label_z\n", f);
+    int64_t added = 0, removed = 0, reterm = 0, changed = 0, same = 0, renumbered = 0, moved = 0;
+    /* NEW in its order: added, re-terminated, changed; then OLD's removed in its order. */
+    for (int64_t r = 0; r < n.rows; r++) {
+        int64_t q = table_find(&o, F(&n, r, C_ADEV), F(&n, r, C_APORT));
+        if (q < 0) {
+            change_row(f, "added", &o, -1, &n, r, "");
+            added++;
+            continue;
+        }
+        if (strcmp(F(&o, q, C_ZDEV), F(&n, r, C_ZDEV)) != 0 ||
+            strcmp(F(&o, q, C_ZPORT), F(&n, r, C_ZPORT)) != 0) {
+            change_row(f, "re-terminated", &o, q, &n, r, "far end moved");
+            reterm++;
+            continue;
+        }
+        char detail[512] = "";
+        size_t k = 0;
+        static const int cmp_cols[] = { C_MEDIUM, C_PART, C_STOCK, C_AXCVR, C_ZXCVR };
+        static const char *const cmp_names[] = { "medium", "part", "stock length", "A transceiver",
+                                                 "Z transceiver" };
+        for (size_t c = 0; c < 5; c++)
+            if (strcmp(F(&o, q, cmp_cols[c]), F(&n, r, cmp_cols[c])) != 0 && k + 1 < sizeof detail)
+                k += (size_t)snprintf(detail + k, sizeof detail - k, "%s%s %s -> %s", k ? "; " : "",
+                                      cmp_names[c], F(&o, q, cmp_cols[c]), F(&n, r, cmp_cols[c]));
+        if (k) {
+            change_row(f, "changed", &o, q, &n, r, detail);
+            changed++;
+        } else {
+            same++;
+        }
+        renumbered += strcmp(F(&o, q, C_ID), F(&n, r, C_ID)) != 0;
+        for (int c = C_AHALL; c <= C_AU; c++)
+            if (strcmp(F(&o, q, c), F(&n, r, c)) != 0) {
+                moved++;
+                break;
+            }
+    }
+    for (int64_t r = 0; r < o.rows; r++)
+        if (table_find(&n, F(&o, r, C_ADEV), F(&o, r, C_APORT)) < 0) {
+            change_row(f, "removed", &o, r, &n, -1, "");
+            removed++;
+        }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "fabplan diff: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
+        remove(tmp);
+        table_free(&o);
+        table_free(&n);
+        return EXIT_IO;
+    }
+    /* devices added / removed, from the cable ends */
+    char *bo = NULL, *bn = NULL;
+    int64_t ndo = 0, ndn = 0;
+    char **vo = device_set(&o, &ndo, &bo), **vn = device_set(&n, &ndn, &bn);
+    int64_t dev_added = vo && vn ? count_missing(vn, ndn, vo, ndo) : 0;
+    int64_t dev_removed = vo && vn ? count_missing(vo, ndo, vn, ndn) : 0;
+    free(vo);
+    free(vn);
+    free(bo);
+    free(bn);
+    int ok_o, ok_n;
+    double cost_o = plan_cost(dirs[0], &ok_o), cost_n = plan_cost(dirs[1], &ok_n);
+
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "old", dirs[0]);
+    cJSON_AddStringToObject(s, "new", dirs[1]);
+    cJSON_AddNumberToObject(s, "cables_old", (double)o.rows);
+    cJSON_AddNumberToObject(s, "cables_new", (double)n.rows);
+    cJSON_AddNumberToObject(s, "cables_added", (double)added);
+    cJSON_AddNumberToObject(s, "cables_removed", (double)removed);
+    cJSON_AddNumberToObject(s, "cables_reterminated", (double)reterm);
+    cJSON_AddNumberToObject(s, "cables_changed", (double)changed);
+    cJSON_AddNumberToObject(s, "cables_unchanged", (double)same);
+    cJSON_AddNumberToObject(s, "cables_renumbered", (double)renumbered);
+    cJSON_AddNumberToObject(s, "cables_with_a_end_moved", (double)moved);
+    cJSON_AddNumberToObject(s, "devices_added", (double)dev_added);
+    cJSON_AddNumberToObject(s, "devices_removed", (double)dev_removed);
+    if (ok_o && ok_n)
+        cJSON_AddNumberToObject(s, "cost_of_step_usd", cost_n - cost_o);
+    else
+        cJSON_AddNullToObject(s, "cost_of_step_usd");
+    char *js = cJSON_Print(s);
+    cJSON_Delete(s);
+    snprintf(path, sizeof path, "%s/changes-summary.json", out);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = js ? fopen(tmp, "w") : NULL;
+    rc = EXIT_OK;
+    if (f == NULL || fprintf(f, "%s\n", js) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "fabplan diff: cannot write %s\n", path);
+        remove(tmp);
+        rc = EXIT_IO;
+    }
+    cJSON_free(js);
+    if (rc == EXIT_OK) {
+        printf("%s -> %s: %lld cables -> %lld\n", dirs[0], dirs[1], (long long)o.rows, (long long)n.rows);
+        printf("  cables: %lld added, %lld removed, %lld re-terminated, %lld changed, %lld unchanged (%lld renumbered)\n",
+               (long long)added, (long long)removed, (long long)reterm, (long long)changed,
+               (long long)same, (long long)renumbered);
+        printf("  devices: %lld added, %lld removed; %lld kept cables whose A end sits elsewhere\n",
+               (long long)dev_added, (long long)dev_removed, (long long)moved);
+        if (ok_o && ok_n)
+            printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
+                   cost_o, cost_n);
+        printf("  wrote %s/changes.csv, %s/changes-summary.json\n", out, out);
+    }
+    table_free(&o);
+    table_free(&n);
+    return rc;
+}

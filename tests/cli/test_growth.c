@@ -1,0 +1,163 @@
+/* Growth and expansion phases as a user runs them: fabric.build_for_gpus, plan.json "growth",
+ * and fabplan diff between a first phase and the full build. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include "helpers.h"
+
+#define BIN FP_TEST_BIN_DIR "/src/fabplan"
+
+static int run(const char *cmd, char *out, size_t n)
+{
+    char full[2048];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p);
+    size_t k = fread(out, 1, n - 1, p);
+    out[k] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static double json_num(const cJSON *root, const char *a, const char *b)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, a);
+    if (b)
+        o = cJSON_GetObjectItemCaseSensitive(o, b);
+    cr_assert(cJSON_IsNumber(o), "no number at %s/%s", a, b ? b : "");
+    return o->valuedouble;
+}
+
+static cJSON *load_json(const char *path)
+{
+    char *text = slurp(path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(j, "%s is not JSON", path);
+    return j;
+}
+
+/* Phase 1: 65,536 GPUs (2 zones of 4 x 4-tier clos on QM9700) with the tiers above the pods
+ * built for 131,072; the full build: 131,072 GPUs. Hand count of what growing adds: 65,536 more
+ * endpoints = 2,048 leaves + 64 pods x 32 spines = 2,048 spines; cores (4 zones x 1,024) and
+ * super-cores (2,048) are already there. Links: +65,536 at NIC-leaf, leaf-spine and spine-core
+ * (1:1), 0 at core-super-core (built in full). Nothing installed moves: the diff has no
+ * removed, re-terminated or changed cable, and the added cables are the difference of the two
+ * cable counts. */
+Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = 300)
+{
+    char out[8192], cmd[1024], dir[64] = "/tmp/fabplan-growth-XXXXXX", path[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 65536 --topology clos --switch nvidia-qm9700 "
+             "--set /fabric/build_for_gpus=131072 --formats json,cables -q -o %s/p1", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 131072 --topology clos --switch nvidia-qm9700 "
+             "--formats json,cables -q -o %s/full", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " diff %s/p1 %s/full -o %s/d", dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+
+    snprintf(path, sizeof path, "%s/p1/plan.json", dir);
+    cJSON *p1 = load_json(path);
+    snprintf(path, sizeof path, "%s/full/plan.json", dir);
+    cJSON *full = load_json(path);
+    snprintf(path, sizeof path, "%s/d/changes-summary.json", dir);
+    cJSON *d = load_json(path);
+
+    cr_expect_eq(json_num(p1, "summary", "tiers"), 4);
+    cr_expect_eq(json_num(p1, "growth", "switches"), 4096);
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(p1, "growth");
+    cr_expect_eq(json_num(g, "switches_by_tier", "leaf"), 2048);
+    cr_expect_eq(json_num(g, "switches_by_tier", "spine"), 2048);
+    cr_expect_eq(json_num(g, "switches_by_tier", "core"), 0);
+    cr_expect_eq(json_num(g, "switches_by_tier", "super-core"), 0);
+    cr_expect_eq(json_num(g, "links_by_boundary", "nic-leaf"), 65536);
+    cr_expect_eq(json_num(g, "links_by_boundary", "leaf-spine"), 65536);
+    cr_expect_eq(json_num(g, "links_by_boundary", "spine-core"), 65536);
+    cr_expect_eq(json_num(g, "links_by_boundary", "core-super-core"), 0);
+
+    double c_old = json_num(d, "cables_old", NULL), c_new = json_num(d, "cables_new", NULL);
+    cr_expect_eq(json_num(d, "cables_removed", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_reterminated", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_changed", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_with_a_end_moved", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_added", NULL), c_new - c_old);
+    cr_expect_eq(json_num(d, "cables_unchanged", NULL), c_old);
+    /* growth in plan.json said the same before anything was built */
+    cr_expect_eq(json_num(g, "cables", NULL), c_new - c_old);
+    cr_expect_eq(json_num(d, "devices_added", NULL), 8192 + 4096);   /* servers + switches */
+    cr_expect(fabs(json_num(d, "cost_of_step_usd", NULL) - json_num(g, "cost_usd", NULL)) < 1.0,
+              "diff's cost %f, growth's %f", json_num(d, "cost_of_step_usd", NULL),
+              json_num(g, "cost_usd", NULL));
+    (void)full;
+    cJSON_Delete(p1);
+    cJSON_Delete(full);
+    cJSON_Delete(d);
+}
+
+/* A diff the other way round removes what the forward diff adds and re-terminates the same
+ * cables: 2,560 and 3,072 GPUs (3 tiers; the third pod holds 16 leaves with 16 spines in the
+ * first, 32 leaves with 32 spines in the second). A different spread moves cables (the partial
+ * pod of 20,000 GPUs has 32 spines even, 17 balanced). */
+Test(growth, diff_categories, .timeout = 120)
+{
+    char out[8192], cmd[1024], dir[64] = "/tmp/fabplan-diff-XXXXXX", path[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 2560 --topology clos --formats json,cables -q -o %s/a && "
+             BIN " plan --gpus 3072 --topology clos --formats json,cables -q -o %s/b && "
+             BIN " diff %s/a %s/b -o %s/ab && " BIN " diff %s/b %s/a -o %s/ba",
+             dir, dir, dir, dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/ab/changes-summary.json", dir);
+    cJSON *ab = load_json(path);
+    snprintf(path, sizeof path, "%s/ba/changes-summary.json", dir);
+    cJSON *ba = load_json(path);
+    cr_expect(json_num(ab, "cables_added", NULL) > 0);
+    cr_expect(json_num(ab, "cables_reterminated", NULL) > 0);
+    cr_expect_eq(json_num(ab, "cables_added", NULL), json_num(ba, "cables_removed", NULL));
+    cr_expect_eq(json_num(ab, "cables_removed", NULL), json_num(ba, "cables_added", NULL));
+    cr_expect_eq(json_num(ab, "cables_reterminated", NULL), json_num(ba, "cables_reterminated", NULL));
+    cr_expect_eq(json_num(ab, "devices_added", NULL), json_num(ba, "devices_removed", NULL));
+    cr_expect_eq(json_num(ab, "cables_new", NULL) - json_num(ab, "cables_old", NULL),
+                 json_num(ab, "cables_added", NULL) - json_num(ab, "cables_removed", NULL));
+    cJSON_Delete(ab);
+    cJSON_Delete(ba);
+    snprintf(path, sizeof path, "%s/ba/changes.csv", dir);
+    char *csv = slurp(path);
+    cr_expect(strncmp(csv, "change,old_cable_id,new_cable_id,a_device,a_port,", 49) == 0);
+    cr_expect(strstr(csv, "\nremoved,") != NULL);
+    cr_expect(strstr(csv, "\nre-terminated,") != NULL);
+    free(csv);
+
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 20000 --topology clos --formats json,cables -q -o %s/e && "
+             BIN " plan --gpus 20000 --topology clos --set /fabric/spread=balanced --formats json,cables -q -o %s/f && "
+             BIN " diff %s/e %s/f -o %s/d2", dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/d2/changes-summary.json", dir);
+    cJSON *d = load_json(path);
+    cr_expect(json_num(d, "cables_reterminated", NULL) > 0);
+    cr_expect(json_num(d, "devices_removed", NULL) >= 15 + 192, "640 -> 625 spines, 512 -> 320 cores");
+    cJSON_Delete(d);
+}
+
+Test(growth, diff_bad_input)
+{
+    char out[8192], cmd[512];
+    cr_expect_eq(run(BIN " diff", out, sizeof out), 2);
+    cr_expect_eq(run(BIN " diff /nonexistent-a /nonexistent-b -o /tmp/fabplan-diff-never", out, sizeof out), 4, "%s", out);
+    cr_expect(strstr(out, "/nonexistent-a/cables.csv") != NULL, "%s", out);
+    FILE *f = fopen("/tmp/fabplan-diff-bad/cables.csv", "w");
+    if (f == NULL) {
+        cr_assert_eq(system("mkdir -p /tmp/fabplan-diff-bad"), 0);
+        f = fopen("/tmp/fabplan-diff-bad/cables.csv", "w");
+    }
+    cr_assert_not_null(f);
+    fputs("id,a,b\n1,2,3\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, BIN " diff /tmp/fabplan-diff-bad /tmp/fabplan-diff-bad -o /tmp/fabplan-diff-never");
+    cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "no column \"cable_id\"") != NULL, "%s", out);
+    cr_expect_neq(access("/tmp/fabplan-diff-never/changes.csv", F_OK), 0);
+}
