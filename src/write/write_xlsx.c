@@ -1,4 +1,5 @@
-/* fabplan — the installer workbook (plan.xlsx). The only file that includes libxlsxwriter.
+/* fabplan — the installer workbook (plan.xlsx): the book, its sheets and the entry points; the
+ * sheets themselves are written by xlsx_*.c (see xlsx.h).
  *
  * Sheets: Summary, BOM, Cables (continued on "Cables (2)"... past Excel's row limit), Ports,
  * Racks, Pull list. The workbook is written in constant-memory mode: a 4-tier plan has half a
@@ -6,17 +7,13 @@
  * (rows go to per-sheet temp files; every sheet must be written in ascending row order, and
  * worksheet tables are not available, hence autofilter + formatted header). */
 #include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <xlsxwriter.h>
-#include "write/writers.h"
+#include "xlsx.h"
 
 /* A fixed creation date (2000-01-01T00:00:00Z) instead of the clock: same plan, same bytes. */
 #define FIXED_CREATED ((time_t)946684800)
 
+<<<<<<< HEAD
 enum { K_TEXT, K_INT, K_LEN, K_KINDS };     /* cell kinds that get a per-medium colour */
 
 /* Light fills per medium, close to the jackets crews see: grey copper, aqua OM4, yellow OS2. */
@@ -124,14 +121,44 @@ static void put_f(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const ch
     keep(b, worksheet_write_formula_num(ws, r, c, formula, f, isfinite(v) ? v : 0));
 }
 
+=======
+>>>>>>> main
 /* ---- sheets ---- */
 
-static lxw_worksheet *add_sheet(book *b, const char *name)
+lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name)
 {
     lxw_worksheet *ws = workbook_add_worksheet(b->wb, name);
     if (ws == NULL && b->lerr == LXW_NO_ERROR)
         b->lerr = LXW_ERROR_MEMORY_MALLOC_FAILED;
     return ws;
+}
+
+/* How every sheet prints: the chosen paper, narrow side margins (the data is wide), the plan and
+ * sheet named in the header, "page X of Y" in the footer, one page wide. Rows repeat with
+ * worksheet_repeat_rows where a sheet has a header row. */
+void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
+{
+    char head[300], name[2 * sizeof fp__plan_rspec(b->plan)->name];
+    const char *from = plan_name(b->plan);
+    size_t k = 0;
+    /* '&' starts a code in a header: a literal one is written twice */
+    for (; *from && k + 2 < sizeof name; from++) {
+        if (*from == '&')
+            name[k++] = '&';
+        name[k++] = *from;
+    }
+    name[k] = '\0';
+    if (landscape)
+        worksheet_set_landscape(ws);
+    else
+        worksheet_set_portrait(ws);
+    worksheet_set_paper(ws, b->paper == FP_PAPER_LETTER ? 1 : 9);
+    worksheet_set_margins(ws, 0.3, 0.3, 0.6, 0.6);
+    lxw_header_footer_options hf = { .margin = 0.25 };
+    snprintf(head, sizeof head, "&L&\"-,Bold\"%.200s: fabric plan&R&A", name);
+    keep(b, worksheet_set_header_opt(ws, head, &hf));
+    keep(b, worksheet_set_footer_opt(ws, "&Lfabplan " FP_VERSION "&Cpage &P of &N", &hf));
+    worksheet_fit_to_pages(ws, 1, 0);
 }
 
 static void sheet_close(sheet *s)
@@ -153,7 +180,7 @@ static int sheet_open(sheet *s)
         snprintf(name, sizeof name, "%s", s->base);
     else
         snprintf(name, sizeof name, "%s (%d)", s->base, s->part);
-    if ((s->ws = add_sheet(b, name)) == NULL)
+    if ((s->ws = fp_xlsx__add_sheet(b, name)) == NULL)
         return -1;
     /* Two lines for the wrapped titles: libxlsxwriter does not grow rows to fit. */
     keep(b, worksheet_set_row(s->ws, 0, 30, NULL));
@@ -163,13 +190,12 @@ static int sheet_open(sheet *s)
     }
     worksheet_freeze_panes(s->ws, 1, 0);
     worksheet_repeat_rows(s->ws, 0, 0);
-    worksheet_set_landscape(s->ws);
-    worksheet_fit_to_pages(s->ws, 1, 0);
+    fp_xlsx__page_setup(b, s->ws, 1);
     s->row = 0;
     return 0;
 }
 
-static void sheet_init(sheet *s, book *b, const char *base, const column *cols, int ncols)
+void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols, int ncols)
 {
     memset(s, 0, sizeof *s);
     s->b = b;
@@ -180,7 +206,7 @@ static void sheet_init(sheet *s, book *b, const char *base, const column *cols, 
 
 /* Row index for the next data row, opening the sheet or its continuation as needed
  * (0 when a sheet could not be added). */
-static lxw_row_t sheet_next(sheet *s)
+lxw_row_t fp_xlsx__sheet_next(sheet *s)
 {
     if (s->ws == NULL || (int64_t)s->row >= s->b->max_rows)
         if (sheet_open(s) != 0)
@@ -189,13 +215,14 @@ static lxw_row_t sheet_next(sheet *s)
 }
 
 /* The sheet must exist even when it has no data rows (a header alone). */
-static void sheet_end(sheet *s)
+void fp_xlsx__sheet_end(sheet *s)
 {
     if (s->ws == NULL)
         sheet_open(s);
     sheet_close(s);
 }
 
+<<<<<<< HEAD
 static void progress(const book *b, const char *stage, int64_t i, int64_t n)
 {
     if (b->o && b->o->progress && ((i & 0xffff) == 0 || i == n))
@@ -238,13 +265,9 @@ static int dev_in_scope(const split_index *x, const scope *sc, int64_t dev)
            (sc->row == 0 || x->dev_row[dev] == sc->row);
 }
 
+=======
+>>>>>>> main
 /* ---- racks: index by (hall, row, rack) so devices and cable ends find their rack ---- */
-
-typedef struct rack_index {
-    int64_t *key;           /* sorted keys */
-    int32_t *rack;          /* rack number (fp_plan_rack index) of each key */
-    size_t n;
-} rack_index;
 
 static int64_t rack_key(int hall, int row, int rack)
 {
@@ -284,7 +307,7 @@ static int rack_index_build(rack_index *ri, const fp_plan *plan)
 }
 
 /* Rack number of a location, -1 when unknown. */
-static int32_t rack_of(const rack_index *ri, const fp_location *l)
+int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l)
 {
     int64_t k = rack_key(l->hall, l->row, l->rack);
     size_t lo = 0, hi = ri->n;
@@ -364,6 +387,20 @@ static void make_formats(book *b)
     format_set_font_color(b->spare_text, 0x808080);
     format_set_indent(b->spare_text, 1);
     b->warn = fmt(b, NULL, 1, 0xFFC7CE, 0);
+    /* Elevation cells by tier: servers blue, leaves green, spines yellow, cores orange, super-
+     * cores lilac; a grey hairline keeps each unit countable. */
+    static const lxw_color_t role_fill[FP_MAX_TIERS + 1] = { 0xDDEBF7, 0xC6E0B4, 0xFFE699,
+                                                             0xF8CBAD, 0xD9D2E9 };
+    for (int t = 0; t <= FP_MAX_TIERS; t++) {
+        b->role[t] = fmt(b, NULL, 0, role_fill[t], 0);
+        format_set_font_size(b->role[t], 9);
+        format_set_border(b->role[t], LXW_BORDER_HAIR);
+        format_set_border_color(b->role[t], 0x808080);
+    }
+    /* A box to tick or write in (sign-off columns). */
+    b->box = fmt(b, NULL, 0, 0, 0);
+    format_set_border(b->box, LXW_BORDER_THIN);
+    format_set_border_color(b->box, 0xA6A6A6);
     for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
         /* Text indented and small numbers centred, so "42" and "su01-leaf-r1" in adjacent
          * cells do not read as one "42 su01-leaf-r1". */
@@ -372,6 +409,7 @@ static void make_formats(book *b)
         b->medium[m][K_INT] = fmt(b, "0", 0, medium_fill[m], 0);
         format_set_align(b->medium[m][K_INT], LXW_ALIGN_CENTER);
         b->medium[m][K_LEN] = fmt(b, "0.0", 0, medium_fill[m], 0);
+<<<<<<< HEAD
     }
 }
 
@@ -1128,6 +1166,11 @@ static void write_summary(book *b, lxw_worksheet *ws)
     for (size_t i = 0; i < fp_plan_note_count(plan); i++) {
         put_s(b, ws, r, 0, i == 0 ? "Notes" : "", b->bold);
         put_s(b, ws, r++, 1, fp_plan_note(plan, i), NULL);
+=======
+        b->medium[m][K_WRAP] = fmt(b, NULL, 0, medium_fill[m], 0);
+        format_set_text_wrap(b->medium[m][K_WRAP]);
+        format_set_align(b->medium[m][K_WRAP], LXW_ALIGN_VERTICAL_TOP);
+>>>>>>> main
     }
 }
 
@@ -1146,7 +1189,11 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     b.max_rows = max_rows < 1 ? 1 : max_rows > FP_XLSX_MAX_DATA_ROWS ? FP_XLSX_MAX_DATA_ROWS
                                                                        : max_rows;
     b.sc = sc;
+<<<<<<< HEAD
     b.split = split;
+=======
+    b.paper = o && o->version >= 3 ? o->paper : FP_PAPER_A4;
+>>>>>>> main
     b.err = err;
     b.rc = FP_OK;
     /* Temp files next to the output (about 0.7 kB per row): /tmp may be a small tmpfs. */
@@ -1166,7 +1213,7 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     fclose(probe);
     if ((b.wb = workbook_new_opt(path, &wo)) == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
-    snprintf(title, sizeof title, "%s: fabric plan", fp__plan_rspec(plan)->name[0] ? fp__plan_rspec(plan)->name : "fabplan");
+    snprintf(title, sizeof title, "%s: fabric plan", plan_name(plan));
     lxw_doc_properties props = { .title = title, .comments = "generated by fabplan " FP_VERSION,
                                  .created = FIXED_CREATED };
     keep(&b, workbook_set_properties(b.wb, &props));
@@ -1178,19 +1225,19 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     b.rack_idx = &ri;
     /* Sheets are created in reading order; the Summary is filled last, from what the data sheets
      * counted (each sheet has its own row stream, so that is allowed in constant memory). */
-    lxw_worksheet *summary = add_sheet(&b, "Summary");
+    lxw_worksheet *summary = fp_xlsx__add_sheet(&b, "Summary");
     if (sc.hall == 0 && sc.row == 0)
-        write_bom(&b);
+        fp_xlsx__write_bom(&b);
     if (b.rc == FP_OK)
-        write_cables(&b);
+        fp_xlsx__write_cables(&b);
     if (b.rc == FP_OK)
-        write_ports(&b);
+        fp_xlsx__write_ports(&b);
     if (b.rc == FP_OK)
-        write_racks(&b, &ri);
+        fp_xlsx__write_racks(&b, &ri);
     if (b.rc == FP_OK)
-        write_pull_list(&b);
+        fp_xlsx__write_pull_list(&b);
     if (b.rc == FP_OK && summary)
-        write_summary(&b, summary);
+        fp_xlsx__write_summary(&b, summary);
 close:
     rack_index_free(&ri);
     if (split == NULL)
