@@ -75,8 +75,9 @@ char *fp__port_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *r
                     int port);
 /* Breakout lane (1-based) of the port, 0 when the port is not split. */
 int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int port);
-/* 1 when the switch part is InfiniBand (its name says so), else Ethernet. */
-int fp__part_infiniband(const fp_part *p);
+/* 1 when the fabric runs InfiniBand (every part speaks only InfiniBand: QM9700, Q3400), 0 for
+ * Ethernet (parts that speak only Ethernet, or both, as inline parts do by default). */
+int fp__fabric_infiniband(const fp_rspec *rs);
 
 /* "nic-leaf", "leaf-spine", ... for boundary b (0 = NIC-leaf). Returns buf. */
 const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);

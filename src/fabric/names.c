@@ -106,9 +106,9 @@ int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t id, int port
     return f.split ? f.lane : 0;
 }
 
-int fp__part_infiniband(const fp_part *p)
+int fp__fabric_infiniband(const fp_rspec *rs)
 {
-    return strstr(p->name, "InfiniBand") != NULL;
+    return rs->protocols == FP_PROTO_IB;
 }
 
 const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)

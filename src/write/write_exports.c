@@ -271,7 +271,7 @@ int fp__avd_file_name(const fp_plan *plan, const fp_write_options *o, const char
 {
     (void)o;
     /* AVD configures Ethernet (EOS) switches; an InfiniBand fabric has nothing for it. */
-    if (fp__part_infiniband(&fp__plan_rspec(plan)->tier[0].model))
+    if (fp__fabric_infiniband(fp__plan_rspec(plan)))
         return 0;
     fp__copy_str(buf, n, ext);
     return 1;

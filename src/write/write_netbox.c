@@ -305,7 +305,7 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
     char port[FP_PORT_NAME_MAX], speed[24];
     /* Every port is at the link speed: NIC ports are, and switch ports are split to it. */
     speed[fp__put_int(speed, (int64_t)rs->link_gbps * 1000000)] = '\0';   /* Kbps */
-    int ib = fp__part_infiniband(&rs->tier[0].model);
+    int ib = fp__fabric_infiniband(rs);
     const char *type[FP_MAX_TIERS + 1];
     type[0] = fp__netbox_interface_type(rs->link_gbps, rs->nic.cage, ib);
     for (int t = 1; t <= fab->tiers; t++)
