@@ -153,6 +153,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
             out->segment_stock_m[k] = st[k];
     }
     out->boundary = l0->boundary;
+    out->gbps = rs->gbps[l0->boundary];
     out->plane = l0->plane;
     out->n_links = cb->n_links;
     int ap[FP_MAX_LEGS] = { 0 }, zp[FP_MAX_LEGS] = { 0 }, nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
