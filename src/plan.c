@@ -72,6 +72,7 @@ fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_cata
     if ((rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK))
         goto fail;
+    fp__cost_note(plan);
     STAGE("metrics", 0.92);
     if ((rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
         goto fail;
