@@ -15,6 +15,7 @@
 #include "fabplan/spec.h"
 #include "fabplan/plan.h"
 #include "fabplan/cabling.h"
+#include "fabplan/bom.h"
 #include "fabplan/write.h"
 #include "fabplan/metrics.h"
 #include "fabplan/compare.h"

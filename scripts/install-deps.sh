@@ -1,8 +1,9 @@
 #!/bin/sh
 # Install the Debian packages fabplan builds, tests and runs with.
+# chromium: the suite opens report.html and compare.html in it, headless (tests/write/test_report.c).
 # Idempotent: does nothing (no apt-get update, no network) when they are all present.
 set -eu
-PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip"
+PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip chromium"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -200,12 +200,15 @@ int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary)
 
 size_t fp_plan_note_count(const fp_plan *plan)
 {
-    return (size_t)plan->fab.n_notes;
+    return (size_t)plan->fab.n_notes + (plan->cab.note[0] != '\0');
 }
 
+/* The fabric's notes, then the cabling's. */
 const char *fp_plan_note(const fp_plan *plan, size_t i)
 {
-    return i < (size_t)plan->fab.n_notes ? plan->fab.notes[i] : NULL;
+    if (i < (size_t)plan->fab.n_notes)
+        return plan->fab.notes[i];
+    return i == (size_t)plan->fab.n_notes && plan->cab.note[0] ? plan->cab.note : NULL;
 }
 
 /* ---- bill of materials ---- */
@@ -236,6 +239,25 @@ size_t fp_plan_warning_count(const fp_plan *plan)
 const char *fp_plan_warning(const fp_plan *plan, size_t i)
 {
     return i < (size_t)plan->bom.n_warnings ? plan->bom.warnings[i] : NULL;
+}
+
+fp_status fp_plan_bom_category_total(double *cost_usd, double *power_w, const fp_plan *plan,
+                                     fp_bom_category category, fp_error *err)
+{
+    double cost = 0, power = 0;
+    if ((unsigned)category >= FP_BOM_CATEGORY_COUNT)
+        FP_FAIL(err, FP_EINVAL, "", "BOM category %d out of range (0 to %d)", (int)category,
+                FP_BOM_CATEGORY_COUNT - 1);
+    for (size_t i = 0; i < plan->bom.n; i++)
+        if (plan->bom.row[i].line.kind == category) {
+            cost += plan->bom.row[i].line.cost;
+            power += plan->bom.row[i].line.power_w;
+        }
+    if (cost_usd)
+        *cost_usd = cost;
+    if (power_w)
+        *power_w = power;
+    return FP_OK;
 }
 
 /* ---- analysis ---- */

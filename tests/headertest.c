@@ -3,8 +3,11 @@
 #include "fabplan/catalog.h"
 #include "fabplan/spec.h"
 #include "fabplan/plan.h"
+#include "fabplan/bom.h"
 #include "fabplan/cabling.h"
 #include "fabplan/write.h"
+#include "fabplan/metrics.h"
+#include "fabplan/compare.h"
 #include "fabplan.h"
 int fp_headertest_dummy(void);
 int fp_headertest_dummy(void) { return FP_OK; }

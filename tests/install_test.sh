@@ -1,16 +1,38 @@
 #!/bin/sh
 # Install into a scratch prefix, then build and run the embedding example against the
-# installed headers and library through pkg-config, as a user of the library would.
+# installed headers and library through pkg-config, as a user of the library would: linked
+# to the shared library, and linked statically to libfabplan.a.
 set -eu
 build=$1; src=$2
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 pcdir=$(dirname "$(find "$prefix" -name fabplan.pc)")
-flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs fabplan)
+pc() { PKG_CONFIG_PATH=$pcdir pkg-config "$@" fabplan; }
+# --cflags is fabplan's own include directory and nothing else: the dependencies' headers are
+# not part of the API, so their include paths must not reach an embedder's build.
+cflags=$(pc --cflags)
+set -- $cflags
+if [ $# -ne 1 ] || [ "${1#-I}" = "$1" ] || [ "$(cd "${1#-I}" && pwd -P)" != "$(cd "$prefix/include" && pwd -P)" ]; then
+    echo "install: pkg-config --cflags fabplan is '$cflags', expected only -I$prefix/include" >&2
+    exit 1
+fi
+flags="$cflags $(pc --libs)"
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Werror "$src/examples/embed/main.c" $flags -o "$prefix/embed"
 LD_LIBRARY_PATH=$(dirname "$(find "$prefix" -name 'libfabplan.so' | head -1)") "$prefix/embed" | grep -q '^tiers 3$'
+# Static: libfabplan.a plus the private libraries pkg-config --static lists; the result needs
+# no libfabplan.so at run time.
+libdir=$(dirname "$(find "$prefix" -name 'libfabplan.a' | head -1)")
+static_libs=$(pc --static --libs | sed 's/-lfabplan//')
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Werror "$src/examples/embed/main.c" $cflags "$libdir/libfabplan.a" $static_libs \
+    -o "$prefix/embed-static"
+if ldd "$prefix/embed-static" | grep -q libfabplan; then
+    echo "install: the static build still loads libfabplan.so" >&2
+    exit 1
+fi
+"$prefix/embed-static" | grep -q '^tiers 3$'
 # `man fabplan` finds the installed page (MANPATH as a user with this prefix would set it).
 MANPATH=$prefix/share/man MANWIDTH=80 man fabplan 2>/dev/null | grep -q 'plan the network fabric of a GPU cluster'
 # The installed completion completes commands and a command's options from the installed binary.

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define XL_MAX_COLS 32
-#define XL_CELL 512
+#define XL_CELL 4096
 
 /* Whole output of a command (NULL on failure); the caller frees it. */
 static inline char *xl_popen_read(const char *cmd)

@@ -1,4 +1,5 @@
-/* fabplan — physical layout, cables and bill of materials of a plan (read-only views).
+/* fabplan — physical layout and cables of a plan (read-only views); the bill of materials is
+ * in fabplan/bom.h (included here for programs written before it moved).
  *
  * fp_plan_new places every device (hall, row, rack, U), routes and sizes every link, picks its
  * medium and parts, and prices the result. These getters read that back by index. */
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include "fabplan/error.h"
 #include "fabplan/plan.h"
+#include "fabplan/bom.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,41 +114,6 @@ FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
 /** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range). */
 FP_EXPORT fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link);
 
-/** One bill-of-materials line. */
-typedef struct fp_bom_line {
-    const char *part;           /**< catalog id (borrowed) */
-    const char *category;       /**< "switch", "nic", "transceiver", "copper", "fibre" (static) */
-    const char *description;    /**< part name, with the length for cut items (borrowed) */
-    double length_m;            /**< fibre and copper: the stock length of this line, else 0 */
-    int spare;                  /**< 1 for a spares line */
-    int64_t quantity;
-    double unit_cost, cost;     /**< USD */
-    double unit_power_w, power_w;
-    double mtbf_hours;          /**< of one unit, from the catalog (0 when unknown) */
-} fp_bom_line;
-
-/** METHOD: number of BOM lines, spares lines included. Cannot fail. */
-FP_EXPORT size_t fp_plan_bom_count(const fp_plan *plan);
-/** METHOD: copy BOM line i (grouped by category, then part, then length; a spares line follows
- *  the line it spares) into the caller's *out. Its part and description point into the plan
- *  (valid while it lives). Errors: FP_EINVAL when i is out of range. */
-FP_EXPORT fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out,
-                                     fp_error *err);
-
-typedef struct fp_totals {
-    double cost, power_w;
-    double cost_per_gpu, power_w_per_gpu;
-    int64_t transceivers;       /**< modules, spares excluded (a twin-port module counts once) */
-    double transceivers_per_gpu;
-    int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
-    int64_t unpriced_parts;     /**< parts in the BOM that give no price_usd (or, but fibre, no
-                                     power_w): counted as $0 / 0 W; each has a warning */
-} fp_totals;
-
-/** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
- *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
-FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
-
 /** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
  *  for build_for_gpus GPUs less this one. Counts are over all planes; the tiers above the pods
  *  are already built for the target, so the switches to add are the new pods' leaves and
@@ -169,11 +136,6 @@ typedef struct fp_growth {
  *  when the spec gives a build_for_gpus above cluster.gpus, else 0 (and *out is zeroed).
  *  Cannot fail: the target plan is built with the plan. */
 FP_EXPORT int fp_plan_growth(const fp_plan *plan, fp_growth *out);
-
-/** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
- *  warning i: a borrowed string that lives with the plan, NULL when out of range. */
-FP_EXPORT size_t fp_plan_warning_count(const fp_plan *plan);
-FP_EXPORT const char *fp_plan_warning(const fp_plan *plan, size_t i);
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,8 @@ FP_EXPORT fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const
                                      const char *const *names, size_t n, int64_t gpus,
                                      fp_compare_row **rows, size_t *n_rows, fp_error *err);
 
-/** Write compare.csv and compare.json into dir (created if missing), all or nothing.
+/** Write compare.csv, compare.json and compare.html (a chart of cost per GPU against the share
+ *  of full bisection, and the table) into dir (created if missing), all or nothing.
  *  rows stay owned by the caller. Errors: FP_EINVAL (NULL argument), FP_EIO, FP_ENOMEM. */
 FP_EXPORT fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir,
                                      fp_error *err);

@@ -23,6 +23,8 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 #define FP_WRITE_TOPOLOGY 0x80u /**< topology.csv: one row per link, AVD-style columns */
 #define FP_WRITE_AVD 0x400u     /**< avd-cv-topology.yml: Arista AVD eos_designs cv_topology input
                                      (Ethernet fabrics only; nothing for InfiniBand) */
+#define FP_WRITE_REPORT 0x800u  /**< report.html: the plan on one self-contained page, with the
+                                     diagrams written in the same call inlined */
 /* Diagrams (write_dot.c): each is written as Graphviz source (.dot) and SVG. Their bits start at
  * 0x1000 to leave the low bits to data documents. */
 #define FP_WRITE_OVERVIEW 0x1000u /**< fabric.dot/.svg: one node per group of identical switches */
@@ -46,6 +48,12 @@ typedef enum fp_label_style {
     FP_LABELS_TIA606            /**< TIA-606 style: 1A.E12-40:swp17s0 (rules in docs/outputs.md) */
 } fp_label_style;
 
+/** Paper the workbook's sheets are set up to print on (fp_write_options.paper). */
+typedef enum fp_paper {
+    FP_PAPER_A4 = 0,            /**< ISO A4, 210 x 297 mm (the default) */
+    FP_PAPER_LETTER             /**< US Letter, 8.5 x 11 in */
+} fp_paper;
+
 typedef struct fp_write_options {
     int version;                /**< FP_WRITE_OPTIONS_VERSION */
     unsigned formats;           /**< FP_WRITE_* bits */
@@ -59,10 +67,12 @@ typedef struct fp_write_options {
     const char *detail;
     fp_split_by split_by;       /**< version 2: extra workbooks per row or hall */
     fp_label_style labels;      /**< version 3: identifier style of labels.csv */
+    fp_paper paper;             /**< version 4: paper of the printed workbook (A4 before) */
 } fp_write_options;
 
-#define FP_WRITE_OPTIONS_VERSION 3
-#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, FP_SPLIT_NONE, FP_LABELS_PLAIN }
+#define FP_WRITE_OPTIONS_VERSION 4
+#define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, \
+                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4 }
 
 /** Which unit FP_WRITE_DETAIL would draw for these options: returns 1 and writes its file stem
  *  ("su-3", "pod-1") to name (n bytes, truncated to fit), or 0 with the reason in *why (may be

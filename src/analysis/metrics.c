@@ -362,7 +362,7 @@ static fp_status count_hops(const fp_stages *st, fp_analysis *an, fp_error *err)
         for (int64_t i = 0; i < g_here; i++) {
             int64_t r = i * eps / gps;
             const fp_device *leaf = &fab->dev[fab->link[s * eps + r].z];
-            int64_t rail = rails > 1 ? leaf->rail : 0;
+            int64_t rail = rails > 1 ? r : 0;  /* NIC port r is rail r (a shared leaf holds two) */
             int64_t pod = L >= 3 ? leaf->pod : 0, zone = L >= 4 ? leaf->zone : 0;
             leaf_n[fab->link[s * eps + r].z - fab->tier_base[1]]++;
             pod_n[pod]++;

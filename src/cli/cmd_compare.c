@@ -202,7 +202,8 @@ int cmd_compare(int argc, char **argv)
         if (dropped)
             printf("(%zu designs left out by --min-bisection / --max-oversubscription)\n", dropped);
         if (o.out_dir)
-            printf("wrote %s/compare.csv, %s/compare.json\n", o.out_dir, o.out_dir);
+            printf("wrote %s/compare.csv, %s/compare.json, %s/compare.html\n", o.out_dir,
+                   o.out_dir, o.out_dir);
     }
 out:
     fp_compare_free(rows);

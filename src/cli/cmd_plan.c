@@ -21,6 +21,7 @@ static const format_name format_names[] = {
     { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
     { "avd", FP_WRITE_AVD, "avd-cv-topology.yml (Ethernet fabrics)" },
+    { "report", FP_WRITE_REPORT, "report.html" },
     { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
     { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
@@ -68,17 +69,20 @@ static void plan_usage(FILE *f)
     fputs("usage: fabplan plan [SPEC] [-o DIR] [options]\n"
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
           "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
-          "the NetBox import set (netbox-*.csv), topology.csv, and the fabric, floor and one unit's detail diagrams\n"
-          "as .dot and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
+          "the NetBox import set (netbox-*.csv), topology.csv, report.html (one page for a\n"
+          "reviewer), and the fabric, floor and one unit's detail diagrams as .dot and .svg) into\n"
+          "DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
-          "                      cables, bom, xlsx, labels, netbox, topology, diagrams (or one of\n"
-          "                      fabric, floor, detail), png, all. E.g. --formats json,bom to\n"
-          "                      iterate quickly: plan.xlsx alone takes ~30 s at 131,072 GPUs\n"
+          "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
+          "                      (or one of fabric, floor, detail), png, all. E.g. --formats\n"
+          "                      json,bom to iterate quickly: plan.xlsx alone takes ~30 s at\n"
+          "                      131,072 GPUs\n"
           "  --no-xlsx           everything but plan.xlsx (and its --split-by workbooks)\n"
+          "  --paper a4|letter   paper the workbook's sheets print on (default a4)\n"
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
@@ -194,6 +198,7 @@ typedef struct plan_opts {
     fp_label_style labels;
     unsigned formats;   /* FP_WRITE_* from --formats; 0 = the default set */
     int no_xlsx;
+    fp_paper paper;
 } plan_opts;
 
 static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *), plan_opts *po)
@@ -239,6 +244,18 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
             if (bits == 0)
                 return EXIT_USAGE;
             po->formats |= bits;
+            continue;
+        }
+        if (po && (strcmp(argv[i], "--paper") == 0 || strncmp(argv[i], "--paper=", 8) == 0)) {
+            const char *v = argv[i][7] == '=' ? argv[i] + 8 : i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "a4") == 0 || strcmp(v, "A4") == 0)
+                po->paper = FP_PAPER_A4;
+            else if (strcmp(v, "letter") == 0 || strcmp(v, "Letter") == 0)
+                po->paper = FP_PAPER_LETTER;
+            else {
+                fprintf(stderr, "fabplan: --paper expects a4 or letter, got \"%s\"\n", v);
+                return EXIT_USAGE;
+            }
             continue;
         }
         if (po && strcmp(argv[i], "--no-xlsx") == 0) {
@@ -334,7 +351,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4 };
     unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
@@ -358,6 +375,7 @@ int cmd_plan(int argc, char **argv)
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
     wo.split_by = po.split_by;
     wo.labels = po.labels;
+    wo.paper = po.paper;
     if (!o.quiet && isatty(STDERR_FILENO))
         wo.progress = progress;
     wo.detail = po.detail;
@@ -406,7 +424,7 @@ int cmd_validate(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4 };
     int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;

@@ -22,17 +22,47 @@ static int64_t ceil_div(int64_t a, int64_t b)
 }
 
 /* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU. */
+/* When a rail's servers leave a fraction of a leaf (144 servers on 32-port-down leaves: 4.5
+ * leaves per rail) and the rails together need fewer whole leaves than one set per rail
+ * (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20), the leaves are shared: the SU's NIC ports are
+ * laid out rail after rail and cut every leaf_down_max ports, so a leaf can end one rail and
+ * begin the next. Only when a rail already spans several leaves: a rail that fits one leaf
+ * keeps it to itself. */
 typedef struct rail_shape {
-    int lpr, per_leaf, lps;
+    int lpr, per_leaf, lps, shared;
 } rail_shape;
 
 static rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
 {
     rail_shape r;
+    int eps = rs->endpoints_per_server;
     r.lpr = (int)ceil_div(rs->su_servers, leaf_down_max);
     r.per_leaf = (int)ceil_div(rs->su_servers, r.lpr);
-    r.lps = rs->endpoints_per_server * r.lpr;
+    r.lps = eps * r.lpr;
+    r.shared = 0;
+    if (eps > 1 && r.lpr > 1 && rs->su_servers % leaf_down_max != 0) {
+        int lps = (int)ceil_div((int64_t)eps * rs->su_servers, leaf_down_max);
+        if (lps < r.lps) {
+            r.lps = lps;
+            r.per_leaf = leaf_down_max;
+            r.shared = 1;
+        }
+    }
     return r;
+}
+
+/* Shared rails: NIC ports on leaf k (0-based in its SU) when the SU has in_su servers; leaf k
+ * takes ports [k x per_leaf, (k + 1) x per_leaf) of the SU laid out rail after rail. */
+static int64_t shared_load(const rail_shape *r, int eps, int64_t su_servers, int64_t k,
+                           int64_t in_su)
+{
+    int64_t lo = k * r->per_leaf, hi = lo + r->per_leaf, n = 0;
+    for (int rail = 0; rail < eps; rail++) {
+        int64_t a = (int64_t)rail * su_servers, b = a + in_su;
+        int64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+        n += y > x ? y - x : 0;
+    }
+    return n;
 }
 
 /* Up links a switch needs for d down links at its ratio: the ratio is of bandwidth (down Gb/s :
@@ -427,6 +457,8 @@ static int leaves_make(sw_list *lv, const build_ctx *c, int64_t servers)
             int64_t in_su = su == n_su - 1 ? servers - su * rs->su_servers : rs->su_servers;
             int64_t e = in_su - (k % c->r.lpr) * c->r.per_leaf;
             e = e < 0 ? 0 : e > c->r.per_leaf ? c->r.per_leaf : e;
+            if (c->r.shared)
+                e = shared_load(&c->r, rs->endpoints_per_server, rs->su_servers, k, in_su);
             lv->load[l] = (int32_t)e;
             /* A partial SU keeps its full leaves and leaf-spine cables (SuperPOD RA). */
             lv->up[l] = t0->up;
@@ -894,10 +926,13 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
 
     /* ---- sizing: the block tree ---- */
     if (rs->topology == FP_TOPO_RAIL) {
-        c.r.lpr = (int)ceil_div(rs->su_servers, rs->tier[0].down);
+        c.r = rail_shape_of(rs, rs->tier[0].down);
         c.r.per_leaf = rs->tier[0].down;
-        c.r.lps = eps * c.r.lpr;
         c.n_su = ceil_div(fab->servers, rs->su_servers);
+        if (c.r.shared)
+            add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC ports %d to a leaf, some leaves ending one rail and starting the next (one set of leaves per rail would need %d)",
+                     rs->su_servers, c.r.lps, eps, (long long)eps * rs->su_servers, c.r.per_leaf,
+                     eps * c.r.lpr);
         fab->su_count = c.n_su;
         fab->design_su_count = ceil_div(dservers, rs->su_servers);
         fab->leaves_per_su = c.r.lps;
@@ -905,13 +940,17 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
         int64_t last = fab->servers - (c.n_su - 1) * rs->su_servers;
         if (last != rs->su_servers) {
             int64_t idle = 0;
-            for (int k = 0; k < c.r.lpr; k++) {
+            for (int k = 0; k < c.r.lpr && !c.r.shared; k++) {
                 int64_t e = last - (int64_t)k * c.r.per_leaf;
                 idle += c.r.per_leaf - (e < 0 ? 0 : e > c.r.per_leaf ? c.r.per_leaf : e);
             }
+            int64_t idle_shared = 0;    /* over all rails at once */
+            for (int k = 0; k < c.r.lps && c.r.shared; k++)
+                idle_shared += c.r.per_leaf - shared_load(&c.r, eps, rs->su_servers, k, last);
             add_note(fab, "the last scalable unit is partial: %lld of %d servers; as in NVIDIA's SuperPOD designs it keeps its full %d leaves and %lld leaf-spine links so routing stays rail-aligned, leaving %lld leaf ports for servers to come",
                      (long long)last, rs->su_servers, c.r.lps,
-                     (long long)c.r.lps * rs->tier[0].up * P, (long long)(idle * eps * P));
+                     (long long)c.r.lps * rs->tier[0].up * P,
+                     (long long)((c.r.shared ? idle_shared : idle * eps) * P));
         }
     }
     for (int t = 2; t <= L; t++)
@@ -1017,6 +1056,13 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
                         dv->su = (int32_t)(i / c.r.lps);
                         dv->rail = (int16_t)(k / c.r.lpr);
                         dv->index = (int32_t)(k % c.r.lpr);
+                        if (c.r.shared) {
+                            /* The rail of the leaf's first port; index counts from the rail's
+                             * start, so names stay unique. */
+                            int64_t e0 = k * c.r.per_leaf;
+                            dv->rail = (int16_t)(e0 / rs->su_servers);
+                            dv->index = (int32_t)((e0 - dv->rail * rs->su_servers) / c.r.per_leaf);
+                        }
                     }
                 } else if (t == 2 && L >= 3) {
                     pod = l->blk[i];
@@ -1045,6 +1091,11 @@ fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
                     int64_t su = s / rs->su_servers, i = s % rs->su_servers;
                     leaf = su * c.r.lps + (int64_t)r * c.r.lpr + i / c.r.per_leaf;
                     port = i % c.r.per_leaf;
+                    if (c.r.shared) {
+                        int64_t e = (int64_t)r * rs->su_servers + i;
+                        leaf = su * c.r.lps + e / c.r.per_leaf;
+                        port = e % c.r.per_leaf;
+                    }
                 } else {
                     int64_t e = s * eps + r;
                     leaf = e / rs->tier[0].down;

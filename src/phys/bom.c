@@ -9,8 +9,19 @@
 #include <string.h>
 #include "phys/phys.h"
 
-enum { CAT_SWITCH = 0, CAT_NIC, CAT_TRANSCEIVER, CAT_COPPER, CAT_FIBRE };
+enum {
+    CAT_SWITCH = FP_BOM_SWITCH,
+    CAT_NIC = FP_BOM_NIC,
+    CAT_TRANSCEIVER = FP_BOM_TRANSCEIVER,
+    CAT_COPPER = FP_BOM_COPPER,
+    CAT_FIBRE = FP_BOM_FIBRE
+};
 static const char *const categories[] = { "switch", "nic", "transceiver", "copper", "fibre" };
+
+const char *fp_bom_category_name(fp_bom_category category)
+{
+    return (unsigned)category < FP_BOM_CATEGORY_COUNT ? categories[category] : "unknown";
+}
 
 typedef struct bom_ctx {
     fp_bom *bom;
@@ -40,6 +51,7 @@ static fp_status add_line(bom_ctx *c, int cat, const fp_part *p, double length, 
         memset(row, 0, sizeof *row);
         l->part = p->id;
         l->category = categories[cat];
+        l->kind = (fp_bom_category)cat;
         if (length > 0)
             snprintf(row->desc, sizeof row->desc, "%s%s, %g m", spare ? "spare: " : "", p->name,
                      length);
@@ -171,7 +183,7 @@ fp_status fp__bom_build(fp_bom *bom, const fp_cabling *cab, const fp_fabric *fab
         l->description = bom->row[i].desc;
         t->cost += l->cost;
         t->power_w += l->power_w;
-        if (!l->spare && strcmp(l->category, "transceiver") == 0)
+        if (!l->spare && l->kind == FP_BOM_TRANSCEIVER)
             t->transceivers += l->quantity;
     }
     double gpus = (double)(rs->gpus > 0 ? rs->gpus : 1);

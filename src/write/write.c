@@ -77,6 +77,8 @@ static const output outputs[] = {
     { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
     { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
     { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE },
+    /* after the diagrams: the report inlines them */
+    { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 

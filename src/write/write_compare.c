@@ -1,4 +1,5 @@
-/* fabplan — compare.csv and compare.json: the comparison table, written all or nothing. */
+/* fabplan — compare.csv, compare.json and compare.html (write_report.c): the comparison table,
+ * written all or nothing. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,21 +86,22 @@ static fp_status write_json(const fp_compare_row *rows, size_t n, const char *pa
 
 fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir, fp_error *err)
 {
-    char tmp[2][4200], final[2][4200];
-    const char *names[2] = { "compare.csv", "compare.json" };
+    char tmp[3][4200], final[3][4200];
+    const char *names[3] = { "compare.csv", "compare.json", "compare.html" };
     fp_status rc = FP_OK;
     if (dir == NULL || (n > 0 && rows == NULL))
         FP_FAIL(err, FP_EINVAL, "", "fp_compare_write: NULL argument");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         snprintf(final[i], sizeof final[i], "%s/%s", dir, names[i]);
         snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, names[i]);
     }
     if ((rc = write_csv(rows, n, tmp[0], err)) != FP_OK ||
-        (rc = write_json(rows, n, tmp[1], err)) != FP_OK)
+        (rc = write_json(rows, n, tmp[1], err)) != FP_OK ||
+        (rc = fp__write_compare_html(rows, n, tmp[2], err)) != FP_OK)
         goto out;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (rename(tmp[i], final[i]) != 0) {
             rc = fp__error_set(err, FP_EIO, final[i], "cannot rename %s to %s: %s", tmp[i],
                                final[i], strerror(errno));
@@ -107,7 +109,7 @@ fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir
         }
     return FP_OK;
 out:
-    unlink(tmp[0]);
-    unlink(tmp[1]);
+    for (int i = 0; i < 3; i++)
+        unlink(tmp[i]);
     return rc;
 }

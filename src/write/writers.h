@@ -76,4 +76,12 @@ fp_status fp__detail_check(const fp_plan *plan, const fp_write_options *o, fp_er
 int fp__detail_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
                          char *buf, size_t n);
 
+/* report.html (write_report.c): one self-contained page; it inlines the diagrams written before
+ * it in the same fp_plan_write (they sit beside it, in the run's temporary folder). */
+fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err);
+/* compare.html: cost per GPU against bisection for the rows, and the table. */
+fp_status fp__write_compare_html(const fp_compare_row *rows, size_t n, const char *path,
+                                 fp_error *err);
+
 #endif

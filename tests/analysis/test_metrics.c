@@ -1,6 +1,7 @@
 /* Metrics: bisection by formula and max-flow, oversubscription, diameter, hops, reliability,
  * failure what-ifs and compare. Every expected number is derived in the comments. */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <unistd.h>
@@ -17,150 +18,122 @@ static fp_failure_report fail_one(fp_plan *p, const char *spec, uint64_t seed)
     return *fp_plan_failure(p);
 }
 
-/* k = 48 fat-tree: 27,648 hosts; halves of 13,824 hosts at 400 Gb/s = 5,529,600 Gb/s. */
-Test(metrics, fat_tree_k48_bisection_both_methods)
+/* Bisection cases, one shape: a spec and what its worst balanced split must give, analytic and
+ * by max-flow alike. Zero, "" and -1 fields are not checked. Every figure is derived in the
+ * row's comment. */
+/* Arrays, not pointers: Criterion may run each case in a fresh process of this binary, where
+ * the parent's pointers mean nothing. */
+typedef struct bisection_case {
+    char name[32];
+    char spec[160];
+    double bisection;       /* Gb/s, analytic and max-flow */
+    double demand;          /* what the source half's NICs could send, Gb/s */
+    int full;               /* full bisection: 1 / 0 */
+    char split[40];         /* the split's description ("" = not checked) */
+    int64_t half;           /* endpoints on each side */
+    double oversub0;        /* leaf down:up in use */
+    int diameter;           /* switches on the longest shortest path */
+} bisection_case;
+
+ParameterizedTestParameters(metrics, bisection)
 {
-    fp_plan *p = plan_from(FT48);
-    const fp_metrics *m = fp_plan_metrics(p);
-    double expect = 27648.0 / 2 * 400;
-    cr_expect_float_eq(m->bisection_gbps, expect, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, expect, 1e-6);
-    cr_expect(m->full_bisection);
-    cr_expect_eq(m->split_endpoints[0], 13824);
-    cr_expect_eq(m->split_endpoints[1], 13824);
-    fp_plan_free(p);
+    static bisection_case cases[] = {
+        /* k = 48 fat-tree: 27,648 hosts; halves of 13,824 hosts at 400 Gb/s = 5,529,600 Gb/s. */
+        { "fat-tree k48", FT48, 27648.0 / 2 * 400, 0, 1, "", 13824, 0, 0 },
+        /* 2 tiers of 64 ports at 2:1: a leaf has 42 down and 21 up ports (42 + 21 <= 64).
+         * 32 full leaves (1,344 GPUs), 16 per side: 16 x 21 uplinks x 400 = 134,400 Gb/s,
+         * half of the 672 x 400 = 268,800 the side's NICs could send. */
+        { "leaf 2:1",
+          "{\"cluster\":{\"gpus\":1344},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[2]}}",
+          134400.0, 268800.0, 0, "", 0, 2.0, 0 },
+        /* 3:1: a leaf has 48 down and 16 up. 32 full leaves (1,536 GPUs): 16 x 16 x 400 =
+         * 102,400, a third of 768 x 400 = 307,200. */
+        { "leaf 3:1",
+          "{\"cluster\":{\"gpus\":1536},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[3]}}",
+          102400.0, 307200.0, 0, "", 0, 3.0, 0 },
+        /* 3 tiers of 64 ports, 2:1 at the leaf: pods of 32 leaves x 42 GPUs = 1,344; 4 pods =
+         * 5,376. Per pod 32 x 21 = 672 uplinks reach the spines, which pass them all up (21
+         * spines x 32 up). 2 pods per side: 1,344 x 400 = 537,600 Gb/s, half of 2,688 x 400 =
+         * 1,075,200. */
+        { "3 tiers, leaf 2:1",
+          "{\"cluster\":{\"gpus\":5376},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[2,1]}}",
+          537600.0, 1075200.0, 0, "pods 1-2 | the rest", 0, 0, 0 },
+        /* Rail-optimized, 768 GPUs = 3 DGX H100 SUs of 32 servers x 8 GPUs: 24 rail leaves of
+         * 32 NICs and 32 uplinks, 16 spines with 2 links from every leaf (48 of their 64 ports
+         * in use). Halves of 384 endpoints: SU 1 (8 leaves, 256) + 4 leaves of SU 2 (128).
+         * Every path between the halves climbs to a spine, so the cut is the source leaves'
+         * uplinks: 12 x 32 = 384 links = 153,600 Gb/s, full bisection. (Counting the spine
+         * ports instead, 16 x 64 / 2 x 400 = 204,800, would be wrong: only 768 spine ports carry
+         * links. Whole SUs 1 | 2-3 would be a 256 | 512 split, not a bisection: 102,400.) */
+        { "rail 768",
+          "{\"cluster\":{\"gpus\":768},\"fabric\":{\"topology\":\"rail-optimized\"}}",
+          153600.0, 0, 1, "SU 1 + leaves 9-12 | the rest", 384, 0, 0 },
+        /* Two planes of 64-port switches, 512 GPUs with one 2 x 400G NIC each: per plane 512
+         * endpoints on 16 leaves of 32; halves of 8 leaves cut 8 x 32 = 256 links = 102,400
+         * Gb/s per plane; the planes add: 204,800 = 1,024 endpoints / 2 x 400. */
+        { "dual plane",
+          "{\"cluster\":{\"gpus\":512,\"nic\":\"generic-nic-2x400\"},\"fabric\":{\"topology\":\"clos\",\"planes\":2}}",
+          204800.0, 0, -1, "", 512, 0, 0 },
+        /* SN5600 as 128 x 400G, 2 tiers at 1:1: leaves of 64 down + 64 up, at most 128 leaves
+         * = 8,192 GPUs. Halves of 64 leaves: 64 x 64 uplinks x 400 = 1,638,400 Gb/s. */
+        { "sn5600 2 tiers",
+          "{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"switch\":\"nvidia-sn5600\"}}",
+          1638400.0, 0, 1, "", 0, 0, 0 },
+        /* 3 tiers of 64 ports, spine at 2:1 (42 down, 21 up): pods of 42 leaves x 32 = 1,344
+         * GPUs, each pod 32 spines x 21 = 672 uplinks. 3 pods (4,032): halves of 2,016 = pod 1
+         * + 21 leaves of pod 2 (672). The pod-2 halves meet inside pod 2 (672 links of leaf
+         * uplinks each side), pod 1 reaches pod 3 over 672 pod uplinks: 1,344 links = 537,600
+         * Gb/s (cut: pod 1's uplinks + pod 2's source NICs), 2/3 of the 806,400 the half could
+         * send. */
+        { "spine 2:1, 3 pods",
+          "{\"cluster\":{\"gpus\":4032},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}",
+          537600.0, 806400.0, 0, "", 0, 0, 0 },
+        /* As above with a partial 4th pod of 400 GPUs (4,432): 13 leaves (12 x 32 + 16 NICs),
+         * 400 leaf uplinks. Sized to them (even spread): ceil(400 / 42) = 10 spines, raised to
+         * 16, the smallest divisor of a leaf's 32 uplinks; 16 is fewer than a full pod's 32
+         * spine positions, so each keeps all its 21 uplinks, dealt over every core group:
+         * 16 x 21 = 336 pod uplinks. Halves of 2,216 = pod 1 + 872 of pod 2. Sinks: pod 2's
+         * other 472 (fed inside pod 2), pod 3 through its 672 uplinks, pod 4 through its 336:
+         * 472 + 672 + 336 = 1,480 links = 592,000 Gb/s; the sources can send it (pod 1: 672
+         * up; pod 2: 472 inside + 400 up). */
+        { "spine 2:1, partial 4th pod",
+          "{\"cluster\":{\"gpus\":4432},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}",
+          592000.0, 0, -1, "", 2216, 0, 0 },
+        /* 131,072 GPUs, 4 tiers of 64 ports at 1:1: 32 leaves x 32 GPUs per pod (1,024), 32
+         * pods per zone (32,768), 4 zones. Halves: zones 1-2 | 3-4; each zone's 1,024 cores send
+         * 32 links up: 2 x 32,768 links x 400 = 26,214,400 Gb/s = 65,536 x 400, full bisection.
+         * Diameter: leaf, spine, core, super-core, core, spine, leaf = 7 switches. */
+        { "4 tiers, 131,072 GPUs",
+          "{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4}}",
+          26214400.0, 0, 1, "zones 1-2 | the rest", 0, 0, 7 },
+    };
+    return cr_make_param_array(bisection_case, cases, sizeof cases / sizeof cases[0]);
 }
 
-/* 2 tiers of 64 ports at 2:1: a leaf has 42 down and 21 up ports (42 + 21 <= 64).
- * 32 full leaves (1,344 GPUs), 16 per side: 16 x 21 uplinks x 400 = 134,400 Gb/s,
- * half of the 672 x 400 = 268,800 the side's NICs could send. */
-Test(metrics, leaf_2_to_1_halves_bisection)
+ParameterizedTest(bisection_case *c, metrics, bisection)
 {
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1344},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[2]}}");
+    fp_plan *p = plan_from(c->spec);
     const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_float_eq(m->bisection_gbps, 134400.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 134400.0, 1e-6);
-    cr_expect_float_eq(m->split_demand_gbps, 268800.0, 1e-6);
-    cr_expect_not(m->full_bisection);
-    cr_expect_float_eq(m->oversubscription[0], 2.0, 1e-9);
-    fp_plan_free(p);
-}
-
-/* 3:1: a leaf has 48 down and 16 up. 32 full leaves (1,536 GPUs): 16 x 16 x 400 = 102,400,
- * a third of 768 x 400 = 307,200. */
-Test(metrics, leaf_3_to_1_gives_a_third)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1536},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"oversubscription\":[3]}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_float_eq(m->bisection_gbps, 102400.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 102400.0, 1e-6);
-    cr_expect_float_eq(m->bisection_gbps / m->split_demand_gbps, 1.0 / 3, 1e-12);
-    cr_expect_float_eq(m->oversubscription[0], 3.0, 1e-9);
-    fp_plan_free(p);
-}
-
-/* 3 tiers of 64 ports, 2:1 at the leaf: pods of 32 leaves x 42 GPUs = 1,344; 4 pods = 5,376.
- * Per pod 32 x 21 = 672 uplinks reach the spines, which pass them all up (21 spines x 32 up).
- * 2 pods per side: 1,344 x 400 = 537,600 Gb/s, half of 2,688 x 400. */
-Test(metrics, three_tier_2_to_1_by_pods)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":5376},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[2,1]}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_float_eq(m->bisection_gbps, 537600.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 537600.0, 1e-6);
-    cr_expect_float_eq(m->bisection_gbps / m->split_demand_gbps, 0.5, 1e-12);
-    cr_expect_str_eq(m->split, "pods 1-2 | the rest");
-    fp_plan_free(p);
-}
-
-/* Rail-optimized, 768 GPUs = 3 DGX H100 SUs of 32 servers x 8 GPUs: 24 rail leaves of 32 NICs
- * and 32 uplinks, 16 spines with 2 links from every leaf (48 of their 64 ports in use).
- * Halves of 384 endpoints: SU 1 (8 leaves, 256) + 4 leaves of SU 2 (128). Every path between
- * the halves climbs to a spine, so the cut is the source leaves' uplinks: 12 x 32 = 384 links
- * = 153,600 Gb/s, full bisection. (Counting the spine ports instead, 16 x 64 / 2 x 400 =
- * 204,800, would be wrong: only 768 spine ports carry links. Whole SUs 1 | 2-3 would be a
- * 256 | 512 split, not a bisection: 102,400.) */
-Test(metrics, rail_768_three_sus_bisection)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":768},\"fabric\":{\"topology\":\"rail-optimized\"}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_eq(m->split_endpoints[0], 384);
-    cr_expect_eq(m->split_endpoints[1], 384);
-    cr_expect_float_eq(m->bisection_gbps, 153600.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 153600.0, 1e-6);
-    cr_expect(m->full_bisection);
-    cr_expect_str_eq(m->split, "SU 1 + leaves 9-12 | the rest");
-    fp_plan_free(p);
-}
-
-/* Two planes of 64-port switches, 512 GPUs with one 2 x 400G NIC each: per plane 512
- * endpoints on 16 leaves of 32; halves of 8 leaves cut 8 x 32 = 256 links = 102,400 Gb/s per
- * plane; the planes add: 204,800 = 1,024 endpoints / 2 x 400. */
-Test(metrics, dual_plane_bisection_adds_planes)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512,\"nic\":\"generic-nic-2x400\"},\"fabric\":{\"topology\":\"clos\",\"planes\":2}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_eq(m->split_endpoints[0], 512);
-    cr_expect_eq(m->split_endpoints[1], 512);
-    cr_expect_float_eq(m->bisection_gbps, 204800.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 204800.0, 1e-6);
-    fp_plan_free(p);
-}
-
-/* SN5600 as 128 x 400G, 2 tiers at 1:1: leaves of 64 down + 64 up, at most 128 leaves =
- * 8,192 GPUs. Halves of 64 leaves: 64 x 64 uplinks x 400 = 1,638,400 Gb/s. */
-Test(metrics, sn5600_two_tiers_bisection)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"switch\":\"nvidia-sn5600\"}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_float_eq(m->bisection_gbps, 1638400.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 1638400.0, 1e-6);
-    cr_expect(m->full_bisection);
-    fp_plan_free(p);
-}
-
-/* 3 tiers of 64 ports, spine at 2:1 (42 down, 21 up): pods of 42 leaves x 32 = 1,344 GPUs,
- * each pod 32 spines x 21 = 672 uplinks.
- * - 3 pods (4,032): halves of 2,016 = pod 1 + 21 leaves of pod 2 (672). The pod-2 halves meet
- *   inside pod 2 (672 links of leaf uplinks each side), pod 1 reaches pod 3 over 672 pod
- *   uplinks: 1,344 links = 537,600 Gb/s (cut: pod 1's uplinks + pod 2's source NICs), 2/3 of
- *   the 806,400 the half could send.
- * - A partial 4th pod of 400 GPUs (4,432): 13 leaves (12 x 32 + 16 NICs), 400 leaf uplinks.
- *   Sized to them (even spread): ceil(400 / 42) = 10 spines, raised to 16, the smallest divisor
- *   of a leaf's 32 uplinks; 16 is fewer than a full pod's 32 spine positions, so each keeps all
- *   its 21 uplinks, dealt over every core group: 16 x 21 = 336 pod uplinks.
- *   Halves of 2,216 = pod 1 + 872 of pod 2. Sinks: pod 2's other 472 (fed inside pod 2), pod 3
- *   through its 672 uplinks, pod 4 through its 336: 472 + 672 + 336 = 1,480 links =
- *   592,000 Gb/s; the sources can send it (pod 1: 672 up; pod 2: 472 inside + 400 up). */
-Test(metrics, oversubscribed_spine_odd_and_partial_pods)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4032},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_float_eq(m->bisection_gbps, 537600.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 537600.0, 1e-6);
-    cr_expect_float_eq(m->split_demand_gbps, 806400.0, 1e-6);
-    cr_expect_not(m->full_bisection);
-    fp_plan_free(p);
-    p = plan_from("{\"cluster\":{\"gpus\":4432},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,\"oversubscription\":[1,2]}}");
-    m = fp_plan_metrics(p);
-    cr_expect_eq(m->split_endpoints[0], 2216);
-    cr_expect_float_eq(m->bisection_gbps, 592000.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 592000.0, 1e-6);
-    fp_plan_free(p);
-}
-
-/* 131,072 GPUs, 4 tiers of 64 ports at 1:1: 32 leaves x 32 GPUs per pod (1,024), 32 pods
- * per zone (32,768), 4 zones. Halves: zones 1-2 | 3-4; each zone's 1,024 cores send 32 links
- * up: 2 x 32,768 links x 400 = 26,214,400 Gb/s = 65,536 x 400, full bisection. */
-Test(metrics, four_tier_131072_bisection, .timeout = 120)
-{
-    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4}}");
-    const fp_metrics *m = fp_plan_metrics(p);
-    cr_expect_str_eq(m->split, "zones 1-2 | the rest");
-    cr_expect_float_eq(m->bisection_gbps, 26214400.0, 1e-6);
-    cr_expect_float_eq(m->bisection_maxflow_gbps, 26214400.0, 1e-6);
-    cr_expect(m->full_bisection);
-    cr_expect_eq(m->diameter_switches, 7);
+    cr_expect_float_eq(m->bisection_gbps, c->bisection, 1e-6, "%s: analytic %f", c->name,
+                       m->bisection_gbps);
+    cr_expect_float_eq(m->bisection_maxflow_gbps, c->bisection, 1e-6, "%s: max-flow %f", c->name,
+                       m->bisection_maxflow_gbps);
+    if (c->demand > 0)
+        cr_expect_float_eq(m->split_demand_gbps, c->demand, 1e-6, "%s: demand %f", c->name,
+                           m->split_demand_gbps);
+    if (c->full >= 0)
+        cr_expect_eq(m->full_bisection, c->full, "%s: full_bisection %d", c->name,
+                     m->full_bisection);
+    if (c->split[0])
+        cr_expect_str_eq(m->split, c->split, "%s: split \"%s\"", c->name, m->split);
+    if (c->half > 0) {
+        cr_expect_eq(m->split_endpoints[0], c->half, "%s", c->name);
+        cr_expect_eq(m->split_endpoints[1], c->half, "%s", c->name);
+    }
+    if (c->oversub0 > 0)
+        cr_expect_float_eq(m->oversubscription[0], c->oversub0, 1e-9, "%s", c->name);
+    if (c->diameter > 0)
+        cr_expect_eq(m->diameter_switches, c->diameter, "%s", c->name);
     fp_plan_free(p);
 }
 

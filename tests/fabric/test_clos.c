@@ -308,6 +308,45 @@ Test(clos, rail_outgrows_one_leaf)
     fp_plan_free(p);
 }
 
+Test(clos, rails_share_a_leaf_rather_than_add_one)
+{
+    /* GB200 NVL72 units: 144 trays of 4 NIC ports. A QM9700 leaf takes 32 down at 1:1, so one
+     * rail needs 144 / 32 = 4.5 leaves: five per rail would be 20 per unit with 16 ports idle on
+     * each rail's last leaf. Shared, the unit's 4 x 144 = 576 ports fill 576 / 32 = 18 leaves
+     * exactly; leaf 5 (0-based 4) takes rail 1's trays 129-144 and rail 2's trays 1-16.
+     * 2 units = 288 trays = 1,152 GPUs: 36 leaves, each with 32 NIC links from at most 2 rails. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1152,\"gpus_per_server\":4,\"nics_per_server\":4},"
+                           "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
+    cr_expect_eq(tier_switches(p, 1), 36);
+    int64_t per_leaf[36] = { 0 };
+    int rails_on[36][4];
+    memset(rails_on, 0, sizeof rails_on);
+    for (size_t i = 0; i < (size_t)fp_plan_boundary_links(p, 0); i++) {
+        fp_link_info l;
+        fp_device_info leaf;
+        fp_plan_link(p, i, &l, NULL);
+        fp_plan_device(p, (size_t)l.z, &leaf, NULL);
+        cr_assert_eq(leaf.tier, 1);
+        int idx = (int)(l.z - 288);     /* devices: 288 trays, then the leaves */
+        cr_assert(idx >= 0 && idx < 36);
+        per_leaf[idx]++;
+        rails_on[idx][l.a_port % 4] = 1;
+    }
+    for (int i = 0; i < 36; i++) {
+        cr_expect_eq(per_leaf[i], 32, "leaf %d has %lld NIC links", i, (long long)per_leaf[i]);
+        cr_expect_leq(rails_on[i][0] + rails_on[i][1] + rails_on[i][2] + rails_on[i][3], 2);
+    }
+    cr_expect_eq(rails_on[4][0] + rails_on[4][1], 2, "leaf 5 ends rail 1 and starts rail 2");
+    check_invariants(p);
+    fp_plan_free(p);
+    /* A partial third unit (72 trays, 1,440 GPUs) is built in full like the others: 54 leaves. */
+    p = plan_from("{\"cluster\":{\"gpus\":1440,\"gpus_per_server\":4,\"nics_per_server\":4},"
+                  "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
+    cr_expect_eq(tier_switches(p, 1), 54);
+    check_invariants(p);
+    fp_plan_free(p);
+}
+
 /* ---- oversubscription ---- */
 
 Test(clos, leaf_2to1_halves_uplinks_and_above)

@@ -187,3 +187,37 @@ Test(bom, overrides_from_a_file)
     fp_plan_free(p);
     unlink(path);
 }
+
+/* One BOM figure by hand. 1,024 GPUs of the default spec (DGX H100: 8 x ConnectX-7 1 x 400G
+ * per server, one NIC port per GPU; QM9700 64 x 400G switches; 2 tiers at 1:1):
+ *   NICs:     1,024 x $1,900 (catalog nvidia-cx7-osfp)                      = $1,945,600
+ *   leaves:   1,024 NIC links / 32 down ports                               = 32
+ *   spines:   32 leaves x 32 uplinks = 1,024 links / 64 ports                = 16
+ *   switches: 48 x $28,000 (catalog nvidia-qm9700)                          = $1,344,000
+ * Switches + NICs = $3,289,600; power 48 x 750 W + 1,024 x 25 W = 61,600 W. No spares of
+ * either by default. */
+Test(bom, switch_and_nic_totals_by_hand)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024}}");
+    double sw_cost = 0, sw_power = 0, nic_cost = 0, nic_power = 0;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_bom_category_total(&sw_cost, &sw_power, p, FP_BOM_SWITCH, &err), FP_OK,
+                 "%s", err.msg);
+    cr_assert_eq(fp_plan_bom_category_total(&nic_cost, &nic_power, p, FP_BOM_NIC, &err), FP_OK,
+                 "%s", err.msg);
+    cr_expect_float_eq(sw_cost, 1344000.0, 1e-6);
+    cr_expect_float_eq(nic_cost, 1945600.0, 1e-6);
+    cr_expect_float_eq(sw_cost + nic_cost, 3289600.0, 1e-6);
+    cr_expect_float_eq(sw_power + nic_power, 61600.0, 1e-6);
+    /* The lines agree with the category totals, and carry the enum. */
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        cr_expect_str_eq(l.category, fp_bom_category_name(l.kind));
+        if (l.kind == FP_BOM_SWITCH)
+            cr_expect_eq(l.quantity, 48);
+    }
+    cr_expect_eq(fp_plan_bom_category_total(NULL, NULL, p, FP_BOM_CATEGORY_COUNT, &err), FP_EINVAL);
+    cr_expect_str_eq(fp_bom_category_name(FP_BOM_CATEGORY_COUNT), "unknown");
+    fp_plan_free(p);
+}

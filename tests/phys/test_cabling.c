@@ -1,6 +1,7 @@
 /* Cabling: routes computed by hand from the layout parameters, media and transceivers by rule,
  * transceiver counts of a fat-tree by formula, overrides and the out-of-reach error. */
 #include <math.h>
+#include <unistd.h>
 #include "helpers.h"
 
 /* One rail-optimized 32-server scalable unit (256 GPUs, 8 rails, 2 tiers): 8 compute racks
@@ -182,29 +183,72 @@ Test(cabling, dac_inside_the_rack_removes_nic_and_leaf_down_modules)
     fp_plan_free(dac);
 }
 
+/* Links per medium, counted two independent ways: per link (fp_plan_link_medium, the cabling's
+ * per-link array) and per row of the written cables.csv (each cable's medium column times the
+ * links it carries: one, or one per leg of a splitter, whose z ends are ';'-separated). They
+ * agree only if every link is on exactly one cable and that cable's medium is the link's. At
+ * 2,048 GPUs the default spec has copper splitters (ACC, several links per row) and multimode
+ * fibre (one link per row), so both kinds of row and more than one medium are counted. */
 Test(cabling, links_by_medium_sum_to_link_count)
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048}}");
-    int64_t by[FP_MEDIUM_COUNT] = { 0 }, sum = 0, legs = 0;
+    int64_t by_link[FP_MEDIUM_COUNT] = { 0 }, by_row[FP_MEDIUM_COUNT] = { 0 }, legs = 0;
     for (size_t l = 0; l < fp_plan_link_count(p); l++) {
         fp_medium m = fp_plan_link_medium(p, l);
         cr_assert_lt((int)m, FP_MEDIUM_COUNT);
-        by[m]++;
+        by_link[m]++;
     }
-    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
-        sum += by[m];
-    cr_expect_eq(sum, (int64_t)fp_plan_link_count(p));
+    char dir[] = "/tmp/fabplan-media-XXXXXX", path[96];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_CABLES;
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    char *txt = slurp(path), *save = NULL;
+    int rows = 0;
+    for (char *line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (rows++ == 0)
+            continue;
+        /* Field 11 is z_device, field 13 the medium; no field before 13 holds a comma. */
+        char *f[14], *c = line;
+        int n = 0;
+        while (n < 14 && c) {
+            f[n++] = c;
+            c = strchr(c, ',');
+            if (c)
+                *c++ = '\0';
+        }
+        cr_assert_eq(n, 14, "row %d", rows);
+        int carried = 1;
+        for (const char *q = f[11]; *q; q++)
+            carried += *q == ';';
+        int m = 0;
+        while (m < FP_MEDIUM_COUNT && strcmp(fp_medium_name((fp_medium)m), f[13]) != 0)
+            m++;
+        cr_assert_lt(m, FP_MEDIUM_COUNT, "row %d: unknown medium %s", rows, f[13]);
+        by_row[m] += carried;
+        legs += carried;
+    }
+    free(txt);
+    cr_expect_eq(rows - 1, (int)fp_plan_cable_count(p));
+    cr_expect_eq(legs, (int64_t)fp_plan_link_count(p));
+    int media_used = 0;
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
+        cr_expect_eq(by_row[m], by_link[m], "%s: %lld links by cables.csv, %lld by link",
+                     fp_medium_name((fp_medium)m), (long long)by_row[m], (long long)by_link[m]);
+        media_used += by_link[m] > 0;
+    }
+    cr_expect_geq(media_used, 2);
     /* Every link is carried by exactly one cable, and the cables carry every link once. */
     for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
         fp_cable_info c;
         fp_plan_cable(p, i, &c, NULL);
         for (int k = 0; k < c.n_links; k++)
             cr_assert_eq(fp_plan_link_cable(p, (size_t)c.links[k]), (int64_t)i);
-        legs += c.n_links;
         cr_assert_geq(c.stock_m + 1e-9, c.route_m, "%s: stock %g < route %g", c.id, c.stock_m,
                       c.route_m);
     }
-    cr_expect_eq(legs, (int64_t)fp_plan_link_count(p));
     cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p)), -1);
     cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p)), FP_MEDIUM_COUNT);
     fp_plan_free(p);
@@ -310,4 +354,58 @@ Test(cabling, media_policy_errors)
     cr_expect_str_eq(err.where, "/media/leaf-spine/1");
     cr_expect_eq(plan_error("{\"media\":{\"spine-cores\":\"MMF\"}}", &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "spine-core"), "%s", err.msg);
+}
+
+/* The note about the optical budget, or NULL. */
+static const char *budget_note(const fp_plan *p)
+{
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        if (strstr(fp_plan_note(p, i), "optical budget"))
+            return fp_plan_note(p, i);
+    return NULL;
+}
+
+Test(cabling, optical_budget_moves_sr_to_dr)
+{
+    /* 1,024 GPUs (dgx-h100-4su shape); leaf-spine link L0001025 forced to a 45 m route: the
+     * OM4 cord is the 50 m stock length. SR class: budget 1.9 dB, 3.5 dB/km, 0.75 dB per mated
+     * pair (catalog, IEEE 802.3cm / TIA-568.3-D).
+     *   structured, 2 pairs:   50 m x 3.5 dB/km = 0.175 + 2 x 0.75 = 1.675 dB <= 1.9: stays SR.
+     *   3 pairs (one more):    0.175 + 3 x 0.75 = 2.425 dB > 1.9: moves to DR, whose budget is
+     *                          3.0 dB: 50 m x 1.0 dB/km = 0.05 + 2.25 = 2.30 dB <= 3.0.
+     * With 3 pairs even a 1 m cord loses 2.25 dB > 1.9, so every optical link moves: 2,048. */
+    const char *base = "{\"cluster\":{\"gpus\":1024},\"fabric\":{\"su_servers\":32},"
+                       "\"media\":{\"default\":[\"MMF\",\"SMF\"]},"
+                       "\"overrides\":[{\"cable\":\"C0001025\",\"length_m\":45}],"
+                       "\"layout\":{\"cabling\":\"%s\",\"extra_mated_pairs\":%d}}";
+    char json[400];
+    snprintf(json, sizeof json, base, "structured", 0);
+    fp_plan *p = plan_from(json);
+    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
+    fp_cable_info c;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 1024), &c, &err), FP_OK, "%s", err.msg);
+    cr_expect_float_eq(c.stock_m, 50, 1e-9);
+    cr_expect_null(budget_note(p));
+    fp_plan_free(p);
+
+    snprintf(json, sizeof json, base, "structured", 1);
+    p = plan_from(json);
+    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_SMF);
+    const char *note = budget_note(p);
+    cr_assert_not_null(note);
+    cr_expect(strstr(note, "2048 links") != NULL, "%s", note);
+    cr_expect(strstr(note, "3 mated connector pairs") != NULL, "%s", note);
+    fp_plan_free(p);
+
+    /* Direct cords: no mated pair between the modules, 0.175 dB: SR, no note. */
+    snprintf(json, sizeof json, base, "direct", 0);
+    p = plan_from(json);
+    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
+    cr_expect_null(budget_note(p));
+    fp_plan_free(p);
+
+    fp_error e2;
+    cr_expect_eq(plan_error("{\"layout\":{\"cabling\":\"patch\"}}", &e2), FP_EINVAL);
+    cr_expect_str_eq(e2.where, "/layout/cabling");
 }

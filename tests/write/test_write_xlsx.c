@@ -7,6 +7,7 @@
 #include "helpers.h"
 #include "write/writers.h"
 #include "xlsx_read.h"
+#include "xlsx_eval.h"
 
 /* 768 GPUs, 8 per server, one 400G NIC per GPU, 64-port switches, 2 tiers (as in test_write):
  * 24 leaves (32 down + 32 up, all 64 ports used) and 16 spines with 768 links down. */
@@ -53,9 +54,10 @@ Test(write_xlsx, sheets_in_reading_order)
     write_all(p, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     int n = xl_sheet_names(path, names, 16);
-    static const char *const want[] = { "Summary", "BOM", "Cables", "Ports", "Racks", "Pull list" };
-    cr_assert_eq(n, 6, "%d sheets", n);
-    for (int i = 0; i < 6; i++)
+    static const char *const want[] = { "Summary", "BOM",   "Cables",   "Ports",
+                                        "Racks",   "Rack elevation", "Pull list" };
+    cr_assert_eq(n, 7, "%d sheets", n);
+    for (int i = 0; i < 7; i++)
         cr_expect_str_eq(names[i], want[i]);
     fp_plan_free(p);
 }
@@ -315,21 +317,25 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
         cr_expect_str_eq(row.v[13], fp_medium_name(c.medium));
         if (i % 37 != 0)
             continue;
-        /* Every column of a sample of rows against cables.csv: same order, same columns;
-         * numbers compared as numbers (the CSV rounds lengths to cm). */
+        /* Every column of a sample of rows against cables.csv: same order, same columns, with
+         * the four sign-off columns (17-20, empty) after the stock length; numbers compared as
+         * numbers (the CSV rounds lengths to cm). */
         char *f[32];
         cr_assert_eq(csv_split(csv.line[i + 1], f, 32), 21, "cables.csv line %zu", i + 2);
+        for (int k = 17; k < 21; k++)
+            cr_expect_str_eq(row.v[k], "", "%s sign-off column %d", c.id, k);
         for (int k = 0; k < 21; k++) {
+            int sk = k < 17 ? k : k + 4;
             int numeric = (k >= 1 && k <= 4) || (k >= 7 && k <= 10 && c.n_z == 1) || k == 15 ||
                           k == 16;
             if (numeric)
-                cr_expect_float_eq(strtod(row.v[k], NULL), strtod(f[k], NULL), 0.006,
-                                   "%s column %d: sheet %s, cables.csv %s", c.id, k, row.v[k], f[k]);
+                cr_expect_float_eq(strtod(row.v[sk], NULL), strtod(f[k], NULL), 0.006,
+                                   "%s column %d: sheet %s, cables.csv %s", c.id, k, row.v[sk], f[k]);
             else if (f[k][strspn(f[k], ";")] == '\0')  /* breakout legs with no such part */
-                cr_expect_str_eq(row.v[k], "", "%s column %d: sheet %s, cables.csv %s", c.id,
-                                 k, row.v[k], f[k]);
+                cr_expect_str_eq(row.v[sk], "", "%s column %d: sheet %s, cables.csv %s", c.id,
+                                 k, row.v[sk], f[k]);
             else
-                cr_expect_str_eq(row.v[k], f[k], "%s column %d", c.id, k);
+                cr_expect_str_eq(row.v[sk], f[k], "%s column %d", c.id, k);
         }
         compared++;
     }
@@ -458,4 +464,421 @@ Test(write_xlsx, cli_split_by_rejects_other_values)
              "2>/dev/null", FP_TEST_BIN_DIR);
     int st = system(cmd);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d", st);
+}
+
+/* ---- printing ---- */
+
+/* The 768-GPU plan written with every output into a fresh dir; path is its plan.xlsx. */
+static fp_plan *written_768(char dir[64], char path[128])
+{
+    fp_plan *p = plan_from(SPEC_768);
+    tmpdir(dir, 64);
+    write_all(p, dir);
+    snprintf(path, 128, "%s/plan.xlsx", dir);
+    return p;
+}
+
+/* The value of attribute attr in the first <tag ...> of xml ("" when absent). */
+static void xml_attr(const char *xml, const char *tag, const char *attr, char *out, size_t n)
+{
+    char key[64];
+    out[0] = '\0';
+    snprintf(key, sizeof key, "<%s ", tag);
+    const char *t = strstr(xml, key);
+    if (t == NULL)
+        return;
+    const char *end = strchr(t, '>');
+    snprintf(key, sizeof key, " %s=\"", attr);
+    const char *a = strstr(t, key);
+    if (a == NULL || a > end)
+        return;
+    a += strlen(key);
+    snprintf(out, n, "%.*s", (int)(strchr(a, '"') - a), a);
+}
+
+/* Every sheet prints on the chosen paper, one page wide, with the plan and sheet in the header,
+ * "page X of Y" in the footer; the data sheets repeat their header row on every page (Excel's
+ * _xlnm.Print_Titles defined name; the elevation repeats its two header rows and U column).
+ * Paper codes are the OOXML ones: 9 = A4, 1 = Letter. */
+static void check_print_setup(const char *dir, const char *paper)
+{
+    char path[160], names[16][32], v[64];
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    int n = xl_sheet_names(path, names, 16);
+    cr_assert_eq(n, 7);
+    char *wb = xl_member(path, "xl/workbook.xml");
+    for (int i = 1; i <= n; i++) {
+        char *xml = xl_sheet(path, i);
+        xml_attr(xml, "pageSetup", "paperSize", v, sizeof v);
+        cr_expect_str_eq(v, paper, "%s: paperSize %s", names[i - 1], v);
+        cr_expect(strstr(xml, "<pageSetUpPr fitToPage=\"1\"/>") != NULL, "%s: no fitToPage",
+                  names[i - 1]);
+        xml_attr(xml, "pageSetup", strcmp(names[i - 1], "Rack elevation") == 0 ? "fitToWidth"
+                                                                                : "fitToHeight", v, sizeof v);
+        cr_expect_str_eq(v, "0", "%s: pages grow in one direction only", names[i - 1]);
+        cr_expect(strstr(xml, "<oddHeader>&amp;L&amp;\"-,Bold\"t768: fabric plan&amp;R&amp;A</oddHeader>") != NULL,
+                  "%s: header", names[i - 1]);
+        cr_expect(strstr(xml, "<oddFooter>") && strstr(xml, "&amp;Cpage &amp;P of &amp;N"),
+                  "%s: footer", names[i - 1]);
+        if (i > 1) {    /* the Summary has no header row */
+            char want[96];
+            snprintf(want, sizeof want, "_xlnm.Print_Titles\" localSheetId=\"%d\"", i - 1);
+            cr_expect(strstr(wb, want) != NULL, "%s: no print titles", names[i - 1]);
+        }
+        free(xml);
+    }
+    cr_expect(strstr(wb, "'Rack elevation'!$A:$A,'Rack elevation'!$1:$2") != NULL, "%s", wb);
+    cr_expect(strstr(wb, ">Cables!$1:$1<") != NULL, "%s", wb);
+    free(wb);
+}
+
+Test(write_xlsx, every_sheet_prints_with_paper_header_footer_and_titles)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    fp_error err = { 0 };
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    check_print_setup(dir, "9");
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_XLSX;
+    o.paper = FP_PAPER_LETTER;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    check_print_setup(dir, "1");
+    fp_plan_free(p);
+}
+
+/* Printed Cables at 8 pt or more. The print area's columns have XML widths w (characters plus
+ * libxlsxwriter's 5 px padding), w x 7 px each at 100 %, 0.75 pt per px. A page fits
+ * 842 pt (A4 landscape) or 792 pt (Letter landscape) less the left and right margins; fit to
+ * one page wide scales by printable / total (at most 1), and 11 pt Calibri (styles.xml) prints
+ * at 11 x scale. */
+static double printed_cables_pt(const char *dir, double page_pt)
+{
+    char path[160], v[64];
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *wb = xl_member(path, "xl/workbook.xml");
+    const char *pa = strstr(wb, "_xlnm.Print_Area");
+    cr_assert_not_null(pa, "Cables has no print area");
+    pa = strstr(pa, "!$A$1:$");
+    cr_assert_not_null(pa);
+    int last = pa[7] - 'A';         /* a one-letter last column */
+    cr_assert(pa[8] == '$', "print area %.20s", pa);
+    char *styles = xl_member(path, "xl/styles.xml");
+    xml_attr(styles, "sz", "val", v, sizeof v);
+    double font = strtod(v, NULL);
+    cr_expect_float_eq(font, 11.0, 1e-9);
+    char *xml = sheet_named(path, "Cables");
+    double px = 0;
+    for (const char *c = xml; (c = strstr(c, "<col ")) != NULL; c++) {
+        int lo = atoi(strstr(c, "min=\"") + 5) - 1, hi = atoi(strstr(c, "max=\"") + 5) - 1;
+        double w = strtod(strstr(c, "width=\"") + 7, NULL);
+        for (int k = lo; k <= hi && k <= last; k++)
+            px += floor(w * 7 + 0.5);
+    }
+    xml_attr(xml, "pageMargins", "left", v, sizeof v);
+    double margins = strtod(v, NULL);
+    xml_attr(xml, "pageMargins", "right", v, sizeof v);
+    margins += strtod(v, NULL);
+    double scale = fmin(1.0, (page_pt - margins * 72) / (px * 0.75));
+    free(xml);
+    free(styles);
+    free(wb);
+    return font * scale;
+}
+
+Test(write_xlsx, printed_cables_are_8pt_with_sign_off_columns)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128];
+    fp_error err = { 0 };
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    double a4 = printed_cables_pt(dir, 842);
+    cr_expect_geq(a4, 8.0, "A4: %.2f pt", a4);
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_XLSX;
+    o.paper = FP_PAPER_LETTER;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    double letter = printed_cables_pt(dir, 792);
+    cr_expect_geq(letter, 8.0, "Letter: %.2f pt", letter);
+    /* The sign-off boxes are printed: the print area ends at their last column, U. */
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "Cables");
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    static const char *const sign[] = { "Installed", "Tested", "Initials", "Date" };
+    for (int k = 0; k < 4; k++)
+        cr_expect_str_eq(row.v[17 + k], sign[k]);
+    free(xml);
+    xml = sheet_named(path, "Pull list");
+    pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    for (int k = 0; k < 4; k++)
+        cr_expect_str_eq(row.v[9 + k], sign[k]);
+    free(xml);
+    char *wb = xl_member(path, "xl/workbook.xml");
+    cr_expect(strstr(wb, "Cables!$A$1:$U$") != NULL, "%s", wb);
+    free(wb);
+    fp_plan_free(p);
+}
+
+/* 1-based index of the cable with this id, 0 when none. */
+static size_t cable_number(const fp_plan *p, const char *id)
+{
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        fp_plan_cable(p, i, &c, NULL);
+        if (strcmp(c.id, id) == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+/* The Pull list names every cable of a bundle: expanding each row's "Cables" (a range
+ * "C-first-C-last (n)" is every cable from first to last in cable order, n of them) gives exactly
+ * Count cables, each in rack From and rack To, and every cable of the plan exactly once. */
+Test(write_xlsx, pull_list_names_every_cable_once)
+{
+    char dir[64], path[128];
+    fp_plan *p = written_768(dir, path);
+    char *xml = sheet_named(path, "Pull list");
+    size_t n = fp_plan_cable_count(p);
+    int *seen = calloc(n + 1, sizeof *seen);
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[8], "Cables");
+    long bundles = 0;
+    while (xl_next_row(&pos, &row)) {
+        long count = 0;
+        char ids[XL_CELL];
+        snprintf(ids, sizeof ids, "%s", row.v[8]);
+        for (char *tok = strtok(ids, ","); tok; tok = strtok(NULL, ",")) {
+            while (*tok == ' ')
+                tok++;
+            char first[16], last[16];
+            long k = 1;
+            if (sscanf(tok, "%15[^-]-%15s (%ld)", first, last, &k) != 3) {
+                snprintf(first, sizeof first, "%s", tok);
+                snprintf(last, sizeof last, "%s", tok);
+                k = 1;
+            }
+            size_t a = cable_number(p, first), z = cable_number(p, last);
+            cr_assert(a > 0 && z >= a, "%s", tok);
+            cr_expect_eq((long)(z - a + 1), k, "%s: range of %zu cables says %ld", tok, z - a + 1, k);
+            for (size_t c = a; c <= z; c++) {
+                fp_cable_info ci;
+                fp_plan_cable(p, c - 1, &ci, NULL);
+                char ra[24], rz[24];
+                snprintf(ra, sizeof ra, "H%d-R%02d-K%02d", ci.a.loc.hall, ci.a.loc.row, ci.a.loc.rack);
+                snprintf(rz, sizeof rz, "H%d-R%02d-K%02d", ci.z[0].loc.hall, ci.z[0].loc.row,
+                         ci.z[0].loc.rack);
+                cr_expect((strcmp(ra, row.v[0]) == 0 && strcmp(rz, row.v[1]) == 0) ||
+                          (strcmp(ra, row.v[1]) == 0 && strcmp(rz, row.v[0]) == 0),
+                          "%s: %s-%s in bundle %s-%s", ci.id, ra, rz, row.v[0], row.v[1]);
+                seen[c]++;
+                count++;
+            }
+        }
+        cr_expect_eq(count, strtol(row.v[5], NULL, 10), "row %ld: count %s, named %ld", row.r,
+                     row.v[5], count);
+        bundles++;
+    }
+    cr_expect_gt(bundles, 0);
+    for (size_t c = 1; c <= n; c++)
+        cr_expect_eq(seen[c], 1, "cable %zu named %d times", c, seen[c]);
+    free(seen);
+    free(xml);
+    fp_plan_free(p);
+}
+
+/* Rack elevation: a column per rack, a row per U from the top. Each device's name appears once,
+ * in the row of its top unit (U + height - 1, height 1 U for these 64-port switches and the
+ * layout's server_ru for servers), and the cells its units fill carry its colour. */
+Test(write_xlsx, rack_elevation_shows_every_device_at_its_units)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    const fp_plan *pl = p;
+    char dir[64], path[128], name[48];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "Rack elevation");
+    int units = fp__plan_rspec(pl)->phys.rack_units, server_ru = fp__plan_rspec(pl)->phys.server_ru;
+    size_t nr = fp_plan_rack_count(p);
+    cr_assert_lt(nr, XL_MAX_COLS, "768 GPUs fit in a few racks");
+    /* grid[u][col]: the name read back */
+    static char grid[64][XL_MAX_COLS][48];
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    for (size_t i = 0; i < nr; i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        cr_expect_str_eq(row.v[i + 1], r.name);
+    }
+    cr_assert(xl_next_row(&pos, &row));     /* roles */
+    for (int u = units; u >= 1; u--) {
+        cr_assert(xl_next_row(&pos, &row));
+        cr_expect_eq(strtol(row.v[0], NULL, 10), u);
+        for (size_t i = 0; i < nr; i++)
+            snprintf(grid[u][i], 48, "%s", row.v[i + 1]);
+    }
+    size_t ndev = fp_plan_device_count(p), named = 0;
+    for (size_t d = 0; d < ndev; d++) {
+        fp_location loc;
+        cr_assert_eq(fp_plan_device_location(p, d, &loc, NULL), FP_OK);
+        fp__device_name(name, sizeof name, fp__plan_fabric(pl), fp__plan_rspec(pl), (int64_t)d);
+        int h = fp__plan_fabric(pl)->dev[d].tier == 0 ? server_ru : 1;
+        size_t col = 0;
+        for (size_t i = 0; i < nr; i++) {
+            fp_rack_info r;
+            fp_plan_rack(p, i, &r, NULL);
+            if (r.hall == loc.hall && r.row == loc.row && r.rack == loc.rack)
+                col = i;
+        }
+        cr_expect_str_eq(grid[loc.u + h - 1][col], name, "%s at %s", name, loc.text);
+        named++;
+    }
+    long cells = 0;
+    for (int u = 1; u <= units; u++)
+        for (size_t i = 0; i < nr; i++)
+            cells += grid[u][i][0] != '\0';
+    cr_expect_eq(cells, (long)named, "every name once: %ld cells named, %zu devices", cells, named);
+    free(xml);
+    fp_plan_free(p);
+}
+
+/* ---- the workbook as a cost model ---- */
+
+/* Row (1-based) of the Summary whose column A reads label. */
+static long summary_row(const char *xml, const char *label)
+{
+    static xl_row row;
+    const char *pos = xml;
+    while (xl_next_row(&pos, &row))
+        if (strcmp(row.v[0], label) == 0)
+            return row.r;
+    cr_assert_fail("Summary has no \"%s\" row", label);
+    return 0;
+}
+
+/* Change one unit price as a buyer would and recompute the workbook's formulas: the line's
+ * spares line costs quantity_spare x the new price, the BOM total and the Summary's cost move by
+ * delta x (quantity + quantity_spare), and the cost per GPU by that over the GPU count; changing
+ * the GPU count cell changes every per-GPU figure. The expected deltas are computed here from
+ * the quantities, not read from the workbook's cached values. */
+Test(write_xlsx, unit_price_flows_to_spares_totals_and_per_gpu)
+{
+    char dir[64], path[128];
+    fp_plan *p = written_768(dir, path);
+    char *bom = sheet_named(path, "BOM"), *sum = sheet_named(path, "Summary");
+    xe_book b = { 0 };
+    xe_load(&b, "BOM", bom);
+    xe_load(&b, "Summary", sum);
+    /* the first line followed by its spares line (transceivers: 2 % spares by default) */
+    static xl_row row, next;
+    const char *pos = bom;
+    long line = 0, spare = 0;
+    double q = 0, qs = 0;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_assert(xl_next_row(&pos, &row));
+    while (xl_next_row(&pos, &next)) {
+        if (strcmp(next.v[4], "yes") == 0 && strcmp(row.v[4], "") == 0 && row.f[6][0] == '\0') {
+            line = row.r;
+            spare = next.r;
+            q = strtod(row.v[5], NULL);
+            qs = strtod(next.v[5], NULL);
+            break;
+        }
+        row = next;
+    }
+    cr_assert(line > 0, "no line with a spares line");
+    cr_assert_gt(qs, 0);
+    long total = 0, cost = summary_row(sum, "Cost USD"), per_gpu = summary_row(sum, "Cost per GPU USD");
+    long gpus = summary_row(sum, "GPUs");
+    double cached_total = 0;
+    pos = bom;
+    while (xl_next_row(&pos, &row))
+        if (strcmp(row.v[0], "Total") == 0) {
+            total = row.r;
+            cached_total = strtod(row.v[7], NULL);
+        }
+    cr_assert_gt(total, 0);
+    double price = xe_value(&b, "BOM", line, 6);
+    double before_spare = xe_value(&b, "BOM", spare, 7), before_total = xe_value(&b, "BOM", total, 7);
+    double before_cost = xe_value(&b, "Summary", cost, 1), before_pg = xe_value(&b, "Summary", per_gpu, 1);
+    /* the formulas reproduce the cached values and the plan's totals before any change */
+    cr_expect(close_to(before_total, cached_total), "%f vs %f", before_total, cached_total);
+    fp_totals t;
+    fp_plan_totals(p, &t);
+    cr_expect(close_to(before_cost, t.cost), "%f vs %f", before_cost, t.cost);
+    cr_expect(close_to(before_pg, t.cost / 768), "%f vs %f", before_pg, t.cost / 768);
+    double delta = 100;
+    xe_set(&b, "BOM", line, 6, price + delta);
+    cr_expect(close_to(xe_value(&b, "BOM", spare, 6), price + delta));
+    cr_expect(close_to(xe_value(&b, "BOM", spare, 7), before_spare + qs * delta),
+              "spares line: %f, expected %f", xe_value(&b, "BOM", spare, 7), before_spare + qs * delta);
+    cr_expect(close_to(xe_value(&b, "BOM", total, 7), before_total + (q + qs) * delta));
+    cr_expect(close_to(xe_value(&b, "Summary", cost, 1), before_cost + (q + qs) * delta));
+    cr_expect(close_to(xe_value(&b, "Summary", per_gpu, 1), (before_cost + (q + qs) * delta) / 768));
+    /* twice the GPUs, half the cost per GPU; the network power per GPU follows the same cell */
+    long pw = summary_row(sum, "Network power per GPU W"), net = summary_row(sum, "Network power W");
+    xe_set(&b, "Summary", gpus, 1, 1536);
+    cr_expect(close_to(xe_value(&b, "Summary", per_gpu, 1), (before_cost + (q + qs) * delta) / 1536));
+    cr_expect(close_to(xe_value(&b, "Summary", pw, 1), xe_value(&b, "Summary", net, 1) / 1536));
+    free(b.cell);
+    free(bom);
+    free(sum);
+    fp_plan_free(p);
+}
+
+/* A cut cable is priced by the metre: its unit cost is base + per-metre price x stock length
+ * (catalog: price_usd + price_per_m_usd x length), so raising the per-metre price by 1 raises
+ * each such cable by its length and the line by quantity x length. Power is the network's, the
+ * servers' shown apart: servers x server_power_w, both summed into the total. */
+Test(write_xlsx, per_metre_prices_and_power_apart)
+{
+    char dir[64], path[128];
+    fp_plan *p = written_768(dir, path);
+    const fp_plan *pl = p;
+    char *bom = sheet_named(path, "BOM"), *sum = sheet_named(path, "Summary");
+    xe_book b = { 0 };
+    xe_load(&b, "BOM", bom);
+    xe_load(&b, "Summary", sum);
+    static xl_row row;
+    const char *pos = bom;
+    int per_m_lines = 0;
+    cr_assert(xl_next_row(&pos, &row));
+    while (xl_next_row(&pos, &row)) {
+        if (row.f[6][0] == '\0' || strcmp(row.v[4], "yes") == 0)
+            continue;
+        /* G = L + M x D */
+        double len = strtod(row.v[3], NULL), q = strtod(row.v[5], NULL);
+        double unit = xe_value(&b, "BOM", row.r, 6), cost = xe_value(&b, "BOM", row.r, 7);
+        cr_expect(close_to(unit, strtod(row.v[11], NULL) + strtod(row.v[12], NULL) * len));
+        cr_expect(close_to(unit, strtod(row.v[6], NULL)), "formula %f, cached %s", unit, row.v[6]);
+        xe_set(&b, "BOM", row.r, 12, strtod(row.v[12], NULL) + 1);
+        cr_expect(close_to(xe_value(&b, "BOM", row.r, 7), cost + q * len));
+        xe_set(&b, "BOM", row.r, 12, strtod(row.v[12], NULL));
+        per_m_lines++;
+    }
+    cr_expect_gt(per_m_lines, 0, "no cable priced by the metre");
+    fp_summary su;
+    fp_totals t;
+    fp_plan_summary(p, &su);
+    fp_plan_totals(p, &t);
+    double srv = xe_value(&b, "Summary", summary_row(sum, "Server power W"), 1);
+    double net = xe_value(&b, "Summary", summary_row(sum, "Network power W"), 1);
+    double all = xe_value(&b, "Summary", summary_row(sum, "Total power W"), 1);
+    cr_expect(close_to(srv, (double)(su.servers + su.spare_servers) *
+                       fp__plan_rspec(pl)->phys.server_power_w));
+    cr_expect(close_to(net, t.power_w));
+    cr_expect(close_to(all, net + srv));
+    free(b.cell);
+    free(bom);
+    free(sum);
+    fp_plan_free(p);
 }

@@ -1,0 +1,86 @@
+/* fabplan — the bill of materials of a plan: every part with quantity, cost and power, grouped
+ * by category, and the totals a costing tool reads.
+ *
+ * Result structs (fp_bom_line, fp_totals) are filled into the caller's storage; see the ABI
+ * note in fabplan.h. */
+#ifndef FABPLAN_BOM_H
+#define FABPLAN_BOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fabplan/error.h"
+#include "fabplan/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** BOM categories, in the order the lines are grouped. */
+typedef enum fp_bom_category {
+    FP_BOM_SWITCH = 0,      /**< switches */
+    FP_BOM_NIC,             /**< server NICs */
+    FP_BOM_TRANSCEIVER,     /**< optical modules (a twin-port module counts once) */
+    FP_BOM_COPPER,          /**< DAC, ACC and AEC cables and splitters */
+    FP_BOM_FIBRE,           /**< fibre patch cords */
+    FP_BOM_CATEGORY_COUNT
+} fp_bom_category;
+
+/** Static name of a category: "switch", "nic", "transceiver", "copper", "fibre" (the
+ *  category column of bom.csv); "unknown" out of range. */
+FP_EXPORT const char *fp_bom_category_name(fp_bom_category category);
+
+/** One bill-of-materials line. */
+typedef struct fp_bom_line {
+    const char *part;           /**< catalog id (borrowed) */
+    const char *category;       /**< fp_bom_category_name(kind), for display (static) */
+    const char *description;    /**< part name, with the length for cut items (borrowed) */
+    double length_m;            /**< fibre and copper: the stock length of this line, else 0 */
+    int spare;                  /**< 1 for a spares line */
+    int64_t quantity;
+    double unit_cost, cost;     /**< USD */
+    double unit_power_w, power_w;
+    double mtbf_hours;          /**< of one unit, from the catalog (0 when unknown) */
+    fp_bom_category kind;       /**< the category; compare this, not the category text */
+} fp_bom_line;
+
+/** METHOD: number of BOM lines, spares lines included. Cannot fail. */
+FP_EXPORT size_t fp_plan_bom_count(const fp_plan *plan);
+/** METHOD: copy BOM line i (grouped by category, then part, then length; a spares line follows
+ *  the line it spares) into the caller's *out. Its part and description point into the plan
+ *  (valid while it lives). Errors: FP_EINVAL when i is out of range. */
+FP_EXPORT fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out,
+                                     fp_error *err);
+
+/** The BOM totals of a plan (fp_plan_totals): cost and power of every line (spares add cost
+ *  only), per GPU, and the transceiver and cable counts a costing tool needs. */
+
+typedef struct fp_totals {
+    double cost, power_w;
+    double cost_per_gpu, power_w_per_gpu;
+    int64_t transceivers;       /**< modules, spares excluded (a twin-port module counts once) */
+    double transceivers_per_gpu;
+    int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
+    int64_t unpriced_parts;     /**< parts in the BOM that give no price_usd (or, but fibre, no
+                                     power_w): counted as $0 / 0 W; each has a warning */
+} fp_totals;
+
+/** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
+ *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
+FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
+
+/** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
+ *  warning i: a borrowed string that lives with the plan, NULL when out of range. */
+FP_EXPORT size_t fp_plan_warning_count(const fp_plan *plan);
+FP_EXPORT const char *fp_plan_warning(const fp_plan *plan, size_t i);
+
+/** METHOD: cost and power of one category's lines (spares included in the cost, not in the
+ *  power), into the caller's *cost_usd and *power_w (either may be NULL).
+ *  Errors: FP_EINVAL when category is not a fp_bom_category. */
+FP_EXPORT fp_status fp_plan_bom_category_total(double *cost_usd, double *power_w,
+                                               const fp_plan *plan, fp_bom_category category,
+                                               fp_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

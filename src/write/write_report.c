@@ -1,0 +1,521 @@
+/* fabplan — report.html: the plan on one page to send a reviewer. Self-contained: inline CSS,
+ * charts drawn here as inline SVG, the diagrams of this run inlined; no script, no fonts or
+ * images fetched (a Content-Security-Policy forbids any request). Sections: key figures, tiers,
+ * BOM by category with cost and power charts, media mix per boundary, optics per GPU,
+ * bisection and hops, reliability, the diagrams, the notes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "write/writers.h"
+
+static const char *const medium_colour[FP_MEDIUM_COUNT] = { "#7f7f7f", "#a6a6a6", "#5b9bd5",
+                                                           "#2ab0b0", "#e0b000" };
+static const char *const category[] = { "switch", "nic", "transceiver", "copper", "fibre" };
+static const char *const category_colour[] = { "#4472c4", "#70ad47", "#ed7d31", "#7f7f7f",
+                                                "#ffc000" };
+#define N_CAT 5
+
+static void esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* 5529600.4 -> "5,529,600" (decimals 0) or "5,529,600.40" */
+static const char *grouped(char *buf, size_t n, double v, int decimals)
+{
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*f", decimals, v);
+    const char *dot = strchr(raw, '.');
+    size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw), k = 0, start = raw[0] == '-';
+    for (size_t i = 0; raw[i] && k + 2 < n; i++) {
+        if (i > start && i < ilen && (ilen - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = raw[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+static void card(FILE *f, const char *label, const char *value)
+{
+    fprintf(f, "<div class=\"card\"><div class=\"v\">%s</div><div class=\"k\">", value);
+    esc(f, label);
+    fputs("</div></div>\n", f);
+}
+
+/* Horizontal bars, one per label, value and unit written after each bar. */
+static void bar_chart(FILE *f, const char *title, const char *const *labels, const double *v,
+                      const char *const *colour, int n, const char *unit, int decimals)
+{
+    double max = 0;
+    char buf[64];
+    for (int i = 0; i < n; i++)
+        if (v[i] > max)
+            max = v[i];
+    int h = 30 + 26 * n;
+    fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 560 %d\" width=\"560\" height=\"%d\" "
+               "role=\"img\"><title>", h, h);
+    esc(f, title);
+    fprintf(f, "</title><text x=\"0\" y=\"16\" class=\"ct\">");
+    esc(f, title);
+    fputs("</text>\n", f);
+    for (int i = 0; i < n; i++) {
+        double w = max > 0 ? 300.0 * v[i] / max : 0;
+        int y = 28 + 26 * i;
+        fprintf(f, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">", y + 15);
+        esc(f, labels[i]);
+        fprintf(f, "</text><rect x=\"138\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>"
+                   "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n",
+                y + 2, w, colour[i], 144 + w, y + 15, grouped(buf, sizeof buf, v[i], decimals), unit);
+    }
+    fputs("</svg>\n", f);
+}
+
+/* Links by medium per boundary: one stacked bar per boundary, shares of its links. */
+static void media_chart(FILE *f, const fp_plan *plan)
+{
+    const fp_cabling *cab = fp__plan_cabling(plan);
+    int tiers = fp__plan_fabric(plan)->tiers, h = 60 + 30 * tiers;
+    char bn[32];
+    fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 560 %d\" width=\"560\" height=\"%d\" "
+               "role=\"img\"><title>Media mix</title>"
+               "<text x=\"0\" y=\"16\" class=\"ct\">Links by medium, per boundary</text>\n", h, h);
+    for (int b = 0; b < tiers; b++) {
+        double total = 0, x = 138;
+        int y = 28 + 30 * b;
+        for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+            total += (double)cab->by_medium[b][m];
+        fprintf(f, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">%s</text>\n", y + 15,
+                fp__boundary_name(b, tiers, bn, sizeof bn));
+        for (int m = 0; m < FP_MEDIUM_COUNT && total > 0; m++) {
+            double w = 400.0 * (double)cab->by_medium[b][m] / total;
+            if (w <= 0)
+                continue;
+            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"20\" fill=\"%s\">"
+                       "<title>%s: %lld links</title></rect>\n",
+                    x, y + 2, w, medium_colour[m], fp_medium_name((fp_medium)m),
+                    (long long)cab->by_medium[b][m]);
+            if (w > 34)
+                fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"in\">%s</text>\n",
+                        x + w / 2, y + 16, fp_medium_name((fp_medium)m));
+            x += w;
+        }
+    }
+    int ly = 36 + 30 * tiers;
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                   "<text x=\"%d\" y=\"%d\">%s</text>\n",
+                138 + 80 * m, ly, medium_colour[m], 154 + 80 * m, ly + 11,
+                fp_medium_name((fp_medium)m));
+    fputs("</svg>\n", f);
+}
+
+/* Copy an SVG file written in this run into the page (without its XML prolog and doctype). */
+static void inline_svg(FILE *f, const char *path, const char *caption)
+{
+    FILE *in = fopen(path, "rb");
+    fprintf(f, "<figure>");
+    if (in == NULL) {
+        fputs("<p class=\"muted\">not written in this run</p>", f);
+    } else {
+        fseek(in, 0, SEEK_END);
+        long n = ftell(in);
+        fseek(in, 0, SEEK_SET);
+        char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
+        if (text && fread(text, 1, (size_t)n, in) == (size_t)n) {
+            text[n] = '\0';
+            const char *svg = strstr(text, "<svg");
+            fputs(svg ? svg : "", f);
+        }
+        free(text);
+        fclose(in);
+    }
+    fprintf(f, "<figcaption>");
+    esc(f, caption);
+    fputs("</figcaption></figure>\n", f);
+}
+
+static void section_bom(FILE *f, const fp_plan *plan)
+{
+    double qty[N_CAT] = { 0 }, cost[N_CAT] = { 0 }, power[N_CAT] = { 0 }, total = 0;
+    char a[64], b[64], c[64];
+    for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {
+        fp_bom_line l;
+        if (fp_plan_bom_line(plan, i, &l, NULL) != FP_OK)
+            break;
+        for (int k = 0; k < N_CAT; k++)
+            if (strcmp(l.category, category[k]) == 0) {
+                qty[k] += (double)l.quantity;
+                cost[k] += l.cost;
+                power[k] += l.power_w;
+            }
+        total += l.cost;
+    }
+    fputs("<section><h2>Bill of materials by category</h2>\n<table><tr><th>Category</th>"
+          "<th>Units (spares included)</th><th>Cost USD</th><th>Share</th><th>Network power W</th>"
+          "</tr>\n", f);
+    for (int k = 0; k < N_CAT; k++)
+        fprintf(f, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%.1f%%</td><td>%s</td></tr>\n",
+                category[k], grouped(a, sizeof a, qty[k], 0), grouped(b, sizeof b, cost[k], 0),
+                total > 0 ? 100 * cost[k] / total : 0, grouped(c, sizeof c, power[k], 0));
+    fputs("</table>\n<div class=\"row\">", f);
+    bar_chart(f, "Cost by category (USD)", category, cost, category_colour, N_CAT, "", 0);
+    bar_chart(f, "Network power by category (W)", category, power, category_colour, N_CAT, "W", 0);
+    fputs("</div></section>\n", f);
+}
+
+static void section_metrics(FILE *f, const fp_plan *plan)
+{
+    const fp_metrics *m = fp_plan_metrics(plan);
+    const fp_reliability *r = &m->reliability;
+    char a[64], b[64], c[64];
+    fprintf(f, "<section><h2>Bisection and hops</h2>\n<table>"
+               "<tr><th>Bisection (analytic)</th><td>%s Gb/s</td></tr>"
+               "<tr><th>Bisection (max-flow)</th><td>%s Gb/s</td></tr>"
+               "<tr><th>1:1 target</th><td>%s Gb/s</td></tr>"
+               "<tr><th>Share of full bisection</th><td>%.1f%%%s</td></tr><tr><th>Split</th><td>",
+            grouped(a, sizeof a, m->bisection_gbps, 0),
+            grouped(b, sizeof b, m->bisection_maxflow_gbps, 0),
+            grouped(c, sizeof c, m->split_demand_gbps, 0),
+            m->split_demand_gbps > 0 ? 100 * m->bisection_gbps / m->split_demand_gbps : 0,
+            m->full_bisection ? " (full bisection)" : "");
+    esc(f, m->split);
+    fprintf(f, "</td></tr><tr><th>Diameter</th><td>%d switches</td></tr></table>\n",
+            m->diameter_switches);
+    fputs("<table><tr><th>GPU pairs</th><th>Share</th><th>Switches on the path</th></tr>\n", f);
+    for (int i = 0; i < m->n_hops; i++) {
+        fputs("<tr><td>", f);
+        esc(f, m->hops[i].scope);
+        fprintf(f, "</td><td>%.2f%%</td><td>%d</td></tr>\n", 100 * m->hops[i].share,
+                m->hops[i].switches);
+    }
+    fputs("</table></section>\n", f);
+    fprintf(f, "<section><h2>Reliability</h2><p class=\"muted\">Expected failures, parts failing "
+               "independently at their catalog MTBF.</p>\n<table>"
+               "<tr><th>Switch failures per day</th><td>%.4f</td></tr>"
+               "<tr><th>Transceiver failures per day</th><td>%.4f</td></tr>"
+               "<tr><th>Cable failures per day</th><td>%.4f</td></tr>"
+               "<tr><th>NIC failures per day</th><td>%.4f</td></tr>"
+               "<tr><th>Link failures per day</th><td>%.4f</td></tr>",
+            r->switch_failures_per_day, r->transceiver_failures_per_day,
+            r->cable_failures_per_day, r->nic_failures_per_day, r->link_failures_per_day);
+    if (r->hours_to_first_link_failure > 0)
+        fprintf(f, "<tr><th>Hours to the first link failure</th><td>%.2f</td></tr>",
+                r->hours_to_first_link_failure);
+    if (r->hours_to_first_switch_failure > 0)
+        fprintf(f, "<tr><th>Hours to the first switch failure</th><td>%.2f</td></tr>",
+                r->hours_to_first_switch_failure);
+    fputs("</table></section>\n", f);
+}
+
+static void section_tiers(FILE *f, const fp_plan *plan)
+{
+    char a[64], b[64], c[64];
+    fputs("<section><h2>Tiers</h2>\n<table><tr><th>Tier</th><th>Role</th><th>Model</th>"
+          "<th>Switches</th><th>Ports</th><th>Gb/s</th><th>Used</th><th>Spare</th>"
+          "<th>Down:up</th></tr>\n", f);
+    for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
+        fp_tier_info t;
+        if (fp_plan_tier(plan, i, &t, NULL) != FP_OK)
+            break;
+        fprintf(f, "<tr><td>%d</td><td>%s</td><td>", t.tier, t.role);
+        esc(f, t.model);
+        fprintf(f, "</td><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>",
+                grouped(a, sizeof a, (double)t.switches, 0), t.ports_per_switch, t.port_gbps,
+                grouped(b, sizeof b, (double)t.ports_used, 0),
+                grouped(c, sizeof c, (double)t.ports_spare, 0));
+        if (t.up_ports)
+            fprintf(f, "%g:1</td></tr>\n", t.oversubscription);
+        else
+            fputs("top</td></tr>\n", f);
+    }
+    fputs("</table></section>\n", f);
+}
+
+static const char style[] =
+    "body{font:14px/1.45 -apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#222;"
+    "margin:0 auto;max-width:1180px;padding:24px}"
+    "h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;border-bottom:2px solid #d9e1f2;"
+    "padding-bottom:4px;margin-top:28px}"
+    ".muted{color:#666}.cards{display:flex;flex-wrap:wrap;gap:10px;margin:16px 0}"
+    ".card{border:1px solid #d9e1f2;border-radius:6px;padding:8px 12px;min-width:140px}"
+    ".card .v{font-size:20px;font-weight:600}.card .k{color:#555;font-size:12px}"
+    "table{border-collapse:collapse;margin:8px 0 12px}th,td{border-bottom:1px solid #e4e4e4;"
+    "padding:3px 10px;text-align:left}td{font-variant-numeric:tabular-nums}"
+    "th{background:#f3f6fb;font-weight:600}.row{display:flex;flex-wrap:wrap;gap:24px}"
+    "svg.chart text{font-size:12px;fill:#333}svg.chart .ct{font-weight:600;font-size:13px}"
+    "svg.chart .in{fill:#fff;font-size:11px}"
+    "figure{margin:12px 0;border:1px solid #e4e4e4;padding:8px;overflow:auto}"
+    "figure svg{max-width:100%;max-height:1000px;width:auto;height:auto}"
+    "figcaption{color:#555;font-size:12px}"
+    "@media print{figure{break-inside:avoid}}";
+
+/* The closing footer (the page's last element, id "end"), and the file closed. */
+static fp_status page_end(FILE *f, const char *footer, const char *path, fp_error *err)
+{
+    fprintf(f, "<footer id=\"end\" class=\"muted\">%s</footer>\n</body></html>\n", footer);
+    if (ferror(f) | (fclose(f) != 0))
+        FP_FAIL(err, FP_EIO, path, "cannot write %s", path);
+    return FP_OK;
+}
+
+fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    fp_summary su;
+    fp_totals t;
+    const fp_metrics *m = fp_plan_metrics(plan);
+    char a[64], b[64], dir[4096], svg[4400], unit[64];
+    const char *name = fp__plan_rspec(plan)->name[0] ? fp__plan_rspec(plan)->name : "fabplan";
+    if (f == NULL)
+        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    fp_plan_summary(plan, &su);
+    fp_plan_totals(plan, &t);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'; img-src data:\">\n<title>", f);
+    esc(f, name);
+    fprintf(f, ": fabric plan</title>\n<style>%s</style></head><body>\n<header><h1>", style);
+    esc(f, name);
+    fprintf(f, ": fabric plan</h1><div class=\"muted\">%s fabric, %d tier%s, %d plane%s "
+               "&middot; generated by fabplan %s</div></header>\n",
+            fp_topology_name(su.topology), su.tiers, su.tiers == 1 ? "" : "s", su.planes,
+            su.planes == 1 ? "" : "s", FP_VERSION);
+
+    fputs("<section><h2>Summary</h2><div class=\"cards\">\n", f);
+    card(f, "GPUs", grouped(a, sizeof a, (double)su.gpus, 0));
+    card(f, "servers", grouped(a, sizeof a, (double)su.servers, 0));
+    card(f, "switches", grouped(a, sizeof a, (double)su.switches, 0));
+    card(f, "cables", grouped(a, sizeof a, (double)t.cables, 0));
+    card(f, "transceivers", grouped(a, sizeof a, (double)t.transceivers, 0));
+    snprintf(b, sizeof b, "$%s", grouped(a, sizeof a, t.cost, 0));
+    card(f, "network cost, spares included", b);
+    snprintf(b, sizeof b, "$%s", grouped(a, sizeof a, t.cost_per_gpu, 0));
+    card(f, "network cost per GPU", b);
+    snprintf(b, sizeof b, "%s kW", grouped(a, sizeof a, t.power_w / 1000, 1));
+    card(f, "network power", b);
+    snprintf(b, sizeof b, "%.1f W", t.power_w_per_gpu);
+    card(f, "network power per GPU", b);
+    snprintf(b, sizeof b, "%.2f", t.transceivers_per_gpu);
+    card(f, "optics per GPU", b);
+    snprintf(b, sizeof b, "%.0f%%",
+             m->split_demand_gbps > 0 ? 100 * m->bisection_gbps / m->split_demand_gbps : 0);
+    card(f, "of full bisection", b);
+    fputs("</div><p>", f);
+    esc(f, su.tier_choice);
+    fprintf(f, "</p><p class=\"muted\">%s links, capacity %s GPUs with these switches.</p>"
+               "</section>\n",
+            grouped(a, sizeof a, (double)su.links, 0),
+            grouped(b, sizeof b, (double)su.capacity_gpus, 0));
+
+    section_tiers(f, plan);
+    section_bom(f, plan);
+
+    fputs("<section><h2>Media mix</h2>\n", f);
+    media_chart(f, plan);
+    fprintf(f, "<h3>Optics per GPU</h3><p>%s transceivers for %s GPUs: <b>%.3f per GPU</b> "
+               "(spares excluded; a twin-port module counts once).</p></section>\n",
+            grouped(a, sizeof a, (double)t.transceivers, 0), grouped(b, sizeof b, (double)su.gpus, 0),
+            t.transceivers_per_gpu);
+
+    section_metrics(f, plan);
+
+    /* The diagrams of this run: written before the report, beside it (fp_plan_write writes every
+     * output into one temporary folder and publishes them together). */
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    unsigned formats = o ? o->formats : FP_WRITE_DEFAULT;
+    fputs("<section><h2>Diagrams</h2>\n", f);
+    if (formats & FP_WRITE_OVERVIEW) {
+        snprintf(svg, sizeof svg, "%s/%s", dir, "fabric.svg");
+        inline_svg(f, svg, "Fabric: groups of identical switches and the links between them");
+    }
+    if ((formats & FP_WRITE_DETAIL) && fp__detail_file_name(plan, o, "svg", unit, sizeof unit)) {
+        snprintf(svg, sizeof svg, "%s/%s", dir, unit);
+        inline_svg(f, svg, "One unit in detail: every server, switch and link, rails coloured");
+    }
+    if (formats & FP_WRITE_FLOOR) {
+        snprintf(svg, sizeof svg, "%s/%s", dir, "floor.svg");
+        inline_svg(f, svg, "Floor plan: racks at their position, coloured by role");
+    }
+    if (!(formats & (FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR)))
+        fputs("<p class=\"muted\">No diagrams in this run (--formats).</p>\n", f);
+    fputs("</section>\n", f);
+
+    if (fp_plan_note_count(plan) > 0) {
+        fputs("<section><h2>Notes</h2><ul>\n", f);
+        for (size_t i = 0; i < fp_plan_note_count(plan); i++) {
+            fputs("<li>", f);
+            esc(f, fp_plan_note(plan, i));
+            fputs("</li>\n", f);
+        }
+        fputs("</ul></section>\n", f);
+    }
+    return page_end(f, "Figures from the catalog's estimates; see plan.json and plan.xlsx for "
+                       "every line.", path, err);
+}
+
+/* ---- compare.html ---- */
+
+static const char *const topo_colour[] = { "#4472c4", "#70ad47", "#ed7d31" };
+
+static const char *topology_colour(fp_topology t)
+{
+    switch (t) {
+    case FP_TOPO_FAT_TREE: return topo_colour[1];
+    case FP_TOPO_RAIL: return topo_colour[2];
+    default: return topo_colour[0];
+    }
+}
+
+/* A marker per tier count: circle 2 tiers, square 3, triangle 4. */
+static void marker(FILE *f, double x, double y, int tiers, const char *colour)
+{
+    if (tiers <= 2)
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"", x, y, colour);
+    else if (tiers == 3)
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"", x - 4.5,
+                y - 4.5, colour);
+    else
+        fprintf(f, "<path d=\"M%.1f %.1fl5.5 9.5h-11z\" fill=\"%s\"", x, y - 5.5, colour);
+    fputs(" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\">", f);
+}
+
+/* Cost per GPU (y) against the share of full bisection (x), one marker per working design;
+ * the cheapest design at each bisection share joined by a line (what more bisection costs). */
+static void compare_chart(FILE *f, const fp_compare_row *rows, size_t n)
+{
+    const double W = 900, H = 480, L = 80, R = 20, T = 20, B = 50;
+    double ymax = 0;
+    char a[64];
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].status == FP_OK && rows[i].cost_per_gpu > ymax)
+            ymax = rows[i].cost_per_gpu;
+    /* a round top: 1, 2 or 5 x 10^k */
+    double step = 1;
+    while (step * 10 < ymax)
+        step *= 10;
+    double top = ceil(ymax / step) * step;
+    if (top <= 0)
+        top = 1;
+    fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+               "role=\"img\"><title>Cost per GPU against bisection</title>\n", W, H, W, H);
+    for (int k = 0; k <= 10; k++) {     /* grid: x every 10 %, y in fifths */
+        double x = L + (W - L - R) * k / 10.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e4e4e4\"/>"
+                   "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%d%%</text>\n",
+                x, T, x, H - B, x, H - B + 16, k * 10);
+    }
+    for (int k = 0; k <= 5; k++) {
+        double y = H - B - (H - B - T) * k / 5.0;
+        fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
+                   "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">$%s</text>\n",
+                L, y, W - R, y, L - 6, y + 4, grouped(a, sizeof a, top * k / 5.0, 0));
+    }
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" class=\"ct\">share of full "
+               "bisection</text><text x=\"16\" y=\"%.0f\" class=\"ct\" transform=\"rotate(-90 16 "
+               "%.0f)\" text-anchor=\"middle\">network cost per GPU (USD)</text>\n",
+            L + (W - L - R) / 2, H - 10, T + (H - B - T) / 2, T + (H - B - T) / 2);
+    /* The Pareto front: designs no other beats on both cost and bisection, left to right (what
+     * each step of bisection costs at the least). At most a few hundred rows: quadratic. */
+    fputs("<polyline fill=\"none\" stroke=\"#666\" stroke-dasharray=\"4 3\" points=\"", f);
+    double last_x = -1;
+    for (;;) {
+        size_t pick = n;
+        for (size_t i = 0; i < n; i++) {
+            const fp_compare_row *r = &rows[i];
+            int beaten = 0;
+            if (r->status != FP_OK || r->bisection_fraction <= last_x)
+                continue;
+            for (size_t j = 0; j < n && !beaten; j++)
+                beaten = j != i && rows[j].status == FP_OK &&
+                         rows[j].bisection_fraction >= r->bisection_fraction &&
+                         rows[j].cost_per_gpu <= r->cost_per_gpu &&
+                         (rows[j].bisection_fraction > r->bisection_fraction ||
+                          rows[j].cost_per_gpu < r->cost_per_gpu || j < i);
+            if (!beaten && (pick == n || r->bisection_fraction < rows[pick].bisection_fraction))
+                pick = i;
+        }
+        if (pick == n)
+            break;
+        last_x = rows[pick].bisection_fraction;
+        fprintf(f, "%.1f,%.1f ", L + (W - L - R) * fmin(last_x, 1.0),
+                H - B - (H - B - T) * rows[pick].cost_per_gpu / top);
+    }
+    fputs("\"/>\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const fp_compare_row *r = &rows[i];
+        if (r->status != FP_OK)
+            continue;
+        marker(f, L + (W - L - R) * fmin(r->bisection_fraction, 1.0),
+               H - B - (H - B - T) * r->cost_per_gpu / top, r->tiers, topology_colour(r->topology));
+        fputs("<title>", f);
+        esc(f, r->design);
+        fprintf(f, ": $%s per GPU, %.0f%% of full bisection, diameter %d</title>",
+                grouped(a, sizeof a, r->cost_per_gpu, 0), 100 * r->bisection_fraction,
+                r->diameter_switches);
+        fputs(r->tiers <= 2 ? "</circle>\n" : r->tiers == 3 ? "</rect>\n" : "</path>\n", f);
+    }
+    fputs("</svg>\n<p class=\"muted\">", f);
+    static const fp_topology topos[] = { FP_TOPO_CLOS, FP_TOPO_FAT_TREE, FP_TOPO_RAIL };
+    for (int k = 0; k < 3; k++)
+        fprintf(f, "<span style=\"color:%s\">&#9632;</span> %s &nbsp; ", topology_colour(topos[k]),
+                fp_topology_name(topos[k]));
+    fputs("&middot; &#9679; 2 tiers, &#9632; 3 tiers, &#9650; 4 tiers &middot; dashed: the "
+          "designs no other beats on both cost and bisection</p>\n", f);
+}
+
+fp_status fp__write_compare_html(const fp_compare_row *rows, size_t n, const char *path,
+                                 fp_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    char a[64], b[64];
+    size_t ok = 0;
+    if (f == NULL)
+        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    for (size_t i = 0; i < n; i++)
+        ok += rows[i].status == FP_OK;
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+               "style-src 'unsafe-inline'; img-src data:\">\n<title>fabplan compare</title>\n"
+               "<style>%s</style></head><body>\n<header><h1>Candidate designs</h1><div "
+               "class=\"muted\">%zu designs, %zu of them work &middot; generated by fabplan %s"
+               "</div></header>\n<section><h2>Cost per GPU against bisection</h2>\n",
+            style, n, ok, FP_VERSION);
+    compare_chart(f, rows, n);
+    fputs("</section><section><h2>Designs</h2><p class=\"muted\">By leaf down:up (1:1 first), "
+          "then cost.</p>\n<table><tr><th>Design</th><th>Tiers</th><th>Switches</th>"
+          "<th>Cost per GPU USD</th><th>Network power kW</th><th>Of full bisection</th>"
+          "<th>Diameter</th></tr>\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const fp_compare_row *r = &rows[i];
+        fputs("<tr><td>", f);
+        esc(f, r->design);
+        if (r->status == FP_OK)
+            fprintf(f, "</td><td>%d</td><td>%s</td><td>%s</td><td>%.1f</td><td>%.0f%%</td>"
+                       "<td>%d</td></tr>\n", r->tiers, grouped(a, sizeof a, (double)r->switches, 0),
+                    grouped(b, sizeof b, r->cost_per_gpu, 0), r->power_w / 1000,
+                    100 * r->bisection_fraction, r->diameter_switches);
+        else {
+            fputs("</td><td colspan=\"6\" class=\"muted\">cannot work: ", f);
+            esc(f, r->reason);
+            fputs("</td></tr>\n", f);
+        }
+    }
+    fputs("</table></section>\n", f);
+    return page_end(f, "compare.csv and compare.json hold the same rows.", path, err);
+}

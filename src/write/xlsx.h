@@ -1,0 +1,183 @@
+/* fabplan — the installer workbook's private header: the book being written, its sheets and
+ * cell helpers. write_xlsx.c opens and closes the book and its sheets; xlsx_cables.c writes the
+ * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_racks.c the Ports and Racks.
+ * Only these files include libxlsxwriter. */
+#ifndef FP_WRITE_XLSX_H
+#define FP_WRITE_XLSX_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xlsxwriter.h>
+#include "write/writers.h"
+
+enum { K_TEXT, K_INT, K_LEN, K_WRAP, K_KINDS };     /* cell kinds that get a per-medium colour */
+
+/* Light fills per medium, close to the jackets crews see: grey copper, aqua OM4, yellow OS2. */
+static const lxw_color_t medium_fill[FP_MEDIUM_COUNT] = { 0xEDEDED, 0xE2EFDA, 0xFCE4D6,
+                                                          0xDAEEF3, 0xFFF2CC };
+
+typedef struct column {
+    const char *title;
+    double width;
+} column;
+
+/* Which part of the plan a workbook covers: everything, one hall, or one row of a hall. */
+typedef struct scope {
+    int hall, row;          /* 0 = any */
+} scope;
+
+typedef struct pull {
+    int32_t ra, rz;         /* racks, ra <= rz */
+    int16_t medium, part;   /* part: index into the interned part names */
+    float stock_m, route_m;
+    int64_t cable;
+} pull;
+
+
+/* Racks indexed by (hall, row, rack) so devices and cable ends find their rack. */
+typedef struct rack_index {
+    int64_t *key;           /* sorted keys */
+    int32_t *rack;          /* rack number (fp_plan_rack index) of each key */
+    size_t n;
+} rack_index;
+
+#define MAX_PARTS 256
+
+typedef struct book {
+    lxw_workbook *wb;
+    const fp_plan *plan;
+    const fp_write_options *o;
+    const char *path;
+    int64_t max_rows;       /* data rows per sheet before it continues on "Name (2)" */
+    scope sc;
+    fp_paper paper;
+    lxw_error lerr;         /* first libxlsxwriter error */
+    fp_status rc;           /* first fabplan error (err filled) */
+    fp_error *err;
+    lxw_format *header, *section, *title, *bold, *text, *integer, *len, *money, *ratio, *watts;
+    lxw_format *left_int, *center, *indent, *wrap, *percent, *rate, *hours;
+    lxw_format *sub_text, *sub_int, *sub_money, *sub_watts;
+    lxw_format *tot_text, *tot_int, *tot_money, *tot_watts;
+    lxw_format *spare_text, *warn, *box;
+    lxw_format *role[FP_MAX_TIERS + 1];     /* elevation fill by tier (0 = servers) */
+    lxw_format *medium[FP_MEDIUM_COUNT][K_KINDS];
+    /* Filled while the data sheets are written, shown on the Summary. */
+    int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
+    int bom_total_row;      /* 1-based row of the BOM total (0 = none) */
+    unsigned gpus_row, servers_row;     /* 1-based Summary rows of those inputs */
+    /* Gathered in the one pass over the cables (fp_plan_cable fills a large struct; the Ports
+     * sheet and the Pull list reuse what it gave instead of asking again). */
+    char (*cable_id)[16];   /* every cable's id, by index */
+    pull *pulls;            /* cables in scope whose both racks are known */
+    size_t n_pulls;
+    char parts[MAX_PARTS][48];
+    int n_parts;
+    const struct rack_index *rack_idx;
+} book;
+
+/* A sheet that continues on "Name (2)", "Name (3)"... when it reaches max_rows data rows. */
+typedef struct sheet {
+    book *b;
+    const char *base;
+    const column *cols;
+    int ncols;
+    int print_cols;         /* columns on paper, from A (0 = all) */
+    lxw_worksheet *ws;
+    int part;
+    lxw_row_t row;          /* last row written (0 = the header) */
+} sheet;
+/* ---- cells: remember the first error instead of checking every call ---- */
+
+static inline void keep(book *b, lxw_error e)
+{
+    if (e != LXW_NO_ERROR && b->lerr == LXW_NO_ERROR)
+        b->lerr = e;
+}
+
+static inline void put_s(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s,
+                  lxw_format *f)
+{
+    if (s == NULL || s[0] == '\0') {
+        if (f)
+            keep(b, worksheet_write_blank(ws, r, c, f));
+        return;
+    }
+    keep(b, worksheet_write_string(ws, r, c, s, f));
+}
+
+/* NaN or infinity would be written as a corrupt cell: leave the cell blank instead. */
+static inline void put_n(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *f)
+{
+    if (!isfinite(v)) {
+        if (f)
+            keep(b, worksheet_write_blank(ws, r, c, f));
+        return;
+    }
+    keep(b, worksheet_write_number(ws, r, c, v, f));
+}
+
+/* A formula with its value already computed, so readers that do not recalculate show it too. */
+static inline void put_f(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *formula,
+                  double v, lxw_format *f)
+{
+    keep(b, worksheet_write_formula_num(ws, r, c, formula, f, isfinite(v) ? v : 0));
+}
+
+static inline void progress(const book *b, const char *stage, int64_t i, int64_t n)
+{
+    if (b->o && b->o->progress && ((i & 0xffff) == 0 || i == n))
+        b->o->progress(stage, n > 0 ? (double)i / (double)n : 1.0, b->o->payload);
+}
+
+/* ---- scope ---- */
+
+static inline int in_scope(const scope *sc, const fp_location *l)
+{
+    return (sc->hall == 0 || l->hall == sc->hall) && (sc->row == 0 || l->row == sc->row);
+}
+
+static inline int cable_in_scope(const scope *sc, const fp_cable_info *c)
+{
+    if (sc->hall == 0 && sc->row == 0)
+        return 1;
+    if (in_scope(sc, &c->a.loc))
+        return 1;
+    for (int k = 0; k < c->n_z; k++)
+        if (in_scope(sc, &c->z[k].loc))
+            return 1;
+    return 0;
+}
+
+/* The plan's name, or "fabplan" when it has none. */
+static inline const char *plan_name(const fp_plan *plan)
+{
+    const char *n = fp__plan_rspec(plan)->name;
+    return n[0] ? n : "fabplan";
+}
+
+/* ---- write_xlsx.c: sheets and racks ---- */
+
+lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name);
+/* Paper, margins, header (plan and sheet), footer (page X of Y), one page wide. */
+void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape);
+void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols, int ncols);
+/* Row index for the next data row, opening the sheet or its continuation as needed
+ * (0 when a sheet could not be added). */
+lxw_row_t fp_xlsx__sheet_next(sheet *s);
+/* Close the sheet (opening it first when it has no data rows: a header alone). */
+void fp_xlsx__sheet_end(sheet *s);
+/* Rack number of a location, -1 when unknown. */
+int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l);
+
+/* ---- the sheets, in the order write_book calls them ---- */
+
+void fp_xlsx__write_bom(book *b);           /* xlsx_bom.c */
+void fp_xlsx__write_cables(book *b);        /* xlsx_cables.c */
+void fp_xlsx__write_ports(book *b);         /* xlsx_racks.c */
+void fp_xlsx__write_racks(book *b, const rack_index *ri);
+void fp_xlsx__write_pull_list(book *b);     /* xlsx_cables.c */
+void fp_xlsx__write_summary(book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
+
+#endif

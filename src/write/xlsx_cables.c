@@ -1,0 +1,267 @@
+/* fabplan — the workbook's Cables sheet (every cable, as cables.csv, coloured by medium) and its
+ * Pull list (cables grouped by rack pair, medium, part and stock length). */
+#include <stddef.h>
+#include "xlsx.h"
+
+/* ---- Cables ---- */
+
+/* cables.csv's columns up to the stock length, the crew's sign-off boxes, then the rest of
+ * cables.csv. Paper gets the first 21 (through Date): their widths add up to 166 characters,
+ * about 1,270 px or 950 pt at 100 %, which one page width fits at 84 % on A4 landscape (799 pt
+ * between 0.3 in margins) and 79 % on Letter: 11 pt text prints at 9.2 pt and 8.7 pt. */
+static const column cable_cols[] = {
+    { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
+    { "A device", 15 }, { "A port", 6 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
+    { "Z U", 4 }, { "Z device", 20 }, { "Z port", 8 }, { "Medium", 7 }, { "Cable part", 25 },
+    { "Route m", 6 }, { "Stock m", 6 }, { "Installed", 7 }, { "Tested", 7 }, { "Initials", 7 },
+    { "Date", 9 }, { "A transceiver", 24 }, { "Z transceiver", 24 }, { "Label A", 75 },
+    { "Label Z", 75 },
+};
+#define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
+#define CABLE_SIGN_OFF 17       /* first sign-off column */
+#define CABLE_PRINT_COLS 21
+
+/* "a;b" of a field over the legs of a breakout cable (one leg: the field itself), as cables.csv
+ * writes it. offset: a string field of fp_cable_end, or with is_int an int field. */
+static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t offset, int is_int)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < c->n_z && len < n; k++) {
+        const char *field = (const char *)&c->z[k] + offset;
+        int w;
+        if (is_int) {
+            int v;
+            memcpy(&v, field, sizeof v);
+            w = snprintf(buf + len, n - len, "%s%d", k ? ";" : "", v);
+        } else {
+            w = snprintf(buf + len, n - len, "%s%s", k ? ";" : "", field);
+        }
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    /* A breakout whose legs have no such part (no transceivers on either leg) would read ";" */
+    if (buf[strspn(buf, ";")] == '\0')
+        buf[0] = '\0';
+    return buf;
+}
+
+static const char *legs(char *buf, size_t n, const fp_cable_info *c, size_t offset)
+{
+    return legs_of(buf, n, c, offset, 0);
+}
+
+/* A Z location number: a number for a plain cable, "1;1" text for a breakout's legs. */
+static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
+                      const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text)
+{
+    char buf[FP_MAX_LEGS * 12];
+    int v;
+    if (c->n_z > 1) {
+        put_s(b, ws, r, col, legs_of(buf, sizeof buf, c, offset, 1), text);
+        return;
+    }
+    memcpy(&v, (const char *)&c->z[0] + offset, sizeof v);
+    put_n(b, ws, r, col, v, num);
+}
+
+/* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. */
+static void gather_pull(book *b, const fp_cable_info *c)
+{
+    int32_t ra = fp_xlsx__rack_of(b->rack_idx, &c->a.loc), rz = fp_xlsx__rack_of(b->rack_idx, &c->z[0].loc);
+    if (ra < 0 || rz < 0)
+        return;
+    int part = 0;
+    while (part < b->n_parts && strcmp(b->parts[part], c->part) != 0)
+        part++;
+    if (part == b->n_parts) {
+        if (b->n_parts == MAX_PARTS)
+            part = MAX_PARTS - 1;       /* more part numbers than a catalog holds: lump them */
+        else
+            snprintf(b->parts[b->n_parts++], sizeof b->parts[0], "%s", c->part);
+    }
+    b->pulls[b->n_pulls++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c->medium,
+                                     (int16_t)part, (float)c->stock_m, (float)c->route_m,
+                                     c->index };
+}
+
+void fp_xlsx__write_cables(book *b)
+{
+    sheet s;
+    fp_cable_info c;
+    char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],
+        zlabel[FP_MAX_LEGS * 130];
+    int64_t n = (int64_t)fp_plan_cable_count(b->plan);
+    fp_xlsx__sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
+    /* On paper, through the sign-off boxes: transceivers and labels (what labels.csv feeds a
+     * label printer) would shrink a fit-to-width page below 8 pt. */
+    s.print_cols = CABLE_PRINT_COLS;
+    b->cable_id = malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
+    b->pulls = malloc((size_t)(n ? n : 1) * sizeof *b->pulls);
+    if (b->cable_id == NULL || b->pulls == NULL) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Cables sheet");
+        fp_xlsx__sheet_end(&s);
+        return;
+    }
+    for (int64_t i = 0; i < n && b->rc == FP_OK; i++) {
+        if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
+            break;
+        progress(b, "plan.xlsx cables", i, n);
+        snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
+        if (!cable_in_scope(&b->sc, &c))
+            continue;
+        gather_pull(b, &c);
+        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
+        lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
+        lxw_row_t r = fp_xlsx__sheet_next(&s);
+        if (r == 0)
+            break;
+        lxw_worksheet *ws = s.ws;
+        const fp_cable_end *a = &c.a;
+        b->cables++;
+        b->cables_by_medium[m]++;
+        put_s(b, ws, r, 0, c.id, t);
+        put_n(b, ws, r, 1, a->loc.hall, in);
+        put_n(b, ws, r, 2, a->loc.row, in);
+        put_n(b, ws, r, 3, a->loc.rack, in);
+        put_n(b, ws, r, 4, a->loc.u, in);
+        put_s(b, ws, r, 5, a->device_name, t);
+        put_s(b, ws, r, 6, a->port, t);
+        put_z_num(b, ws, r, 7, &c, offsetof(fp_cable_end, loc.hall), in, in);
+        put_z_num(b, ws, r, 8, &c, offsetof(fp_cable_end, loc.row), in, in);
+        put_z_num(b, ws, r, 9, &c, offsetof(fp_cable_end, loc.rack), in, in);
+        put_z_num(b, ws, r, 10, &c, offsetof(fp_cable_end, loc.u), in, in);
+        put_s(b, ws, r, 11, legs(zdev, sizeof zdev, &c, offsetof(fp_cable_end, device_name)), t);
+        put_s(b, ws, r, 12, legs(zport, sizeof zport, &c, offsetof(fp_cable_end, port)), t);
+        put_s(b, ws, r, 13, fp_medium_name(c.medium), t);
+        put_s(b, ws, r, 14, c.part, t);
+        put_n(b, ws, r, 15, c.route_m, ln);
+        put_n(b, ws, r, 16, c.stock_m, ln);
+        for (int k = 0; k < 4; k++)
+            put_s(b, ws, r, (lxw_col_t)(CABLE_SIGN_OFF + k), "", b->box);
+        put_s(b, ws, r, 21, a->transceiver, t);
+        put_s(b, ws, r, 22, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
+        put_s(b, ws, r, 23, a->label, t);
+        put_s(b, ws, r, 24, legs(zlabel, sizeof zlabel, &c, offsetof(fp_cable_end, label)), t);
+    }
+    progress(b, "plan.xlsx cables", n, n);
+    fp_xlsx__sheet_end(&s);
+}
+
+/* ---- Pull list: cables grouped by rack pair, medium, part and stock length ---- */
+
+/* Every cable of a bundle is named: a first and last id alone would not do, as other cables'
+ * ids fall between them in a third of the default plan's bundles. Runs of consecutive cables
+ * are written "C0000001-C0000008 (8)": no other cable's id lies inside such a range. */
+static const column pull_cols[] = {
+    { "From rack", 12 }, { "To rack", 12 }, { "Medium", 7 }, { "Cable part", 25 },
+    { "Stock m", 6 },    { "Count", 6 },    { "Total m", 7 }, { "Longest route m", 7 },
+    { "Cables", 44 }, { "Installed", 7 }, { "Tested", 7 }, { "Initials", 7 }, { "Date", 9 },
+};
+#define PULL_CABLES 8
+#define N_PULL_COLS ((int)(sizeof pull_cols / sizeof pull_cols[0]))
+
+static int cmp_pull(const void *x, const void *y)
+{
+    const pull *a = x, *b = y;
+    if (a->ra != b->ra)
+        return a->ra < b->ra ? -1 : 1;
+    if (a->rz != b->rz)
+        return a->rz < b->rz ? -1 : 1;
+    if (a->medium != b->medium)
+        return a->medium < b->medium ? -1 : 1;
+    if (a->part != b->part)
+        return a->part < b->part ? -1 : 1;
+    if (a->stock_m != b->stock_m)
+        return a->stock_m < b->stock_m ? -1 : 1;
+    return (a->cable > b->cable) - (a->cable < b->cable);
+}
+
+#define IDS_MAX 32000     /* below Excel's 32,767 characters in a cell */
+
+/* The ids of a bundle's n cables (sorted by cable number) into buf: runs of consecutive cables
+ * as "first-last (count)", others one by one, comma separated. Returns the length. */
+static size_t bundle_ids(const book *b, const pull *pl, size_t n, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len + 40 < cap;) {
+        size_t j = i + 1;
+        while (j < n && pl[j].cable == pl[j - 1].cable + 1)
+            j++;
+        const char *first = b->cable_id[pl[i].cable], *last = b->cable_id[pl[j - 1].cable];
+        int w;
+        if (j - i > 2)
+            w = snprintf(buf + len, cap - len, "%s%s-%s (%zu)", len ? ", " : "", first, last, j - i);
+        else if (j - i == 2)
+            w = snprintf(buf + len, cap - len, "%s%s, %s", len ? ", " : "", first, last);
+        else
+            w = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", first);
+        if (w > 0)
+            len += (size_t)w;
+        i = j;
+    }
+    return len < cap ? len : cap - 1;
+}
+
+void fp_xlsx__write_pull_list(book *b)
+{
+    char *ids = malloc(IDS_MAX);
+    const fp_plan *plan = b->plan;
+    pull *pl = b->pulls;
+    size_t np = b->n_pulls;
+    sheet s;
+    fp_xlsx__sheet_init(&s, b, "Pull list", pull_cols, N_PULL_COLS);
+    if (ids == NULL) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Pull list");
+        fp_xlsx__sheet_end(&s);
+        return;
+    }
+    /* Parts are numbered in order of first appearance in the (fixed) cable order, so the list
+     * is deterministic. */
+    if (pl)
+        qsort(pl, np, sizeof *pl, cmp_pull);
+    for (size_t i = 0; i < np;) {
+        size_t j = i;
+        double total = 0, longest = 0;
+        while (j < np && pl[j].ra == pl[i].ra && pl[j].rz == pl[i].rz &&
+               pl[j].medium == pl[i].medium && pl[j].part == pl[i].part &&
+               pl[j].stock_m == pl[i].stock_m) {
+            total += pl[j].stock_m;
+            if (pl[j].route_m > longest)
+                longest = pl[j].route_m;
+            j++;
+        }
+        fp_rack_info r1, r2;
+        if (fp_plan_rack(plan, (size_t)pl[i].ra, &r1, NULL) != FP_OK ||
+            fp_plan_rack(plan, (size_t)pl[i].rz, &r2, NULL) != FP_OK)
+            break;
+        lxw_row_t r = fp_xlsx__sheet_next(&s);
+        if (r == 0)
+            break;
+        int m = pl[i].medium;
+        lxw_format *t = b->medium[m][K_TEXT], *ln = b->medium[m][K_LEN],
+                   *in = b->medium[m][K_INT];
+        put_s(b, s.ws, r, 0, r1.name, t);
+        put_s(b, s.ws, r, 1, r2.name, t);
+        put_s(b, s.ws, r, 2, fp_medium_name((fp_medium)m), t);
+        put_s(b, s.ws, r, 3, b->parts[pl[i].part], t);
+        put_n(b, s.ws, r, 4, pl[i].stock_m, ln);
+        put_n(b, s.ws, r, 5, (double)(j - i), in);
+        put_n(b, s.ws, r, 6, total, ln);
+        put_n(b, s.ws, r, 7, longest, ln);
+        size_t len = bundle_ids(b, pl + i, j - i, ids, IDS_MAX);
+        /* Wrapped text needs the lines it takes (readers do not grow rows), 15 pt each. */
+        size_t per_line = (size_t)pull_cols[PULL_CABLES].width, lines = (len + per_line - 1) / per_line;
+        if (lines > 1)
+            keep(b, worksheet_set_row(s.ws, r, 15.0 * (double)(lines > 27 ? 27 : lines), NULL));
+        put_s(b, s.ws, r, PULL_CABLES, ids, b->medium[m][K_WRAP]);
+        for (int k = 1; k <= 4; k++)
+            put_s(b, s.ws, r, (lxw_col_t)(PULL_CABLES + k), "", b->box);
+        i = j;
+    }
+    fp_xlsx__sheet_end(&s);
+    free(ids);
+}
+

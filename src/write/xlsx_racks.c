@@ -1,0 +1,308 @@
+/* fabplan — the workbook's Ports sheet (every switch port, used or spare) and Racks sheet
+ * (every rack, what sits in each U, power, cables leaving). */
+#include "xlsx.h"
+
+/* ---- Ports: every port of every switch, used or spare ---- */
+
+static const column port_cols[] = {
+    { "Device", 22 }, { "Location", 16 }, { "Port", 8 }, { "Lane", 5 }, { "Far device", 22 },
+    { "Far port", 8 }, { "Cable ID", 10 }, { "Medium", 8 }, { "Status", 7 },
+};
+#define N_PORT_COLS ((int)(sizeof port_cols / sizeof port_cols[0]))
+
+void fp_xlsx__write_ports(book *b)
+{
+    const fp_plan *plan = b->plan;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    int64_t first = fab->tier_base[1], nsw = fab->n_dev - first;
+    int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
+    int32_t *link_at = NULL;
+    sheet s;
+    char name[48], port[FP_PORT_NAME_MAX], far[48], far_port[FP_PORT_NAME_MAX];
+    fp_xlsx__sheet_init(&s, b, "Ports", port_cols, N_PORT_COLS);
+    if (off == NULL)
+        goto nomem;
+    /* Port p of switch d is slot off[d - first] + p: a flat map from port to link. */
+    off[0] = 0;
+    for (int64_t d = 0; d < nsw; d++)
+        off[d + 1] = off[d] + rs->tier[fab->dev[first + d].tier - 1].radix;
+    if ((link_at = malloc((size_t)(off[nsw] ? off[nsw] : 1) * sizeof *link_at)) == NULL)
+        goto nomem;
+    for (int64_t k = 0; k < off[nsw]; k++)
+        link_at[k] = -1;
+    for (int64_t i = 0; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        if (l->a >= first)
+            link_at[off[l->a - first] + l->a_port] = (int32_t)i;
+        link_at[off[l->z - first] + l->z_port] = (int32_t)i;
+    }
+    for (int64_t d = 0; d < nsw && b->rc == FP_OK && b->lerr == LXW_NO_ERROR; d++) {
+        int64_t dev = first + d;
+        fp_location loc;
+        memset(&loc, 0, sizeof loc);
+        if (fp_plan_device_location(plan, (size_t)dev, &loc, NULL) != FP_OK)
+            memset(&loc, 0, sizeof loc);    /* no layout: the sheet still lists the ports */
+        if ((b->sc.hall || b->sc.row) && !in_scope(&b->sc, &loc))
+            continue;
+        b->switches++;
+        progress(b, "plan.xlsx ports", d, nsw);
+        fp__device_name(name, sizeof name, fab, rs, dev);
+        for (int64_t p = 0; p < off[d + 1] - off[d]; p++) {
+            int32_t li = link_at[off[d] + p];
+            lxw_row_t r = fp_xlsx__sheet_next(&s);
+            if (r == 0)
+                break;
+            lxw_worksheet *ws = s.ws;
+            fp__port_name(port, sizeof port, fab, rs, dev, (int)p);
+            int lane = fp__port_lane(fab, rs, dev, (int)p);
+            lxw_format *t = b->spare_text, *in = b->spare_text;
+            if (li >= 0) {
+                fp_medium m = fp_plan_link_medium(plan, (size_t)li);
+                if ((unsigned)m < FP_MEDIUM_COUNT) {
+                    t = b->medium[m][K_TEXT];
+                    in = b->medium[m][K_INT];
+                } else {
+                    t = in = NULL;
+                }
+            }
+            put_s(b, ws, r, 0, name, t);
+            put_s(b, ws, r, 1, loc.text, t);
+            put_s(b, ws, r, 2, port, t);
+            if (lane)
+                put_n(b, ws, r, 3, lane, in);
+            else if (li >= 0)
+                put_s(b, ws, r, 3, "", t);  /* a blank that carries the medium's fill */
+            if (li < 0) {
+                /* A spare row has no fill: its empty cells would be markup showing nothing. */
+                b->ports_spare++;
+                put_s(b, ws, r, 8, "spare", t);
+                continue;
+            }
+            const fp_link *l = &fab->link[li];
+            int64_t other = l->a == dev ? l->z : l->a;
+            int other_port = l->a == dev ? l->z_port : l->a_port;
+            put_s(b, ws, r, 4, fp__device_name(far, sizeof far, fab, rs, other), t);
+            put_s(b, ws, r, 5, fp__port_name(far_port, sizeof far_port, fab, rs, other, other_port),
+                  t);
+            int64_t ci = fp_plan_link_cable(plan, (size_t)li);
+            fp_medium m = fp_plan_link_medium(plan, (size_t)li);
+            put_s(b, ws, r, 6, ci >= 0 && b->cable_id ? b->cable_id[ci] : "", t);
+            put_s(b, ws, r, 7, (unsigned)m < FP_MEDIUM_COUNT ? fp_medium_name(m) : "", t);
+            put_s(b, ws, r, 8, "used", t);
+        }
+    }
+    progress(b, "plan.xlsx ports", nsw, nsw);
+    fp_xlsx__sheet_end(&s);
+    free(off);
+    free(link_at);
+    return;
+nomem:
+    free(off);
+    free(link_at);
+    fp_xlsx__sheet_end(&s);
+    b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Ports sheet");
+}
+
+/* ---- Racks: every rack, what sits in each U (top down), power, cables leaving ---- */
+
+static const column rack_cols[] = {
+    { "Rack", 13 }, { "Hall", 5 }, { "Row", 5 }, { "Position", 8 }, { "Role", 10 },
+    { "x m", 7 },  { "y m", 7 },  { "Units", 6 }, { "Units used", 7 }, { "Devices", 8 },
+    { "Power W", 10 }, { "Over limit", 8 }, { "Cables leaving", 9 }, { "Contents (U: device)", 90 },
+};
+#define N_RACK_COLS ((int)(sizeof rack_cols / sizeof rack_cols[0]))
+
+typedef struct placed {
+    int32_t rack, u;
+    int64_t dev;
+} placed;
+
+static int cmp_placed(const void *x, const void *y)
+{
+    const placed *a = x, *b = y;
+    if (a->rack != b->rack)
+        return a->rack < b->rack ? -1 : 1;
+    if (a->u != b->u)
+        return a->u > b->u ? -1 : 1;    /* top of the rack first, as an elevation reads */
+    return (a->dev > b->dev) - (a->dev < b->dev);
+}
+
+/* Rack units a device fills: a server's from the layout, a switch's from its model. */
+static int device_units(const fp_rspec *rs, int tier)
+{
+    int ru = tier == 0 ? rs->phys.server_ru : rs->tier[tier - 1].model.ru;
+    return ru > 0 ? ru : 1;
+}
+
+/* "Rack elevation": one column per rack in scope (floor order), one row per U from the top, each
+ * device's units filled in its role's colour and its name in its top unit, as a rack elevation
+ * drawing reads. Prints one page tall, portrait, the U column repeated on every page. */
+static void write_elevation(book *b, const placed *pl, size_t np)
+{
+    const fp_plan *plan = b->plan;
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    size_t n = fp_plan_rack_count(plan), nr = 0;
+    int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
+    int32_t *col = malloc((n ? n : 1) * sizeof *col);      /* rack -> column, -1 out of scope */
+    size_t *racks = malloc((n ? n : 1) * sizeof *racks);   /* column -> rack */
+    int64_t *grid = NULL;                                   /* [column][U-1] -> device, -1 */
+    char name[48];
+    lxw_worksheet *ws = NULL;
+    if (col == NULL || racks == NULL)
+        goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        fp_rack_info ra;
+        col[i] = -1;
+        if (fp_plan_rack(plan, i, &ra, NULL) != FP_OK)
+            continue;
+        fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
+        if (in_scope(&b->sc, &where) && nr < LXW_COL_MAX - 2) {
+            col[i] = (int32_t)nr;
+            racks[nr++] = i;
+        }
+    }
+    if ((grid = malloc((nr ? nr : 1) * (size_t)units * sizeof *grid)) == NULL)
+        goto nomem;
+    for (size_t k = 0; k < nr * (size_t)units; k++)
+        grid[k] = -1;
+    for (size_t k = 0; k < np; k++) {
+        int c = pl[k].rack >= 0 && (size_t)pl[k].rack < n ? col[pl[k].rack] : -1;
+        int h = device_units(rs, fp__plan_fabric(plan)->dev[pl[k].dev].tier);
+        for (int u = pl[k].u; c >= 0 && u < pl[k].u + h && u <= units; u++)
+            if (u >= 1)
+                grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
+    }
+    if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
+        goto out;
+    keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
+    if (nr > 0)
+        keep(b, worksheet_set_column(ws, 1, (lxw_col_t)nr, 15, NULL));
+    /* Rows strictly in order (constant memory): rack names, then their roles. */
+    for (int hr = 0; hr < 2; hr++) {
+        put_s(b, ws, (lxw_row_t)hr, 0, hr ? "" : "U", b->header);
+        for (size_t c = 0; c < nr; c++) {
+            fp_rack_info ra;
+            fp_plan_rack(plan, racks[c], &ra, NULL);
+            put_s(b, ws, (lxw_row_t)hr, (lxw_col_t)(c + 1), hr ? ra.role : ra.name, b->header);
+        }
+    }
+    for (int u = units; u >= 1; u--) {
+        lxw_row_t r = (lxw_row_t)(2 + units - u);
+        put_n(b, ws, r, 0, u, b->center);
+        for (size_t c = 0; c < nr; c++) {
+            int64_t d = grid[c * (size_t)units + (size_t)(u - 1)];
+            if (d < 0) {
+                put_s(b, ws, r, (lxw_col_t)(c + 1), "", b->box);
+                continue;
+            }
+            int tier = fp__plan_fabric(plan)->dev[d].tier;
+            lxw_format *f = b->role[tier <= FP_MAX_TIERS ? tier : FP_MAX_TIERS];
+            /* the name in the device's top unit; the units below it carry its colour */
+            int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
+            put_s(b, ws, r, (lxw_col_t)(c + 1),
+                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan), rs, d) : "", f);
+        }
+    }
+    /* Legend below the racks. */
+    lxw_row_t r = (lxw_row_t)(units + 3);
+    put_s(b, ws, r++, 1, "Legend", b->bold);
+    for (int t = 0; t <= rs->tiers && t <= FP_MAX_TIERS; t++) {
+        fp_tier_info ti;
+        const char *role = "server";
+        if (t > 0 && fp_plan_tier(plan, (size_t)(t - 1), &ti, NULL) == FP_OK)
+            role = ti.role;
+        snprintf(name, sizeof name, "%s (%d U)", role, device_units(rs, t));
+        put_s(b, ws, r++, 1, name, b->role[t]);
+    }
+    worksheet_freeze_panes(ws, 2, 1);
+    worksheet_repeat_rows(ws, 0, 1);
+    keep(b, worksheet_repeat_columns(ws, 0, 0));
+    fp_xlsx__page_setup(b, ws, 0);
+    worksheet_fit_to_pages(ws, 0, 1);
+    goto out;
+nomem:
+    b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
+out:
+    free(col);
+    free(racks);
+    free(grid);
+}
+
+void fp_xlsx__write_racks(book *b, const rack_index *ri)
+{
+    const fp_plan *plan = b->plan;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    size_t n = fp_plan_rack_count(plan), np = 0, k = 0;
+    placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
+    char *contents = malloc(32768);
+    sheet s;
+    char name[48];
+    fp_xlsx__sheet_init(&s, b, "Racks", rack_cols, N_RACK_COLS);
+    if (pl == NULL || contents == NULL) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Racks sheet");
+        goto out;
+    }
+    for (int64_t d = 0; d < fab->n_dev; d++) {
+        fp_location loc;
+        if (fp_plan_device_location(plan, (size_t)d, &loc, NULL) != FP_OK)
+            continue;
+        int32_t rk = fp_xlsx__rack_of(ri, &loc);
+        if (rk >= 0)
+            pl[np++] = (placed){ rk, loc.u, d };
+    }
+    qsort(pl, np, sizeof *pl, cmp_placed);
+    for (size_t i = 0; i < n && b->rc == FP_OK; i++) {
+        fp_rack_info ra;
+        if ((b->rc = fp_plan_rack(plan, i, &ra, b->err)) != FP_OK)
+            break;
+        /* Contents: "U41 spine-07; U39 spine-08" — capped below Excel's 32,767 characters. */
+        size_t len = 0;
+        contents[0] = '\0';
+        while (k < np && pl[k].rack < (int32_t)i)
+            k++;
+        for (; k < np && pl[k].rack == (int32_t)i; k++) {
+            if (len > 32000)
+                continue;
+            int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", pl[k].u,
+                             fp__device_name(name, sizeof name, fab, fp__plan_rspec(plan),
+                                             pl[k].dev));
+            if (w > 0)
+                len += (size_t)w;
+        }
+        fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
+        if (!in_scope(&b->sc, &where))
+            continue;
+        b->racks++;
+        lxw_row_t r = fp_xlsx__sheet_next(&s);
+        if (r == 0)
+            break;
+        lxw_worksheet *ws = s.ws;
+        /* Readers do not grow a row to fit wrapped text: give it the lines it needs (about one
+         * character per unit of column width), 15 points each. */
+        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
+        if (lines > 1)
+            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
+        put_s(b, ws, r, 0, ra.name, NULL);
+        put_n(b, ws, r, 1, ra.hall, b->center);
+        put_n(b, ws, r, 2, ra.row, b->center);
+        put_n(b, ws, r, 3, ra.rack, b->center);
+        put_s(b, ws, r, 4, ra.role, b->indent);
+        put_n(b, ws, r, 5, ra.x_m, b->ratio);
+        put_n(b, ws, r, 6, ra.y_m, b->ratio);
+        put_n(b, ws, r, 7, ra.units, NULL);
+        put_n(b, ws, r, 8, ra.units_used, NULL);
+        put_n(b, ws, r, 9, (double)ra.devices, b->integer);
+        put_n(b, ws, r, 10, ra.power_w, ra.over_limit ? b->warn : b->watts);
+        put_s(b, ws, r, 11, ra.over_limit ? "OVER" : "", ra.over_limit ? b->warn : NULL);
+        put_n(b, ws, r, 12, (double)ra.cables_leaving, b->integer);
+        put_s(b, ws, r, 13, contents, b->wrap);
+    }
+out:
+    fp_xlsx__sheet_end(&s);
+    if (b->rc == FP_OK && pl)
+        write_elevation(b, pl, np);
+    free(pl);
+    free(contents);
+}
+

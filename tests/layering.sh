@@ -1,0 +1,89 @@
+#!/bin/sh
+# Layering check: reads the #include "..." lines of every file under src/ and fails when
+#  - a stage includes a header of a later stage. The stages, in pipeline order:
+#      util < spec < fabric < phys < analysis < plan (src/*.c, src/*.h) < write;
+#    cli sees only its own headers and the public API (include/),
+#  - a file other than the plan files in src/ (plan.c, plan_read.c, plan_cables.c, ...)
+#    includes plan_data.h (struct fp_plan),
+#  - the include graph between src/ files has a cycle.
+# Public headers ("fabplan.h", "fabplan/...") and system headers are not checked.
+# usage: tests/layering.sh [SRC_DIR]   (default: src/ beside this script)
+set -eu
+src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
+cd "$src"
+find . -name '*.[ch]' | sed 's|^\./||' | sort | while read -r f; do
+    # Each include as "file<TAB>included", resolved to a path under src/ when it is one.
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+        dir=$(dirname "$f")
+        if [ -f "$dir/$inc" ] && [ "$dir" != "." ]; then
+            printf '%s\t%s\n' "$f" "$dir/$inc"
+        elif [ -f "$inc" ]; then
+            printf '%s\t%s\n' "$f" "$inc"
+        fi
+    done
+done | awk -F '\t' '
+function stage(p,   top) {
+    top = p; sub(/\/.*/, "", top)
+    if (p !~ /\//) return "plan"
+    return top
+}
+function rank(s) {
+    if (s == "util") return 0
+    if (s == "spec") return 1
+    if (s == "fabric") return 2
+    if (s == "phys") return 3
+    if (s == "analysis") return 4
+    if (s == "plan") return 5
+    if (s == "write") return 6
+    if (s == "cli") return 7
+    return -1
+}
+function visit(v,   i, j, w, on, msg) {
+    state[v] = 1
+    stack[++depth] = v
+    for (i = 1; i <= nout[v]; i++) {
+        w = out[v, i]
+        if (state[w] == 1) {
+            msg = ""; on = 0
+            for (j = 1; j <= depth; j++) {
+                if (stack[j] == w) on = 1
+                if (on) msg = msg stack[j] " -> "
+            }
+            printf "layering: include cycle: %s%s\n", msg, w
+            bad = 1
+        } else if (state[w] == 0) {
+            visit(w)
+        }
+    }
+    depth--
+    state[v] = 2
+}
+{
+    f = $1; h = $2
+    sf = stage(f); sh = stage(h)
+    if (rank(sf) < 0 || rank(sh) < 0) {
+        printf "layering: %s includes %s: unknown stage folder (add it to tests/layering.sh)\n", f, h
+        bad = 1
+    } else if (sf == "cli" && sh != "cli") {
+        printf "layering: %s includes %s: the CLI uses only the public API (include/fabplan/)\n", f, h
+        bad = 1
+    } else if (rank(sh) > rank(sf)) {
+        printf "layering: %s (stage %s) includes %s of the later stage %s\n", f, sf, h, sh
+        bad = 1
+    }
+    if (h == "plan_data.h" && f !~ /^plan[a-z_]*\.c$/) {
+        printf "layering: %s includes plan_data.h: only the plan files in src/ (plan.c, plan_read.c, ...) see struct fp_plan; read it through plan.h\n", f
+        bad = 1
+    }
+    if (!(f in seen)) { seen[f] = 1; nodes[++nn] = f }
+    if (!(h in seen)) { seen[h] = 1; nodes[++nn] = h }
+    out[f, ++nout[f]] = h
+    edges++
+}
+END {
+    for (k = 1; k <= nn; k++)
+        if (state[nodes[k]] == 0)
+            visit(nodes[k])
+    if (bad) exit 1
+    printf "layering: %d includes between %d files, stages in order, no cycles\n", edges, nn
+}'

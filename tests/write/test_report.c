@@ -1,0 +1,166 @@
+/* report.html and compare.html as a reviewer opens them: in a real headless Chromium (Debian's
+ * chromium package, scripts/install-deps.sh). Each page must load with no console message (the
+ * pages carry a Content-Security-Policy that forbids any request, so a fetched font, image or
+ * script would show up as a CSP violation on the console) and its screenshot must not be blank
+ * (decoded here with zlib: more than 3 % of the pixels differ from the white background). */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "helpers.h"
+
+#define BIN FP_TEST_BIN_DIR "/src/fabplan"
+
+static int sh(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int paeth(int a, int b, int c)
+{
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/* Share of pixels of an 8-bit RGB or RGBA PNG that are not (near) white. */
+static double ink_share(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "no screenshot %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *png = malloc((size_t)n);
+    cr_assert_eq(fread(png, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    cr_assert(n > 33 && memcmp(png, "\x89PNG", 4) == 0, "%s is not a PNG", path);
+    uint32_t w = be32(png + 16), h = be32(png + 20);
+    int depth = png[24], type = png[25], bpp = type == 6 ? 4 : 3;
+    cr_assert(depth == 8 && (type == 2 || type == 6) && png[28] == 0, "PNG type %d depth %d", type,
+              depth);
+    unsigned char *idat = malloc((size_t)n);
+    size_t len = 0;
+    for (long p = 8; p + 12 <= n;) {
+        uint32_t clen = be32(png + p);
+        if (memcmp(png + p + 4, "IDAT", 4) == 0) {
+            memcpy(idat + len, png + p + 8, clen);
+            len += clen;
+        }
+        p += 12 + (long)clen;
+    }
+    size_t stride = (size_t)w * (size_t)bpp;
+    uLongf raw_len = (uLongf)((stride + 1) * h);
+    unsigned char *raw = malloc(raw_len);
+    cr_assert_eq(uncompress(raw, &raw_len, idat, (uLong)len), Z_OK);
+    long ink = 0;
+    for (uint32_t y = 0; y < h; y++) {
+        unsigned char *line = raw + y * (stride + 1), *cur = line + 1;
+        unsigned char *prev = y ? raw + (y - 1) * (stride + 1) + 1 : NULL;
+        for (size_t x = 0; x < stride; x++) {
+            int a = x >= (size_t)bpp ? cur[x - bpp] : 0, b = prev ? prev[x] : 0;
+            int c = prev && x >= (size_t)bpp ? prev[x - bpp] : 0;
+            switch (line[0]) {
+            case 1: cur[x] = (unsigned char)(cur[x] + a); break;
+            case 2: cur[x] = (unsigned char)(cur[x] + b); break;
+            case 3: cur[x] = (unsigned char)(cur[x] + (a + b) / 2); break;
+            case 4: cur[x] = (unsigned char)(cur[x] + paeth(a, b, c)); break;
+            default: break;
+            }
+        }
+        for (uint32_t x = 0; x < w; x++) {
+            const unsigned char *px = cur + x * (uint32_t)bpp;
+            ink += px[0] < 235 || px[1] < 235 || px[2] < 235;
+        }
+    }
+    free(raw);
+    free(idat);
+    free(png);
+    return (double)ink / ((double)w * (double)h);
+}
+
+/* Open page in headless Chromium: returns the console lines (caller frees) and writes shot. */
+static char *open_in_chromium(const char *page, const char *shot)
+{
+    char profile[] = "/tmp/fabplan-chromium-XXXXXX", cmd[2048];
+    cr_assert_not_null(mkdtemp(profile));
+    cr_assert_eq(sh("command -v chromium >/dev/null"), 0,
+                 "chromium is not installed: run scripts/install-deps.sh");
+    snprintf(cmd, sizeof cmd,
+             "timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+             "--no-first-run --disable-background-networking --disable-component-update "
+             "--disable-sync --user-data-dir=%s --enable-logging=stderr --v=0 "
+             "--window-size=1280,1600 --screenshot=%s file://%s 2>&1 | grep ':CONSOLE' || true",
+             profile, shot, page);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    char *out = calloc(1, 65536);
+    size_t k = fread(out, 1, 65535, p);
+    out[k] = '\0';
+    pclose(p);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", profile);
+    sh(cmd);
+    return out;
+}
+
+static void check_page(const char *page, const char *shot)
+{
+    char *console = open_in_chromium(page, shot);
+    cr_expect_str_eq(console, "", "%s: console says:\n%s", page, console);
+    double ink = ink_share(shot);
+    cr_expect_gt(ink, 0.03, "%s: the screenshot is %.2f%% ink, blank", page, 100 * ink);
+    free(console);
+}
+
+Test(report, default_plan_report_opens_in_chromium, .timeout = 120)
+{
+    char dir[] = "/tmp/fabplan-report-XXXXXX", cmd[512], page[128], shot[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, BIN " plan --formats report,diagrams -q -o %s", dir);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(page, sizeof page, "%s/report.html", dir);
+    char *html = slurp(page);
+    /* self-contained: no attribute loads anything (the SVGs' xmlns URIs are names, not loads) */
+    cr_expect(strstr(html, "src=") == NULL, "report.html loads a resource");
+    cr_expect(strstr(html, "href=\"http") == NULL && strstr(html, "url(") == NULL);
+    /* the default spec: 16,384 GPUs; all three diagrams inlined as <svg> */
+    cr_expect(strstr(html, "16,384") != NULL);
+    int svgs = 0;
+    for (const char *p = html; (p = strstr(p, "<svg")) != NULL; p++)
+        svgs++;
+    cr_expect_geq(svgs, 3 + 3, "charts and diagrams: %d <svg>", svgs);   /* 3 charts, 3 diagrams */
+    free(html);
+    snprintf(shot, sizeof shot, "%s/report.png", dir);
+    check_page(page, shot);
+}
+
+Test(report, compare_html_opens_in_chromium, .timeout = 120)
+{
+    char dir[] = "/tmp/fabplan-compare-XXXXXX", cmd[512], page[128], shot[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, BIN " compare --gpus 1024 -q -o %s", dir);
+    cr_assert_eq(sh(cmd), 0);
+    snprintf(page, sizeof page, "%s/compare.html", dir);
+    snprintf(shot, sizeof shot, "%s/compare.png", dir);
+    check_page(page, shot);
+}
+
+/* A blank page must fail the ink check (so the check above can fail). */
+Test(report, blank_page_has_no_ink, .timeout = 60)
+{
+    char dir[] = "/tmp/fabplan-blank-XXXXXX", page[128], shot[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(page, sizeof page, "%s/blank.html", dir);
+    FILE *f = fopen(page, "w");
+    fputs("<!DOCTYPE html><html><body></body></html>\n", f);
+    fclose(f);
+    snprintf(shot, sizeof shot, "%s/blank.png", dir);
+    free(open_in_chromium(page, shot));
+    cr_expect_lt(ink_share(shot), 0.001);
+}
