@@ -75,7 +75,7 @@ static void add_growth(cJSON *root, const fp_plan *plan)
     cJSON_AddNumberToObject(o, "power_w", round(g.power_w * 100) / 100);
 }
 
-static cJSON *plan_json(const fp_plan *plan)
+static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
@@ -135,7 +135,7 @@ static cJSON *plan_json(const fp_plan *plan)
         cJSON_AddItemToArray(arr, t);
     }
     fp__json_add_physical(root, plan);
-    fp__metrics_json(plan, root);
+    fp__metrics_json(plan, failure, root);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));
@@ -145,7 +145,13 @@ static cJSON *plan_json(const fp_plan *plan)
 
 fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
 {
-    cJSON *root = plan_json(plan);
+    return fp__plan_json_text(plan, NULL, out, err);
+}
+
+fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
+                             fp_error *err)
+{
+    cJSON *root = plan_json(plan, failure);
     char *s = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (s == NULL)
@@ -160,10 +166,11 @@ fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
     return FP_OK;
 }
 
-fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err)
+fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
+                         fp_error *err)
 {
     char *text = NULL;
-    fp_status rc = fp_plan_to_json(plan, &text, err);
+    fp_status rc = fp__plan_json_text(plan, failure, &text, err);
     if (rc != FP_OK)
         return rc;
     FILE *f = fp__create(path, err);
