@@ -140,6 +140,7 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     out->route_m = round(cb->route_m * 100) / 100;
     out->stock_m = cb->stock_m;
     out->boundary = l0->boundary;
+    out->gbps = rs->gbps[l0->boundary];
     out->plane = l0->plane;
     out->n_links = cb->n_links;
     int ap[FP_MAX_LEGS] = { 0 }, zp[FP_MAX_LEGS] = { 0 }, nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;

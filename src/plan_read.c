@@ -180,12 +180,15 @@ int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary)
 
 size_t fp_plan_note_count(const fp_plan *plan)
 {
-    return (size_t)plan->fab.n_notes;
+    return (size_t)plan->fab.n_notes + (plan->cab.note[0] != '\0');
 }
 
+/* The fabric's notes, then the cabling's. */
 const char *fp_plan_note(const fp_plan *plan, size_t i)
 {
-    return i < (size_t)plan->fab.n_notes ? plan->fab.notes[i] : NULL;
+    if (i < (size_t)plan->fab.n_notes)
+        return plan->fab.notes[i];
+    return i == (size_t)plan->fab.n_notes && plan->cab.note[0] ? plan->cab.note : NULL;
 }
 
 /* ---- bill of materials ---- */

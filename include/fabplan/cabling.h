@@ -95,6 +95,7 @@ typedef struct fp_cable_info {
     double route_m;             /**< estimated route length (or the hand override) */
     double stock_m;             /**< the length ordered: next stock length of the part */
     int boundary;               /**< tier boundary (0 = NIC-leaf) */
+    int gbps;                   /**< speed of each link it carries (fabric.link_gbps) */
     int plane;
     fp_cable_end a;             /**< lower-tier end */
     int n_z;                    /**< legs: 1, or 2..FP_MAX_LEGS for breakouts */

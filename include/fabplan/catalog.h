@@ -47,6 +47,11 @@ typedef struct fp_part {
     int ru;                 /**< rack units (switches) */
     /* transceivers */
     double reach_m;         /**< transceivers and copper: longest supported length */
+    /* optical budget (fibre parts, for the module class they serve; a transceiver may give
+     * its own budget_db): 0 when not given, and then not checked */
+    double atten_db_per_km; /**< fibre: cabled attenuation at the class's wavelength */
+    double mated_pair_db;   /**< fibre: loss of one mated connector pair of its connector */
+    double budget_db;       /**< largest channel insertion loss the module class accepts */
     char fibre[8];          /**< transceivers and fibre: "MMF" or "SMF" */
     char connector[24];     /**< "MPO-12/APC", "2xMPO-12/APC", "LC", ... */
     /* cables and fibre */

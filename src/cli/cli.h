@@ -53,6 +53,7 @@ int cmd_catalog(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* cli_metrics.c: --fail/--seed options, the failure what-if and the metrics summary lines. */
 int cli_parse_fail_opt(cli_spec_opts *o, int argc, char **argv, int *i);

@@ -38,6 +38,7 @@ static const cli_cmd cmds[] = {
     { "catalog", cmd_catalog, "list the parts catalog or show one part" },
     { "presets", cmd_presets, "list the built-in specs" },
     { "compare", cmd_compare, "plan candidate designs side by side, sorted by cost" },
+    { "sweep", cmd_sweep, "plan a spec at every GPU count of a range: sweep.csv, sweep.svg" },
     { "diff", cmd_diff, "compare two plans' cables: what an expansion phase adds, removes, moves" },
 };
 

@@ -26,6 +26,8 @@ static unsigned groups_of(const char *cmd)
         return G_CATALOG;
     if (strcmp(cmd, "diff") == 0)
         return G_OUT;
+    if (strcmp(cmd, "sweep") == 0)
+        return G_SPEC | G_OUT;
     return 0;
 }
 

@@ -423,6 +423,11 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
         goto out;
     for (int64_t l = 0; l < fab->n_link; l++)
         cab->by_medium[fab->link[l].boundary][cab->link_medium[l]]++;
+    if (cab->over_budget > 0)
+        snprintf(cab->note, sizeof cab->note,
+                 "optical budget: %lld links moved to a longer-reach optic class because fibre loss plus %d mated connector pair%s per link passed the shorter class's channel budget",
+                 (long long)cab->over_budget, (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs,
+                 (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
     rc = rack_totals(&c, err);
 out:
     free(parent);

@@ -42,6 +42,7 @@ typedef struct ctx {
     double *stock;          /* per link of the set */
     double *route;          /* per link of the set */
     size_t stock_cap;
+    int budget_cut;         /* try_optics: a module reached but its loss budget did not */
 } ctx;
 
 /* ---- cages ---- */

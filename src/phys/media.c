@@ -222,6 +222,9 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
             continue;
         const fp_part *f = &ps->parts[fp_i];
         int ok = 1;
+        /* Mated connector pairs between the two modules: a patch panel at each end when the
+         * cabling is structured, and any the spec adds (cross-connects, cassettes). */
+        const int pairs = (ps->structured ? 2 : 0) + ps->extra_mated_pairs;
         for (size_t k = 0; k < ncg; k++)
             cg[k].need = 0;
         for (size_t i = 0; i < n && ok; i++) {
@@ -257,6 +260,14 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
                     m->port_gbps != speed || !cage_fits(m->cage, ct) || !proto_ok(rs, m) ||
                     m->reach_m + 1e-9 < cg[k].need)
                     continue;
+                /* Loss budget: fibre attenuation over the longest cord on this cage plus the
+                 * mated pairs, against the module's (else the fibre's class) budget. */
+                double budget = m->budget_db > 0 ? m->budget_db : f->budget_db;
+                double loss = cg[k].need / 1000.0 * f->atten_db_per_km + pairs * f->mated_pair_db;
+                if (budget > 0 && loss > budget + 1e-9) {
+                    c->budget_cut = 1;
+                    continue;
+                }
                 if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
                     best = j;
             }
@@ -494,14 +505,20 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
             medium = m;
     }
     if (part < 0) {
+        int cut = 0;
         for (int cls = 0; cls < 3 && part < 0; cls++) {
             int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
             if (!(allowed & (1u << m)))
                 continue;
+            c->budget_cut = 0;
             part = try_optics(c, links, n, c->cg, ncg, route, cls, forced);
             if (part >= 0)
                 medium = m;
+            else
+                cut |= c->budget_cut;
         }
+        if (part >= 0 && cut)
+            cab->over_budget += (int64_t)n;
         if (part >= 0) {
             for (size_t k = 0; k < ncg; k++)
                 cab->cage_mod[c->cg[k].cage] = c->cg[k].mod;

@@ -89,6 +89,8 @@ typedef struct fp_cabling {
     int64_t cage_base[FP_MAX_TIERS + 1];  /* first cage of each tier's devices */
     int per_cage[FP_MAX_TIERS + 1]; /* links sharing one cage, per tier (0 = NIC ports) */
     int64_t by_medium[FP_MAX_TIERS][FP_MEDIUM_COUNT];   /* links per boundary and medium */
+    int64_t over_budget;            /* optical links moved to a longer reach class by loss */
+    char note[320];                 /* said in the plan's notes when not empty */
     /* Per rack of the layout (which stays as it was built): power drawn by its servers,
      * switches, modules and powered cables (W, rounded to hundredths), and cables that leave
      * it for another rack. */

@@ -69,7 +69,7 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
-        "cpo", "line_cards", NULL
+        "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", NULL
     };
     char type[16] = "", d[96];
     fp_status rc;
@@ -102,6 +102,9 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_num(o, "mtbf_hours", ptr, 0, 1e12, &pt->mtbf_hours, err)) != FP_OK ||
         (rc = fp__json_str(o, "cage", ptr, pt->cage, sizeof pt->cage, err)) != FP_OK ||
         (rc = fp__json_num(o, "reach_m", ptr, 0, 1e6, &pt->reach_m, err)) != FP_OK ||
+        (rc = fp__json_num(o, "attenuation_db_per_km", ptr, 0, 100, &pt->atten_db_per_km, err)) != FP_OK ||
+        (rc = fp__json_num(o, "mated_pair_db", ptr, 0, 10, &pt->mated_pair_db, err)) != FP_OK ||
+        (rc = fp__json_num(o, "budget_db", ptr, 0, 100, &pt->budget_db, err)) != FP_OK ||
         (rc = fp__json_str(o, "fibre", ptr, pt->fibre, sizeof pt->fibre, err)) != FP_OK ||
         (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
         (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK ||

@@ -64,6 +64,8 @@ typedef struct fp_phys_spec {
     double rack_power_limit_w;
     double row_power_limit_w;   /* 0 = no limit */
     double hall_power_limit_w;  /* 0 = no limit */
+    int structured;             /* layout.cabling "structured": a patch panel at each end */
+    int extra_mated_pairs;      /* mated connector pairs every optical link crosses besides */
     double spare_servers;       /* fraction of servers kept as placed and cabled hot spares */
     double tray_height_m;       /* from the top of a rack up to the overhead tray */
     double service_loop_m;      /* slack coiled at each end */

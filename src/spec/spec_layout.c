@@ -52,13 +52,13 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
                                         "max_cords_per_rack", "spine_rack_max_share",
                                         "network_rack_width_m", "cross_aisle_m", "rows_per_line",
                                         "rack_power_limit_w", "row_power_limit_w",
-                                        "hall_power_limit_w",
+                                        "hall_power_limit_w", "cabling", "extra_mated_pairs",
                                         "spare_servers", "tray_height_m", "service_loop_m",
                                         "slack_percent", NULL };
     int64_t ru = ps->rack_units, spr = ps->servers_per_rack, sru = ps->server_ru,
             rpr = ps->racks_per_row, halls = ps->halls, msw = ps->max_switches_per_rack,
-            cords = ps->max_cords_per_rack, rpl = ps->rows_per_line;
-    char place[32] = "middle", spines[32] = "pod";
+            cords = ps->max_cords_per_rack, rpl = ps->rows_per_line, pairs = ps->extra_mated_pairs;
+    char place[32] = "middle", spines[32] = "pod", cabling[32] = "direct";
     fp_status rc;
     if (l == NULL)
         return FP_OK;
@@ -84,6 +84,8 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_num(l, "rack_power_limit_w", "/layout", 0, 1e7, &ps->rack_power_limit_w, err)) != FP_OK ||
         (rc = fp__json_num(l, "row_power_limit_w", "/layout", 0, 1e9, &ps->row_power_limit_w, err)) != FP_OK ||
         (rc = fp__json_num(l, "hall_power_limit_w", "/layout", 0, 1e11, &ps->hall_power_limit_w, err)) != FP_OK ||
+        (rc = fp__json_str(l, "cabling", "/layout", cabling, sizeof cabling, err)) != FP_OK ||
+        (rc = fp__json_int(l, "extra_mated_pairs", "/layout", 0, 20, &pairs, err)) != FP_OK ||
         (rc = fp__json_num(l, "spare_servers", "/layout", 0, 0.5, &ps->spare_servers, err)) != FP_OK ||
         (rc = fp__json_num(l, "tray_height_m", "/layout", 0, 5, &ps->tray_height_m, err)) != FP_OK ||
         (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||
@@ -107,6 +109,12 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/layout/spine_racks",
                 "/layout/spine_racks: expected \"pod\" (network racks beside each pod) or \"central\" (central network rows), found \"%s\"",
                 spines);
+    if (strcmp(cabling, "direct") == 0 || strcmp(cabling, "structured") == 0)
+        ps->structured = cabling[0] == 's';
+    else
+        FP_FAIL(err, FP_EINVAL, "/layout/cabling",
+                "/layout/cabling: expected \"direct\" (one cord end to end) or \"structured\" (a patch panel at each end), found \"%s\"",
+                cabling);
     if (spr * sru > ru)
         FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
                 "/layout/servers_per_rack: %lld servers of %lldU need %lldU, more than the %lldU rack",
@@ -119,6 +127,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
     ps->max_switches_per_rack = (int)msw;
     ps->max_cords_per_rack = (int)cords;
     ps->rows_per_line = (int)rpl;
+    ps->extra_mated_pairs = (int)pairs;
     return FP_OK;
 }
 

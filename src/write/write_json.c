@@ -39,6 +39,9 @@ static cJSON *resolved_spec(const fp_rspec *rs)
     os = cJSON_AddArrayToObject(f, "oversubscription");
     for (int t = 0; t < rs->tiers - 1; t++)
         cJSON_AddItemToArray(os, cJSON_CreateNumber(rs->oversub[t]));
+    cJSON *lg = cJSON_AddArrayToObject(f, "link_gbps");
+    for (int b = 0; b < rs->tiers; b++)
+        cJSON_AddItemToArray(lg, cJSON_CreateNumber(rs->gbps[b]));
     cJSON_AddNumberToObject(f, "su_servers", rs->su_servers);
     cJSON_AddNumberToObject(f, "planes", rs->planes);
     cJSON_AddNumberToObject(f, "reserve", rs->reserve);
@@ -118,6 +121,10 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
         cJSON_AddNumberToObject(t, "ports_per_switch", ti.ports_per_switch);
         cJSON_AddNumberToObject(t, "port_gbps", ti.port_gbps);
         cJSON_AddNumberToObject(t, "breakout", rs->tier[i].breakout);
+        if (ti.up_gbps > 0) {
+            cJSON_AddNumberToObject(t, "up_gbps", ti.up_gbps);
+            cJSON_AddNumberToObject(t, "breakout_up", rs->tier[i].breakout_up);
+        }
         cJSON_AddNumberToObject(t, "down_ports", ti.down_ports);
         cJSON_AddNumberToObject(t, "up_ports", ti.up_ports);
         cJSON_AddNumberToObject(t, "ports_used", (double)ti.ports_used);
@@ -132,6 +139,7 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
         cJSON_AddNumberToObject(t, "from_tier", b);
         cJSON_AddNumberToObject(t, "to_tier", b + 1);
         cJSON_AddNumberToObject(t, "links", (double)fp_plan_boundary_links(plan, b));
+        cJSON_AddNumberToObject(t, "gbps", rs->gbps[b]);
         cJSON_AddItemToArray(arr, t);
     }
     fp__json_add_physical(root, plan);

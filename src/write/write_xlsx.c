@@ -263,7 +263,7 @@ static void make_formats(book *b)
 /* ---- one workbook ---- */
 
 static fp_status write_book(const fp_plan *plan, const char *path, const fp_write_options *o,
-                            int64_t max_rows, scope sc, fp_error *err)
+                            int64_t max_rows, scope sc, const split_index *split, fp_error *err)
 {
     book b;
     rack_index ri = { 0 };
@@ -275,6 +275,7 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     b.max_rows = max_rows < 1 ? 1 : max_rows > FP_XLSX_MAX_DATA_ROWS ? FP_XLSX_MAX_DATA_ROWS
                                                                        : max_rows;
     b.sc = sc;
+    b.split = split;
     b.paper = o && o->version >= 3 ? o->paper : FP_PAPER_A4;
     b.err = err;
     b.rc = FP_OK;
@@ -322,7 +323,8 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
         fp_xlsx__write_summary(&b, summary);
 close:
     rack_index_free(&ri);
-    free(b.cable_id);
+    if (split == NULL)
+        free(b.cable_id);
     free(b.pulls);
     lxw_error ce = workbook_close(b.wb);
     if (b.rc != FP_OK)
@@ -340,7 +342,7 @@ fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_wr
                               int64_t max_rows, fp_error *err)
 {
     scope all = { 0, 0 };
-    return write_book(plan, path, o, max_rows, all, err);
+    return write_book(plan, path, o, max_rows, all, NULL, err);
 }
 
 fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -349,32 +351,132 @@ fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_o
     return fp__write_xlsx_rows(plan, path, o, FP_XLSX_MAX_DATA_ROWS, err);
 }
 
+/* The book whose scope holds loc, or -1 (books are sorted by hall, then row). */
+static int book_of(const scope *books, int n, const fp_location *loc, fp_split_by by)
+{
+    scope key = { loc->hall, by == FP_SPLIT_ROW ? loc->row : 0 };
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (books[mid].hall < key.hall || (books[mid].hall == key.hall && books[mid].row < key.row))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && books[lo].hall == key.hall && books[lo].row == key.row ? lo : -1;
+}
+
+static void split_index_free(split_index *x)
+{
+    free(x->cable_id);
+    free(x->dev_hall);
+    free(x->dev_row);
+    free(x->start);
+    free(x->cable);
+}
+
+/* One pass over devices and one over cables: every device's hall and row, every cable's id,
+ * and for each book the cables with an end in it (ascending, as plan.xlsx lists them). Before,
+ * every book read every cable: rows x cables (16,384 GPUs, one rack per row: 672 books). */
+static fp_status split_index_build(split_index *x, const fp_plan *plan, const scope *books,
+                                   int n_books, fp_split_by by, const char *dir, fp_error *err)
+{
+    size_t nd = fp_plan_device_count(plan), nc = fp_plan_cable_count(plan);
+    int64_t *count = NULL, (*pairs)[2] = NULL, n_pairs = 0;
+    fp_status rc = FP_OK;
+    memset(x, 0, sizeof *x);
+    x->n_books = n_books;
+    x->cable_id = fp__malloc((nc ? nc : 1) * sizeof *x->cable_id);
+    x->dev_hall = fp__malloc((nd ? nd : 1) * sizeof *x->dev_hall);
+    x->dev_row = fp__malloc((nd ? nd : 1) * sizeof *x->dev_row);
+    x->start = calloc((size_t)n_books + 2, sizeof *x->start);
+    count = calloc((size_t)n_books + 1, sizeof *count);
+    pairs = fp__malloc((nc ? nc : 1) * (1 + FP_MAX_LEGS) * sizeof *pairs);
+    if (!x->cable_id || !x->dev_hall || !x->dev_row || !x->start || !count || !pairs) {
+        rc = fp__error_set(err, FP_ENOMEM, dir, "out of memory indexing the split workbooks");
+        goto out;
+    }
+    for (size_t d = 0; d < nd; d++) {
+        fp_location loc;
+        memset(&loc, 0, sizeof loc);
+        fp_plan_device_location(plan, d, &loc, NULL);
+        x->dev_hall[d] = loc.hall;
+        x->dev_row[d] = loc.row;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        fp_cable_info c;
+        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
+            goto out;
+        fp__copy_str(x->cable_id[i], sizeof x->cable_id[i], c.id);
+        int seen[1 + FP_MAX_LEGS], ns = 0;
+        for (int k = -1; k < c.n_z && k < FP_MAX_LEGS; k++) {
+            int bk = book_of(books, n_books, k < 0 ? &c.a.loc : &c.z[k].loc, by), dup = 0;
+            for (int q = 0; q < ns; q++)
+                dup |= seen[q] == bk;
+            if (bk < 0 || dup)
+                continue;
+            seen[ns++] = bk;
+            pairs[n_pairs][0] = bk;
+            pairs[n_pairs++][1] = (int64_t)i;
+            count[bk]++;
+        }
+    }
+    for (int k = 0; k < n_books; k++)
+        x->start[k + 1] = x->start[k] + count[k];
+    x->cable = fp__malloc((size_t)(n_pairs ? n_pairs : 1) * sizeof *x->cable);
+    if (x->cable == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, dir, "out of memory indexing the split workbooks");
+        goto out;
+    }
+    memset(count, 0, (size_t)n_books * sizeof *count);
+    for (int64_t p = 0; p < n_pairs; p++) {
+        int bk = (int)pairs[p][0];
+        x->cable[x->start[bk] + count[bk]++] = pairs[p][1];
+    }
+out:
+    free(count);
+    free(pairs);
+    return rc;
+}
+
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err)
 {
     fp_split_by by = o && o->version >= 2 ? o->split_by : FP_SPLIT_NONE;
     size_t n = fp_plan_rack_count(plan);
     char path[4200];
-    scope last = { -1, -1 };
-    fp_status rc;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    scope last = { -1, -1 }, *books;
+    int n_books = 0;
+    split_index x;
+    fp_status rc = FP_OK;
+    if (fp__fault(FP_FAULT_OPEN) || (mkdir(dir, 0777) != 0 && errno != EEXIST))
         FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
     /* Racks come in floor order (hall, row, rack): each new hall or row starts a workbook. The
      * BOM is left out: it prices the whole plan, and a row's share of it would mislead. */
+    if ((books = fp__malloc((n ? n : 1) * sizeof *books)) == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory for %zu racks", n);
     for (size_t i = 0; i < n; i++) {
         fp_rack_info r;
-        if ((rc = fp_plan_rack(plan, i, &r, err)) != FP_OK)
+        if ((rc = fp_plan_rack(plan, i, &r, err)) != FP_OK) {
+            free(books);
             return rc;
+        }
         scope sc = { r.hall, by == FP_SPLIT_ROW ? r.row : 0 };
         if (sc.hall == last.hall && sc.row == last.row)
             continue;
         last = sc;
-        if (by == FP_SPLIT_ROW)
-            snprintf(path, sizeof path, "%s/plan-H%d-R%02d.xlsx", dir, sc.hall, sc.row);
-        else
-            snprintf(path, sizeof path, "%s/plan-H%d.xlsx", dir, sc.hall);
-        if ((rc = write_book(plan, path, o, FP_XLSX_MAX_DATA_ROWS, sc, err)) != FP_OK)
-            return rc;
+        books[n_books++] = sc;
     }
-    return FP_OK;
+    if ((rc = split_index_build(&x, plan, books, n_books, by, dir, err)) == FP_OK)
+        for (x.cur = 0; x.cur < n_books && rc == FP_OK; x.cur++) {
+            const scope *sc = &books[x.cur];
+            if (by == FP_SPLIT_ROW)
+                snprintf(path, sizeof path, "%s/plan-H%d-R%02d.xlsx", dir, sc->hall, sc->row);
+            else
+                snprintf(path, sizeof path, "%s/plan-H%d.xlsx", dir, sc->hall);
+            rc = write_book(plan, path, o, FP_XLSX_MAX_DATA_ROWS, *sc, &x, err);
+        }
+    split_index_free(&x);
+    free(books);
+    return rc;
 }

@@ -45,6 +45,22 @@ typedef struct rack_index {
 
 #define MAX_PARTS 256
 
+/* Split workbooks: who belongs where, worked out once for all books (write_xlsx.c). */
+typedef struct split_index {
+    char (*cable_id)[16];   /* every cable */
+    int32_t *dev_hall, *dev_row;    /* every device */
+    int64_t *start;         /* cables of book k: cable[start[k] .. start[k + 1]) */
+    int64_t *cable;
+    int n_books;
+    int cur;                /* the book being written */
+} split_index;
+
+static inline int dev_in_scope(const split_index *x, const scope *sc, int64_t dev)
+{
+    return (sc->hall == 0 || x->dev_hall[dev] == sc->hall) &&
+           (sc->row == 0 || x->dev_row[dev] == sc->row);
+}
+
 typedef struct book {
     lxw_workbook *wb;
     const fp_plan *plan;
@@ -70,6 +86,10 @@ typedef struct book {
     /* Gathered in the one pass over the cables (fp_plan_cable fills a large struct; the Ports
      * sheet and the Pull list reuse what it gave instead of asking again). */
     char (*cable_id)[16];   /* every cable's id, by index */
+    /* Split workbooks (fp__write_xlsx_split): the cables with an end in this book's scope,
+     * ascending, the ids of all cables and every device's hall and row, worked out once for
+     * all books so a book costs its own cables, not the plan's (NULL for plan.xlsx). */
+    const struct split_index *split;
     pull *pulls;            /* cables in scope whose both racks are known */
     size_t n_pulls;
     char parts[MAX_PARTS][48];

@@ -97,18 +97,23 @@ void fp_xlsx__write_cables(book *b)
     /* On paper, through the sign-off boxes: transceivers and labels (what labels.csv feeds a
      * label printer) would shrink a fit-to-width page below 8 pt. */
     s.print_cols = CABLE_PRINT_COLS;
-    b->cable_id = malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
-    b->pulls = malloc((size_t)(n ? n : 1) * sizeof *b->pulls);
+    const split_index *x = b->split;
+    const int64_t *only = x ? x->cable + x->start[x->cur] : NULL;
+    int64_t n_iter = x ? x->start[x->cur + 1] - x->start[x->cur] : n;
+    b->cable_id = x ? x->cable_id : fp__malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
+    b->pulls = fp__malloc((size_t)(n_iter ? n_iter : 1) * sizeof *b->pulls);
     if (b->cable_id == NULL || b->pulls == NULL) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Cables sheet");
         fp_xlsx__sheet_end(&s);
         return;
     }
-    for (int64_t i = 0; i < n && b->rc == FP_OK; i++) {
+    for (int64_t j = 0; j < n_iter && b->rc == FP_OK; j++) {
+        int64_t i = only ? only[j] : j;
         if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
             break;
-        progress(b, "plan.xlsx cables", i, n);
-        snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
+        progress(b, "plan.xlsx cables", j, n_iter);
+        if (!x)
+            snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
         if (!cable_in_scope(&b->sc, &c))
             continue;
         gather_pull(b, &c);

@@ -40,6 +40,8 @@ void fp_xlsx__write_ports(book *b)
     for (int64_t d = 0; d < nsw && b->rc == FP_OK && b->lerr == LXW_NO_ERROR; d++) {
         int64_t dev = first + d;
         fp_location loc;
+        if (b->split && !dev_in_scope(b->split, &b->sc, dev))
+            continue;
         memset(&loc, 0, sizeof loc);
         if (fp_plan_device_location(plan, (size_t)dev, &loc, NULL) != FP_OK)
             memset(&loc, 0, sizeof loc);    /* no layout: the sheet still lists the ports */

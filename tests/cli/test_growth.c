@@ -161,3 +161,42 @@ Test(growth, diff_bad_input)
     cr_expect(strstr(out, "no column \"cable_id\"") != NULL, "%s", out);
     cr_expect_neq(access("/tmp/fabplan-diff-never/changes.csv", F_OK), 0);
 }
+
+/* fabplan sweep, clos on QM9700 (64 x 400G, 32 down / 32 up at 1:1), even spread:
+ * - 1,024 GPUs: 2 tiers (up to 2,048); 32 leaves; the spine group takes 32 x 32 = 1,024 uplinks
+ *   on 64-port spines: 16 spines (16 divides 32): 48 switches, 0.046875 per GPU.
+ * - 2,048: 64 leaves, 2,048 / 64 = 32 spines: 96 switches, 0.046875 per GPU: flat.
+ * - 3,072: more than 2 tiers hold: 3 tiers; 96 leaves in 3 pods of 32 leaves with 32 spines
+ *   each (96); a core group (one spine position of the 3 pods) takes 3 x 32 = 96 uplinks:
+ *   2 cores (2 divides 32), 32 groups: 64 cores. 256 switches, 0.0833 per GPU: the jump.
+ * - 4,096: 128 leaves, 4 pods: 128 spines; groups of 4 x 32 = 128 uplinks: 2 cores: 64;
+ *   320 switches. */
+Test(growth, sweep_jump_and_flat, .timeout = 120)
+{
+    char out[8192], cmd[512], dir[64] = "/tmp/fabplan-sweep-XXXXXX", path[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, BIN " sweep --gpus 1024..4096:1024 --topology clos --switch nvidia-qm9700 -o %s", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "from 2048 to 3072 GPUs") != NULL && strstr(out, "at a tier change") != NULL,
+              "the largest rise must be the tier change: %s", out);
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    char *csv = slurp(path);
+    cr_expect(strstr(csv, "\n1024,2,32,16,0,0,48,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "\n2048,2,64,32,0,0,96,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "\n3072,3,96,96,64,0,256,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, "\n4096,3,128,128,64,0,320,") != NULL, "%s", csv);
+    cr_expect(strstr(csv, ",0.046875,") != NULL);
+    free(csv);
+    snprintf(path, sizeof path, "%s/sweep.svg", dir);
+    char *svg = slurp(path);
+    cr_expect(strncmp(svg, "<svg ", 5) == 0);
+    cr_expect(strstr(svg, "2 to 3 tiers") != NULL);
+    free(svg);
+    cr_expect_eq(run(BIN " sweep --gpus 4096..1024", out, sizeof out), 2);
+    cr_expect(strstr(out, "A..B") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " sweep --topology clos", out, sizeof out), 2);
+    cr_assert_eq(system("rm -rf /tmp/fabplan-sweep-never"), 0);
+    cr_expect_eq(run(BIN " sweep --gpus 1..2 --switch nvidia-nope -o /tmp/fabplan-sweep-never", out, sizeof out), 3,
+                 "%s", out);
+    cr_expect_neq(access("/tmp/fabplan-sweep-never/sweep.csv", F_OK), 0);
+}

@@ -355,3 +355,57 @@ Test(cabling, media_policy_errors)
     cr_expect_eq(plan_error("{\"media\":{\"spine-cores\":\"MMF\"}}", &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "spine-core"), "%s", err.msg);
 }
+
+/* The note about the optical budget, or NULL. */
+static const char *budget_note(const fp_plan *p)
+{
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        if (strstr(fp_plan_note(p, i), "optical budget"))
+            return fp_plan_note(p, i);
+    return NULL;
+}
+
+Test(cabling, optical_budget_moves_sr_to_dr)
+{
+    /* 1,024 GPUs (dgx-h100-4su shape); leaf-spine link L0001025 forced to a 45 m route: the
+     * OM4 cord is the 50 m stock length. SR class: budget 1.9 dB, 3.5 dB/km, 0.75 dB per mated
+     * pair (catalog, IEEE 802.3cm / TIA-568.3-D).
+     *   structured, 2 pairs:   50 m x 3.5 dB/km = 0.175 + 2 x 0.75 = 1.675 dB <= 1.9: stays SR.
+     *   3 pairs (one more):    0.175 + 3 x 0.75 = 2.425 dB > 1.9: moves to DR, whose budget is
+     *                          3.0 dB: 50 m x 1.0 dB/km = 0.05 + 2.25 = 2.30 dB <= 3.0.
+     * With 3 pairs even a 1 m cord loses 2.25 dB > 1.9, so every optical link moves: 2,048. */
+    const char *base = "{\"cluster\":{\"gpus\":1024},\"fabric\":{\"su_servers\":32},"
+                       "\"media\":{\"default\":[\"MMF\",\"SMF\"]},"
+                       "\"overrides\":[{\"cable\":\"C0001025\",\"length_m\":45}],"
+                       "\"layout\":{\"cabling\":\"%s\",\"extra_mated_pairs\":%d}}";
+    char json[400];
+    snprintf(json, sizeof json, base, "structured", 0);
+    fp_plan *p = plan_from(json);
+    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
+    fp_cable_info c;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 1024), &c, &err), FP_OK, "%s", err.msg);
+    cr_expect_float_eq(c.stock_m, 50, 1e-9);
+    cr_expect_null(budget_note(p));
+    fp_plan_free(p);
+
+    snprintf(json, sizeof json, base, "structured", 1);
+    p = plan_from(json);
+    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_SMF);
+    const char *note = budget_note(p);
+    cr_assert_not_null(note);
+    cr_expect(strstr(note, "2048 links") != NULL, "%s", note);
+    cr_expect(strstr(note, "3 mated connector pairs") != NULL, "%s", note);
+    fp_plan_free(p);
+
+    /* Direct cords: no mated pair between the modules, 0.175 dB: SR, no note. */
+    snprintf(json, sizeof json, base, "direct", 0);
+    p = plan_from(json);
+    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
+    cr_expect_null(budget_note(p));
+    fp_plan_free(p);
+
+    fp_error e2;
+    cr_expect_eq(plan_error("{\"layout\":{\"cabling\":\"patch\"}}", &e2), FP_EINVAL);
+    cr_expect_str_eq(e2.where, "/layout/cabling");
+}

@@ -323,3 +323,33 @@ Test(port_models, link_speed_errors)
                  FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/link_gbps");
 }
+
+Test(port_models, dgx_b300_xdr_superpod_table, .timeout = 120)
+{
+    /* NVIDIA DGX SuperPOD B300 XDR reference architecture, Table 3: 72 DGX B300 per SU (576
+     * GPUs), each with 8 x 800G ConnectX-8 ports in 8 OSFP cages (the system part), Quantum-X800
+     * Q3400 (144 x 800G) at every tier, rail-optimized. A leaf takes its rail of one SU: 72 down,
+     * 72 up, so 8 leaves per SU. Spines: SUs x 8 x 72 uplinks / 144 ports, raised to a divisor
+     * of 72 (even uplinks): 1 SU 4; 2 SUs 8; 4 SUs 2,304 / 144 = 16 -> 18; 8 SUs 32 -> 36;
+     * 18 SUs 72. Published: leaves 8/16/32/64/144, spines 4/8/18/36/72, node-leaf and
+     * leaf-spine cables 576/1,152/2,304/4,608/10,368 each (one cable per link). */
+    static const int sus[] = { 1, 2, 4, 8, 18 };
+    static const int64_t leaves[] = { 8, 16, 32, 64, 144 }, spines[] = { 4, 8, 18, 36, 72 };
+    static const int64_t cables[] = { 576, 1152, 2304, 4608, 10368 };
+    for (int i = 0; i < 5; i++) {
+        char json[400];
+        snprintf(json, sizeof json,
+                 "{\"cluster\":{\"gpus\":%d,\"nics_per_server\":1,\"nic\":\"nvidia-dgx-b300-xdr\"},"
+                 "\"fabric\":{\"switch\":\"nvidia-q3400\",\"su_servers\":72}}",
+                 sus[i] * 576);
+        fp_plan *p = plan_from(json);
+        cr_expect_eq(fp_plan_tier_count(p), 2, "%d SUs", sus[i]);
+        cr_expect_eq(tier_switches(p, 1), leaves[i], "%d SUs", sus[i]);
+        cr_expect_eq(tier_switches(p, 2), spines[i], "%d SUs", sus[i]);
+        cr_expect_eq(fp_plan_boundary_links(p, 0), cables[i], "%d SUs", sus[i]);
+        cr_expect_eq(fp_plan_boundary_links(p, 1), cables[i], "%d SUs", sus[i]);
+        cr_expect_eq((int64_t)fp_plan_cable_count(p), 2 * cables[i], "%d SUs", sus[i]);
+        cr_expect_eq(links_at(p, 1, 800), cables[i]);
+        fp_plan_free(p);
+    }
+}

@@ -1,0 +1,385 @@
+/* fabplan sweep --gpus A..B[:STEP]: plan the same spec at every GPU count of a range and write
+ * sweep.csv and sweep.svg (cost, switches and optics per GPU, and tiers, against GPUs), so an
+ * architect sees where tier and block boundaries cost money. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli.h"
+
+#define MAX_POINTS 20000
+
+typedef struct point {
+    int64_t gpus;
+    int ok;
+    int tiers;
+    int64_t per_tier[4];
+    int64_t switches, links, cables, transceivers;
+    double cost, cost_per_gpu, switches_per_gpu, optics_per_gpu, power_per_gpu;
+    int full_bisection;
+    char reason[200];
+} point;
+
+static void sweep_usage(FILE *f)
+{
+    fputs("usage: fabplan sweep --gpus A..B[:STEP] [SPEC] [-o DIR] [options]\n"
+          "Plan SPEC (or the built-in default) at every GPU count from A to B in steps of STEP\n"
+          "(default: A) and write DIR/sweep.csv (one row per size: tiers, switches per tier,\n"
+          "links, cables, transceivers, cost, per-GPU figures, full bisection) and DIR/sweep.svg\n"
+          "(cost, switches and optics per GPU and tiers against GPUs; tier changes marked).\n"
+          "A size that cannot be built is a row with its reason.\n\n", f);
+    cli_spec_opts_help(f);
+    fputs("  --gpus A..B[:STEP]  the range (A >= 1, B >= A, STEP >= 1; at most 20000 sizes)\n"
+          "  -o, --out DIR       output directory (default: sweep)\n"
+          "  -q, --quiet         no summary on stdout\n", f);
+}
+
+/* "A..B[:STEP]"; 0 when malformed. */
+static int parse_range(const char *s, int64_t *a, int64_t *b, int64_t *step)
+{
+    char *end;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || strncmp(end, "..", 2) != 0)
+        return 0;
+    const char *t = end + 2;
+    long long y = strtoll(t, &end, 10), z = x;
+    if (end == t)
+        return 0;
+    if (*end == ':') {
+        t = end + 1;
+        z = strtoll(t, &end, 10);
+        if (end == t)
+            return 0;
+    }
+    if (*end != '\0' || x < 1 || y < x || z < 1)
+        return 0;
+    *a = x;
+    *b = y;
+    *step = z;
+    return 1;
+}
+
+static int plan_point(point *pt, const cli_spec_opts *o, const fp_catalog *cat, int64_t gpus)
+{
+    fp_spec *spec = NULL;
+    fp_catalog *c = NULL;
+    fp_plan *plan = NULL;
+    fp_error err = { 0 };
+    char v[32];
+    memset(pt, 0, sizeof *pt);
+    pt->gpus = gpus;
+    (void)cat;
+    int rc = cli_load(o, &c, &spec);
+    if (rc != EXIT_OK)
+        return rc;
+    snprintf(v, sizeof v, "%lld", (long long)gpus);
+    if (fp_spec_set(spec, "/cluster/gpus", v, &err) == FP_OK &&
+        fp_plan_new(&plan, spec, c, &err) == FP_OK) {
+        fp_summary s;
+        fp_totals t;
+        fp_plan_summary(plan, &s);
+        fp_plan_totals(plan, &t);
+        pt->ok = 1;
+        pt->tiers = s.tiers;
+        for (size_t i = 0; i < fp_plan_tier_count(plan) && i < 4; i++) {
+            fp_tier_info ti;
+            if (fp_plan_tier(plan, i, &ti, NULL) == FP_OK)
+                pt->per_tier[i] = ti.switches;
+        }
+        pt->switches = s.switches;
+        pt->links = s.links;
+        pt->cables = t.cables;
+        pt->transceivers = t.transceivers;
+        pt->cost = t.cost;
+        pt->cost_per_gpu = t.cost_per_gpu;
+        pt->switches_per_gpu = (double)s.switches / (double)gpus;
+        pt->optics_per_gpu = t.transceivers_per_gpu;
+        pt->power_per_gpu = t.power_w_per_gpu;
+        pt->full_bisection = fp_plan_metrics(plan)->full_bisection;
+    } else {
+        snprintf(pt->reason, sizeof pt->reason, "%s", err.msg);
+    }
+    fp_plan_free(plan);
+    fp_spec_free(spec);
+    fp_catalog_free(c);
+    return EXIT_OK;
+}
+
+static int write_csv(const char *path, const point *p, size_t n)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL)
+        return 0;
+    fputs("gpus,tiers,leaves,spines,cores,super_cores,switches,links,cables,transceivers,cost_usd,"
+          "cost_per_gpu_usd,switches_per_gpu,optics_per_gpu,power_w_per_gpu,full_bisection,reason\n", f);
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].ok) {
+            fprintf(f, "%lld,,,,,,,,,,,,,,,,\"", (long long)p[i].gpus);
+            for (const char *c = p[i].reason; *c; c++)
+                fputs(*c == '"' ? "\"\"" : *c == '\n' ? " " : (char[2]){ *c, 0 }, f);
+            fputs("\"\n", f);
+            continue;
+        }
+        fprintf(f, "%lld,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.6f,%.4f,%.2f,%s,\n",
+                (long long)p[i].gpus, p[i].tiers, (long long)p[i].per_tier[0],
+                (long long)p[i].per_tier[1], (long long)p[i].per_tier[2],
+                (long long)p[i].per_tier[3], (long long)p[i].switches, (long long)p[i].links,
+                (long long)p[i].cables, (long long)p[i].transceivers, p[i].cost,
+                p[i].cost_per_gpu, p[i].switches_per_gpu, p[i].optics_per_gpu,
+                p[i].power_per_gpu, p[i].full_bisection ? "yes" : "no");
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        return 0;
+    }
+    return 1;
+}
+
+static double metric(const point *p, int k)
+{
+    return k == 0 ? p->cost_per_gpu : k == 1 ? p->switches_per_gpu * 1000
+         : k == 2 ? p->optics_per_gpu : (double)p->tiers;
+}
+
+/* Four panels sharing the GPU axis; dashed lines where the tier count changes. */
+static int write_svg(const char *path, const point *p, size_t n, const char *title)
+{
+    static const char *const names[4] = { "cost per GPU (USD)", "switches per 1,000 GPUs",
+                                          "optics per GPU", "tiers" };
+    static const char *const colours[4] = { "#1f5fa8", "#2b8a3e", "#c2410c", "#6b21a8" };
+    const double W = 1000, left = 90, right = 30, top = 50, ph = 170, gap = 40;
+    const double H = top + 4 * (ph + gap) + 30;
+    char tmp[4200];
+    int64_t x0 = p[0].gpus, x1 = p[n - 1].gpus;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL)
+        return 0;
+#define X(g) (left + (x1 > x0 ? (double)((g) - x0) / (double)(x1 - x0) : 0.5) * (W - left - right))
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+               "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+               "<text x=\"%.0f\" y=\"28\" font-size=\"16\" font-weight=\"bold\">", W, H, W, H, left);
+    for (const char *c = title; *c; c++)
+        fputs(*c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '&' ? "&amp;" : (char[2]){ *c, 0 }, f);
+    fputs("</text>\n", f);
+    for (int k = 0; k < 4; k++) {
+        double y0 = top + k * (ph + gap), lo = 0, hi = 0;
+        int any = 0;
+        for (size_t i = 0; i < n; i++)
+            if (p[i].ok) {
+                double v = metric(&p[i], k);
+                lo = any ? (v < lo ? v : lo) : v;
+                hi = any ? (v > hi ? v : hi) : v;
+                any = 1;
+            }
+        if (k == 3) {
+            lo = 1;
+            hi = 4;
+        } else if (any) {
+            double pad = (hi - lo) * 0.08 + (hi == lo ? (hi ? hi * 0.05 : 1) : 0);
+            lo -= pad;
+            hi += pad;
+            if (lo < 0)
+                lo = 0;
+        }
+#define Y(v) (y0 + ph - ((v) - lo) / (hi - lo) * ph)
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", left, y0 - 6, names[k]);
+        fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>\n",
+                left, y0, W - left - right, ph);
+        for (int t = 0; t <= 4; t++) {
+            double v = lo + (hi - lo) * t / 4;
+            if (k == 3 && v != (double)(int)v)
+                continue;
+            fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                       "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+                    left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, k == 3 || hi - lo > 100 ? 0 : 2, v);
+        }
+        /* tier changes */
+        for (size_t i = 1; i < n; i++)
+            if (p[i].ok && p[i - 1].ok && p[i].tiers != p[i - 1].tiers) {
+                double x = (X(p[i - 1].gpus) + X(p[i].gpus)) / 2;
+                fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#888\" "
+                           "stroke-dasharray=\"4 3\"/>\n", x, x, y0, y0 + ph);
+                if (k == 0)
+                    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" fill=\"#555\">%d to %d tiers</text>\n",
+                            x + 4, y0 + 14, p[i - 1].tiers, p[i].tiers);
+            }
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"", colours[k]);
+        for (size_t i = 0; i < n; i++)
+            if (p[i].ok)
+                fprintf(f, "%.1f,%.1f ", X(p[i].gpus), Y(metric(&p[i], k)));
+        fputs("\"/>\n", f);
+        if (n <= 200)
+            for (size_t i = 0; i < n; i++)
+                if (p[i].ok)
+                    fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\"/>\n",
+                            X(p[i].gpus), Y(metric(&p[i], k)), colours[k]);
+#undef Y
+    }
+    double yb = top + 4 * (ph + gap) - gap;
+    for (int t = 0; t <= 5; t++) {
+        int64_t g = x0 + (x1 - x0) * t / 5;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lld</text>\n", X(g), yb + 16,
+                (long long)g);
+    }
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">GPUs</text>\n", W / 2, yb + 32);
+    fputs("</svg>\n", f);
+#undef X
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        return 0;
+    }
+    return 1;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    cli_spec_opts o = { 0 };
+    const char *out = "sweep", *range = NULL;
+    int64_t a = 0, b = 0, step = 0;
+    int rc = EXIT_OK;
+    point *pts = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            sweep_usage(stdout);
+            goto done;
+        }
+        if (strcmp(argv[i], "--gpus") == 0 || strncmp(argv[i], "--gpus=", 7) == 0) {
+            if (argv[i][6] == '=')
+                range = argv[i] + 7;
+            else if (i + 1 < argc)
+                range = argv[++i];
+            if (range == NULL || !parse_range(range, &a, &b, &step)) {
+                fprintf(stderr, "fabplan sweep: --gpus expects A..B or A..B:STEP with 1 <= A <= B and STEP >= 1 (e.g. 1024..131072:1024), found \"%s\"\n",
+                        range ? range : "");
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "fabplan sweep: %s needs a directory\n", argv[i]);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            out = argv[++i];
+            continue;
+        }
+        int r = cli_parse_spec_opt(&o, argc, argv, &i);
+        if (r < 0) {
+            rc = EXIT_USAGE;
+            goto done;
+        }
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            rc = cli_unknown_option("sweep", argv[i]);
+            goto done;
+        }
+        if (o.spec_path != NULL) {
+            fprintf(stderr, "fabplan sweep: one SPEC, found a second: %s\n", argv[i]);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+        o.spec_path = argv[i];
+    }
+    if (range == NULL) {
+        fprintf(stderr, "fabplan sweep: --gpus A..B[:STEP] is required\n");
+        sweep_usage(stderr);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    int64_t n = (b - a) / step + 1;
+    if (n > MAX_POINTS) {
+        fprintf(stderr, "fabplan sweep: --gpus %s gives %lld sizes; at most %d\n", range,
+                (long long)n, MAX_POINTS);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    /* The spec must load before anything is planned or written. */
+    {
+        fp_catalog *c = NULL;
+        fp_spec *s = NULL;
+        if ((rc = cli_load(&o, &c, &s)) != EXIT_OK)
+            goto done;
+        fp_spec_free(s);
+        fp_catalog_free(c);
+    }
+    pts = calloc((size_t)n, sizeof *pts);
+    if (pts == NULL) {
+        fprintf(stderr, "fabplan: out of memory\n");
+        rc = EXIT_FAIL;
+        goto done;
+    }
+    int64_t ok = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if ((rc = plan_point(&pts[i], &o, NULL, a + i * step)) != EXIT_OK)
+            goto done;
+        ok += pts[i].ok;
+    }
+    if (ok == 0) {
+        fprintf(stderr, "fabplan sweep: no size from %lld to %lld GPUs can be built: %s\n",
+                (long long)a, (long long)b, pts[0].reason);
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "fabplan sweep: cannot create %s: %s\n", out, strerror(errno));
+        rc = EXIT_IO;
+        goto done;
+    }
+    char path[4096], title[256];
+    snprintf(path, sizeof path, "%s/sweep.csv", out);
+    if (!write_csv(path, pts, (size_t)n)) {
+        fprintf(stderr, "fabplan sweep: cannot write %s\n", path);
+        rc = EXIT_IO;
+        goto done;
+    }
+    snprintf(title, sizeof title, "fabplan sweep %s%s%s", range, o.spec_path ? " " : "",
+             o.spec_path ? o.spec_path : "");
+    snprintf(path, sizeof path, "%s/sweep.svg", out);
+    if (!write_svg(path, pts, (size_t)n, title)) {
+        fprintf(stderr, "fabplan sweep: cannot write %s\n", path);
+        rc = EXIT_IO;
+        goto done;
+    }
+    if (!o.quiet) {
+        printf("sweep %s: %lld sizes, %lld planned, %lld cannot be built\n", range, (long long)n,
+               (long long)ok, (long long)(n - ok));
+        /* the three largest rises in cost per GPU, and whether the tier count changed there */
+        int64_t best[3] = { -1, -1, -1 };
+        for (int64_t i = 1; i < n; i++) {
+            if (!pts[i].ok || !pts[i - 1].ok)
+                continue;
+            double d = pts[i].cost_per_gpu - pts[i - 1].cost_per_gpu;
+            for (int k = 0; k < 3; k++)
+                if (best[k] < 0 ||
+                    d > pts[best[k]].cost_per_gpu - pts[best[k] - 1].cost_per_gpu) {
+                    for (int m = 2; m > k; m--)
+                        best[m] = best[m - 1];
+                    best[k] = i;
+                    break;
+                }
+        }
+        for (int k = 0; k < 3 && best[k] > 0; k++) {
+            const point *p0 = &pts[best[k] - 1], *p1 = &pts[best[k]];
+            if (p1->cost_per_gpu <= p0->cost_per_gpu)
+                break;
+            printf("  cost per GPU rises %+.0f USD from %lld to %lld GPUs (%.0f -> %.0f)%s\n",
+                   p1->cost_per_gpu - p0->cost_per_gpu, (long long)p0->gpus, (long long)p1->gpus,
+                   p0->cost_per_gpu, p1->cost_per_gpu,
+                   p1->tiers != p0->tiers ? " at a tier change" : "");
+        }
+        printf("  wrote %s/sweep.csv, %s/sweep.svg\n", out, out);
+    }
+done:
+    free(pts);
+    cli_opts_free(&o);
+    return rc;
+}

@@ -1,0 +1,81 @@
+/* Fuzz the writers: the first bytes choose a small plan (GPUs, topology, planes, split), the
+ * rest is the plan's name (any bytes: the name rule must refuse what the outputs cannot hold).
+ * Every accepted plan is written (CSV, JSON, workbook, .dot) and plan.json must parse. */
+#include <cjson/cJSON.h>
+#include <unistd.h>
+#include "fuzz_common.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char dir[64];
+    static const char *const topo[] = { "rail-optimized", "clos", "fat-tree" };
+    if (size < 4)
+        return 0;
+    if (dir[0] == '\0')
+        snprintf(dir, sizeof dir, "/tmp/fabplan-fuzz-w-%ld", (long)getpid());
+    int gpus = 8 * (1 + data[0] % 64), planes = 1 + data[1] % 2;
+    const char *t = topo[data[2] % 3];
+    cJSON *root = cJSON_CreateObject(), *cluster = cJSON_AddObjectToObject(root, "cluster"),
+          *fabric = cJSON_AddObjectToObject(root, "fabric");
+    char *name = malloc(size - 4 + 1);
+    memcpy(name, data + 4, size - 4);
+    name[size - 4] = '\0';
+    cJSON_AddStringToObject(root, "name", name);
+    free(name);
+    cJSON_AddNumberToObject(cluster, "gpus", gpus);
+    if (planes == 2)
+        cJSON_AddStringToObject(cluster, "nic", "generic-nic-2x400");
+    cJSON_AddStringToObject(fabric, "topology", t);
+    cJSON_AddNumberToObject(fabric, "planes", planes);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    fp_spec *spec = NULL;
+    fp_error err = { 0 };
+    fp_status rc = fp_spec_parse(&spec, text, strlen(text), "<fuzz>", &err);
+    cJSON_free(text);
+    FUZZ_CHECK(rc == FP_OK, "%s", err.msg);
+    fp_plan *plan = fuzz_plan(spec, fuzz_catalog());
+    if (plan) {
+        fp_write_options o = FP_WRITE_OPTIONS_INIT;
+        o.formats = FP_WRITE_JSON | FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_BOM |
+                    FP_WRITE_LABELS | FP_WRITE_NETBOX | FP_WRITE_TOPOLOGY;
+        if (data[3] & 1)
+            o.formats |= FP_WRITE_XLSX;
+        o.split_by = (fp_split_by)((data[3] >> 1) % 3);
+        if (o.split_by != FP_SPLIT_NONE)
+            o.formats |= FP_WRITE_XLSX;
+        rc = fp_plan_write(plan, dir, &o, &err);
+        fuzz_check_error(rc, &err);
+        FUZZ_CHECK(rc == FP_OK, "writing failed: %s", err.msg);
+        char path[128];
+        snprintf(path, sizeof path, "%s/plan.json", dir);
+        char *json = slurp(path);
+        FUZZ_CHECK(json != NULL, "no plan.json");
+        cJSON *back = cJSON_Parse(json);
+        FUZZ_CHECK(back != NULL, "plan.json does not parse");
+        cJSON_Delete(back);
+        free(json);
+    }
+    fp_plan_free(plan);
+    fp_spec_free(spec);
+    return 0;
+}
