@@ -139,6 +139,19 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     fp__copy_str(out->part, sizeof out->part, plan->rs.phys.parts[cb->part].id);
     out->route_m = round(cb->route_m * 100) / 100;
     out->stock_m = cb->stock_m;
+    out->n_segments = 1;
+    out->segment_m[0] = out->route_m;
+    out->segment_stock_m[0] = out->stock_m;
+    if (cab->seg && cab->seg[3 * i + 1] > 0) {
+        /* Cords rounded like the route; the trunk takes the rest, so the three add up. */
+        const float *sg = cab->seg + 3 * i, *st = cab->seg_stock + 3 * i;
+        out->n_segments = 3;
+        out->segment_m[0] = round(sg[0] * 100) / 100;
+        out->segment_m[2] = round(sg[2] * 100) / 100;
+        out->segment_m[1] = round((out->route_m - out->segment_m[0] - out->segment_m[2]) * 100) / 100;
+        for (int k = 0; k < 3; k++)
+            out->segment_stock_m[k] = st[k];
+    }
     out->boundary = l0->boundary;
     out->gbps = rs->gbps[l0->boundary];
     out->plane = l0->plane;

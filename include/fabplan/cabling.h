@@ -103,6 +103,10 @@ typedef struct fp_cable_info {
     int64_t links[FP_MAX_LEGS]; /**< link index carried by each leg */
     int n_links;                /**< links carried: legs for a splitter; 2 for a twin-port
                                      copper cable (one leg, both links of its cages) */
+    int n_segments;             /**< 1 (a cord end to end), or 3 with layout.cabling
+                                     "structured": cord, trunk, cord */
+    double segment_m[3];        /**< each segment's share of route_m (they add up to it) */
+    double segment_stock_m[3];  /**< length ordered for each segment (the trunk's stock length) */
 } fp_cable_info;
 
 /** METHOD: number of physical cables (a breakout cable counts once). Cannot fail. */

@@ -121,10 +121,23 @@ fp_status fp__bom_build(fp_bom *bom, const fp_cabling *cab, const fp_fabric *fab
             mods[cab->cage_mod[g]]++;
     for (int64_t i = 0; i < cab->n_cable; i++) {
         const fp_cable *cb = &cab->cable[i];
-        int li = length_index(&ps->parts[cb->part], cb->stock_m);
-        cut[(size_t)cb->part * (size_t)nl + (size_t)li]++;
-        cut_len[(size_t)cb->part * (size_t)nl + (size_t)li] = cb->stock_m;
+        /* Structured: two patch cords (the trunk is counted below), else one cable. */
+        int cords = cab->seg && cab->seg[3 * i + 1] > 0 ? 2 : 1;
+        for (int k = 0; k < cords; k++) {
+            double len = cords == 2 ? cab->seg_stock[3 * i + 2 * k] : cb->stock_m;
+            int li = length_index(&ps->parts[cb->part], len);
+            cut[(size_t)cb->part * (size_t)nl + (size_t)li]++;
+            cut_len[(size_t)cb->part * (size_t)nl + (size_t)li] = len;
+        }
     }
+    for (int i = 0; cab->struct_qty && i < np; i++)
+        for (int k = 0; k < nl; k++) {
+            size_t at = (size_t)i * (size_t)nl + (size_t)k;
+            if (cab->struct_qty[at] == 0)
+                continue;
+            cut[at] += cab->struct_qty[at];
+            cut_len[at] = k < ps->parts[i].n_lengths ? ps->parts[i].lengths_m[k] : 0;
+        }
     if ((rc = switch_lines(&c, fab, err)) != FP_OK ||
         (rc = add_line(&c, CAT_NIC, &rs->nic, 0,
                        fab->servers * rs->nics_per_server, err)) != FP_OK)

@@ -428,6 +428,8 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
                  "optical budget: %lld links moved to a longer-reach optic class because fibre loss plus %d mated connector pair%s per link passed the shorter class's channel budget",
                  (long long)cab->over_budget, (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs,
                  (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
+    if (rs->phys.structured && (rc = fp__structured_build(cab, lay, fab, rs, err)) != FP_OK)
+        goto out;
     rc = rack_totals(&c, err);
 out:
     free(parent);
@@ -454,6 +456,9 @@ void fp__cabling_free(fp_cabling *cab)
     free(cab->link_medium);
     free(cab->link_route);
     free(cab->cage_mod);
+    free(cab->seg);
+    free(cab->seg_stock);
+    free(cab->struct_qty);
     free(cab->rack_power_w);
     free(cab->rack_cables_leaving);
     memset(cab, 0, sizeof *cab);

@@ -224,7 +224,9 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
         int ok = 1;
         /* Mated connector pairs between the two modules: a patch panel at each end when the
          * cabling is structured, and any the spec adds (cross-connects, cassettes). */
-        const int pairs = (ps->structured ? 2 : 0) + ps->extra_mated_pairs;
+        const fp_link *l0 = &c->fab->link[links[0]];
+        const int between = c->lay->dev_rack[l0->a] != c->lay->dev_rack[l0->z];
+        const int pairs = (ps->structured && between ? 2 : 0) + ps->extra_mated_pairs;
         for (size_t k = 0; k < ncg; k++)
             cg[k].need = 0;
         for (size_t i = 0; i < n && ok; i++) {

@@ -91,6 +91,11 @@ typedef struct fp_cabling {
     int64_t by_medium[FP_MAX_TIERS][FP_MEDIUM_COUNT];   /* links per boundary and medium */
     int64_t over_budget;            /* optical links moved to a longer reach class by loss */
     char note[320];                 /* said in the plan's notes when not empty */
+    /* layout.cabling "structured" (structured.c): per cable, NULL when direct */
+    float *seg;                     /* 3 per cable: cord at A, trunk, cord at Z (trunk 0: one cord) */
+    float *seg_stock;               /* 3 per cable: the lengths ordered */
+    int64_t *struct_qty;            /* per part (rs.phys.parts) x (FP_MAX_LENGTHS + 1) stock length:
+                                       trunks, panels, adapter plates, cassettes to order */
     /* Per rack of the layout (which stays as it was built): power drawn by its servers,
      * switches, modules and powered cables (W, rounded to hundredths), and cables that leave
      * it for another rack. */
@@ -101,6 +106,11 @@ typedef struct fp_cabling {
 fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
                             const fp_rspec *rs, fp_error *err);
 void fp__cabling_free(fp_cabling *cab);
+/* Structured cabling: split every optical cable between racks into cord, trunk, cord; count the
+ * trunks (shared per rack pair and fibre, 144 fibres each), patch panels and their adapter
+ * plates or LC cassettes. Called by fp__cabling_build when layout.cabling is "structured". */
+fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
+                               const fp_rspec *rs, fp_error *err);
 /* Cage index of (device, port). */
 int64_t fp__cage_of(const fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs, int64_t dev,
                     int port);

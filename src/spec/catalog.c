@@ -208,6 +208,12 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
                     ptr, pt->id);
         break;
     case FP_PART_FIBRE:
+        /* A fitting of structured cabling (patch panel, adapter plate, cassette) is sold by
+         * the piece: connector "panel", "plate" or "cassette", no lengths and no fibre. */
+        if (pt->n_lengths == 0 && pt->fibre[0] == '\0' &&
+            (strcmp(pt->connector, "panel") == 0 || strcmp(pt->connector, "plate") == 0 ||
+             strcmp(pt->connector, "cassette") == 0))
+            break;
         if (pt->n_lengths == 0 || (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0))
             FP_FAIL(err, FP_ECATALOG, ptr,
                     "%s: fibre \"%s\" needs \"lengths_m\" and \"fibre\" (\"MMF\" or \"SMF\")", ptr, pt->id);

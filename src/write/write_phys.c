@@ -101,8 +101,13 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
     /* One row per cable: assembled by hand, handed to stdio a block at a time. */
     if ((rc = fp__outbuf_open(&ob, path, NULL, err)) != FP_OK)
         return rc;
+    /* Structured cabling adds each link's segments: cord at A, trunk, cord at Z (route and
+     * stock lengths; one cord end to end leaves the trunk and Z cord empty). */
+    const int structured = fp__plan_rspec(plan)->phys.structured;
     fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
-                       "medium,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z\n");
+                       "medium,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
+    fp__outbuf_str(ob, structured ? ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m\n"
+                                  : "\n");
     for (size_t i = 0; i < n; i++) {
         fp_plan_cable(plan, i, &c, NULL);
         fp__outbuf_str(ob, c.id);
@@ -137,6 +142,17 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
         fp__outbuf_csv(ob, c.a.label);
         fp__outbuf_char(ob, ',');
         legs_field(ob, &c, 7);
+        for (int k = 0; structured && k < 3; k++) {
+            fp__outbuf_char(ob, ',');
+            if (k > 0 && c.n_segments < 3) {
+                fp__outbuf_char(ob, ',');
+                continue;
+            }
+            fp__outbuf_put(ob, route, fp__put_fixed2(route, c.segment_m[k]));
+            fp__outbuf_char(ob, ',');
+            const char *t = fp__memo_format(&stock, "%g", c.segment_stock_m[k], &stock_len);
+            fp__outbuf_put(ob, t, stock_len);
+        }
         fp__outbuf_char(ob, '\n');
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("cables.csv", (double)i / (double)n, o->payload);

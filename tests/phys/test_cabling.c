@@ -409,3 +409,80 @@ Test(cabling, optical_budget_moves_sr_to_dr)
     cr_expect_eq(plan_error("{\"layout\":{\"cabling\":\"patch\"}}", &e2), FP_EINVAL);
     cr_expect_str_eq(e2.where, "/layout/cabling");
 }
+
+Test(cabling, structured_segments_panels_and_trunks)
+{
+    /* 1,024 GPUs on fibre only, structured: every optical cable between two racks becomes cord + trunk +
+     * cord, and the three add up to its route (to the cent). Counted by hand from the cable
+     * ends: each end takes one MPO port on its rack's panel; 12 ports to an adapter plate, 4
+     * plates to a 1U panel; the links between two racks share 144-fibre trunks, one MPO-12 leg
+     * (12 fibres) per link: ceil(links / 12) trunks per rack pair. Patch cords: two per link. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"su_servers\":32},"
+                           "\"media\":{\"default\":[\"MMF\",\"SMF\"]},"
+                           "\"layout\":{\"cabling\":\"structured\"}}");
+    size_t n = fp_plan_cable_count(p), nr = fp_plan_rack_count(p);
+    int64_t *ends = calloc(nr, sizeof *ends), *pair = calloc(nr * nr, sizeof *pair);
+    int64_t split = 0;
+    for (size_t i = 0; i < n; i++) {
+        fp_cable_info c;
+        fp_error err = { 0 };
+        cr_assert_eq(fp_plan_cable(p, i, &c, &err), FP_OK, "%s", err.msg);
+        if (c.n_segments != 3)
+            continue;
+        split++;
+        cr_expect(c.medium == FP_MEDIUM_MMF || c.medium == FP_MEDIUM_SMF);
+        double sum = c.segment_m[0] + c.segment_m[1] + c.segment_m[2];
+        cr_expect_float_eq(sum, c.route_m, 0.006, "%s: %g + %g + %g != %g", c.id, c.segment_m[0],
+                           c.segment_m[1], c.segment_m[2], c.route_m);
+        for (int k = 0; k < 3; k++) {
+            cr_expect_geq(c.segment_m[k], 0);
+            cr_expect_geq(c.segment_stock_m[k] + 1e-9, c.segment_m[k]);
+        }
+        /* rack index of each end */
+        size_t ra = nr, rz = nr;
+        for (size_t r = 0; r < nr; r++) {
+            fp_rack_info ri;
+            fp_plan_rack(p, r, &ri, NULL);
+            if (ri.hall == c.a.loc.hall && ri.row == c.a.loc.row && ri.rack == c.a.loc.rack)
+                ra = r;
+            if (ri.hall == c.z[0].loc.hall && ri.row == c.z[0].loc.row && ri.rack == c.z[0].loc.rack)
+                rz = r;
+        }
+        cr_assert(ra < nr && rz < nr && ra != rz);
+        ends[ra]++;
+        ends[rz]++;
+        pair[(ra < rz ? ra : rz) * nr + (ra < rz ? rz : ra)]++;
+    }
+    cr_expect_eq(split, 2048, "every one of the 2,048 links leaves its rack on fibre");
+    int64_t panels = 0, plates = 0, trunks = 0;
+    for (size_t r = 0; r < nr; r++) {
+        int64_t pl = (ends[r] + 11) / 12;
+        plates += pl;
+        panels += (pl + 3) / 4;
+    }
+    for (size_t k = 0; k < nr * nr; k++)
+        trunks += (pair[k] + 11) / 12;
+    int64_t got_panels = 0, got_plates = 0, got_trunks = 0, got_cords = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        fp_plan_bom_line(p, i, &l, NULL);
+        if (l.spare)
+            continue;
+        if (strcmp(l.part, "panel-1u-4slot") == 0)
+            got_panels += l.quantity;
+        else if (strcmp(l.part, "adapter-plate-mpo12") == 0)
+            got_plates += l.quantity;
+        else if (strncmp(l.part, "trunk-", 6) == 0)
+            got_trunks += l.quantity;
+        else if (strcmp(l.part, "fibre-om4-mpo12-apc") == 0 || strcmp(l.part, "fibre-os2-mpo12-apc") == 0)
+            got_cords += l.quantity;
+    }
+    cr_expect_eq(got_panels, panels);
+    cr_expect_eq(got_plates, plates);
+    cr_expect_eq(got_trunks, trunks);
+    cr_expect_eq(got_cords, 2 * 2048);
+    cr_expect_gt(panels, 0);
+    free(ends);
+    free(pair);
+    fp_plan_free(p);
+}
