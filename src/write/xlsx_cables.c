@@ -7,14 +7,14 @@
 
 /* What a crew works from comes first: cables.csv's columns through the cable part, the stock
  * length, and four sign-off boxes; then the route length, transceivers and labels (cables.csv's
- * other columns, in its order), which stay off paper. The printed 20 columns' widths add up to
- * 171 characters, about 1,300 px or 973 pt at 100 %, which one page width fits at 82 % on A4
- * landscape (799 pt between 0.3 in margins) and 77 % on Letter: 11 pt Calibri prints at 9.0 pt
- * and 8.5 pt (LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4). */
+ * other columns, in its order), which stay off paper. The ports are 13 characters wide for a
+ * two-lane port's name, "1/10/1+1/10/2". The printed 20 columns' widths add up to 180 characters,
+ * 1,360 px or 1,020 pt at 100 %, which one page width fits at 78 % on A4 landscape (799 pt
+ * between 0.3 in margins) and 73 % on Letter: 11 pt Calibri prints at 8.6 pt and 8.1 pt. */
 static const column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
-    { "A device", 15 }, { "A port", 8 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
-    { "Z U", 5 }, { "Z device", 26 }, { "Z port", 9 }, { "Medium", 7 }, { "Cable part", 26 },
+    { "A device", 15 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
+    { "Z U", 5 }, { "Z device", 26 }, { "Z port", 13 }, { "Medium", 7 }, { "Cable part", 26 },
     { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 }, { "Date", 8 },
     { "Route m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 }, { "Label A", 75 },
     { "Label Z", 75 },
