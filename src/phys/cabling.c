@@ -415,7 +415,8 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
                  (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
     if (rs->phys.structured && (rc = fp__structured_build(cab, lay, fab, rs, err)) != FP_OK)
         goto out;
-    rc = rack_totals(&c, err);
+    if ((rc = rack_totals(&c, err)) == FP_OK)
+        rc = fp__tray_fill(cab, lay, fab, rs, err);
 out:
     free(parent);
     free(comp_start);
@@ -442,6 +443,8 @@ void fp__cabling_free(fp_cabling *cab)
     free(cab->link_route);
     free(cab->cage_mod);
     free(cab->seg);
+    free(cab->tray_cables);
+    free(cab->tray_area_mm2);
     free(cab->seg_stock);
     free(cab->struct_qty);
     free(cab->rack_power_w);
