@@ -54,6 +54,7 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
+        (fp__cost_note(plan), 0) ||
         (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
         goto fail;
     fp__target_free(&tg);

@@ -16,6 +16,7 @@ struct fp_plan {
     fp_bom bom;                 /* phys stage */
     fp_analysis *an;            /* analysis stage: metrics */
     int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
+    char cost_note[400];        /* the fabric's extra and other-spread links priced (plan_growth.c) */
     fp_growth growth;
     /* The last failure what-if (fp_plan_fail). */
     int has_failure;
@@ -34,6 +35,9 @@ typedef struct fp_target {
 fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, fp_error *err);
 fp_status fp__growth_finish(fp_plan *plan, fp_target *tg, fp_error *err);
 void fp__target_free(fp_target *tg);
+/* Price the links the fabric's notes count (beyond need, the other spread) at this plan's
+ * average cost of modules and cable per link; into plan->cost_note. */
+void fp__cost_note(fp_plan *plan);
 
 /* The built stages as the analysis reads them. */
 fp_stages fp__plan_stages(const fp_plan *plan);

@@ -75,3 +75,46 @@ int fp_plan_growth(const fp_plan *plan, fp_growth *out)
     *out = plan->growth;
     return 1;
 }
+
+static void money(char *buf, size_t n, double v)
+{
+    char tmp[48];
+    int len = snprintf(tmp, sizeof tmp, "%.0f", v < 0 ? -v : v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        buf[o++] = tmp[i];
+        if ((len - i - 1) > 0 && (len - i - 1) % 3 == 0)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}
+
+void fp__cost_note(fp_plan *plan)
+{
+    const fp_fabric *f = &plan->fab;
+    double media = 0;
+    int64_t extra = 0, built = 0, alt = 0;
+    char a[32], b[32], c[32];
+    plan->cost_note[0] = '\0';
+    for (size_t i = 0; i < plan->bom.n; i++) {
+        const fp_bom_line *l = &plan->bom.row[i].line;
+        if (!l->spare && (l->kind == FP_BOM_TRANSCEIVER || l->kind == FP_BOM_COPPER ||
+                          l->kind == FP_BOM_FIBRE))
+            media += l->cost;
+    }
+    for (int t = 1; t < f->tiers; t++) {
+        extra += f->extra_links[t];
+        built += f->boundary_base[t + 1] - f->boundary_base[t];
+        alt += f->alt_links[t] * f->planes;
+    }
+    if (f->n_link == 0 || (extra == 0 && alt == built))
+        return;
+    double per = media / (double)f->n_link;
+    money(a, sizeof a, per);
+    money(b, sizeof b, (double)extra * per);
+    money(c, sizeof c, (double)(alt - built) * per);
+    snprintf(plan->cost_note, sizeof plan->cost_note,
+             "links priced at this plan's average of $%s of modules and cable per link: the %lld switch-to-switch links beyond need cost about $%s; spread \"%s\" would %s about $%s of links",
+             a, (long long)extra, b, plan->rs.spread == FP_SPREAD_EVEN ? "balanced" : "even",
+             alt >= built ? "add" : "save", c);
+}

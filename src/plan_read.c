@@ -180,15 +180,21 @@ int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary)
 
 size_t fp_plan_note_count(const fp_plan *plan)
 {
-    return (size_t)plan->fab.n_notes + (plan->cab.note[0] != '\0');
+    return (size_t)plan->fab.n_notes + (plan->cab.note[0] != '\0') + (plan->cost_note[0] != '\0');
 }
 
-/* The fabric's notes, then the cabling's. */
+/* The fabric's notes, then the cabling's, then the links priced. */
 const char *fp_plan_note(const fp_plan *plan, size_t i)
 {
     if (i < (size_t)plan->fab.n_notes)
         return plan->fab.notes[i];
-    return i == (size_t)plan->fab.n_notes && plan->cab.note[0] ? plan->cab.note : NULL;
+    i -= (size_t)plan->fab.n_notes;
+    if (plan->cab.note[0] != '\0') {
+        if (i == 0)
+            return plan->cab.note;
+        i--;
+    }
+    return i == 0 && plan->cost_note[0] ? plan->cost_note : NULL;
 }
 
 /* ---- bill of materials ---- */

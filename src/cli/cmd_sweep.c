@@ -2,9 +2,12 @@
  * sweep.csv and sweep.svg (cost, switches and optics per GPU, and tiers, against GPUs), so an
  * architect sees where tier and block boundaries cost money. */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "cli.h"
 
 #define MAX_POINTS 20000
@@ -30,6 +33,7 @@ static void sweep_usage(FILE *f)
           "A size that cannot be built is a row with its reason.\n\n", f);
     cli_spec_opts_help(f);
     fputs("  --gpus A..B[:STEP]  the range (A >= 1, B >= A, STEP >= 1; at most 20000 sizes)\n"
+          "  -j, --jobs N        worker processes (default: the online CPUs, at most 8)\n"
           "  -o, --out DIR       output directory (default: sweep)\n"
           "  -q, --quiet         no summary on stdout\n", f);
 }
@@ -103,6 +107,117 @@ static int plan_point(point *pt, const cli_spec_opts *o, const fp_catalog *cat, 
     fp_spec_free(spec);
     fp_catalog_free(c);
     return EXIT_OK;
+}
+
+/* Plan every point with `jobs` worker processes (sizes are independent; each worker takes every
+ * jobs-th size and sends its points back through a pipe), so a sweep uses every core. Results
+ * land by index: the output does not depend on which worker finishes first. Returns an exit
+ * code. */
+static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, int64_t step,
+                    int jobs)
+{
+    int fds[64];
+    pid_t pids[64];
+    int64_t got = 0;
+    if (jobs <= 1 || n < 2) {
+        for (int64_t i = 0; i < n; i++) {
+            int rc = plan_point(&pts[i], o, NULL, a + i * step);
+            if (rc != EXIT_OK)
+                return rc;
+        }
+        return EXIT_OK;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    for (int k = 0; k < jobs; k++) {
+        int pfd[2];
+        if (pipe(pfd) != 0 || (pids[k] = fork()) < 0) {
+            fprintf(stderr, "fabplan sweep: cannot start a worker: %s\n", strerror(errno));
+            return EXIT_FAIL;
+        }
+        if (pids[k] == 0) {
+            close(pfd[0]);
+            for (int64_t i = k; i < n; i += jobs) {
+                point pt;
+                if (plan_point(&pt, o, NULL, a + i * step) != EXIT_OK)
+                    _exit(1);
+                const char *b = (const char *)&pt;
+                size_t left = sizeof pt;
+                while (left > 0) {
+                    ssize_t w = write(pfd[1], b, left);
+                    if (w <= 0)
+                        _exit(1);
+                    b += w;
+                    left -= (size_t)w;
+                }
+            }
+            _exit(0);
+        }
+        close(pfd[1]);
+        fds[k] = pfd[0];
+    }
+    /* Read every worker's points as they come (a full pipe would stall its worker). */
+    point *buf = calloc((size_t)jobs, sizeof *buf);
+    size_t *have = calloc((size_t)jobs, sizeof *have);
+    int64_t *next = calloc((size_t)jobs, sizeof *next);
+    int open_n = jobs, rc = EXIT_OK;
+    if (buf == NULL || have == NULL || next == NULL)
+        rc = EXIT_FAIL;
+    for (int k = 0; k < jobs && next; k++)
+        next[k] = k;
+    while (rc == EXIT_OK && open_n > 0) {
+        struct pollfd pf[64];
+        int map[64], m = 0;
+        for (int k = 0; k < jobs; k++)
+            if (fds[k] >= 0) {
+                pf[m].fd = fds[k];
+                pf[m].events = POLLIN;
+                map[m++] = k;
+            }
+        if (poll(pf, (nfds_t)m, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = EXIT_FAIL;
+            break;
+        }
+        for (int j = 0; j < m; j++) {
+            int k = map[j];
+            if (!(pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t r = read(fds[k], (char *)&buf[k] + have[k], sizeof buf[k] - have[k]);
+            if (r <= 0) {
+                close(fds[k]);
+                fds[k] = -1;
+                open_n--;
+                continue;
+            }
+            have[k] += (size_t)r;
+            if (have[k] == sizeof buf[k]) {
+                if (next[k] < n)
+                    pts[next[k]] = buf[k];
+                next[k] += jobs;
+                have[k] = 0;
+                got++;
+            }
+        }
+    }
+    for (int k = 0; k < jobs; k++) {
+        int st;
+        if (fds[k] >= 0)
+            close(fds[k]);
+        waitpid(pids[k], &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            rc = rc == EXIT_OK ? EXIT_FAIL : rc;
+    }
+    free(buf);
+    free(have);
+    free(next);
+    if (rc == EXIT_OK && got != n) {
+        fprintf(stderr, "fabplan sweep: a worker stopped early (%lld of %lld sizes planned)\n",
+                (long long)got, (long long)n);
+        rc = EXIT_FAIL;
+    }
+    return rc;
 }
 
 static int write_csv(const char *path, const point *p, size_t n)
@@ -242,7 +357,7 @@ int cmd_sweep(int argc, char **argv)
     cli_spec_opts o = { 0 };
     const char *out = "sweep", *range = NULL;
     int64_t a = 0, b = 0, step = 0;
-    int rc = EXIT_OK;
+    int rc = EXIT_OK, jobs = 0;
     point *pts = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -260,6 +375,18 @@ int cmd_sweep(int argc, char **argv)
                 rc = EXIT_USAGE;
                 goto done;
             }
+            continue;
+        }
+        if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--jobs") == 0) {
+            char *end = NULL;
+            long j = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || end == argv[i + 1] || *end != '\0' || j < 1 || j > 64) {
+                fprintf(stderr, "fabplan sweep: %s expects a number of workers from 1 to 64\n", argv[i]);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            jobs = (int)j;
+            i++;
             continue;
         }
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
@@ -318,11 +445,16 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     int64_t ok = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if ((rc = plan_point(&pts[i], &o, NULL, a + i * step)) != EXIT_OK)
-            goto done;
-        ok += pts[i].ok;
+    if (jobs == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
     }
+    if (jobs > n)
+        jobs = (int)n;
+    if ((rc = plan_all(pts, n, &o, a, step, jobs)) != EXIT_OK)
+        goto done;
+    for (int64_t i = 0; i < n; i++)
+        ok += pts[i].ok;
     if (ok == 0) {
         fprintf(stderr, "fabplan sweep: no size from %lld to %lld GPUs can be built: %s\n",
                 (long long)a, (long long)b, pts[0].reason);

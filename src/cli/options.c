@@ -12,9 +12,10 @@ static const char *const compare_opts[] = { "-o", "--out", "--min-bisection",
                                             "--max-oversubscription", NULL };
 static const char *const catalog_opts[] = { "--catalog", NULL };
 static const char *const out_opts[] = { "-o", "--out", NULL };
+static const char *const sweep_opts[] = { "-j", "--jobs", NULL };
 
 /* Which groups of options a command takes. */
-enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16, G_OUT = 32 };
+enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16, G_OUT = 32, G_SWEEP = 64 };
 
 static unsigned groups_of(const char *cmd)
 {
@@ -27,7 +28,7 @@ static unsigned groups_of(const char *cmd)
     if (strcmp(cmd, "diff") == 0)
         return G_OUT;
     if (strcmp(cmd, "sweep") == 0)
-        return G_SPEC | G_OUT;
+        return G_SPEC | G_OUT | G_SWEEP;
     return 0;
 }
 
@@ -66,6 +67,8 @@ size_t cli_option_names(const char *cmd, const char **out, size_t max)
         add_list(catalog_opts, out, max, &n);
     if (g & G_OUT)
         add_list(out_opts, out, max, &n);
+    if (g & G_SWEEP)
+        add_list(sweep_opts, out, max, &n);
     return n;
 }
 

@@ -192,6 +192,10 @@ Test(growth, sweep_jump_and_flat, .timeout = 120)
     cr_expect(strncmp(svg, "<svg ", 5) == 0);
     cr_expect(strstr(svg, "2 to 3 tiers") != NULL);
     free(svg);
+    /* workers only share the work: one worker writes the same bytes */
+    snprintf(cmd, sizeof cmd, BIN " sweep --gpus 1024..4096:1024 --topology clos --switch nvidia-qm9700 -j 1 -q -o %s/one"
+             " && cmp %s/sweep.csv %s/one/sweep.csv && cmp %s/sweep.svg %s/one/sweep.svg", dir, dir, dir, dir, dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect_eq(run(BIN " sweep --gpus 4096..1024", out, sizeof out), 2);
     cr_expect(strstr(out, "A..B") != NULL, "%s", out);
     cr_expect_eq(run(BIN " sweep --topology clos", out, sizeof out), 2);
