@@ -20,10 +20,14 @@ static void show_part(const fp_part *p)
         printf("ports:       %d x %dG\n", p->ports, p->port_gbps);
     else if (p->port_gbps)
         printf("speed:       %dG\n", p->port_gbps);
-    if (p->cages && p->type == FP_PART_SWITCH)
-        printf("cages:       %d %s\n", p->cages, p->cage);
+    if (p->cages && (p->type == FP_PART_SWITCH || (p->type == FP_PART_NIC && p->cages != p->ports)))
+        printf("cages:       %d %s%s\n", p->cages, p->cage, p->cpo ? " (co-packaged optics)" : "");
     else if (p->cage[0])
-        printf("cage:        %s\n", p->cage);
+        printf("cage:        %s%s%s\n", p->cage, p->leg_cage[0] ? " to " : "", p->leg_cage);
+    if (p->line_cards)
+        printf("line cards:  %d (modular chassis: spine and above)\n", p->line_cards);
+    if (p->type != FP_PART_FIBRE)
+        printf("protocol:    %s\n", p->protocol);
     if (p->breakouts[0]) {
         printf("breakouts:  ");
         for (int i = 0; i < FP_MAX_BREAKOUTS && p->breakouts[i]; i++)
