@@ -20,9 +20,19 @@ static fp_status resolve_and_size(fp_rspec *rs, const fp_spec *spec, const fp_ca
 fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err)
 {
     fp_rspec rs;
+    fp_nets nets;
+    fp_net_fabrics nf;
     fp_status rc = resolve_and_size(&rs, spec, cat, err);
-    if (rc == FP_OK)
-        fp__phys_free(&rs.phys);
+    if (rc != FP_OK)
+        return rc;
+    /* The other networks are checked and sized too (built, as sizing needs the builder's
+     * notes of what fits, then dropped). */
+    if ((rc = fp__nets_resolve(&nets, spec, &rs, cat, err)) == FP_OK) {
+        rc = fp__nets_build(&nf, &nets, err);
+        fp__net_fabrics_free(&nf);
+        fp__nets_free(&nets);
+    }
+    fp__phys_free(&rs.phys);
     return rc;
 }
 
@@ -41,7 +51,9 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
     int grow = 0;
     memset(&tg, 0, sizeof tg);
     if ((rc = resolve_and_size(&plan->rs, spec, cat, err)) != FP_OK ||
-        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK)
+        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__nets_resolve(&plan->nets, spec, &plan->rs, cat, err)) != FP_OK ||
+        (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK)
         goto fail;
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
@@ -53,6 +65,7 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
     if ((rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
         (fp__cost_note(plan), 0) ||
         (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
@@ -70,6 +83,9 @@ void fp_plan_free(fp_plan *plan)
 {
     if (plan == NULL)
         return;
+    fp__net_boms_free(&plan->net_bom);
+    fp__net_fabrics_free(&plan->net_fab);
+    fp__nets_free(&plan->nets);
     fp__bom_free(&plan->bom);
     fp__cabling_free(&plan->cab);
     fp__names_free(&plan->names);

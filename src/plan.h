@@ -7,6 +7,7 @@
 #define FP_PRIVATE_PLAN_H
 
 #include "analysis/analysis.h"
+#include "phys/net_bom.h"
 
 const fp_rspec *fp__plan_rspec(const fp_plan *plan);
 const fp_fabric *fp__plan_fabric(const fp_plan *plan);
@@ -15,6 +16,12 @@ const fp_cabling *fp__plan_cabling(const fp_plan *plan);
 const fp_bom *fp__plan_bom(const fp_plan *plan);
 const fp_names *fp__plan_names(const fp_plan *plan);
 const fp_analysis *fp__plan_analysis(const fp_plan *plan);
+/* The cluster's other networks (spec `networks`): how many (0 without the section), and network
+ * i's resolved spec, fabric (built by the same Clos builder) and parts. */
+int fp__plan_net_count(const fp_plan *plan);
+const fp_net_spec *fp__plan_net(const fp_plan *plan, int i);
+const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
+const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 
 /* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,

@@ -4,6 +4,7 @@
 #define FP_PRIVATE_PLAN_DATA_H
 
 #include "plan.h"
+#include "phys/net_bom.h"
 
 #define FP_MAX_FAIL_SPECS 32
 
@@ -15,6 +16,10 @@ struct fp_plan {
     fp_cabling cab;             /* phys stage: media, cables, rack power */
     fp_bom bom;                 /* phys stage */
     fp_analysis *an;            /* analysis stage: metrics */
+    fp_nets nets;               /* spec stage: spec `networks` (n 0 without it), sized by the
+                                   fabric stage */
+    fp_net_fabrics net_fab;     /* fabric stage: one fabric per network, same builder */
+    fp_net_boms net_bom;        /* phys stage: parts per network */
     int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
     char cost_note[400];        /* the fabric's extra and other-spread links priced (plan_growth.c) */
     fp_growth growth;

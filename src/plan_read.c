@@ -39,6 +39,26 @@ const fp_bom *fp__plan_bom(const fp_plan *plan)
     return &plan->bom;
 }
 
+int fp__plan_net_count(const fp_plan *plan)
+{
+    return plan->nets.n;
+}
+
+const fp_net_spec *fp__plan_net(const fp_plan *plan, int i)
+{
+    return &plan->nets.net[i];
+}
+
+const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i)
+{
+    return &plan->net_fab.fab[i];
+}
+
+const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i)
+{
+    return &plan->net_bom.b[i];
+}
+
 const fp_names *fp__plan_names(const fp_plan *plan)
 {
     return &plan->names;

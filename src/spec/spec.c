@@ -698,7 +698,7 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
                            fp_error *err)
 {
     static const char *const keys[] = { "name", "cluster", "fabric", "layout", "media", "bom",
-                                        "overrides", NULL };
+                                        "overrides", "networks", NULL };
     const cJSON *cluster = NULL, *fabric = NULL, *layout = NULL, *media = NULL, *bom = NULL;
     char dir[4096];
     fp_status rc;
@@ -724,4 +724,21 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
     rs->spare_servers = (int64_t)ceil((rs->gpus + rs->gpus_per_server - 1) / rs->gpus_per_server *
                                       rs->phys.spare_servers - 1e-9);
     return FP_OK;
+}
+
+/* The networks section (networks.c reads it), NULL when the spec has none. */
+const cJSON *fp__spec_networks(const fp_spec *spec)
+{
+    return spec ? cJSON_GetObjectItemCaseSensitive(spec->root, "networks") : NULL;
+}
+
+/* Resolve a spec given as a JSON tree (networks.c: each network's fabric is resolved as a spec
+ * of its own, so it is checked and sized by the same code as the compute fabric). */
+fp_status fp__spec_resolve_tree(fp_rspec *rs, cJSON *root, const fp_catalog *cat, fp_error *err)
+{
+    fp_spec s;
+    memset(&s, 0, sizeof s);
+    s.root = root;
+    snprintf(s.origin, sizeof s.origin, "%s", "<network>");
+    return fp__spec_resolve(rs, &s, cat, err);
 }

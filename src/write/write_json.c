@@ -144,6 +144,7 @@ static cJSON *plan_json(const fp_plan *plan)
     }
     fp__json_add_physical(root, plan);
     fp__metrics_json(plan, root);
+    fp__json_add_networks(root, plan);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));

@@ -1,0 +1,259 @@
+/* fabplan — spec: the `networks` section (converged, storage, in-band management, out-of-band
+ * networks beside the compute fabric). Each network is checked here and turned into a spec of
+ * its own, which the same resolver as the compute fabric reads; its errors are re-pointed into
+ * /networks/N. */
+#include <stdlib.h>
+#include <string.h>
+#include "spec/json_read.h"
+#include "spec/networks.h"
+
+static const char *const role_names[] = { "converged", "storage", "management", "oob" };
+
+const char *fp__net_role_name(fp_net_role role)
+{
+    return (unsigned)role < 4 ? role_names[role] : "?";
+}
+
+void fp__nets_free(fp_nets *nets)
+{
+    if (nets == NULL)
+        return;
+    for (int i = 0; i < nets->n; i++)
+        fp__phys_free(&nets->net[i].rs.phys);
+    free(nets->net);
+    nets->net = NULL;
+    nets->n = 0;
+}
+
+/* A sub-spec error names /cluster/... or /fabric/...: point it at /networks/N/... instead. */
+static void repoint(fp_error *err, const char *base)
+{
+    static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
+                                        "/fabric/su_servers", "/fabric" };
+    static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "" };
+    if (err == NULL)
+        return;
+    for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
+        size_t n = strlen(from[k]);
+        if (strncmp(err->where, from[k], n) != 0 || (err->where[n] != '\0' && err->where[n] != '/'))
+            continue;
+        char old[sizeof err->where], where[sizeof err->where], msg[sizeof err->msg];
+        snprintf(old, sizeof old, "%s", err->where);
+        snprintf(where, sizeof where, "%s%s%s", base, to[k], old + n);
+        char *at = strstr(err->msg, old);
+        if (at != NULL) {
+            snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err->msg), err->msg, where,
+                     at + strlen(old));
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
+        snprintf(err->where, sizeof err->where, "%s", where);
+        return;
+    }
+}
+
+static int name_ok(const char *s)
+{
+    if (*s == '\0')
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
+            return 0;
+    return 1;
+}
+
+static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base, fp_error *err)
+{
+    static const char *const keys[] = { "name", "count", "ports", "ru", "power_w", NULL };
+    char ptr[96], d[96];
+    fp_status rc;
+    if (arr == NULL)
+        return FP_OK;
+    snprintf(ptr, sizeof ptr, "%s/extra_endpoints", base);
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > FP_MAX_NET_EXTRAS)
+        FP_FAIL(err, FP_EINVAL, ptr, "%s: expected an array of at most %d endpoint groups, found %s",
+                ptr, FP_MAX_NET_EXTRAS, fp__json_describe(arr, d, sizeof d));
+    for (int i = 0; i < cJSON_GetArraySize(arr); i++) {
+        const cJSON *e = cJSON_GetArrayItem(arr, i);
+        fp_net_extra *x = &ns->extra[i];
+        char p[128];
+        int64_t count = -1;
+        fp__json_ptr_index(p, sizeof p, ptr, i);
+        memset(x, 0, sizeof *x);
+        x->ports = ns->ports;
+        x->ru = 1;
+        if (!cJSON_IsObject(e))
+            FP_FAIL(err, FP_EINVAL, p, "%s: expected an object {\"name\", \"count\", \"ports\", \"ru\"}, found %s",
+                    p, fp__json_describe(e, d, sizeof d));
+        if ((rc = fp__json_check_keys(e, p, keys, err)) != FP_OK ||
+            (rc = fp__json_str(e, "name", p, x->name, sizeof x->name, err)) != FP_OK ||
+            (rc = fp__json_int(e, "count", p, 1, 100000, &count, err)) != FP_OK ||
+            (rc = fp__json_i32(e, "ports", p, 1, 64, &x->ports, err)) != FP_OK ||
+            (rc = fp__json_i32(e, "ru", p, 0, 48, &x->ru, err)) != FP_OK ||
+            (rc = fp__json_num(e, "power_w", p, 0, 1e6, &x->power_w, err)) != FP_OK)
+            return rc;
+        if (!name_ok(x->name))
+            FP_FAIL(err, FP_EINVAL, p, "%s/name: expected a name of lower-case letters, digits and '-', found \"%s\"",
+                    p, x->name);
+        if (count < 0)
+            FP_FAIL(err, FP_EINVAL, p, "%s/count: missing; expected how many of these endpoints there are", p);
+        x->count = count;
+        if (x->ports % ns->ports != 0)
+            FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports is not a multiple of the network's %d ports per server; each group of %d is attached like a server's",
+                    p, x->ports, ns->ports, ns->ports);
+        ns->hosts += x->count * (x->ports / ns->ports);
+    }
+    ns->n_extra = cJSON_GetArraySize(arr);
+    return FP_OK;
+}
+
+/* The network as a spec of its own: hosts with `ports` ports each at port_gbps. */
+static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const char *plan_name, int gbps)
+{
+    static const char *const pass[] = { "switch", "tiers", "oversubscription", "reserve", NULL };
+    cJSON *root = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *fa = cJSON_CreateObject();
+    char name[200];
+    if (root == NULL || cl == NULL || fa == NULL) {
+        cJSON_Delete(root);
+        cJSON_Delete(cl);
+        cJSON_Delete(fa);
+        return NULL;
+    }
+    cJSON_AddItemToObject(root, "cluster", cl);
+    cJSON_AddItemToObject(root, "fabric", fa);
+    snprintf(name, sizeof name, "%s-%s", plan_name, ns->name);
+    cJSON_AddStringToObject(root, "name", name);
+    cJSON_AddNumberToObject(cl, "gpus", (double)ns->hosts);
+    cJSON_AddNumberToObject(cl, "gpus_per_server", 1);
+    const cJSON *nic = cJSON_GetObjectItemCaseSensitive(n, "nic");
+    if (nic != NULL) {
+        /* A NIC part: as many of them as the ports need (checked below). */
+        cJSON_AddItemToObject(cl, "nic", cJSON_Duplicate(nic, 1));
+    } else {
+        cJSON *on = cJSON_CreateObject();
+        cJSON_AddNumberToObject(on, "ports", ns->ports);
+        cJSON_AddNumberToObject(on, "port_gbps", gbps);
+        cJSON_AddStringToObject(on, "name", "on-board ports");
+        cJSON_AddItemToObject(cl, "nic", on);
+        cJSON_AddNumberToObject(cl, "nics_per_server", 1);
+    }
+    cJSON_AddStringToObject(fa, "topology", ns->dual_homed ? "rail-optimized" : "clos");
+    cJSON_AddNumberToObject(fa, "link_gbps", gbps);
+    for (int k = 0; pass[k]; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, pass[k]);
+        if (v != NULL)
+            cJSON_AddItemToObject(fa, pass[k], cJSON_Duplicate(v, 1));
+    }
+    return root;
+}
+
+static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
+                             const fp_rspec *compute, const fp_catalog *cat, fp_error *err)
+{
+    static const char *const keys[] = { "name", "role", "ports_per_server", "port_gbps", "nic",
+                                        "dual_homed", "extra_endpoints", "switch", "tiers",
+                                        "oversubscription", "reserve", NULL };
+    char role[32] = "", d[96], p[160];
+    int gbps = 0;
+    fp_status rc;
+    memset(ns, 0, sizeof *ns);
+    if (!cJSON_IsObject(n))
+        FP_FAIL(err, FP_EINVAL, base, "%s: expected an object {\"name\", \"role\", \"switch\", ...}, found %s",
+                base, fp__json_describe(n, d, sizeof d));
+    if ((rc = fp__json_check_keys(n, base, keys, err)) != FP_OK ||
+        (rc = fp__json_str(n, "name", base, ns->name, sizeof ns->name, err)) != FP_OK ||
+        (rc = fp__json_str(n, "role", base, role, sizeof role, err)) != FP_OK)
+        return rc;
+    if (!name_ok(ns->name))
+        FP_FAIL(err, FP_EINVAL, base, "%s/name: expected a name of lower-case letters, digits and '-' (it prefixes device names), found \"%s\"",
+                base, ns->name);
+    for (ns->role = 0; ns->role < 4 && strcmp(role, role_names[ns->role]) != 0; ns->role++)
+        ;
+    if (ns->role == 4) {
+        snprintf(p, sizeof p, "%s/role", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected \"converged\", \"storage\", \"management\" or \"oob\", found \"%s\"",
+                p, role);
+    }
+    ns->ports = ns->role == FP_NET_CONVERGED || ns->role == FP_NET_STORAGE ? 2 : 1;
+    if ((rc = fp__json_i32(n, "ports_per_server", base, 1, 16, &ns->ports, err)) != FP_OK ||
+        (rc = fp__json_i32(n, "port_gbps", base, 1, 1600, &gbps, err)) != FP_OK)
+        return rc;
+    if (gbps == 0) {
+        snprintf(p, sizeof p, "%s/port_gbps", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: missing; expected the speed of the servers' ports on this network in Gb/s (200 for a DGX H100's storage ports, 1 for a BMC)",
+                p);
+    }
+    ns->dual_homed = ns->ports == 2 && ns->role != FP_NET_MANAGEMENT && ns->role != FP_NET_OOB;
+    const cJSON *dh = cJSON_GetObjectItemCaseSensitive(n, "dual_homed");
+    if (dh != NULL) {
+        snprintf(p, sizeof p, "%s/dual_homed", base);
+        if (!cJSON_IsBool(dh))
+            FP_FAIL(err, FP_EINVAL, p, "%s: expected true or false, found %s", p,
+                    fp__json_describe(dh, d, sizeof d));
+        ns->dual_homed = cJSON_IsTrue(dh);
+        if (ns->dual_homed && ns->ports != 2)
+            FP_FAIL(err, FP_EINVAL, p, "%s: dual-homing takes exactly 2 ports per server (one to each leaf of an MLAG pair), found ports_per_server %d",
+                    p, ns->ports);
+    }
+    if (cJSON_GetObjectItemCaseSensitive(n, "switch") == NULL) {
+        snprintf(p, sizeof p, "%s/switch", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: missing; expected a switch model id (\"nvidia-sn4600c\") or one per tier, leaf first",
+                p);
+    }
+    ns->servers = (compute->gpus + compute->gpus_per_server - 1) / compute->gpus_per_server +
+                  compute->spare_servers;
+    ns->hosts = ns->servers;
+    if ((rc = read_extras(ns, cJSON_GetObjectItemCaseSensitive(n, "extra_endpoints"), base, err)) != FP_OK)
+        return rc;
+    if (ns->hosts > 10000000)
+        FP_FAIL(err, FP_EINVAL, base, "%s: %lld endpoints; at most 10,000,000", base, (long long)ns->hosts);
+    cJSON *root = sub_spec(ns, n, compute->name, gbps);
+    if (root == NULL)
+        FP_FAIL(err, FP_ENOMEM, base, "out of memory");
+    rc = fp__spec_resolve_tree(&ns->rs, root, cat, err);
+    cJSON_Delete(root);
+    if (rc != FP_OK) {
+        repoint(err, base);
+        return rc;
+    }
+    if (ns->rs.endpoints_per_server != ns->ports) {
+        fp__phys_free(&ns->rs.phys);
+        snprintf(p, sizeof p, "%s/nic", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: %s has %d port%s; expected exactly the network's %d ports per server",
+                p, ns->rs.nic.id, ns->rs.nic.ports, ns->rs.nic.ports == 1 ? "" : "s", ns->ports);
+    }
+    return FP_OK;
+}
+
+fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rspec *compute,
+                           const fp_catalog *cat, fp_error *err)
+{
+    const cJSON *arr = fp__spec_networks(spec);
+    char d[96];
+    memset(out, 0, sizeof *out);
+    if (arr == NULL)
+        return FP_OK;
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > FP_MAX_NETWORKS)
+        FP_FAIL(err, FP_EINVAL, "/networks", "/networks: expected an array of 1 to %d networks, found %s",
+                FP_MAX_NETWORKS, fp__json_describe(arr, d, sizeof d));
+    int n = cJSON_GetArraySize(arr);
+    out->net = calloc((size_t)n, sizeof *out->net);
+    if (out->net == NULL)
+        FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
+    for (int i = 0; i < n; i++) {
+        char base[48];
+        fp__json_ptr_index(base, sizeof base, "/networks", i);
+        fp_status rc = resolve_one(&out->net[i], cJSON_GetArrayItem(arr, i), base, compute, cat, err);
+        if (rc != FP_OK) {
+            fp__nets_free(out);
+            return rc;
+        }
+        out->n = i + 1;
+        for (int j = 0; j < i; j++)
+            if (strcmp(out->net[j].name, out->net[i].name) == 0) {
+                fp__nets_free(out);
+                FP_FAIL(err, FP_EINVAL, base, "%s/name: \"%s\" is already the name of /networks/%d; each network needs its own name",
+                        base, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(arr, i), "name")->valuestring, j);
+            }
+    }
+    return FP_OK;
+}

@@ -1,0 +1,62 @@
+/* fabplan — private: the spec stage's view of the cluster's other networks (spec section
+ * `networks`: converged, storage, in-band management, out-of-band). Each network is resolved as
+ * a fabric of its own (an fp_rspec read by the same code as the compute fabric) and later sized
+ * and built by the same Clos builder (fabric/networks.c). */
+#ifndef FP_PRIVATE_SPEC_NETWORKS_H
+#define FP_PRIVATE_SPEC_NETWORKS_H
+
+#include "spec/resolved.h"
+
+#define FP_MAX_NETWORKS 8
+#define FP_MAX_NET_EXTRAS 8
+#define FP_NET_NAME_MAX 32
+
+typedef enum fp_net_role {
+    FP_NET_CONVERGED = 0, FP_NET_STORAGE, FP_NET_MANAGEMENT, FP_NET_OOB
+} fp_net_role;
+
+/* Endpoints only this network has (storage servers, management and UFM servers). */
+typedef struct fp_net_extra {
+    char name[FP_NET_NAME_MAX];
+    int64_t count;
+    int ports;                  /* ports each has on this network (a multiple of the servers') */
+    int ru;                     /* rack units each */
+    double power_w;             /* each, 0 when not given */
+} fp_net_extra;
+
+typedef struct fp_net_spec {
+    char name[FP_NET_NAME_MAX];
+    fp_net_role role;
+    int ports;                  /* ports per compute server on this network */
+    int dual_homed;             /* 1: the two ports of each host go to the two leaves of an
+                                   MLAG pair (built as two rails, one leaf pair per unit) */
+    int64_t servers;            /* compute servers attached (production and hot spares) */
+    int64_t hosts;              /* endpoints the builder sees: servers, plus each extra's ports
+                                   in groups of `ports` */
+    fp_net_extra extra[FP_MAX_NET_EXTRAS];
+    int n_extra;
+    fp_rspec rs;                /* the network's fabric: cluster.gpus = hosts, 1 per "server" */
+} fp_net_spec;
+
+typedef struct fp_nets {
+    fp_net_spec *net;
+    int n;
+} fp_nets;
+
+struct fp_spec;
+struct cJSON;
+/* The spec's `networks` section (NULL when absent) and a spec given as a tree (spec.c). */
+const struct cJSON *fp__spec_networks(const struct fp_spec *spec);
+fp_status fp__spec_resolve_tree(fp_rspec *rs, struct cJSON *root, const fp_catalog *cat,
+                                fp_error *err);
+
+/* Resolve spec's `networks` against the resolved compute spec (its server count). Without the
+ * section, out->n is 0 and nothing is allocated. Errors carry /networks/N/... pointers.
+ * Free with fp__nets_free (safe on a zeroed fp_nets). */
+fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rspec *compute,
+                           const fp_catalog *cat, fp_error *err);
+void fp__nets_free(fp_nets *nets);
+/* "converged", "storage", "management", "oob". */
+const char *fp__net_role_name(fp_net_role role);
+
+#endif

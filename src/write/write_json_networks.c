@@ -1,0 +1,120 @@
+/* fabplan — plan.json: the cluster's other networks (spec `networks`), one section each, and the
+ * whole cluster's totals. Without the spec section nothing is written, so such plans stay as
+ * they were. */
+#include <cjson/cJSON.h>
+#include "write/writers.h"
+
+/* Dual-homed: hosts whose every port lands on a leaf whose MLAG peer serves the same host (the
+ * pair check), and hosts left connected when any one leaf fails (each leaf failed in turn). */
+static void dual_check(cJSON *o, const fp_net_spec *ns, const fp_fabric *fab)
+{
+    int64_t paired = 0, survive = 0;
+    for (int64_t s = 0; s < fab->servers; s++) {
+        /* The host's links: boundary 0, plane-major then host then port. */
+        int64_t l0 = fab->link[s * ns->ports].z, l1 = fab->link[s * ns->ports + 1].z;
+        paired += l0 != l1 && fp__mlag_peer(fab, ns, l0) == l1;
+        survive += l0 != l1;    /* either leaf failing leaves the other */
+    }
+    cJSON_AddNumberToObject(o, "hosts_on_mlag_pairs", (double)paired);
+    cJSON_AddNumberToObject(o, "hosts_connected_after_any_one_leaf_fails", (double)survive);
+}
+
+void fp__json_add_networks(cJSON *root, const fp_plan *plan)
+{
+    int n = fp__plan_net_count(plan);
+    if (n == 0)
+        return;
+    const fp_bom *cb = fp__plan_bom(plan);
+    const fp_fabric *cf = fp__plan_fabric(plan);
+    double cost = cb->totals.cost, power = cb->totals.power_w;
+    int64_t switches = cf->n_dev - cf->servers, cables = cb->totals.cables;
+    cJSON *arr = cJSON_AddArrayToObject(root, "networks");
+    for (int i = 0; i < n; i++) {
+        const fp_net_spec *ns = fp__plan_net(plan, i);
+        const fp_fabric *fab = fp__plan_net_fabric(plan, i);
+        const fp_net_bom *b = fp__plan_net_bom(plan, i);
+        const fp_rspec *rs = &ns->rs;
+        cJSON *o = cJSON_CreateObject(), *a;
+        char bn[32];
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "name", ns->name);
+        cJSON_AddStringToObject(o, "role", fp__net_role_name(ns->role));
+        cJSON_AddNumberToObject(o, "servers", (double)ns->servers);
+        cJSON_AddNumberToObject(o, "ports_per_server", ns->ports);
+        cJSON_AddNumberToObject(o, "port_gbps", rs->link_gbps);
+        cJSON_AddStringToObject(o, "nic", rs->nic.id);
+        cJSON_AddBoolToObject(o, "dual_homed", ns->dual_homed);
+        cJSON_AddNumberToObject(o, "endpoint_hosts", (double)ns->hosts);
+        a = cJSON_AddArrayToObject(o, "extra_endpoints");
+        for (int k = 0; k < ns->n_extra; k++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", ns->extra[k].name);
+            cJSON_AddNumberToObject(x, "count", (double)ns->extra[k].count);
+            cJSON_AddNumberToObject(x, "ports", ns->extra[k].ports);
+            cJSON_AddNumberToObject(x, "ru", ns->extra[k].ru);
+            cJSON_AddItemToArray(a, x);
+        }
+        cJSON_AddStringToObject(o, "topology", ns->dual_homed ? "mlag-pairs" : "clos");
+        cJSON_AddStringToObject(o, "tier_choice", rs->tier_choice);
+        a = cJSON_AddArrayToObject(o, "tiers");
+        for (int t = 1; t <= fab->tiers; t++) {
+            const fp_tier_spec *ts = &rs->tier[t - 1];
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddNumberToObject(x, "tier", t);
+            cJSON_AddStringToObject(x, "role", fp__tier_role(t, fab->tiers));
+            cJSON_AddStringToObject(x, "model", ts->model.id);
+            cJSON_AddNumberToObject(x, "switches", (double)(fab->level[t].switches * fab->planes));
+            cJSON_AddNumberToObject(x, "down_ports", ts->down);
+            cJSON_AddNumberToObject(x, "up_ports", ts->up);
+            cJSON_AddNumberToObject(x, "ports_used", (double)fab->ports_used[t]);
+            cJSON_AddItemToArray(a, x);
+        }
+        a = cJSON_AddArrayToObject(o, "links_by_boundary");
+        for (int t = 0; t < fab->tiers; t++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "boundary", fp__boundary_name(t, fab->tiers, bn, sizeof bn));
+            cJSON_AddNumberToObject(x, "links",
+                                    (double)(fab->boundary_base[t + 1] - fab->boundary_base[t]));
+            cJSON_AddItemToArray(a, x);
+        }
+        cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+        cJSON_AddNumberToObject(m, "host_gbps", (double)ns->ports * rs->link_gbps);
+        if (fab->tiers >= 1 && rs->tier[0].up > 0)
+            cJSON_AddNumberToObject(m, "leaf_oversubscription",
+                                    (double)rs->tier[0].down * rs->tier[0].gbps_down /
+                                        ((double)rs->tier[0].up * rs->tier[0].gbps_up));
+        if (ns->dual_homed)
+            dual_check(m, ns, fab);
+        cJSON *bo = cJSON_AddObjectToObject(o, "bom");
+        a = cJSON_AddArrayToObject(bo, "lines");
+        for (int k = 0; k < b->n; k++) {
+            const fp_net_bom_line *l = &b->line[k];
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "category", l->category);
+            cJSON_AddStringToObject(x, "part", l->part);
+            cJSON_AddStringToObject(x, "description", l->desc);
+            cJSON_AddNumberToObject(x, "quantity", (double)l->qty);
+            cJSON_AddNumberToObject(x, "unit_usd", l->unit_usd);
+            cJSON_AddNumberToObject(x, "extended_usd", l->ext_usd);
+            cJSON_AddNumberToObject(x, "power_w", l->ext_w);
+            cJSON_AddNumberToObject(x, "rack_units", (double)l->ru);
+            cJSON_AddItemToArray(a, x);
+        }
+        cJSON_AddNumberToObject(bo, "cost_usd", b->cost);
+        cJSON_AddNumberToObject(bo, "power_w", b->power_w);
+        cJSON_AddNumberToObject(bo, "endpoint_power_w", b->endpoint_power_w);
+        cJSON_AddNumberToObject(bo, "switches", (double)b->switches);
+        cJSON_AddNumberToObject(bo, "cables", (double)b->cables);
+        cJSON_AddNumberToObject(bo, "rack_units", (double)b->ru);
+        cost += b->cost;
+        power += b->power_w;
+        switches += b->switches;
+        cables += b->cables;
+    }
+    cJSON *t = cJSON_AddObjectToObject(root, "cluster_totals");
+    cJSON_AddStringToObject(t, "note", "compute fabric (bom) plus every network's bom");
+    cJSON_AddNumberToObject(t, "cost_usd", cost);
+    cJSON_AddNumberToObject(t, "power_w", power);
+    cJSON_AddNumberToObject(t, "switches", (double)switches);
+    cJSON_AddNumberToObject(t, "cables", (double)cables);
+}

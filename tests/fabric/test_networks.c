@@ -1,0 +1,245 @@
+/* The cluster's other networks (spec `networks`): validation with JSON pointers, networks built
+ * by the Clos builder, dual-homing onto MLAG pairs, the DGX SuperPOD H100 preset against the RA,
+ * per-network BOM totals, and plans without the section left as they were. */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include "helpers.h"
+#include "plan.h"
+
+#define COMPUTE "\"cluster\": {\"gpus\": 1024, \"gpus_per_server\": 8, \"nics_per_server\": 1, " \
+                "\"nic\": \"nvidia-dgx-h100-sys\"}, \"fabric\": {\"topology\": \"rail-optimized\", " \
+                "\"switch\": \"nvidia-qm9700\", \"su_servers\": 32}"
+
+static fp_plan *preset_plan(const char *name)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, name, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return plan;
+}
+
+static int net_index(const fp_plan *p, const char *name)
+{
+    for (int i = 0; i < fp__plan_net_count(p); i++)
+        if (strcmp(fp__plan_net(p, i)->name, name) == 0)
+            return i;
+    cr_assert_fail("no network %s", name);
+    return -1;
+}
+
+static int64_t net_switches(const fp_plan *p, int i, int tier)
+{
+    const fp_fabric *f = fp__plan_net_fabric(p, i);
+    return f->level[tier].switches * f->planes;
+}
+
+static int64_t net_links(const fp_plan *p, int i, int b)
+{
+    const fp_fabric *f = fp__plan_net_fabric(p, i);
+    return f->boundary_base[b + 1] - f->boundary_base[b];
+}
+
+/* ---- validation: each error names its place under /networks ---- */
+
+static void expect_error(const char *nets, fp_status code, const char *where, const char *says)
+{
+    char json[2048];
+    fp_error err;
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": %s}", nets);
+    cr_assert_eq(plan_error(json, &err), code, "%s -> %d %s", nets, err.code, err.msg);
+    cr_assert_str_eq(err.where, where, "%s: where %s (%s)", nets, err.where, err.msg);
+    cr_assert(strstr(err.msg, says) != NULL, "%s: message \"%s\" lacks \"%s\"", nets, err.msg, says);
+    cr_assert(strncmp(err.msg, where, strlen(where)) == 0 || where[0] == '\0',
+              "message starts with its pointer: %s", err.msg);
+}
+
+Test(networks, validation_errors_point_into_networks)
+{
+    expect_error("{}", FP_EINVAL, "/networks", "expected an array");
+    expect_error("[]", FP_EINVAL, "/networks", "1 to 8 networks");
+    expect_error("[3]", FP_EINVAL, "/networks/0", "expected an object");
+    expect_error("[{\"name\": \"s\", \"role\": \"backup\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\"}]",
+                 FP_EINVAL, "/networks/0/role", "\"converged\", \"storage\"");
+    expect_error("[{\"name\": \"S x\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\"}]",
+                 FP_EINVAL, "/networks/0", "lower-case");
+    expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"switch\": \"nvidia-sn4600c\"}]",
+                 FP_EINVAL, "/networks/0/port_gbps", "missing");
+    expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100}]",
+                 FP_EINVAL, "/networks/0/switch", "missing");
+    expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\", \"colour\": 1}]",
+                 FP_EINVAL, "/networks/0/colour", "");
+    expect_error("[{\"name\": \"s\", \"role\": \"oob\", \"port_gbps\": 1, \"dual_homed\": true, \"switch\": \"nvidia-sn2201\"}]",
+                 FP_EINVAL, "/networks/0/dual_homed", "exactly 2 ports");
+    expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\","
+                 " \"extra_endpoints\": [{\"name\": \"st\", \"count\": 4, \"ports\": 3}]}]",
+                 FP_EINVAL, "/networks/0/extra_endpoints/0", "not a multiple");
+    /* Errors of the shared resolver are re-pointed from /fabric/... to the network. */
+    expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4601\"}]",
+                 FP_ECATALOG, "/networks/0/switch", "unknown switch");
+    expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"},"
+                 " {\"name\": \"b\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\", \"tiers\": 9}]",
+                 FP_EINVAL, "/networks/1/tiers", "expected \"auto\"");
+    expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"},"
+                 " {\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"}]",
+                 FP_EINVAL, "/networks/1", "already the name");
+}
+
+/* ---- the DGX SuperPOD H100 preset ---- */
+
+/* NVIDIA DGX SuperPOD H100 RA (RA-11333-001), "Network Fabrics", Table 4 "Compute fabric
+ * component count", row SU count 4: 32 leaf and 16 spine QM9700, 1,024 spine-leaf cables (the
+ * 1,020 compute-and-UFM cables are 127 nodes x 8 + 4 UFM; this preset plans the full 128 nodes,
+ * 128 x 8 = 1,024). The compute fabric must not change when networks are added. */
+Test(networks, superpod_h100_compute_matches_ra_table4)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    cr_assert_eq(tier_switches(p, 1), 32);
+    cr_assert_eq(tier_switches(p, 2), 16);
+    cr_assert_eq(fp_plan_boundary_links(p, 0), 128 * 8);
+    cr_assert_eq(fp_plan_boundary_links(p, 1), 1024);
+    cr_assert_eq(fp__plan_net_count(p), 3);
+    fp_plan_free(p);
+}
+
+/* The other networks, counts derived by hand from the preset's inputs:
+ * storage: 128 DGX x 2 ports at 400G on QM9700 (64 ports at 400G), 1:1 -> 32 down, 32 up per
+ *   leaf; MLAG-style pairs of 32 hosts: ceil(128/32) = 4 pairs = 8 leaves; 8 x 32 = 256 uplinks
+ *   over 64-port spines = 4 spines; 256 host links.
+ * in-band: 128 DGX + 5 management servers + 4 UFM appliances (RA Table 7) = 137 hosts x 2 ports
+ *   at 100G on SN4600C (64 x 100G), 1:1 -> 32 down: ceil(137/32) = 5 pairs = 10 leaves; 274 host
+ *   links; 10 x 32 = 320 leaf-spine links.
+ * oob: 128 DGX BMCs + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (52
+ *   ports, 12:1 -> 48 down, 4 up): ceil(215/48) = 5 leaves, one 52-port spine (5 x 4 = 20 <= 52;
+ *   the last leaf carries 23 hosts, ceil(23/12) = 2 uplinks: 4 x 4 + 2 = 18 links). */
+Test(networks, superpod_h100_networks_counts)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    int s = net_index(p, "storage"), ib = net_index(p, "inband"), o = net_index(p, "oob");
+    cr_assert_eq(net_switches(p, s, 1), 8);
+    cr_assert_eq(net_links(p, s, 0), 256);
+    cr_assert_eq(net_links(p, s, 1), 256);
+    cr_assert_geq(net_switches(p, s, 2), 4);
+    cr_assert_eq(net_switches(p, ib, 1), 10);
+    cr_assert_eq(net_links(p, ib, 0), 274);
+    cr_assert_eq(net_links(p, ib, 1), 320);
+    cr_assert_geq(net_switches(p, ib, 2), 5);
+    cr_assert_eq(fp__plan_net(p, o)->hosts, 128 + 5 + 4 + 78);
+    cr_assert_eq(net_switches(p, o, 1), 5);
+    cr_assert_eq(net_switches(p, o, 2), 1);
+    cr_assert_eq(net_links(p, o, 0), 215);
+    cr_assert_eq(net_links(p, o, 1), 18);
+    fp_plan_free(p);
+}
+
+/* ---- dual-homing ---- */
+
+/* Every host's two ports land on two different leaves that are MLAG peers; failing either leaf
+ * of any pair leaves every host with a live link into the fabric (checked by failing each leaf
+ * in turn and walking every host's links). */
+Test(networks, dual_homed_hosts_survive_any_one_leaf)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    int n = net_index(p, "inband");
+    const fp_net_spec *ns = fp__plan_net(p, n);
+    const fp_fabric *f = fp__plan_net_fabric(p, n);
+    cr_assert(ns->dual_homed);
+    cr_assert_eq(f->servers, 137);
+    int64_t *first = malloc(sizeof(int64_t) * (size_t)f->servers);
+    int64_t *second = malloc(sizeof(int64_t) * (size_t)f->servers);
+    cr_assert(first && second);
+    for (int64_t h = 0; h < f->servers; h++)
+        first[h] = second[h] = -1;
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++) {
+        const fp_link *lk = &f->link[l];
+        cr_assert(lk->a < f->servers);
+        if (first[lk->a] < 0)
+            first[lk->a] = lk->z;
+        else {
+            cr_assert_eq(second[lk->a], -1, "host %d has more than two links", lk->a);
+            second[lk->a] = lk->z;
+        }
+    }
+    for (int64_t h = 0; h < f->servers; h++) {
+        cr_assert(first[h] >= 0 && second[h] >= 0, "host %lld not dual-homed", (long long)h);
+        cr_assert_neq(first[h], second[h], "host %lld: both ports on one leaf", (long long)h);
+        cr_assert_eq(fp__mlag_peer(f, ns, first[h]), second[h], "host %lld: leaves not a pair", (long long)h);
+    }
+    /* Every leaf has uplinks, so a host on a live leaf reaches the rest of the network. */
+    for (int64_t leaf = f->tier_base[1]; leaf < f->tier_base[1] + f->level[1].switches; leaf++) {
+        int64_t up = 0;
+        for (int64_t l = f->boundary_base[1]; l < f->boundary_base[2]; l++)
+            up += f->link[l].a == leaf;
+        cr_assert_gt(up, 0);
+        for (int64_t h = 0; h < f->servers; h++)
+            cr_assert(first[h] != leaf || second[h] != leaf);
+    }
+    free(first);
+    free(second);
+    fp_plan_free(p);
+}
+
+/* A single-homed network (management, one port) is built as a plain Clos: no MLAG pairs. */
+Test(networks, single_homed_has_no_pairs)
+{
+    fp_plan *p = plan_from("{\"name\": \"t\", " COMPUTE ", \"networks\": [{\"name\": \"mgmt\", "
+                           "\"role\": \"management\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\"}]}");
+    const fp_fabric *f = fp__plan_net_fabric(p, 0);
+    cr_assert_eq(fp__plan_net(p, 0)->dual_homed, 0);
+    /* 128 hosts x 1 port, 32 down per leaf at 1:1: 4 leaves. */
+    cr_assert_eq(f->level[1].switches, 4);
+    cr_assert_eq(fp__mlag_peer(f, fp__plan_net(p, 0), f->tier_base[1]), -1);
+    fp_plan_free(p);
+}
+
+/* ---- BOM: per-network totals, and the cluster total their sum plus the compute fabric ---- */
+
+Test(networks, bom_totals_sum)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    char *text = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_to_json(p, &text, &err), FP_OK, "%s", err.msg);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert(root);
+    double sum = fp__plan_bom(p)->totals.cost;     /* the compute fabric's BOM */
+    cJSON *nets = cJSON_GetObjectItem(root, "networks"), *n;
+    cr_assert_eq(cJSON_GetArraySize(nets), 3);
+    cJSON_ArrayForEach(n, nets) {
+        cJSON *b = cJSON_GetObjectItem(n, "bom"), *l;
+        double lines = 0;
+        cJSON_ArrayForEach(l, cJSON_GetObjectItem(b, "lines"))
+            if (strcmp(cJSON_GetObjectItem(l, "category")->valuestring, "endpoint") != 0)
+                lines += cJSON_GetObjectItem(l, "extended_usd")->valuedouble;
+        cr_assert_float_eq(lines, cJSON_GetObjectItem(b, "cost_usd")->valuedouble, 1e-6);
+        sum += cJSON_GetObjectItem(b, "cost_usd")->valuedouble;
+    }
+    /* Storage: 12 QM9700 at the catalog's $28,000 each (8 leaves + 4 spines). */
+    cJSON *st = cJSON_GetArrayItem(nets, 0);
+    cr_assert_float_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "bom"), "cost_usd")->valuedouble,
+                       (double)(8 + net_switches(p, 0, 2)) * 28000, 1e-6);
+    cr_assert_float_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "cluster_totals"), "cost_usd")->valuedouble,
+                       sum, 1e-3);
+    cJSON_Delete(root);
+    free(text);
+    fp_plan_free(p);
+}
+
+/* Without `networks`, plan.json has neither section (outputs stay as they were). */
+Test(networks, absent_section_adds_nothing)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su");
+    char *text = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp__plan_net_count(p), 0);
+    cr_assert_eq(fp_plan_to_json(p, &text, &err), FP_OK, "%s", err.msg);
+    cr_assert_null(strstr(text, "\"networks\""));
+    cr_assert_null(strstr(text, "\"cluster_totals\""));
+    free(text);
+    fp_plan_free(p);
+}
