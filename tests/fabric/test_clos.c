@@ -486,15 +486,16 @@ Test(clos, gpus_not_multiple_of_server)
 Test(clos, too_many_for_four_tiers)
 {
     fp_error err;
-    /* 64-port switches, 32-server SUs of 8 rails: 2 * 32^3 SU-endpoints... = 2,097,152 GPUs at
-     * 4 tiers (the rail-optimized formula: (32 / 8 leaves per SU) SUs per pod x 256 endpoints
-     * x 32 x 64 = 2,097,152). */
-    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":10000000}}", &err), FP_EDESIGN);
-    cr_expect(strstr(err.msg, "4-tier maximum of 2097152 GPUs") != NULL, "%s", err.msg);
+    /* 32-port switches, 32-server SUs of 8 rails: a leaf has 16 down ports, so an SU needs 2
+     * leaves per rail = 16 leaves, and a spine's 16 down ports reach one SU: 256 endpoints per
+     * pod x 16 x 32 at the two upper tiers = 131,072 GPUs at 4 tiers. */
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1000000},\"fabric\":{\"switch\":{\"ports\":32,\"port_gbps\":400}}}", &err),
+                 FP_EDESIGN);
+    cr_expect(strstr(err.msg, "4-tier maximum of 131072 GPUs") != NULL, "%s", err.msg);
     /* 16-port switches: a leaf has 8 down ports, so a 32-server SU needs 4 leaves per rail x 8
      * rails = 32 leaves, but a spine has only 8 down ports: no tier count holds one SU. The
      * message says why instead of "a maximum of 0 GPUs". */
-    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":10000000},\"fabric\":{\"switch\":{\"ports\":16,\"port_gbps\":400}}}", &err),
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1000000},\"fabric\":{\"switch\":{\"ports\":16,\"port_gbps\":400}}}", &err),
                  FP_EDESIGN);
     cr_expect(strstr(err.msg, "needs 32 leaves, more than the 8") != NULL, "%s", err.msg);
     cr_expect(strstr(err.msg, "maximum of 0") == NULL, "%s", err.msg);

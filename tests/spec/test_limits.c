@@ -248,3 +248,13 @@ Test(limits, big_catalog_merge_and_duplicates)
     free(t);
     fp_catalog_free(c);
 }
+
+Test(limits, gpu_range_is_what_fits_in_memory)
+{
+    /* 10,000,000 GPUs needed more than 5.6 GB (about 1.2 kB per GPU); the range is 2^20. */
+    fp_error err;
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1048577}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/cluster/gpus");
+    cr_expect(strstr(err.msg, "from 1 to 1048576") != NULL, "%s", err.msg);
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":10000000}}", &err), FP_EINVAL);
+}
