@@ -96,21 +96,20 @@ void fp_plan_free(fp_plan *plan)
     free(plan);
 }
 
-fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
-                       fp_error *err)
+fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *const *specs,
+                       size_t n, uint64_t seed, fp_error *err)
 {
     fp_failure_report r;
     fp_status rc;
-    if (plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL plan or specs");
-    if (n > FP_MAX_FAIL_SPECS)
-        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_MAX_FAIL_SPECS);
+    if (out == NULL || plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL report, plan or specs");
+    if (n > FP_FAIL_MAX_SPECS)
+        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_FAIL_MAX_SPECS);
     fp_stages st = fp__plan_stages(plan);
     if ((rc = fp__failure_run(&r, &st, plan->an, specs, n, seed, err)) != FP_OK)
         return rc;
-    plan->failure = r;
-    plan->has_failure = 1;
     for (size_t i = 0; i < n; i++)
-        snprintf(plan->fail_specs[i], sizeof plan->fail_specs[i], "%s", specs[i]);
+        snprintf(r.specs[i], sizeof r.specs[i], "%s", specs[i]);
+    *out = r;
     return FP_OK;
 }

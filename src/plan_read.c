@@ -275,17 +275,6 @@ const fp_metrics *fp_plan_metrics(const fp_plan *plan)
     return plan && plan->an ? &plan->an->m : &no_metrics;
 }
 
-const fp_failure_report *fp_plan_failure(const fp_plan *plan)
-{
-    return plan && plan->has_failure ? &plan->failure : NULL;
-}
-
-const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
-{
-    const fp_failure_report *f = fp_plan_failure(plan);
-    return f && i < (size_t)f->n_specs ? plan->fail_specs[i] : NULL;
-}
-
 /* Power per rack, row and hall, summed from the racks in floor order (rows are consecutive). */
 void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
 {
