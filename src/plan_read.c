@@ -59,6 +59,11 @@ const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i)
     return &plan->net_bom.b[i];
 }
 
+const fp_net_place *fp__plan_net_place(const fp_plan *plan)
+{
+    return &plan->net_place;
+}
+
 const fp_names *fp__plan_names(const fp_plan *plan)
 {
     return &plan->names;

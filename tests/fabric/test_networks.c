@@ -3,7 +3,9 @@
  * per-network BOM totals, and plans without the section left as they were. */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
+#include <unistd.h>
 #include "helpers.h"
+#include "xlsx_read.h"
 #include "plan.h"
 
 #define COMPUTE "\"cluster\": {\"gpus\": 1024, \"gpus_per_server\": 8, \"nics_per_server\": 1, " \
@@ -134,6 +136,16 @@ Test(networks, superpod_h100_networks_counts)
     cr_assert_eq(net_switches(p, o, 2), 1);
     cr_assert_eq(net_links(p, o, 0), 215);
     cr_assert_eq(net_links(p, o, 1), 18);
+    /* Metrics: storage bisection = half of 256 links x 400G at its narrowest boundary (both are
+     * 256 x 400G): 51,200 Gb/s; oob is limited by its 18 uplinks at 1G: 9 Gb/s. Switch failures
+     * per day: 12 QM9700 x 24 h / the catalog's 250,000 h MTBF. */
+    int64_t unknown = -1;
+    const fp_net_spec *sn = fp__plan_net(p, s);
+    cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, s), &sn->rs), 256 * 400 / 2.0, 1e-9);
+    cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, o), &fp__plan_net(p, o)->rs), 9.0, 1e-9);
+    cr_assert_float_eq(fp__net_switch_failures_per_day(fp__plan_net_fabric(p, s), &sn->rs, &unknown),
+                       12 * 24 / 250000.0, 1e-12);
+    cr_assert_eq(unknown, 0);
     fp_plan_free(p);
 }
 
@@ -165,6 +177,10 @@ Test(networks, dual_homed_hosts_survive_any_one_leaf)
             second[lk->a] = lk->z;
         }
     }
+    int64_t paired = 0, survive = 0;
+    fp__net_dual_check(f, ns, &paired, &survive);
+    cr_assert_eq(paired, 137);
+    cr_assert_eq(survive, 137);
     for (int64_t h = 0; h < f->servers; h++) {
         cr_assert(first[h] >= 0 && second[h] >= 0, "host %lld not dual-homed", (long long)h);
         cr_assert_neq(first[h], second[h], "host %lld: both ports on one leaf", (long long)h);
@@ -241,5 +257,86 @@ Test(networks, absent_section_adds_nothing)
     cr_assert_null(strstr(text, "\"networks\""));
     cr_assert_null(strstr(text, "\"cluster_totals\""));
     free(text);
+    fp_plan_free(p);
+}
+
+/* ---- links.csv: a network column; every network link once, with its network ---- */
+
+Test(networks, links_csv_network_column)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[128];
+    o.formats = FP_WRITE_LINKS;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    csv_file c = csv_load(path);
+    cr_assert_str_eq(c.line[0], "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network");
+    /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 320, oob 215 + 18
+     * (derivations in superpod_h100_networks_counts). */
+    int64_t compute = 0, storage = 0, inband = 0, oob = 0, pair_ok = 0;
+    for (long i = 1; i < c.n; i++) {
+        const char *net = strrchr(c.line[i], ',') + 1;
+        compute += strcmp(net, "compute") == 0;
+        storage += strcmp(net, "storage") == 0;
+        inband += strcmp(net, "inband") == 0;
+        oob += strcmp(net, "oob") == 0;
+        /* An in-band host link: the server's port 1 goes to leaf r1, port 2 to r2 of its pair. */
+        if (strncmp(c.line[i], "inband-L", 8) == 0 && strstr(c.line[i], ",nic-leaf,"))
+            pair_ok += (strstr(c.line[i], "inband-p1,") && strstr(c.line[i], "-leaf-r1,")) ||
+                       (strstr(c.line[i], "inband-p2,") && strstr(c.line[i], "-leaf-r2,"));
+    }
+    cr_assert_eq(c.n - 1, compute + storage + inband + oob);
+    cr_assert_eq(compute, 2048);
+    cr_assert_eq(storage, 512);
+    cr_assert_eq(inband, 274 + 320);
+    cr_assert_eq(oob, 215 + 18);
+    cr_assert_eq(pair_ok, 274);
+    /* Servers keep their compute names on every network. */
+    int found = 0;
+    for (long i = 1; i < c.n; i++)
+        found += strncmp(c.line[i], "inband-L0000001,su01-node-01,inband-p1,inband-su01-leaf-r1,", 59) == 0;
+    cr_assert_eq(found, 1);
+    csv_free(&c);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
+
+/* ---- placement: rack units and power include the networks' devices ---- */
+
+/* Rack units added over all racks = every network switch's RU + every extra endpoint's RU:
+ * storage 12 QM9700 x 1U, in-band 18 SN4600C x 2U, oob 6 SN2201 x 1U, 5 management servers and
+ * 4 UFM appliances x 1U (the BMC and switch-management entries take no space): 12 + 36 + 6 + 9. */
+Test(networks, placement_units_and_power)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    const fp_net_place *pl = fp__plan_net_place(p);
+    const fp_layout *lay = fp__plan_layout(p);
+    int64_t ru = 0;
+    double w = 0, w_expect = 0;
+    for (int64_t k = 0; k < pl->n_add; k++) {
+        ru += pl->add[k].ru;
+        w += pl->add[k].power_w;
+        cr_assert_leq(pl->add[k].ru + (pl->add[k].rack < lay->n_rack ? lay->rack[pl->add[k].rack].units_used : 0),
+                      42, "rack %lld over its units", (long long)pl->add[k].rack);
+    }
+    cr_assert_eq(ru, 12 + 36 + 6 + 9);
+    /* Power: switches at the catalog's figures (QM9700 750 W, SN4600C 400 W, SN2201 100 W). */
+    w_expect = 12 * 750.0 + 18 * 400.0 + 6 * 100.0;
+    cr_assert_float_eq(w, w_expect, 1e-6);
+    /* Out-of-band leaves stand in the compute rack of their first host (one per compute rack
+     * they serve first), the rest in management racks. */
+    int o = net_index(p, "oob");
+    const fp_fabric *f = fp__plan_net_fabric(p, o);
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++) {
+        const fp_link *lk = &f->link[l];
+        if (lk->a < 128 && l == f->boundary_base[0] + (lk->z - f->tier_base[1]) * 48)
+            cr_assert_eq(pl->dev_rack[o][lk->z], lay->dev_rack[lk->a]);
+    }
+    cr_assert_eq(pl->mgmt_racks, 2);
     fp_plan_free(p);
 }
