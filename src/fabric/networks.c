@@ -32,13 +32,18 @@ static fp_status size_one(fp_net_spec *ns, fp_error *err)
     fp_status rc;
     if (!ns->dual_homed)
         return fp__clos_size(rs, err);
-    /* A unit is as many hosts as one leaf has down ports: size as a plain Clos to learn that,
-     * then as two rails with that unit, so each unit gets one leaf per port: the MLAG pair. */
+    /* A unit is at most as many hosts as one leaf has down ports: size as a plain Clos to learn
+     * that, then as two rails with that unit, so each unit gets one leaf per port: the MLAG
+     * pair. */
     int tiers = rs->tiers, tiers_auto = rs->tiers_auto;
     rs->topology = FP_TOPO_CLOS;
     if ((rc = fp__clos_size(rs, err)) != FP_OK)
         return rc;
-    rs->su_servers = rs->tier[0].down;
+    /* Hosts spread evenly over the pairs: a partial last pair would keep a full pair's uplinks
+     * (the rail rule for partial scalable units), so units are made as even as they can be. */
+    int64_t down = rs->tier[0].down > 0 ? rs->tier[0].down : 1;
+    int64_t pairs = (ns->hosts + down - 1) / down;
+    rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
     rs->topology = FP_TOPO_RAIL;
     rs->tiers = tiers;
     rs->tiers_auto = tiers_auto;

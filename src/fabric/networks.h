@@ -13,8 +13,9 @@ typedef struct fp_net_fabrics {
 } fp_net_fabrics;
 
 /* Size (fp__clos_size, writing the tiers into nets->net[i].rs) and build (fp__clos_build) every
- * network. A dual-homed network is built as two rails whose leaves, one pair per unit of as
- * many hosts as a leaf has down ports, form the MLAG pairs. Errors carry /networks/N pointers.
+ * network. A dual-homed network is built as two rails whose leaves, one pair per unit, form the
+ * MLAG pairs; units are as few as the leaves' down ports allow, with the hosts spread evenly
+ * over them. Errors carry /networks/N pointers.
  * Free with fp__net_fabrics_free (safe on a zeroed struct). */
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err);
 void fp__net_fabrics_free(fp_net_fabrics *nf);

@@ -55,6 +55,7 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
     const int cap_ru = crs->phys.rack_units;
     const double cap_w = crs->phys.rack_power_limit_w;
     int64_t mg_cap = 16, n_mg = 0;
+    int ok = 0;
     int64_t *mg_ru = calloc((size_t)mg_cap, sizeof *mg_ru);
     double *mg_w = calloc((size_t)mg_cap, sizeof *mg_w);
     int64_t *ru = calloc((size_t)(R ? R : 1), sizeof *ru), *cnt = calloc((size_t)(R ? R : 1), sizeof *cnt);
@@ -144,13 +145,7 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
         a->power_w = mg_w[k];
     }
     out->mgmt_racks = n_mg;
-    free(mg_ru);
-    free(mg_w);
-    free(mg_cnt);
-    free(ru);
-    free(pw);
-    free(cnt);
-    return FP_OK;
+    ok = 1;
 oom:
     free(mg_ru);
     free(mg_w);
@@ -158,6 +153,8 @@ oom:
     free(ru);
     free(pw);
     free(cnt);
+    if (ok)
+        return FP_OK;
     fp__net_place_free(out, nets->n);
     FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory placing the networks");
 }

@@ -114,8 +114,9 @@ Test(networks, superpod_h100_compute_matches_ra_table4)
  *   leaf; MLAG-style pairs of 32 hosts: ceil(128/32) = 4 pairs = 8 leaves; 8 x 32 = 256 uplinks
  *   over 64-port spines = 4 spines; 256 host links.
  * in-band: 128 DGX + 5 management servers + 4 UFM appliances (RA Table 7) = 137 hosts x 2 ports
- *   at 100G on SN4600C (64 x 100G), 1:1 -> 32 down: ceil(137/32) = 5 pairs = 10 leaves; 274 host
- *   links; 10 x 32 = 320 leaf-spine links.
+ *   at 100G on SN4600C (64 x 100G), 1:1 -> 32 down: ceil(137/32) = 5 pairs = 10 leaves, the hosts
+ *   spread evenly: ceil(137/5) = 28 per pair, so 28 down and 28 up per leaf; 274 host links;
+ *   10 x 28 = 280 leaf-spine links, over 64-port spines: at least ceil(280/64) = 5 spines.
  * oob: 128 DGX BMCs + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (52
  *   ports, 12:1 -> 48 down, 4 up): ceil(215/48) = 5 leaves, one 52-port spine (5 x 4 = 20 <= 52;
  *   the last leaf carries 23 hosts, ceil(23/12) = 2 uplinks: 4 x 4 + 2 = 18 links). */
@@ -129,7 +130,7 @@ Test(networks, superpod_h100_networks_counts)
     cr_assert_geq(net_switches(p, s, 2), 4);
     cr_assert_eq(net_switches(p, ib, 1), 10);
     cr_assert_eq(net_links(p, ib, 0), 274);
-    cr_assert_eq(net_links(p, ib, 1), 320);
+    cr_assert_eq(net_links(p, ib, 1), 280);
     cr_assert_geq(net_switches(p, ib, 2), 5);
     cr_assert_eq(fp__plan_net(p, o)->hosts, 128 + 5 + 4 + 78);
     cr_assert_eq(net_switches(p, o, 1), 5);
@@ -275,7 +276,7 @@ Test(networks, links_csv_network_column)
     snprintf(path, sizeof path, "%s/links.csv", dir);
     csv_file c = csv_load(path);
     cr_assert_str_eq(c.line[0], "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network");
-    /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 320, oob 215 + 18
+    /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 280, oob 215 + 18
      * (derivations in superpod_h100_networks_counts). */
     int64_t compute = 0, storage = 0, inband = 0, oob = 0, pair_ok = 0;
     for (long i = 1; i < c.n; i++) {
@@ -292,7 +293,7 @@ Test(networks, links_csv_network_column)
     cr_assert_eq(c.n - 1, compute + storage + inband + oob);
     cr_assert_eq(compute, 2048);
     cr_assert_eq(storage, 512);
-    cr_assert_eq(inband, 274 + 320);
+    cr_assert_eq(inband, 274 + 280);
     cr_assert_eq(oob, 215 + 18);
     cr_assert_eq(pair_ok, 274);
     /* Servers keep their compute names on every network. */
@@ -309,8 +310,8 @@ Test(networks, links_csv_network_column)
 /* ---- placement: rack units and power include the networks' devices ---- */
 
 /* Rack units added over all racks = every network switch's RU + every extra endpoint's RU:
- * storage 12 QM9700 x 1U, in-band 18 SN4600C x 2U, oob 6 SN2201 x 1U, 5 management servers and
- * 4 UFM appliances x 1U (the BMC and switch-management entries take no space): 12 + 36 + 6 + 9. */
+ * QM9700 1U, SN4600C 2U, SN2201 1U (datasheets), 5 management servers and 4 UFM appliances x 1U
+ * (the BMC and switch-management entries take no space). Switch counts are the fabric's. */
 Test(networks, placement_units_and_power)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
@@ -324,9 +325,15 @@ Test(networks, placement_units_and_power)
         cr_assert_leq(pl->add[k].ru + (pl->add[k].rack < lay->n_rack ? lay->rack[pl->add[k].rack].units_used : 0),
                       42, "rack %lld over its units", (long long)pl->add[k].rack);
     }
-    cr_assert_eq(ru, 12 + 36 + 6 + 9);
+    int s = net_index(p, "storage"), ib = net_index(p, "inband");
+    int64_t n_st = net_switches(p, s, 1) + net_switches(p, s, 2);
+    int64_t n_ib = net_switches(p, ib, 1) + net_switches(p, ib, 2);
+    int64_t n_oob = net_switches(p, net_index(p, "oob"), 1) + net_switches(p, net_index(p, "oob"), 2);
+    cr_assert_eq(n_st, 12);
+    cr_assert_eq(n_oob, 6);
+    cr_assert_eq(ru, n_st * 1 + n_ib * 2 + n_oob * 1 + 9);
     /* Power: switches at the catalog's figures (QM9700 750 W, SN4600C 400 W, SN2201 100 W). */
-    w_expect = 12 * 750.0 + 18 * 400.0 + 6 * 100.0;
+    w_expect = (double)n_st * 750.0 + (double)n_ib * 400.0 + (double)n_oob * 100.0;
     cr_assert_float_eq(w, w_expect, 1e-6);
     /* Out-of-band leaves stand in the compute rack of their first host (one per compute rack
      * they serve first), the rest in management racks. */
@@ -338,5 +345,26 @@ Test(networks, placement_units_and_power)
             cr_assert_eq(pl->dev_rack[o][lk->z], lay->dev_rack[lk->a]);
     }
     cr_assert_eq(pl->mgmt_racks, 2);
+    fp_plan_free(p);
+}
+
+/* HGX H100 Enterprise RA pattern: 32 nodes, each with two 200 GbE converged ports to two separate
+ * switches (RA "Network Logical Architecture"). SN5600 at 200G: 64 x 800G split 4 ways = 256
+ * ports, 1:1 -> 128 down: one pair holds all 32 hosts: 2 leaves, 64 host links, 32 up per leaf;
+ * out-of-band: 32 BMCs on one 48-port SN2201 leaf (ceil(32/12) = 3 uplinks). */
+Test(networks, hgx_enterprise_converged_pair)
+{
+    fp_plan *p = preset_plan("hgx-h100-enterprise-32");
+    int c = net_index(p, "converged"), o = net_index(p, "oob");
+    int64_t paired = 0, survive = 0;
+    cr_assert_eq(net_switches(p, c, 1), 2);
+    cr_assert_eq(net_links(p, c, 0), 64);
+    cr_assert_eq(net_links(p, c, 1), 64);
+    fp__net_dual_check(fp__plan_net_fabric(p, c), fp__plan_net(p, c), &paired, &survive);
+    cr_assert_eq(paired, 32);
+    cr_assert_eq(survive, 32);
+    cr_assert_eq(net_switches(p, o, 1), 1);
+    cr_assert_eq(net_links(p, o, 0), 32);
+    cr_assert_eq(net_links(p, o, 1), 3);
     fp_plan_free(p);
 }
