@@ -6,20 +6,21 @@
 /* ---- Cables ---- */
 
 /* cables.csv's columns up to the stock length, the crew's sign-off boxes, then the rest of
- * cables.csv. Paper gets the first 21 (through Date): their widths add up to 166 characters,
- * about 1,270 px or 950 pt at 100 %, which one page width fits at 84 % on A4 landscape (799 pt
- * between 0.3 in margins) and 79 % on Letter: 11 pt text prints at 9.2 pt and 8.7 pt. */
+ * cables.csv. Paper gets the first 22 (through Date): their widths add up to 171 characters,
+ * about 1,310 px or 980 pt at 100 %, which one page width fits at 81 % on A4 landscape (799 pt
+ * between 0.3 in margins) and 76 % on Letter (749 pt): 11 pt text prints at 9.0 pt and 8.4 pt. */
 static const column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
     { "A device", 15 }, { "A port", 6 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
-    { "Z U", 4 }, { "Z device", 20 }, { "Z port", 8 }, { "Medium", 7 }, { "Cable part", 25 },
+    { "Z U", 4 }, { "Z device", 20 }, { "Z port", 8 }, { "Medium", 7 }, { "Gb/s", 5 },
+    { "Cable part", 25 },
     { "Route m", 6 }, { "Stock m", 6 }, { "Installed", 7 }, { "Tested", 7 }, { "Initials", 7 },
     { "Date", 9 }, { "A transceiver", 24 }, { "Z transceiver", 24 }, { "Label A", 75 },
     { "Label Z", 75 },
 };
 #define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
-#define CABLE_SIGN_OFF 17       /* first sign-off column */
-#define CABLE_PRINT_COLS 21
+#define CABLE_SIGN_OFF 18       /* first sign-off column */
+#define CABLE_PRINT_COLS 22
 
 /* "a;b" of a field over the legs of a breakout cable (one leg: the field itself), as cables.csv
  * writes it. offset: a string field of fp_cable_end, or with is_int an int field. */
@@ -140,15 +141,16 @@ void fp_xlsx__write_cables(book *b)
         put_s(b, ws, r, 11, legs(zdev, sizeof zdev, &c, offsetof(fp_cable_end, device_name)), t);
         put_s(b, ws, r, 12, legs(zport, sizeof zport, &c, offsetof(fp_cable_end, port)), t);
         put_s(b, ws, r, 13, fp_medium_name(c.medium), t);
-        put_s(b, ws, r, 14, c.part, t);
-        put_n(b, ws, r, 15, c.route_m, ln);
-        put_n(b, ws, r, 16, c.stock_m, ln);
+        put_n(b, ws, r, 14, c.gbps, in);
+        put_s(b, ws, r, 15, c.part, t);
+        put_n(b, ws, r, 16, c.route_m, ln);
+        put_n(b, ws, r, 17, c.stock_m, ln);
         for (int k = 0; k < 4; k++)
             put_s(b, ws, r, (lxw_col_t)(CABLE_SIGN_OFF + k), "", b->box);
-        put_s(b, ws, r, 21, a->transceiver, t);
-        put_s(b, ws, r, 22, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
-        put_s(b, ws, r, 23, a->label, t);
-        put_s(b, ws, r, 24, legs(zlabel, sizeof zlabel, &c, offsetof(fp_cable_end, label)), t);
+        put_s(b, ws, r, 22, a->transceiver, t);
+        put_s(b, ws, r, 23, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
+        put_s(b, ws, r, 24, a->label, t);
+        put_s(b, ws, r, 25, legs(zlabel, sizeof zlabel, &c, offsetof(fp_cable_end, label)), t);
     }
     progress(b, "plan.xlsx cables", n, n);
     fp_xlsx__sheet_end(&s);

@@ -80,6 +80,15 @@ Test(port_models, fractional_and_undersubscribed_ratios)
     cr_assert_eq(fp_plan_tier(p, 0, &t, NULL), FP_OK);
     cr_expect_eq(t.down_ports, 33);
     cr_expect_eq(t.up_ports, 31);
+    /* Shown as written, not as 1.06667:1: the tier choice says what was asked (16:15); the
+     * tier shows what was built, 33 x 400 : 31 x 400 = 33:31 (400 cancels, 33 = 3 x 11 and 31
+     * share no factor). */
+    char ratio[32];
+    fp_summary su;
+    fp_plan_summary(p, &su);
+    cr_expect_not_null(strstr(su.tier_choice, " at 16:15"), "%s", su.tier_choice);
+    cr_expect_null(strstr(su.tier_choice, "1.0666"), "%s", su.tier_choice);
+    cr_expect_str_eq(fp_ratio_text(t.oversubscription, ratio, sizeof ratio), "33:31");
     fp_plan_free(p);
     /* 1:2 (under-subscribed, written 0.5): d + 2d <= 64 -> d = 21, u = 42. 1,024 NIC ports /
      * 21 = 48.8 -> 49 leaves. Spines: the 49 leaves' 42 uplinks each need ceil(49 x 42 / 64)
@@ -91,6 +100,10 @@ Test(port_models, fractional_and_undersubscribed_ratios)
     cr_expect_eq(t.down_ports, 21);
     cr_expect_eq(t.up_ports, 42);
     cr_expect_float_eq(t.oversubscription, 0.5, 1e-12);
+    /* 21 x 400 : 42 x 400 = 1:2, as asked (0.5 = 1:2) */
+    cr_expect_str_eq(fp_ratio_text(t.oversubscription, ratio, sizeof ratio), "1:2");
+    fp_plan_summary(p, &su);
+    cr_expect_not_null(strstr(su.tier_choice, " at 1:2"), "%s", su.tier_choice);
     cr_expect_eq(tier_switches(p, 1), 49);
     cr_expect_eq(tier_switches(p, 2), 42);
     fp_plan_free(p);
