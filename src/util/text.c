@@ -163,7 +163,7 @@ const char *fp_ratio_text(double ratio, char *buf, size_t n)
      * factor of p and q would give a smaller q first). Ratios come from integer port counts
      * times speeds or from a spec's "a:b", so the product is whole up to rounding. */
     if (isfinite(ratio) && ratio > 0 && ratio < 1e6)
-        for (int q = 1; q <= 4096; q++) {
+        for (int q = 1; q <= 256; q++) {
             double p = ratio * q, r = floor(p + 0.5);
             if (r >= 1 && fabs(p - r) <= 1e-9 * r) {
                 snprintf(buf, n, "%.0f:%d", r, q);

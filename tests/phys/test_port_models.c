@@ -373,3 +373,69 @@ Test(port_models, dgx_b300_xdr_superpod_table, .timeout = 120)
         fp_plan_free(p);
     }
 }
+
+/* Non-spare BOM quantity of one part (all its stock lengths). */
+static int64_t bom_quantity(const fp_plan *p, const char *part)
+{
+    int64_t q = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        if (!l.spare && strcmp(l.part, part) == 0)
+            q += l.quantity;
+    }
+    return q;
+}
+
+Test(port_models, fibre_cords_counted_as_built_at_200g)
+{
+    /* 1,024 GPUs, 8 ConnectX-7 2 x 200G per server (QSFP112, one cage per port): 128 servers x
+     * 16 = 2,048 NIC ports at 200G. QM9700: 64 x 400G in 32 twin-port OSFP cages, split 2 ways
+     * = 128 ports of 200G, 4 per cage. 1:1: 64 down + 64 up per leaf; 2,048 / 64 = 32 leaves;
+     * 32 x 64 = 2,048 uplinks / 128 = 16 spines. Forced multimode: every cage takes an SR
+     * module. A leaf or spine cage: the twin-port OSFP as 4 x 200G, 2 MPO-12/APC connectors of
+     * 2 links each; a NIC port: one 200G module, one MPO-12/APC.
+     * Cords as built:
+     * - NIC-leaf: each leaf connector's 2 links go to 2 NIC ports (2 single-port cages): one
+     *   1:2 splitter fibre (MFP7E20, "legs": 2) per connector = 2,048 / 2 = 1,024 cords, not
+     *   one whole MPO cord per 200G link (2,048).
+     * - leaf-spine: a leaf's 64 uplinks over 16 spines are 4 each, one whole cage to one whole
+     *   spine cage, port k to port k: both links of a leaf connector land on one spine
+     *   connector, so one straight MPO-12/APC cord carries the two: 2,048 / 2 = 1,024.
+     * Modules are unchanged: 2,048 NIC + 32 x 32 leaf + 16 x 32 spine = 3,584. Cables
+     * (cords): 1,024 + 1,024 = 2,048 for 4,096 links. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024,\"nic\":\"nvidia-cx7-2x200\",\"nics_per_server\":8},"
+                           "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-qm9700\"},"
+                           "\"media\":{\"default\":\"MMF\"}}");
+    cr_expect_eq(tier_switches(p, 1), 32);
+    cr_expect_eq(tier_switches(p, 2), 16);
+    cr_expect_eq(fp_plan_link_count(p), 4096);
+    cr_expect_eq(bom_quantity(p, "nvidia-mfp7e20"), 1024);
+    cr_expect_eq(bom_quantity(p, "fibre-om4-mpo12-apc"), 1024);
+    fp_totals to;
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.transceivers, 3584);
+    cr_expect_eq(to.cables, 2048);
+    cr_expect_eq(fp_plan_cable_count(p), 2048);
+    /* Each splitter: hub at the leaf (its 2 ports), 2 legs to NIC ports, each link at 200G. */
+    int64_t split = 0, twin = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        cr_expect_eq(c.gbps, 200);
+        cr_expect_eq(c.n_links, 2, "%s", c.id);
+        if (strcmp(c.part, "nvidia-mfp7e20") == 0) {
+            split++;
+            cr_expect_eq(c.n_z, 2, "%s", c.id);
+            cr_expect_eq(c.boundary, 0);
+            cr_expect_not_null(strchr(c.a.port, '+'), "%s hub %s", c.id, c.a.port);
+        } else {
+            twin++;
+            cr_expect_eq(c.n_z, 1, "%s", c.id);
+            cr_expect_eq(c.boundary, 1);
+        }
+    }
+    cr_expect_eq(split, 1024);
+    cr_expect_eq(twin, 1024);
+    fp_plan_free(p);
+}
