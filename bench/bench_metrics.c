@@ -41,7 +41,8 @@ int main(int argc, char **argv)
         goto out;
     double t2 = now();
     const char *fail[] = { "spine:1", "random-links:1%" };
-    if (fp_plan_fail(plan, fail, 2, 1, &err) != FP_OK)
+    fp_failure_report rep;
+    if (fp_plan_fail(&rep, plan, fail, 2, 1, &err) != FP_OK)
         goto out;
     double t3 = now();
     struct rusage ru;

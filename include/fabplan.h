@@ -1,7 +1,29 @@
 /* fabplan — plan the network fabric of a GPU cluster.
  *
  * Umbrella header. The library never prints and never exits: every call that can fail returns
- * an fp_status and fills a caller-owned fp_error. See examples/embed/ for a small program. */
+ * an fp_status and fills a caller-owned fp_error. See examples/embed/ for a small program.
+ *
+ * Conventions of the API:
+ * - Handles (fp_catalog, fp_spec, fp_plan) are opaque; *_new / *_parse create them into an
+ *   out parameter, *_free releases them (NULL is a no-op).
+ * - Outputs come first: fp_x(out, ..., err), with the error record last.
+ * - A record looked up by index is copied into the caller's *out by a function returning
+ *   fp_status: FP_EINVAL (and *out untouched) when the index is out of range. Borrowed strings
+ *   looked up by index (notes, warnings) return NULL out of range.
+ * - Text is taken as (text, len) where it may be large or not NUL-terminated (specs, catalogs);
+ *   short names and JSON pointers are NUL-terminated strings.
+ * - Errors: see fp_error in fabplan/error.h (the first failure is kept until cleared).
+ *
+ * ABI policy for the result structs the caller owns (fp_summary, fp_tier_info,
+ * fp_device_info, fp_link_info, fp_location, fp_rack_info, fp_cable_info, fp_bom_line,
+ * fp_totals, fp_growth, fp_metrics, fp_failure_report, fp_compare_row): they are transparent
+ * so that a costing tool can keep them in arrays, and their size and layout are part of the
+ * ABI. Within one FP_VERSION_MAJOR (the shared library's SONAME) they do not change, so a
+ * program built against one release reads them safely with any library of the same major
+ * version. A release that adds, removes or retypes a member raises FP_VERSION_MAJOR; new
+ * members go at the end. Option structs the caller fills (fp_write_options) carry a version
+ * field instead: the library reads only the members of the version the caller sets, so they
+ * grow without breaking callers built against an older header. */
 #ifndef FABPLAN_H
 #define FABPLAN_H
 

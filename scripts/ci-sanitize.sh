@@ -3,9 +3,11 @@
 #  1. build with clang (gcc when clang is missing) and -fsanitize=address,undefined,
 #     float-cast-overflow (FABPLAN_SANITIZE) in build-sanitize/, run the whole ctest suite,
 #     which includes the replay of every fuzz corpus (fuzz_replay_*);
-#  2. unless --no-valgrind: valgrind memcheck over every test binary of the normal build
-#     (build/), failing on invalid reads/writes, uninitialised values and definite leaks in
-#     fabplan's own code (tests/valgrind.supp names the leaks of our dependencies).
+#  2. unless --no-valgrind: valgrind memcheck (normal build, build/) over the fuzz corpus
+#     replays, three plans writing every output and a validate of every example spec, failing
+#     on invalid reads/writes, uninitialised values and definite leaks (tests/valgrind.supp
+#     names what our dependencies keep). Criterion's runner aborts under valgrind, so the
+#     Criterion suites themselves are checked by the sanitizers in step 1.
 # usage: scripts/ci-sanitize.sh [--no-valgrind]     (scripts/install-deps.sh --sanitize first)
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,27 +22,33 @@ nice cmake --build build-sanitize -j2
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
     ctest --test-dir build-sanitize --output-on-failure
 [ $valgrind -eq 1 ] || exit 0
-echo "== valgrind over the suite (build/)" >&2
+echo "== valgrind (build/)" >&2
+# Criterion's runner (BoxFort) aborts under valgrind, so the Criterion suites run under the
+# sanitizers above; valgrind runs fabplan's code through the corpus replays and the CLI.
 cmake -S . -B build >/dev/null
 nice cmake --build build -j2
 status=0
-for t in build/tests/test_* build/tests/fuzz_replay_*; do
-    [ -x "$t" ] || continue
-    name=$(basename "$t")
-    case "$name" in
-    fuzz_replay_*) args="tests/fuzz/corpus/${name#fuzz_replay_}" ;;
-    # Criterion forks a worker per test; --jobs 1 keeps them in sequence under valgrind.
-    *) args="--jobs 1" ;;
-    esac
-    log="build/valgrind-$name.log"
-    # shellcheck disable=SC2086
-    if ! nice valgrind --quiet --trace-children=yes --error-exitcode=99 --leak-check=full \
-        --errors-for-leak-kinds=definite --show-leak-kinds=definite \
-        --suppressions=tests/valgrind.supp --log-file="$log" "$t" $args >/dev/null 2>&1; then
-        echo "valgrind: $name: errors (see $log)" >&2
-        status=1
+vg() {
+    log=$1
+    shift
+    if nice valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+        --show-leak-kinds=definite --suppressions=tests/valgrind.supp --log-file="$log" "$@" \
+        >/dev/null 2>&1 || [ $? -ne 99 ]; then
+        echo "valgrind: clean: $*" >&2
     else
-        echo "valgrind: $name: clean" >&2
+        echo "valgrind: ERRORS: $* (see $log)" >&2
+        status=1
     fi
+}
+for h in spec catalog overrides writers; do
+    vg "build/valgrind-replay-$h.log" "build/tests/fuzz_replay_$h" "tests/fuzz/corpus/$h"
 done
+out=$(mktemp -d)
+vg build/valgrind-plan-rail.log build/src/fabplan plan --gpus 512 -q --split-by row --formats all -o "$out/a"
+vg build/valgrind-plan-clos.log build/src/fabplan plan --gpus 2048 --topology clos --tiers 3 -q -o "$out/b"
+vg build/valgrind-plan-halls.log build/src/fabplan plan --gpus 1024 --set /layout/halls=2 -q --split-by hall -o "$out/c"
+for spec in examples/specs/*.json; do
+    vg "build/valgrind-validate-$(basename "$spec" .json).log" build/src/fabplan validate "$spec"
+done
+rm -rf "$out"
 exit $status

@@ -66,6 +66,8 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, err)) != FP_OK ||
+        (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
+                                  &plan->cab, &plan->rs, err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
         (fp__cost_note(plan), 0) ||
         (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
@@ -83,6 +85,7 @@ void fp_plan_free(fp_plan *plan)
 {
     if (plan == NULL)
         return;
+    fp__net_place_free(&plan->net_place, plan->nets.n);
     fp__net_boms_free(&plan->net_bom);
     fp__net_fabrics_free(&plan->net_fab);
     fp__nets_free(&plan->nets);
@@ -96,21 +99,20 @@ void fp_plan_free(fp_plan *plan)
     free(plan);
 }
 
-fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
-                       fp_error *err)
+fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *const *specs,
+                       size_t n, uint64_t seed, fp_error *err)
 {
     fp_failure_report r;
     fp_status rc;
-    if (plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL plan or specs");
-    if (n > FP_MAX_FAIL_SPECS)
-        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_MAX_FAIL_SPECS);
+    if (out == NULL || plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL report, plan or specs");
+    if (n > FP_FAIL_MAX_SPECS)
+        FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_FAIL_MAX_SPECS);
     fp_stages st = fp__plan_stages(plan);
     if ((rc = fp__failure_run(&r, &st, plan->an, specs, n, seed, err)) != FP_OK)
         return rc;
-    plan->failure = r;
-    plan->has_failure = 1;
     for (size_t i = 0; i < n; i++)
-        snprintf(plan->fail_specs[i], sizeof plan->fail_specs[i], "%s", specs[i]);
+        snprintf(r.specs[i], sizeof r.specs[i], "%s", specs[i]);
+    *out = r;
     return FP_OK;
 }

@@ -1,12 +1,10 @@
-/* fabplan — private to plan.c and the read-back files (plan_read.c, plan_cables.c): what a
- * plan holds. Every other file reads a plan through plan.h or the public getters. */
+/* fabplan — private to the plan files in src/ (plan.c, plan_read.c, plan_cables.c,
+ * plan_growth.c): what a plan holds. Every other file reads a plan through plan.h or the public getters. */
 #ifndef FP_PRIVATE_PLAN_DATA_H
 #define FP_PRIVATE_PLAN_DATA_H
 
 #include "plan.h"
 #include "phys/net_bom.h"
-
-#define FP_MAX_FAIL_SPECS 32
 
 struct fp_plan {
     fp_rspec rs;                /* spec stage (sized by the fabric stage's fp__clos_size) */
@@ -20,13 +18,10 @@ struct fp_plan {
                                    fabric stage */
     fp_net_fabrics net_fab;     /* fabric stage: one fabric per network, same builder */
     fp_net_boms net_bom;        /* phys stage: parts per network */
+    fp_net_place net_place;     /* phys stage: racks of the networks' devices */
     int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
     char cost_note[400];        /* the fabric's extra and other-spread links priced (plan_growth.c) */
     fp_growth growth;
-    /* The last failure what-if (fp_plan_fail). */
-    int has_failure;
-    fp_failure_report failure;
-    char fail_specs[FP_MAX_FAIL_SPECS][64];
 };
 
 /* fabric.build_for_gpus (plan_growth.c): the plan for the target is built beside this one —

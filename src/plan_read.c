@@ -59,6 +59,11 @@ const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i)
     return &plan->net_bom.b[i];
 }
 
+const fp_net_place *fp__plan_net_place(const fp_plan *plan)
+{
+    return &plan->net_place;
+}
+
 const fp_names *fp__plan_names(const fp_plan *plan)
 {
     return &plan->names;
@@ -273,17 +278,6 @@ static const fp_metrics no_metrics;
 const fp_metrics *fp_plan_metrics(const fp_plan *plan)
 {
     return plan && plan->an ? &plan->an->m : &no_metrics;
-}
-
-const fp_failure_report *fp_plan_failure(const fp_plan *plan)
-{
-    return plan && plan->has_failure ? &plan->failure : NULL;
-}
-
-const char *fp_plan_failure_spec(const fp_plan *plan, size_t i)
-{
-    const fp_failure_report *f = fp_plan_failure(plan);
-    return f && i < (size_t)f->n_specs ? plan->fail_specs[i] : NULL;
 }
 
 /* Power per rack, row and hall, summed from the racks in floor order (rows are consecutive). */

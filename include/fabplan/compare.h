@@ -41,15 +41,18 @@ typedef struct fp_compare_row {
 /** Evaluate the generated candidates over base (NULL = built-in default spec) for gpus GPUs
  *  (0 = the base spec's count). *rows is caller-owned (fp_compare_free); rows that work come
  *  first sorted by leaf oversubscription (1:1 first), then cost, switches and design; then those
- *  that do not, in the order tried. Errors: FP_ENOMEM; candidate failures are rows, not errors. */
-FP_EXPORT fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t gpus,
-                                       fp_compare_row **rows, size_t *n_rows, fp_error *err);
+ *  that do not, in the order tried. Outputs first: *rows and *n_rows are set on success.
+ *  Errors: FP_ENOMEM; candidate failures are rows, not errors. */
+FP_EXPORT fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows,
+                                       const fp_catalog *cat, const fp_spec *base, int64_t gpus,
+                                       fp_error *err);
 
 /** Evaluate the given specs as they are (gpus overrides their count when > 0), sorted the same
  *  way. names[i] (may be NULL) labels spec i. Errors: FP_ENOMEM. */
-FP_EXPORT fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const *specs,
+FP_EXPORT fp_status fp_compare_specs(fp_compare_row **rows, size_t *n_rows,
+                                     const fp_catalog *cat, const fp_spec *const *specs,
                                      const char *const *names, size_t n, int64_t gpus,
-                                     fp_compare_row **rows, size_t *n_rows, fp_error *err);
+                                     fp_error *err);
 
 /** Write compare.csv, compare.json and compare.html (a chart of cost per GPU against the share
  *  of full bisection, and the table) into dir (created if missing), all or nothing.

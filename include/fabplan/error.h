@@ -21,7 +21,14 @@ typedef enum fp_status {
 } fp_status;
 
 /** Error record filled by a failing call. The caller owns it (a stack variable is fine);
- *  zero-initialise it before use. Only the first failure is recorded. */
+ *  zero-initialise it (or fp_error_clear it) before use.
+ *
+ *  The record keeps the FIRST failure written into it until it is cleared: a later failing
+ *  call leaves it as it is (and still returns its own status). So within one call the root
+ *  cause is reported, never a failure of the clean-up it caused; and a program that reuses one
+ *  record across calls must clear it after handling each failure (or use a fresh record per
+ *  call) to see the next one. A successful call never writes the record. Thread safety: a
+ *  record belongs to one caller; give each thread its own. */
 typedef struct fp_error {
     fp_status code;     /**< same as the returned status */
     char msg[512];      /**< what was wrong, what was expected, what was found */
@@ -29,6 +36,10 @@ typedef struct fp_error {
     int line;           /**< for FP_EPARSE: 1-based line in the input, else 0 */
     int column;         /**< for FP_EPARSE: 1-based column, else 0 */
 } fp_error;
+
+/** Reset err (may be NULL) to "no failure": code FP_OK and empty texts, ready for the next
+ *  call. Cannot fail. */
+FP_EXPORT void fp_error_clear(fp_error *err);
 
 /** Static English name of a status ("invalid value", ...). Never NULL. */
 FP_EXPORT const char *fp_strerror(fp_status status);

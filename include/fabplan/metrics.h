@@ -79,6 +79,10 @@ FP_EXPORT void fp_reliability_from_counts(const fp_part_count *parts, size_t n,
                                           fp_reliability *out);
 
 /** Result of a failure what-if. */
+/** Most failure specs one what-if takes, and the longest spec text kept. */
+#define FP_FAIL_MAX_SPECS 32
+#define FP_FAIL_SPEC_LEN 64
+
 typedef struct fp_failure_report {
     int n_specs;                /**< failure specs applied */
     uint64_t seed;              /**< seed of the random choices */
@@ -98,9 +102,14 @@ typedef struct fp_failure_report {
     int worst_zone;             /**< 0-based zone likewise (4 tiers); -1 without zones */
     double worst_zone_uplinks;  /**< lowest remaining fraction over the zone's leaf-spine,
                                      spine-core and core-super-core links */
+    char specs[FP_FAIL_MAX_SPECS][FP_FAIL_SPEC_LEN]; /**< the n_specs specs as given (copies,
+                                     cut to FP_FAIL_SPEC_LEN - 1 characters) */
 } fp_failure_report;
 
-/** METHOD: apply failures to the plan's graph and keep the result (replacing an earlier one).
+/** METHOD: a failure what-if: take the named devices and links down on a copy of the plan's
+ *  graph and measure what is left. The report goes to the caller's *out (output first); the
+ *  plan is not changed, so several what-ifs may be run on one plan, and a plan that is only
+ *  read may be shared. To put a report in plan.json, pass it as fp_write_options.failure.
  *  Each spec is one of:
  *    "spine:3"            the 3rd spine in device order (roles: leaf, spine, core, super-core)
  *    "pod01-spine-03"     a device by the name links.csv shows (a server fails all its links)
@@ -110,15 +119,11 @@ typedef struct fp_failure_report {
  *    "random-switches:2"  ... or of all switches, with a generator seeded by seed: repeatable
  *    "rack:H1-R08-K01"    every device in a rack (names as fp_plan_rack gives them)
  *    "row:H1-R08"         every device in a row; "hall:2" (or "hall:H2") in a hall
+ *  At most FP_FAIL_MAX_SPECS specs. *out is filled only on success.
  *  Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH, FP_ENOMEM. */
-FP_EXPORT fp_status fp_plan_fail(fp_plan *plan, const char *const *specs, size_t n, uint64_t seed,
+FP_EXPORT fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan,
+                                 const char *const *specs, size_t n, uint64_t seed,
                                  fp_error *err);
-
-/** METHOD: the last failure what-if, or NULL when fp_plan_fail has not succeeded (borrowed). */
-FP_EXPORT const fp_failure_report *fp_plan_failure(const fp_plan *plan);
-
-/** METHOD: failure spec i of the last what-if (borrowed), NULL when out of range. */
-FP_EXPORT const char *fp_plan_failure_spec(const fp_plan *plan, size_t i);
 
 #ifdef __cplusplus
 }

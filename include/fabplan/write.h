@@ -68,11 +68,14 @@ typedef struct fp_write_options {
     fp_split_by split_by;       /**< version 2: extra workbooks per row or hall */
     fp_label_style labels;      /**< version 3: identifier style of labels.csv */
     fp_paper paper;             /**< version 4: paper of the printed workbook (A4 before) */
+    /** Version 5: a failure what-if (fp_plan_fail) to report in plan.json's "failure"
+     *  section; NULL for none (borrowed). */
+    const struct fp_failure_report *failure;
 } fp_write_options;
 
-#define FP_WRITE_OPTIONS_VERSION 4
+#define FP_WRITE_OPTIONS_VERSION 5
 #define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, \
-                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4 }
+                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4, NULL }
 
 /** Which unit FP_WRITE_DETAIL would draw for these options: returns 1 and writes its file stem
  *  ("su-3", "pod-1") to name (n bytes, truncated to fit), or 0 with the reason in *why (may be

@@ -113,8 +113,8 @@ static fp_status set_gpus(fp_spec *spec, int64_t gpus, fp_error *err)
     return fp_spec_set(spec, "/cluster/gpus", v, err);
 }
 
-fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t gpus,
-                             fp_compare_row **rows, size_t *n_rows, fp_error *err)
+fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_catalog *cat,
+                             const fp_spec *base, int64_t gpus, fp_error *err)
 {
     size_t n_sw = 0, cap, n = 0;
     fp_status rc = FP_OK;
@@ -181,9 +181,9 @@ fp_status fp_compare_designs(const fp_catalog *cat, const fp_spec *base, int64_t
     return hand_over(rc, out, n, rows, n_rows, err);
 }
 
-fp_status fp_compare_specs(const fp_catalog *cat, const fp_spec *const *specs,
-                           const char *const *names, size_t n, int64_t gpus,
-                           fp_compare_row **rows, size_t *n_rows, fp_error *err)
+fp_status fp_compare_specs(fp_compare_row **rows, size_t *n_rows, const fp_catalog *cat,
+                           const fp_spec *const *specs, const char *const *names, size_t n,
+                           int64_t gpus, fp_error *err)
 {
     fp_status rc = FP_OK;
     if (rows == NULL || n_rows == NULL || cat == NULL || (n > 0 && specs == NULL))

@@ -58,8 +58,11 @@ int cmd_sweep(int argc, char **argv);
 /* cli_metrics.c: --fail/--seed options, the failure what-if and the metrics summary lines. */
 int cli_parse_fail_opt(cli_spec_opts *o, int argc, char **argv, int *i);
 void cli_fail_opts_help(FILE *f);
-/* Apply o's failures to the plan (nothing when none given); returns an exit code. */
-int cli_apply_failures(fp_plan *plan, const cli_spec_opts *o);
-void cli_print_metrics(const fp_plan *plan);
+/* Run o's failure what-if on the plan into *report; *have is 1 when o gave failures. Returns an
+ * exit code. */
+int cli_apply_failures(fp_failure_report *report, int *have, const fp_plan *plan,
+                       const cli_spec_opts *o);
+/* The metrics lines, and the what-if's when failure is not NULL. */
+void cli_print_metrics(const fp_plan *plan, const fp_failure_report *failure);
 
 #endif

@@ -49,14 +49,18 @@ int cli_parse_fail_opt(cli_spec_opts *o, int argc, char **argv, int *i)
     return 1;
 }
 
-int cli_apply_failures(fp_plan *plan, const cli_spec_opts *o)
+int cli_apply_failures(fp_failure_report *report, int *have, const fp_plan *plan,
+                       const cli_spec_opts *o)
 {
     fp_error err = { 0 };
+    *have = 0;
     if (o->n_fail == 0)
         return EXIT_OK;
     /* Seed 0 means "not given": default to 1 so runs without --seed repeat too. */
-    if (fp_plan_fail(plan, o->fail, (size_t)o->n_fail, o->seed ? o->seed : 1, &err) != FP_OK)
+    if (fp_plan_fail(report, plan, o->fail, (size_t)o->n_fail, o->seed ? o->seed : 1, &err) !=
+        FP_OK)
         return cli_report(NULL, &err);
+    *have = 1;
     return EXIT_OK;
 }
 
@@ -88,7 +92,7 @@ static const char *duration(char *buf, size_t n, double hours)
     return buf;
 }
 
-void cli_print_metrics(const fp_plan *plan)
+void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
 {
     const fp_metrics *m = fp_plan_metrics(plan);
     const fp_reliability *r = &m->reliability;
@@ -112,12 +116,11 @@ void cli_print_metrics(const fp_plan *plan)
            r->switch_failures_per_day, r->transceiver_failures_per_day, r->cable_failures_per_day,
            duration(t1, sizeof t1, r->hours_to_first_link_failure),
            duration(t2, sizeof t2, r->hours_to_first_switch_failure));
-    const fp_failure_report *f = fp_plan_failure(plan);
     if (f == NULL)
         return;
     printf("  failure what-if (");
     for (int i = 0; i < f->n_specs; i++)
-        printf("%s%s", i ? ", " : "", fp_plan_failure_spec(plan, (size_t)i));
+        printf("%s%s", i ? ", " : "", f->specs[i]);
     printf(", seed %llu): %lld switches and %lld links down (%s Gb/s of links)\n",
            (unsigned long long)f->seed, (long long)f->switches_failed, (long long)f->links_failed,
            grouped(a, sizeof a, f->link_capacity_lost_gbps));

@@ -133,7 +133,7 @@ int cmd_compare(int argc, char **argv)
         o.spec_path = n_paths ? paths[0] : NULL;
         if ((rc = cli_load(&o, &cat, &base)) != EXIT_OK)
             goto out;
-        if (fp_compare_designs(cat, base, 0, &rows, &n_rows, &err) != FP_OK) {
+        if (fp_compare_designs(&rows, &n_rows, cat, base, 0, &err) != FP_OK) {
             rc = cli_report("compare", &err);
             goto out;
         }
@@ -155,8 +155,8 @@ int cmd_compare(int argc, char **argv)
             if (rc != EXIT_OK)
                 goto out;
         }
-        if (fp_compare_specs(cat, (const fp_spec *const *)specs, paths, n_paths, 0, &rows,
-                             &n_rows, &err) != FP_OK) {
+        if (fp_compare_specs(&rows, &n_rows, cat, (const fp_spec *const *)specs, paths, n_paths,
+                             0, &err) != FP_OK) {
             rc = cli_report("compare", &err);
             goto out;
         }

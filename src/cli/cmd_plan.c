@@ -370,9 +370,12 @@ int cmd_plan(int argc, char **argv)
     }
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
         fprintf(stderr, "fabplan: warning: %s\n", fp_plan_warning(plan, i));
-    if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
+    fp_failure_report failure;
+    int have_failure = 0;
+    if ((rc = cli_apply_failures(&failure, &have_failure, plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
+    wo.failure = have_failure ? &failure : NULL;
     wo.split_by = po.split_by;
     wo.labels = po.labels;
     wo.paper = po.paper;
@@ -386,7 +389,7 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
-        cli_print_metrics(plan);
+        cli_print_metrics(plan, have_failure ? &failure : NULL);
         print_written(o.out_dir, formats, po.split_by);
         char unit[32];
         fp_error why = { 0 };
@@ -446,9 +449,12 @@ int cmd_validate(int argc, char **argv)
     }
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
         fprintf(stderr, "fabplan: warning: %s\n", fp_plan_warning(plan, i));
-    if ((rc = cli_apply_failures(plan, &o)) != EXIT_OK)
+    fp_failure_report failure;
+    int have_failure = 0;
+    if ((rc = cli_apply_failures(&failure, &have_failure, plan, &o)) != EXIT_OK)
         goto out;
     fp_write_options wo = FP_WRITE_OPTIONS_INIT;
+    wo.failure = have_failure ? &failure : NULL;
     wo.detail = po.detail;
     char unit[32];
     if (po.detail && !fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &err)) {

@@ -32,13 +32,18 @@ static fp_status size_one(fp_net_spec *ns, fp_error *err)
     fp_status rc;
     if (!ns->dual_homed)
         return fp__clos_size(rs, err);
-    /* A unit is as many hosts as one leaf has down ports: size as a plain Clos to learn that,
-     * then as two rails with that unit, so each unit gets one leaf per port: the MLAG pair. */
+    /* A unit is at most as many hosts as one leaf has down ports: size as a plain Clos to learn
+     * that, then as two rails with that unit, so each unit gets one leaf per port: the MLAG
+     * pair. */
     int tiers = rs->tiers, tiers_auto = rs->tiers_auto;
     rs->topology = FP_TOPO_CLOS;
     if ((rc = fp__clos_size(rs, err)) != FP_OK)
         return rc;
-    rs->su_servers = rs->tier[0].down;
+    /* Hosts spread evenly over the pairs: a partial last pair would keep a full pair's uplinks
+     * (the rail rule for partial scalable units), so units are made as even as they can be. */
+    int64_t down = rs->tier[0].down > 0 ? rs->tier[0].down : 1;
+    int64_t pairs = (ns->hosts + down - 1) / down;
+    rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
     rs->topology = FP_TOPO_RAIL;
     rs->tiers = tiers;
     rs->tiers_auto = tiers_auto;
@@ -74,4 +79,107 @@ int64_t fp__mlag_peer(const fp_fabric *fab, const fp_net_spec *ns, int64_t leaf)
     /* Two rails, one leaf per rail per unit (leaves_per_su == 2): leaves 2k and 2k+1. */
     int64_t k = leaf - fab->tier_base[1];
     return fab->tier_base[1] + (k ^ 1);
+}
+
+static int digits64(int64_t v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d < 2 ? 2 : d;
+}
+
+/* Extra endpoint group and unit of host dev (dev >= ns->servers); *grp the port group. */
+static const fp_net_extra *extra_of(const fp_net_spec *ns, int64_t dev, int64_t *unit, int *grp)
+{
+    int64_t g = dev - ns->servers;
+    for (int i = 0; i < ns->n_extra; i++) {
+        const fp_net_extra *x = &ns->extra[i];
+        int per = x->ports / ns->ports;
+        if (g < x->count * per) {
+            *unit = g / per;
+            *grp = (int)(g % per);
+            return x;
+        }
+        g -= x->count * per;
+    }
+    return NULL;
+}
+
+char *fp__net_device_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
+                          const fp_fabric *cfab, const fp_rspec *crs, int64_t dev)
+{
+    char tmp[96];
+    if (dev < ns->servers)
+        return fp__device_name(buf, n, cfab, crs, dev);
+    if (dev < nfab->servers) {
+        int64_t unit = 0;
+        int grp = 0;
+        const fp_net_extra *x = extra_of(ns, dev, &unit, &grp);
+        if (x != NULL) {
+            snprintf(buf, n, "%s-%0*lld", x->name, digits64(x->count), (long long)unit + 1);
+            return buf;
+        }
+    }
+    fp__device_name(tmp, sizeof tmp, nfab, &ns->rs, dev);
+    snprintf(buf, n, "%s-%s", ns->name, tmp);
+    return buf;
+}
+
+char *fp__net_port_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
+                        int64_t dev, int port)
+{
+    if (dev < nfab->servers) {
+        int64_t unit = 0;
+        int grp = 0;
+        if (dev >= ns->servers)
+            extra_of(ns, dev, &unit, &grp);
+        snprintf(buf, n, "%s-p%d", ns->name, grp * ns->ports + port + 1);
+        return buf;
+    }
+    return fp__port_name(buf, n, nfab, &ns->rs, dev, port);
+}
+
+double fp__net_bisection_gbps(const fp_fabric *fab, const fp_rspec *rs)
+{
+    double best = -1;
+    for (int b = 0; b < fab->tiers; b++) {
+        double c = (double)(fab->boundary_base[b + 1] - fab->boundary_base[b]) * rs->gbps[b] / 2;
+        if (best < 0 || c < best)
+            best = c;
+    }
+    return best < 0 ? 0 : best;
+}
+
+double fp__net_switch_failures_per_day(const fp_fabric *fab, const fp_rspec *rs, int64_t *unknown)
+{
+    double f = 0;
+    *unknown = 0;
+    for (int t = 1; t <= fab->tiers; t++) {
+        int64_t n = fab->level[t].switches * fab->planes;
+        double m = rs->tier[t - 1].model.mtbf_hours;
+        if (m > 0)
+            f += (double)n * 24.0 / m;
+        else
+            *unknown += n;
+    }
+    return f;
+}
+
+void fp__net_dual_check(const fp_fabric *fab, const fp_net_spec *ns, int64_t *paired,
+                        int64_t *survive)
+{
+    *paired = *survive = 0;
+    if (!ns->dual_homed)
+        return;
+    /* Boundary 0 holds each host's two links in turn (one plane). */
+    for (int64_t s = 0; s < fab->servers; s++) {
+        int64_t l0 = fab->link[2 * s].z, l1 = fab->link[2 * s + 1].z;
+        *paired += fab->link[2 * s].a == s && fab->link[2 * s + 1].a == s && l0 != l1 &&
+                   fp__mlag_peer(fab, ns, l0) == l1;
+        /* One leaf failing takes at most one of two different leaves. */
+        *survive += l0 != l1;
+    }
 }

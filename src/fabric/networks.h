@@ -13,8 +13,9 @@ typedef struct fp_net_fabrics {
 } fp_net_fabrics;
 
 /* Size (fp__clos_size, writing the tiers into nets->net[i].rs) and build (fp__clos_build) every
- * network. A dual-homed network is built as two rails whose leaves, one pair per unit of as
- * many hosts as a leaf has down ports, form the MLAG pairs. Errors carry /networks/N pointers.
+ * network. A dual-homed network is built as two rails whose leaves, one pair per unit, form the
+ * MLAG pairs; units are as few as the leaves' down ports allow, with the hosts spread evenly
+ * over them. Errors carry /networks/N pointers.
  * Free with fp__net_fabrics_free (safe on a zeroed struct). */
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err);
 void fp__net_fabrics_free(fp_net_fabrics *nf);
@@ -22,5 +23,27 @@ void fp__net_fabrics_free(fp_net_fabrics *nf);
 /* Dual-homed networks: the MLAG partner of leaf device `leaf` (the other leaf of its pair), or
  * -1 when the network is not dual-homed or dev is not a leaf. */
 int64_t fp__mlag_peer(const fp_fabric *fab, const fp_net_spec *ns, int64_t leaf);
+
+/* Metrics of a network's fabric. Bisection: the smallest over boundaries of (links x speed) / 2
+ * (a folded Clos cut through its middle crosses half of every boundary's capacity; the
+ * narrowest boundary limits it). Switch failures per day: sum of switches x 24 / MTBF (parts
+ * without an MTBF are left out; *unknown counts their switches). Dual-homed: hosts whose two
+ * ports land on two leaves of one MLAG pair, and hosts still attached when any one leaf fails
+ * (every leaf failed in turn). */
+double fp__net_bisection_gbps(const fp_fabric *fab, const fp_rspec *rs);
+double fp__net_switch_failures_per_day(const fp_fabric *fab, const fp_rspec *rs, int64_t *unknown);
+void fp__net_dual_check(const fp_fabric *fab, const fp_net_spec *ns, int64_t *paired,
+                        int64_t *survive);
+
+/* Name of device dev of a network: its compute servers keep their compute names (cfab, crs);
+ * extra endpoints are "<group>-NN"; switches are the network name before the builder's name
+ * ("inband-su01-leaf-r1": unit 1's MLAG pair is leaves r1 and r2). Returns buf. */
+char *fp__net_device_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
+                          const fp_fabric *cfab, const fp_rspec *crs, int64_t dev);
+/* Name of port `port` of network device dev: hosts' ports are "<network>-p1", "-p2", ... (an
+ * extra endpoint's port groups numbered on: its second group starts after the first); switch
+ * ports are named as the compute fabric names them (fp__port_name). Returns buf. */
+char *fp__net_port_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
+                        int64_t dev, int port);
 
 #endif

@@ -325,6 +325,55 @@ static fp_status rack_totals(const ctx *c, fp_error *err)
     return FP_OK;
 }
 
+/* Cages per tier (cab->cage_base, per_cage) and their total. */
+static int64_t count_cages(fp_cabling *cab, const fp_fabric *fab, const fp_rspec *rs)
+{
+    cab->per_cage[0] = rs->nic_per_cage;
+    cab->cage_base[0] = 0;
+    int64_t n_cage = fab->servers * rs->nics_per_server * nic_cages(rs);
+    for (int t = 1; t <= fab->tiers; t++) {
+        const fp_tier_spec *ts = &rs->tier[t - 1];
+        int cages = cages_per_switch(ts);
+        cab->per_cage[t] = ts->per_cage * ts->breakout;    /* the down side's (cage_links) */
+        cab->cage_base[t] = n_cage;
+        n_cage += fab->level[t].switches * fab->planes * cages;
+    }
+    cab->n_cage = n_cage;
+    return n_cage;
+}
+
+/* Every link's route (an override's length when given), and the sets of links whose cages
+ * connect (union-find over parent, one entry per cage): set r holds
+ * comp_links[comp_start[r] .. comp_start[r + 1]), in link order; link_root[l] is l's set. */
+static void group_links(ctx *c, int32_t *parent, int32_t *comp_start, int32_t *comp_links,
+                        int32_t *link_root)
+{
+    fp_cabling *cab = c->cab;
+    const fp_fabric *fab = c->fab;
+    const fp_rspec *rs = c->rs;
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        const fp_link *k = &fab->link[l];
+        cab->link_route[l] = c->ov_of && c->ov_of[l] >= 0 && c->ps->ov[c->ov_of[l]].length_m > 0
+                                 ? (float)c->ps->ov[c->ov_of[l]].length_m
+                                 : (float)route_length(c->lay, c->ps, k->a, k->z);
+        uf_join(parent, (int32_t)cage_of(cab, fab, rs, k->a, k->a_port),
+                (int32_t)cage_of(cab, fab, rs, k->z, k->z_port));
+    }
+    /* A length override on one link of a shared cable covers the cable. */
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        link_root[l] = uf_find(parent, (int32_t)cage_of(cab, fab, rs, fab->link[l].a,
+                                                        fab->link[l].a_port));
+        comp_start[link_root[l] + 1]++;
+    }
+    for (int64_t g = 0; g < cab->n_cage; g++)
+        comp_start[g + 1] += comp_start[g];
+    int32_t *fill = parent;     /* reuse: union-find is done */
+    for (int64_t g = 0; g < cab->n_cage; g++)
+        fill[g] = comp_start[g];
+    for (int64_t l = 0; l < fab->n_link; l++)
+        comp_links[fill[link_root[l]]++] = (int32_t)l;
+}
+
 fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
                             const fp_rspec *rs, fp_error *err)
 {
@@ -339,18 +388,7 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     c.rs = rs;
     c.ps = &rs->phys;
 
-    /* cages */
-    cab->per_cage[0] = rs->nic_per_cage;
-    cab->cage_base[0] = 0;
-    int64_t n_cage = fab->servers * rs->nics_per_server * nic_cages(rs);
-    for (int t = 1; t <= fab->tiers; t++) {
-        const fp_tier_spec *ts = &rs->tier[t - 1];
-        int cages = cages_per_switch(ts);
-        cab->per_cage[t] = ts->per_cage * ts->breakout;    /* the down side's (cage_links) */
-        cab->cage_base[t] = n_cage;
-        n_cage += fab->level[t].switches * fab->planes * cages;
-    }
-    cab->n_cage = n_cage;
+    int64_t n_cage = count_cages(cab, fab, rs);
     size_t nl = (size_t)(fab->n_link ? fab->n_link : 1);
     cab->cage_mod = malloc((size_t)n_cage * sizeof *cab->cage_mod);
     cab->link_cable = malloc(nl * sizeof *cab->link_cable);
@@ -378,30 +416,7 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     if (c.ps->n_ov > 0 && (rc = apply_overrides(&c, err)) != FP_OK)
         goto out;
 
-    /* routes, and the sets of cages that must be decided together */
-    for (int64_t l = 0; l < fab->n_link; l++) {
-        const fp_link *k = &fab->link[l];
-        cab->link_route[l] = c.ov_of && c.ov_of[l] >= 0 && c.ps->ov[c.ov_of[l]].length_m > 0
-                                 ? (float)c.ps->ov[c.ov_of[l]].length_m
-                                 : (float)route_length(lay, c.ps, k->a, k->z);
-        uf_join(parent, (int32_t)cage_of(cab, fab, rs, k->a, k->a_port),
-                (int32_t)cage_of(cab, fab, rs, k->z, k->z_port));
-    }
-    /* A length override on one link of a shared cable covers the cable. */
-    for (int64_t l = 0; l < fab->n_link; l++) {
-        link_root[l] = uf_find(parent, (int32_t)cage_of(cab, fab, rs, fab->link[l].a,
-                                                        fab->link[l].a_port));
-        comp_start[link_root[l] + 1]++;
-    }
-    for (int64_t g = 0; g < n_cage; g++)
-        comp_start[g + 1] += comp_start[g];
-    {
-        int32_t *fill = parent;     /* reuse: union-find is done */
-        for (int64_t g = 0; g < n_cage; g++)
-            fill[g] = comp_start[g];
-        for (int64_t l = 0; l < fab->n_link; l++)
-            comp_links[fill[link_root[l]]++] = (int32_t)l;
-    }
+    group_links(&c, parent, comp_start, comp_links, link_root);
     for (int64_t l = 0; l < fab->n_link; l++) {
         if (c.link_role[l] != LINK_UNDECIDED)
             continue;

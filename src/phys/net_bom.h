@@ -4,6 +4,7 @@
 #define FP_PRIVATE_PHYS_NET_BOM_H
 
 #include "fabric/networks.h"
+#include "phys/phys.h"
 
 #define FP_NET_BOM_LINES (FP_MAX_TIERS + 2 + FP_MAX_NET_EXTRAS)
 
@@ -37,5 +38,33 @@ typedef struct fp_net_boms {
 fp_status fp__net_boms_build(fp_net_boms *out, const fp_nets *nets, const fp_net_fabrics *nf,
                              fp_error *err);
 void fp__net_boms_free(fp_net_boms *nb);
+
+/* ---- placement (net_place.c) ---- */
+/* Where the networks' devices stand. Compute servers stay where the layout put them; leaves of
+ * single-homed networks (management, out-of-band) go into the compute rack of their first host,
+ * as the reference architectures put a management switch in each compute rack; every other
+ * switch, and the extra endpoints, fill management racks of their own (the RA's management rack),
+ * placed after the layout's racks. Rack units and power of every rack that gains devices are
+ * the layout's and cabling's figures plus these. */
+typedef struct fp_rack_add {
+    int64_t rack;               /* index into the layout's racks, or n_rack + k for management
+                                   rack k */
+    int64_t devices, ru;
+    double power_w;
+} fp_rack_add;
+
+typedef struct fp_net_place {
+    int64_t **dev_rack;         /* per network, per device: as fp_rack_add.rack */
+    fp_rack_add *add;           /* racks that gain devices, in rack order */
+    int64_t n_add;
+    int64_t mgmt_racks;         /* management racks added */
+    int64_t over_ru, over_power;/* compute racks the additions take past rack_units / the
+                                   rack power limit */
+} fp_net_place;
+
+fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_net_fabrics *nf,
+                              const fp_layout *lay, const fp_cabling *cab, const fp_rspec *crs,
+                              fp_error *err);
+void fp__net_place_free(fp_net_place *pl, int n_nets);
 
 #endif

@@ -17,6 +17,12 @@ const char *fp_strerror(fp_status status)
     return status_names[i];
 }
 
+void fp_error_clear(fp_error *err)
+{
+    if (err != NULL)
+        memset(err, 0, sizeof *err);
+}
+
 fp_status fp__error_set(fp_error *err, fp_status code, const char *where, const char *fmt, ...)
 {
     if (err == NULL || err->code != FP_OK)

@@ -31,8 +31,7 @@ typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_w
 static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
 {
-    (void)o;
-    return fp__write_json(plan, path, err);
+    return fp__write_json(plan, path, o && o->version >= 5 ? o->failure : NULL, err);
 }
 
 /* An output is written when all of its flag bits are set. name_fn, when given, names the file

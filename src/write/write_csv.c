@@ -3,6 +3,32 @@
 #include <stdlib.h>
 #include "write/writers.h"
 
+/* links.csv rows of network k: ids "<network>-L0000001", names from the network's builder. */
+static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
+{
+    const fp_net_spec *ns = fp__plan_net(plan, k);
+    const fp_fabric *nf = fp__plan_net_fabric(plan, k), *cf = fp__plan_fabric(plan);
+    const fp_rspec *crs = fp__plan_rspec(plan);
+    char name[128], port[FP_PORT_NAME_MAX + 32], bn[32], row[512];
+    for (int64_t i = 0; i < nf->n_link; i++) {
+        const fp_link *l = &nf->link[i];
+        int b = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
+        size_t n = (size_t)snprintf(row, sizeof row, "%s-L%07lld,", ns->name, (long long)i + 1);
+        fp__outbuf_put(ob, row, n);
+        fp__outbuf_str(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->a));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, fp__net_port_name(port, sizeof port, ns, nf, l->a, l->a_port));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->z));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, fp__net_port_name(port, sizeof port, ns, nf, l->z, l->z_port));
+        n = (size_t)snprintf(row, sizeof row, ",%d,%s,%d,%s\n", ns->rs.gbps[b],
+                             fp__boundary_name(l->boundary, nf->tiers, bn, sizeof bn), l->plane + 1,
+                             ns->name);
+        fp__outbuf_put(ob, row, n);
+    }
+}
+
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err)
 {
@@ -22,7 +48,11 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         speed_len[b] = (size_t)snprintf(speed[b], sizeof speed[b], ",%d,",
                                         rs->gbps[b < FP_MAX_TIERS ? b : FP_MAX_TIERS - 1]);
     }
-    fp__outbuf_str(ob, "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
+    /* With spec `networks`, a network column (compute rows say "compute") and the networks'
+     * links after the compute fabric's; without, the file is as it always was. */
+    const int nets = fp__plan_net_count(plan);
+    fp__outbuf_str(ob, nets ? "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network\n"
+                            : "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
         size_t k = 0;
@@ -44,10 +74,14 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
                                : fp__boundary_name(l->boundary, fab->tiers, row, 32));
         fp__outbuf_char(ob, ',');
         fp__outbuf_int(ob, l->plane + 1);
+        if (nets)
+            fp__outbuf_str(ob, ",compute");
         fp__outbuf_char(ob, '\n');
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("links.csv", (double)i / (double)fab->n_link, o->payload);
     }
+    for (int k = 0; k < nets; k++)
+        net_links(ob, plan, k);
     if (o && o->progress)
         o->progress("links.csv", 1.0, o->payload);
     return fp__outbuf_close(ob, path, FP_OK, err);

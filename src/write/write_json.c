@@ -78,7 +78,7 @@ static void add_growth(cJSON *root, const fp_plan *plan)
     cJSON_AddNumberToObject(o, "power_w", round(g.power_w * 100) / 100);
 }
 
-static cJSON *plan_json(const fp_plan *plan)
+static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
@@ -143,7 +143,7 @@ static cJSON *plan_json(const fp_plan *plan)
         cJSON_AddItemToArray(arr, t);
     }
     fp__json_add_physical(root, plan);
-    fp__metrics_json(plan, root);
+    fp__metrics_json(plan, failure, root);
     fp__json_add_networks(root, plan);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
@@ -154,7 +154,13 @@ static cJSON *plan_json(const fp_plan *plan)
 
 fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
 {
-    cJSON *root = plan_json(plan);
+    return fp__plan_json_text(plan, NULL, out, err);
+}
+
+fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
+                             fp_error *err)
+{
+    cJSON *root = plan_json(plan, failure);
     char *s = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (s == NULL)
@@ -169,10 +175,11 @@ fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
     return FP_OK;
 }
 
-fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err)
+fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
+                         fp_error *err)
 {
     char *text = NULL;
-    fp_status rc = fp_plan_to_json(plan, &text, err);
+    fp_status rc = fp__plan_json_text(plan, failure, &text, err);
     if (rc != FP_OK)
         return rc;
     FILE *f = fp__create(path, err);

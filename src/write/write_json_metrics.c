@@ -25,7 +25,7 @@ static void reliability_json(cJSON *m, const fp_reliability *r)
     cJSON_AddNumberToObject(o, "units_without_mtbf", (double)r->units_without_mtbf);
 }
 
-void fp__metrics_json(const fp_plan *plan, cJSON *root)
+void fp__metrics_json(const fp_plan *plan, const fp_failure_report *f, cJSON *root)
 {
     const fp_metrics *mx = fp_plan_metrics(plan);
     cJSON *m = cJSON_AddObjectToObject(root, "metrics"), *arr, *o;
@@ -57,13 +57,12 @@ void fp__metrics_json(const fp_plan *plan, cJSON *root)
     }
     reliability_json(m, &mx->reliability);
 
-    const fp_failure_report *f = fp_plan_failure(plan);
     if (f == NULL)
         return;
     o = cJSON_AddObjectToObject(root, "failure");
     arr = cJSON_AddArrayToObject(o, "specs");
     for (int i = 0; i < f->n_specs; i++)
-        cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_failure_spec(plan, (size_t)i)));
+        cJSON_AddItemToArray(arr, cJSON_CreateString(f->specs[i]));
     cJSON_AddNumberToObject(o, "seed", (double)f->seed);
     cJSON_AddNumberToObject(o, "switches_failed", (double)f->switches_failed);
     cJSON_AddNumberToObject(o, "links_failed", (double)f->links_failed);

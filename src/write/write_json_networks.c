@@ -4,19 +4,40 @@
 #include <cjson/cJSON.h>
 #include "write/writers.h"
 
-/* Dual-homed: hosts whose every port lands on a leaf whose MLAG peer serves the same host (the
- * pair check), and hosts left connected when any one leaf fails (each leaf failed in turn). */
-static void dual_check(cJSON *o, const fp_net_spec *ns, const fp_fabric *fab)
+/* Racks that gain the networks' devices: units and power with them. */
+static void placement(cJSON *root, const fp_plan *plan)
 {
-    int64_t paired = 0, survive = 0;
-    for (int64_t s = 0; s < fab->servers; s++) {
-        /* The host's links: boundary 0, plane-major then host then port. */
-        int64_t l0 = fab->link[s * ns->ports].z, l1 = fab->link[s * ns->ports + 1].z;
-        paired += l0 != l1 && fp__mlag_peer(fab, ns, l0) == l1;
-        survive += l0 != l1;    /* either leaf failing leaves the other */
+    const fp_net_place *pl = fp__plan_net_place(plan);
+    const fp_layout *lay = fp__plan_layout(plan);
+    const fp_cabling *cab = fp__plan_cabling(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    cJSON *o = cJSON_AddObjectToObject(root, "network_placement"), *arr;
+    char name[48];
+    cJSON_AddNumberToObject(o, "management_racks", (double)pl->mgmt_racks);
+    cJSON_AddNumberToObject(o, "compute_racks_gaining_devices", (double)(pl->n_add - pl->mgmt_racks));
+    cJSON_AddNumberToObject(o, "compute_racks_over_rack_units", (double)pl->over_ru);
+    cJSON_AddNumberToObject(o, "compute_racks_over_power_limit", (double)pl->over_power);
+    arr = cJSON_AddArrayToObject(o, "racks");
+    for (int64_t k = 0; k < pl->n_add; k++) {
+        const fp_rack_add *a = &pl->add[k];
+        cJSON *x = cJSON_CreateObject();
+        int compute = a->rack < lay->n_rack;
+        if (compute) {
+            const fp_rack *r = &lay->rack[a->rack];
+            snprintf(name, sizeof name, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
+        } else {
+            snprintf(name, sizeof name, "MGMT-%02lld", (long long)(a->rack - lay->n_rack + 1));
+        }
+        cJSON_AddStringToObject(x, "rack", name);
+        cJSON_AddNumberToObject(x, "devices_added", (double)a->devices);
+        cJSON_AddNumberToObject(x, "rack_units_added", (double)a->ru);
+        cJSON_AddNumberToObject(x, "power_added_w", a->power_w);
+        cJSON_AddNumberToObject(x, "rack_units_used",
+                                (double)(a->ru + (compute ? lay->rack[a->rack].units_used : 0)));
+        cJSON_AddNumberToObject(x, "power_w", a->power_w + (compute ? cab->rack_power_w[a->rack] : 0));
+        cJSON_AddNumberToObject(x, "rack_units", rs->phys.rack_units);
+        cJSON_AddItemToArray(arr, x);
     }
-    cJSON_AddNumberToObject(o, "hosts_on_mlag_pairs", (double)paired);
-    cJSON_AddNumberToObject(o, "hosts_connected_after_any_one_leaf_fails", (double)survive);
 }
 
 void fp__json_add_networks(cJSON *root, const fp_plan *plan)
@@ -83,8 +104,30 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddNumberToObject(m, "leaf_oversubscription",
                                     (double)rs->tier[0].down * rs->tier[0].gbps_down /
                                         ((double)rs->tier[0].up * rs->tier[0].gbps_up));
-        if (ns->dual_homed)
-            dual_check(m, ns, fab);
+        cJSON_AddNumberToObject(m, "bisection_gbps", fp__net_bisection_gbps(fab, rs));
+        {
+            int64_t unknown = 0, paired = 0, survive = 0;
+            cJSON_AddNumberToObject(m, "switch_failures_per_day",
+                                    fp__net_switch_failures_per_day(fab, rs, &unknown));
+            cJSON_AddNumberToObject(m, "switches_without_mtbf", (double)unknown);
+            if (ns->dual_homed) {
+                fp__net_dual_check(fab, ns, &paired, &survive);
+                cJSON_AddNumberToObject(m, "hosts_on_mlag_pairs", (double)paired);
+                cJSON_AddNumberToObject(m, "hosts_connected_after_any_one_leaf_fails", (double)survive);
+            }
+        }
+        {
+            const fp_net_place *pl = fp__plan_net_place(plan);
+            const int64_t R = fp__plan_layout(plan)->n_rack;
+            int64_t in_c = 0, in_m = 0;
+            for (int64_t d = ns->servers; d < fab->n_dev; d++) {
+                in_c += pl->dev_rack[i][d] >= 0 && pl->dev_rack[i][d] < R;
+                in_m += pl->dev_rack[i][d] >= R;
+            }
+            cJSON *x = cJSON_AddObjectToObject(o, "placement");
+            cJSON_AddNumberToObject(x, "devices_in_compute_racks", (double)in_c);
+            cJSON_AddNumberToObject(x, "devices_in_management_racks", (double)in_m);
+        }
         cJSON *bo = cJSON_AddObjectToObject(o, "bom");
         a = cJSON_AddArrayToObject(bo, "lines");
         for (int k = 0; k < b->n; k++) {
@@ -111,6 +154,7 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
         switches += b->switches;
         cables += b->cables;
     }
+    placement(root, plan);
     cJSON *t = cJSON_AddObjectToObject(root, "cluster_totals");
     cJSON_AddStringToObject(t, "note", "compute fabric (bom) plus every network's bom");
     cJSON_AddNumberToObject(t, "cost_usd", cost);

@@ -263,22 +263,20 @@ static const char style[] =
 static fp_status page_end(FILE *f, const char *footer, const char *path, fp_error *err)
 {
     fprintf(f, "<footer id=\"end\" class=\"muted\">%s</footer>\n</body></html>\n", footer);
-    if (ferror(f) | (fclose(f) != 0))
-        FP_FAIL(err, FP_EIO, path, "cannot write %s", path);
-    return FP_OK;
+    return fp__close_written(f, path, err);    /* names the reason; a fault-injection point */
 }
 
 fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write_options *o,
                            fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     fp_summary su;
     fp_totals t;
     const fp_metrics *m = fp_plan_metrics(plan);
     char a[64], b[64], dir[4096], svg[4400], unit[64];
     const char *name = fp__plan_rspec(plan)->name[0] ? fp__plan_rspec(plan)->name : "fabplan";
     if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+        return FP_EIO;
     fp_plan_summary(plan, &su);
     fp_plan_totals(plan, &t);
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

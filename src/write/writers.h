@@ -6,7 +6,11 @@
 #include "plan.h"
 #include "util/text.h"
 
-fp_status fp__write_json(const fp_plan *plan, const char *path, fp_error *err);
+/* plan.json, with the failure section when failure is not NULL. */
+fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
+                         fp_error *err);
+fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
+                             fp_error *err);
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err);
 fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -18,7 +22,7 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
 struct cJSON;
 void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
 /* The "metrics" and "failure" sections of plan.json (write_json_metrics.c). */
-void fp__metrics_json(const fp_plan *plan, struct cJSON *root);
+void fp__metrics_json(const fp_plan *plan, const fp_failure_report *failure, struct cJSON *root);
 /* plan.json "networks" and "cluster_totals" (spec `networks`; nothing without it). */
 void fp__json_add_networks(struct cJSON *root, const fp_plan *plan);
 /* The installer workbook (write_xlsx.c). */

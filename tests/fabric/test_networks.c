@@ -3,7 +3,9 @@
  * per-network BOM totals, and plans without the section left as they were. */
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
+#include <unistd.h>
 #include "helpers.h"
+#include "xlsx_read.h"
 #include "plan.h"
 
 #define COMPUTE "\"cluster\": {\"gpus\": 1024, \"gpus_per_server\": 8, \"nics_per_server\": 1, " \
@@ -112,8 +114,9 @@ Test(networks, superpod_h100_compute_matches_ra_table4)
  *   leaf; MLAG-style pairs of 32 hosts: ceil(128/32) = 4 pairs = 8 leaves; 8 x 32 = 256 uplinks
  *   over 64-port spines = 4 spines; 256 host links.
  * in-band: 128 DGX + 5 management servers + 4 UFM appliances (RA Table 7) = 137 hosts x 2 ports
- *   at 100G on SN4600C (64 x 100G), 1:1 -> 32 down: ceil(137/32) = 5 pairs = 10 leaves; 274 host
- *   links; 10 x 32 = 320 leaf-spine links.
+ *   at 100G on SN4600C (64 x 100G), 1:1 -> 32 down: ceil(137/32) = 5 pairs = 10 leaves, the hosts
+ *   spread evenly: ceil(137/5) = 28 per pair, so 28 down and 28 up per leaf; 274 host links;
+ *   10 x 28 = 280 leaf-spine links, over 64-port spines: at least ceil(280/64) = 5 spines.
  * oob: 128 DGX BMCs + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (52
  *   ports, 12:1 -> 48 down, 4 up): ceil(215/48) = 5 leaves, one 52-port spine (5 x 4 = 20 <= 52;
  *   the last leaf carries 23 hosts, ceil(23/12) = 2 uplinks: 4 x 4 + 2 = 18 links). */
@@ -127,13 +130,23 @@ Test(networks, superpod_h100_networks_counts)
     cr_assert_geq(net_switches(p, s, 2), 4);
     cr_assert_eq(net_switches(p, ib, 1), 10);
     cr_assert_eq(net_links(p, ib, 0), 274);
-    cr_assert_eq(net_links(p, ib, 1), 320);
+    cr_assert_eq(net_links(p, ib, 1), 280);
     cr_assert_geq(net_switches(p, ib, 2), 5);
     cr_assert_eq(fp__plan_net(p, o)->hosts, 128 + 5 + 4 + 78);
     cr_assert_eq(net_switches(p, o, 1), 5);
     cr_assert_eq(net_switches(p, o, 2), 1);
     cr_assert_eq(net_links(p, o, 0), 215);
     cr_assert_eq(net_links(p, o, 1), 18);
+    /* Metrics: storage bisection = half of 256 links x 400G at its narrowest boundary (both are
+     * 256 x 400G): 51,200 Gb/s; oob is limited by its 18 uplinks at 1G: 9 Gb/s. Switch failures
+     * per day: 12 QM9700 x 24 h / the catalog's 250,000 h MTBF. */
+    int64_t unknown = -1;
+    const fp_net_spec *sn = fp__plan_net(p, s);
+    cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, s), &sn->rs), 256 * 400 / 2.0, 1e-9);
+    cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, o), &fp__plan_net(p, o)->rs), 9.0, 1e-9);
+    cr_assert_float_eq(fp__net_switch_failures_per_day(fp__plan_net_fabric(p, s), &sn->rs, &unknown),
+                       12 * 24 / 250000.0, 1e-12);
+    cr_assert_eq(unknown, 0);
     fp_plan_free(p);
 }
 
@@ -165,6 +178,10 @@ Test(networks, dual_homed_hosts_survive_any_one_leaf)
             second[lk->a] = lk->z;
         }
     }
+    int64_t paired = 0, survive = 0;
+    fp__net_dual_check(f, ns, &paired, &survive);
+    cr_assert_eq(paired, 137);
+    cr_assert_eq(survive, 137);
     for (int64_t h = 0; h < f->servers; h++) {
         cr_assert(first[h] >= 0 && second[h] >= 0, "host %lld not dual-homed", (long long)h);
         cr_assert_neq(first[h], second[h], "host %lld: both ports on one leaf", (long long)h);
@@ -241,5 +258,113 @@ Test(networks, absent_section_adds_nothing)
     cr_assert_null(strstr(text, "\"networks\""));
     cr_assert_null(strstr(text, "\"cluster_totals\""));
     free(text);
+    fp_plan_free(p);
+}
+
+/* ---- links.csv: a network column; every network link once, with its network ---- */
+
+Test(networks, links_csv_network_column)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[128];
+    o.formats = FP_WRITE_LINKS;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    csv_file c = csv_load(path);
+    cr_assert_str_eq(c.line[0], "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network");
+    /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 280, oob 215 + 18
+     * (derivations in superpod_h100_networks_counts). */
+    int64_t compute = 0, storage = 0, inband = 0, oob = 0, pair_ok = 0;
+    for (long i = 1; i < c.n; i++) {
+        const char *net = strrchr(c.line[i], ',') + 1;
+        compute += strcmp(net, "compute") == 0;
+        storage += strcmp(net, "storage") == 0;
+        inband += strcmp(net, "inband") == 0;
+        oob += strcmp(net, "oob") == 0;
+        /* An in-band host link: the server's port 1 goes to leaf r1, port 2 to r2 of its pair. */
+        if (strncmp(c.line[i], "inband-L", 8) == 0 && strstr(c.line[i], ",nic-leaf,"))
+            pair_ok += (strstr(c.line[i], "inband-p1,") && strstr(c.line[i], "-leaf-r1,")) ||
+                       (strstr(c.line[i], "inband-p2,") && strstr(c.line[i], "-leaf-r2,"));
+    }
+    cr_assert_eq(c.n - 1, compute + storage + inband + oob);
+    cr_assert_eq(compute, 2048);
+    cr_assert_eq(storage, 512);
+    cr_assert_eq(inband, 274 + 280);
+    cr_assert_eq(oob, 215 + 18);
+    cr_assert_eq(pair_ok, 274);
+    /* Servers keep their compute names on every network. */
+    int found = 0;
+    for (long i = 1; i < c.n; i++)
+        found += strncmp(c.line[i], "inband-L0000001,su01-node-01,inband-p1,inband-su01-leaf-r1,", 59) == 0;
+    cr_assert_eq(found, 1);
+    csv_free(&c);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
+
+/* ---- placement: rack units and power include the networks' devices ---- */
+
+/* Rack units added over all racks = every network switch's RU + every extra endpoint's RU:
+ * QM9700 1U, SN4600C 2U, SN2201 1U (datasheets), 5 management servers and 4 UFM appliances x 1U
+ * (the BMC and switch-management entries take no space). Switch counts are the fabric's. */
+Test(networks, placement_units_and_power)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    const fp_net_place *pl = fp__plan_net_place(p);
+    const fp_layout *lay = fp__plan_layout(p);
+    int64_t ru = 0;
+    double w = 0, w_expect = 0;
+    for (int64_t k = 0; k < pl->n_add; k++) {
+        ru += pl->add[k].ru;
+        w += pl->add[k].power_w;
+        cr_assert_leq(pl->add[k].ru + (pl->add[k].rack < lay->n_rack ? lay->rack[pl->add[k].rack].units_used : 0),
+                      42, "rack %lld over its units", (long long)pl->add[k].rack);
+    }
+    int s = net_index(p, "storage"), ib = net_index(p, "inband");
+    int64_t n_st = net_switches(p, s, 1) + net_switches(p, s, 2);
+    int64_t n_ib = net_switches(p, ib, 1) + net_switches(p, ib, 2);
+    int64_t n_oob = net_switches(p, net_index(p, "oob"), 1) + net_switches(p, net_index(p, "oob"), 2);
+    cr_assert_eq(n_st, 12);
+    cr_assert_eq(n_oob, 6);
+    cr_assert_eq(ru, n_st * 1 + n_ib * 2 + n_oob * 1 + 9);
+    /* Power: switches at the catalog's figures (QM9700 750 W, SN4600C 400 W, SN2201 100 W). */
+    w_expect = (double)n_st * 750.0 + (double)n_ib * 400.0 + (double)n_oob * 100.0;
+    cr_assert_float_eq(w, w_expect, 1e-6);
+    /* Out-of-band leaves stand in the compute rack of their first host (one per compute rack
+     * they serve first), the rest in management racks. */
+    int o = net_index(p, "oob");
+    const fp_fabric *f = fp__plan_net_fabric(p, o);
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++) {
+        const fp_link *lk = &f->link[l];
+        if (lk->a < 128 && l == f->boundary_base[0] + (lk->z - f->tier_base[1]) * 48)
+            cr_assert_eq(pl->dev_rack[o][lk->z], lay->dev_rack[lk->a]);
+    }
+    cr_assert_eq(pl->mgmt_racks, 2);
+    fp_plan_free(p);
+}
+
+/* HGX H100 Enterprise RA pattern: 32 nodes, each with two 200 GbE converged ports to two separate
+ * switches (RA "Network Logical Architecture"). SN5600 at 200G: 64 x 800G split 4 ways = 256
+ * ports, 1:1 -> 128 down: one pair holds all 32 hosts: 2 leaves, 64 host links, 32 up per leaf;
+ * out-of-band: 32 BMCs on one 48-port SN2201 leaf (ceil(32/12) = 3 uplinks). */
+Test(networks, hgx_enterprise_converged_pair)
+{
+    fp_plan *p = preset_plan("hgx-h100-enterprise-32");
+    int c = net_index(p, "converged"), o = net_index(p, "oob");
+    int64_t paired = 0, survive = 0;
+    cr_assert_eq(net_switches(p, c, 1), 2);
+    cr_assert_eq(net_links(p, c, 0), 64);
+    cr_assert_eq(net_links(p, c, 1), 64);
+    fp__net_dual_check(fp__plan_net_fabric(p, c), fp__plan_net(p, c), &paired, &survive);
+    cr_assert_eq(paired, 32);
+    cr_assert_eq(survive, 32);
+    cr_assert_eq(net_switches(p, o, 1), 1);
+    cr_assert_eq(net_links(p, o, 0), 32);
+    cr_assert_eq(net_links(p, o, 1), 3);
     fp_plan_free(p);
 }

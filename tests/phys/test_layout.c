@@ -329,8 +329,9 @@ Test(layout, fail_a_spine_rack)
     }
     const char *specs[] = { spec };
     fp_error err = { 0 };
-    cr_assert_eq(fp_plan_fail(p, specs, 1, 1, &err), FP_OK, "%s", err.msg);
-    const fp_failure_report *f = fp_plan_failure(p);
+    fp_failure_report rep;
+    cr_assert_eq(fp_plan_fail(&rep, p, specs, 1, 1, &err), FP_OK, "%s", err.msg);
+    const fp_failure_report *f = &rep;
     cr_expect_eq(f->switches_failed, 8);
     cr_expect_eq(f->worst_pod, 0);
     cr_expect_float_eq(f->worst_pod_uplinks, 0.75, 1e-9);
@@ -338,13 +339,13 @@ Test(layout, fail_a_spine_rack)
     cr_expect_float_eq(f->bisection_after_gbps, 3174400, 1e-6);
     /* A hall takes everything: every server cut off. */
     const char *hall[] = { "hall:1" };
-    cr_assert_eq(fp_plan_fail(p, hall, 1, 1, &err), FP_OK, "%s", err.msg);
-    cr_expect_eq(fp_plan_failure(p)->servers_cut_off, 2048);
+    cr_assert_eq(fp_plan_fail(&rep, p, hall, 1, 1, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(rep.servers_cut_off, 2048);
     const char *bad[] = { "rack:H1-R01" }, *none[] = { "row:H9-R01" };
-    cr_expect_eq(fp_plan_fail(p, bad, 1, 1, &err), FP_EINVAL);
+    cr_expect_eq(fp_plan_fail(&rep, p, bad, 1, 1, &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "rack:H1-R08-K01"), "%s", err.msg);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_plan_fail(p, none, 1, 1, &err), FP_EINVAL);
+    cr_expect_eq(fp_plan_fail(&rep, p, none, 1, 1, &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "no device stands in row H9-R01"), "%s", err.msg);
     fp_plan_free(p);
 }
