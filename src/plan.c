@@ -38,6 +38,17 @@ fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error 
 
 fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat, fp_error *err)
 {
+    return fp_plan_new_progress(out, spec, cat, NULL, NULL, err);
+}
+
+/* Say which stage starts and how much of the planning is done before it: shares of the time
+ * measured on examples/specs/clos-100k-4tier.json (2.5 s: naming and cabling take 90 %).
+ * Written as a false term so it sits inside the stages' || chains. */
+#define STAGE(name, done) ((progress ? progress(name, done, payload) : (void)0), 0)
+
+fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
+                               fp_progress_cb progress, void *payload, fp_error *err)
+{
     fp_plan *plan;
     fp_status rc;
     if (out == NULL)
@@ -50,28 +61,32 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
     fp_target tg;
     int grow = 0;
     memset(&tg, 0, sizeof tg);
-    if ((rc = resolve_and_size(&plan->rs, spec, cat, err)) != FP_OK ||
-        (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
+    if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, spec, cat, err)) != FP_OK ||
+        STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__nets_resolve(&plan->nets, spec, &plan->rs, cat, err)) != FP_OK ||
         (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK)
         goto fail;
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
+    (void)STAGE("layout", 0.01);
     if (grow ? (rc = fp__target_build(&tg, &plan->rs, err)) != FP_OK ||
                    (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg.lay, &tg.fab,
                                             &tg.rs, err)) != FP_OK
              : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
         goto fail;
-    if ((rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
+    if (STAGE("cabling", 0.02) ||
+        (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
+        STAGE("bom", 0.91) ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, err)) != FP_OK ||
         (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
                                   &plan->cab, &plan->rs, err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
         (fp__cost_note(plan), 0) ||
-        (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
+        STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
         goto fail;
+    (void)STAGE("planned", 1.0);
     fp__target_free(&tg);
     *out = plan;
     return FP_OK;

@@ -90,6 +90,17 @@ typedef struct fp_link_info {
 FP_EXPORT fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                                 fp_error *err);
 
+/** Progress callback: stage name ("cabling", "links.csv"), fraction done in [0, 1], caller's
+ *  payload. Called from the thread doing the work; it must not call back into the plan. */
+typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload);
+
+/** CONSTRUCTOR: as fp_plan_new, telling progress (may be NULL) as each stage starts and when
+ *  all are done: "spec", "fabric", "layout", "cabling", "bom", "metrics", with the fraction of
+ *  the planning done before that stage (shares of the time measured on a 131,072-GPU 4-tier
+ *  plan, where cabling takes 90 %), then "planned" at 1. Same errors as fp_plan_new. */
+FP_EXPORT fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
+                                         fp_progress_cb progress, void *payload, fp_error *err);
+
 /** METHOD: fill the caller's *out with the plan's totals; tier_choice is borrowed from the
  *  plan. Cannot fail. */
 FP_EXPORT void fp_plan_summary(const fp_plan *plan, fp_summary *out);

@@ -9,8 +9,6 @@
 extern "C" {
 #endif
 
-/** Progress callback: stage name ("links.csv"), fraction done in [0, 1], caller's payload. */
-typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload);
 
 /* Which documents to write (bit set). */
 #define FP_WRITE_JSON 0x1u      /**< plan.json */

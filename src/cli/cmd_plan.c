@@ -93,6 +93,15 @@ static void plan_usage(FILE *f)
           f);
 }
 
+/* Planning stages, on the same line as the files' progress after them. */
+static void plan_progress(const char *stage, double frac, void *payload)
+{
+    (void)payload;
+    fprintf(stderr, "\rplanning: %-9s %3.0f%%", stage, frac * 100);
+    if (frac >= 1.0)
+        fputc('\n', stderr);
+}
+
 static void progress(const char *stage, double frac, void *payload)
 {
     (void)payload;
@@ -364,7 +373,9 @@ int cmd_plan(int argc, char **argv)
         o.out_dir = "out";
     if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
         goto out;
-    if (fp_plan_new(&plan, spec, cat, &err) != FP_OK) {
+    /* Progress on a terminal from the first second: the planning stages, then the files. */
+    int show = !o.quiet && isatty(STDERR_FILENO);
+    if (fp_plan_new_progress(&plan, spec, cat, show ? plan_progress : NULL, NULL, &err) != FP_OK) {
         rc = cli_report(NULL, &err);
         goto out;
     }
@@ -379,7 +390,7 @@ int cmd_plan(int argc, char **argv)
     wo.split_by = po.split_by;
     wo.labels = po.labels;
     wo.paper = po.paper;
-    if (!o.quiet && isatty(STDERR_FILENO))
+    if (show)
         wo.progress = progress;
     wo.detail = po.detail;
     wo.formats = formats;

@@ -305,10 +305,8 @@ static int write_svg(const char *path, const point *p, size_t n, const char *tit
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", left, y0 - 6, names[k]);
         fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>\n",
                 left, y0, W - left - right, ph);
-        for (int t = 0; t <= 4; t++) {
-            double v = lo + (hi - lo) * t / 4;
-            if (k == 3 && v != (double)(int)v)
-                continue;
+        for (int t = 0; t <= (k == 3 ? 3 : 4); t++) {
+            double v = k == 3 ? 1 + t : lo + (hi - lo) * t / 4;
             fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
                        "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
                     left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, k == 3 || hi - lo > 100 ? 0 : 2, v);
@@ -338,8 +336,8 @@ static int write_svg(const char *path, const point *p, size_t n, const char *tit
     double yb = top + 4 * (ph + gap) - gap;
     for (int t = 0; t <= 5; t++) {
         int64_t g = x0 + (x1 - x0) * t / 5;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lld</text>\n", X(g), yb + 16,
-                (long long)g);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%lld</text>\n", X(g), yb + 16,
+                t == 0 ? "start" : t == 5 ? "end" : "middle", (long long)g);
     }
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">GPUs</text>\n", W / 2, yb + 32);
     fputs("</svg>\n", f);

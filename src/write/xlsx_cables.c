@@ -5,22 +5,24 @@
 
 /* ---- Cables ---- */
 
-/* cables.csv's columns up to the stock length, the crew's sign-off boxes, then the rest of
- * cables.csv. Paper gets the first 22 (through Date): their widths add up to 171 characters,
- * about 1,310 px or 980 pt at 100 %, which one page width fits at 81 % on A4 landscape (799 pt
- * between 0.3 in margins) and 76 % on Letter (749 pt): 11 pt text prints at 9.0 pt and 8.4 pt. */
+/* What a crew works from comes first: cables.csv's columns through the cable part (the links'
+ * speed, Gb/s, among them), the stock length, and four sign-off boxes; then the route length,
+ * transceivers and labels (cables.csv's other columns, in its order), which stay off paper. The
+ * printed 21 columns' widths add up to 176 characters, about 1,335 px or 1,001 pt at 100 %,
+ * which one page width fits at 80 % on A4 landscape (799 pt between 0.3 in margins) and 75 % on
+ * Letter (749 pt): 11 pt Calibri prints at 8.8 pt and 8.2 pt (before the Gb/s column,
+ * LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4 at 82 %). */
 static const column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
-    { "A device", 15 }, { "A port", 6 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
-    { "Z U", 4 }, { "Z device", 20 }, { "Z port", 8 }, { "Medium", 7 }, { "Gb/s", 5 },
-    { "Cable part", 25 },
-    { "Route m", 6 }, { "Stock m", 6 }, { "Installed", 7 }, { "Tested", 7 }, { "Initials", 7 },
-    { "Date", 9 }, { "A transceiver", 24 }, { "Z transceiver", 24 }, { "Label A", 75 },
-    { "Label Z", 75 },
+    { "A device", 15 }, { "A port", 8 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
+    { "Z U", 5 }, { "Z device", 26 }, { "Z port", 9 }, { "Medium", 7 }, { "Gb/s", 5 },
+    { "Cable part", 26 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 },
+    { "Date", 8 }, { "Route m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
+    { "Label A", 75 }, { "Label Z", 75 },
 };
 #define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
-#define CABLE_SIGN_OFF 18       /* first sign-off column */
-#define CABLE_PRINT_COLS 22
+#define CABLE_SIGN_OFF 17       /* first sign-off column */
+#define CABLE_PRINT_COLS 21
 
 /* "a;b" of a field over the legs of a breakout cable (one leg: the field itself), as cables.csv
  * writes it. offset: a string field of fp_cable_end, or with is_int an int field. */
@@ -95,8 +97,8 @@ void fp_xlsx__write_cables(book *b)
         zlabel[FP_MAX_LEGS * 130];
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     fp_xlsx__sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
-    /* On paper, through the sign-off boxes: transceivers and labels (what labels.csv feeds a
-     * label printer) would shrink a fit-to-width page below 8 pt. */
+    /* On paper, through the sign-off boxes: the route, transceivers and labels (what labels.csv
+     * feeds a label printer) would shrink a fit-to-width page below 8 pt. */
     s.print_cols = CABLE_PRINT_COLS;
     const split_index *x = b->split;
     const int64_t *only = x ? x->cable + x->start[x->cur] : NULL;
@@ -143,10 +145,10 @@ void fp_xlsx__write_cables(book *b)
         put_s(b, ws, r, 13, fp_medium_name(c.medium), t);
         put_n(b, ws, r, 14, c.gbps, in);
         put_s(b, ws, r, 15, c.part, t);
-        put_n(b, ws, r, 16, c.route_m, ln);
-        put_n(b, ws, r, 17, c.stock_m, ln);
+        put_n(b, ws, r, 16, c.stock_m, ln);
         for (int k = 0; k < 4; k++)
             put_s(b, ws, r, (lxw_col_t)(CABLE_SIGN_OFF + k), "", b->box);
+        put_n(b, ws, r, 21, c.route_m, ln);
         put_s(b, ws, r, 22, a->transceiver, t);
         put_s(b, ws, r, 23, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
         put_s(b, ws, r, 24, a->label, t);
@@ -164,7 +166,7 @@ void fp_xlsx__write_cables(book *b)
 static const column pull_cols[] = {
     { "From rack", 12 }, { "To rack", 12 }, { "Medium", 7 }, { "Cable part", 25 },
     { "Stock m", 6 },    { "Count", 6 },    { "Total m", 7 }, { "Longest route m", 7 },
-    { "Cables", 44 }, { "Installed", 7 }, { "Tested", 7 }, { "Initials", 7 }, { "Date", 9 },
+    { "Cables", 44 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 }, { "Date", 8 },
 };
 #define PULL_CABLES 8
 #define N_PULL_COLS ((int)(sizeof pull_cols / sizeof pull_cols[0]))

@@ -339,3 +339,19 @@ Test(cli, compare_filters_and_order)
     cr_expect_eq(run(BIN " compare --gpus 512 --min-bisection 0", out, sizeof out), 2, "%s", out);
     cr_expect_eq(run(BIN " compare --gpus 512 --max-oversubscription 1:2", out, sizeof out), 2, "%s", out);
 }
+
+/* Progress goes to a terminal only, from the planning stages on: under script(1) stderr is a
+ * terminal; through a pipe it is not and nothing but the summary appears. */
+Test(cli, progress_on_a_terminal_only)
+{
+    static char out[1 << 16];
+    char dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[512];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "script -qec '" BIN " plan --gpus 512 --formats json -o %s' /dev/null", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "planning: spec") != NULL && strstr(out, "planning: cabling") != NULL &&
+              strstr(out, "planned   100%") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 --formats json -o %s", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "planning:") == NULL, "%s", out);
+}
