@@ -100,6 +100,36 @@ void fp_plan_summary(const fp_plan *plan, fp_summary *out)
     out->tier_choice = rs->tier_choice;
 }
 
+size_t fp_plan_network_count(const fp_plan *plan)
+{
+    return plan ? (size_t)plan->nets.n : 0;
+}
+
+fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, fp_error *err)
+{
+    if (plan == NULL || out == NULL || i >= (size_t)plan->nets.n)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_network: no network %zu (the plan has %d)", i,
+                plan ? plan->nets.n : 0);
+    const fp_net_spec *ns = &plan->nets.net[i];
+    const fp_fabric *f = &plan->net_fab.fab[i];
+    const fp_net_bom *b = &plan->net_bom.b[i];
+    int64_t survive = 0;
+    memset(out, 0, sizeof *out);
+    out->name = ns->name;
+    out->role = fp__net_role_name(ns->role);
+    out->dual_homed = ns->dual_homed;
+    out->tiers = f->tiers;
+    out->port_gbps = ns->rs.link_gbps;
+    out->hosts = ns->hosts;
+    out->switches = f->n_dev - f->servers;
+    out->links = f->n_link;
+    out->cost_usd = b->cost;
+    out->power_w = b->power_w;
+    out->bisection_gbps = fp__net_bisection_gbps(f, &ns->rs);
+    fp__net_dual_check(f, ns, &out->hosts_on_pairs, &survive);
+    return FP_OK;
+}
+
 size_t fp_plan_tier_count(const fp_plan *plan)
 {
     return (size_t)plan->fab.tiers;

@@ -110,6 +110,28 @@ FP_EXPORT void fp_plan_summary(const fp_plan *plan, fp_summary *out);
 FP_EXPORT size_t fp_plan_tier_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_error *err);
 
+/** One of the cluster's other networks (spec `networks`), filled by fp_plan_network. */
+typedef struct fp_network_info {
+    const char *name;       /**< the spec's name (borrowed from the plan) */
+    const char *role;       /**< "converged", "storage", "management" or "oob" (static) */
+    int dual_homed;         /**< 1 when each host's two ports go to the two leaves of an MLAG pair */
+    int tiers;              /**< switch tiers of the network's fabric */
+    int port_gbps;          /**< speed of the hosts' ports */
+    int64_t hosts;          /**< endpoints: servers plus the extra endpoints' port groups */
+    int64_t switches;       /**< all tiers */
+    int64_t links;          /**< all boundaries; one cable each */
+    double cost_usd;        /**< switches and NICs bought for the network */
+    double power_w;         /**< switches and NICs */
+    double bisection_gbps;  /**< narrowest boundary's capacity / 2 */
+    int64_t hosts_on_pairs; /**< dual-homed: hosts whose two ports land on one MLAG pair */
+} fp_network_info;
+
+/** METHOD: number of networks beside the compute fabric (0 without spec `networks`), and a copy
+ *  of network i (spec order) into the caller's *out. Errors: FP_EINVAL when i is out of range. */
+FP_EXPORT size_t fp_plan_network_count(const fp_plan *plan);
+FP_EXPORT fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out,
+                                    fp_error *err);
+
 /** METHOD: number of devices, and a copy of device i into the caller's *out (model borrowed
  *  from the plan). Fixed order: servers, then switches by tier, plane, pod, index.
  *  Errors: FP_EINVAL when i is out of range. */

@@ -116,6 +116,28 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
            r->switch_failures_per_day, r->transceiver_failures_per_day, r->cable_failures_per_day,
            duration(t1, sizeof t1, r->hours_to_first_link_failure),
            duration(t2, sizeof t2, r->hours_to_first_switch_failure));
+    for (size_t i = 0; i < fp_plan_network_count(plan); i++) {
+        fp_network_info ni;
+        if (fp_plan_network(plan, i, &ni, NULL) != FP_OK)
+            continue;
+        printf("  network %s (%s%s): %lld hosts at %d Gb/s, %d tiers, %lld switches, %lld links, $%s, bisection %s Gb/s\n",
+               ni.name, ni.role, ni.dual_homed ? ", dual-homed on MLAG pairs" : "",
+               (long long)ni.hosts, ni.port_gbps, ni.tiers, (long long)ni.switches,
+               (long long)ni.links, grouped(a, sizeof a, ni.cost_usd),
+               grouped(b, sizeof b, ni.bisection_gbps));
+    }
+    if (fp_plan_network_count(plan) > 0) {
+        fp_totals t;
+        fp_plan_totals(plan, &t);
+        double cost = t.cost;
+        for (size_t i = 0; i < fp_plan_network_count(plan); i++) {
+            fp_network_info ni;
+            if (fp_plan_network(plan, i, &ni, NULL) == FP_OK)
+                cost += ni.cost_usd;
+        }
+        printf("  whole cluster network (compute fabric BOM + every network): $%s\n",
+               grouped(a, sizeof a, cost));
+    }
     if (f == NULL)
         return;
     printf("  failure what-if (");

@@ -368,3 +368,27 @@ Test(networks, hgx_enterprise_converged_pair)
     cr_assert_eq(net_links(p, o, 1), 3);
     fp_plan_free(p);
 }
+
+/* The public view: one entry per network, its figures those of the plan's network. */
+Test(networks, public_getters)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_network_info ni;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_network_count(p), 3);
+    cr_assert_eq(fp_plan_network(p, 1, &ni, &err), FP_OK);
+    cr_assert_str_eq(ni.name, "inband");
+    cr_assert_str_eq(ni.role, "management");
+    cr_assert_eq(ni.dual_homed, 1);
+    cr_assert_eq(ni.hosts, 137);
+    cr_assert_eq(ni.links, 274 + 280);
+    cr_assert_eq(ni.hosts_on_pairs, 137);
+    cr_assert_eq(ni.switches, net_switches(p, 1, 1) + net_switches(p, 1, 2));
+    /* 10 leaves + spines at the catalog's $25,000 per SN4600C. */
+    cr_assert_float_eq(ni.cost_usd, (double)ni.switches * 25000, 1e-6);
+    cr_assert_eq(fp_plan_network(p, 3, &ni, &err), FP_EINVAL);
+    fp_plan_free(p);
+    p = preset_plan("dgx-h100-4su");
+    cr_assert_eq(fp_plan_network_count(p), 0);
+    fp_plan_free(p);
+}
