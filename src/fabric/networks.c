@@ -14,18 +14,6 @@ void fp__net_fabrics_free(fp_net_fabrics *nf)
     nf->n = 0;
 }
 
-/* Errors of the builder name /fabric/... or /cluster/...: the network's own pointer instead. */
-static void repoint(fp_error *err, int i)
-{
-    char where[sizeof err->where], msg[sizeof err->msg];
-    if (err == NULL)
-        return;
-    snprintf(where, sizeof where, "/networks/%d", i);
-    snprintf(msg, sizeof msg, "/networks/%d: %s", i, err->msg);
-    snprintf(err->msg, sizeof err->msg, "%s", msg);
-    snprintf(err->where, sizeof err->where, "%s", where);
-}
-
 static fp_status size_one(fp_net_spec *ns, fp_error *err)
 {
     fp_rspec *rs = &ns->rs;
@@ -63,7 +51,9 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
         fp_status rc;
         if ((rc = size_one(&nets->net[i], err)) != FP_OK ||
             (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK) {
-            repoint(err, i);
+            char base[32];
+            snprintf(base, sizeof base, "/networks/%d", i);
+            fp__net_error_repoint(err, base);
             fp__net_fabrics_free(out);
             return rc;
         }

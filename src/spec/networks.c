@@ -25,9 +25,28 @@ void fp__nets_free(fp_nets *nets)
     nets->n = 0;
 }
 
-/* A sub-spec error names /cluster/... or /fabric/...: point it at /networks/N/... instead. */
-static void repoint(fp_error *err, const char *base)
+/* The network's "GPUs" are its hosts (one per builder server): say so in messages. */
+static void say_hosts(char *msg, size_t n)
 {
+    char out[512];
+    size_t k = 0;
+    for (const char *p = msg; *p && k + 8 < sizeof out;) {
+        if (strncmp(p, "GPUs", 4) == 0) {
+            memcpy(out + k, "hosts", 5);
+            k += 5;
+            p += 4;
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = '\0';
+    snprintf(msg, n, "%s", out);
+}
+
+void fp__net_error_repoint(fp_error *err, const char *base)
+{
+    if (err != NULL)
+        say_hosts(err->msg, sizeof err->msg);
     static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
                                         "/fabric/su_servers", "/fabric" };
     static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "" };
@@ -49,6 +68,11 @@ static void repoint(fp_error *err, const char *base)
         snprintf(err->where, sizeof err->where, "%s", where);
         return;
     }
+    /* Anything else: the network's pointer before the message. */
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s: %s", base, err->msg);
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+    snprintf(err->where, sizeof err->where, "%s", base);
 }
 
 static int name_ok(const char *s)
@@ -212,7 +236,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
     rc = fp__spec_resolve_tree(&ns->rs, root, cat, err);
     cJSON_Delete(root);
     if (rc != FP_OK) {
-        repoint(err, base);
+        fp__net_error_repoint(err, base);
         return rc;
     }
     if (ns->rs.endpoints_per_server != ns->ports) {

@@ -56,6 +56,9 @@ fp_status fp__spec_resolve_tree(fp_rspec *rs, struct cJSON *root, const fp_catal
 fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rspec *compute,
                            const fp_catalog *cat, fp_error *err);
 void fp__nets_free(fp_nets *nets);
+/* An error of the shared fabric code names /cluster/... or /fabric/...: point it (where and the
+ * message) at the network base ("/networks/1") instead. */
+void fp__net_error_repoint(fp_error *err, const char *base);
 /* "converged", "storage", "management", "oob". */
 const char *fp__net_role_name(fp_net_role role);
 

@@ -90,6 +90,11 @@ Test(networks, validation_errors_point_into_networks)
     expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"},"
                  " {\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"}]",
                  FP_EINVAL, "/networks/1", "already the name");
+    /* Sizing errors (the fabric stage) too: 128 hosts do not fit 2 tiers of 8-port switches at
+     * 1:1 (4 down per leaf, 8 leaves per spine: 32 hosts at most). */
+    expect_error("[{\"name\": \"m\", \"role\": \"management\", \"port_gbps\": 100, \"tiers\": 2,"
+                 " \"switch\": {\"ports\": 8, \"port_gbps\": 100}}]",
+                 FP_EDESIGN, "/networks/0/tiers", "2-tier maximum");
 }
 
 /* ---- the DGX SuperPOD H100 preset ---- */
