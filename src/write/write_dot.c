@@ -269,7 +269,7 @@ static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64
 /* How devices of one tier are grouped: by `unit` (pod, zone, or the whole plane), `chunk` units
  * per group. */
 typedef struct tier_grouping {
-    int unit;               /* 0 = whole plane, 2 = pod, 3 = zone */
+    int unit;               /* 0 = whole plane, 1 = scalable unit, 2 = pod, 3 = zone */
     int64_t units;          /* units per plane */
     int64_t chunk;          /* units per group */
     int64_t groups;         /* groups per plane */
@@ -279,6 +279,7 @@ typedef struct tier_grouping {
 typedef struct overview {
     const fp_plan *plan;
     tier_grouping tg[FP_MAX_TIERS + 1];
+    int64_t sus;            /* scalable units of a rail-optimized fabric's leaves (0 none) */
     int64_t n_groups;       /* group 0 = servers */
     int64_t *members;       /* per group: devices */
     int64_t *su_lo, *su_hi; /* per group: SU range of its leaves (rail-optimized), -1 none */
@@ -313,6 +314,10 @@ static void plan_grouping(overview *ov)
         if (L >= 3 && t <= 2) {
             g->unit = 2;
             g->units = fab->level[2].blocks;
+        } else if (L == 2 && t == 1 && ov->sus > 1) {
+            /* A 2-tier rail-optimized fabric: its leaves per scalable unit, not one box. */
+            g->unit = 1;
+            g->units = ov->sus;
         } else if (L >= 4 && t == 3) {
             g->unit = 3;
             g->units = fab->level[3].blocks;
@@ -338,7 +343,7 @@ static int64_t group_of(const overview *ov, int64_t dev)
     if (d->tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d->tier];
-    int64_t unit = g->unit == 2 ? d->pod : g->unit == 3 ? d->zone : 0;
+    int64_t unit = g->unit == 1 ? d->su : g->unit == 2 ? d->pod : g->unit == 3 ? d->zone : 0;
     return g->base + (int64_t)d->plane * g->groups + unit / g->chunk;
 }
 
@@ -357,6 +362,9 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     const fp_fabric *fab = fp__plan_fabric(plan);
     memset(ov, 0, sizeof *ov);
     ov->plan = plan;
+    for (int64_t i = 0; i < fab->n_dev; i++)
+        if (fab->dev[i].tier == 1 && fab->dev[i].su >= ov->sus)
+            ov->sus = fab->dev[i].su + 1;
     plan_grouping(ov);
     size_t G = (size_t)ov->n_groups;
     ov->members = calloc(G, sizeof *ov->members);

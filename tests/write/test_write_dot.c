@@ -515,3 +515,23 @@ Test(write_dot, deterministic_and_png_on_request)
     cr_expect(exists(d2, "floor.png"));
     fp_plan_free(p);
 }
+
+/* The 1,024-GPU DGX H100 SuperPOD preset is a 2-tier rail-optimized fabric of 4 scalable units,
+ * 8 rails each: 32 leaves. The overview draws each unit's 8 leaves as its own box ("leaves × 8,
+ * SU k") instead of one box for all 32, so the figure shows the units side by side. */
+Test(write_dot, two_tier_rail_overview_has_a_box_per_su)
+{
+    char dir[] = "/tmp/fabplan-dot-su-XXXXXX", cmd[512], path[128], want[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, FP_TEST_BIN_DIR "/src/fabplan plan --preset dgx-h100-4su "
+                              "--formats fabric -q -o %s", dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/fabric.dot", dir);
+    char *dot = slurp(path);
+    for (int su = 1; su <= 4; su++) {
+        snprintf(want, sizeof want, "leaves × 8\nSU %d, 8 rails", su);
+        cr_expect(strstr(dot, want) != NULL, "no box \"%s\" in\n%s", want, dot);
+    }
+    cr_expect(strstr(dot, "leaves × 32") == NULL);
+    free(dot);
+}
