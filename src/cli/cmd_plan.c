@@ -199,9 +199,9 @@ static void print_summary(const fp_plan *plan)
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
         fp_tier_info t;
         fp_plan_tier(plan, i, &t, NULL);
-        char ratio[16];
+        char ratio[32];
         if (t.up_ports)
-            snprintf(ratio, sizeof ratio, "%g:1", t.oversubscription);
+            fp_ratio_text(t.oversubscription, ratio, sizeof ratio);
         else
             snprintf(ratio, sizeof ratio, "-");
         printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld\n", t.tier, t.role, t.model,
