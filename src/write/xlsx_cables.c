@@ -8,15 +8,18 @@
 /* What a crew works from comes first: cables.csv's columns through the cable part (the links'
  * speed, Gb/s, among them), the stock length, and four sign-off boxes; then the route length,
  * transceivers and labels (cables.csv's other columns, in its order), which stay off paper. The
- * printed 21 columns' widths add up to 176 characters, about 1,335 px or 1,001 pt at 100 %,
- * which one page width fits at 80 % on A4 landscape (799 pt between 0.3 in margins) and 75 % on
- * Letter (749 pt): 11 pt Calibri prints at 8.8 pt and 8.2 pt (before the Gb/s column,
- * LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4 at 82 %). */
+ * ports are 13 characters wide for a two-lane port's name ("1/10/1+1/10/2", issue 14); devices
+ * and parts are 14 to 24 (Calibri's letters are narrower than its digits, the width unit:
+ * "su64-node-27;su64-node-28" and "nvidia-acc-800g-split-2x400" measure about 23 digits). The
+ * printed 21 columns' widths add up to 180 characters, 1,365 px or 1,024 pt at 100 %, which one
+ * page width fits at 78 % on A4 landscape (799 pt between 0.3 in margins) and 73 % on Letter
+ * (749 pt): 11 pt Calibri prints at 8.6 pt and 8.0 pt (before the Gb/s column and the wider
+ * ports, LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4 at 82 %). */
 static const column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
-    { "A device", 15 }, { "A port", 8 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
-    { "Z U", 5 }, { "Z device", 26 }, { "Z port", 9 }, { "Medium", 7 }, { "Gb/s", 5 },
-    { "Cable part", 26 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 },
+    { "A device", 14 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
+    { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 }, { "Gb/s", 5 },
+    { "Cable part", 24 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 },
     { "Date", 8 }, { "Route m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
     { "Label A", 75 }, { "Label Z", 75 },
 };

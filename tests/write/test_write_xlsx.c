@@ -629,6 +629,39 @@ Test(write_xlsx, printed_cables_are_8pt_with_sign_off_columns)
     fp_plan_free(p);
 }
 
+/* The XML width of the Cables sheet's 1-based column col. */
+static double cables_col_width(const char *xml, int col)
+{
+    for (const char *c = xml; (c = strstr(c, "<col ")) != NULL; c++) {
+        int lo = atoi(strstr(c, "min=\"") + 5), hi = atoi(strstr(c, "max=\"") + 5);
+        if (lo <= col && col <= hi)
+            return strtod(strstr(c, "width=\"") + 7, NULL);
+    }
+    return 0;
+}
+
+/* The port columns fit a two-lane port's name: a 64-cage switch's cage P splits into lanes
+ * 1/P/1 and 1/P/2, and a cable over both names "1/P/1+1/P/2" (issue 14), 13 characters for a
+ * two-digit P ("1/10/1+1/10/2"). A port is column G (7), Z port column M (13). */
+Test(write_xlsx, cable_port_columns_fit_two_lane_port_names)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "Cables");
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[6], "A port");
+    cr_expect_str_eq(row.v[12], "Z port");
+    cr_expect_geq(cables_col_width(xml, 7), 13.0);
+    cr_expect_geq(cables_col_width(xml, 13), 13.0);
+    free(xml);
+    fp_plan_free(p);
+}
+
 /* 1-based index of the cable with this id, 0 when none. */
 static size_t cable_number(const fp_plan *p, const char *id)
 {
