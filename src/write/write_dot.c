@@ -1083,6 +1083,107 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     return FP_OK;
 }
 
+/* A rectangle of the floor drawn as a fixed-size node: x0..x1 and y0..y1 in floor metres
+ * (y grows away from the front, as fp_rack_info's), placed on a page whose y grows up. */
+static Agnode_t *floor_rect(Agraph_t *g, const char *name, double x0, double x1, double y0,
+                            double y1, double max_y)
+{
+    char v[64];
+    Agnode_t *n = agnode(g, (char *)name, 1);
+    snprintf(v, sizeof v, "%.2f,%.2f!", (x0 + x1) / 2 * FLOOR_PT_PER_M,
+             (max_y + 1.2 - (y0 + y1) / 2) * FLOOR_PT_PER_M);
+    set_attr(n, "pos", v);
+    snprintf(v, sizeof v, "%.4f", (x1 - x0) * FLOOR_PT_PER_M / 72.0);
+    set_attr(n, "width", v);
+    snprintf(v, sizeof v, "%.4f", (y1 - y0) * FLOOR_PT_PER_M / 72.0);
+    set_attr(n, "height", v);
+    set_attr(n, "label", "");
+    return n;
+}
+
+/* Rows, their overhead trays and the aisles between them. A row's tray runs its length over the
+ * racks' rear 0.3 m (clear of the rack labels), red when the tray is over-full; an aisle is the
+ * floor between two rows of a hall, drawn dashed and named. */
+static fp_status floor_rows(Agraph_t *g, const fp_plan *plan, size_t n_racks, double max_y,
+                            fp_error *err)
+{
+    char name[64];
+    double px0 = 0, px1 = 0, py = 0;
+    int phall = -1;
+    for (size_t i = 0; i < n_racks;) {
+        fp_rack_info r, q;
+        fp_status rc = fp_plan_rack(plan, i, &r, err);
+        if (rc != FP_OK)
+            return rc;
+        double x0 = r.x_m, x1 = r.x_m + 0.6;
+        size_t j = i + 1;
+        for (; j < n_racks && fp_plan_rack(plan, j, &q, NULL) == FP_OK && q.hall == r.hall &&
+               q.row == r.row; j++) {
+            x0 = q.x_m < x0 ? q.x_m : x0;
+            x1 = q.x_m + 0.6 > x1 ? q.x_m + 0.6 : x1;
+        }
+        char row[16];
+        snprintf(row, sizeof row, "H%d-R%02d", r.hall, r.row);
+        snprintf(name, sizeof name, "floor-tray-%s", row);
+        Agnode_t *t = floor_rect(g, name, x0, x1, r.y_m + 0.9, r.y_m + 1.2, max_y);
+        set_attr(t, "style", "filled");
+        set_attr(t, "fillcolor", "#8080804d");
+        set_attr(t, "color", "#606060");
+        for (size_t k = 0; k < fp_plan_tray_count(plan); k++) {
+            fp_tray_info ti;
+            if (fp_plan_tray(plan, k, &ti, NULL) == FP_OK && strcmp(ti.row, row) == 0 && ti.over) {
+                set_attr(t, "fillcolor", "#d000004d");
+                set_attr(t, "color", "#d00000");
+            }
+        }
+        if (r.hall == phall && r.y_m > py + 1.2) {
+            snprintf(name, sizeof name, "floor-aisle-%s", row);
+            Agnode_t *a = floor_rect(g, name, x0 < px0 ? x0 : px0, x1 > px1 ? x1 : px1,
+                                     py + 1.2, r.y_m, max_y);
+            set_attr(a, "style", "dashed");
+            set_attr(a, "color", "#a0a0a0");
+            set_attr(a, "label", "aisle");
+            set_attr(a, "fontcolor", "#808080");
+            set_attr(a, "fontsize", "10");
+        }
+        phall = r.hall;
+        px0 = x0;
+        px1 = x1;
+        py = r.y_m;
+        i = j;
+    }
+    return FP_OK;
+}
+
+/* A scale bar below the floor's left end: alternate black and white 1-m (or longer) segments,
+ * the bar about a quarter of the floor's width, and its length in metres. */
+static void scale_bar(Agraph_t *g, double width_m, double max_y)
+{
+    static const double lengths[] = { 1, 2, 5, 10, 20, 50, 100 };
+    double len = 1;
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
+        if (lengths[k] <= width_m / 4)
+            len = lengths[k];
+    int segs = 5;
+    char name[64], v[64];
+    for (int s = 0; s < segs; s++) {
+        snprintf(name, sizeof name, "legend-scale-%d", s);
+        Agnode_t *n = floor_rect(g, name, len * s / segs, len * (s + 1) / segs, max_y + 2.0,
+                                 max_y + 2.15, max_y);
+        set_attr(n, "style", "filled");
+        set_attr(n, "fillcolor", s % 2 ? "white" : "black");
+        set_attr(n, "color", "black");
+    }
+    Agnode_t *n = floor_rect(g, "legend-scale", 0, len, max_y + 2.2, max_y + 2.6, max_y);
+    snprintf(v, sizeof v, "%g m", len);
+    set_attr(n, "label", v);
+    set_attr(n, "shape", "plaintext");
+    set_attr(n, "style", "solid");
+    set_attr(n, "fontsize", "12");
+    snprintf(v, sizeof v, "%g", len);
+    set_attr(n, "metres", v);
+}
+
 fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
                           fp_error *err)
 {
@@ -1119,13 +1220,15 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     agattr(g, AGNODE, S("fontsize"), S("8"));
     agattr(g, AGEDGE, S("fontsize"), S("12"));
     /* Draw the racks with y growing up the page the way a floor plan is read from the front. */
-    double max_y = 0;
+    double max_y = 0, max_x = 0;
     for (size_t i = 0; i < n_racks; i++) {
         fp_rack_info r;
         if ((rc = fp_plan_rack(plan, i, &r, err)) != FP_OK)
             goto out;
         if (r.y_m > max_y)
             max_y = r.y_m;
+        if (r.x_m + 0.6 > max_x)
+            max_x = r.x_m + 0.6;
     }
     for (size_t i = 0; i < n_racks; i++) {
         fp_rack_info r;
@@ -1148,11 +1251,16 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         snprintf(label, sizeof label, "%.2f,%.2f!", (r.x_m + 0.3) * FLOOR_PT_PER_M,
                  (max_y - r.y_m + 0.6) * FLOOR_PT_PER_M);
         set_attr(node[i], "pos", label);
-        snprintf(label, sizeof label, "%.2f", 0.6 * FLOOR_PT_PER_M / 72.0);
+        /* Four decimals: to two, 0.67 in drew a 0.6 m rack 0.5 % wide of the scale bar. */
+        snprintf(label, sizeof label, "%.4f", 0.6 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "width", label);
-        snprintf(label, sizeof label, "%.2f", 1.2 * FLOOR_PT_PER_M / 72.0);
+        snprintf(label, sizeof label, "%.4f", 1.2 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "height", label);
     }
+    if ((rc = floor_rows(g, plan, n_racks, max_y, err)) != FP_OK)
+        goto out;
+    if (n_racks > 0)
+        scale_bar(g, max_x, max_y);
     if (n_racks > 0 && (rc = busiest_runs(plan, n_racks, runs, &n_runs, &tally, err)) != FP_OK)
         goto out;
     for (int i = 0; i < n_runs; i++) {

@@ -1,6 +1,7 @@
 /* Diagrams: write them, parse the DOT back with cgraph's agread and compare node and edge counts
  * and labels with numbers derived from the fabric's formulas; check the SVG is well-formed XML. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <graphviz/cgraph.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -428,6 +429,8 @@ Test(write_dot, floor_plan)
     size_t racks = fp_plan_rack_count(p);
     int rack_nodes = 0, legend = 0;
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        if (strncmp(agnameof(n), "legend-scale", 12) == 0 || strncmp(agnameof(n), "floor-", 6) == 0)
+            continue;
         if (strncmp(agnameof(n), "legend-", 7) == 0)
             legend++;
         else
@@ -500,6 +503,88 @@ Test(write_dot, floor_plan)
         }
     agclose(g);
     cr_expect(xml_elements(dir, "floor.svg") > 0);
+    fp_plan_free(p);
+}
+
+/* The floor plan is to scale: the scale bar's segments add up to its stated metres at the same
+ * points per metre as a rack's 0.6 m width; one tray per row spans the row's racks (first rack's
+ * left edge to the last one's right edge), red when fp_plan_tray says over-full; one aisle
+ * between each two neighbouring lines of rows of a hall, as deep as the floor between them.
+ * Sizes are inches to four decimals in the .dot: within 0.5 pt over a 14 m row. */
+Test(write_dot, floor_to_scale_with_trays_and_aisles)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64], name[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_FLOOR, NULL);
+    Agraph_t *g = read_dot(dir, "floor.dot");
+    fp_rack_info r0;
+    cr_assert_eq(fp_plan_rack(p, 0, &r0, NULL), FP_OK);
+    double pt_per_m = atof(attr(agnode(g, S(r0.name), 0), "width")) * 72 / 0.6;
+    double bar_in = 0;
+    for (int s = 0; s < 5; s++) {
+        snprintf(name, sizeof name, "legend-scale-%d", s);
+        Agnode_t *n = agnode(g, name, 0);
+        cr_assert_not_null(n, "no scale segment %d", s);
+        bar_in += atof(attr(n, "width"));
+    }
+    Agnode_t *bar = agnode(g, S("legend-scale"), 0);
+    cr_assert_not_null(bar);
+    double metres = atof(attr(bar, "metres"));
+    cr_expect_gt(metres, 0);
+    char want[32];
+    snprintf(want, sizeof want, "%g m", metres);
+    cr_expect_str_eq(attr(bar, "label"), want);
+    cr_expect_float_eq(bar_in * 72 / metres, pt_per_m, 0.05, "bar %.2f pt/m, racks %.2f pt/m",
+                       bar_in * 72 / metres, pt_per_m);
+    size_t n_racks = fp_plan_rack_count(p);
+    int rows = 0, halls = 0, lines = 0, aisles = 0, prev_hall = -1;
+    double prev_y = 0;
+    for (size_t i = 0; i < n_racks;) {
+        fp_rack_info r, q;
+        cr_assert_eq(fp_plan_rack(p, i, &r, NULL), FP_OK);
+        double x0 = r.x_m, x1 = r.x_m + 0.6;
+        size_t j = i + 1;
+        for (; j < n_racks; j++) {
+            cr_assert_eq(fp_plan_rack(p, j, &q, NULL), FP_OK);
+            if (q.hall != r.hall || q.row != r.row)
+                break;
+            x0 = fmin(x0, q.x_m);
+            x1 = fmax(x1, q.x_m + 0.6);
+        }
+        rows++;
+        halls += r.hall != prev_hall;
+        snprintf(name, sizeof name, "floor-tray-H%d-R%02d", r.hall, r.row);
+        Agnode_t *t = agnode(g, name, 0);
+        cr_assert_not_null(t, "no tray %s", name);
+        cr_expect_float_eq(atof(attr(t, "width")) * 72, (x1 - x0) * pt_per_m, 0.5, "%s: %.2f pt, want %.2f",
+                           name, atof(attr(t, "width")) * 72, (x1 - x0) * pt_per_m);
+        for (size_t k = 0; k < fp_plan_tray_count(p); k++) {
+            fp_tray_info ti;
+            cr_assert_eq(fp_plan_tray(p, k, &ti, NULL), FP_OK);
+            if (strcmp(ti.row, name + 11) == 0)
+                cr_expect_str_eq(attr(t, "color"), ti.over ? "#d00000" : "#606060", "%s", name);
+        }
+        snprintf(name, sizeof name, "floor-aisle-H%d-R%02d", r.hall, r.row);
+        Agnode_t *a = agnode(g, name, 0);
+        /* Two rows can share a line of the floor (same y, side by side): no aisle between. */
+        lines += r.hall != prev_hall || r.y_m > prev_y;
+        if (r.hall == prev_hall && r.y_m > prev_y + 1.2) {
+            cr_assert_not_null(a, "no aisle before row %d", r.row);
+            aisles++;
+            cr_expect_float_eq(atof(attr(a, "height")) * 72, (r.y_m - prev_y - 1.2) * pt_per_m,
+                               0.5, "%s", name);
+        } else {
+            cr_expect_null(a);
+        }
+        prev_hall = r.hall;
+        prev_y = r.y_m;
+        i = j;
+    }
+    cr_expect_eq(rows, (int)fp_plan_tray_count(p));
+    cr_expect_eq(aisles, lines - halls);
+    cr_expect_gt(aisles, 0);
+    agclose(g);
     fp_plan_free(p);
 }
 
