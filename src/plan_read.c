@@ -343,3 +343,34 @@ void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
         }
     }
 }
+
+size_t fp_plan_tray_count(const fp_plan *plan)
+{
+    return (size_t)plan->cab.n_tray;
+}
+
+fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_error *err)
+{
+    const fp_layout *lay = &plan->lay;
+    const fp_phys_spec *ps = &plan->rs.phys;
+    if (i >= (size_t)plan->cab.n_tray)
+        FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld)", i,
+                (long long)plan->cab.n_tray);
+    memset(out, 0, sizeof *out);
+    /* The first rack of row i in floor order names it. */
+    size_t row = 0;
+    for (int64_t r = 0; r < lay->n_rack; r++) {
+        if (r > 0 && (lay->rack[r].hall != lay->rack[r - 1].hall || lay->rack[r].row != lay->rack[r - 1].row))
+            row++;
+        if (row == i) {
+            snprintf(out->row, sizeof out->row, "H%d-R%02d", lay->rack[r].hall, lay->rack[r].row);
+            break;
+        }
+    }
+    out->cables = plan->cab.tray_cables[i];
+    out->area_mm2 = round(plan->cab.tray_area_mm2[i] * 10) / 10;
+    out->capacity_mm2 = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    out->fill = out->capacity_mm2 > 0 ? round(out->area_mm2 / out->capacity_mm2 * 10000) / 10000 : 0;
+    out->over = out->fill > 1;
+    return FP_OK;
+}

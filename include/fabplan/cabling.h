@@ -71,6 +71,21 @@ typedef struct fp_power_domains {
 /** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
 FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
 
+/** The overhead tray over one row: cables with an end in the row and their cross-section. */
+typedef struct fp_tray_info {
+    char row[16];               /**< "H1-R05" */
+    int64_t cables;
+    double area_mm2;            /**< cross-section of those cables */
+    double capacity_mm2;        /**< tray width x depth x the fill allowed (layout.tray_*) */
+    double fill;                /**< area_mm2 / capacity_mm2 */
+    int over;                   /**< 1 when fill > 1: the tray is over-full */
+} fp_tray_info;
+
+/** METHOD: number of row trays (one per row). Cannot fail. */
+FP_EXPORT size_t fp_plan_tray_count(const fp_plan *plan);
+/** METHOD: copy tray i (rows in floor order) into *out. Errors: FP_EINVAL when out of range. */
+FP_EXPORT fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_error *err);
+
 #define FP_MAX_LEGS 4
 
 /** One end of a cable. */

@@ -140,13 +140,14 @@ fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_cat
                         continue;
                     fp_compare_row *row = &out[n++];
                     fp_spec *spec = NULL;
-                    char v[96];
+                    char v[96], ratio[32];
                     row->topology = topo;
                     row->tiers = tiers;
                     row->oversubscription = leaf_ratios[r];
                     snprintf(row->switch_model, sizeof row->switch_model, "%s", sw->id);
-                    snprintf(row->design, sizeof row->design, "%s %dT %s %g:1",
-                             fp_topology_name(topo), tiers, sw->id, leaf_ratios[r]);
+                    snprintf(row->design, sizeof row->design, "%s %dT %s %s",
+                             fp_topology_name(topo), tiers, sw->id,
+                             fp_ratio_text(leaf_ratios[r], ratio, sizeof ratio));
                     if ((rc = clone_spec(&spec, base, err)) != FP_OK)
                         break;
                     /* Each override is valid JSON, so fp_spec_set can only run out of memory. */

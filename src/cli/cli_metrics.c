@@ -104,7 +104,8 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
     for (int t = 0; t + 1 < m->tiers; t++) {
         fp_tier_info ti;
         fp_plan_tier(plan, (size_t)t, &ti, NULL);
-        printf(" %s %g:1", ti.role, m->oversubscription[t]);
+        char ratio[32];
+        printf(" %s %s", ti.role, fp_ratio_text(m->oversubscription[t], ratio, sizeof ratio));
     }
     printf("\n  diameter %d switches (BFS from %d leaves: %d); GPU pairs:", m->diameter_switches,
            m->bfs_sources, m->diameter_bfs_switches);

@@ -135,6 +135,22 @@ static void print_physical(const fp_plan *plan)
     printf("  power: largest row %.1f kW (limit %.0f kW, %lld over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
            pd.row_max_w / 1000, pd.row_limit_w / 1000, (long long)pd.rows_over, pd.hall_max_w / 1e6,
            pd.hall_limit_w / 1e6, (long long)pd.halls_over);
+    {
+        size_t nt = fp_plan_tray_count(plan);
+        int64_t over_t = 0;
+        fp_tray_info worst = { 0 };
+        for (size_t i = 0; i < nt; i++) {
+            fp_tray_info tr;
+            fp_plan_tray(plan, i, &tr, NULL);
+            over_t += tr.over;
+            if (tr.fill > worst.fill)
+                worst = tr;
+        }
+        if (nt > 0)
+            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables), %lld row tray%s over-full\n",
+                   worst.row, worst.fill * 100, (long long)worst.cables, (long long)over_t,
+                   over_t == 1 ? "" : "s");
+    }
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
@@ -183,9 +199,9 @@ static void print_summary(const fp_plan *plan)
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
         fp_tier_info t;
         fp_plan_tier(plan, i, &t, NULL);
-        char ratio[16];
+        char ratio[32];
         if (t.up_ports)
-            snprintf(ratio, sizeof ratio, "%g:1", t.oversubscription);
+            fp_ratio_text(t.oversubscription, ratio, sizeof ratio);
         else
             snprintf(ratio, sizeof ratio, "-");
         printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld\n", t.tier, t.role, t.model,

@@ -186,8 +186,11 @@ static void describe(char *buf, size_t n, const fp_rspec *rs, int tiers)
         k += (size_t)snprintf(buf + k, n - k, " at 1:1");
     } else {
         k += (size_t)snprintf(buf + k, n - k, " at ");
-        for (int t = 0; t < tiers - 1; t++)
-            k += (size_t)snprintf(buf + k, n - k, "%s%g:1", t ? "/" : "", rs->oversub[t]);
+        for (int t = 0; t < tiers - 1; t++) {
+            char ratio[32];
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", t ? "/" : "",
+                                  fp_ratio_text(rs->oversub[t], ratio, sizeof ratio));
+        }
     }
     if (rs->reserve > 0)
         k += (size_t)snprintf(buf + k, n - k, " with %g%% of ports reserved", rs->reserve * 100);
@@ -298,11 +301,14 @@ fp_status fp__clos_size(fp_rspec *rs, fp_error *err)
                 "/fabric/switch: %d switch models given, but the fabric has %d tiers", rs->n_models,
                 rs->tiers);
     /* Extra 1:1 entries are harmless (a spec written for "auto" cannot know the tier count). */
-    for (int t = rs->tiers - 1; t < rs->n_oversub; t++)
+    for (int t = rs->tiers - 1; t < rs->n_oversub; t++) {
+        char ratio[32];
         if (rs->oversub[t] != 1.0)
             FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
-                    "/fabric/oversubscription/%d: %g:1 given for tier %d, but a %d-tier fabric has uplinks only at tiers 1 to %d",
-                    t, rs->oversub[t], t + 1, rs->tiers, rs->tiers - 1);
+                    "/fabric/oversubscription/%d: %s given for tier %d, but a %d-tier fabric has uplinks only at tiers 1 to %d",
+                    t, fp_ratio_text(rs->oversub[t], ratio, sizeof ratio), t + 1, rs->tiers,
+                    rs->tiers - 1);
+    }
     return FP_OK;
 }
 

@@ -223,8 +223,12 @@ static fp_status make_cables(ctx *c, const int32_t *comp_start, const int32_t *c
             int32_t r = link_root[l];
             float route = 0;
             const fp_part *p = &c->ps->parts[cb->part];
-            for (int32_t i = comp_start[r]; i < comp_start[r + 1]; i++) {
-                int32_t k = comp_links[i];
+            /* A fibre cord shared by links (a fan-out): its own links, chained by media.c; a
+             * copper cable: every link of its set of cages. */
+            const int fibre = p->type == FP_PART_FIBRE;
+            for (int32_t i = fibre ? (int32_t)l : comp_start[r];
+                 fibre ? i >= 0 : i < comp_start[r + 1]; i = fibre ? c->link_next[i] : i + 1) {
+                int32_t k = fibre ? i : comp_links[i];
                 cab->cable_links[off++] = k;
                 cb->n_links++;
                 if (cab->link_route[k] > route)
@@ -393,12 +397,13 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     c.link_part = malloc(nl * sizeof *c.link_part);
     c.link_stock = malloc(nl * sizeof *c.link_stock);
     c.link_role = calloc(nl, sizeof *c.link_role);
+    c.link_next = malloc(nl * sizeof *c.link_next);
     parent = malloc((size_t)n_cage * sizeof *parent);
     comp_start = calloc((size_t)n_cage + 1, sizeof *comp_start);
     comp_links = malloc(nl * sizeof *comp_links);
     link_root = malloc(nl * sizeof *link_root);
     if (!cab->cage_mod || !cab->link_cable || !cab->link_medium || !cab->link_route ||
-        !c.link_part || !c.link_stock || !c.link_role || !parent || !comp_start || !comp_links || !link_root) {
+        !c.link_part || !c.link_stock || !c.link_role || !c.link_next || !parent || !comp_start || !comp_links || !link_root) {
         rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for cabling");
         goto out;
     }
@@ -406,6 +411,8 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
         cab->cage_mod[g] = -1;
         parent[g] = (int32_t)g;
     }
+    for (int64_t l = 0; l < fab->n_link; l++)
+        c.link_next[l] = -1;
     if (c.ps->n_ov > 0 && (rc = apply_overrides(&c, err)) != FP_OK)
         goto out;
 
@@ -430,7 +437,8 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
                  (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
     if (rs->phys.structured && (rc = fp__structured_build(cab, lay, fab, rs, err)) != FP_OK)
         goto out;
-    rc = rack_totals(&c, err);
+    if ((rc = rack_totals(&c, err)) == FP_OK)
+        rc = fp__tray_fill(cab, lay, fab, rs, err);
 out:
     free(parent);
     free(comp_start);
@@ -439,6 +447,7 @@ out:
     free(c.link_part);
     free(c.link_stock);
     free(c.link_role);
+    free(c.link_next);
     free(c.ov_of);
     fp__media_scratch_free(&c);
     if (rc != FP_OK)
@@ -457,6 +466,8 @@ void fp__cabling_free(fp_cabling *cab)
     free(cab->link_route);
     free(cab->cage_mod);
     free(cab->seg);
+    free(cab->tray_cables);
+    free(cab->tray_area_mm2);
     free(cab->seg_stock);
     free(cab->struct_qty);
     free(cab->rack_power_w);

@@ -37,6 +37,9 @@ typedef struct ctx {
     float *link_stock;
     int32_t *ov_of;         /* per link: index into ps->ov, -1 when none; NULL without overrides */
     uint8_t *link_role;     /* per link: how it is cabled (link_role), set by fp__media_decide */
+    int32_t *link_next;     /* per link: the next link of its fan-out fibre cord, -1 at the
+                               last or when the cord is not a fan-out (copper cables take
+                               their whole set of cages instead) */
     comp_cage *cg;
     size_t cg_cap;
     double *stock;          /* per link of the set */

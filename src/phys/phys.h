@@ -100,6 +100,11 @@ typedef struct fp_cabling {
      * switches, modules and powered cables (W, rounded to hundredths), and cables that leave
      * it for another rack. */
     double *rack_power_w;
+    /* Overhead tray over each row (tray.c): rows in floor order (a row is a run of racks with
+     * one hall and row number); cross-section of the cables it carries, mm^2. */
+    int64_t n_tray;
+    int64_t *tray_cables;
+    double *tray_area_mm2;
     int64_t *rack_cables_leaving;
 } fp_cabling;
 
@@ -109,6 +114,11 @@ void fp__cabling_free(fp_cabling *cab);
 /* Structured cabling: split every optical cable between racks into cord, trunk, cord; count the
  * trunks (shared per rack pair and fibre, 144 fibres each), patch panels and their adapter
  * plates or LC cassettes. Called by fp__cabling_build when layout.cabling is "structured". */
+/* Fill of the overhead tray over each row: every cable with an end in a row rides that row's
+ * tray (a cable between rows rides both); structured links put their trunk's share there, not
+ * their cords. Called by fp__cabling_build. */
+fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
+                        const fp_rspec *rs, fp_error *err);
 fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
                                const fp_rspec *rs, fp_error *err);
 /* Cage index of (device, port). */

@@ -591,11 +591,13 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
                 rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch", rs->tier[0].model.id,
                 rs->tier[0].model.line_cards);
     if (rs->topology == FP_TOPO_FAT_TREE) {
-        for (int i = 0; i < rs->n_oversub; i++)
+        for (int i = 0; i < rs->n_oversub; i++) {
+            char ratio[32];
             if (rs->oversub[i] != 1.0)
                 FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
-                        "/fabric/oversubscription: a fat-tree is non-blocking (1:1 at every tier); use topology \"clos\" for %g:1",
-                        rs->oversub[i]);
+                        "/fabric/oversubscription: a fat-tree is non-blocking (1:1 at every tier); use topology \"clos\" for %s",
+                        fp_ratio_text(rs->oversub[i], ratio, sizeof ratio));
+        }
         for (int i = 1; i < FP_MAX_TIERS; i++)
             if (rs->gbps[i] != rs->gbps[0])
                 FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",

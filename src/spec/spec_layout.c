@@ -35,6 +35,9 @@ static void defaults(fp_phys_spec *ps)
     ps->rack_power_limit_w = 45000;
     ps->row_power_limit_w = 920000;     /* 1,600 A busway at 415 V, loaded to 80 % */
     ps->hall_power_limit_w = 30e6;
+    ps->tray_width_mm = 600;
+    ps->tray_depth_mm = 150;
+    ps->tray_fill_max = 0.5;
     ps->tray_height_m = 0.3;
     ps->service_loop_m = 0.3;
     ps->slack_pct = 5;
@@ -53,6 +56,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
                                         "network_rack_width_m", "cross_aisle_m", "rows_per_line",
                                         "rack_power_limit_w", "row_power_limit_w",
                                         "hall_power_limit_w", "cabling", "extra_mated_pairs",
+                                        "tray_width_mm", "tray_depth_mm", "tray_fill_max",
                                         "spare_servers", "tray_height_m", "service_loop_m",
                                         "slack_percent", NULL };
     int64_t ru = ps->rack_units, spr = ps->servers_per_rack, sru = ps->server_ru,
@@ -86,6 +90,9 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_num(l, "hall_power_limit_w", "/layout", 0, 1e11, &ps->hall_power_limit_w, err)) != FP_OK ||
         (rc = fp__json_str(l, "cabling", "/layout", cabling, sizeof cabling, err)) != FP_OK ||
         (rc = fp__json_int(l, "extra_mated_pairs", "/layout", 0, 20, &pairs, err)) != FP_OK ||
+        (rc = fp__json_num(l, "tray_width_mm", "/layout", 50, 3000, &ps->tray_width_mm, err)) != FP_OK ||
+        (rc = fp__json_num(l, "tray_depth_mm", "/layout", 20, 1000, &ps->tray_depth_mm, err)) != FP_OK ||
+        (rc = fp__json_num(l, "tray_fill_max", "/layout", 0.05, 1, &ps->tray_fill_max, err)) != FP_OK ||
         (rc = fp__json_num(l, "spare_servers", "/layout", 0, 0.5, &ps->spare_servers, err)) != FP_OK ||
         (rc = fp__json_num(l, "tray_height_m", "/layout", 0, 5, &ps->tray_height_m, err)) != FP_OK ||
         (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||

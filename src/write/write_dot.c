@@ -263,13 +263,67 @@ static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64
     }
 }
 
+/* A node drawn as its HTML table (a legend): no box of its own around the table. */
+static Agnode_t *table_node(Agraph_t *g, const char *name, const char *html)
+{
+    Agnode_t *n = agnode(g, (char *)name, 1);
+    char *h = agstrdup_html(agroot(g), (char *)html);
+    set_attr(n, "label", h);
+    agstrfree(agroot(g), h);
+    set_attr(n, "shape", "plain");
+    set_attr(n, "style", "solid");
+    return n;
+}
+
+/* Media colours, after cable jackets where there is a convention: OM4 aqua, OS2 yellow; copper
+ * in browns and a red for active electrical cables. */
+static const char *const medium_colour[FP_MEDIUM_COUNT] = { "#8c510a", "#d27b00", "#b2182b",
+                                                            "#00a3ad", "#d4b000" };
+
+/* An edge's colour list: one line per medium it carries ("#00a3ad", or "#d27b00:#00a3ad" drawn
+ * as parallel lines), grey while the plan has no cabling. */
+static void medium_colours(char *buf, size_t n, const int64_t *by_medium)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < FP_MEDIUM_COUNT && k < n; m++)
+        if (by_medium[m] > 0)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ":" : "", medium_colour[m]);
+    if (k == 0)
+        snprintf(buf, n, "#555555");
+}
+
+/* The media legend: a table node, one row per medium in the plan (a colour swatch and its name),
+ * kept on the bottom rank beside the servers. Nothing while the plan has no cabling. */
+static void media_legend(Agraph_t *g, const int64_t *media_in_plan)
+{
+    char html[1024];
+    size_t k = (size_t)snprintf(html, sizeof html, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" "
+                                "CELLSPACING=\"2\"><TR><TD COLSPAN=\"2\"><B>media</B></TD></TR>");
+    int rows = 0;
+    for (int m = 0; m < FP_MEDIUM_COUNT && k < sizeof html; m++) {
+        if (media_in_plan[m] == 0)
+            continue;
+        rows++;
+        k += (size_t)snprintf(html + k, sizeof html - k, "<TR><TD WIDTH=\"30\" HEIGHT=\"4\" "
+                              "BGCOLOR=\"%s\"></TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
+                              medium_colour[m], fp_medium_name((fp_medium)m));
+    }
+    if (rows == 0 || k + 9 > sizeof html)
+        return;
+    snprintf(html + k, sizeof html - k, "</TABLE>");
+    Agraph_t *sg = agsubg(g, S("legend"), 1);
+    set_attr(sg, "rank", "sink");
+    table_node(sg, "legend-media", html);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Overview. */
 
 /* How devices of one tier are grouped: by `unit` (pod, zone, or the whole plane), `chunk` units
  * per group. */
 typedef struct tier_grouping {
-    int unit;               /* 0 = whole plane, 2 = pod, 3 = zone */
+    int unit;               /* 0 = whole plane, 1 = scalable unit, 2 = pod, 3 = zone */
     int64_t units;          /* units per plane */
     int64_t chunk;          /* units per group */
     int64_t groups;         /* groups per plane */
@@ -279,6 +333,7 @@ typedef struct tier_grouping {
 typedef struct overview {
     const fp_plan *plan;
     tier_grouping tg[FP_MAX_TIERS + 1];
+    int64_t sus;            /* scalable units of a rail-optimized fabric's leaves (0 none) */
     int64_t n_groups;       /* group 0 = servers */
     int64_t *members;       /* per group: devices */
     int64_t *su_lo, *su_hi; /* per group: SU range of its leaves (rail-optimized), -1 none */
@@ -313,6 +368,10 @@ static void plan_grouping(overview *ov)
         if (L >= 3 && t <= 2) {
             g->unit = 2;
             g->units = fab->level[2].blocks;
+        } else if (L == 2 && t == 1 && ov->sus > 1) {
+            /* A 2-tier rail-optimized fabric: its leaves per scalable unit, not one box. */
+            g->unit = 1;
+            g->units = ov->sus;
         } else if (L >= 4 && t == 3) {
             g->unit = 3;
             g->units = fab->level[3].blocks;
@@ -338,7 +397,7 @@ static int64_t group_of(const overview *ov, int64_t dev)
     if (d->tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d->tier];
-    int64_t unit = g->unit == 2 ? d->pod : g->unit == 3 ? d->zone : 0;
+    int64_t unit = g->unit == 1 ? d->su : g->unit == 2 ? d->pod : g->unit == 3 ? d->zone : 0;
     return g->base + (int64_t)d->plane * g->groups + unit / g->chunk;
 }
 
@@ -357,6 +416,9 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     const fp_fabric *fab = fp__plan_fabric(plan);
     memset(ov, 0, sizeof *ov);
     ov->plan = plan;
+    for (int64_t i = 0; i < fab->n_dev; i++)
+        if (fab->dev[i].tier == 1 && fab->dev[i].su >= ov->sus)
+            ov->sus = fab->dev[i].su + 1;
     plan_grouping(ov);
     size_t G = (size_t)ov->n_groups;
     ov->members = calloc(G, sizeof *ov->members);
@@ -547,19 +609,40 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
             }
         }
     }
+    /* Edges per node: a hub (the servers node, a core group) gathers many edges, and a label in
+     * the middle of one of them lands between its neighbours. */
+    int64_t *degree = fp__malloc((size_t)ov.n_groups * sizeof *degree);
+    if (degree == NULL) {
+        free(node);
+        overview_free(&ov);
+        agclose(g);
+        return fp__error_set(err, FP_ENOMEM, path, "out of memory for the overview");
+    }
+    memset(degree, 0, (size_t)ov.n_groups * sizeof *degree);
+    int64_t media_in_plan[FP_MEDIUM_COUNT] = { 0 };
+    for (int64_t i = 0; i < ov.n_pairs; i++) {
+        degree[ov.pairs[i].a]++;
+        degree[ov.pairs[i].z]++;
+        for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+            media_in_plan[m] += ov.pairs[i].by_medium[m];
+    }
     for (int64_t i = 0; i < ov.n_pairs; i++) {
         const struct pair *pr = &ov.pairs[i];
         Agedge_t *e = agedge(g, node[pr->a], node[pr->z], NULL, 1);
         link_label(label, sizeof label, pr->count, pr->gbps, pr->by_medium);
+        /* The label sits at the end away from a hub, where this edge is its node's only one
+         * that way; edges between equals keep it in the middle. */
+        int64_t da = degree[pr->a], dz = degree[pr->z];
         set_attr(e, "label", label);
+        if (da != dz)
+            set_attr(e, "decorate", "true");
         snprintf(label, sizeof label, "%lld", (long long)pr->count);
         set_attr(e, "links", label);
-        set_attr(e, "color", "#555555");
-        /* Every leaf group's edge runs down to the one servers node, so their labels sit side
-         * by side far from their own lines; decorate ties each label to its edge. */
-        if (pr->a == 0 || pr->z == 0)
-            set_attr(e, "decorate", "true");
+        medium_colours(label, sizeof label, pr->by_medium);
+        set_attr(e, "color", label);
     }
+    free(degree);
+    media_legend(g, media_in_plan);
     free(node);
     overview_free(&ov);
     return emit(g, path, err);
@@ -988,12 +1071,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
 #undef PUT
     if (k >= cap)
         FP_FAIL(err, FP_ENOMEM, "floor.svg", "run table longer than %zu bytes", cap);
-    Agnode_t *n = agnode(g, S("legend-runs"), 1);
-    char *html = agstrdup_html(g, buf);
-    set_attr(n, "label", html);
-    agstrfree(g, html);
-    set_attr(n, "shape", "plain");
-    set_attr(n, "style", "solid");
+    Agnode_t *n = table_node(g, "legend-runs", buf);
     set_attr(n, "fixedsize", "false");
     set_attr(n, "fontsize", "11");
     /* Centre pinned: right edge near the floor's left edge, top below the role legend. */

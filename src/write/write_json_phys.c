@@ -39,6 +39,31 @@ static cJSON *layout_json(const fp_plan *plan)
     cJSON_AddNumberToObject(o, "halls_over_limit", (double)pd.halls_over);
     cJSON_AddStringToObject(o, "spine_racks", fp__plan_fabric(plan)->tiers < 3 ? "none"
                                               : ps->spine_place == FP_SPINE_POD ? "pod" : "central");
+    {
+        /* Overhead trays, one per row: flagged when over-full. */
+        size_t nt = fp_plan_tray_count(plan);
+        int64_t over_t = 0;
+        double most = 0;
+        cJSON *trays = cJSON_CreateArray();
+        for (size_t i = 0; i < nt; i++) {
+            fp_tray_info t;
+            fp_plan_tray(plan, i, &t, NULL);
+            over_t += t.over;
+            if (t.fill > most)
+                most = t.fill;
+            cJSON *k = cJSON_CreateObject();
+            cJSON_AddStringToObject(k, "row", t.row);
+            cJSON_AddNumberToObject(k, "cables", (double)t.cables);
+            cJSON_AddNumberToObject(k, "area_mm2", t.area_mm2);
+            cJSON_AddNumberToObject(k, "fill", t.fill);
+            cJSON_AddBoolToObject(k, "over_full", t.over);
+            cJSON_AddItemToArray(trays, k);
+        }
+        cJSON_AddNumberToObject(o, "tray_capacity_mm2", ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max);
+        cJSON_AddNumberToObject(o, "tray_fill_max", most);
+        cJSON_AddNumberToObject(o, "trays_over_full", (double)over_t);
+        cJSON_AddItemToObject(o, "trays", trays);
+    }
     arr = cJSON_AddArrayToObject(o, "racks");
     for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
         fp_rack_info r;

@@ -105,7 +105,7 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
      * stock lengths; one cord end to end leaves the trunk and Z cord empty). */
     const int structured = fp__plan_rspec(plan)->phys.structured;
     fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
-                       "medium,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
+                       "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
     fp__outbuf_str(ob, structured ? ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m\n"
                                   : "\n");
     for (size_t i = 0; i < n; i++) {
@@ -126,6 +126,8 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
         /* ",%s,%s,%.2f,%g," */
         fp__outbuf_char(ob, ',');
         fp__outbuf_str(ob, fp_medium_name(c.medium));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_int(ob, c.gbps);
         fp__outbuf_char(ob, ',');
         fp__outbuf_str(ob, c.part);
         fp__outbuf_char(ob, ',');

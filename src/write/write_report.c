@@ -219,7 +219,7 @@ static void section_metrics(FILE *f, const fp_plan *plan)
 
 static void section_tiers(FILE *f, const fp_plan *plan)
 {
-    char a[64], b[64], c[64];
+    char a[64], b[64], c[64], ratio[32];
     fputs("<section><h2>Tiers</h2>\n<table><tr><th>Tier</th><th>Role</th><th>Model</th>"
           "<th>Switches</th><th>Ports</th><th>Gb/s</th><th>Used</th><th>Spare</th>"
           "<th>Down:up</th></tr>\n", f);
@@ -234,7 +234,7 @@ static void section_tiers(FILE *f, const fp_plan *plan)
                 grouped(b, sizeof b, (double)t.ports_used, 0),
                 grouped(c, sizeof c, (double)t.ports_spare, 0));
         if (t.up_ports)
-            fprintf(f, "%g:1</td></tr>\n", t.oversubscription);
+            fprintf(f, "%s</td></tr>\n", fp_ratio_text(t.oversubscription, ratio, sizeof ratio));
         else
             fputs("top</td></tr>\n", f);
     }

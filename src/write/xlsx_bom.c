@@ -275,8 +275,7 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
         put_n(b, ws, r, 6, (double)t.ports_used, b->integer);
         put_n(b, ws, r, 7, (double)t.ports_spare, b->integer);
         if (t.up_ports) {
-            snprintf(buf, sizeof buf, "%g:1", t.oversubscription);
-            put_s(b, ws, r, 8, buf, b->center);
+            put_s(b, ws, r, 8, fp_ratio_text(t.oversubscription, buf, sizeof buf), b->center);
         } else {
             put_s(b, ws, r, 8, "top", b->center);
         }

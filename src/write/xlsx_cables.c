@@ -5,23 +5,27 @@
 
 /* ---- Cables ---- */
 
-/* What a crew works from comes first: cables.csv's columns through the cable part, the stock
- * length, and four sign-off boxes; then the route length, transceivers and labels (cables.csv's
- * other columns, in its order), which stay off paper. The printed 20 columns' widths add up to
- * 171 characters, about 1,300 px or 973 pt at 100 %, which one page width fits at 82 % on A4
- * landscape (799 pt between 0.3 in margins) and 77 % on Letter: 11 pt Calibri prints at 9.0 pt
- * and 8.5 pt (LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4). */
+/* What a crew works from comes first: cables.csv's columns through the cable part (the links'
+ * speed, Gb/s, among them), the stock length, and four sign-off boxes; then the route length,
+ * transceivers and labels (cables.csv's other columns, in its order), which stay off paper. The
+ * ports are 13 characters wide for a two-lane port's name ("1/10/1+1/10/2", issue 14); devices
+ * and parts are 14 to 24 (Calibri's letters are narrower than its digits, the width unit:
+ * "su64-node-27;su64-node-28" and "nvidia-acc-800g-split-2x400" measure about 23 digits). The
+ * printed 21 columns' widths add up to 180 characters, 1,365 px or 1,024 pt at 100 %, which one
+ * page width fits at 78 % on A4 landscape (799 pt between 0.3 in margins) and 73 % on Letter
+ * (749 pt): 11 pt Calibri prints at 8.6 pt and 8.0 pt (before the Gb/s column and the wider
+ * ports, LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4 at 82 %). */
 static const column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
-    { "A device", 15 }, { "A port", 8 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
-    { "Z U", 5 }, { "Z device", 26 }, { "Z port", 9 }, { "Medium", 7 }, { "Cable part", 26 },
-    { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 }, { "Date", 8 },
-    { "Route m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 }, { "Label A", 75 },
-    { "Label Z", 75 },
+    { "A device", 14 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
+    { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 }, { "Gb/s", 5 },
+    { "Cable part", 24 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 },
+    { "Date", 8 }, { "Route m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
+    { "Label A", 75 }, { "Label Z", 75 },
 };
 #define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
-#define CABLE_SIGN_OFF 16       /* first sign-off column */
-#define CABLE_PRINT_COLS 20
+#define CABLE_SIGN_OFF 17       /* first sign-off column */
+#define CABLE_PRINT_COLS 21
 
 /* "a;b" of a field over the legs of a breakout cable (one leg: the field itself), as cables.csv
  * writes it. offset: a string field of fp_cable_end, or with is_int an int field. */
@@ -142,15 +146,16 @@ void fp_xlsx__write_cables(book *b)
         put_s(b, ws, r, 11, legs(zdev, sizeof zdev, &c, offsetof(fp_cable_end, device_name)), t);
         put_s(b, ws, r, 12, legs(zport, sizeof zport, &c, offsetof(fp_cable_end, port)), t);
         put_s(b, ws, r, 13, fp_medium_name(c.medium), t);
-        put_s(b, ws, r, 14, c.part, t);
-        put_n(b, ws, r, 15, c.stock_m, ln);
+        put_n(b, ws, r, 14, c.gbps, in);
+        put_s(b, ws, r, 15, c.part, t);
+        put_n(b, ws, r, 16, c.stock_m, ln);
         for (int k = 0; k < 4; k++)
             put_s(b, ws, r, (lxw_col_t)(CABLE_SIGN_OFF + k), "", b->box);
-        put_n(b, ws, r, 20, c.route_m, ln);
-        put_s(b, ws, r, 21, a->transceiver, t);
-        put_s(b, ws, r, 22, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
-        put_s(b, ws, r, 23, a->label, t);
-        put_s(b, ws, r, 24, legs(zlabel, sizeof zlabel, &c, offsetof(fp_cable_end, label)), t);
+        put_n(b, ws, r, 21, c.route_m, ln);
+        put_s(b, ws, r, 22, a->transceiver, t);
+        put_s(b, ws, r, 23, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
+        put_s(b, ws, r, 24, a->label, t);
+        put_s(b, ws, r, 25, legs(zlabel, sizeof zlabel, &c, offsetof(fp_cable_end, label)), t);
     }
     progress(b, "plan.xlsx cables", n, n);
     fp_xlsx__sheet_end(&s);

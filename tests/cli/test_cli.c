@@ -76,6 +76,14 @@ Test(cli, oversubscription_as_ratio)
     /* under-subscribed (more uplink than downlink bandwidth) and fractional ratios plan */
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 1:2", out, sizeof out), 0, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 16:15", out, sizeof out), 0, "%s", out);
+    /* shown as written: the tier choice "at 16:15"; the leaf's down:up as built, 33 down and
+     * 31 up at 400G on 64 ports (33 + ceil(33 x 15 / 16) = 33 + 31 = 64) = 33:31; never a
+     * rounded decimal such as 1.06667:1 (asked) or 1.06452:1 (built). The metrics' "in use"
+     * figure counts links, not ports, and may stay a decimal (a denominator past 256). */
+    cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 16:15 --formats json -o /tmp/fabplan-cli-o3", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, " at 16:15") != NULL, "%s", out);
+    cr_expect(strstr(out, " 33:31 ") != NULL, "%s", out);
+    cr_expect(strstr(out, "1.06667") == NULL && strstr(out, "1.06452") == NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 0:1", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/fabric/oversubscription/0") != NULL, "%s", out);
 }

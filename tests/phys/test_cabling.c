@@ -486,3 +486,39 @@ Test(cabling, structured_segments_panels_and_trunks)
     free(pair);
     fp_plan_free(p);
 }
+
+Test(cabling, tray_fill_by_row)
+{
+    /* 256 GPUs on fibre: row 1 holds the 8 compute racks and the leaf rack, the spines stand in
+     * a central row. Row 1's tray carries the 256 NIC-leaf cords (between racks of row 1) and
+     * the 256 leaf-spine cords (row 1 to the spine row): 512 cords of 3.0 mm, 512 x pi x 1.5^2
+     * = 3,619.1 mm^2; the spine row's tray the 256 leaf-spine cords, 1,809.6 mm^2. A 600 x 150
+     * mm tray filled to 50 % holds 45,000 mm^2: 8.04 %. A 50 x 20 mm tray (500 mm^2) is
+     * over-full 7.24 times. */
+    const char *fmt = "{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
+                      "\"layout\":{\"racks_per_row\":16,\"leaf_racks\":\"end\"%s}}";
+    char json[300];
+    snprintf(json, sizeof json, fmt, "");
+    fp_plan *p = plan_from(json);
+    cr_assert_eq(fp_plan_tray_count(p), 2);
+    fp_tray_info t;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_tray(p, 0, &t, &err), FP_OK, "%s", err.msg);
+    cr_expect_str_eq(t.row, "H1-R01");
+    cr_expect_eq(t.cables, 512);
+    cr_expect_float_eq(t.area_mm2, 3619.1, 0.06);
+    cr_expect_float_eq(t.capacity_mm2, 45000, 1e-9);
+    cr_expect_float_eq(t.fill, 0.0804, 1e-4);
+    cr_expect_eq(t.over, 0);
+    cr_assert_eq(fp_plan_tray(p, 1, &t, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(t.cables, 256);
+    cr_expect_float_eq(t.area_mm2, 1809.6, 0.06);
+    cr_expect_eq(fp_plan_tray(p, 2, &t, &err), FP_EINVAL);
+    fp_plan_free(p);
+    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20");
+    p = plan_from(json);
+    fp_plan_tray(p, 0, &t, NULL);
+    cr_expect_float_eq(t.fill, 7.2382, 1e-4);
+    cr_expect_eq(t.over, 1);
+    fp_plan_free(p);
+}

@@ -80,6 +80,15 @@ Test(port_models, fractional_and_undersubscribed_ratios)
     cr_assert_eq(fp_plan_tier(p, 0, &t, NULL), FP_OK);
     cr_expect_eq(t.down_ports, 33);
     cr_expect_eq(t.up_ports, 31);
+    /* Shown as written, not as 1.06667:1: the tier choice says what was asked (16:15); the
+     * tier shows what was built, 33 x 400 : 31 x 400 = 33:31 (400 cancels, 33 = 3 x 11 and 31
+     * share no factor). */
+    char ratio[32];
+    fp_summary su;
+    fp_plan_summary(p, &su);
+    cr_expect_not_null(strstr(su.tier_choice, " at 16:15"), "%s", su.tier_choice);
+    cr_expect_null(strstr(su.tier_choice, "1.0666"), "%s", su.tier_choice);
+    cr_expect_str_eq(fp_ratio_text(t.oversubscription, ratio, sizeof ratio), "33:31");
     fp_plan_free(p);
     /* 1:2 (under-subscribed, written 0.5): d + 2d <= 64 -> d = 21, u = 42. 1,024 NIC ports /
      * 21 = 48.8 -> 49 leaves. Spines: the 49 leaves' 42 uplinks each need ceil(49 x 42 / 64)
@@ -91,6 +100,10 @@ Test(port_models, fractional_and_undersubscribed_ratios)
     cr_expect_eq(t.down_ports, 21);
     cr_expect_eq(t.up_ports, 42);
     cr_expect_float_eq(t.oversubscription, 0.5, 1e-12);
+    /* 21 x 400 : 42 x 400 = 1:2, as asked (0.5 = 1:2) */
+    cr_expect_str_eq(fp_ratio_text(t.oversubscription, ratio, sizeof ratio), "1:2");
+    fp_plan_summary(p, &su);
+    cr_expect_not_null(strstr(su.tier_choice, " at 1:2"), "%s", su.tier_choice);
     cr_expect_eq(tier_switches(p, 1), 49);
     cr_expect_eq(tier_switches(p, 2), 42);
     fp_plan_free(p);
@@ -359,4 +372,70 @@ Test(port_models, dgx_b300_xdr_superpod_table, .timeout = 120)
         cr_expect_eq(links_at(p, 1, 800), cables[i]);
         fp_plan_free(p);
     }
+}
+
+/* Non-spare BOM quantity of one part (all its stock lengths). */
+static int64_t bom_quantity(const fp_plan *p, const char *part)
+{
+    int64_t q = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        if (!l.spare && strcmp(l.part, part) == 0)
+            q += l.quantity;
+    }
+    return q;
+}
+
+Test(port_models, fibre_cords_counted_as_built_at_200g)
+{
+    /* 1,024 GPUs, 8 ConnectX-7 2 x 200G per server (QSFP112, one cage per port): 128 servers x
+     * 16 = 2,048 NIC ports at 200G. QM9700: 64 x 400G in 32 twin-port OSFP cages, split 2 ways
+     * = 128 ports of 200G, 4 per cage. 1:1: 64 down + 64 up per leaf; 2,048 / 64 = 32 leaves;
+     * 32 x 64 = 2,048 uplinks / 128 = 16 spines. Forced multimode: every cage takes an SR
+     * module. A leaf or spine cage: the twin-port OSFP as 4 x 200G, 2 MPO-12/APC connectors of
+     * 2 links each; a NIC port: one 200G module, one MPO-12/APC.
+     * Cords as built:
+     * - NIC-leaf: each leaf connector's 2 links go to 2 NIC ports (2 single-port cages): one
+     *   1:2 splitter fibre (MFP7E20, "legs": 2) per connector = 2,048 / 2 = 1,024 cords, not
+     *   one whole MPO cord per 200G link (2,048).
+     * - leaf-spine: a leaf's 64 uplinks over 16 spines are 4 each, one whole cage to one whole
+     *   spine cage, port k to port k: both links of a leaf connector land on one spine
+     *   connector, so one straight MPO-12/APC cord carries the two: 2,048 / 2 = 1,024.
+     * Modules are unchanged: 2,048 NIC + 32 x 32 leaf + 16 x 32 spine = 3,584. Cables
+     * (cords): 1,024 + 1,024 = 2,048 for 4,096 links. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024,\"nic\":\"nvidia-cx7-2x200\",\"nics_per_server\":8},"
+                           "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-qm9700\"},"
+                           "\"media\":{\"default\":\"MMF\"}}");
+    cr_expect_eq(tier_switches(p, 1), 32);
+    cr_expect_eq(tier_switches(p, 2), 16);
+    cr_expect_eq(fp_plan_link_count(p), 4096);
+    cr_expect_eq(bom_quantity(p, "nvidia-mfp7e20"), 1024);
+    cr_expect_eq(bom_quantity(p, "fibre-om4-mpo12-apc"), 1024);
+    fp_totals to;
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.transceivers, 3584);
+    cr_expect_eq(to.cables, 2048);
+    cr_expect_eq(fp_plan_cable_count(p), 2048);
+    /* Each splitter: hub at the leaf (its 2 ports), 2 legs to NIC ports, each link at 200G. */
+    int64_t split = 0, twin = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        cr_expect_eq(c.gbps, 200);
+        cr_expect_eq(c.n_links, 2, "%s", c.id);
+        if (strcmp(c.part, "nvidia-mfp7e20") == 0) {
+            split++;
+            cr_expect_eq(c.n_z, 2, "%s", c.id);
+            cr_expect_eq(c.boundary, 0);
+            cr_expect_not_null(strchr(c.a.port, '+'), "%s hub %s", c.id, c.a.port);
+        } else {
+            twin++;
+            cr_expect_eq(c.n_z, 1, "%s", c.id);
+            cr_expect_eq(c.boundary, 1);
+        }
+    }
+    cr_expect_eq(split, 1024);
+    cr_expect_eq(twin, 1024);
+    fp_plan_free(p);
 }

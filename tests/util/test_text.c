@@ -97,3 +97,30 @@ Test(text, outbuf_writes_everything)
     cr_expect_str_eq(mem + numbers + sizeof big - 1, "\"a,\"\"b\"\"\"");
     free(mem);
 }
+
+/* Ratios as architects write them: the fraction with the smallest denominator, reduced.
+ * 2 = 2/1; 1.5 = 3/2; 16/15 has no smaller denominator (16 and 15 share no factor); 0.5 = 1/2;
+ * 33 x 400 : 31 x 400 = 33:31 (400 cancels); 64 and 1/64 are the spec's bounds. 1.06667 is a
+ * rounded decimal: 1.06667 x q is whole for no q up to 256 (it is 106,667 / 100,000, already
+ * reduced), so it stays a decimal. */
+Test(text, ratio_text_is_a_reduced_fraction)
+{
+    char b[32];
+    cr_expect_str_eq(fp_ratio_text(2.0, b, sizeof b), "2:1");
+    cr_expect_str_eq(fp_ratio_text(1.0, b, sizeof b), "1:1");
+    cr_expect_str_eq(fp_ratio_text(1.5, b, sizeof b), "3:2");
+    cr_expect_str_eq(fp_ratio_text(16.0 / 15.0, b, sizeof b), "16:15");
+    cr_expect_str_eq(fp_ratio_text(0.5, b, sizeof b), "1:2");
+    cr_expect_str_eq(fp_ratio_text(33.0 * 400 / (31.0 * 400), b, sizeof b), "33:31");
+    cr_expect_str_eq(fp_ratio_text(64.0, b, sizeof b), "64:1");
+    cr_expect_str_eq(fp_ratio_text(1.0 / 64, b, sizeof b), "1:64");
+    cr_expect_str_eq(fp_ratio_text(1.06667, b, sizeof b), "1.06667:1");
+    /* a denominator past 256 reads better as a decimal: 3125 / 3126 = 0.99968 (%g's 6 digits) */
+    cr_expect_str_eq(fp_ratio_text(3125.0 / 3126.0, b, sizeof b), "0.99968:1");
+    cr_expect_str_eq(fp_ratio_text(255.0 / 256.0, b, sizeof b), "255:256");
+    /* no ratio (a top tier's 0) is printed as the number it is, never a crash */
+    cr_expect_str_eq(fp_ratio_text(0.0, b, sizeof b), "0:1");
+    /* a short buffer truncates like snprintf */
+    char s[4];
+    cr_expect_str_eq(fp_ratio_text(16.0 / 15.0, s, sizeof s), "16:");
+}

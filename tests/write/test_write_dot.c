@@ -130,12 +130,15 @@ Test(write_dot, overview_b200_16su)
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
     Agraph_t *g = read_dot(dir, "fabric.dot");
-    /* servers + 4 pods x (leaves, spines) + cores */
-    cr_expect_eq(agnnodes(g), 1 + 4 * 2 + 1);
+    /* servers + 4 pods x (leaves, spines) + cores, and the media legend */
+    cr_expect_eq(agnnodes(g), 1 + 4 * 2 + 1 + 1);
+    cr_assert_not_null(agnode(g, S("legend-media"), 0), "no media legend");
     /* per pod: servers-leaves, leaves-spines, spines-cores */
     cr_expect_eq(agnedges(g), 4 * 3);
     int64_t devices[5] = { 0 }, links[4] = { 0 };
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        if (strcmp(agnameof(n), "legend-media") == 0)
+            continue;
         int t = node_tier(n);
         cr_assert(t >= 0 && t <= 3, "node %s has no tier", agnameof(n));
         if (t > 0)
@@ -163,8 +166,26 @@ Test(write_dot, overview_b200_16su)
                       attr(e, "label"));
             if (kinds > 1)
                 cr_expect_eq(by_media, count, "%s", attr(e, "label"));
-            /* Edges to the servers node converge; decorate ties each label to its line. */
-            cr_expect_str_eq(attr(e, "decorate"), a == 0 ? "true" : "");
+            /* Edges converge on a hub (the servers node, the core group): decorate ties each
+             * such label to its line. An edge between two ends of one degree (leaves-spines of a
+             * pod, one edge each way) keeps its label plain. */
+            int hub = agdegree(g, agtail(e), 1, 1) != agdegree(g, aghead(e), 1, 1);
+            cr_expect_str_eq(attr(e, "decorate"), hub ? "true" : "", "edge %s-%s",
+                             agnameof(agtail(e)), agnameof(aghead(e)));
+            cr_expect_eq(hub, a == 0 || a == 2);
+            /* One colour per medium on the label, drawn as parallel lines ("c1:c2"). */
+            int colours = 1;
+            for (const char *c = attr(e, "color"); *c; c++)
+                colours += *c == ':';
+            cr_expect_eq(colours, kinds, "%s: %s", attr(e, "label"), attr(e, "color"));
+            for (const char *l = strchr(attr(e, "label"), '\n'); l; l = strchr(l + 1, '\n')) {
+                char medium[8] = "";
+                sscanf(l + 1, "%*[0-9] %7s", medium);
+                if (medium[0] == '\0')
+                    sscanf(l + 1, "%7s", medium);
+                cr_expect(strstr(attr(agnode(g, S("legend-media"), 0), "label"), medium) != NULL,
+                          "medium %s missing from the legend", medium);
+            }
         }
     }
     cr_expect_eq(devices[1], 128);
@@ -194,7 +215,7 @@ Test(write_dot, overview_full_scale_stays_small, .timeout = 60)
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
     Agraph_t *g = read_dot(dir, "fabric.dot");
-    cr_expect_eq(agnnodes(g), 16 + 16 + 4 + 1 + 1);
+    cr_expect_eq(agnnodes(g), 16 + 16 + 4 + 1 + 1 + 1);     /* + the media legend */
     cr_expect_eq(agnedges(g), 16 + 16 + 16 + 4);
     int64_t links[4] = { 0 };
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
@@ -514,4 +535,24 @@ Test(write_dot, deterministic_and_png_on_request)
     cr_expect(exists(d2, "su-1.png"));
     cr_expect(exists(d2, "floor.png"));
     fp_plan_free(p);
+}
+
+/* The 1,024-GPU DGX H100 SuperPOD preset is a 2-tier rail-optimized fabric of 4 scalable units,
+ * 8 rails each: 32 leaves. The overview draws each unit's 8 leaves as its own box ("leaves × 8,
+ * SU k") instead of one box for all 32, so the figure shows the units side by side. */
+Test(write_dot, two_tier_rail_overview_has_a_box_per_su)
+{
+    char dir[] = "/tmp/fabplan-dot-su-XXXXXX", cmd[512], path[128], want[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, FP_TEST_BIN_DIR "/src/fabplan plan --preset dgx-h100-4su "
+                              "--formats fabric -q -o %s", dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/fabric.dot", dir);
+    char *dot = slurp(path);
+    for (int su = 1; su <= 4; su++) {
+        snprintf(want, sizeof want, "leaves × 8\nSU %d, 8 rails", su);
+        cr_expect(strstr(dot, want) != NULL, "no box \"%s\" in\n%s", want, dot);
+    }
+    cr_expect(strstr(dot, "leaves × 32") == NULL);
+    free(dot);
 }

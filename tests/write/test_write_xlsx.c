@@ -315,20 +315,22 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
         cr_expect_str_eq(row.v[5], c.a.device_name);
         cr_expect_str_eq(row.v[6], c.a.port);
         cr_expect_str_eq(row.v[13], fp_medium_name(c.medium));
+        /* Gb/s: the speed of each link the cable carries, SPEC_768's one link speed */
+        cr_expect_eq(atoi(row.v[14]), c.gbps);
         if (i % 37 != 0)
             continue;
         /* Every column of a sample of rows against cables.csv: its columns through the cable
-         * part (0-14) in place, then stock m (15), the four sign-off columns (16-19, empty),
-         * route m (20) and the rest in cables.csv's order; numbers compared as numbers (the CSV
-         * rounds lengths to cm). */
+         * part (0-15, gbps at 14) in place, then stock m (17 -> 16), the four sign-off columns
+         * (17-20, empty), route m (16 -> 21) and the rest in cables.csv's order (18-21 ->
+         * 22-25); numbers compared as numbers (the CSV rounds lengths to cm). */
         char *f[32];
-        cr_assert_eq(csv_split(csv.line[i + 1], f, 32), 21, "cables.csv line %zu", i + 2);
-        for (int k = 16; k < 20; k++)
+        cr_assert_eq(csv_split(csv.line[i + 1], f, 32), 22, "cables.csv line %zu", i + 2);
+        for (int k = 17; k < 21; k++)
             cr_expect_str_eq(row.v[k], "", "%s sign-off column %d", c.id, k);
-        for (int k = 0; k < 21; k++) {
-            int sk = k < 15 ? k : k == 15 ? 20 : k == 16 ? 15 : k + 4;
-            int numeric = (k >= 1 && k <= 4) || (k >= 7 && k <= 10 && c.n_z == 1) || k == 15 ||
-                          k == 16;
+        for (int k = 0; k < 22; k++) {
+            int sk = k < 16 ? k : k == 16 ? 21 : k == 17 ? 16 : k + 4;
+            int numeric = (k >= 1 && k <= 4) || (k >= 7 && k <= 10 && c.n_z == 1) || k == 14 ||
+                          k == 16 || k == 17;
             if (numeric)
                 cr_expect_float_eq(strtod(row.v[sk], NULL), strtod(f[k], NULL), 0.006,
                                    "%s column %d: sheet %s, cables.csv %s", c.id, k, row.v[sk], f[k]);
@@ -603,7 +605,8 @@ Test(write_xlsx, printed_cables_are_8pt_with_sign_off_columns)
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
     double letter = printed_cables_pt(dir, 792);
     cr_expect_geq(letter, 8.0, "Letter: %.2f pt", letter);
-    /* The sign-off boxes are printed: the print area ends at their last column, T. */
+    /* The sign-off boxes are printed: the print area ends at their last column, U (21st:
+     * cables.csv's 16 columns through Cable part, Gb/s among them, Stock m, then 4 boxes). */
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = sheet_named(path, "Cables");
     static xl_row row;
@@ -611,7 +614,8 @@ Test(write_xlsx, printed_cables_are_8pt_with_sign_off_columns)
     cr_assert(xl_next_row(&pos, &row));
     static const char *const sign[] = { "Installed", "Tested", "Initials", "Date" };
     for (int k = 0; k < 4; k++)
-        cr_expect_str_eq(row.v[16 + k], sign[k]);
+        cr_expect_str_eq(row.v[17 + k], sign[k]);
+    cr_expect_str_eq(row.v[14], "Gb/s");
     free(xml);
     xml = sheet_named(path, "Pull list");
     pos = xml;
@@ -620,8 +624,41 @@ Test(write_xlsx, printed_cables_are_8pt_with_sign_off_columns)
         cr_expect_str_eq(row.v[9 + k], sign[k]);
     free(xml);
     char *wb = xl_member(path, "xl/workbook.xml");
-    cr_expect(strstr(wb, "Cables!$A$1:$T$") != NULL, "%s", wb);
+    cr_expect(strstr(wb, "Cables!$A$1:$U$") != NULL, "%s", wb);
     free(wb);
+    fp_plan_free(p);
+}
+
+/* The XML width of the Cables sheet's 1-based column col. */
+static double cables_col_width(const char *xml, int col)
+{
+    for (const char *c = xml; (c = strstr(c, "<col ")) != NULL; c++) {
+        int lo = atoi(strstr(c, "min=\"") + 5), hi = atoi(strstr(c, "max=\"") + 5);
+        if (lo <= col && col <= hi)
+            return strtod(strstr(c, "width=\"") + 7, NULL);
+    }
+    return 0;
+}
+
+/* The port columns fit a two-lane port's name: a 64-cage switch's cage P splits into lanes
+ * 1/P/1 and 1/P/2, and a cable over both names "1/P/1+1/P/2" (issue 14), 13 characters for a
+ * two-digit P ("1/10/1+1/10/2"). A port is column G (7), Z port column M (13). */
+Test(write_xlsx, cable_port_columns_fit_two_lane_port_names)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "Cables");
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[6], "A port");
+    cr_expect_str_eq(row.v[12], "Z port");
+    cr_expect_geq(cables_col_width(xml, 7), 13.0);
+    cr_expect_geq(cables_col_width(xml, 13), 13.0);
+    free(xml);
     fp_plan_free(p);
 }
 
