@@ -55,8 +55,11 @@ FP_EXPORT fp_status fp_compare_specs(fp_compare_row **rows, size_t *n_rows,
                                      fp_error *err);
 
 /** Write compare.csv, compare.json and compare.html (a chart of cost per GPU against the share
- *  of full bisection, and the table) into dir (created if missing), all or nothing.
- *  rows stay owned by the caller. Errors: FP_EINVAL (NULL argument), FP_EIO, FP_ENOMEM. */
+ *  of full bisection, and the table) into dir (created if missing, with its parents), all or
+ *  nothing, the way fp_plan_write publishes (fp_publish_begin: folder lock, private temporary
+ *  folder, never through a symlink, earlier files intact on any failure).
+ *  rows stay owned by the caller. Errors: FP_EINVAL (NULL argument), FP_EIO (including
+ *  "another fabplan run is writing into DIR"), FP_ENOMEM. */
 FP_EXPORT fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir,
                                      fp_error *err);
 

@@ -35,6 +35,8 @@ int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec);
 void cli_opts_free(cli_spec_opts *o);
 /* Print an error from the library with the right exit code. */
 int cli_report(const char *what, const fp_error *err);
+/* Fill err as an FP_EIO error with a printf-style message (for cli_report); returns 1. */
+int cli_io_error(fp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_spec_opts_help(FILE *f);
 
 /* Option names (options.c): the spec flags of common.c; every option COMMAND takes, into out

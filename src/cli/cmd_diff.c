@@ -386,21 +386,21 @@ int cmd_diff(int argc, char **argv)
         table_free(&n);
         return rc;
     }
-    char path[4096], tmp[4200];
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "fabplan diff: cannot create %s: %s\n", out, strerror(errno));
+    /* Both files or neither, through the publishing plan -o uses (lock, private temporary
+     * folder, rollback, cleanup on SIGINT/SIGTERM). */
+    fp_error err;
+    fp_publish *pub = NULL;
+    if (fp_publish_begin(out, &pub, &err) != FP_OK) {
         table_free(&o);
         table_free(&n);
-        return EXIT_IO;
+        return cli_report("writing outputs", &err);
     }
-    snprintf(path, sizeof path, "%s/changes.csv", out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = fp_publish_create(pub, "changes.csv", &err);
     if (f == NULL) {
-        fprintf(stderr, "fabplan diff: cannot write %s: %s\n", tmp, strerror(errno));
+        fp_publish_abort(pub);
         table_free(&o);
         table_free(&n);
-        return EXIT_IO;
+        return cli_report("writing outputs", &err);
     }
     fputs("change,old_cable_id,new_cable_id,a_device,a_port,old_z_device,old_z_port,new_z_device,"
           "new_z_port,old_medium,new_medium,old_part,new_part,old_stock_m,new_stock_m,detail,"
@@ -448,12 +448,12 @@ int cmd_diff(int argc, char **argv)
             removed++;
         }
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "fabplan diff: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
-        remove(tmp);
+    if ((fclose(f) != 0) | bad) {
+        cli_io_error(&err, "cannot write %s/changes.csv: %s", out, strerror(errno ? errno : EIO));
+        fp_publish_abort(pub);
         table_free(&o);
         table_free(&n);
-        return EXIT_IO;
+        return cli_report("writing outputs", &err);
     }
     /* devices added / removed, from the cable ends */
     char *bo = NULL, *bn = NULL;
@@ -488,14 +488,26 @@ int cmd_diff(int argc, char **argv)
         cJSON_AddNullToObject(s, "cost_of_step_usd");
     char *js = cJSON_Print(s);
     cJSON_Delete(s);
-    snprintf(path, sizeof path, "%s/changes-summary.json", out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    f = js ? fopen(tmp, "w") : NULL;
     rc = EXIT_OK;
-    if (f == NULL || fprintf(f, "%s\n", js) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "fabplan diff: cannot write %s\n", path);
-        remove(tmp);
-        rc = EXIT_IO;
+    if (js == NULL) {
+        cli_io_error(&err, "out of memory writing %s/changes-summary.json", out);
+        err.code = FP_ENOMEM;
+        fp_publish_abort(pub);
+        rc = cli_report("writing outputs", &err);
+    } else if ((f = fp_publish_create(pub, "changes-summary.json", &err)) == NULL) {
+        fp_publish_abort(pub);
+        rc = cli_report("writing outputs", &err);
+    } else {
+        int werr = fprintf(f, "%s\n", js) < 0;
+        werr |= ferror(f);
+        if ((fclose(f) != 0) | werr) {
+            cli_io_error(&err, "cannot write %s/changes-summary.json: %s", out,
+                         strerror(errno ? errno : EIO));
+            fp_publish_abort(pub);
+            rc = cli_report("writing outputs", &err);
+        } else if (fp_publish_commit(pub, &err) != FP_OK) {
+            rc = cli_report("writing outputs", &err);
+        }
     }
     cJSON_free(js);
     if (rc == EXIT_OK) {

@@ -220,13 +220,9 @@ static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, in
     return rc;
 }
 
-static int write_csv(const char *path, const point *p, size_t n)
+/* Write into f (created by fp_publish_create) and close it; 0 on a write error. */
+static int write_csv(FILE *f, const point *p, size_t n)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL)
-        return 0;
     fputs("gpus,tiers,leaves,spines,cores,super_cores,switches,links,cables,transceivers,cost_usd,"
           "cost_per_gpu_usd,switches_per_gpu,optics_per_gpu,power_w_per_gpu,full_bisection,reason\n", f);
     for (size_t i = 0; i < n; i++) {
@@ -246,11 +242,7 @@ static int write_csv(const char *path, const point *p, size_t n)
                 p[i].power_per_gpu, p[i].full_bisection ? "yes" : "no");
     }
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return 0;
-    }
-    return 1;
+    return (fclose(f) == 0) & !bad;
 }
 
 static double metric(const point *p, int k)
@@ -260,19 +252,14 @@ static double metric(const point *p, int k)
 }
 
 /* Four panels sharing the GPU axis; dashed lines where the tier count changes. */
-static int write_svg(const char *path, const point *p, size_t n, const char *title)
+static int write_svg(FILE *f, const point *p, size_t n, const char *title)
 {
     static const char *const names[4] = { "cost per GPU (USD)", "switches per 1,000 GPUs",
                                           "optics per GPU", "tiers" };
     static const char *const colours[4] = { "#1f5fa8", "#2b8a3e", "#c2410c", "#6b21a8" };
     const double W = 1000, left = 90, right = 30, top = 50, ph = 170, gap = 40;
     const double H = top + 4 * (ph + gap) + 30;
-    char tmp[4200];
     int64_t x0 = p[0].gpus, x1 = p[n - 1].gpus;
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL)
-        return 0;
 #define X(g) (left + (x1 > x0 ? (double)((g) - x0) / (double)(x1 - x0) : 0.5) * (W - left - right))
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -343,11 +330,7 @@ static int write_svg(const char *path, const point *p, size_t n, const char *tit
     fputs("</svg>\n", f);
 #undef X
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return 0;
-    }
-    return 1;
+    return (fclose(f) == 0) & !bad;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -459,24 +442,30 @@ int cmd_sweep(int argc, char **argv)
         rc = EXIT_INPUT;
         goto done;
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "fabplan sweep: cannot create %s: %s\n", out, strerror(errno));
-        rc = EXIT_IO;
-        goto done;
-    }
-    char path[4096], title[256];
-    snprintf(path, sizeof path, "%s/sweep.csv", out);
-    if (!write_csv(path, pts, (size_t)n)) {
-        fprintf(stderr, "fabplan sweep: cannot write %s\n", path);
-        rc = EXIT_IO;
-        goto done;
-    }
+    /* Both files or neither, through the publishing plan -o uses (lock, private temporary
+     * folder, rollback, cleanup on SIGINT/SIGTERM). */
+    char title[256];
+    fp_error err;
+    fp_publish *pub = NULL;
+    FILE *f;
     snprintf(title, sizeof title, "fabplan sweep %s%s%s", range, o.spec_path ? " " : "",
              o.spec_path ? o.spec_path : "");
-    snprintf(path, sizeof path, "%s/sweep.svg", out);
-    if (!write_svg(path, pts, (size_t)n, title)) {
-        fprintf(stderr, "fabplan sweep: cannot write %s\n", path);
-        rc = EXIT_IO;
+    if (fp_publish_begin(out, &pub, &err) != FP_OK) {
+        rc = cli_report("writing outputs", &err);
+        goto done;
+    }
+    if ((f = fp_publish_create(pub, "sweep.csv", &err)) == NULL ||
+        (!write_csv(f, pts, (size_t)n) &&
+         cli_io_error(&err, "cannot write %s/sweep.csv (disk full?)", out)) ||
+        (f = fp_publish_create(pub, "sweep.svg", &err)) == NULL ||
+        (!write_svg(f, pts, (size_t)n, title) &&
+         cli_io_error(&err, "cannot write %s/sweep.svg (disk full?)", out))) {
+        fp_publish_abort(pub);
+        rc = cli_report("writing outputs", &err);
+        goto done;
+    }
+    if (fp_publish_commit(pub, &err) != FP_OK) {
+        rc = cli_report("writing outputs", &err);
         goto done;
     }
     if (!o.quiet) {

@@ -1,4 +1,5 @@
 /* fabplan CLI — spec options shared by plan, validate and compare. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -212,6 +213,17 @@ int cli_report(const char *what, const fp_error *err)
     default:
         return EXIT_INPUT;
     }
+}
+
+int cli_io_error(fp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    err->code = FP_EIO;
+    err->where[0] = '\0';
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return 1;
 }
 
 int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec)

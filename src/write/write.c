@@ -267,20 +267,26 @@ static fp_status run_writer(const output *out, const fp_plan *plan, const char *
     return out->fn(plan, path, o, err);
 }
 
-/* A run's state: the folder, its lock, the temporary folder and what was moved where. */
-typedef struct run {
-    const char *dir;
+/* A publish's state: the folder (its open descriptor and lock), the private temporary folder,
+ * the names registered in it, and what was moved where (for the undo). */
+#define PUB_MAX 64
+_Static_assert(N_OUTPUTS <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
+struct fp_publish {
+    char dir[4096];
     int dfd, lfd, tfd, ofd, slot;
     char tname[32];
     char tpath[4200];
-    char name[N_OUTPUTS][256];
-    unsigned char written[N_OUTPUTS], moved[N_OUTPUTS], placed[N_OUTPUTS];
-} run;
+    size_t n;
+    char name[PUB_MAX][256];
+    unsigned char is_dir[PUB_MAX], moved[PUB_MAX], placed[PUB_MAX];
+};
+typedef struct fp_publish run;
 
 static fp_status run_open(run *r, const char *dir, fp_error *err)
 {
     fp_status rc;
-    r->dir = dir;
+    fp__copy_str(r->dir, sizeof r->dir, dir);
+    dir = r->dir;
     r->dfd = r->lfd = r->tfd = r->ofd = r->slot = -1;
     if ((rc = make_dirs(dir, err)) != FP_OK)
         return rc;
@@ -327,20 +333,46 @@ static void run_close(run *r)
         close(r->dfd);
 }
 
+/* Register name (a plain name in the folder) and give the path to write it at. */
+static fp_status run_add(run *r, const char *name, int is_dir, char *path, size_t n,
+                         fp_error *err)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= sizeof r->name[0] || strchr(name, '/') != NULL ||
+        strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, OLD_NAME) == 0 ||
+        strncmp(name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0)
+        FP_FAIL(err, FP_EINVAL, name, "\"%s\" is not a plain file name for %s", name, r->dir);
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->name[i], name) == 0)
+            FP_FAIL(err, FP_EINVAL, name, "%s/%s is written twice", r->dir, name);
+    if (r->n >= PUB_MAX)
+        FP_FAIL(err, FP_EINVAL, name, "more than %d outputs into %s", PUB_MAX, r->dir);
+    if (path != NULL && (size_t)snprintf(path, n, "%s/%s", r->tpath, name) >= n)
+        FP_FAIL(err, FP_EINVAL, name, "path of %s/%s too long", r->tpath, name);
+    memcpy(r->name[r->n], name, len + 1);
+    r->is_dir[r->n] = (unsigned char)!!is_dir;
+    r->n++;
+    return FP_OK;
+}
+
 /* Swap the new outputs in. Every step is recorded so a failure can undo them all. */
 static fp_status publish(run *r, fp_error *err)
 {
     fp_status rc = FP_OK;
     size_t i;
+    /* Everything on disk first. */
+    for (i = 0; i < r->n; i++)
+        if (sync_tree(r->tfd, r->name[i], 0) != 0)
+            FP_FAIL(err, FP_EIO, r->name[i], "cannot sync %s/%s: %s", r->tpath, r->name[i],
+                    strerror(errno));
     /* An output's name held by something of another kind (a folder where a file goes, or the
      * other way round) is the user's, not ours: refuse before anything moves. A link is
      * replaced as a link. */
-    for (i = 0; i < N_OUTPUTS; i++) {
+    for (i = 0; i < r->n; i++) {
         struct stat st;
-        if (!r->written[i] || fstatat(r->dfd, r->name[i], &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-            S_ISLNK(st.st_mode))
+        if (fstatat(r->dfd, r->name[i], &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode))
             continue;
-        int want_dir = outputs[i].split != FP_SPLIT_NONE;
+        int want_dir = r->is_dir[i];
         if (want_dir != !!S_ISDIR(st.st_mode))
             FP_FAIL(err, FP_EIO, r->name[i],
                     "cannot replace %s/%s: it is %s, where fabplan writes %s; move it away",
@@ -357,9 +389,7 @@ static fp_status publish(run *r, fp_error *err)
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &block, &prev);
-    for (i = 0; i < N_OUTPUTS && rc == FP_OK; i++) {
-        if (!r->written[i])
-            continue;
+    for (i = 0; i < r->n && rc == FP_OK; i++) {
         int e = 0;
         if (fp__fault(FP_FAULT_RENAME))
             e = errno;
@@ -384,7 +414,7 @@ static fp_status publish(run *r, fp_error *err)
         rc = fp__error_set(err, FP_EIO, r->dir, "cannot sync %s: %s", r->dir, strerror(errno));
     if (rc != FP_OK) {
         /* Undo in reverse: new files back into the temporary folder, old ones back in place. */
-        for (size_t k = N_OUTPUTS; k-- > 0;) {
+        for (size_t k = r->n; k-- > 0;) {
             if (r->placed[k])
                 renameat(r->dfd, r->name[k], r->tfd, r->name[k]);
             if (r->moved[k])
@@ -394,6 +424,60 @@ static fp_status publish(run *r, fp_error *err)
     }
     pthread_sigmask(SIG_SETMASK, &prev, NULL);
     return rc;
+}
+
+/* ---- the general interface (fabplan/write.h) ---- */
+
+fp_status fp_publish_begin(const char *dir, fp_publish **out, fp_error *err)
+{
+    fp_status rc;
+    run *r;
+    if (out != NULL)
+        *out = NULL;
+    if (dir == NULL || out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_publish_begin: NULL argument");
+    if (fp__fault(FP_FAULT_ALLOC) || (r = calloc(1, sizeof *r)) == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
+    if ((rc = run_open(r, dir, err)) != FP_OK) {
+        run_close(r);
+        free(r);
+        return rc;
+    }
+    *out = r;
+    return FP_OK;
+}
+
+fp_status fp_publish_path(fp_publish *p, const char *name, char *path, size_t n, fp_error *err)
+{
+    if (p == NULL || name == NULL || path == NULL || n == 0)
+        FP_FAIL(err, FP_EINVAL, "", "fp_publish_path: NULL argument");
+    return run_add(p, name, 0, path, n, err);
+}
+
+FILE *fp_publish_create(fp_publish *p, const char *name, fp_error *err)
+{
+    char path[4600];
+    if (fp_publish_path(p, name, path, sizeof path, err) != FP_OK)
+        return NULL;
+    return fp__create(path, err);
+}
+
+fp_status fp_publish_commit(fp_publish *p, fp_error *err)
+{
+    if (p == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_publish_commit: NULL argument");
+    fp_status rc = publish(p, err);
+    run_close(p);
+    free(p);
+    return rc;
+}
+
+void fp_publish_abort(fp_publish *p)
+{
+    if (p == NULL)
+        return;
+    run_close(p);
+    free(p);
 }
 
 fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
@@ -409,32 +493,24 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     /* Options that depend on the plan are checked before anything touches the disk. */
     if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
         return rc;
-    if (fp__fault(FP_FAULT_ALLOC) || (r = calloc(1, sizeof *r)) == NULL)
-        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
-    if ((rc = run_open(r, dir, err)) != FP_OK)
-        goto out;
+    if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK)
+        return rc;
     fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
-        char path[4600];
+        char path[4600], name[256];
         if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
             (outputs[i].split != FP_SPLIT_NONE && outputs[i].split != split))
             continue;
-        snprintf(r->name[i], sizeof r->name[i], "%s", outputs[i].name);
+        snprintf(name, sizeof name, "%s", outputs[i].name);
         if (outputs[i].name_fn &&
-            !outputs[i].name_fn(plan, opts, outputs[i].name, r->name[i], sizeof r->name[i]))
+            !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
             continue;
-        snprintf(path, sizeof path, "%s/%s", r->tpath, r->name[i]);
-        r->written[i] = 1;
-        if ((rc = run_writer(&outputs[i], plan, path, opts, err)) != FP_OK)
-            goto out;
-        if (sync_tree(r->tfd, r->name[i], 0) != 0) {
-            rc = fp__error_set(err, FP_EIO, r->name[i], "cannot sync %s: %s", path, strerror(errno));
-            goto out;
+        if ((rc = run_add(r, name, outputs[i].split != FP_SPLIT_NONE, path, sizeof path, err)) !=
+                FP_OK ||
+            (rc = run_writer(&outputs[i], plan, path, opts, err)) != FP_OK) {
+            fp_publish_abort(r);
+            return rc;
         }
     }
-    rc = publish(r, err);
-out:
-    run_close(r);
-    free(r);
-    return rc;
+    return fp_publish_commit(r, err);
 }

@@ -11,10 +11,10 @@
 
 static fp_status write_csv(const fp_compare_row *rows, size_t n, const char *path, fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     char num[64];
     if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+        return FP_EIO;
     fputs("design,topology,tiers,switch,leaf_oversubscription,status,switches,transceivers,cables,"
           "cost_usd,power_w,cost_per_gpu_usd,bisection_gbps,diameter_switches,reason\n",
           f);
@@ -71,10 +71,10 @@ static fp_status write_json(const fp_compare_row *rows, size_t n, const char *pa
     cJSON_Delete(root);
     if (text == NULL)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     if (f == NULL) {
         cJSON_free(text);
-        FP_FAIL(err, FP_EIO, path, "cannot create %s: %s", path, strerror(errno));
+        return FP_EIO;
     }
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
     bad |= fclose(f) != 0;
@@ -86,30 +86,23 @@ static fp_status write_json(const fp_compare_row *rows, size_t n, const char *pa
 
 fp_status fp_compare_write(const fp_compare_row *rows, size_t n, const char *dir, fp_error *err)
 {
-    char tmp[3][4200], final[3][4200];
-    const char *names[3] = { "compare.csv", "compare.json", "compare.html" };
-    fp_status rc = FP_OK;
+    static const char *const names[3] = { "compare.csv", "compare.json", "compare.html" };
+    fp_status (*const writers[3])(const fp_compare_row *, size_t, const char *, fp_error *) = {
+        write_csv, write_json, fp__write_compare_html
+    };
+    fp_publish *pub;
+    fp_status rc;
     if (dir == NULL || (n > 0 && rows == NULL))
         FP_FAIL(err, FP_EINVAL, "", "fp_compare_write: NULL argument");
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
+    if ((rc = fp_publish_begin(dir, &pub, err)) != FP_OK)
+        return rc;
     for (int i = 0; i < 3; i++) {
-        snprintf(final[i], sizeof final[i], "%s/%s", dir, names[i]);
-        snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, names[i]);
-    }
-    if ((rc = write_csv(rows, n, tmp[0], err)) != FP_OK ||
-        (rc = write_json(rows, n, tmp[1], err)) != FP_OK ||
-        (rc = fp__write_compare_html(rows, n, tmp[2], err)) != FP_OK)
-        goto out;
-    for (int i = 0; i < 3; i++)
-        if (rename(tmp[i], final[i]) != 0) {
-            rc = fp__error_set(err, FP_EIO, final[i], "cannot rename %s to %s: %s", tmp[i],
-                               final[i], strerror(errno));
-            goto out;
+        char path[4600];
+        if ((rc = fp_publish_path(pub, names[i], path, sizeof path, err)) != FP_OK ||
+            (rc = writers[i](rows, n, path, err)) != FP_OK) {
+            fp_publish_abort(pub);
+            return rc;
         }
-    return FP_OK;
-out:
-    for (int i = 0; i < 3; i++)
-        unlink(tmp[i]);
-    return rc;
+    }
+    return fp_publish_commit(pub, err);
 }

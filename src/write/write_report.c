@@ -480,11 +480,11 @@ static void compare_chart(FILE *f, const fp_compare_row *rows, size_t n)
 fp_status fp__write_compare_html(const fp_compare_row *rows, size_t n, const char *path,
                                  fp_error *err)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = fp__create(path, err);
     char a[64], b[64];
     size_t ok = 0;
     if (f == NULL)
-        FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+        return FP_EIO;
     for (size_t i = 0; i < n; i++)
         ok += rows[i].status == FP_OK;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"

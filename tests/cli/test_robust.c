@@ -2,7 +2,10 @@
  * message, no output) or correct output; and an interrupted run leaves the earlier outputs. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,4 +124,67 @@ Test(robust, interrupted_runs_leave_earlier_outputs, .timeout = 600)
                 listing(dir, before, sizeof before);
             }
         }
+}
+
+/* sweep and diff publish their outputs like plan -o (they wrote DIR/sweep.csv.tmp and
+ * DIR/changes.csv.tmp with fopen, then renamed one file at a time). */
+Test(robust, sweep_is_locked_and_never_writes_through_a_link)
+{
+    char dir[] = "/tmp/fabplan-robust-XXXXXX", cmd[512], out[4096], path[256], victim[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    FILE *f = fopen(victim, "w");
+    fputs("victim", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/sweep.csv.tmp", dir);   /* the old fixed temporary name */
+    cr_assert_eq(symlink(victim, path), 0);
+    snprintf(cmd, sizeof cmd, BIN " sweep --gpus 64..128:64 -q -o %s", dir);
+    /* a plan run holding the folder: a clear error, exit 4, nothing written */
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    cr_assert(fd >= 0);
+    cr_assert_eq(flock(fd, LOCK_EX), 0);
+    cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
+    cr_expect(strstr(out, "another fabplan run is writing into") != NULL, "%s", out);
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    close(fd);
+    cr_expect_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    char *v = slurp(victim);
+    cr_expect_str_eq(v, "victim", "the link's target was written");
+    free(v);
+    char *csv = slurp(path);
+    cr_expect(strncmp(csv, "gpus,tiers,", 11) == 0, "%s", csv);
+    free(csv);
+    snprintf(path, sizeof path, "%s/sweep.svg", dir);
+    cr_expect_eq(access(path, F_OK), 0);
+    cr_expect_eq(count_temp(dir), 1, "only the planted link");
+}
+
+Test(robust, diff_failing_part_way_leaves_earlier_outputs, .timeout = 120)
+{
+    /* changes-summary.json a folder: the old code had already renamed the new changes.csv
+     * into place (a mixed set). Now exit 4 and both earlier files stay as they were. */
+    char dir[] = "/tmp/fabplan-robust-XXXXXX", cmd[1024], out[4096], path[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             BIN " plan --gpus 64 -q --formats json,cables -o %s/a && " BIN
+                 " plan --gpus 128 -q --formats json,cables -o %s/b && " BIN
+                 " diff %s/a %s/a -o %s/d",
+             dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/d/changes.csv", dir);
+    char *before = slurp(path);
+    snprintf(path, sizeof path, "%s/d/changes-summary.json", dir);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    snprintf(cmd, sizeof cmd, BIN " diff %s/a %s/b -o %s/d", dir, dir, dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
+    cr_expect(strstr(out, "changes-summary.json: it is a folder") != NULL, "%s", out);
+    snprintf(path, sizeof path, "%s/d/changes.csv", dir);
+    char *after = slurp(path);
+    cr_expect_str_eq(after, before, "changes.csv was replaced although the run failed");
+    free(before);
+    free(after);
+    snprintf(path, sizeof path, "%s/d", dir);
+    cr_expect_eq(count_temp(path), 0);
 }

@@ -257,3 +257,171 @@ Test(publish, fault_sweep_every_point_of_a_small_plan, .timeout = 300)
     fp_plan_free(a);
     fp_plan_free(b);
 }
+
+/* ---- fp_compare_write and the general fp_publish_* interface ---- */
+
+/* Two candidates written by hand (no plan needed): one that works, one that cannot. */
+static void compare_rows(fp_compare_row r[2], double cost)
+{
+    memset(r, 0, 2 * sizeof r[0]);
+    snprintf(r[0].design, sizeof r[0].design, "clos 2T a 1:1");
+    snprintf(r[0].switch_model, sizeof r[0].switch_model, "a");
+    r[0].topology = FP_TOPO_CLOS;
+    r[0].tiers = 2;
+    r[0].oversubscription = 1;
+    r[0].gpus = 64;
+    r[0].switches = 6;
+    r[0].cost = cost;
+    r[0].cost_per_gpu = cost / 64;
+    r[0].bisection_gbps = 12800;
+    r[0].bisection_fraction = 1;
+    r[1] = r[0];
+    snprintf(r[1].design, sizeof r[1].design, "clos 2T b 1:1");
+    r[1].status = FP_EINVAL;
+    snprintf(r[1].reason, sizeof r[1].reason, "too few ports");
+}
+
+Test(publish, compare_never_writes_through_a_planted_link)
+{
+    /* compare used fixed temporary names (DIR/.compare.csv.tmp) opened with fopen: a link
+     * planted there had its target overwritten. A link at an output's name is replaced as a
+     * link. */
+    fp_compare_row rows[2];
+    compare_rows(rows, 1e6);
+    char dir[64], victim[256], victim2[256], path[256];
+    tmpdir(dir, sizeof dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(victim2, sizeof victim2, "%s/victim2", dir);
+    put_file(victim, "victim");
+    put_file(victim2, "victim2");
+    snprintf(path, sizeof path, "%s/.compare.csv.tmp", dir);
+    cr_assert_eq(symlink(victim, path), 0);
+    snprintf(path, sizeof path, "%s/compare.json", dir);
+    cr_assert_eq(symlink(victim2, path), 0);
+    fp_error err = { 0 };
+    cr_assert_eq(fp_compare_write(rows, 2, dir, &err), FP_OK, "%s", err.msg);
+    char *v = slurp(victim), *v2 = slurp(victim2);
+    cr_expect_str_eq(v, "victim");
+    cr_expect_str_eq(v2, "victim2");
+    free(v);
+    free(v2);
+    struct stat st;
+    cr_assert_eq(lstat(path, &st), 0);
+    cr_expect(S_ISREG(st.st_mode), "compare.json is now the file");
+    snprintf(path, sizeof path, "%s/.compare.csv.tmp", dir);
+    cr_assert_eq(lstat(path, &st), 0, "the planted link is left alone");
+    cr_expect(S_ISLNK(st.st_mode));
+}
+
+Test(publish, compare_failing_part_way_changes_nothing)
+{
+    /* compare.html a folder: the old code renamed compare.csv and compare.json into place
+     * before the third rename failed (a mixed set) and left .compare.html.tmp behind. */
+    fp_compare_row rows[2];
+    compare_rows(rows, 1e6);
+    char dir[64], path[256];
+    tmpdir(dir, sizeof dir);
+    fp_error err = { 0 };
+    cr_assert_eq(fp_compare_write(rows, 2, dir, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/compare.html", dir);
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    char *before = digest(dir);
+    compare_rows(rows, 2e6);
+    cr_expect_eq(fp_compare_write(rows, 2, dir, &err), FP_EIO);
+    cr_expect(strstr(err.msg, "compare.html: it is a folder") != NULL, "%s", err.msg);
+    char *after = digest(dir);
+    cr_expect_str_eq(after, before);
+    free(before);
+    free(after);
+    cr_expect_eq(count_temp(dir), 0);
+}
+
+Test(publish, compare_into_a_locked_folder_fails_clearly)
+{
+    fp_compare_row rows[2];
+    compare_rows(rows, 1e6);
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    cr_assert(fd >= 0);
+    cr_assert_eq(flock(fd, LOCK_EX), 0);   /* a plan run writing into the same folder */
+    fp_error err = { 0 };
+    cr_expect_eq(fp_compare_write(rows, 2, dir, &err), FP_EIO);
+    cr_expect(strstr(err.msg, "another fabplan run is writing into") != NULL, "%s", err.msg);
+    cr_expect_eq(count_temp(dir), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/compare.csv", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    close(fd);
+    cr_expect_eq(fp_compare_write(rows, 2, dir, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(access(path, F_OK), 0);
+}
+
+Test(publish, compare_fault_sweep)
+{
+    /* Every open, write, fsync, rename and allocation failure fp_compare_write reaches: an
+     * I/O or memory error, the earlier three files untouched, no temporary file. */
+    fp_compare_row a[2], b[2];
+    compare_rows(a, 1e6);
+    compare_rows(b, 2e6);
+    char dir[64], scratch[64];
+    tmpdir(dir, sizeof dir);
+    tmpdir(scratch, sizeof scratch);
+    fp_error err = { 0 };
+    cr_assert_eq(fp_compare_write(a, 2, dir, &err), FP_OK, "%s", err.msg);
+    char *old = digest(dir);
+    fp__fault_arm(LONG_MAX);
+    cr_assert_eq(fp_compare_write(b, 2, scratch, &err), FP_OK, "%s", err.msg);
+    long n = fp__fault_points();
+    fp__fault_arm(0);
+    cr_assert_gt(n, 5);
+    for (long k = 1; k <= n; k++) {
+        memset(&err, 0, sizeof err);
+        fp__fault_arm(k);
+        fp_status rc = fp_compare_write(b, 2, dir, &err);
+        fp__fault_arm(0);
+        cr_expect(rc == FP_EIO || rc == FP_ENOMEM, "point %ld of %ld: status %d", k, n, rc);
+        char *now = digest(dir);
+        cr_expect_str_eq(now, old, "point %ld: the earlier outputs changed (%s)", k, err.msg);
+        free(now);
+        cr_expect_eq(count_temp(dir), 0, "point %ld left a temporary file", k);
+    }
+    free(old);
+}
+
+Test(publish, general_interface_names_and_abort)
+{
+    char dir[64], path[4600];
+    tmpdir(dir, sizeof dir);
+    fp_publish *p = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    static const char *const bad[] = { "", "a/b", ".", "..", ".old", ".fabplan-tmp-x" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_eq(fp_publish_path(p, bad[i], path, sizeof path, &err), FP_EINVAL, "%s", bad[i]);
+    FILE *f = fp_publish_create(p, "x.csv", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    fputs("x\n", f);
+    cr_assert_eq(fclose(f), 0);
+    cr_expect_null(fp_publish_create(p, "x.csv", &err), "a name is registered once");
+    cr_expect_eq(err.code, FP_EINVAL);
+    /* a second publish into the folder is refused while this one holds it */
+    fp_publish *q = NULL;
+    cr_expect_eq(fp_publish_begin(dir, &q, &err), FP_EIO);
+    cr_expect_null(q);
+    fp_publish_abort(p);
+    snprintf(path, sizeof path, "%s/x.csv", dir);
+    cr_expect_neq(access(path, F_OK), 0, "abort publishes nothing");
+    cr_expect_eq(count_temp(dir), 0);
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    f = fp_publish_create(p, "x.csv", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    fputs("x\n", f);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(fp_publish_commit(p, &err), FP_OK, "%s", err.msg);
+    char *t = slurp(path);
+    cr_expect_str_eq(t, "x\n");
+    free(t);
+    cr_expect_eq(count_temp(dir), 0);
+}
