@@ -5,14 +5,10 @@
 #   --sanitize  also clang, compiler-rt (libFuzzer, sanitizers) and valgrind, for
 #               scripts/ci-sanitize.sh and scripts/fuzz.sh
 set -eu
-<<<<<<< HEAD
-PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip"
+PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip chromium"
 if [ "${1:-}" = "--sanitize" ] || [ "${1:-}" = "--fuzz" ]; then
     PKGS="$PKGS clang libclang-rt-14-dev valgrind"
 fi
-=======
-PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip chromium"
->>>>>>> main
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
