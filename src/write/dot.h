@@ -1,0 +1,55 @@
+/* fabplan — the diagram writers' shared Graphviz plumbing (private to src/write/write_dot.c,
+ * dot_overview.c, dot_detail.c and dot_floor.c, the only files that include Graphviz).
+ *
+ * Graphviz names and attribute values are non-const char *; literals are cast through S(). Its
+ * strings are interned (agstrdup), so stack buffers are fine as values. */
+#ifndef FP_WRITE_DOT_H
+#define FP_WRITE_DOT_H
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <graphviz/gvc.h>
+#include "write/writers.h"
+
+#define S(lit) ((char *)(lit))
+
+/* At most this many leaf (or spine) groups per plane in the overview; pods are merged into runs
+ * beyond that. 16 keeps the widest rank about 16 nodes, readable on one screen. */
+#define OVERVIEW_GROUPS_PER_TIER 16
+/* dot draws layered pictures but is super-linear; above this many edges use sfdp. */
+#define DOT_MAX_EDGES 2600
+/* Rack-to-rack runs shown on the floor plan. */
+#define FLOOR_RUNS 12
+/* Floor plan scale: points per metre (1 m = 80 pt keeps a 0.6 m rack wide enough for its label). */
+#define FLOOR_PT_PER_M 80.0
+/* The legends stand 1 m further left than the floor's left cross aisle, where runs turn. */
+#define FLOOR_LEGEND_SHIFT (1.0 * FLOOR_PT_PER_M)
+
+static inline void set_attr(void *obj, const char *name, const char *value)
+{
+    agsafeset(obj, (char *)name, (char *)value, S(""));
+}
+
+static inline const char *role_plural(int tier)
+{
+    static const char *const plural[] = { "servers", "leaves", "spines", "cores", "super-cores" };
+    return tier >= 0 && tier <= FP_MAX_TIERS ? plural[tier] : "switches";
+}
+
+static inline const char *fill_of(int tier)
+{
+    static const char *const role_fill[] = { "#dbe7f3", "#b7e1a1", "#fdd49e", "#f4a582", "#d6a3c8" };
+    return role_fill[tier >= 0 && tier <= FP_MAX_TIERS ? tier : 0];
+}
+
+/* Write g as Graphviz source (.dot) or render it by path's extension (.svg, .png), then close
+ * it. Errors: FP_EIO (with Graphviz's own message), FP_ENOMEM. */
+fp_status fp__dot_emit(Agraph_t *g, const char *path, fp_error *err);
+/* A new graph with the diagrams' common attributes: engine, title on top. NULL when out of memory. */
+Agraph_t *fp__dot_new_graph(const char *name, const char *engine, const char *title);
+/* A node drawn as its HTML table (a legend): no box of its own around the table. */
+Agnode_t *fp__dot_table_node(Agraph_t *g, const char *name, const char *html);
+
+#endif

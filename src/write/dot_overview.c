@@ -1,0 +1,398 @@
+/* fabplan — the fabric overview diagram (fabric.dot/.svg): one node per group of identical
+ * switches, one for all servers; see write_dot.c. */
+#include "write/dot.h"
+
+/* "4096 × 400G" plus the media, one per line ("MMF", or "3072 MMF" and "1024 DAC" below it);
+ * media are left out while the plan has none (no cabling). One per line keeps the label narrow:
+ * dot places it beside the edge, and a wide one spilled over the next pod's cluster border. */
+static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64_t *by_medium)
+{
+    size_t k = (size_t)snprintf(buf, n, "%lld × %dG", (long long)count, gbps);
+    int kinds = 0;
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        kinds += by_medium[m] > 0;
+    if (kinds == 0)
+        return;
+    for (int m = 0; m < FP_MEDIUM_COUNT && k < n; m++) {
+        if (by_medium[m] == 0)
+            continue;
+        if (kinds == 1)
+            k += (size_t)snprintf(buf + k, n - k, "\n%s", fp_medium_name((fp_medium)m));
+        else
+            k += (size_t)snprintf(buf + k, n - k, "\n%lld %s", (long long)by_medium[m],
+                                  fp_medium_name((fp_medium)m));
+    }
+}
+
+/* Media colours, after cable jackets where there is a convention: OM4 aqua, OS2 yellow; copper
+ * in browns and a red for active electrical cables. */
+static const char *const medium_colour[FP_MEDIUM_COUNT] = { "#8c510a", "#d27b00", "#b2182b",
+                                                            "#00a3ad", "#d4b000" };
+
+/* An edge's colour list: one line per medium it carries ("#00a3ad", or "#d27b00:#00a3ad" drawn
+ * as parallel lines), grey while the plan has no cabling. */
+static void medium_colours(char *buf, size_t n, const int64_t *by_medium)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < FP_MEDIUM_COUNT && k < n; m++)
+        if (by_medium[m] > 0)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ":" : "", medium_colour[m]);
+    if (k == 0)
+        snprintf(buf, n, "#555555");
+}
+
+/* The media legend: a table node, one row per medium in the plan (a colour swatch and its name),
+ * kept on the bottom rank beside the servers. Nothing while the plan has no cabling. */
+static void media_legend(Agraph_t *g, const int64_t *media_in_plan)
+{
+    char html[1024];
+    size_t k = (size_t)snprintf(html, sizeof html, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" "
+                                "CELLSPACING=\"2\"><TR><TD COLSPAN=\"2\"><B>media</B></TD></TR>");
+    int rows = 0;
+    for (int m = 0; m < FP_MEDIUM_COUNT && k < sizeof html; m++) {
+        if (media_in_plan[m] == 0)
+            continue;
+        rows++;
+        k += (size_t)snprintf(html + k, sizeof html - k, "<TR><TD WIDTH=\"30\" HEIGHT=\"4\" "
+                              "BGCOLOR=\"%s\"></TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
+                              medium_colour[m], fp_medium_name((fp_medium)m));
+    }
+    if (rows == 0 || k + 9 > sizeof html)
+        return;
+    snprintf(html + k, sizeof html - k, "</TABLE>");
+    Agraph_t *sg = agsubg(g, S("legend"), 1);
+    set_attr(sg, "rank", "sink");
+    fp__dot_table_node(sg, "legend-media", html);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Overview. */
+
+/* How devices of one tier are grouped: by `unit` (pod, zone, or the whole plane), `chunk` units
+ * per group. */
+typedef struct tier_grouping {
+    int unit;               /* 0 = whole plane, 1 = scalable unit, 2 = pod, 3 = zone */
+    int64_t units;          /* units per plane */
+    int64_t chunk;          /* units per group */
+    int64_t groups;         /* groups per plane */
+    int64_t base;           /* first group id of this tier */
+} tier_grouping;
+
+typedef struct overview {
+    const fp_plan *plan;
+    tier_grouping tg[FP_MAX_TIERS + 1];
+    int64_t sus;            /* scalable units of a rail-optimized fabric's leaves (0 none) */
+    int64_t n_groups;       /* group 0 = servers */
+    int64_t *members;       /* per group: devices */
+    int64_t *su_lo, *su_hi; /* per group: SU range of its leaves (rail-optimized), -1 none */
+    int64_t *pair_slot;     /* n_groups^2: index into pairs, -1 none */
+    struct pair {
+        int64_t a, z, count, by_medium[FP_MEDIUM_COUNT];
+        int gbps;           /* speed of the pair's links (one boundary) */
+    } *pairs;
+    int64_t n_pairs;
+} overview;
+
+static int64_t smallest_divisor_at_least(int64_t of, int64_t at_least)
+{
+    for (int64_t d = at_least; d < of; d++)
+        if (of % d == 0)
+            return d;
+    return of;
+}
+
+static void plan_grouping(overview *ov)
+{
+    const fp_fabric *fab = fp__plan_fabric(ov->plan);
+    const int L = fab->tiers;
+    int64_t limit = OVERVIEW_GROUPS_PER_TIER / fab->planes;
+    if (limit < 2)
+        limit = 2;
+    int64_t next = 1;
+    for (int t = 1; t <= L; t++) {
+        tier_grouping *g = &ov->tg[t];
+        g->unit = 0;
+        g->units = 1;
+        if (L >= 3 && t <= 2) {
+            g->unit = 2;
+            g->units = fab->level[2].blocks;
+        } else if (L == 2 && t == 1 && ov->sus > 1) {
+            /* A 2-tier rail-optimized fabric: its leaves per scalable unit, not one box. */
+            g->unit = 1;
+            g->units = ov->sus;
+        } else if (L >= 4 && t == 3) {
+            g->unit = 3;
+            g->units = fab->level[3].blocks;
+        }
+        g->chunk = (g->units + limit - 1) / limit;
+        /* Runs of pods must not straddle zones, so each zone cluster holds whole groups. */
+        if (g->unit == 2 && L >= 4 && g->chunk > 1) {
+            int64_t per_zone = fab->level[3].children;
+            g->chunk = g->chunk <= per_zone
+                           ? smallest_divisor_at_least(per_zone, g->chunk)
+                           : per_zone * ((g->chunk + per_zone - 1) / per_zone);
+        }
+        g->groups = (g->units + g->chunk - 1) / g->chunk;
+        g->base = next;
+        next += g->groups * fab->planes;
+    }
+    ov->n_groups = next;
+}
+
+static int64_t group_of(const overview *ov, int64_t dev)
+{
+    const fp_device *d = &fp__plan_fabric(ov->plan)->dev[dev];
+    if (d->tier == 0)
+        return 0;
+    const tier_grouping *g = &ov->tg[d->tier];
+    int64_t unit = g->unit == 1 ? d->su : g->unit == 2 ? d->pod : g->unit == 3 ? d->zone : 0;
+    return g->base + (int64_t)d->plane * g->groups + unit / g->chunk;
+}
+
+static void overview_free(overview *ov)
+{
+    free(ov->members);
+    free(ov->su_lo);
+    free(ov->su_hi);
+    free(ov->pair_slot);
+    free(ov->pairs);
+}
+
+/* Count members of every group and links between every pair of groups (one pass each). */
+static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    memset(ov, 0, sizeof *ov);
+    ov->plan = plan;
+    for (int64_t i = 0; i < fab->n_dev; i++)
+        if (fab->dev[i].tier == 1 && fab->dev[i].su >= ov->sus)
+            ov->sus = fab->dev[i].su + 1;
+    plan_grouping(ov);
+    size_t G = (size_t)ov->n_groups;
+    ov->members = calloc(G, sizeof *ov->members);
+    ov->su_lo = malloc(G * sizeof *ov->su_lo);
+    ov->su_hi = malloc(G * sizeof *ov->su_hi);
+    ov->pair_slot = malloc(G * G * sizeof *ov->pair_slot);
+    ov->pairs = calloc(G * G, sizeof *ov->pairs);
+    if (!ov->members || !ov->su_lo || !ov->su_hi || !ov->pair_slot || !ov->pairs) {
+        overview_free(ov);
+        FP_FAIL(err, FP_ENOMEM, "fabric.svg", "out of memory for %zu diagram groups", G);
+    }
+    for (size_t i = 0; i < G; i++)
+        ov->su_lo[i] = ov->su_hi[i] = -1;
+    for (size_t i = 0; i < G * G; i++)
+        ov->pair_slot[i] = -1;
+    for (int64_t i = 0; i < fab->n_dev; i++) {
+        int64_t g = group_of(ov, i);
+        ov->members[g]++;
+        int64_t su = fab->dev[i].su;
+        if (su >= 0 && fab->dev[i].tier == 1) {
+            if (ov->su_lo[g] < 0 || su < ov->su_lo[g])
+                ov->su_lo[g] = su;
+            if (su > ov->su_hi[g])
+                ov->su_hi[g] = su;
+        }
+    }
+    for (int64_t i = 0; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        int64_t a = group_of(ov, l->a), z = group_of(ov, l->z);
+        int64_t *slot = &ov->pair_slot[a * (int64_t)G + z];
+        if (*slot < 0) {
+            *slot = ov->n_pairs++;
+            ov->pairs[*slot].a = a;
+            ov->pairs[*slot].z = z;
+            ov->pairs[*slot].gbps = fp__plan_rspec(plan)->gbps[l->boundary];
+        }
+        struct pair *p = &ov->pairs[*slot];
+        p->count++;
+        fp_medium m = fp_plan_link_medium(plan, (size_t)i);
+        if (m < FP_MEDIUM_COUNT)
+            p->by_medium[m]++;
+    }
+    return FP_OK;
+}
+
+/* "leaves × 32\nSU 9–12, 8 rails" inside its pod cluster; "cores × 1024" inside its zone;
+ * "cores × 64" for a top tier. Where the group sits is said by the cluster around it, and the
+ * switch model once in the title, so nodes stay narrow. */
+static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
+{
+    const fp_rspec *rs = fp__plan_rspec(ov->plan);
+    size_t k = (size_t)snprintf(buf, n, "%s × %lld", role_plural(tier), (long long)ov->members[gid]);
+    if (ov->su_lo[gid] >= 0 && k < n) {
+        if (ov->su_lo[gid] == ov->su_hi[gid])
+            k += (size_t)snprintf(buf + k, n - k, "\nSU %lld", (long long)ov->su_lo[gid] + 1);
+        else
+            k += (size_t)snprintf(buf + k, n - k, "\nSU %lld–%lld", (long long)ov->su_lo[gid] + 1,
+                                  (long long)ov->su_hi[gid] + 1);
+        if (k < n)
+            snprintf(buf + k, n - k, ", %d rails", rs->endpoints_per_server);
+    }
+}
+
+/* "switches: nvidia-qm9700 (64 ports)" or "leaf A (64 ports) · spine B (128 ports) · ...". */
+static void models_line(const fp_plan *plan, char *buf, size_t n)
+{
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    int same = 1;
+    for (int t = 1; t < fp__plan_fabric(plan)->tiers; t++)
+        same &= strcmp(rs->tier[t].model.id, rs->tier[0].model.id) == 0 &&
+                rs->tier[t].radix == rs->tier[0].radix && rs->gbps[t] == rs->gbps[0];
+    if (same) {
+        snprintf(buf, n, "switches: %s (%d ports at %dG)", rs->tier[0].model.id, rs->tier[0].radix,
+                 rs->link_gbps);
+        return;
+    }
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < fp__plan_fabric(plan)->tiers && k < n; t++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
+                              fp__tier_role(t + 1, fp__plan_fabric(plan)->tiers), rs->tier[t].model.id,
+                              rs->tier[t].radix);
+    /* Link speeds per boundary when they differ ("links 400G / 800G"). */
+    int mixed = 0;
+    for (int b = 1; b < fp__plan_fabric(plan)->tiers; b++)
+        mixed |= rs->gbps[b] != rs->gbps[0];
+    for (int b = 0; mixed && b < fp__plan_fabric(plan)->tiers && k < n; b++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%dG", b ? " / " : " · links ", rs->gbps[b]);
+}
+
+static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
+{
+    Agraph_t *sg = agsubg(parent, (char *)name, 1);
+    set_attr(sg, "label", label);
+    set_attr(sg, "style", "rounded,dashed");
+    set_attr(sg, "fontsize", "16");
+    return sg;
+}
+
+fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    overview ov;
+    fp_status rc;
+    char title[400], name[64], label[256];
+    (void)o;
+    if ((rc = overview_build(&ov, plan, err)) != FP_OK)
+        return rc;
+    char planes[32] = "";
+    if (fab->planes > 1)
+        snprintf(planes, sizeof planes, ", %d planes", fab->planes);
+    char models[160];
+    models_line(plan, models, sizeof models);
+    snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",
+             rs->name[0] ? rs->name : "fabric", fp_topology_name(rs->topology), (long long)rs->gpus,
+             fab->tiers, planes, models);
+    Agraph_t *g = fp__dot_new_graph("fabric", "dot", title);
+    if (g == NULL) {
+        overview_free(&ov);
+        FP_FAIL(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
+    }
+    /* Servers at the bottom, the top tier above: the usual way a Clos is drawn. */
+    set_attr(g, "rankdir", "BT");
+    set_attr(g, "nodesep", "0.35");
+    set_attr(g, "ranksep", "0.9");
+    agattr(g, AGNODE, S("shape"), S("box"));
+    agattr(g, AGNODE, S("fontsize"), S("12"));
+    agattr(g, AGEDGE, S("fontsize"), S("11"));
+
+    Agnode_t **node = calloc((size_t)ov.n_groups, sizeof *node);
+    if (node == NULL) {
+        agclose(g);
+        overview_free(&ov);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory");
+    }
+    snprintf(label, sizeof label, "servers × %lld\n%d GPUs and %d fabric ports each",
+             (long long)fab->servers, rs->gpus_per_server,
+             rs->endpoints_per_server * fab->planes);
+    node[0] = agnode(g, S("servers"), 1);
+    set_attr(node[0], "label", label);
+    set_attr(node[0], "fillcolor", fill_of(0));
+    set_attr(node[0], "shape", "box3d");
+
+    for (int p = 0; p < fab->planes; p++) {
+        Agraph_t *pg = g;
+        if (fab->planes > 1) {
+            snprintf(name, sizeof name, "cluster_plane%d", p + 1);
+            snprintf(label, sizeof label, "plane %d", p + 1);
+            pg = subgraph(g, name, label);
+        }
+        for (int t = fab->tiers; t >= 1; t--) {
+            const tier_grouping *tg = &ov.tg[t];
+            for (int64_t k = 0; k < tg->groups; k++) {
+                int64_t gid = tg->base + (int64_t)p * tg->groups + k, first = k * tg->chunk;
+                Agraph_t *parent = pg;
+                if (ov.members[gid] == 0)
+                    continue;
+                /* Zone clusters (4 tiers) hold their cores and their pods' clusters. */
+                if (fab->tiers >= 4 && t <= 3 && tg->unit != 0) {
+                    int64_t zone = t == 3 ? first : first / fab->level[3].children;
+                    if (t == 3 || ov.tg[2].chunk <= fab->level[3].children) {
+                        snprintf(name, sizeof name, "cluster_p%d_zone%lld", p + 1, (long long)zone + 1);
+                        snprintf(label, sizeof label, "zone %lld", (long long)zone + 1);
+                        parent = subgraph(pg, name, label);
+                    }
+                }
+                if (t <= 2 && tg->unit == 2) {
+                    int64_t last = first + tg->chunk > tg->units ? tg->units : first + tg->chunk;
+                    snprintf(name, sizeof name, "cluster_p%d_pod%lld", p + 1, (long long)first + 1);
+                    if (last - first == 1)
+                        snprintf(label, sizeof label, "pod %lld", (long long)first + 1);
+                    else
+                        snprintf(label, sizeof label, "pods %lld–%lld", (long long)first + 1,
+                                 (long long)last);
+                    parent = subgraph(parent, name, label);
+                }
+                snprintf(name, sizeof name, "g%lld", (long long)gid);
+                group_label(&ov, gid, t, label, sizeof label);
+                node[gid] = agnode(parent, name, 1);
+                set_attr(node[gid], "label", label);
+                set_attr(node[gid], "fillcolor", fill_of(t));
+                /* Repeated in the source so a reader of the .dot (or a test) can recount. */
+                snprintf(label, sizeof label, "%lld", (long long)ov.members[gid]);
+                set_attr(node[gid], "devices", label);
+                set_attr(node[gid], "tier", fp__tier_role(t, fab->tiers));
+            }
+        }
+    }
+    /* Edges per node: a hub (the servers node, a core group) gathers many edges, and a label in
+     * the middle of one of them lands between its neighbours. */
+    int64_t *degree = fp__malloc((size_t)ov.n_groups * sizeof *degree);
+    if (degree == NULL) {
+        free(node);
+        overview_free(&ov);
+        agclose(g);
+        return fp__error_set(err, FP_ENOMEM, path, "out of memory for the overview");
+    }
+    memset(degree, 0, (size_t)ov.n_groups * sizeof *degree);
+    int64_t media_in_plan[FP_MEDIUM_COUNT] = { 0 };
+    for (int64_t i = 0; i < ov.n_pairs; i++) {
+        degree[ov.pairs[i].a]++;
+        degree[ov.pairs[i].z]++;
+        for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+            media_in_plan[m] += ov.pairs[i].by_medium[m];
+    }
+    for (int64_t i = 0; i < ov.n_pairs; i++) {
+        const struct pair *pr = &ov.pairs[i];
+        Agedge_t *e = agedge(g, node[pr->a], node[pr->z], NULL, 1);
+        link_label(label, sizeof label, pr->count, pr->gbps, pr->by_medium);
+        /* The label sits at the end away from a hub, where this edge is its node's only one
+         * that way; edges between equals keep it in the middle. */
+        int64_t da = degree[pr->a], dz = degree[pr->z];
+        set_attr(e, "label", label);
+        if (da != dz)
+            set_attr(e, "decorate", "true");
+        snprintf(label, sizeof label, "%lld", (long long)pr->count);
+        set_attr(e, "links", label);
+        medium_colours(label, sizeof label, pr->by_medium);
+        set_attr(e, "color", label);
+    }
+    free(degree);
+    media_legend(g, media_in_plan);
+    free(node);
+    overview_free(&ov);
+    return fp__dot_emit(g, path, err);
+}
