@@ -13,6 +13,7 @@
  * Graphviz names and attribute values are non-const char *; literals are cast through S(). Its
  * strings are interned (agstrdup), so stack buffers are fine as values. */
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@
 #define FLOOR_RUNS 12
 /* Floor plan scale: points per metre (1 m = 80 pt keeps a 0.6 m rack wide enough for its label). */
 #define FLOOR_PT_PER_M 80.0
+/* The legends stand 1 m further left than the floor's left cross aisle, where runs turn. */
+#define FLOOR_LEGEND_SHIFT (1.0 * FLOOR_PT_PER_M)
 
 static const char *const role_fill[] = { "#dbe7f3", "#b7e1a1", "#fdd49e", "#f4a582", "#d6a3c8" };
 /* Rails: 8 distinct hues that stay apart for common colour-vision deficiencies (Okabe-Ito). */
@@ -1078,7 +1081,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     int rows = n_runs + 1 + (tally->runs > n_runs);
     double height = rows * RUN_TABLE_ROW_PT;
     double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (fp__plan_fabric(plan)->tiers + 1) - 12.0;
-    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6 * 72.0, top - height / 2);
+    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6 * 72.0 - FLOOR_LEGEND_SHIFT, top - height / 2);
     set_attr(n, "pos", pos);
     return FP_OK;
 }
@@ -1184,6 +1187,45 @@ static void scale_bar(Agraph_t *g, double width_m, double max_y)
     set_attr(n, "metres", v);
 }
 
+/* A run's path along the trays: from rack a's tray along its row to the nearer end of the floor
+ * (a cross aisle 0.4 m past the last rack), along that end to rack b's row, and along b's tray
+ * to b; a run within one line of rows stays on its tray. Each run is offset by 0.05 m from the
+ * one before so runs sharing a tray stay apart. The polyline is written as the B-spline pos
+ * Graphviz draws (each corner repeated), so nop2 draws it as given. */
+static void run_path(Agedge_t *e, const fp_plan *plan, const run *rn, int k, double max_x,
+                     double max_y)
+{
+    fp_rack_info ra, rb;
+    if (fp_plan_rack(plan, (size_t)rn->a, &ra, NULL) != FP_OK ||
+        fp_plan_rack(plan, (size_t)rn->b, &rb, NULL) != FP_OK)
+        return;
+    double off = 0.05 * k, xa = ra.x_m + 0.3, xb = rb.x_m + 0.3;
+    double ya = ra.y_m + 1.05 + off * 0.25, yb = rb.y_m + 1.05 + off * 0.25;
+    double left = -0.4 - off, right = max_x + 0.4 + off;
+    double end = fabs(xa - left) + fabs(xb - left) <= fabs(xa - right) + fabs(xb - right) ? left : right;
+    double pt[4][2];
+    int n = 0;
+    pt[n][0] = xa, pt[n++][1] = ya;
+    if (ra.hall == rb.hall && ra.y_m == rb.y_m) {
+        pt[n][0] = xb, pt[n++][1] = ya;
+    } else {
+        pt[n][0] = end, pt[n++][1] = ya;
+        pt[n][0] = end, pt[n++][1] = yb;
+        pt[n][0] = xb, pt[n++][1] = yb;
+    }
+    char buf[512];
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        /* p0, then per segment: p(i-1) again, p(i), p(i) */
+        for (int r = 0; r < (i == 0 ? 1 : 3) && len < sizeof buf; r++) {
+            const double *q = r == 0 && i > 0 ? pt[i - 1] : pt[i];
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%.2f,%.2f", len ? " " : "",
+                                    q[0] * FLOOR_PT_PER_M, (max_y + 1.2 - q[1]) * FLOOR_PT_PER_M);
+        }
+    }
+    set_attr(e, "pos", buf);
+}
+
 fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
                           fp_error *err)
 {
@@ -1204,10 +1246,10 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", rs->name[0] ? rs->name : "fabric",
              n_racks, n_racks ? "; lines: the busiest rack-to-rack runs, listed on the left" :
                                 ": this build places no racks (no layout)");
-    /* Positions are given, so no layout engine moves anything: "nop" is neato -n, which takes
-     * pos (in points) as final and only draws the edges. Plain neato with pinned nodes drew the
+    /* Positions are given, so no layout engine moves anything: "nop2" is neato -n2, which takes
+     * node and edge pos (in points) as final and only draws. Plain neato with pinned nodes drew the
      * same picture but spent seconds in its solver on 5,000 racks at full scale. */
-    g = new_graph("floor", "nop", title);
+    g = new_graph("floor", "nop2", title);
     if (g == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
         goto out;
@@ -1273,6 +1315,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         snprintf(label, sizeof label, "%.1f", 1.5 + 6.0 * (double)runs[i].cables / (double)runs[0].cables);
         set_attr(e, "penwidth", label);
         set_attr(e, "color", "#1f4e9acc");
+        run_path(e, plan, &runs[i], i, max_x, max_y);
     }
     /* Legend: one box per role, pinned left of the floor. */
     for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
@@ -1283,7 +1326,8 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
-        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7 * 72.0, (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t);
+        snprintf(label, sizeof label, "%.2f,%.2f!", -1.7 * 72.0 - FLOOR_LEGEND_SHIFT,
+                 (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t);
         set_attr(n, "pos", label);
     }
     if (n_runs > 0 && (rc = run_table(g, plan, runs, n_runs, &tally, max_y, err)) != FP_OK)

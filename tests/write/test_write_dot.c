@@ -588,6 +588,65 @@ Test(write_dot, floor_to_scale_with_trays_and_aisles)
     fp_plan_free(p);
 }
 
+/* Runs follow the trays: each run's pos is an orthogonal polyline (every segment horizontal or
+ * vertical) whose first point is over its first rack's tray (the rack's rear 0.3 m, read from
+ * the tray box's pos and height) and last over the second's; a vertical leg stands outside the
+ * racks (a cross aisle past the floor's first or last rack), never across a row. */
+Test(write_dot, floor_runs_follow_trays)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64], name[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_FLOOR, NULL);
+    Agraph_t *g = read_dot(dir, "floor.dot");
+    double xmin = 1e9, xmax = -1e9;     /* the racks' extent, points */
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        if (strncmp(agnameof(n), "H", 1) != 0)
+            continue;
+        double x, y, w = atof(attr(n, "width")) * 72;
+        cr_assert_eq(sscanf(attr(n, "pos"), "%lf,%lf", &x, &y), 2);
+        xmin = fmin(xmin, x - w / 2);
+        xmax = fmax(xmax, x + w / 2);
+    }
+    int edges = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            edges++;
+            double pt[16][2];
+            int np = 0, off = 0, used;
+            const char *pos = attr(e, "pos");
+            while (np < 16 && sscanf(pos + off, "%lf,%lf%n", &pt[np][0], &pt[np][1], &used) == 2) {
+                np++;
+                off += used;
+            }
+            cr_assert_geq(np, 4, "run %s-%s has no path: \"%s\"", agnameof(agtail(e)),
+                          agnameof(aghead(e)), pos);
+            for (int i = 1; i < np; i++) {
+                int horiz = fabs(pt[i][1] - pt[i - 1][1]) < 0.01;
+                int vert = fabs(pt[i][0] - pt[i - 1][0]) < 0.01;
+                cr_expect(horiz || vert, "run %s-%s: a diagonal segment", agnameof(agtail(e)),
+                          agnameof(aghead(e)));
+                if (vert && !horiz)
+                    cr_expect(pt[i][0] < xmin || pt[i][0] > xmax, "run %s-%s crosses a row at x %.1f",
+                              agnameof(agtail(e)), agnameof(aghead(e)), pt[i][0]);
+            }
+            Agnode_t *end[2] = { agtail(e), aghead(e) };
+            const double *at[2] = { pt[0], pt[np - 1] };
+            for (int k = 0; k < 2; k++) {
+                snprintf(name, sizeof name, "floor-tray-%.6s", agnameof(end[k]));
+                Agnode_t *t = agnode(g, name, 0);
+                cr_assert_not_null(t, "no tray %s", name);
+                double tx, ty, h = atof(attr(t, "height")) * 72, w = atof(attr(t, "width")) * 72;
+                cr_assert_eq(sscanf(attr(t, "pos"), "%lf,%lf", &tx, &ty), 2);
+                cr_expect(fabs(at[k][1] - ty) <= h / 2 + 0.01 && fabs(at[k][0] - tx) <= w / 2,
+                          "run %s-%s does not start on %s", agnameof(agtail(e)), agnameof(aghead(e)), name);
+            }
+        }
+    cr_expect_gt(edges, 0);
+    agclose(g);
+    fp_plan_free(p);
+}
+
 static int same_file(const char *a, const char *b)
 {
     char cmd[300];
