@@ -289,6 +289,45 @@ static void yaml_str(fp_outbuf *f, const char *s)
     fp__outbuf_char(f, '"');
 }
 
+int fp__port_links_build(fp_port_links *out, const fp_plan *plan)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    int64_t first = fab->tier_base[1], nsw = fab->n_dev - first;
+    int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
+    int32_t *link_at;
+    memset(out, 0, sizeof *out);
+    if (off == NULL)
+        return -1;
+    off[0] = 0;
+    for (int64_t d = 0; d < nsw; d++)
+        off[d + 1] = off[d] + rs->tier[fab->dev[first + d].tier - 1].radix;
+    if ((link_at = malloc((size_t)(off[nsw] ? off[nsw] : 1) * sizeof *link_at)) == NULL) {
+        free(off);
+        return -1;
+    }
+    for (int64_t k = 0; k < off[nsw]; k++)
+        link_at[k] = -1;
+    for (int64_t i = 0; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        if (l->a >= first)
+            link_at[off[l->a - first] + l->a_port] = (int32_t)i;
+        link_at[off[l->z - first] + l->z_port] = (int32_t)i;
+    }
+    out->first = first;
+    out->n_switches = nsw;
+    out->off = off;
+    out->link_at = link_at;
+    return 0;
+}
+
+void fp__port_links_free(fp_port_links *m)
+{
+    free(m->off);
+    free(m->link_at);
+    memset(m, 0, sizeof *m);
+}
+
 /* eos_designs' cv_topology (AVD docs, roles/eos_designs "CV Topology"): one entry per switch,
  * hostname, platform and its cabled interfaces with neighbor and neighbor_interface. With
  * use_cv_topology: true AVD derives uplinks and downlinks from it; neighbors that are not in the
@@ -299,29 +338,15 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
     const fp_names *nm = fp__plan_names(plan);
-    int64_t first = fab->tier_base[1], nsw = fab->n_dev - first;
-    int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
-    int32_t *link_at = NULL;
+    fp_port_links map;
     fp_outbuf *f = NULL;
     fp_status rc;
     char port[FP_PORT_NAME_MAX], far[FP_PORT_NAME_MAX];
-    if (off == NULL)
+    if (fp__port_links_build(&map, plan) != 0)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    off[0] = 0;
-    for (int64_t d = 0; d < nsw; d++)
-        off[d + 1] = off[d] + rs->tier[fab->dev[first + d].tier - 1].radix;
-    if ((link_at = malloc((size_t)(off[nsw] ? off[nsw] : 1) * sizeof *link_at)) == NULL) {
-        free(off);
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    }
-    for (int64_t k = 0; k < off[nsw]; k++)
-        link_at[k] = -1;
-    for (int64_t i = 0; i < fab->n_link; i++) {
-        const fp_link *l = &fab->link[i];
-        if (l->a >= first)
-            link_at[off[l->a - first] + l->a_port] = (int32_t)i;
-        link_at[off[l->z - first] + l->z_port] = (int32_t)i;
-    }
+    int64_t first = map.first, nsw = map.n_switches;
+    const int64_t *off = map.off;
+    const int32_t *link_at = map.link_at;
     if ((rc = fp__outbuf_open(&f, path,
                               "# Arista AVD eos_designs input: the cabling fabplan planned, as a\n"
                               "# CloudVision topology. AVD reads it with use_cv_topology: true;\n"
@@ -358,7 +383,6 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
     report(o, "avd-cv-topology.yml", (size_t)nsw, (size_t)nsw);
     rc = fp__outbuf_close(f, path, FP_OK, err);
 out:
-    free(off);
-    free(link_at);
+    fp__port_links_free(&map);
     return rc;
 }

@@ -36,6 +36,17 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
 #define FP_XLSX_MAX_DATA_ROWS 1048575
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
                               int64_t max_rows, fp_error *err);
+/* Every switch port's link, for writers that walk the ports of each switch (AVD, the Ports sheet):
+ * port p of switch dev is slot off[dev - first] + p of link_at, -1 when spare; switches are
+ * devices first .. first + n_switches - 1. Free with fp__port_links_free (NULL-safe fields).
+ * Returns 0, or -1 when out of memory (nothing to free then). */
+typedef struct {
+    int64_t first, n_switches;
+    int64_t *off;       /* n_switches + 1 offsets */
+    int32_t *link_at;   /* off[n_switches] slots */
+} fp_port_links;
+int fp__port_links_build(fp_port_links *out, const fp_plan *plan);
+void fp__port_links_free(fp_port_links *m);
 /* Exports other tools import (write_exports.c). */
 fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);

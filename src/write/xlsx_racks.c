@@ -15,28 +15,18 @@ void fp_xlsx__write_ports(book *b)
     const fp_plan *plan = b->plan;
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
-    int64_t first = fab->tier_base[1], nsw = fab->n_dev - first;
-    int64_t *off = malloc((size_t)(nsw + 1) * sizeof *off);
-    int32_t *link_at = NULL;
+    fp_port_links map;
     sheet s;
     char name[48], port[FP_PORT_NAME_MAX], far[48], far_port[FP_PORT_NAME_MAX];
     fp_xlsx__sheet_init(&s, b, "Ports", port_cols, N_PORT_COLS);
-    if (off == NULL)
-        goto nomem;
-    /* Port p of switch d is slot off[d - first] + p: a flat map from port to link. */
-    off[0] = 0;
-    for (int64_t d = 0; d < nsw; d++)
-        off[d + 1] = off[d] + rs->tier[fab->dev[first + d].tier - 1].radix;
-    if ((link_at = malloc((size_t)(off[nsw] ? off[nsw] : 1) * sizeof *link_at)) == NULL)
-        goto nomem;
-    for (int64_t k = 0; k < off[nsw]; k++)
-        link_at[k] = -1;
-    for (int64_t i = 0; i < fab->n_link; i++) {
-        const fp_link *l = &fab->link[i];
-        if (l->a >= first)
-            link_at[off[l->a - first] + l->a_port] = (int32_t)i;
-        link_at[off[l->z - first] + l->z_port] = (int32_t)i;
+    if (fp__port_links_build(&map, plan) != 0) {
+        fp_xlsx__sheet_end(&s);
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Ports sheet");
+        return;
     }
+    int64_t first = map.first, nsw = map.n_switches;
+    const int64_t *off = map.off;
+    const int32_t *link_at = map.link_at;
     for (int64_t d = 0; d < nsw && b->rc == FP_OK && b->lerr == LXW_NO_ERROR; d++) {
         int64_t dev = first + d;
         fp_location loc;
@@ -96,14 +86,7 @@ void fp_xlsx__write_ports(book *b)
     }
     progress(b, "plan.xlsx ports", nsw, nsw);
     fp_xlsx__sheet_end(&s);
-    free(off);
-    free(link_at);
-    return;
-nomem:
-    free(off);
-    free(link_at);
-    fp_xlsx__sheet_end(&s);
-    b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Ports sheet");
+    fp__port_links_free(&map);
 }
 
 /* ---- Racks: every rack, what sits in each U (top down), power, cables leaving ---- */
