@@ -9,17 +9,8 @@
 
 #define BIN FP_TEST_BIN_DIR "/src/fabplan"
 
-static int run(const char *cmd, char *out, size_t n)
-{
-    char full[2048];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t k = fread(out, 1, n - 1, p);
-    out[k] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+/* run(): helpers.h's run_shell (stdout and stderr captured, exit code returned). */
+#define run run_shell
 
 static double json_num(const cJSON *root, const char *a, const char *b)
 {
