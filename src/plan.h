@@ -24,6 +24,10 @@ const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
 
+/* FP_OK when the plan has built stages (FP_STAGE_*, with the ones they need), else FP_ESTAGE
+ * naming them and what (the call or output) needs them. */
+fp_status fp__plan_need(const fp_plan *plan, unsigned stages, const char *what, fp_error *err);
+
 /* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,
  * for passes over every cable that need only where the ends are (plan_cables.c). */
