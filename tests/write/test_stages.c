@@ -1,9 +1,7 @@
 /* Stages on demand (fp_plan_new_opts): a plan built with some stages answers their getters as a
  * full plan does, refuses the others' with FP_ESTAGE (never a crash), and writes each document
  * from just the stages fp_write_stages names, byte for byte as a full plan writes it. */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <criterion/criterion.h>
-#include <ftw.h>
 #include <unistd.h>
 #include "helpers.h"
 
@@ -29,17 +27,6 @@ static fp_plan *plan_stages(const char *json, unsigned stages)
     fp_spec_free(spec);
     fp_catalog_free(cat);
     return plan;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static void rm_tree(const char *dir)
-{
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static void expect_estage(fp_status rc, const fp_error *err, const char *stage)
@@ -151,8 +138,8 @@ Test(stages, fabric_only_plan_answers_fabric_and_refuses_the_rest)
 Test(stages, write_refuses_a_document_whose_stage_is_missing_before_touching_the_folder)
 {
     fp_plan *p = plan_stages(SMALL, FP_STAGE_FABRIC);
-    char dir[] = "/tmp/fabplan-stages-XXXXXX", out[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[256], out[300];
+    scratch_dir(dir, sizeof dir, "stages");
     snprintf(out, sizeof out, "%s/out", dir);
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
@@ -163,7 +150,6 @@ Test(stages, write_refuses_a_document_whose_stage_is_missing_before_touching_the
     o.formats = FP_WRITE_LINKS | FP_WRITE_TOPOLOGY;
     cr_expect_eq(fp_plan_write(p, out, &o, &err), FP_OK, "%s", err.msg);
     fp_plan_free(p);
-    rm_tree(dir);
 }
 
 Test(stages, layout_without_cabling_gives_racks_without_power)
@@ -212,8 +198,8 @@ Test(stages, options_version_is_checked)
 static void expect_same_alone(const char *json, unsigned formats)
 {
     fp_plan *full = plan_stages(json, 0), *part = plan_stages(json, fp_write_stages(formats));
-    char dir[] = "/tmp/fabplan-stages-XXXXXX", a[128], b[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[256], a[300], b[300];
+    scratch_dir(dir, sizeof dir, "stages");
     snprintf(a, sizeof a, "%s/full", dir);
     snprintf(b, sizeof b, "%s/part", dir);
     fp_error err = { 0 };
@@ -242,7 +228,6 @@ static void expect_same_alone(const char *json, unsigned formats)
     cr_expect_gt(files, 0);
     fp_plan_free(full);
     fp_plan_free(part);
-    rm_tree(dir);
 }
 
 Test(stages, documents_written_alone_match_a_full_plan)
