@@ -23,6 +23,8 @@ const fp_net_spec *fp__plan_net(const fp_plan *plan, int i);
 const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
+/* Each network's layout (compute racks, then the management racks), cabling and parts. */
+const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
 
 /* FP_OK when the plan has built stages (FP_STAGE_*, with the ones they need), else FP_ESTAGE
  * naming them and what (the call or output) needs them. */

@@ -94,9 +94,10 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
 #define FP_STAGE_FABRIC 0x1u  /**< spec resolved, devices, links, device and port names, the
                                    other networks' fabrics: always built */
 #define FP_STAGE_LAYOUT 0x2u  /**< racks, rows and halls; every device's rack, U and location */
-#define FP_STAGE_CABLING 0x4u /**< media, cables, transceivers, labels, trays, rack power */
-#define FP_STAGE_BOM 0x8u     /**< bill of materials, totals, warnings; the other networks' parts
-                                   and racks; growth (fabric.build_for_gpus); the cost note */
+#define FP_STAGE_CABLING 0x4u /**< media, cables, transceivers, labels, trays, rack power; the
+                                   other networks' racks and cabling */
+#define FP_STAGE_BOM 0x8u     /**< bill of materials, totals, warnings; the other networks' parts;
+                                   growth (fabric.build_for_gpus); the cost note */
 #define FP_STAGE_METRICS 0x10u /**< metrics (bisection, hops, reliability); failure what-ifs */
 #define FP_STAGE_ALL 0x1fu
 
@@ -166,8 +167,9 @@ typedef struct fp_network_info {
     int64_t hosts;          /**< endpoints: servers plus the extra endpoints' port groups */
     int64_t switches;       /**< all tiers */
     int64_t links;          /**< all boundaries; one cable each */
-    double cost_usd;        /**< switches and NICs bought for the network */
-    double power_w;         /**< switches and NICs */
+    double cost_usd;        /**< switches, NICs bought for the network, transceivers, copper
+                                 cables and fibre its cabling chose, and their spares */
+    double power_w;         /**< the same parts in service */
     double bisection_gbps;  /**< narrowest boundary's capacity / 2 */
     int64_t hosts_on_pairs; /**< dual-homed: hosts whose two ports land on one MLAG pair */
 } fp_network_info;
