@@ -275,8 +275,7 @@ Test(networks, links_csv_network_column)
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     char dir[64], path[128];
     o.formats = FP_WRITE_LINKS;
-    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, sizeof dir, "nets");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/links.csv", dir);
     csv_file c = csv_load(path);
