@@ -79,9 +79,14 @@ fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_cata
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         STAGE("bom", 0.91) ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, err)) != FP_OK ||
         (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
-                                  &plan->cab, &plan->rs, err)) != FP_OK ||
+                                  &plan->rs, err)) != FP_OK ||
+        (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab, &plan->net_place,
+                                 &plan->lay, &plan->rs, err)) != FP_OK ||
+        (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
+                             &plan->lay, &plan->cab, &plan->rs), 0) ||
+        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, &plan->net_phys,
+                                 err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
         (fp__cost_note(plan), 0) ||
         STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
@@ -102,6 +107,7 @@ void fp_plan_free(fp_plan *plan)
         return;
     fp__net_place_free(&plan->net_place, plan->nets.n);
     fp__net_boms_free(&plan->net_bom);
+    fp__net_phys_free(&plan->net_phys);
     fp__net_fabrics_free(&plan->net_fab);
     fp__nets_free(&plan->nets);
     fp__bom_free(&plan->bom);

@@ -19,6 +19,7 @@ struct fp_plan {
     fp_net_fabrics net_fab;     /* fabric stage: one fabric per network, same builder */
     fp_net_boms net_bom;        /* phys stage: parts per network */
     fp_net_place net_place;     /* phys stage: racks of the networks' devices */
+    fp_net_phys net_phys;       /* phys stage: each network's layout, cabling and parts */
     int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
     char cost_note[400];        /* the fabric's extra and other-spread links priced (plan_growth.c) */
     fp_growth growth;

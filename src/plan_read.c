@@ -64,6 +64,11 @@ const fp_net_place *fp__plan_net_place(const fp_plan *plan)
     return &plan->net_place;
 }
 
+const fp_net_phys *fp__plan_net_phys(const fp_plan *plan)
+{
+    return &plan->net_phys;
+}
+
 const fp_names *fp__plan_names(const fp_plan *plan)
 {
     return &plan->names;

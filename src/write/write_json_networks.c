@@ -14,7 +14,10 @@ static void placement(cJSON *root, const fp_plan *plan)
     cJSON *o = cJSON_AddObjectToObject(root, "network_placement"), *arr;
     char name[48];
     cJSON_AddNumberToObject(o, "management_racks", (double)pl->mgmt_racks);
-    cJSON_AddNumberToObject(o, "compute_racks_gaining_devices", (double)(pl->n_add - pl->mgmt_racks));
+    int64_t gaining = 0;
+    for (int64_t k = 0; k < pl->n_add; k++)
+        gaining += pl->add[k].rack < lay->n_rack && pl->add[k].devices > 0;
+    cJSON_AddNumberToObject(o, "compute_racks_gaining_devices", (double)gaining);
     cJSON_AddNumberToObject(o, "compute_racks_over_rack_units", (double)pl->over_ru);
     cJSON_AddNumberToObject(o, "compute_racks_over_power_limit", (double)pl->over_power);
     arr = cJSON_AddArrayToObject(o, "racks");
@@ -141,6 +144,9 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddNumberToObject(x, "extended_usd", l->ext_usd);
             cJSON_AddNumberToObject(x, "power_w", l->ext_w);
             cJSON_AddNumberToObject(x, "rack_units", (double)l->ru);
+            if (l->length_m > 0)
+                cJSON_AddNumberToObject(x, "length_m", l->length_m);
+            cJSON_AddBoolToObject(x, "spare", l->spare);
             cJSON_AddItemToArray(a, x);
         }
         cJSON_AddNumberToObject(bo, "cost_usd", b->cost);
@@ -148,6 +154,10 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
         cJSON_AddNumberToObject(bo, "endpoint_power_w", b->endpoint_power_w);
         cJSON_AddNumberToObject(bo, "switches", (double)b->switches);
         cJSON_AddNumberToObject(bo, "cables", (double)b->cables);
+        cJSON_AddNumberToObject(bo, "transceivers", (double)b->transceivers);
+        cJSON *bm = cJSON_AddObjectToObject(bo, "cables_by_medium");
+        for (int k = 0; k < FP_MEDIUM_COUNT; k++)
+            cJSON_AddNumberToObject(bm, fp_medium_name((fp_medium)k), (double)b->cables_by_medium[k]);
         cJSON_AddNumberToObject(bo, "rack_units", (double)b->ru);
         cost += b->cost;
         power += b->power_w;
