@@ -79,7 +79,7 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddItemToArray(a, x);
         }
         cJSON_AddStringToObject(o, "topology", ns->dual_homed ? "mlag-pairs" : "clos");
-        cJSON_AddStringToObject(o, "tier_choice", rs->tier_choice);
+        cJSON_AddStringToObject(o, "tier_choice", fab->tier_choice);
         a = cJSON_AddArrayToObject(o, "tiers");
         for (int t = 1; t <= fab->tiers; t++) {
             const fp_tier_spec *ts = &rs->tier[t - 1];
@@ -88,8 +88,8 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddStringToObject(x, "role", fp__tier_role(t, fab->tiers));
             cJSON_AddStringToObject(x, "model", ts->model.id);
             cJSON_AddNumberToObject(x, "switches", (double)(fab->level[t].switches * fab->planes));
-            cJSON_AddNumberToObject(x, "down_ports", ts->down);
-            cJSON_AddNumberToObject(x, "up_ports", ts->up);
+            cJSON_AddNumberToObject(x, "down_ports", fab->size[t - 1].down);
+            cJSON_AddNumberToObject(x, "up_ports", fab->size[t - 1].up);
             cJSON_AddNumberToObject(x, "ports_used", (double)fab->ports_used[t]);
             cJSON_AddItemToArray(a, x);
         }
@@ -103,10 +103,10 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
         }
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         cJSON_AddNumberToObject(m, "host_gbps", (double)ns->ports * rs->link_gbps);
-        if (fab->tiers >= 1 && rs->tier[0].up > 0)
+        if (fab->tiers >= 1 && fab->size[0].up > 0)
             cJSON_AddNumberToObject(m, "leaf_oversubscription",
-                                    (double)rs->tier[0].down * rs->tier[0].gbps_down /
-                                        ((double)rs->tier[0].up * rs->tier[0].gbps_up));
+                                    (double)fab->size[0].down * rs->tier[0].gbps_down /
+                                        ((double)fab->size[0].up * rs->tier[0].gbps_up));
         cJSON_AddNumberToObject(m, "bisection_gbps", fp__net_bisection_gbps(fab, rs));
         {
             int64_t unknown = 0, paired = 0, survive = 0;
