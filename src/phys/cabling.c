@@ -469,6 +469,7 @@ void fp__cabling_free(fp_cabling *cab)
     free(cab->seg);
     free(cab->tray_cables);
     free(cab->tray_area_mm2);
+    free(cab->tray_rack);
     free(cab->seg_stock);
     free(cab->struct_qty);
     free(cab->rack_power_w);

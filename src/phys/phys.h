@@ -105,6 +105,7 @@ typedef struct fp_cabling {
     int64_t n_tray;
     int64_t *tray_cables;
     double *tray_area_mm2;
+    int64_t *tray_rack;             /* per tray: the first rack of its row in floor order */
     int64_t *rack_cables_leaving;
 } fp_cabling;
 

@@ -1,7 +1,34 @@
 /* fabplan — CSV documents. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "write/writers.h"
+
+static int csv_plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+            return 0;
+    return 1;
+}
+
+int fp__csv_plain_names(const fp_plan *plan)
+{
+    const fp_names *nm = fp__plan_names(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    if (nm->text == NULL || !csv_plain(nm->text, nm->off[2 * nm->n_dev]) ||
+        !csv_plain(rs->nic.interface_names, strlen(rs->nic.interface_names)) ||
+        !csv_plain(rs->nic.id, strlen(rs->nic.id)))
+        return 0;
+    for (int t = 0; t < fp__plan_fabric(plan)->tiers; t++)
+        if (!csv_plain(rs->tier[t].model.interface_names, strlen(rs->tier[t].model.interface_names)) ||
+            !csv_plain(rs->tier[t].model.id, strlen(rs->tier[t].model.id)))
+            return 0;
+    for (int i = 0; i < rs->phys.n_parts; i++)
+        if (!csv_plain(rs->phys.parts[i].id, strlen(rs->phys.parts[i].id)))
+            return 0;
+    return 1;
+}
 
 /* links.csv rows of network k: ids "<network>-L0000001", names from the network's builder. */
 static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
