@@ -159,6 +159,17 @@ static void fill_end(fp_cable_end *e, end_len *len, const cable_view *v, int64_t
     for (int i = 0; i < n && k + 1 < sizeof e->port; i++) {
         if (i)
             e->port[k++] = '+';
+        size_t pl;
+        const char *pt = ns ? NULL : fp__port_text(&plan->names, fab, dev, ports[i], &pl);
+        if (pt) {
+            /* from the name table; truncated like the formatted name would be */
+            if (pl > sizeof e->port - 1 - k)
+                pl = sizeof e->port - 1 - k;
+            memcpy(e->port + k, pt, pl);
+            e->port[k + pl] = '\0';
+            k += pl;
+            continue;
+        }
         if (ns)
             fp__net_port_name(e->port + k, sizeof e->port - k, ns, fab, dev, ports[i]);
         else

@@ -56,6 +56,19 @@ static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
     }
 }
 
+/* A port's name from the name table (formatted only if the table lacks it). */
+static void put_port(fp_outbuf *ob, const fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
+                     int64_t dev, int port)
+{
+    size_t len;
+    char buf[FP_PORT_NAME_MAX];
+    const char *t = fp__port_text(nm, fab, dev, port, &len);
+    if (t)
+        fp__outbuf_put(ob, t, len);
+    else
+        fp__outbuf_str(ob, fp__port_name(buf, sizeof buf, fab, rs, dev, port));
+}
+
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err)
 {
@@ -89,11 +102,11 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         fp__outbuf_put(ob, row, k);
         fp__outbuf_put(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->a, l->a_port));
+        put_port(ob, nm, fab, rs, l->a, l->a_port);
         fp__outbuf_char(ob, ',');
         fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->z, l->z_port));
+        put_port(ob, nm, fab, rs, l->z, l->z_port);
         int sb = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
         fp__outbuf_put(ob, speed[sb], speed_len[sb]);
         fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS
