@@ -285,13 +285,16 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
      * the lower end as the node. */
     for (size_t i = 0; i < n; i++) {
         const fp_link *l = &fab->link[i];
+        size_t len;
+        const char *at = fp__port_text(nm, fab, l->a, l->a_port, &len);
+        const char *zt = fp__port_text(nm, fab, l->z, l->z_port, &len);
         const char *row[] = {
             fp__tier_role(fab->dev[l->a].tier, fab->tiers),
             fp__dev_name(nm, l->a),
-            fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
+            at ? at : fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
             fp__tier_role(fab->dev[l->z].tier, fab->tiers),
             fp__dev_name(nm, l->z),
-            fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
+            zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
             "True",
             "compute",
         };

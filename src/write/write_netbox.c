@@ -321,7 +321,13 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
         for (int p = 0; p < ports; p++) {
             fp__outbuf_put(f, dev, dev_len);
             fp__outbuf_char(f, ',');
-            fp__outbuf_csv(f, fp__port_name(port, sizeof port, fab, rs, (int64_t)d, p));
+            /* Port names never need quoting (fp__port_template_check refuses ',', '"', CR, LF). */
+            size_t pl;
+            const char *pt = fp__port_text(fp__plan_names(plan), fab, (int64_t)d, p, &pl);
+            if (pt)
+                fp__outbuf_put(f, pt, pl);
+            else
+                fp__outbuf_csv(f, fp__port_name(port, sizeof port, fab, rs, (int64_t)d, p));
             fp__outbuf_char(f, ',');
             fp__outbuf_str(f, type[t]);
             fp__outbuf_char(f, ',');
