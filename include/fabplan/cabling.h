@@ -71,14 +71,17 @@ typedef struct fp_power_domains {
 /** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
 FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
 
-/** The overhead tray over one row: cables with an end in the row and their cross-section. */
+/** The overhead tray over one row: cables with an end in the row and their cross-section. A
+ *  row gets as many stacked tray tiers as its cables need, up to layout.tray_tiers. */
 typedef struct fp_tray_info {
     char row[16];               /**< "H1-R05" */
     int64_t cables;
     double area_mm2;            /**< cross-section of those cables */
-    double capacity_mm2;        /**< tray width x depth x the fill allowed (layout.tray_*) */
+    int tiers;                  /**< tiers over the row: ceil(area / one tier's capacity), at
+                                     least 1, at most layout.tray_tiers */
+    double capacity_mm2;        /**< tiers x tray width x depth x the fill allowed (layout.tray_*) */
     double fill;                /**< area_mm2 / capacity_mm2 */
-    int over;                   /**< 1 when fill > 1: the tray is over-full */
+    int over;                   /**< 1 when fill > 1: even layout.tray_tiers tiers are over-full */
 } fp_tray_info;
 
 /** METHOD: number of row trays (one per row). Cannot fail. */

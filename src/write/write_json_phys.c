@@ -55,11 +55,13 @@ static cJSON *layout_json(const fp_plan *plan)
             cJSON_AddStringToObject(k, "row", t.row);
             cJSON_AddNumberToObject(k, "cables", (double)t.cables);
             cJSON_AddNumberToObject(k, "area_mm2", t.area_mm2);
+            cJSON_AddNumberToObject(k, "tiers", t.tiers);
             cJSON_AddNumberToObject(k, "fill", t.fill);
             cJSON_AddBoolToObject(k, "over_full", t.over);
             cJSON_AddItemToArray(trays, k);
         }
         cJSON_AddNumberToObject(o, "tray_capacity_mm2", ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max);
+        cJSON_AddNumberToObject(o, "tray_tiers_max", ps->tray_tiers);
         cJSON_AddNumberToObject(o, "tray_fill_max", most);
         cJSON_AddNumberToObject(o, "trays_over_full", (double)over_t);
         cJSON_AddItemToObject(o, "trays", trays);

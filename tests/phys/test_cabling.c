@@ -493,8 +493,9 @@ Test(cabling, tray_fill_by_row)
      * a central row. Row 1's tray carries the 256 NIC-leaf cords (between racks of row 1) and
      * the 256 leaf-spine cords (row 1 to the spine row): 512 cords of 3.0 mm, 512 x pi x 1.5^2
      * = 3,619.1 mm^2; the spine row's tray the 256 leaf-spine cords, 1,809.6 mm^2. A 600 x 150
-     * mm tray filled to 50 % holds 45,000 mm^2: 8.04 %. A 50 x 20 mm tray (500 mm^2) is
-     * over-full 7.24 times. */
+     * mm tray filled to 50 % holds 45,000 mm^2: 8.04 %, one tier. A 50 x 20 mm tray (500 mm^2)
+     * is over-full 7.24 times in one tier (tray_tiers 1), and 3.62 times in the two tiers the
+     * default allows (1,000 mm^2). */
     const char *fmt = "{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
                       "\"layout\":{\"racks_per_row\":16,\"leaf_racks\":\"end\"%s}}";
     char json[300];
@@ -508,6 +509,7 @@ Test(cabling, tray_fill_by_row)
     cr_expect_eq(t.cables, 512);
     cr_expect_float_eq(t.area_mm2, 3619.1, 0.06);
     cr_expect_float_eq(t.capacity_mm2, 45000, 1e-9);
+    cr_expect_eq(t.tiers, 1);
     cr_expect_float_eq(t.fill, 0.0804, 1e-4);
     cr_expect_eq(t.over, 0);
     cr_assert_eq(fp_plan_tray(p, 1, &t, &err), FP_OK, "%s", err.msg);
@@ -515,10 +517,51 @@ Test(cabling, tray_fill_by_row)
     cr_expect_float_eq(t.area_mm2, 1809.6, 0.06);
     cr_expect_eq(fp_plan_tray(p, 2, &t, &err), FP_EINVAL);
     fp_plan_free(p);
-    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20");
+    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20,\"tray_tiers\":1");
     p = plan_from(json);
     fp_plan_tray(p, 0, &t, NULL);
     cr_expect_float_eq(t.fill, 7.2382, 1e-4);
+    cr_expect_eq(t.tiers, 1);
     cr_expect_eq(t.over, 1);
+    fp_plan_free(p);
+    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20");
+    p = plan_from(json);
+    fp_plan_tray(p, 0, &t, NULL);
+    cr_expect_float_eq(t.fill, 3.6191, 1e-4);
+    cr_expect_eq(t.tiers, 2);
+    cr_expect_float_eq(t.capacity_mm2, 1000, 1e-9);
+    cr_expect_eq(t.over, 1);
+    fp_plan_free(p);
+    fp_error e2;
+    cr_expect_eq(plan_error("{\"layout\":{\"tray_tiers\":0}}", &e2), FP_EINVAL);
+    cr_expect_str_eq(e2.where, "/layout/tray_tiers");
+}
+
+Test(cabling, default_plan_has_no_over_full_tray)
+{
+    /* 16,384 GPUs, 3 tiers of QM9700: 16 pods x 32 spines x 32 uplinks = 16,384 spine-core
+     * links to 256 cores. The cores stand 8 to a 0.8 m network rack (512 cords) in central rows
+     * of at most 24 racks: a first core row of 24 racks = 192 cores carries 192 x 64 = 12,288
+     * cords (the second row's 8 racks the other 4,096). 12,288 cords of 3.0 mm: 12,288 x pi x
+     * 1.5^2 = 86,858.8 mm^2, 1.93 times what one 600 x 150 mm tray filled to 50 % holds
+     * (45,000 mm^2): the row gets a second tier, 90,000 mm^2, 96.51 % full. No other row needs
+     * more than two tiers: no tray is over-full. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384}}");
+    fp_tray_info most = { 0 };
+    int over = 0;
+    for (size_t i = 0; i < fp_plan_tray_count(p); i++) {
+        fp_tray_info t;
+        fp_plan_tray(p, i, &t, NULL);
+        over += t.over;
+        if (t.cables > most.cables)
+            most = t;
+    }
+    cr_expect_eq(most.cables, 12288);
+    cr_expect_float_eq(most.area_mm2, 86858.8, 0.06);
+    cr_expect_eq(most.tiers, 2);
+    cr_expect_float_eq(most.capacity_mm2, 90000, 1e-9);
+    cr_expect_float_eq(most.fill, 0.9651, 1e-4);
+    cr_expect_eq(most.over, 0);
+    cr_expect_eq(over, 0);
     fp_plan_free(p);
 }
