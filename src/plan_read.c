@@ -358,15 +358,8 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
                 (long long)plan->cab.n_tray);
     memset(out, 0, sizeof *out);
     /* The first rack of row i in floor order names it. */
-    size_t row = 0;
-    for (int64_t r = 0; r < lay->n_rack; r++) {
-        if (r > 0 && (lay->rack[r].hall != lay->rack[r - 1].hall || lay->rack[r].row != lay->rack[r - 1].row))
-            row++;
-        if (row == i) {
-            snprintf(out->row, sizeof out->row, "H%d-R%02d", lay->rack[r].hall, lay->rack[r].row);
-            break;
-        }
-    }
+    const fp_rack *first = &lay->rack[plan->cab.tray_rack[i]];
+    snprintf(out->row, sizeof out->row, "H%d-R%02d", first->hall, first->row);
     out->cables = plan->cab.tray_cables[i];
     out->area_mm2 = round(plan->cab.tray_area_mm2[i] * 10) / 10;
     double tier = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;

@@ -47,8 +47,11 @@ typedef struct fp_rack_info {
     const char *role;           /**< "compute", "leaf", "spine", "core", "super-core" (static) */
     double x_m, y_m;            /**< floor position of the rack's front-left corner */
     int units;                  /**< rack height in U */
-    int units_used;
-    int64_t devices;
+    int units_used;             /**< devices' units plus its patch panels */
+    int64_t devices;            /**< servers and switches (panels not counted) */
+    int panels;                 /**< 1U patch panels (layout.cabling "structured"; else 0) */
+    int panel_u;                /**< U of the lowest panel; they fill panel_u .. panel_u +
+                                     panels - 1, just below the rack's switches (0: none) */
     double power_w;             /**< servers + switches + optics in the rack */
     int over_limit;             /**< 1 when power_w exceeds the layout's per-rack limit */
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */

@@ -134,7 +134,8 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
             a->devices = cnt[r];
             a->ru = ru[r];
             a->power_w = pw[r];
-            out->over_ru += lay->rack[r].units_used + ru[r] > cap_ru;
+            out->over_ru += lay->rack[r].units_used + (cab->rack_panels ? cab->rack_panels[r] : 0) +
+                            ru[r] > cap_ru;
             out->over_power += cap_w > 0 && cab->rack_power_w[r] + pw[r] > cap_w;
         }
     for (int64_t k = 0; k < n_mg; k++) {

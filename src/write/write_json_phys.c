@@ -77,6 +77,10 @@ static cJSON *layout_json(const fp_plan *plan)
         cJSON_AddNumberToObject(k, "y_m", r.y_m);
         cJSON_AddNumberToObject(k, "units_used", r.units_used);
         cJSON_AddNumberToObject(k, "devices", (double)r.devices);
+        if (ps->structured) {
+            cJSON_AddNumberToObject(k, "panels", r.panels);
+            cJSON_AddNumberToObject(k, "panel_u", r.panel_u);
+        }
         cJSON_AddNumberToObject(k, "power_w", r.power_w);
         cJSON_AddBoolToObject(k, "over_limit", r.over_limit);
         cJSON_AddNumberToObject(k, "cables_leaving", (double)r.cables_leaving);
