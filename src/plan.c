@@ -7,12 +7,13 @@
 #include <string.h>
 #include "plan_data.h"
 
-/* The spec stage resolves the spec; the fabric stage sizes it (tier count, ports per tier). */
-static fp_status resolve_and_size(fp_rspec *rs, const fp_spec *spec, const fp_catalog *cat,
-                                  fp_error *err)
+/* The spec stage resolves the spec; the fabric stage sizes the fabric (tier count, ports per
+ * tier: the first part of its result). */
+static fp_status resolve_and_size(fp_rspec *rs, fp_fabric *fab, const fp_spec *spec,
+                                  const fp_catalog *cat, fp_error *err)
 {
     fp_status rc = fp__spec_resolve(rs, spec, cat, err);
-    if (rc == FP_OK && (rc = fp__clos_size(rs, err)) != FP_OK)
+    if (rc == FP_OK && (rc = fp__clos_size(fab, rs, err)) != FP_OK)
         fp__phys_free(&rs->phys);
     return rc;
 }
@@ -20,9 +21,10 @@ static fp_status resolve_and_size(fp_rspec *rs, const fp_spec *spec, const fp_ca
 fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err)
 {
     fp_rspec rs;
+    fp_fabric fab;
     fp_nets nets;
     fp_net_fabrics nf;
-    fp_status rc = resolve_and_size(&rs, spec, cat, err);
+    fp_status rc = resolve_and_size(&rs, &fab, spec, cat, err);
     if (rc != FP_OK)
         return rc;
     /* The other networks are checked and sized too (built, as sizing needs the builder's
@@ -61,7 +63,7 @@ fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_cata
     fp_target tg;
     int grow = 0;
     memset(&tg, 0, sizeof tg);
-    if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, spec, cat, err)) != FP_OK ||
+    if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, &plan->fab, spec, cat, err)) != FP_OK ||
         STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__nets_resolve(&plan->nets, spec, &plan->rs, cat, err)) != FP_OK ||
         (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK)
@@ -69,7 +71,7 @@ fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_cata
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
     (void)STAGE("layout", 0.01);
-    if (grow ? (rc = fp__target_build(&tg, &plan->rs, err)) != FP_OK ||
+    if (grow ? (rc = fp__target_build(&tg, &plan->rs, &plan->fab, err)) != FP_OK ||
                    (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg.lay, &tg.fab,
                                             &tg.rs, err)) != FP_OK
              : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
@@ -79,9 +81,14 @@ fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_cata
         (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
         STAGE("bom", 0.91) ||
         (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, err)) != FP_OK ||
         (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
-                                  &plan->cab, &plan->rs, err)) != FP_OK ||
+                                  &plan->rs, err)) != FP_OK ||
+        (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab, &plan->net_place,
+                                 &plan->lay, &plan->rs, err)) != FP_OK ||
+        (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
+                             &plan->lay, &plan->cab, &plan->rs), 0) ||
+        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, &plan->net_phys,
+                                 err)) != FP_OK ||
         (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
         (fp__cost_note(plan), 0) ||
         STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
@@ -102,6 +109,7 @@ void fp_plan_free(fp_plan *plan)
         return;
     fp__net_place_free(&plan->net_place, plan->nets.n);
     fp__net_boms_free(&plan->net_bom);
+    fp__net_phys_free(&plan->net_phys);
     fp__net_fabrics_free(&plan->net_fab);
     fp__nets_free(&plan->nets);
     fp__bom_free(&plan->bom);

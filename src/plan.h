@@ -23,6 +23,8 @@ const fp_net_spec *fp__plan_net(const fp_plan *plan, int i);
 const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
+/* Each network's layout (compute racks, then the management racks), cabling and parts. */
+const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
 
 /* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,

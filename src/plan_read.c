@@ -64,6 +64,11 @@ const fp_net_place *fp__plan_net_place(const fp_plan *plan)
     return &plan->net_place;
 }
 
+const fp_net_phys *fp__plan_net_phys(const fp_plan *plan)
+{
+    return &plan->net_phys;
+}
+
 const fp_names *fp__plan_names(const fp_plan *plan)
 {
     return &plan->names;
@@ -97,7 +102,7 @@ void fp_plan_summary(const fp_plan *plan, fp_summary *out)
     out->switches = f->n_dev - f->servers;
     out->links = f->n_link;
     out->capacity_gpus = f->capacity_endpoints / rs->endpoints_per_server * rs->gpus_per_server;
-    out->tier_choice = rs->tier_choice;
+    out->tier_choice = plan->fab.tier_choice;
 }
 
 size_t fp_plan_network_count(const fp_plan *plan)
@@ -150,11 +155,12 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     out->ports_per_switch = ts->radix;
     out->port_gbps = ts->gbps_down;
     out->up_gbps = t < f->tiers ? ts->gbps_up : 0;
-    out->down_ports = ts->down;
-    out->up_ports = ts->up;
+    const fp_tier_size *sz = &f->size[i];
+    out->down_ports = sz->down;
+    out->up_ports = sz->up;
     out->ports_used = f->ports_used[t];
     out->ports_spare = out->switches * ts->radix - out->ports_used;
-    if (ts->up_phys >= 0 && t < f->tiers) {
+    if (sz->up_phys >= 0 && t < f->tiers) {
         /* The sides split differently: count an up link as the down-speed ports its share of a
          * physical port would give (an 800G uplink on an 800G port is two 400G ports). */
         int64_t down = f->boundary_base[t] - f->boundary_base[t - 1];
@@ -162,8 +168,8 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
         out->ports_spare = out->switches * ts->radix - down -
                            (up * ts->breakout + ts->breakout_up - 1) / ts->breakout_up;
     }
-    out->oversubscription = ts->up ? (double)ts->down * ts->gbps_down /
-                                         ((double)ts->up * ts->gbps_up) : 0.0;
+    out->oversubscription = sz->up ? (double)sz->down * ts->gbps_down /
+                                         ((double)sz->up * ts->gbps_up) : 0.0;
     out->links_up = t < f->tiers ? f->boundary_base[t + 1] - f->boundary_base[t] : 0;
     return FP_OK;
 }

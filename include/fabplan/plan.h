@@ -120,8 +120,9 @@ typedef struct fp_network_info {
     int64_t hosts;          /**< endpoints: servers plus the extra endpoints' port groups */
     int64_t switches;       /**< all tiers */
     int64_t links;          /**< all boundaries; one cable each */
-    double cost_usd;        /**< switches and NICs bought for the network */
-    double power_w;         /**< switches and NICs */
+    double cost_usd;        /**< switches, NICs bought for the network, transceivers, copper
+                                 cables and fibre its cabling chose, and their spares */
+    double power_w;         /**< the same parts in service */
     double bisection_gbps;  /**< narrowest boundary's capacity / 2 */
     int64_t hosts_on_pairs; /**< dual-homed: hosts whose two ports land on one MLAG pair */
 } fp_network_info;

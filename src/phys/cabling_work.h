@@ -68,7 +68,7 @@ static inline int64_t cage_of(const fp_cabling *cab, const fp_fabric *fab, const
         return dev * rs->nics_per_server * nic_cages(rs) + port / rs->nic_per_cage;
     const fp_tier_spec *ts = &rs->tier[t - 1];
     return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(ts) +
-           fp__switch_phys(ts, port, &lane, &ways) / ts->per_cage;
+           fp__switch_phys(fab, rs, t - 1, port, &lane, &ways) / ts->per_cage;
 }
 
 /* Links the cage of (dev, port) carries when full: NIC ports per NIC cage, or a switch's
@@ -79,9 +79,8 @@ static inline int cage_links(const fp_fabric *fab, const fp_rspec *rs, int64_t d
     int t = fab->dev[dev].tier, lane, ways;
     if (t == 0)
         return rs->nic_per_cage;
-    const fp_tier_spec *ts = &rs->tier[t - 1];
-    fp__switch_phys(ts, port, &lane, &ways);
-    return ts->per_cage * ways;
+    fp__switch_phys(fab, rs, t - 1, port, &lane, &ways);
+    return rs->tier[t - 1].per_cage * ways;
 }
 
 /* The switch part of dev when it has co-packaged optics (no module: fibre straight to the

@@ -93,7 +93,7 @@ static fp_status sizes(build *b, fp_error *err)
     b->dev_w[0] = ps->server_power_w + (double)eps * per_end;
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_part *m = &b->rs->tier[t - 1].model;
-        int links = b->rs->tier[t - 1].down + b->rs->tier[t - 1].up;
+        int links = fab->size[t - 1].down + fab->size[t - 1].up;
         if (links < 1)
             links = m->ports;
         b->ru[t] = m->ru > 0 ? m->ru : 1;

@@ -300,7 +300,7 @@ static int cage_slot(const ctx *c, int64_t dev, int port)
     if (t == 0)
         return port % c->rs->nic_per_cage;
     const fp_tier_spec *ts = &c->rs->tier[t - 1];
-    int phys = fp__switch_phys(ts, port, &lane, &ways);
+    int phys = fp__switch_phys(c->fab, c->rs, t - 1, port, &lane, &ways);
     return (phys % ts->per_cage) * ways + lane;
 }
 
