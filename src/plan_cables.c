@@ -11,6 +11,9 @@
 fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
                                   fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_LAYOUT, "fp_plan_device_location", err);
+    if (rc != FP_OK)
+        return rc;
     if (device >= (size_t)plan->fab.n_dev)
         FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", device,
                 (long long)plan->fab.n_dev);
@@ -33,6 +36,9 @@ static const char *rack_role(int role)
 fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err)
 {
     const fp_layout *lay = &plan->lay;
+    fp_status rc = fp__plan_need(plan, FP_STAGE_LAYOUT, "fp_plan_rack", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= (size_t)lay->n_rack)
         FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %lld)", i,
                 (long long)lay->n_rack);
@@ -48,10 +54,12 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     out->units = plan->rs.phys.rack_units;
     out->units_used = r->units_used;
     out->devices = r->devices;
-    out->power_w = plan->cab.rack_power_w[i];
-    out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
-                      out->power_w > plan->rs.phys.rack_power_limit_w;
-    out->cables_leaving = plan->cab.rack_cables_leaving[i];
+    if (plan->stages & FP_STAGE_CABLING) {
+        out->power_w = plan->cab.rack_power_w[i];
+        out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
+                          out->power_w > plan->rs.phys.rack_power_limit_w;
+        out->cables_leaving = plan->cab.rack_cables_leaving[i];
+    }
     return FP_OK;
 }
 
@@ -242,6 +250,9 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
 
 fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_cable", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= (size_t)plan->cab.n_cable)
         FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
                 (long long)plan->cab.n_cable);
