@@ -55,6 +55,11 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     out->units_used = r->units_used;
     out->devices = r->devices;
     if (plan->stages & FP_STAGE_CABLING) {
+        if (plan->cab.rack_panels && plan->cab.rack_panels[i] > 0) {
+            out->panels = plan->cab.rack_panels[i];
+            out->panel_u = plan->cab.rack_panel_u[i];
+            out->units_used += out->panels;
+        }
         out->power_w = plan->cab.rack_power_w[i];
         out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
                           out->power_w > plan->rs.phys.rack_power_limit_w;

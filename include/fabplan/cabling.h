@@ -48,8 +48,11 @@ typedef struct fp_rack_info {
     const char *role;           /**< "compute", "leaf", "spine", "core", "super-core" (static) */
     double x_m, y_m;            /**< floor position of the rack's front-left corner */
     int units;                  /**< rack height in U */
-    int units_used;
-    int64_t devices;
+    int units_used;             /**< devices' units plus its patch panels */
+    int64_t devices;            /**< servers and switches (panels not counted) */
+    int panels;                 /**< 1U patch panels (layout.cabling "structured"; else 0) */
+    int panel_u;                /**< U of the lowest panel; they fill panel_u .. panel_u +
+                                     panels - 1, just below the rack's switches (0: none) */
     double power_w;             /**< servers + switches + optics in the rack */
     int over_limit;             /**< 1 when power_w exceeds the layout's per-rack limit */
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
@@ -76,14 +79,17 @@ typedef struct fp_power_domains {
  *  without it only the limits are filled (the rest is 0). Cannot fail. */
 FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
 
-/** The overhead tray over one row: cables with an end in the row and their cross-section. */
+/** The overhead tray over one row: cables with an end in the row and their cross-section. A
+ *  row gets as many stacked tray tiers as its cables need, up to layout.tray_tiers. */
 typedef struct fp_tray_info {
     char row[16];               /**< "H1-R05" */
     int64_t cables;
     double area_mm2;            /**< cross-section of those cables */
-    double capacity_mm2;        /**< tray width x depth x the fill allowed (layout.tray_*) */
+    int tiers;                  /**< tiers over the row: ceil(area / one tier's capacity), at
+                                     least 1, at most layout.tray_tiers */
+    double capacity_mm2;        /**< tiers x tray width x depth x the fill allowed (layout.tray_*) */
     double fill;                /**< area_mm2 / capacity_mm2 */
-    int over;                   /**< 1 when fill > 1: the tray is over-full */
+    int over;                   /**< 1 when fill > 1: even layout.tray_tiers tiers are over-full */
 } fp_tray_info;
 
 /** METHOD: number of row trays (one per row); 0 without FP_STAGE_CABLING. Cannot fail. */

@@ -148,9 +148,9 @@ static void print_physical(const fp_plan *plan)
                 worst = tr;
         }
         if (nt > 0)
-            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables), %lld row tray%s over-full\n",
-                   worst.row, worst.fill * 100, (long long)worst.cables, (long long)over_t,
-                   over_t == 1 ? "" : "s");
+            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables, %d tier%s), %lld row tray%s over-full\n",
+                   worst.row, worst.fill * 100, (long long)worst.cables, worst.tiers,
+                   worst.tiers == 1 ? "" : "s", (long long)over_t, over_t == 1 ? "" : "s");
     }
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
