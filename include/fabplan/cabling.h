@@ -143,11 +143,15 @@ FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
  *  Needs FP_STAGE_CABLING. Errors: FP_EINVAL when i is out of range; FP_ESTAGE without the
  *  cabling. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
-/** METHOD: index of the cable that carries link i, or -1 when out of range or without
- *  FP_STAGE_CABLING. */
-FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
-/** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range or without FP_STAGE_CABLING). */
-FP_EXPORT fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link);
+/** METHOD: the cable that carries link `link` (links.csv row link + 1): its index, as
+ *  fp_plan_cable takes it, into *cable. Errors (*cable untouched): FP_EINVAL when link is
+ *  out of range or cable is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_link_cable(const fp_plan *plan, size_t link, size_t *cable,
+                                       fp_error *err);
+/** METHOD: the medium of link `link` into *medium. Errors (*medium untouched): FP_EINVAL
+ *  when link is out of range or medium is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *medium,
+                                        fp_error *err);
 
 /** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
  *  for build_for_gpus GPUs less this one. Counts are over all planes; the tiers above the pods

@@ -155,8 +155,11 @@ static void print_physical(const fp_plan *plan)
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
-    for (size_t l = 0; l < fp_plan_link_count(plan); l++)
-        by[fp_plan_link_medium(plan, l)]++;
+    for (size_t l = 0; l < fp_plan_link_count(plan); l++) {
+        fp_medium m;
+        if (fp_plan_link_medium(plan, l, &m, NULL) == FP_OK)
+            by[m]++;
+    }
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);

@@ -51,8 +51,8 @@ void fp_xlsx__write_ports(book *b)
             int lane = fp__port_lane(fab, rs, dev, (int)p);
             lxw_format *t = b->spare_text, *in = b->spare_text;
             if (li >= 0) {
-                fp_medium m = fp_plan_link_medium(plan, (size_t)li);
-                if ((unsigned)m < FP_MEDIUM_COUNT) {
+                fp_medium m;
+                if (fp_plan_link_medium(plan, (size_t)li, &m, NULL) == FP_OK) {
                     t = b->medium[m][K_TEXT];
                     in = b->medium[m][K_INT];
                 } else {
@@ -78,10 +78,12 @@ void fp_xlsx__write_ports(book *b)
             put_s(b, ws, r, 4, fp__device_name(far, sizeof far, fab, rs, other), t);
             put_s(b, ws, r, 5, fp__port_name(far_port, sizeof far_port, fab, rs, other, other_port),
                   t);
-            int64_t ci = fp_plan_link_cable(plan, (size_t)li);
-            fp_medium m = fp_plan_link_medium(plan, (size_t)li);
-            put_s(b, ws, r, 6, ci >= 0 && b->cable_id ? b->cable_id[ci] : "", t);
-            put_s(b, ws, r, 7, (unsigned)m < FP_MEDIUM_COUNT ? fp_medium_name(m) : "", t);
+            size_t ci;
+            fp_medium m;
+            int has_cable = fp_plan_link_cable(plan, (size_t)li, &ci, NULL) == FP_OK;
+            int has_medium = fp_plan_link_medium(plan, (size_t)li, &m, NULL) == FP_OK;
+            put_s(b, ws, r, 6, has_cable && b->cable_id ? b->cable_id[ci] : "", t);
+            put_s(b, ws, r, 7, has_medium ? fp_medium_name(m) : "", t);
             put_s(b, ws, r, 8, "used", t);
         }
     }

@@ -30,10 +30,19 @@ static fp_cable_info cable_of_link(const fp_plan *p, int64_t link)
 {
     fp_cable_info c;
     fp_error err = { 0 };
-    int64_t ci = fp_plan_link_cable(p, (size_t)link);
-    cr_assert_geq(ci, 0);
-    cr_assert_eq(fp_plan_cable(p, (size_t)ci, &c, &err), FP_OK, "%s", err.msg);
+    size_t ci;
+    cr_assert_eq(fp_plan_link_cable(p, (size_t)link, &ci, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_cable(p, ci, &c, &err), FP_OK, "%s", err.msg);
     return c;
+}
+
+/* The medium of a link the plan has. */
+static fp_medium medium_of(const fp_plan *p, size_t link)
+{
+    fp_medium m = FP_MEDIUM_COUNT;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_link_medium(p, link, &m, &err), FP_OK, "%s", err.msg);
+    return m;
 }
 
 Test(cabling, hand_routes_one_scalable_unit)
@@ -155,7 +164,7 @@ Test(cabling, fat_tree_all_optical_is_three_and_a_half_modules_per_gpu)
     cr_expect_eq(single, gpus);
     cr_expect_eq(twin, 5 * gpus / 2);
     for (size_t l = 0; l < fp_plan_link_count(p); l++)
-        cr_assert(fp_plan_link_medium(p, l) >= FP_MEDIUM_MMF);
+        cr_assert(medium_of(p, l) >= FP_MEDIUM_MMF);
     fp_plan_free(p);
 }
 
@@ -168,7 +177,7 @@ Test(cabling, dac_inside_the_rack_removes_nic_and_leaf_down_modules)
                              "\"media\":{\"default\":[\"MMF\",\"SMF\"],\"nic-leaf\":[\"DAC\",\"MMF\",\"SMF\"]}}");
     int64_t nic_leaf = fp_plan_boundary_links(dac, 0), on_dac = 0;
     for (int64_t l = 0; l < nic_leaf; l++)
-        on_dac += fp_plan_link_medium(dac, (size_t)l) == FP_MEDIUM_DAC;
+        on_dac += medium_of(dac, (size_t)l) == FP_MEDIUM_DAC;
     /* Every NIC sits in the rack of its leaf, within 3 m: all of them go on DAC. */
     cr_expect_eq(on_dac, gpus);
     /* Each DAC link drops its NIC module (1) and half a twin leaf-down module (1/2). */
@@ -194,7 +203,7 @@ Test(cabling, links_by_medium_sum_to_link_count)
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048}}");
     int64_t by_link[FP_MEDIUM_COUNT] = { 0 }, by_row[FP_MEDIUM_COUNT] = { 0 }, legs = 0;
     for (size_t l = 0; l < fp_plan_link_count(p); l++) {
-        fp_medium m = fp_plan_link_medium(p, l);
+        fp_medium m = medium_of(p, l);
         cr_assert_lt((int)m, FP_MEDIUM_COUNT);
         by_link[m]++;
     }
@@ -245,12 +254,22 @@ Test(cabling, links_by_medium_sum_to_link_count)
         fp_cable_info c;
         fp_plan_cable(p, i, &c, NULL);
         for (int k = 0; k < c.n_links; k++)
-            cr_assert_eq(fp_plan_link_cable(p, (size_t)c.links[k]), (int64_t)i);
+            cr_assert_eq(cable_of_link(p, c.links[k]).index, (int64_t)i);
         cr_assert_geq(c.stock_m + 1e-9, c.route_m, "%s: stock %g < route %g", c.id, c.stock_m,
                       c.route_m);
     }
-    cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p)), -1);
-    cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p)), FP_MEDIUM_COUNT);
+    /* Out of range: FP_EINVAL with the outputs untouched and the error saying why. */
+    size_t ci = 12345;
+    fp_medium m = FP_MEDIUM_DAC;
+    fp_error_clear(&err);
+    cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p), &ci, &err), FP_EINVAL);
+    cr_expect_eq(ci, 12345);
+    cr_expect(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
+    fp_error_clear(&err);
+    cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p), &m, &err), FP_EINVAL);
+    cr_expect_eq(m, FP_MEDIUM_DAC);
+    cr_expect_eq(fp_plan_link_cable(p, 0, NULL, NULL), FP_EINVAL);
+    cr_expect_eq(fp_plan_link_medium(p, 0, NULL, NULL), FP_EINVAL);
     fp_plan_free(p);
 }
 
@@ -274,7 +293,7 @@ Test(cabling, policy_forces_single_mode)
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"SMF\"}}");
     for (size_t l = 0; l < fp_plan_link_count(p); l++)
-        cr_assert_eq(fp_plan_link_medium(p, l), FP_MEDIUM_SMF);
+        cr_assert_eq(medium_of(p, l), FP_MEDIUM_SMF);
     fp_cable_info c = cable_of_link(p, 0);
     cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
     cr_expect_str_eq(c.a.transceiver, "nvidia-mms4x00-ns400");  /* DR4, no MMF optic on OS2 */
@@ -330,7 +349,7 @@ Test(cabling, overrides_by_cable_id_and_by_ends)
     cr_expect_eq(c.medium, FP_MEDIUM_SMF);
     cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
     /* Its cage partner (node-10 nic1) shares the twin module, so it is single-mode too. */
-    cr_expect_eq(fp_plan_link_medium(p, 9 * 8), FP_MEDIUM_SMF);
+    cr_expect_eq(medium_of(p, 9 * 8), FP_MEDIUM_SMF);
     fp_plan_free(p);
 
     fp_error err;
@@ -381,17 +400,15 @@ Test(cabling, optical_budget_moves_sr_to_dr)
     char json[400];
     snprintf(json, sizeof json, base, "structured", 0);
     fp_plan *p = plan_from(json);
-    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
-    fp_cable_info c;
-    fp_error err = { 0 };
-    cr_assert_eq(fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 1024), &c, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(medium_of(p, 1024), FP_MEDIUM_MMF);
+    fp_cable_info c = cable_of_link(p, 1024);
     cr_expect_float_eq(c.stock_m, 50, 1e-9);
     cr_expect_null(budget_note(p));
     fp_plan_free(p);
 
     snprintf(json, sizeof json, base, "structured", 1);
     p = plan_from(json);
-    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_SMF);
+    cr_expect_eq(medium_of(p, 1024), FP_MEDIUM_SMF);
     const char *note = budget_note(p);
     cr_assert_not_null(note);
     cr_expect(strstr(note, "2048 links") != NULL, "%s", note);
@@ -401,7 +418,7 @@ Test(cabling, optical_budget_moves_sr_to_dr)
     /* Direct cords: no mated pair between the modules, 0.175 dB: SR, no note. */
     snprintf(json, sizeof json, base, "direct", 0);
     p = plan_from(json);
-    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
+    cr_expect_eq(medium_of(p, 1024), FP_MEDIUM_MMF);
     cr_expect_null(budget_note(p));
     fp_plan_free(p);
 
