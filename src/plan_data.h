@@ -7,18 +7,21 @@
 #include "phys/net_bom.h"
 
 struct fp_plan {
-    fp_rspec rs;                /* spec stage (sized by the fabric stage's fp__clos_size) */
+    fp_rspec rs;                /* spec stage */
     fp_fabric fab;              /* fabric stage */
     fp_layout lay;              /* phys stage: racks, const once built */
     fp_names names;             /* phys stage: device names and locations, formatted once */
     fp_cabling cab;             /* phys stage: media, cables, rack power */
     fp_bom bom;                 /* phys stage */
     fp_analysis *an;            /* analysis stage: metrics */
+    unsigned stages;            /* FP_STAGE_* built (fp_plan_options.stages); a stage left out
+                                   keeps its zeroed (calloc) result */
     fp_nets nets;               /* spec stage: spec `networks` (n 0 without it), sized by the
                                    fabric stage */
     fp_net_fabrics net_fab;     /* fabric stage: one fabric per network, same builder */
     fp_net_boms net_bom;        /* phys stage: parts per network */
     fp_net_place net_place;     /* phys stage: racks of the networks' devices */
+    fp_net_phys net_phys;       /* phys stage: each network's layout, cabling and parts */
     int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
     char cost_note[400];        /* the fabric's extra and other-spread links priced (plan_growth.c) */
     fp_growth growth;
@@ -32,7 +35,8 @@ typedef struct fp_target {
     fp_fabric fab;
     fp_layout lay;
 } fp_target;
-fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, fp_error *err);
+fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, const fp_fabric *sized,
+                           fp_error *err);
 fp_status fp__growth_finish(fp_plan *plan, fp_target *tg, fp_error *err);
 void fp__target_free(fp_target *tg);
 /* Price the links the fabric's notes count (beyond need, the other spread) at this plan's

@@ -5,7 +5,8 @@
 #include <string.h>
 #include "plan_data.h"
 
-fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, fp_error *err)
+fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, const fp_fabric *sized,
+                           fp_error *err)
 {
     fp_status rc;
     memset(tg, 0, sizeof *tg);
@@ -17,6 +18,7 @@ fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, fp_error *err)
     tg->rs.spare_servers = (int64_t)ceil((double)((tg->rs.gpus + tg->rs.gpus_per_server - 1) /
                                                   tg->rs.gpus_per_server) *
                                          rs->phys.spare_servers - 1e-9);
+    fp__clos_keep_sizing(&tg->fab, sized);
     if ((rc = fp__clos_build(&tg->fab, &tg->rs, err)) != FP_OK ||
         (rc = fp__layout_build(&tg->lay, &tg->fab, &tg->rs, err)) != FP_OK)
         fp__target_free(tg);

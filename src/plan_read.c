@@ -64,6 +64,11 @@ const fp_net_place *fp__plan_net_place(const fp_plan *plan)
     return &plan->net_place;
 }
 
+const fp_net_phys *fp__plan_net_phys(const fp_plan *plan)
+{
+    return &plan->net_phys;
+}
+
 const fp_names *fp__plan_names(const fp_plan *plan)
 {
     return &plan->names;
@@ -97,7 +102,7 @@ void fp_plan_summary(const fp_plan *plan, fp_summary *out)
     out->switches = f->n_dev - f->servers;
     out->links = f->n_link;
     out->capacity_gpus = f->capacity_endpoints / rs->endpoints_per_server * rs->gpus_per_server;
-    out->tier_choice = rs->tier_choice;
+    out->tier_choice = plan->fab.tier_choice;
 }
 
 size_t fp_plan_network_count(const fp_plan *plan)
@@ -112,7 +117,7 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
                 plan ? plan->nets.n : 0);
     const fp_net_spec *ns = &plan->nets.net[i];
     const fp_fabric *f = &plan->net_fab.fab[i];
-    const fp_net_bom *b = &plan->net_bom.b[i];
+    const fp_net_bom *b = plan->net_bom.b ? &plan->net_bom.b[i] : NULL;
     int64_t survive = 0;
     memset(out, 0, sizeof *out);
     out->name = ns->name;
@@ -123,8 +128,8 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
     out->hosts = ns->hosts;
     out->switches = f->n_dev - f->servers;
     out->links = f->n_link;
-    out->cost_usd = b->cost;
-    out->power_w = b->power_w;
+    out->cost_usd = b ? b->cost : 0;     /* 0 without FP_STAGE_BOM */
+    out->power_w = b ? b->power_w : 0;
     out->bisection_gbps = fp__net_bisection_gbps(f, &ns->rs);
     fp__net_dual_check(f, ns, &out->hosts_on_pairs, &survive);
     return FP_OK;
@@ -150,11 +155,12 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     out->ports_per_switch = ts->radix;
     out->port_gbps = ts->gbps_down;
     out->up_gbps = t < f->tiers ? ts->gbps_up : 0;
-    out->down_ports = ts->down;
-    out->up_ports = ts->up;
+    const fp_tier_size *sz = &f->size[i];
+    out->down_ports = sz->down;
+    out->up_ports = sz->up;
     out->ports_used = f->ports_used[t];
     out->ports_spare = out->switches * ts->radix - out->ports_used;
-    if (ts->up_phys >= 0 && t < f->tiers) {
+    if (sz->up_phys >= 0 && t < f->tiers) {
         /* The sides split differently: count an up link as the down-speed ports its share of a
          * physical port would give (an 800G uplink on an 800G port is two 400G ports). */
         int64_t down = f->boundary_base[t] - f->boundary_base[t - 1];
@@ -162,8 +168,8 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
         out->ports_spare = out->switches * ts->radix - down -
                            (up * ts->breakout + ts->breakout_up - 1) / ts->breakout_up;
     }
-    out->oversubscription = ts->up ? (double)ts->down * ts->gbps_down /
-                                         ((double)ts->up * ts->gbps_up) : 0.0;
+    out->oversubscription = sz->up ? (double)sz->down * ts->gbps_down /
+                                         ((double)sz->up * ts->gbps_up) : 0.0;
     out->links_up = t < f->tiers ? f->boundary_base[t + 1] - f->boundary_base[t] : 0;
     return FP_OK;
 }
@@ -261,6 +267,9 @@ size_t fp_plan_bom_count(const fp_plan *plan)
 
 fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_bom_line", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= plan->bom.n)
         FP_FAIL(err, FP_EINVAL, "", "BOM line %zu out of range (the plan has %zu)", i, plan->bom.n);
     *out = plan->bom.row[i].line;
@@ -286,6 +295,9 @@ fp_status fp_plan_bom_category_total(double *cost_usd, double *power_w, const fp
                                      fp_bom_category category, fp_error *err)
 {
     double cost = 0, power = 0;
+    fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_bom_category_total", err);
+    if (rc != FP_OK)
+        return rc;
     if ((unsigned)category >= FP_BOM_CATEGORY_COUNT)
         FP_FAIL(err, FP_EINVAL, "", "BOM category %d out of range (0 to %d)", (int)category,
                 FP_BOM_CATEGORY_COUNT - 1);
@@ -353,6 +365,9 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
 {
     const fp_layout *lay = &plan->lay;
     const fp_phys_spec *ps = &plan->rs.phys;
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_tray", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= (size_t)plan->cab.n_tray)
         FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld)", i,
                 (long long)plan->cab.n_tray);

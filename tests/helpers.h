@@ -4,6 +4,8 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +87,91 @@ static inline int count_temp(const char *dir)
         n += strncmp(e->d_name, ".fabplan-tmp-", 13) == 0 || strstr(e->d_name, ".tmp") != NULL;
     closedir(d);
     return n;
+}
+
+/* Remove path and everything under it (no symlink is followed); errors are ignored. */
+static inline void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d != NULL && (e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            size_t n = strlen(path) + strlen(e->d_name) + 2;
+            char *child = malloc(n);
+            if (child == NULL)
+                break;
+            snprintf(child, n, "%s/%s", path, e->d_name);
+            remove_tree(child);
+            free(child);
+        }
+        if (d != NULL)
+            closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* The scratch folders this test process made; a function-local static so that a test file
+ * that never calls scratch_dir has no unused variable. */
+typedef struct { char **paths; size_t n; } scratch_list;
+static inline scratch_list *scratch_dirs(void)
+{
+    static scratch_list list;
+    return &list;
+}
+
+static inline void scratch_remove_all(void)
+{
+    scratch_list *l = scratch_dirs();
+    const char *keep = getenv("FABPLAN_TEST_KEEP");
+    for (size_t i = 0; i < l->n; i++) {
+        if (keep == NULL || *keep == '\0')
+            remove_tree(l->paths[i]);
+        free(l->paths[i]);
+    }
+    free(l->paths);
+    l->paths = NULL;
+    l->n = 0;
+}
+
+/* Make a fresh folder BASE/fabplan-TAG-XXXXXX into buf (n bytes) and remove it with everything in it when the test process exits, pass or fail (set
+ * FABPLAN_TEST_KEEP=1 to keep the folders for a look). Call from the test's own thread.
+ * scratch_dir makes it under $TMPDIR (default /tmp). */
+static inline void scratch_dir_in(char *buf, size_t n, const char *base, const char *tag)
+{
+    scratch_list *l = scratch_dirs();
+    int len = snprintf(buf, n, "%s/fabplan-%s-XXXXXX", base, tag);
+    cr_assert(len > 0 && (size_t)len < n, "scratch_dir: buffer of %zu bytes too small", n);
+    cr_assert_not_null(mkdtemp(buf), "scratch_dir: mkdtemp(%s) failed", buf);
+    if (l->n == 0)
+        atexit(scratch_remove_all);
+    char **grown = realloc(l->paths, (l->n + 1) * sizeof *grown);
+    cr_assert_not_null(grown);
+    l->paths = grown;
+    l->paths[l->n] = strdup(buf);
+    cr_assert_not_null(l->paths[l->n]);
+    l->n++;
+}
+
+static inline void scratch_dir(char *buf, size_t n, const char *tag)
+{
+    const char *tmp = getenv("TMPDIR");
+    scratch_dir_in(buf, n, tmp != NULL && *tmp != '\0' ? tmp : "/tmp", tag);
+}
+
+/* Run the test inside its own scratch folder (a suite's .init): fixed file names the test uses
+ * (relative ones) then never meet another run's, even when two suites run at once. */
+static inline void enter_scratch_dir(void)
+{
+    char dir[256];
+    scratch_dir(dir, sizeof dir, "cwd");
+    cr_assert_eq(chdir(dir), 0, "chdir(%s) failed", dir);
 }
 
 static inline int64_t tier_switches(const fp_plan *p, int tier)

@@ -36,7 +36,8 @@ typedef struct fp_location {
 } fp_location;
 
 /** METHOD: copy the location of device i (fp_plan_device order) into the caller's *out.
- *  Errors: FP_EINVAL when device is out of range. */
+ *  Needs FP_STAGE_LAYOUT. Errors: FP_EINVAL when device is out of range; FP_ESTAGE without
+ *  the layout. */
 FP_EXPORT fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
                                             fp_error *err);
 
@@ -54,10 +55,13 @@ typedef struct fp_rack_info {
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
 } fp_rack_info;
 
-/** METHOD: number of racks (compute and network) on the floor. Cannot fail. */
+/** METHOD: number of racks (compute and network) on the floor; 0 without FP_STAGE_LAYOUT.
+ *  Cannot fail. */
 FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
 /** METHOD: copy rack i, in floor order (hall, row, rack), into the caller's *out; its role
- *  string is static. Errors: FP_EINVAL when i is out of range. */
+ *  string is static. Needs FP_STAGE_LAYOUT; power_w, over_limit and cables_leaving come from
+ *  FP_STAGE_CABLING and are 0 without it. Errors: FP_EINVAL when i is out of range; FP_ESTAGE
+ *  without the layout. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
 /** Power per power domain: the layout's limits and the largest draw found, summed from the
@@ -68,7 +72,8 @@ typedef struct fp_power_domains {
     int64_t racks_over, rows_over, halls_over;
 } fp_power_domains;
 
-/** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
+/** METHOD: fill *out with the plan's power per rack, row and hall. Reads FP_STAGE_CABLING:
+ *  without it only the limits are filled (the rest is 0). Cannot fail. */
 FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
 
 /** The overhead tray over one row: cables with an end in the row and their cross-section. */
@@ -81,9 +86,10 @@ typedef struct fp_tray_info {
     int over;                   /**< 1 when fill > 1: the tray is over-full */
 } fp_tray_info;
 
-/** METHOD: number of row trays (one per row). Cannot fail. */
+/** METHOD: number of row trays (one per row); 0 without FP_STAGE_CABLING. Cannot fail. */
 FP_EXPORT size_t fp_plan_tray_count(const fp_plan *plan);
-/** METHOD: copy tray i (rows in floor order) into *out. Errors: FP_EINVAL when out of range. */
+/** METHOD: copy tray i (rows in floor order) into *out. Needs FP_STAGE_CABLING. Errors:
+ *  FP_EINVAL when out of range; FP_ESTAGE without the cabling. */
 FP_EXPORT fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_error *err);
 
 #define FP_MAX_LEGS 4
@@ -124,14 +130,17 @@ typedef struct fp_cable_info {
     double segment_stock_m[3];  /**< length ordered for each segment (the trunk's stock length) */
 } fp_cable_info;
 
-/** METHOD: number of physical cables (a breakout cable counts once). Cannot fail. */
+/** METHOD: number of physical cables (a breakout cable counts once); 0 without
+ *  FP_STAGE_CABLING. Cannot fail. */
 FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
 /** METHOD: copy cable i (cable id order) into the caller's *out; every string is copied in.
- *  Errors: FP_EINVAL when i is out of range. */
+ *  Needs FP_STAGE_CABLING. Errors: FP_EINVAL when i is out of range; FP_ESTAGE without the
+ *  cabling. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
-/** METHOD: index of the cable that carries link i, or -1 when out of range. */
+/** METHOD: index of the cable that carries link i, or -1 when out of range or without
+ *  FP_STAGE_CABLING. */
 FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
-/** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range). */
+/** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range or without FP_STAGE_CABLING). */
 FP_EXPORT fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link);
 
 /** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
@@ -154,7 +163,7 @@ typedef struct fp_growth {
 
 /** METHOD: fill *out with what growing this plan to fabric.build_for_gpus takes. Returns 1
  *  when the spec gives a build_for_gpus above cluster.gpus, else 0 (and *out is zeroed).
- *  Cannot fail: the target plan is built with the plan. */
+ *  Needs FP_STAGE_BOM: 0 without it. Cannot fail: the target plan is built with the plan. */
 FP_EXPORT int fp_plan_growth(const fp_plan *plan, fp_growth *out);
 
 #ifdef __cplusplus

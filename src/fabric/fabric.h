@@ -7,6 +7,15 @@
 
 #define FP_MAX_NOTES 32
 
+/* ---- sizing (clos_size.c): ports per switch at each tier ---- */
+typedef struct fp_tier_size {
+    int usable;             /* logical ports less the reserve */
+    int down, up;           /* ports per switch for links down and up */
+    int up_phys;            /* -1 when both sides split alike (logical port p sits in physical
+                               port p / breakout); else the first physical port of the up side,
+                               which starts on a cage of its own */
+} fp_tier_size;
+
 /* ---- fabric (clos.c) ---- */
 typedef struct fp_device {
     int32_t pod, zone, su, index;   /* -1 when not applicable */
@@ -28,12 +37,16 @@ typedef struct fp_level {
     int64_t switches;       /* tier-t switches per plane */
 } fp_level;
 
+/* The fabric stage's result. fp__clos_size fills the sizing (tiers, size[], tier_choice);
+ * fp__clos_build the rest. Later stages read the sizing here, never in the resolved spec. */
 typedef struct fp_fabric {
+    int tiers, planes;
+    fp_tier_size size[FP_MAX_TIERS];        /* [0] = leaf, as fp_rspec.tier[] */
+    char tier_choice[320];                  /* why this tier count, for the summary */
     fp_device *dev;
     int64_t n_dev;
     fp_link *link;
     int64_t n_link;
-    int tiers, planes;
     int64_t servers;
     int64_t tier_base[FP_MAX_TIERS + 1];    /* first device id of each tier (0 = servers) */
     int64_t boundary_base[FP_MAX_TIERS + 1];/* first link id of each boundary; [tiers] = n_link */
@@ -55,14 +68,36 @@ typedef struct fp_fabric {
     int n_notes;
 } fp_fabric;
 
-/* Largest number of endpoints per plane `tiers` tiers can hold with these settings (rs->tier[]
+/* Largest number of endpoints per plane `tiers` tiers can hold with these settings (size[]
  * down/up must be set for that tier count). */
-int64_t fp__clos_capacity(const fp_rspec *rs, int tiers);
-/* Pick the tier count (when auto), size the tiers' down/up ports, and check it fits. */
-fp_status fp__clos_size(fp_rspec *rs, fp_error *err);
-/* Build devices and links. */
+int64_t fp__clos_capacity(const fp_rspec *rs, const fp_tier_size *size, int tiers);
+/* The first part of the fabric stage: clear *fab, pick the tier count (when auto), size the
+ * tiers' down/up ports into fab->size[], and check the cluster fits. */
+fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err);
+/* Clear *fab but for its sizing (tiers, size[], tier_choice), copied from `sized` (NULL: keep
+ * fab's own): a fabric of another size built with the same switches and ports. */
+void fp__clos_keep_sizing(fp_fabric *fab, const fp_fabric *sized);
+/* Build devices and links into a fabric fp__clos_size sized. */
 fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err);
 void fp__fabric_free(fp_fabric *fab);
+
+/* Physical port (0-based) and lane of logical port `port` on a switch of tier t (0 = leaf);
+ * *ways is the split of that port (1 = whole). */
+static inline int fp__switch_phys(const fp_fabric *fab, const fp_rspec *rs, int t, int port,
+                                  int *lane, int *ways)
+{
+    const fp_tier_spec *ts = &rs->tier[t];
+    const fp_tier_size *sz = &fab->size[t];
+    int b = ts->breakout, base = 0;
+    if (sz->up_phys >= 0 && port >= sz->down) {
+        b = ts->breakout_up;
+        port -= sz->down;
+        base = sz->up_phys;
+    }
+    *ways = b;
+    *lane = port % b;
+    return base + port / b;
+}
 
 /* ---- names (names.c) ---- */
 const char *fp__tier_role(int tier, int tiers);

@@ -86,7 +86,7 @@ static const char *port_fields(fp_port_fields *f, const fp_fabric *fab, const fp
     }
     const fp_tier_spec *ts = &rs->tier[d->tier - 1];
     /* Each side's own split (400G down, 800G up): the physical port and lane of this port. */
-    int lane, ways, phys = fp__switch_phys(ts, port, &lane, &ways);
+    int lane, ways, phys = fp__switch_phys(fab, rs, d->tier - 1, port, &lane, &ways);
     fp__switch_port_fields(f, &ts->model, ways, phys * ways + lane);
     return fp__port_template_of(&ts->model);
 }

@@ -14,29 +14,25 @@ void fp__net_fabrics_free(fp_net_fabrics *nf)
     nf->n = 0;
 }
 
-static fp_status size_one(fp_net_spec *ns, fp_error *err)
+static fp_status size_one(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
 {
     fp_rspec *rs = &ns->rs;
     fp_status rc;
     if (!ns->dual_homed)
-        return fp__clos_size(rs, err);
+        return fp__clos_size(fab, rs, err);
     /* A unit is at most as many hosts as one leaf has down ports: size as a plain Clos to learn
      * that, then as two rails with that unit, so each unit gets one leaf per port: the MLAG
      * pair. */
-    int tiers = rs->tiers, tiers_auto = rs->tiers_auto;
     rs->topology = FP_TOPO_CLOS;
-    if ((rc = fp__clos_size(rs, err)) != FP_OK)
+    if ((rc = fp__clos_size(fab, rs, err)) != FP_OK)
         return rc;
     /* Hosts spread evenly over the pairs: a partial last pair would keep a full pair's uplinks
      * (the rail rule for partial scalable units), so units are made as even as they can be. */
-    int64_t down = rs->tier[0].down > 0 ? rs->tier[0].down : 1;
+    int64_t down = fab->size[0].down > 0 ? fab->size[0].down : 1;
     int64_t pairs = (ns->hosts + down - 1) / down;
     rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
     rs->topology = FP_TOPO_RAIL;
-    rs->tiers = tiers;
-    rs->tiers_auto = tiers_auto;
-    rs->tier_choice[0] = '\0';
-    return fp__clos_size(rs, err);
+    return fp__clos_size(fab, rs, err);
 }
 
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
@@ -49,7 +45,7 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
     for (int i = 0; i < nets->n; i++) {
         fp_status rc;
-        if ((rc = size_one(&nets->net[i], err)) != FP_OK ||
+        if ((rc = size_one(&out->fab[i], &nets->net[i], err)) != FP_OK ||
             (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK) {
             char base[32];
             snprintf(base, sizeof base, "/networks/%d", i);

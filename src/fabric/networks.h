@@ -12,7 +12,7 @@ typedef struct fp_net_fabrics {
     int n;
 } fp_net_fabrics;
 
-/* Size (fp__clos_size, writing the tiers into nets->net[i].rs) and build (fp__clos_build) every
+/* Size (fp__clos_size, into out->fab[i]) and build (fp__clos_build) every
  * network. A dual-homed network is built as two rails whose leaves, one pair per unit, form the
  * MLAG pairs; units are as few as the leaves' down ports allow, with the hosts spread evenly
  * over them. Errors carry /networks/N pointers.

@@ -413,7 +413,8 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     }
     for (int64_t l = 0; l < fab->n_link; l++)
         c.link_next[l] = -1;
-    if (c.ps->n_ov > 0 && (rc = apply_overrides(&c, err)) != FP_OK)
+    if ((rc = fp__media_prepare(&c, err)) != FP_OK ||
+        (c.ps->n_ov > 0 && (rc = apply_overrides(&c, err)) != FP_OK))
         goto out;
 
     group_links(&c, parent, comp_start, comp_links, link_root);

@@ -27,6 +27,18 @@ typedef struct comp_cage {
     int16_t mod;
 } comp_cage;
 
+/* What the media choice compares of one catalog part, worked out once per cabling pass
+ * (fp__media_prepare): the strings it matches become small ids (equal strings, equal ids), so
+ * choosing the media of a set of cages compares integers. */
+typedef struct part_key {
+    int8_t copper;          /* a cable's FP_MEDIUM_DAC/ACC/AEC, else -1 */
+    int8_t optic;           /* a transceiver's optic class (0 SR, 1 DR, 2 FR), else -1 */
+    uint8_t proto;          /* proto_ok */
+    int16_t cage, far;      /* ids: cage; a cable's far end or legs (leg_cage, else cage) */
+    int16_t conn, lane;     /* ids: connector; the connector of one lane (lane_connector) */
+    int16_t fibre;          /* id of the fibre type ("MMF", "SMF") */
+} part_key;
+
 typedef struct ctx {
     fp_cabling *cab;
     const fp_layout *lay;
@@ -46,6 +58,17 @@ typedef struct ctx {
     double *route;          /* per link of the set */
     size_t stock_cap;
     int budget_cut;         /* try_optics: a module reached but its loss budget did not */
+    /* fp__media_prepare: */
+    part_key *pk;           /* per part of ps->parts */
+    int16_t *list;          /* storage of the part lists below */
+    const int16_t *cables;  /* copper cables that speak a protocol of the fabric, in catalog order */
+    const int16_t *mods[3]; /* per optic class: such transceivers, in catalog order */
+    const int16_t *lanes[3];/* per optic class: those that bring a new lane connector */
+    int n_cables, n_mods[3], n_lanes[3];
+    int16_t mmf, smf;                   /* ids of "MMF" and "SMF" */
+    int16_t dev_cage[FP_MAX_TIERS + 1]; /* per tier (0 = NICs): id of its cage type, -1 untyped */
+    int8_t cpo_optic[FP_MAX_TIERS + 1]; /* per switch tier with co-packaged optics: their class */
+    int16_t cpo_conn[FP_MAX_TIERS + 1]; /*   and the id of their connector */
 } ctx;
 
 /* ---- cages ---- */
@@ -68,7 +91,7 @@ static inline int64_t cage_of(const fp_cabling *cab, const fp_fabric *fab, const
         return dev * rs->nics_per_server * nic_cages(rs) + port / rs->nic_per_cage;
     const fp_tier_spec *ts = &rs->tier[t - 1];
     return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(ts) +
-           fp__switch_phys(ts, port, &lane, &ways) / ts->per_cage;
+           fp__switch_phys(fab, rs, t - 1, port, &lane, &ways) / ts->per_cage;
 }
 
 /* Links the cage of (dev, port) carries when full: NIC ports per NIC cage, or a switch's
@@ -79,9 +102,8 @@ static inline int cage_links(const fp_fabric *fab, const fp_rspec *rs, int64_t d
     int t = fab->dev[dev].tier, lane, ways;
     if (t == 0)
         return rs->nic_per_cage;
-    const fp_tier_spec *ts = &rs->tier[t - 1];
-    fp__switch_phys(ts, port, &lane, &ways);
-    return ts->per_cage * ways;
+    fp__switch_phys(fab, rs, t - 1, port, &lane, &ways);
+    return rs->tier[t - 1].per_cage * ways;
 }
 
 /* The switch part of dev when it has co-packaged optics (no module: fibre straight to the
@@ -121,6 +143,15 @@ static inline int cage_fits(const char *part_cage, const char *port_cage)
 {
     return port_cage[0] == '\0' || strcmp(part_cage, port_cage) == 0;
 }
+/* Whether a part's cage id fits a port's (-1: an untyped port takes any part), as cage_fits. */
+static inline int cage_id_fits(int16_t part_cage, int16_t port_cage)
+{
+    return port_cage < 0 || part_cage == port_cage;
+}
+
+/* Work out c->pk and the part lists from c->ps and c->rs; call once before fp__media_decide.
+ * FP_ENOMEM when out of memory. */
+fp_status fp__media_prepare(ctx *c, fp_error *err);
 /* Choose the medium and parts for one set of links that share cages (links[0..n)): sets
  * cab->link_medium, cab->link_route (copper: the cable's length), cab->cage_mod, and per link
  * c->link_part, c->link_stock and c->link_role. FP_EDESIGN (or FP_EINVAL for conflicting

@@ -93,7 +93,7 @@ static fp_status sizes(build *b, fp_error *err)
     b->dev_w[0] = ps->server_power_w + (double)eps * per_end;
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_part *m = &b->rs->tier[t - 1].model;
-        int links = b->rs->tier[t - 1].down + b->rs->tier[t - 1].up;
+        int links = fab->size[t - 1].down + fab->size[t - 1].up;
         if (links < 1)
             links = m->ports;
         b->ru[t] = m->ru > 0 ? m->ru : 1;
@@ -609,6 +609,42 @@ static int rows_per_line(const build *b, int rows, double row_span)
     return k;
 }
 
+/* Halls on the campus: a grid of equal cells (the largest hall's width and depth, hall_gap_m
+ * between cells), filled row by row, with the number of columns that makes the campus's width
+ * plus depth (the corner-to-corner run) least (the fewest columns on a tie), so the longest run
+ * between two halls grows with the square root of the halls, not with their number (54 halls in
+ * one line would be about 3 km end to end). Sets each hall's origin and the campus depth. */
+static void campus_grid(const build *b, const int k_of[], const double span_of[], double x0[],
+                        double y0[], double *depth)
+{
+    const fp_phys_spec *ps = b->ps;
+    double pitch = ps->rack_depth_m + ps->aisle_m, cell_w = 0, cell_d = 0, hd[MAX_HALLS];
+    for (int h = 0; h < b->halls; h++) {
+        int32_t rows = b->hall_rows[h] + b->hall_central_rows[h];
+        int32_t lines = (rows + k_of[h] - 1) / k_of[h], across = rows < k_of[h] ? rows : k_of[h];
+        double w = across * (span_of[h] + ps->cross_aisle_m) - ps->cross_aisle_m;
+        hd[h] = lines * pitch - ps->aisle_m;
+        if (w > cell_w)
+            cell_w = w;
+        if (hd[h] > cell_d)
+            cell_d = hd[h];
+    }
+    cell_w += ps->hall_gap_m;
+    cell_d += ps->hall_gap_m;
+    int cols = 1;
+    for (int c = 2; c <= b->halls; c++)
+        if (c * cell_w + ceil_div(b->halls, c) * cell_d <
+            cols * cell_w + ceil_div(b->halls, cols) * cell_d - 1e-9)
+            cols = c;
+    *depth = 0;
+    for (int h = 0; h < b->halls; h++) {
+        x0[h] = (h % cols) * cell_w;
+        y0[h] = (h / cols) * cell_d;
+        if (y0[h] + hd[h] > *depth)
+            *depth = y0[h] + hd[h];
+    }
+}
+
 /* Number racks in floor order, make hall/row/pos 1-based, set coordinates. */
 static fp_status finish(build *b, fp_error *err)
 {
@@ -650,18 +686,12 @@ static fp_status finish(build *b, fp_error *err)
         order[i].index = i;
     }
     qsort(order, (size_t)n, sizeof *order, rack_key_cmp);
-    double pitch = ps->rack_depth_m + ps->aisle_m, y0 = 0, hall_y0[MAX_HALLS];
-    int32_t hall_total_rows[MAX_HALLS];
+    double pitch = ps->rack_depth_m + ps->aisle_m, y0 = 0, hall_x0[MAX_HALLS], hall_y0[MAX_HALLS];
     lay->floor_w = 0;
     int64_t rows_total = 0;
-    for (int h = 0; h < b->halls; h++) {
-        int32_t rows = b->hall_rows[h] + b->hall_central_rows[h];
-        int32_t lines = (rows + k_of[h] - 1) / k_of[h];
-        hall_y0[h] = y0;
-        hall_total_rows[h] = rows;
-        y0 += lines * pitch - ps->aisle_m + (h + 1 < b->halls ? ps->hall_gap_m : 0);
-        rows_total += rows;
-    }
+    campus_grid(b, k_of, span_of, hall_x0, hall_y0, &y0);
+    for (int h = 0; h < b->halls; h++)
+        rows_total += b->hall_rows[h] + b->hall_central_rows[h];
     for (int64_t i = 0; i < n; i++) {
         int64_t src = order[i].index;
         const trk *t = &b->rk[src];
@@ -675,7 +705,7 @@ static fp_status finish(build *b, fp_error *err)
         r->row = row + 1;
         r->pos = t->pos + 1;
         r->role = t->role;
-        r->x = (row % k) * (span_of[t->hall] + ps->cross_aisle_m) + x_in_row[src];
+        r->x = hall_x0[t->hall] + (row % k) * (span_of[t->hall] + ps->cross_aisle_m) + x_in_row[src];
         r->y = hall_y0[t->hall] + (row / k) * pitch;
         if (r->x + t->width > lay->floor_w)
             lay->floor_w = r->x + t->width;
@@ -684,7 +714,6 @@ static fp_status finish(build *b, fp_error *err)
         else
             lay->network_racks++;
     }
-    (void)hall_total_rows;
     free(lay->rack);
     lay->rack = sorted;
     lay->floor_d = y0;

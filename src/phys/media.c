@@ -60,6 +60,86 @@ static const char *lane_connector(const fp_part *p)
     return c;
 }
 
+/* ---- parts as ids, once per cabling pass ---- */
+
+/* The id of s among the n strings of tab (appended when new). */
+static int16_t intern(const char **tab, int *n, const char *s)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(tab[i], s) == 0)
+            return (int16_t)i;
+    tab[*n] = s;
+    return (int16_t)(*n)++;
+}
+
+fp_status fp__media_prepare(ctx *c, fp_error *err)
+{
+    const fp_phys_spec *ps = c->ps;
+    const fp_rspec *rs = c->rs;
+    const int np = ps->n_parts;
+    /* every string a part or a tier brings: 5 per part, 2 per tier, "MMF" and "SMF" */
+    const char **tab = malloc(sizeof *tab * (size_t)(5 * np + 2 * (FP_MAX_TIERS + 1) + 2));
+    int nt = 0;
+    c->pk = malloc(sizeof *c->pk * (size_t)(np ? np : 1));
+    c->list = malloc(sizeof *c->list * (size_t)(7 * np + 1));
+    if (tab == NULL || c->pk == NULL || c->list == NULL) {
+        free(tab);
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
+    }
+    c->mmf = intern(tab, &nt, "MMF");
+    c->smf = intern(tab, &nt, "SMF");
+    for (int i = 0; i < np; i++) {
+        const fp_part *p = &ps->parts[i];
+        part_key *q = &c->pk[i];
+        q->copper = (int8_t)(p->type == FP_PART_CABLE ? copper_medium(p) : -1);
+        q->optic = (int8_t)(p->type == FP_PART_TRANSCEIVER ? optic_class(p) : -1);
+        q->proto = (uint8_t)proto_ok(rs, p);
+        q->cage = intern(tab, &nt, p->cage);
+        q->far = intern(tab, &nt, p->leg_cage[0] ? p->leg_cage : p->cage);
+        q->conn = intern(tab, &nt, p->connector);
+        q->lane = intern(tab, &nt, lane_connector(p));
+        q->fibre = intern(tab, &nt, p->fibre);
+    }
+    for (int t = 0; t <= c->fab->tiers; t++) {
+        const fp_part *m = t == 0 ? &rs->nic : &rs->tier[t - 1].model;
+        c->dev_cage[t] = m->cage[0] ? intern(tab, &nt, m->cage) : -1;
+        c->cpo_optic[t] = (int8_t)(t > 0 && m->cpo ? optic_class(m) : -1);
+        c->cpo_conn[t] = intern(tab, &nt, m->connector);
+    }
+    free(tab);
+    /* The lists, each in catalog order so ties are broken as a scan of every part would. */
+    int16_t *w = c->list;
+    c->cables = w;
+    for (int i = 0; i < np; i++)
+        if (ps->parts[i].type == FP_PART_CABLE && c->pk[i].proto)
+            *w++ = (int16_t)i;
+    c->n_cables = (int)(w - c->cables);
+    for (int cls = 0; cls < 3; cls++) {
+        int16_t *mods = w;
+        c->mods[cls] = mods;
+        for (int i = 0; i < np; i++)
+            if (c->pk[i].optic == cls && c->pk[i].proto)
+                *w++ = (int16_t)i;
+        c->n_mods[cls] = (int)(w - mods);
+        c->lanes[cls] = w;
+        for (int x = 0; x < c->n_mods[cls]; x++) {
+            int seen = 0;
+            for (int y = 0; y < x; y++)
+                seen |= c->pk[mods[y]].lane == c->pk[mods[x]].lane;
+            if (!seen)
+                *w++ = mods[x];
+        }
+        c->n_lanes[cls] = (int)(w - c->lanes[cls]);
+    }
+    return FP_OK;
+}
+
+/* The id of the cage type of dev's ports (-1: untyped, takes any part). */
+static int16_t port_cage(const ctx *c, int64_t dev)
+{
+    return c->dev_cage[c->fab->dev[dev].tier];
+}
+
 /* ---- the decision for one set of cages ---- */
 
 static fp_status grow(ctx *c, size_t n_links, fp_error *err)
@@ -142,24 +222,23 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
         return -1;
     }
     (void)links;
-    for (int i = 0; i < c->ps->n_parts; i++) {
+    for (int x = 0; x < c->n_cables; x++) {
+        const int i = c->cables[x];
         const fp_part *p = &c->ps->parts[i];
-        if (p->type != FP_PART_CABLE || (forced >= 0 && i != forced))
-            continue;
-        if (copper_medium(p) != medium || p->legs != legs || p->port_gbps != gbps ||
-            !proto_ok(rs, p))
+        const part_key *q = &c->pk[i];
+        if ((forced >= 0 && i != forced) || q->copper != medium || p->legs != legs ||
+            p->port_gbps != gbps)
             continue;
         /* The cable's own end (`cage`) and its far end or legs (`leg_cage`, else the same). */
-        const char *far = p->leg_cage[0] ? p->leg_cage : p->cage;
         int fits = 1;
         if (*kind == FP_CABLE_SPLIT) {
             for (size_t k = 0; k < ncg; k++)
-                if (!cage_fits(k == hub ? p->cage : far, cage_type(c->fab, rs, cg[k].dev)))
+                if (!cage_id_fits(k == hub ? q->cage : q->far, port_cage(c, cg[k].dev)))
                     fits = 0;
         } else {
-            const char *t0 = cage_type(c->fab, rs, cg[0].dev), *t1 = cage_type(c->fab, rs, cg[1].dev);
-            fits = (cage_fits(p->cage, t0) && cage_fits(far, t1)) ||
-                   (cage_fits(p->cage, t1) && cage_fits(far, t0));
+            const int16_t t0 = port_cage(c, cg[0].dev), t1 = port_cage(c, cg[1].dev);
+            fits = (cage_id_fits(q->cage, t0) && cage_id_fits(q->far, t1)) ||
+                   (cage_id_fits(q->cage, t1) && cage_id_fits(q->far, t0));
         }
         double s = stock_for(p, route);
         if (!fits || s < 0)
@@ -182,38 +261,30 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
 {
     const fp_rspec *rs = c->rs;
     const fp_phys_spec *ps = c->ps;
-    const char *fibre = cls == 0 ? "MMF" : "SMF";
+    const int16_t fibre = cls == 0 ? c->mmf : c->smf;
     const int speed = rs->gbps[c->fab->link[links[0]].boundary];
-    /* A co-packaged end fixes the connector: only it is tried (ci = -1). */
+    /* A co-packaged end fixes the connector: only it is tried (x = -1). */
     const fp_part *cpo_end = NULL;
-    for (size_t k = 0; k < ncg && cpo_end == NULL; k++)
+    int cpo_tier = 0;
+    for (size_t k = 0; k < ncg && cpo_end == NULL; k++) {
         cpo_end = cpo_of(c->fab, rs, cg[k].dev);
-    for (int ci = -1; ci < ps->n_parts; ci++) {
-        const char *conn;
-        if (ci < 0) {
-            if (cpo_end == NULL || optic_class(cpo_end) != cls)
+        cpo_tier = c->fab->dev[cg[k].dev].tier;
+    }
+    for (int x = -1; x < (cpo_end ? 0 : c->n_lanes[cls]); x++) {
+        int16_t conn;
+        if (x < 0) {
+            if (cpo_end == NULL || c->cpo_optic[cpo_tier] != cls)
                 continue;
-            conn = cpo_end->connector;
+            conn = c->cpo_conn[cpo_tier];
         } else {
             /* Each distinct lane connector of this class's modules, in catalog order. */
-            const fp_part *cm = &ps->parts[ci];
-            if (cpo_end || cm->type != FP_PART_TRANSCEIVER || optic_class(cm) != cls ||
-                !proto_ok(rs, cm))
-                continue;
-            conn = lane_connector(cm);
-            int seen = 0;
-            for (int j = 0; j < ci; j++)
-                if (ps->parts[j].type == FP_PART_TRANSCEIVER && optic_class(&ps->parts[j]) == cls &&
-                    proto_ok(rs, &ps->parts[j]) && strcmp(lane_connector(&ps->parts[j]), conn) == 0)
-                    seen = 1;
-            if (seen)
-                continue;
+            conn = c->pk[c->lanes[cls][x]].lane;
         }
         int fp_i = -1;
         for (int j = 0; j < ps->n_parts; j++) {
             const fp_part *f = &ps->parts[j];
-            if (f->type != FP_PART_FIBRE || f->legs > 1 || strcmp(f->fibre, fibre) != 0 ||
-                strcmp(f->connector, conn) != 0 || (forced >= 0 && j != forced))
+            if (f->type != FP_PART_FIBRE || f->legs > 1 || c->pk[j].fibre != fibre ||
+                c->pk[j].conn != conn || (forced >= 0 && j != forced))
                 continue;
             if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
                 fp_i = j;
@@ -245,22 +316,22 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
         }
         for (size_t k = 0; k < ncg && ok; k++) {
             int best = -1;
-            const char *ct = cage_type(c->fab, rs, cg[k].dev);
+            const int16_t ct = port_cage(c, cg[k].dev);
             const fp_part *cpo = cpo_of(c->fab, rs, cg[k].dev);
             if (cpo) {
                 /* Co-packaged optics: no module; the port's own optics must match the fibre. */
-                if (optic_class(cpo) != cls || strcmp(cpo->connector, conn) != 0 ||
+                const int t = c->fab->dev[cg[k].dev].tier;
+                if (c->cpo_optic[t] != cls || c->cpo_conn[t] != conn ||
                     cpo->reach_m + 1e-9 < cg[k].need)
                     ok = 0;
                 cg[k].mod = -1;
                 continue;
             }
-            for (int j = 0; j < ps->n_parts; j++) {
+            for (int y = 0; y < c->n_mods[cls]; y++) {
+                const int j = c->mods[cls][y];
                 const fp_part *m = &ps->parts[j];
-                if (m->type != FP_PART_TRANSCEIVER || optic_class(m) != cls ||
-                    strcmp(lane_connector(m), conn) != 0 || m->ports != cg[k].k ||
-                    m->port_gbps != speed || !cage_fits(m->cage, ct) || !proto_ok(rs, m) ||
-                    m->reach_m + 1e-9 < cg[k].need)
+                if (c->pk[j].lane != conn || m->ports != cg[k].k || m->port_gbps != speed ||
+                    !cage_id_fits(c->pk[j].cage, ct) || m->reach_m + 1e-9 < cg[k].need)
                     continue;
                 /* Loss budget: fibre attenuation over the longest cord on this cage plus the
                  * mated pairs, against the module's (else the fibre's class) budget. */
@@ -300,7 +371,7 @@ static int cage_slot(const ctx *c, int64_t dev, int port)
     if (t == 0)
         return port % c->rs->nic_per_cage;
     const fp_tier_spec *ts = &c->rs->tier[t - 1];
-    int phys = fp__switch_phys(ts, port, &lane, &ways);
+    int phys = fp__switch_phys(c->fab, c->rs, t - 1, port, &lane, &ways);
     return (phys % ts->per_cage) * ways + lane;
 }
 
@@ -384,7 +455,7 @@ static void share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int 
                 const fp_part *f = &ps->parts[j];
                 double s;
                 if (f->type != FP_PART_FIBRE || f->legs != (hub_z ? pz : pa) ||
-                    strcmp(f->fibre, sf->fibre) != 0 || strcmp(f->connector, sf->connector) != 0 ||
+                    c->pk[j].fibre != c->pk[straight].fibre || c->pk[j].conn != c->pk[straight].conn ||
                     (s = stock_for(f, need)) < 0)
                     continue;
                 if (part < 0 || part_cost(f, s) < part_cost(&ps->parts[part], stock) - 1e-9) {
@@ -715,6 +786,10 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
 
 void fp__media_scratch_free(ctx *c)
 {
+    free(c->pk);
+    free(c->list);
+    c->pk = NULL;
+    c->list = NULL;
     free(c->route);
     free(c->cg);
     free(c->stock);

@@ -7,6 +7,8 @@ void fp__net_boms_free(fp_net_boms *nb)
 {
     if (nb == NULL)
         return;
+    for (int i = 0; i < nb->n; i++)
+        free(nb->b[i].line);
     free(nb->b);
     nb->b = NULL;
     nb->n = 0;
@@ -28,10 +30,14 @@ static fp_net_bom_line *add(fp_net_bom *b, const char *cat, const char *part, in
     return l;
 }
 
-static void one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab)
+static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab, const fp_bom *pb,
+                     const fp_cabling *cab, fp_error *err)
 {
     const fp_rspec *rs = &ns->rs;
     memset(b, 0, sizeof *b);
+    b->line = calloc((size_t)fab->tiers + 1 + pb->n + (size_t)ns->n_extra, sizeof *b->line);
+    if (b->line == NULL)
+        FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory for the networks' BOM");
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_part *m = &rs->tier[t - 1].model;
         int64_t n = fab->level[t].switches * fab->planes;
@@ -41,8 +47,6 @@ static void one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab)
                  fp__tier_role(t, fab->tiers));
         b->switches += n;
         b->unpriced += !m->priced;
-        b->cost += l->ext_usd;
-        b->power_w += l->ext_w;
         b->ru += l->ru;
     }
     /* NICs bought for this network (on-board ports cost nothing here): compute servers only; the
@@ -51,14 +55,30 @@ static void one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab)
         fp_net_bom_line *l = add(b, "nic", rs->nic.id, ns->servers * rs->nics_per_server,
                                  rs->nic.price_usd, rs->nic.powered ? rs->nic.power_w : 0, 0);
         snprintf(l->desc, sizeof l->desc, "%s", rs->nic.name[0] ? rs->nic.name : rs->nic.id);
-        b->cost += l->ext_usd;
-        b->power_w += l->ext_w;
     }
-    fp_net_bom_line *c = add(b, "cable", "", fab->n_link, 0, 0, 0);
-    snprintf(c->desc, sizeof c->desc, "cables, one per link (%d Gb/s at the hosts; media not chosen for this network)",
-             rs->link_gbps);
-    b->cables = fab->n_link;
-    b->unpriced++;
+    /* What the network's cabling chose, as the compute fabric's BOM counts it: modules, copper
+     * cables and fibre cords by stock length, with their spares; and spare switches. */
+    for (size_t k = 0; k < pb->n; k++) {
+        const fp_bom_line *x = &pb->row[k].line;
+        if (x->kind == FP_BOM_NIC || (x->kind == FP_BOM_SWITCH && !x->spare))
+            continue;
+        fp_net_bom_line *l = add(b, x->category, x->part, x->quantity, x->unit_cost,
+                                 x->unit_power_w, 0);
+        snprintf(l->desc, sizeof l->desc, "%s", pb->row[k].desc);
+        l->ext_usd = x->cost;
+        l->ext_w = x->power_w;
+        l->length_m = x->length_m;
+        l->spare = x->spare;
+        if (!x->spare && x->kind == FP_BOM_TRANSCEIVER)
+            b->transceivers += x->quantity;
+    }
+    for (int k = 0; k < b->n; k++) {
+        b->cost += b->line[k].ext_usd;
+        b->power_w += b->line[k].ext_w;
+    }
+    b->cables = cab->n_cable;
+    for (int64_t c = 0; c < cab->n_cable; c++)
+        b->cables_by_medium[cab->cable[c].medium]++;
     for (int i = 0; i < ns->n_extra; i++) {
         const fp_net_extra *x = &ns->extra[i];
         fp_net_bom_line *l = add(b, "endpoint", x->name, x->count, 0, x->power_w, x->ru);
@@ -67,10 +87,11 @@ static void one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab)
         b->endpoint_power_w += l->ext_w;
         b->ru += l->ru;
     }
+    return FP_OK;
 }
 
 fp_status fp__net_boms_build(fp_net_boms *out, const fp_nets *nets, const fp_net_fabrics *nf,
-                             fp_error *err)
+                             const fp_net_phys *np, fp_error *err)
 {
     memset(out, 0, sizeof *out);
     if (nets->n == 0)
@@ -79,7 +100,12 @@ fp_status fp__net_boms_build(fp_net_boms *out, const fp_nets *nets, const fp_net
     if (out->b == NULL)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
     out->n = nets->n;
-    for (int i = 0; i < nets->n; i++)
-        one(&out->b[i], &nets->net[i], &nf->fab[i]);
+    for (int i = 0; i < nets->n; i++) {
+        fp_status rc = one(&out->b[i], &nets->net[i], &nf->fab[i], &np->bom[i], &np->cab[i], err);
+        if (rc != FP_OK) {
+            fp__net_boms_free(out);
+            return rc;
+        }
+    }
     return FP_OK;
 }

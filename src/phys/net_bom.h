@@ -6,25 +6,27 @@
 #include "fabric/networks.h"
 #include "phys/phys.h"
 
-#define FP_NET_BOM_LINES (FP_MAX_TIERS + 2 + FP_MAX_NET_EXTRAS)
-
 typedef struct fp_net_bom_line {
-    char category[16];          /* "switch", "nic", "cable", "endpoint" */
+    char category[16];          /* "switch", "nic", "transceiver", "copper", "fibre", "endpoint" */
     char part[64];              /* part id, or the endpoint group's name */
     char desc[128];
     int64_t qty;
     double unit_usd, ext_usd;   /* 0 when the part gives no price */
-    double unit_w, ext_w;
+    double unit_w, ext_w;       /* spares: ext_w 0 (on the shelf) */
+    double length_m;            /* copper and fibre: the stock length; else 0 */
+    int spare;
     int64_t ru;                 /* rack units of all qty */
 } fp_net_bom_line;
 
 typedef struct fp_net_bom {
-    fp_net_bom_line line[FP_NET_BOM_LINES];
+    fp_net_bom_line *line;
     int n;
-    double cost;                /* switches and NICs (the network's own parts) */
-    double power_w;             /* switches and NICs */
+    double cost;                /* every priced line but the endpoints: switches, NICs,
+                                   transceivers, cables and fibre, spares */
+    double power_w;             /* the same parts, in service */
     double endpoint_power_w;    /* extra endpoints (storage, management servers) */
-    int64_t switches, cables, ru;
+    int64_t switches, cables, transceivers, ru;
+    int64_t cables_by_medium[FP_MEDIUM_COUNT];
     int64_t unpriced;           /* lines whose part gives no price */
 } fp_net_bom;
 
@@ -33,10 +35,33 @@ typedef struct fp_net_boms {
     int n;
 } fp_net_boms;
 
-/* Count each network's parts. Its cables are one per link: their media are not chosen for the
- * other networks (each line says so and carries no price). Free with fp__net_boms_free. */
+/* ---- cabling (net_cabling.c) ---- */
+/* Each network cabled by the compute fabric's cabling stage: a layout of its own (the compute
+ * racks with their positions, then the management racks in a row of their own beyond the
+ * floor's far edge; every device where fp_net_place put it), its cables with route, stock
+ * length, medium and parts (fp__cabling_build), and its parts counted by fp__bom_build. The
+ * network's resolved spec carries the compute floor's rack size, tray height, slack and service
+ * loops, no server power (the compute servers are counted once, by the compute fabric) and
+ * direct cabling. Free with fp__net_phys_free (safe on a zeroed struct). */
+typedef struct fp_net_phys {
+    fp_layout *lay;             /* per network */
+    fp_cabling *cab;
+    fp_bom *bom;
+    int n;
+} fp_net_phys;
+
+struct fp_net_place;
+fp_status fp__net_phys_build(fp_net_phys *out, const fp_nets *nets, const fp_net_fabrics *nf,
+                             const struct fp_net_place *pl, const fp_layout *lay,
+                             const fp_rspec *crs, fp_error *err);
+void fp__net_phys_free(fp_net_phys *np);
+
+/* Count each network's parts: its switches per tier, the NICs bought for its compute servers
+ * (on-board ports cost nothing), the transceivers, copper cables and fibre its cabling chose
+ * (with spares as bom.spares asks), and its extra endpoints (space and power, no price).
+ * Free with fp__net_boms_free. */
 fp_status fp__net_boms_build(fp_net_boms *out, const fp_nets *nets, const fp_net_fabrics *nf,
-                             fp_error *err);
+                             const fp_net_phys *np, fp_error *err);
 void fp__net_boms_free(fp_net_boms *nb);
 
 /* ---- placement (net_place.c) ---- */
@@ -44,8 +69,11 @@ void fp__net_boms_free(fp_net_boms *nb);
  * single-homed networks (management, out-of-band) go into the compute rack of their first host,
  * as the reference architectures put a management switch in each compute rack; every other
  * switch, and the extra endpoints, fill management racks of their own (the RA's management rack),
- * placed after the layout's racks. Rack units and power of every rack that gains devices are
- * the layout's and cabling's figures plus these. */
+ * numbered after the layout's racks, per hall: a leaf's in the hall of its first host, an extra
+ * endpoint's beside its leaf, a switch below the top tier beside the first switch under it, the
+ * top tier in the middle hall. fp_rack_add lists every compute rack that gains a device or holds
+ * a network's host (its ports may bring modules), then the management racks; rack units and
+ * power are the layout's and cabling's figures plus these. */
 typedef struct fp_rack_add {
     int64_t rack;               /* index into the layout's racks, or n_rack + k for management
                                    rack k */
@@ -55,16 +83,25 @@ typedef struct fp_rack_add {
 
 typedef struct fp_net_place {
     int64_t **dev_rack;         /* per network, per device: as fp_rack_add.rack */
+    int16_t **dev_u;            /* per network, per device: lowest U (network devices stack
+                                   above a compute rack's own units, management racks from U1) */
     fp_rack_add *add;           /* racks that gain devices, in rack order */
     int64_t n_add;
     int64_t mgmt_racks;         /* management racks added */
+    int32_t *mgmt_hall;         /* per management rack: its hall (a leaf's is its first host's,
+                                   upper tiers the middle hall, extra endpoints hall 1) */
     int64_t over_ru, over_power;/* compute racks the additions take past rack_units / the
                                    rack power limit */
 } fp_net_place;
 
 fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_net_fabrics *nf,
-                              const fp_layout *lay, const fp_cabling *cab, const fp_rspec *crs,
-                              fp_error *err);
+                              const fp_layout *lay, const fp_rspec *crs, fp_error *err);
+/* Once the networks are cabled: each rack's added power is its extra endpoints' plus what every
+ * network's cabling puts there (switches, transceivers, powered cables); over_power counts the
+ * compute racks that takes past the rack power limit (cab: the compute fabric's cabling). */
+void fp__net_place_power(fp_net_place *pl, const fp_nets *nets, const fp_net_fabrics *nf,
+                         const fp_net_phys *np, const fp_layout *lay, const fp_cabling *cab,
+                         const fp_rspec *crs);
 void fp__net_place_free(fp_net_place *pl, int n_nets);
 
 #endif

@@ -239,6 +239,28 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         fp__net_error_repoint(err, base);
         return rc;
     }
+    /* The network is cabled on the compute fabric's floor: its racks, trays, slack and service
+     * loops, and its spares fractions. Its hosts' power is counted once, by the compute fabric
+     * (a network adds only its own parts), and its cabling is direct (no patch panels). */
+    {
+        fp_phys_spec *ps = &ns->rs.phys;
+        const fp_phys_spec *cp = &compute->phys;
+        ps->rack_units = cp->rack_units;
+        ps->rack_width_m = cp->rack_width_m;
+        ps->rack_depth_m = cp->rack_depth_m;
+        ps->aisle_m = cp->aisle_m;
+        ps->tray_height_m = cp->tray_height_m;
+        ps->service_loop_m = cp->service_loop_m;
+        ps->slack_pct = cp->slack_pct;
+        ps->extra_mated_pairs = cp->extra_mated_pairs;
+        ps->rack_power_limit_w = cp->rack_power_limit_w;
+        ps->tray_width_mm = cp->tray_width_mm;
+        ps->tray_depth_mm = cp->tray_depth_mm;
+        ps->tray_fill_max = cp->tray_fill_max;
+        memcpy(ps->spares, cp->spares, sizeof ps->spares);
+        ps->server_power_w = 0;
+        ps->structured = 0;
+    }
     if (ns->rs.endpoints_per_server != ns->ports) {
         fp__phys_free(&ns->rs.phys);
         snprintf(p, sizeof p, "%s/nic", base);

@@ -1,6 +1,7 @@
 /* fabplan — private: the spec stage's result, the resolved spec (spec.c, spec_layout.c): every
- * value checked and nothing left "auto" except the sizing the fabric stage does. Later stages
- * read it; only the spec stage (and the sizing pass, see fp__clos_size) writes it. */
+ * value checked and nothing left "auto" except the sizing (tier count, ports per tier), which is
+ * the fabric stage's result (fp_fabric, fp__clos_size). Later stages read it; only the spec
+ * stage writes it. */
 #ifndef FP_PRIVATE_SPEC_RESOLVED_H
 #define FP_PRIVATE_SPEC_RESOLVED_H
 
@@ -96,12 +97,6 @@ typedef struct fp_tier_spec {
     int per_cage;           /* physical ports per cage (model.ports / model.cages) */
     int gbps_down, gbps_up; /* link speeds below and above this tier */
     int radix;              /* logical ports at the down link speed = ports * breakout */
-    int usable;             /* radix less the reserve */
-    double oversub;         /* requested down:up bandwidth ratio (tiers below the top) */
-    int down, up;           /* ports per switch for links down and up */
-    int up_phys;            /* -1 when both sides split alike (logical port p sits in physical
-                               port p / breakout); else the first physical port of the up side,
-                               which starts on a cage of its own */
 } fp_tier_spec;
 
 typedef struct fp_rspec {
@@ -111,12 +106,15 @@ typedef struct fp_rspec {
     int nics_per_server;
     fp_part nic;            /* copy; inline NICs get id "custom-nic-..." */
     fp_topology topology;
-    int tiers;
+    int tiers_given;        /* tier count the spec fixes (fabric.tiers, or 3 for a fat-tree);
+                               0 when "auto". The fabric's tier count: fp_fabric.tiers */
     int tiers_auto;         /* 1 when the spec said "auto" (or nothing) */
+    int tiers_by_topology;  /* 1 when the topology fixed the count (a k-ary fat-tree: 3) */
     int n_models;           /* switch models given (1 = one for every tier) */
     fp_tier_spec tier[FP_MAX_TIERS];   /* [0] = leaf */
     int n_oversub;          /* entries given in fabric.oversubscription */
-    double oversub[FP_MAX_TIERS];
+    double oversub[FP_MAX_TIERS];   /* THE requested down:up bandwidth ratio per tier (1 when not
+                                       given); the only copy */
     int su_servers;
     int planes;
     double reserve;
@@ -126,32 +124,23 @@ typedef struct fp_rspec {
     int nic_per_cage;       /* NIC ports sharing one cage (nic.ports / nic.cages) */
     unsigned protocols;     /* FP_PROTO_* every device of the fabric speaks */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
-    char tier_choice[320];
     int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
     int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
 } fp_rspec;
 
-/* Physical port (0-based) and lane of logical port `port` on a switch of tier spec ts; *ways
- * is the split of that port (1 = whole). */
-static inline int fp__switch_phys(const fp_tier_spec *ts, int port, int *lane, int *ways)
-{
-    int b = ts->breakout, base = 0;
-    if (ts->up_phys >= 0 && port >= ts->down) {
-        b = ts->breakout_up;
-        port -= ts->down;
-        base = ts->up_phys;
-    }
-    *ways = b;
-    *lane = port % b;
-    return base + port / b;
-}
 enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
 
 /* Parse and check values (everything but the tier count and the ports per tier, which the
  * fabric stage sizes: fp__clos_size, driven by plan.c). */
 fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog *cat,
                            fp_error *err);
+/* The checks of the spec that need the tier count the sizing chose (plan.c calls it after
+ * fp__clos_size): no more switch models than tiers, no oversubscription above the top tier. */
+fp_status fp__spec_check_tiers(const fp_rspec *rs, int tiers, fp_error *err);
+/* FP_EINVAL when a tier's switch has fewer than 4 usable ports at its link speed after the
+ * reserve (too few for down and up links and a top that joins two blocks). */
+fp_status fp__spec_check_ports(const fp_rspec *rs, fp_error *err);
 
 #endif

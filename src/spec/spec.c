@@ -430,7 +430,7 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
 
     /* tiers: "auto" or 2..4 */
     rs->tiers_auto = 1;
-    rs->tiers = 0;
+    rs->tiers_given = 0;
     v = f ? cJSON_GetObjectItemCaseSensitive(f, "tiers") : NULL;
     if (v) {
         if (cJSON_IsString(v) && strcmp(v->valuestring, "auto") == 0) {
@@ -438,7 +438,7 @@ static fp_status resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *
         } else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
                    v->valuedouble >= 2 && v->valuedouble <= FP_MAX_TIERS) {
             rs->tiers_auto = 0;
-            rs->tiers = (int)v->valuedouble;
+            rs->tiers_given = (int)v->valuedouble;
         } else {
             FP_FAIL(err, FP_EINVAL, "/fabric/tiers",
                     "/fabric/tiers: expected \"auto\", 2, 3 or 4, found %s",
@@ -610,18 +610,17 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
                         rs->tier[0].model.id, rs->tier[i].model.id);
         if (rs->tiers_auto) {
             rs->tiers_auto = 0;
-            rs->tiers = 3;
-            snprintf(rs->tier_choice, sizeof rs->tier_choice,
-                     "a k-ary fat-tree has 3 tiers (edge, aggregation, core)");
+            rs->tiers_given = 3;
+            rs->tiers_by_topology = 1;
         }
     }
-    if (!rs->tiers_auto && rs->n_models > rs->tiers)
+    if (!rs->tiers_auto && rs->n_models > rs->tiers_given)
         FP_FAIL(err, FP_EINVAL, "/fabric/switch",
                 "/fabric/switch: %d switch models given for a %d-tier fabric; expected at most %d",
-                rs->n_models, rs->tiers, rs->tiers);
+                rs->n_models, rs->tiers_given, rs->tiers_given);
     for (int i = 0; i < FP_MAX_TIERS; i++) {
         fp_tier_spec *t = &rs->tier[i];
-        int top = rs->tiers_auto ? FP_MAX_TIERS : rs->tiers;
+        int top = rs->tiers_auto ? FP_MAX_TIERS : rs->tiers_given;
         char p[64];
         if (rs->n_models > 1)
             fp__json_ptr_index(p, sizeof p, "/fabric/switch", i < rs->n_models ? i : rs->n_models - 1);
@@ -651,8 +650,6 @@ static fp_status check_combined(fp_rspec *rs, fp_error *err)
         t->breakout = b;
         t->breakout_up = bu;
         t->radix = t->model.ports * b;
-        t->oversub = rs->oversub[i];
-        t->up_phys = -1;
         if (i < rs->n_models || i == 0) {
             fp_status rc;
             if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK ||
@@ -729,6 +726,37 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
     /* Hot spares are cabled like production servers, so the fabric is sized for them too. */
     rs->spare_servers = (int64_t)ceil((rs->gpus + rs->gpus_per_server - 1) / rs->gpus_per_server *
                                       rs->phys.spare_servers - 1e-9);
+    return FP_OK;
+}
+
+fp_status fp__spec_check_ports(const fp_rspec *rs, fp_error *err)
+{
+    for (int t = 0; t < FP_MAX_TIERS; t++) {
+        int usable = (int)floor(rs->tier[t].radix * (1.0 - rs->reserve) + 1e-9);
+        if (usable < 4)
+            FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                    "/fabric/switch: %s has %d usable port%s at %dG%s; a folded-Clos switch needs at least 4",
+                    rs->tier[t].model.id, usable, usable == 1 ? "" : "s", rs->link_gbps,
+                    rs->reserve > 0 ? " after the reserve" : "");
+    }
+    return FP_OK;
+}
+
+fp_status fp__spec_check_tiers(const fp_rspec *rs, int tiers, fp_error *err)
+{
+    if (rs->n_models > tiers)
+        FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                "/fabric/switch: %d switch models given, but the fabric has %d tiers", rs->n_models,
+                tiers);
+    /* Extra 1:1 entries are harmless (a spec written for "auto" cannot know the tier count). */
+    for (int t = tiers - 1; t < rs->n_oversub; t++) {
+        char ratio[32];
+        if (rs->oversub[t] != 1.0)
+            FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
+                    "/fabric/oversubscription/%d: %s given for tier %d, but a %d-tier fabric has uplinks only at tiers 1 to %d",
+                    t, fp_ratio_text(rs->oversub[t], ratio, sizeof ratio), t + 1, tiers,
+                    tiers - 1);
+    }
     return FP_OK;
 }
 

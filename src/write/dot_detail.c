@@ -176,7 +176,7 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf
                 fp__rail_colour(p / rs->nic.ports),
                 fp__port_name(pn, sizeof pn, fab, rs, dev, p));
     } else {
-        const fp_tier_spec *ts = &rs->tier[d->tier - 1];
+        const fp_tier_size *ts = &fab->size[d->tier - 1];
         int rows = ts->down > ts->up ? ts->down : ts->up;
         const char *fill = fill_of(d->tier);
         PUT("<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"%s><B>%s</B></TD></TR>", fill,

@@ -21,7 +21,8 @@ static cJSON *part_ref(const fp_part *p)
     return o;
 }
 
-static cJSON *resolved_spec(const fp_rspec *rs)
+/* The resolved spec with the tier count the fabric stage chose. */
+static cJSON *resolved_spec(const fp_rspec *rs, int tiers)
 {
     cJSON *s = cJSON_CreateObject(), *c, *f, *sw, *os;
     cJSON_AddStringToObject(s, "name", rs->name);
@@ -32,15 +33,15 @@ static cJSON *resolved_spec(const fp_rspec *rs)
     cJSON_AddItemToObject(c, "nic", part_ref(&rs->nic));
     f = cJSON_AddObjectToObject(s, "fabric");
     cJSON_AddStringToObject(f, "topology", fp_topology_name(rs->topology));
-    cJSON_AddNumberToObject(f, "tiers", rs->tiers);
+    cJSON_AddNumberToObject(f, "tiers", tiers);
     sw = cJSON_AddArrayToObject(f, "switch");
-    for (int t = 0; t < rs->tiers; t++)
+    for (int t = 0; t < tiers; t++)
         cJSON_AddItemToArray(sw, part_ref(&rs->tier[t].model));
     os = cJSON_AddArrayToObject(f, "oversubscription");
-    for (int t = 0; t < rs->tiers - 1; t++)
+    for (int t = 0; t < tiers - 1; t++)
         cJSON_AddItemToArray(os, cJSON_CreateNumber(rs->oversub[t]));
     cJSON *lg = cJSON_AddArrayToObject(f, "link_gbps");
-    for (int b = 0; b < rs->tiers; b++)
+    for (int b = 0; b < tiers; b++)
         cJSON_AddItemToArray(lg, cJSON_CreateNumber(rs->gbps[b]));
     cJSON_AddNumberToObject(f, "su_servers", rs->su_servers);
     cJSON_AddNumberToObject(f, "planes", rs->planes);
@@ -87,7 +88,7 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
     if (root == NULL)
         return NULL;
     cJSON_AddStringToObject(root, "fabplan_version", FP_VERSION);
-    cJSON_AddItemToObject(root, "spec", resolved_spec(rs));
+    cJSON_AddItemToObject(root, "spec", resolved_spec(rs, (int)fp_plan_tier_count(plan)));
 
     fp_plan_summary(plan, &sm);
     o = cJSON_AddObjectToObject(root, "summary");
@@ -154,6 +155,9 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
 
 fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_ALL, "fp_plan_to_json", err);
+    if (rc != FP_OK)
+        return rc;
     return fp__plan_json_text(plan, NULL, out, err);
 }
 

@@ -14,7 +14,10 @@ static void placement(cJSON *root, const fp_plan *plan)
     cJSON *o = cJSON_AddObjectToObject(root, "network_placement"), *arr;
     char name[48];
     cJSON_AddNumberToObject(o, "management_racks", (double)pl->mgmt_racks);
-    cJSON_AddNumberToObject(o, "compute_racks_gaining_devices", (double)(pl->n_add - pl->mgmt_racks));
+    int64_t gaining = 0;
+    for (int64_t k = 0; k < pl->n_add; k++)
+        gaining += pl->add[k].rack < lay->n_rack && pl->add[k].devices > 0;
+    cJSON_AddNumberToObject(o, "compute_racks_gaining_devices", (double)gaining);
     cJSON_AddNumberToObject(o, "compute_racks_over_rack_units", (double)pl->over_ru);
     cJSON_AddNumberToObject(o, "compute_racks_over_power_limit", (double)pl->over_power);
     arr = cJSON_AddArrayToObject(o, "racks");
@@ -76,7 +79,7 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddItemToArray(a, x);
         }
         cJSON_AddStringToObject(o, "topology", ns->dual_homed ? "mlag-pairs" : "clos");
-        cJSON_AddStringToObject(o, "tier_choice", rs->tier_choice);
+        cJSON_AddStringToObject(o, "tier_choice", fab->tier_choice);
         a = cJSON_AddArrayToObject(o, "tiers");
         for (int t = 1; t <= fab->tiers; t++) {
             const fp_tier_spec *ts = &rs->tier[t - 1];
@@ -85,8 +88,8 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddStringToObject(x, "role", fp__tier_role(t, fab->tiers));
             cJSON_AddStringToObject(x, "model", ts->model.id);
             cJSON_AddNumberToObject(x, "switches", (double)(fab->level[t].switches * fab->planes));
-            cJSON_AddNumberToObject(x, "down_ports", ts->down);
-            cJSON_AddNumberToObject(x, "up_ports", ts->up);
+            cJSON_AddNumberToObject(x, "down_ports", fab->size[t - 1].down);
+            cJSON_AddNumberToObject(x, "up_ports", fab->size[t - 1].up);
             cJSON_AddNumberToObject(x, "ports_used", (double)fab->ports_used[t]);
             cJSON_AddItemToArray(a, x);
         }
@@ -100,10 +103,10 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
         }
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         cJSON_AddNumberToObject(m, "host_gbps", (double)ns->ports * rs->link_gbps);
-        if (fab->tiers >= 1 && rs->tier[0].up > 0)
+        if (fab->tiers >= 1 && fab->size[0].up > 0)
             cJSON_AddNumberToObject(m, "leaf_oversubscription",
-                                    (double)rs->tier[0].down * rs->tier[0].gbps_down /
-                                        ((double)rs->tier[0].up * rs->tier[0].gbps_up));
+                                    (double)fab->size[0].down * rs->tier[0].gbps_down /
+                                        ((double)fab->size[0].up * rs->tier[0].gbps_up));
         cJSON_AddNumberToObject(m, "bisection_gbps", fp__net_bisection_gbps(fab, rs));
         {
             int64_t unknown = 0, paired = 0, survive = 0;
@@ -141,6 +144,9 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON_AddNumberToObject(x, "extended_usd", l->ext_usd);
             cJSON_AddNumberToObject(x, "power_w", l->ext_w);
             cJSON_AddNumberToObject(x, "rack_units", (double)l->ru);
+            if (l->length_m > 0)
+                cJSON_AddNumberToObject(x, "length_m", l->length_m);
+            cJSON_AddBoolToObject(x, "spare", l->spare);
             cJSON_AddItemToArray(a, x);
         }
         cJSON_AddNumberToObject(bo, "cost_usd", b->cost);
@@ -148,6 +154,10 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
         cJSON_AddNumberToObject(bo, "endpoint_power_w", b->endpoint_power_w);
         cJSON_AddNumberToObject(bo, "switches", (double)b->switches);
         cJSON_AddNumberToObject(bo, "cables", (double)b->cables);
+        cJSON_AddNumberToObject(bo, "transceivers", (double)b->transceivers);
+        cJSON *bm = cJSON_AddObjectToObject(bo, "cables_by_medium");
+        for (int k = 0; k < FP_MEDIUM_COUNT; k++)
+            cJSON_AddNumberToObject(bm, fp_medium_name((fp_medium)k), (double)b->cables_by_medium[k]);
         cJSON_AddNumberToObject(bo, "rack_units", (double)b->ru);
         cost += b->cost;
         power += b->power_w;

@@ -192,7 +192,7 @@ static void write_elevation(book *b, const placed *pl, size_t np)
     /* Legend below the racks. */
     lxw_row_t r = (lxw_row_t)(units + 3);
     put_s(b, ws, r++, 1, "Legend", b->bold);
-    for (int t = 0; t <= rs->tiers && t <= FP_MAX_TIERS; t++) {
+    for (int t = 0; t <= (int)fp_plan_tier_count(plan) && t <= FP_MAX_TIERS; t++) {
         fp_tier_info ti;
         const char *role = "server";
         if (t > 0 && fp_plan_tier(plan, (size_t)(t - 1), &ti, NULL) == FP_OK)

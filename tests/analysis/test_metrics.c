@@ -475,9 +475,9 @@ Test(metrics, plan_json_sections)
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = FP_WRITE_JSON;
     o.failure = &rep;
-    char dir[] = "/tmp/fabplan-failjson-XXXXXX", path[64];
+    char dir[128], path[64];
     fp_error err = { 0 };
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, sizeof dir, "failjson");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/plan.json", dir);
     FILE *jf = fopen(path, "rb");
@@ -542,8 +542,8 @@ Test(metrics, compare_designs)
             four_tier_ok = 0;
     cr_expect(four_tier_ok);
     /* Written files read back: one CSV line per row plus the header, one JSON object each. */
-    char dir[] = "/tmp/fp_compare_XXXXXX", path[64], line[2048];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], path[64], line[2048];
+    scratch_dir(dir, sizeof dir, "compare");
     cr_assert_eq(fp_compare_write(rows, n, dir, &err), FP_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/compare.csv", dir);
     FILE *f = fopen(path, "r");

@@ -112,8 +112,7 @@ Test(threads, diagrams_from_four_threads, .timeout = 300)
     memset(w, 0, sizeof w);
     for (int i = 0; i < THREADS; i++) {
         w[i].plan = p;
-        snprintf(w[i].dir, sizeof w[i].dir, "/tmp/fabplan-thr-XXXXXX");
-        cr_assert_not_null(mkdtemp(w[i].dir));
+        scratch_dir(w[i].dir, sizeof w[i].dir, "thr");
         cr_assert_eq(pthread_create(&t[i], NULL, writer, &w[i]), 0);
     }
     for (int i = 0; i < THREADS; i++) {

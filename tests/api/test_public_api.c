@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fabplan.h"
+#include "helpers.h"  /* scratch_dir only: it uses the public API alone */
 
 static fp_plan *build(const char *json)
 {
@@ -147,9 +148,9 @@ Test(api, write_options_are_versioned)
     v1.formats = FP_WRITE_JSON;
     v1.progress = NULL;
     v1.payload = NULL;
-    char dir[] = "/tmp/fabplan-api-XXXXXX";
+    char dir[128];
     fp_error err = { 0 };
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, sizeof dir, "api");
     cr_expect_eq(fp_plan_write(p, dir, &v1, &err), FP_OK, "%s", err.msg);
     fp_plan_free(p);
 }

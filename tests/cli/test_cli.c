@@ -8,10 +8,13 @@
 
 #define run run_shell
 
+/* Each test in its own scratch folder: the fixed names below are relative to it. */
+TestSuite(cli, .init = enter_scratch_dir);
+
 Test(cli, default_plan_writes_outputs)
 {
-    char out[8192], dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[256];
-    cr_assert_not_null(mkdtemp(dir));
+    char out[8192], dir[128], cmd[256];
+    scratch_dir(dir, sizeof dir, "cli");
     snprintf(cmd, sizeof cmd, "cd %s && " BIN " plan", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "16384 GPUs") != NULL, "%s", out);
@@ -31,9 +34,9 @@ Test(cli, exit_codes)
     cr_expect_eq(run(BIN " --version", out, sizeof out), 0);
     cr_expect(strstr(out, FP_VERSION) != NULL);
     cr_expect_eq(run(BIN " --help", out, sizeof out), 0);
-    cr_expect_eq(run(BIN " plan --tiers 2 -o /tmp/fabplan-cli-never", out, sizeof out), 3);
+    cr_expect_eq(run(BIN " plan --tiers 2 -o fabplan-cli-never", out, sizeof out), 3);
     cr_expect(strstr(out, "2-tier maximum of 2048") != NULL, "%s", out);
-    cr_expect_neq(access("/tmp/fabplan-cli-never/plan.json", F_OK), 0);
+    cr_expect_neq(access("fabplan-cli-never/plan.json", F_OK), 0);
     cr_expect_eq(run(BIN " plan /nonexistent.json", out, sizeof out), 4, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 512 --switch nvidia-qm970", out, sizeof out), 3);
     cr_expect(strstr(out, "nvidia-qm9700") != NULL, "%s", out);
@@ -43,22 +46,22 @@ Test(cli, exit_codes)
 Test(cli, spec_file_syntax_error_has_position)
 {
     char out[8192];
-    FILE *f = fopen("/tmp/fabplan-cli-bad.json", "w");
+    FILE *f = fopen("fabplan-cli-bad.json", "w");
     fputs("{\n  \"cluster\": { \"gpus\": 12 \n}\n", f);
     fclose(f);
-    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-bad.json", out, sizeof out), 3);
-    cr_expect(strstr(out, "/tmp/fabplan-cli-bad.json:4:") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate fabplan-cli-bad.json", out, sizeof out), 3);
+    cr_expect(strstr(out, "fabplan-cli-bad.json:4:") != NULL, "%s", out);
 }
 
 Test(cli, flags_override_file)
 {
     char out[8192];
-    FILE *f = fopen("/tmp/fabplan-cli-spec.json", "w");
+    FILE *f = fopen("fabplan-cli-spec.json", "w");
     fputs("{\"cluster\":{\"gpus\":65536},\"fabric\":{\"topology\":\"clos\"}}", f);
     fclose(f);
-    cr_expect_eq(run(BIN " plan /tmp/fabplan-cli-spec.json --gpus 512 -o /tmp/fabplan-cli-o1", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " plan fabplan-cli-spec.json --gpus 512 -o fabplan-cli-o1", out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "clos fabric: 512 GPUs") != NULL, "%s", out);
-    cr_expect_eq(run(BIN " plan --switch '{\"ports\":4,\"port_gbps\":400}' --topology fat-tree --gpus 16 --gpus-per-server 1 -o /tmp/fabplan-cli-o2",
+    cr_expect_eq(run(BIN " plan --switch '{\"ports\":4,\"port_gbps\":400}' --topology fat-tree --gpus 16 --gpus-per-server 1 -o fabplan-cli-o2",
                      out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "switches 20") != NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 512 --set /fabric/reserve=0.95", out, sizeof out), 3);
@@ -70,7 +73,7 @@ Test(cli, oversubscription_as_ratio)
 {
     char out[8192];
     /* "2:1" and "3:2" are how architects write ratios: leaf 2:1 on 64 ports is 42 down / 21 up */
-    cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 2:1 --formats json -o /tmp/fabplan-cli-o3", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 2:1 --formats json -o fabplan-cli-o3", out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "2:1") != NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 3:2,1:1", out, sizeof out), 0, "%s", out);
     /* under-subscribed (more uplink than downlink bandwidth) and fractional ratios plan */
@@ -80,7 +83,7 @@ Test(cli, oversubscription_as_ratio)
      * 31 up at 400G on 64 ports (33 + ceil(33 x 15 / 16) = 33 + 31 = 64) = 33:31; never a
      * rounded decimal such as 1.06667:1 (asked) or 1.06452:1 (built). The metrics' "in use"
      * figure counts links, not ports, and may stay a decimal (a denominator past 256). */
-    cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 16:15 --formats json -o /tmp/fabplan-cli-o3", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " plan --gpus 1024 --topology clos --oversubscription 16:15 --formats json -o fabplan-cli-o3", out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, " at 16:15") != NULL, "%s", out);
     cr_expect(strstr(out, " 33:31 ") != NULL, "%s", out);
     cr_expect(strstr(out, "1.06667") == NULL && strstr(out, "1.06452") == NULL, "%s", out);
@@ -122,11 +125,11 @@ Test(cli, repeated_key_is_an_error)
 {
     /* cJSON keeps both "gpus" and reads the first: before, 16 was silently ignored. */
     char out[8192];
-    write_text("/tmp/fabplan-cli-dup.json", "{\"cluster\":{\"gpus\":8,\"gpus\":16}}");
-    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-dup.json", out, sizeof out), 3, "%s", out);
+    write_text("fabplan-cli-dup.json", "{\"cluster\":{\"gpus\":8,\"gpus\":16}}");
+    cr_expect_eq(run(BIN " validate fabplan-cli-dup.json", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/cluster/gpus: key \"gpus\" appears more than once") != NULL, "%s", out);
-    write_text("/tmp/fabplan-cli-arr.json", "[]");
-    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-arr.json", out, sizeof out), 3, "%s", out);
+    write_text("fabplan-cli-arr.json", "[]");
+    cr_expect_eq(run(BIN " validate fabplan-cli-arr.json", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "found an empty array") != NULL, "%s", out);
 }
 
@@ -155,17 +158,17 @@ Test(cli, validate_catches_what_plan_would)
      * 64-port switches is 2 tiers: 512 NIC links + 512 leaf-spine links = 1024 links and
      * cables, so C9999999 is out of range. */
     char out[8192];
-    write_text("/tmp/fabplan-cli-ov.json",
+    write_text("fabplan-cli-ov.json",
                "{\"cluster\":{\"gpus\":512},\"overrides\":[{\"cable\":\"C9999999\",\"length_m\":7}]}");
-    cr_expect_eq(run(BIN " validate /tmp/fabplan-cli-ov.json", out, sizeof out), 3, "%s", out);
+    cr_expect_eq(run(BIN " validate fabplan-cli-ov.json", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/overrides/0: no cable \"C9999999\"") != NULL, "%s", out);
     /* A leaf-spine run leaves the unit's racks: metres, beyond a 2-3 m DAC. */
     cr_expect_eq(run(BIN " validate --gpus 512 --set /media/leaf-spine=DAC", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "beyond every allowed medium") != NULL, "%s", out);
     /* A NIC with a cage no cable or module in the catalog fits. */
-    write_text("/tmp/fabplan-cli-cage.json", "{\"parts\":[{\"id\":\"nvidia-cx7-osfp\",\"type\":\"nic\","
+    write_text("fabplan-cli-cage.json", "{\"parts\":[{\"id\":\"nvidia-cx7-osfp\",\"type\":\"nic\","
                                               "\"ports\":1,\"port_gbps\":400,\"cage\":\"CFP8\"}]}");
-    cr_expect_eq(run(BIN " validate --gpus 512 --catalog /tmp/fabplan-cli-cage.json", out, sizeof out), 3,
+    cr_expect_eq(run(BIN " validate --gpus 512 --catalog fabplan-cli-cage.json", out, sizeof out), 3,
                  "%s", out);
     cr_expect(strstr(out, "CFP8 cage") != NULL, "%s", out);
     /* 512 GPUs / 8 per server / 32 per unit = 2 scalable units. */
@@ -177,14 +180,14 @@ Test(cli, validate_catches_what_plan_would)
 
 Test(cli, bad_values_leave_no_output)
 {
-    char out[8192], dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[512];
-    cr_assert_not_null(mkdtemp(dir));
-    write_text("/tmp/fabplan-cli-ovempty.json", "{\"overrides\":\"\"}");
-    snprintf(cmd, sizeof cmd, BIN " plan /tmp/fabplan-cli-ovempty.json -q -o %s/a", dir);
+    char out[8192], dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    write_text("fabplan-cli-ovempty.json", "{\"overrides\":\"\"}");
+    snprintf(cmd, sizeof cmd, BIN " plan fabplan-cli-ovempty.json -q -o %s/a", dir);
     cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/overrides: expected a file name") != NULL, "%s", out);
-    write_text("/tmp/fabplan-cli-ovmissing.json", "{\"overrides\":\"/nonexistent-ov.json\"}");
-    snprintf(cmd, sizeof cmd, BIN " plan /tmp/fabplan-cli-ovmissing.json -q -o %s/a", dir);
+    write_text("fabplan-cli-ovmissing.json", "{\"overrides\":\"/nonexistent-ov.json\"}");
+    snprintf(cmd, sizeof cmd, BIN " plan fabplan-cli-ovmissing.json -q -o %s/a", dir);
     cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
     cr_expect(strstr(out, "/overrides: cannot open /nonexistent-ov.json") != NULL, "%s", out);
     cr_expect_eq(run(BIN " plan --gpus 512 -q -o ''", out, sizeof out), 2, "%s", out);
@@ -204,8 +207,8 @@ Test(cli, bad_values_leave_no_output)
 
 Test(cli, formats_choose_outputs)
 {
-    char out[8192], dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[512], path[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char out[8192], dir[128], cmd[512], path[128];
+    scratch_dir(dir, sizeof dir, "cli");
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -o %s --formats json,bom", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "wrote ") != NULL && strstr(out, "plan.json, bom.csv\n") != NULL, "%s", out);
@@ -245,23 +248,23 @@ Test(cli, overrides_path_relative_to_spec_and_to_cwd)
 {
     char out[8192], cmd[512];
     /* spec and override file side by side in one directory, run from another directory */
-    system("rm -rf /tmp/fabplan-cli-ovdir && mkdir -p /tmp/fabplan-cli-ovdir/specs /tmp/fabplan-cli-ovdir/run");
-    write_text("/tmp/fabplan-cli-ovdir/specs/ov.json", "{\"cables\":[{\"cable\":\"C0000001\",\"length_m\":9}]}");
-    write_text("/tmp/fabplan-cli-ovdir/specs/spec.json", "{\"cluster\":{\"gpus\":256},\"overrides\":\"ov.json\"}");
-    snprintf(cmd, sizeof cmd, "cd /tmp/fabplan-cli-ovdir/run && " BIN " plan ../specs/spec.json --formats cables -q -o o1");
+    system("rm -rf fabplan-cli-ovdir && mkdir -p fabplan-cli-ovdir/specs fabplan-cli-ovdir/run");
+    write_text("fabplan-cli-ovdir/specs/ov.json", "{\"cables\":[{\"cable\":\"C0000001\",\"length_m\":9}]}");
+    write_text("fabplan-cli-ovdir/specs/spec.json", "{\"cluster\":{\"gpus\":256},\"overrides\":\"ov.json\"}");
+    snprintf(cmd, sizeof cmd, "cd fabplan-cli-ovdir/run && " BIN " plan ../specs/spec.json --formats cables -q -o o1");
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
-    char *csv = slurp("/tmp/fabplan-cli-ovdir/run/o1/cables.csv");
+    char *csv = slurp("fabplan-cli-ovdir/run/o1/cables.csv");
     /* the override's 9 m route is cable 1's route; its stock length is the next one sold */
     char *row = strstr(csv, "\nC0000001,");
     cr_assert_not_null(row);
     cr_expect(strstr(row, ",9.00,") != NULL, "%.200s", row);
     free(csv);
     /* --overrides on the command line is relative to the working directory */
-    snprintf(cmd, sizeof cmd, "cd /tmp/fabplan-cli-ovdir/specs && " BIN " validate --gpus 256 --overrides ov.json -q");
+    snprintf(cmd, sizeof cmd, "cd fabplan-cli-ovdir/specs && " BIN " validate --gpus 256 --overrides ov.json -q");
     cr_expect_eq(run(cmd, out, sizeof out), 0, "%s", out);
-    snprintf(cmd, sizeof cmd, "cd /tmp/fabplan-cli-ovdir/run && " BIN " validate --gpus 256 --overrides ov.json");
+    snprintf(cmd, sizeof cmd, "cd fabplan-cli-ovdir/run && " BIN " validate --gpus 256 --overrides ov.json");
     cr_expect_eq(run(cmd, out, sizeof out), 4, "%s", out);
-    cr_expect(strstr(out, "/tmp/fabplan-cli-ovdir/run/ov.json") != NULL, "%s", out);
+    cr_expect(strstr(out, "fabplan-cli-ovdir/run/ov.json") != NULL, "%s", out);
 }
 
 Test(cli, help_version_and_suggestions)
@@ -345,8 +348,8 @@ Test(cli, compare_filters_and_order)
 Test(cli, progress_on_a_terminal_only)
 {
     static char out[1 << 16];
-    char dir[64] = "/tmp/fabplan-cli-XXXXXX", cmd[512];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
     snprintf(cmd, sizeof cmd, "script -qec '" BIN " plan --gpus 512 --formats json -o %s' /dev/null", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "planning: spec") != NULL && strstr(out, "planning: cabling") != NULL &&

@@ -37,10 +37,13 @@ static cJSON *load_json(const char *path)
  * (1:1), 0 at core-super-core (built in full). Nothing installed moves: the diff has no
  * removed, re-terminated or changed cable, and the added cables are the difference of the two
  * cable counts. */
+/* Each test in its own scratch folder: the fixed names below are relative to it. */
+TestSuite(growth, .init = enter_scratch_dir);
+
 Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = 300)
 {
-    char out[8192], cmd[1024], dir[64] = "/tmp/fabplan-growth-XXXXXX", path[256];
-    cr_assert_not_null(mkdtemp(dir));
+    char out[8192], cmd[1024], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "growth");
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 65536 --topology clos --switch nvidia-qm9700 "
              "--set /fabric/build_for_gpus=131072 --formats json,cables -q -o %s/p1", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
@@ -94,8 +97,8 @@ Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = 300)
  * pod of 20,000 GPUs has 32 spines even, 17 balanced). */
 Test(growth, diff_categories, .timeout = 120)
 {
-    char out[8192], cmd[1024], dir[64] = "/tmp/fabplan-diff-XXXXXX", path[256];
-    cr_assert_not_null(mkdtemp(dir));
+    char out[8192], cmd[1024], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "diff");
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 2560 --topology clos --formats json,cables -q -o %s/a && "
              BIN " plan --gpus 3072 --topology clos --formats json,cables -q -o %s/b && "
              BIN " diff %s/a %s/b -o %s/ab && " BIN " diff %s/b %s/a -o %s/ba",
@@ -137,20 +140,20 @@ Test(growth, diff_bad_input)
 {
     char out[8192], cmd[512];
     cr_expect_eq(run(BIN " diff", out, sizeof out), 2);
-    cr_expect_eq(run(BIN " diff /nonexistent-a /nonexistent-b -o /tmp/fabplan-diff-never", out, sizeof out), 4, "%s", out);
+    cr_expect_eq(run(BIN " diff /nonexistent-a /nonexistent-b -o fabplan-diff-never", out, sizeof out), 4, "%s", out);
     cr_expect(strstr(out, "/nonexistent-a/cables.csv") != NULL, "%s", out);
-    FILE *f = fopen("/tmp/fabplan-diff-bad/cables.csv", "w");
+    FILE *f = fopen("fabplan-diff-bad/cables.csv", "w");
     if (f == NULL) {
-        cr_assert_eq(system("mkdir -p /tmp/fabplan-diff-bad"), 0);
-        f = fopen("/tmp/fabplan-diff-bad/cables.csv", "w");
+        cr_assert_eq(system("mkdir -p fabplan-diff-bad"), 0);
+        f = fopen("fabplan-diff-bad/cables.csv", "w");
     }
     cr_assert_not_null(f);
     fputs("id,a,b\n1,2,3\n", f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, BIN " diff /tmp/fabplan-diff-bad /tmp/fabplan-diff-bad -o /tmp/fabplan-diff-never");
+    snprintf(cmd, sizeof cmd, BIN " diff fabplan-diff-bad fabplan-diff-bad -o fabplan-diff-never");
     cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "no column \"cable_id\"") != NULL, "%s", out);
-    cr_expect_neq(access("/tmp/fabplan-diff-never/changes.csv", F_OK), 0);
+    cr_expect_neq(access("fabplan-diff-never/changes.csv", F_OK), 0);
 }
 
 /* fabplan sweep, clos on QM9700 (64 x 400G, 32 down / 32 up at 1:1), even spread:
@@ -164,8 +167,8 @@ Test(growth, diff_bad_input)
  *   320 switches. */
 Test(growth, sweep_jump_and_flat, .timeout = 120)
 {
-    char out[8192], cmd[512], dir[64] = "/tmp/fabplan-sweep-XXXXXX", path[256];
-    cr_assert_not_null(mkdtemp(dir));
+    char out[8192], cmd[512], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "sweep");
     snprintf(cmd, sizeof cmd, BIN " sweep --gpus 1024..4096:1024 --topology clos --switch nvidia-qm9700 -o %s", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "from 2048 to 3072 GPUs") != NULL && strstr(out, "at a tier change") != NULL,
@@ -190,8 +193,8 @@ Test(growth, sweep_jump_and_flat, .timeout = 120)
     cr_expect_eq(run(BIN " sweep --gpus 4096..1024", out, sizeof out), 2);
     cr_expect(strstr(out, "A..B") != NULL, "%s", out);
     cr_expect_eq(run(BIN " sweep --topology clos", out, sizeof out), 2);
-    cr_assert_eq(system("rm -rf /tmp/fabplan-sweep-never"), 0);
-    cr_expect_eq(run(BIN " sweep --gpus 1..2 --switch nvidia-nope -o /tmp/fabplan-sweep-never", out, sizeof out), 3,
+    cr_assert_eq(system("rm -rf fabplan-sweep-never"), 0);
+    cr_expect_eq(run(BIN " sweep --gpus 1..2 --switch nvidia-nope -o fabplan-sweep-never", out, sizeof out), 3,
                  "%s", out);
-    cr_expect_neq(access("/tmp/fabplan-sweep-never/sweep.csv", F_OK), 0);
+    cr_expect_neq(access("fabplan-sweep-never/sweep.csv", F_OK), 0);
 }

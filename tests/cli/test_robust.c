@@ -15,6 +15,9 @@
 
 #define run run_shell
 
+/* Each test in its own scratch folder: the fixed names below are relative to it. */
+TestSuite(robust, .init = enter_scratch_dir);
+
 Test(robust, cages_not_dividing_ports)
 {
     char out[4096];
@@ -24,13 +27,13 @@ Test(robust, cages_not_dividing_ports)
                  3, "%s", out);
     cr_expect(strstr(out, "/fabric/switch/cages: 3 cages do not divide") != NULL, "%s", out);
     /* and from a catalog that redefines a switch's cages */
-    FILE *f = fopen("/tmp/fabplan-robust-cat.json", "w");
+    FILE *f = fopen("fabplan-robust-cat.json", "w");
     fputs("{\"parts\":[{\"id\":\"nvidia-qm9700\",\"type\":\"switch\",\"ports\":64,\"port_gbps\":400,\"cages\":3}]}", f);
     fclose(f);
-    cr_expect_eq(run(BIN " validate --gpus 256 --catalog /tmp/fabplan-robust-cat.json", out, sizeof out), 3,
+    cr_expect_eq(run(BIN " validate --gpus 256 --catalog fabplan-robust-cat.json", out, sizeof out), 3,
                  "%s", out);
     cr_expect(strstr(out, "/parts/0/cages") != NULL, "%s", out);
-    unlink("/tmp/fabplan-robust-cat.json");
+    unlink("fabplan-robust-cat.json");
 }
 
 Test(robust, breakouts_and_overflow)
@@ -64,12 +67,12 @@ Test(robust, io_errors_give_the_reason)
 {
     char out[4096];
     /* the output folder's parent is a file: the system's reason is in the message, exit 4 */
-    FILE *f = fopen("/tmp/fabplan-robust-file", "w");
+    FILE *f = fopen("fabplan-robust-file", "w");
     fclose(f);
-    cr_expect_eq(run(BIN " plan --gpus 64 -q -o /tmp/fabplan-robust-file/out", out, sizeof out), 4,
+    cr_expect_eq(run(BIN " plan --gpus 64 -q -o fabplan-robust-file/out", out, sizeof out), 4,
                  "%s", out);
     cr_expect(strstr(out, "Not a directory") != NULL || strstr(out, "File exists") != NULL, "%s", out);
-    unlink("/tmp/fabplan-robust-file");
+    unlink("fabplan-robust-file");
 }
 
 /* "name size;" of every entry, sorted by readdir order made stable by sorting the text. */
@@ -88,8 +91,8 @@ Test(robust, interrupted_runs_leave_earlier_outputs, .timeout = 600)
     /* SIGINT and SIGTERM at several moments of a run that writes over earlier outputs: the
      * folder keeps the earlier set byte for byte (sizes here; the writers are deterministic)
      * or holds the complete new set, and no temporary file stays. */
-    char dir[] = "/tmp/fabplan-robust-XXXXXX", cmd[512], out[8192], before[16384], after[16384];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512], out[8192], before[16384], after[16384];
+    scratch_dir(dir, sizeof dir, "robust");
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 256 -q --formats json,links,cables,xlsx -o %s", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     listing(dir, before, sizeof before);
@@ -130,8 +133,8 @@ Test(robust, interrupted_runs_leave_earlier_outputs, .timeout = 600)
  * DIR/changes.csv.tmp with fopen, then renamed one file at a time). */
 Test(robust, sweep_is_locked_and_never_writes_through_a_link)
 {
-    char dir[] = "/tmp/fabplan-robust-XXXXXX", cmd[512], out[4096], path[256], victim[256];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512], out[4096], path[256], victim[256];
+    scratch_dir(dir, sizeof dir, "robust");
     snprintf(victim, sizeof victim, "%s/victim", dir);
     FILE *f = fopen(victim, "w");
     fputs("victim", f);
@@ -164,8 +167,8 @@ Test(robust, diff_failing_part_way_leaves_earlier_outputs, .timeout = 120)
 {
     /* changes-summary.json a folder: the old code had already renamed the new changes.csv
      * into place (a mixed set). Now exit 4 and both earlier files stay as they were. */
-    char dir[] = "/tmp/fabplan-robust-XXXXXX", cmd[1024], out[4096], path[256];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[1024], out[4096], path[256];
+    scratch_dir(dir, sizeof dir, "robust");
     snprintf(cmd, sizeof cmd,
              BIN " plan --gpus 64 -q --formats json,cables -o %s/a && " BIN
                  " plan --gpus 128 -q --formats json,cables -o %s/b && " BIN

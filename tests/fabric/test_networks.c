@@ -241,10 +241,23 @@ Test(networks, bom_totals_sum)
         cr_assert_float_eq(lines, cJSON_GetObjectItem(b, "cost_usd")->valuedouble, 1e-6);
         sum += cJSON_GetObjectItem(b, "cost_usd")->valuedouble;
     }
-    /* Storage: 12 QM9700 at the catalog's $28,000 each (8 leaves + 4 spines). */
+    /* Storage: 12 QM9700 at the catalog's $28,000 each (8 leaves + 4 spines), plus its
+     * modules, cables and fibre: each line quantity x unit price, added up here by hand. */
     cJSON *st = cJSON_GetArrayItem(nets, 0);
+    double parts = 0;
+    int64_t switches = 0;
+    cJSON_ArrayForEach(n, cJSON_GetObjectItem(cJSON_GetObjectItem(st, "bom"), "lines")) {
+        const char *cat = cJSON_GetObjectItem(n, "category")->valuestring;
+        double q = cJSON_GetObjectItem(n, "quantity")->valuedouble;
+        if (strcmp(cat, "switch") == 0)
+            switches += (int64_t)q;
+        else
+            parts += q * cJSON_GetObjectItem(n, "unit_usd")->valuedouble;
+    }
+    cr_assert_eq(switches, 8 + net_switches(p, 0, 2));
+    cr_assert_gt(parts, 0, "the storage network's cables and modules are priced");
     cr_assert_float_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "bom"), "cost_usd")->valuedouble,
-                       (double)(8 + net_switches(p, 0, 2)) * 28000, 1e-6);
+                       (double)(8 + net_switches(p, 0, 2)) * 28000 + parts, 1e-6);
     cr_assert_float_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "cluster_totals"), "cost_usd")->valuedouble,
                        sum, 1e-3);
     cJSON_Delete(root);
@@ -275,8 +288,7 @@ Test(networks, links_csv_network_column)
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     char dir[64], path[128];
     o.formats = FP_WRITE_LINKS;
-    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, sizeof dir, "nets");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/links.csv", dir);
     csv_file c = csv_load(path);
@@ -337,9 +349,18 @@ Test(networks, placement_units_and_power)
     cr_assert_eq(n_st, 12);
     cr_assert_eq(n_oob, 6);
     cr_assert_eq(ru, n_st * 1 + n_ib * 2 + n_oob * 1 + 9);
-    /* Power: switches at the catalog's figures (QM9700 750 W, SN4600C 400 W, SN2201 100 W). */
+    /* Power: switches at the catalog's figures (QM9700 750 W, SN4600C 400 W, SN2201 100 W),
+     * plus every network module and powered cable in service as the networks' BOMs count them
+     * (the racks add them up from the cabling, per cage and cable end). */
     w_expect = (double)n_st * 750.0 + (double)n_ib * 400.0 + (double)n_oob * 100.0;
-    cr_assert_float_eq(w, w_expect, 1e-6);
+    for (int i = 0; i < fp__plan_net_count(p); i++) {
+        const fp_net_bom *b = fp__plan_net_bom(p, i);
+        for (int k = 0; k < b->n; k++)
+            if (strcmp(b->line[k].category, "switch") != 0 && strcmp(b->line[k].category, "endpoint") != 0)
+                w_expect += b->line[k].ext_w;
+    }
+    cr_assert_gt(w_expect, (double)n_st * 750.0 + (double)n_ib * 400.0 + (double)n_oob * 100.0);
+    cr_assert_float_eq(w, w_expect, 0.01 * (double)pl->n_add);
     /* Out-of-band leaves stand in the compute rack of their first host (one per compute rack
      * they serve first), the rest in management racks. */
     int o = net_index(p, "oob");
@@ -389,11 +410,179 @@ Test(networks, public_getters)
     cr_assert_eq(ni.links, 274 + 280);
     cr_assert_eq(ni.hosts_on_pairs, 137);
     cr_assert_eq(ni.switches, net_switches(p, 1, 1) + net_switches(p, 1, 2));
-    /* 10 leaves + spines at the catalog's $25,000 per SN4600C. */
-    cr_assert_float_eq(ni.cost_usd, (double)ni.switches * 25000, 1e-6);
+    /* 10 leaves + spines at the catalog's $25,000 per SN4600C, and its cabling's lines. */
+    const fp_net_bom *b = fp__plan_net_bom(p, 1);
+    double cabling = 0;
+    for (int k = 0; k < b->n; k++)
+        if (strcmp(b->line[k].category, "switch") != 0)
+            cabling += b->line[k].ext_usd;
+    cr_assert_gt(cabling, 0);
+    cr_assert_float_eq(ni.cost_usd, (double)ni.switches * 25000 + cabling, 1e-6);
     cr_assert_eq(fp_plan_network(p, 3, &ni, &err), FP_EINVAL);
     fp_plan_free(p);
     p = preset_plan("dgx-h100-4su");
     cr_assert_eq(fp_plan_network_count(p), 0);
+    fp_plan_free(p);
+}
+
+/* ---- the networks' cables: media, length and price by reach ---- */
+
+/* Each network is cabled by the compute fabric's rules, so by reach:
+ * in-band (100 GbE on SN4600C QSFP28 ports): a link whose route fits the MCP1600 DAC's longest
+ *   stock length (5 m, NVIDIA MCP1600-C0xx datasheet) takes that DAC at the shortest stock
+ *   length >= its route; every longer one takes two MMA1B00-C100D SR4 modules (100 m on OM4,
+ *   more than any run on this floor) and an OM4 MPO-12 cord; so the in-band modules number
+ *   2 x the links over 5 m.
+ * out-of-band (1 GbE on SN2201 RJ45 ports): the Cat6A cord is the catalog's only 1G part: one
+ *   cord per link, 215 + 18 = 233 (superpod_h100_networks_counts), each priced $3 + $0.60 per
+ *   metre of stock length (the catalog's estimate), no modules. */
+Test(networks, network_cables_by_reach)
+{
+    static const double dac_stock[] = { 0.5, 1, 1.5, 2, 2.5, 3, 5 };
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    const fp_net_phys *np = fp__plan_net_phys(p);
+    int ib = net_index(p, "inband"), o = net_index(p, "oob");
+    const fp_cabling *cab = &np->cab[ib];
+    const fp_fabric *f = fp__plan_net_fabric(p, ib);
+    const fp_phys_spec *ps = &fp__plan_net(p, ib)->rs.phys;
+    int64_t over5 = 0, dac = 0;
+    for (int64_t l = 0; l < f->n_link; l++) {
+        const fp_cable *cb = &cab->cable[cab->link_cable[l]];
+        double route = cab->link_route[l];
+        cr_assert_gt(route, 0);
+        cr_assert_geq(cb->stock_m + 1e-6, route, "link %lld: stock %g m < route %g m", (long long)l,
+                      cb->stock_m, route);
+        if (route <= 5.0) {
+            double want = 0;
+            for (size_t k = 0; k < sizeof dac_stock / sizeof *dac_stock && want == 0; k++)
+                if (dac_stock[k] + 1e-6 >= route)
+                    want = dac_stock[k];
+            cr_assert_eq(cab->link_medium[l], FP_MEDIUM_DAC, "link %lld at %g m", (long long)l, route);
+            cr_assert_str_eq(ps->parts[cb->part].id, "nvidia-mcp1600-c0xx");
+            cr_assert_float_eq(cb->stock_m, want, 1e-6);
+            dac++;
+        } else {
+            cr_assert_eq(cab->link_medium[l], FP_MEDIUM_MMF, "link %lld at %g m", (long long)l, route);
+            cr_assert_str_eq(ps->parts[cb->part].id, "fibre-om4-mpo12");
+            over5++;
+        }
+    }
+    cr_assert_gt(dac, 0);
+    cr_assert_gt(over5, 0);
+    const fp_net_bom *b = fp__plan_net_bom(p, ib);
+    int64_t mods = 0, cords = 0;
+    for (int k = 0; k < b->n; k++) {
+        if (b->line[k].spare)
+            continue;
+        if (strcmp(b->line[k].category, "transceiver") == 0) {
+            cr_assert_str_eq(b->line[k].part, "nvidia-mma1b00-c100d");
+            mods += b->line[k].qty;
+        }
+        if (strcmp(b->line[k].category, "copper") == 0 || strcmp(b->line[k].category, "fibre") == 0)
+            cords += b->line[k].qty;
+    }
+    cr_assert_eq(mods, 2 * over5);
+    cr_assert_eq(b->transceivers, 2 * over5);
+    cr_assert_eq(cords, f->n_link);
+    cr_assert_eq(b->cables_by_medium[FP_MEDIUM_DAC] + b->cables_by_medium[FP_MEDIUM_MMF], f->n_link);
+
+    b = fp__plan_net_bom(p, o);
+    cords = 0;
+    for (int k = 0; k < b->n; k++) {
+        const fp_net_bom_line *l = &b->line[k];
+        cr_assert(strcmp(l->category, "transceiver") != 0);
+        if (strcmp(l->category, "copper") != 0)
+            continue;
+        cr_assert_str_eq(l->part, "generic-cat6a-rj45");
+        cr_assert_float_eq(l->unit_usd, 3 + 0.6 * l->length_m, 1e-9);
+        cr_assert_float_eq(l->ext_usd, l->unit_usd * (double)l->qty, 1e-9);
+        if (!l->spare)
+            cords += l->qty;
+    }
+    cr_assert_eq(cords, 233);
+    cr_assert_eq(b->cables, 233);
+    fp_plan_free(p);
+}
+
+/* ---- cables.csv, labels.csv, topology.csv: a network column and every network's cables ---- */
+
+static const char *last_field(const char *line)
+{
+    const char *c = strrchr(line, ',');
+    return c ? c + 1 : line;
+}
+
+/* In-band: 274 + 280 = 554 links, out-of-band 215 + 18 = 233 (superpod_h100_networks_counts);
+ * out-of-band cords are straight Cat6A, one per link, so 233 cables, each labelled at its A and
+ * Z end. Cable ids stay unique in the plan: the networks' number on after the compute fabric's
+ * 2,048 links (RA Table 4: 1,024 + 1,024). Without `networks` no column is added (the header is
+ * the plain one: absent_section_adds_nothing covers plan.json). */
+Test(networks, cables_labels_topology_network_column)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[160];
+    o.formats = FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_TOPOLOGY;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    csv_file c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "network");
+    int64_t compute = 0, oob = 0, inband = 0, storage = 0, max_compute_id = 0, min_net_id = -1;
+    for (long i = 1; i < c.n; i++) {
+        const char *net = last_field(c.line[i]);
+        long long id = atoll(c.line[i] + 1);
+        if (strcmp(net, "compute") == 0) {
+            compute++;
+            max_compute_id = id > max_compute_id ? id : max_compute_id;
+            continue;
+        }
+        min_net_id = min_net_id < 0 || id < min_net_id ? id : min_net_id;
+        oob += strcmp(net, "oob") == 0;
+        inband += strcmp(net, "inband") == 0;
+        storage += strcmp(net, "storage") == 0;
+        if (strcmp(net, "oob") == 0)
+            cr_assert(strstr(c.line[i], ",DAC,1,generic-cat6a-rj45,") != NULL, "%s", c.line[i]);
+        if (strcmp(net, "inband") == 0)
+            cr_assert(strstr(c.line[i], ",100,") != NULL, "%s", c.line[i]);
+    }
+    cr_assert_eq(compute, (int64_t)fp_plan_cable_count(p));
+    cr_assert_eq(oob, 233);
+    cr_assert_eq(inband, 554);      /* 100G: straight DAC or one SR4 cord per link */
+    cr_assert_eq(storage, (int64_t)fp__net_cable_count(p, net_index(p, "storage")));
+    cr_assert_leq(max_compute_id, 2048);
+    cr_assert_eq(min_net_id, 2049);
+    csv_free(&c);
+
+    snprintf(path, sizeof path, "%s/labels.csv", dir);
+    c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "network");
+    int64_t oob_labels = 0;
+    for (long i = 1; i < c.n; i++)
+        oob_labels += strcmp(last_field(c.line[i]), "oob") == 0;
+    cr_assert_eq(oob_labels, 2 * 233);
+    csv_free(&c);
+
+    snprintf(path, sizeof path, "%s/topology.csv", dir);
+    c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "Network");
+    int64_t rows[4] = { 0 };
+    for (long i = 1; i < c.n; i++) {
+        const char *net = last_field(c.line[i]);
+        rows[0] += strcmp(net, "compute") == 0;
+        rows[1] += strcmp(net, "storage") == 0;
+        rows[2] += strcmp(net, "inband") == 0;
+        rows[3] += strcmp(net, "oob") == 0;
+    }
+    cr_assert_eq(rows[0], 2048);
+    cr_assert_eq(rows[1], 512);
+    cr_assert_eq(rows[2], 554);
+    cr_assert_eq(rows[3], 233);
+    csv_free(&c);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
     fp_plan_free(p);
 }

@@ -24,14 +24,27 @@ static char *slurp(const char *path)
     return b;
 }
 
+static char dir[256];
+
+/* The output folder is reused by every input of this process; gone when the process ends. */
+static void remove_outputs(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "fuzz_writers: could not remove %s\n", dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64];
     static const char *const topo[] = { "rail-optimized", "clos", "fat-tree" };
     if (size < 4)
         return 0;
-    if (dir[0] == '\0')
-        snprintf(dir, sizeof dir, "/tmp/fabplan-fuzz-w-%ld", (long)getpid());
+    if (dir[0] == '\0') {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/fabplan-fuzz-w-%ld", tmp != NULL && *tmp ? tmp : "/tmp", (long)getpid());
+        atexit(remove_outputs);
+    }
     int gpus = 8 * (1 + data[0] % 64), planes = 1 + data[1] % 2;
     const char *t = topo[data[2] % 3];
     cJSON *root = cJSON_CreateObject(), *cluster = cJSON_AddObjectToObject(root, "cluster"),

@@ -198,11 +198,11 @@ Test(cabling, links_by_medium_sum_to_link_count)
         cr_assert_lt((int)m, FP_MEDIUM_COUNT);
         by_link[m]++;
     }
-    char dir[] = "/tmp/fabplan-media-XXXXXX", path[96];
+    char dir[128], path[96];
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = FP_WRITE_CABLES;
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, sizeof dir, "media");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/cables.csv", dir);
     char *txt = slurp(path), *save = NULL;

@@ -625,8 +625,8 @@ Test(cabling_invariants, a_length_override_covers_the_whole_splitter)
 
 Test(cabling_invariants, cli_bad_overrides_exit_3_without_outputs)
 {
-    char dir[64] = "/tmp/fabplan-ov-XXXXXX", cmd[512], path[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512], path[128];
+    scratch_dir(dir, sizeof dir, "ov");
     snprintf(path, sizeof path, "%s/ov.json", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);

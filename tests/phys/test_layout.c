@@ -390,3 +390,71 @@ Test(layout, gb200_nvl72_preset)
     fp_spec_free(spec);
     fp_catalog_free(cat);
 }
+
+/* Min x and min y of hall h's racks: the hall's origin on the campus. */
+static void hall_origin(const fp_plan *p, int h, double *x, double *y)
+{
+    *x = *y = 1e18;
+    for (size_t i = 0; i < fp_plan_rack_count(p); i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        if (r.hall == h) {
+            *x = fmin(*x, r.x_m);
+            *y = fmin(*y, r.y_m);
+        }
+    }
+}
+
+Test(layout, halls_on_a_campus_grid)
+{
+    /* 2,048 GPUs in 2 tiers = 8 units of 32 servers; 4 halls given: 2 units a hall. With
+     * racks_per_row 9 a unit is its own row: 4 compute racks, the 0.8 m leaf rack, 4 compute
+     * racks = 8 x 0.6 + 0.8 = 5.6 m. The 32 spines (64 leaves x 32 uplinks / 64 ports) spread
+     * over 4 halls are 8 a hall: one network rack, a central row. rows_per_line 1: a hall is 3
+     * rows, 3 x (1.2 + 1.2) - 1.2 = 6.0 m deep and 5.6 m wide. With 2 m between halls a cell is
+     * 7.6 x 8.0 m. The grid takes the columns whose width + depth (the corner-to-corner run) is
+     * least: 1 column 7.6 + 4 x 8.0 = 39.6, 2: 15.2 + 16.0 = 31.2, 3: 22.8 + 16.0 = 38.8, 4:
+     * 30.4 + 8.0 = 38.4; so 2 columns: halls 1 2 / 3 4. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"tiers\":2},\"layout\":{\"halls\":4,"
+                           "\"racks_per_row\":9,\"rows_per_line\":1,\"hall_gap_m\":2}}");
+    double want[4][2] = { { 0, 0 }, { 7.6, 0 }, { 0, 8.0 }, { 7.6, 8.0 } };
+    for (int h = 1; h <= 4; h++) {
+        double x, y;
+        hall_origin(p, h, &x, &y);
+        cr_expect_float_eq(x, want[h - 1][0], 1e-9, "hall %d x %g", h, x);
+        cr_expect_float_eq(y, want[h - 1][1], 1e-9, "hall %d y %g", h, y);
+    }
+    fp_plan_free(p);
+}
+
+Test(layout, many_halls_far_apart_still_plan)
+{
+    /* The 1,048,576-GPU 4-tier plan makes 54 halls; stacked in one line they put super-core
+     * runs past the 2 km of the longest single-mode optic. The same on a small scale: a 2 MW
+     * hall limit cuts 16,384 GPUs into 16 halls (one 1.4 MW pod each) and 200 m between halls
+     * puts hall 16 at least 15 x 200 = 3,000 m from hall 1 in one line: beyond 2 km, no medium.
+     * On the grid every cell is a hall plus 200 m, each hall a few tens of metres, so cells are
+     * about square (a by b, a ~ b) and 4 columns give the least width + depth: 4a + 4b against
+     * 3a + 6b or 5a + 4b. Hall 5 starts a second grid row right under hall 1, and the farthest
+     * halls are 3 cells across and 3 down, under 2 x 3 x (200 + 60) = 1,560 m. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384},\"layout\":{\"hall_power_limit_w\":2000000,"
+                           "\"hall_gap_m\":200}}");
+    double x1, y1, x4, y4, x5, y5;
+    hall_origin(p, 1, &x1, &y1);
+    hall_origin(p, 4, &x4, &y4);
+    hall_origin(p, 5, &x5, &y5);
+    cr_expect_float_eq(x5, x1, 1e-9);
+    cr_expect_gt(y5, y1 + 200);
+    cr_expect_float_eq(y4, y1, 1e-9);
+    cr_expect_gt(x4, x1 + 3 * 200);
+    double longest = 0;
+    for (size_t c = 0; c < fp_plan_cable_count(p); c++) {
+        fp_cable_info ci;
+        fp_plan_cable(p, c, &ci, NULL);
+        if (ci.route_m > longest)
+            longest = ci.route_m;
+    }
+    cr_expect_lt(longest, 1560, "%g", longest);
+    cr_expect_gt(longest, 2 * 200, "%g", longest);
+    fp_plan_free(p);
+}

@@ -309,16 +309,17 @@ Test(port_models, chassis_serves_spine_not_leaf)
 
 Test(port_models, nothing_fits_names_what_is_missing)
 {
-    /* A 100G NIC in a QSFP28 cage on a 400G QSFP-DD switch split 4 ways: the catalog has no
-     * 100G module at all; the error names the speed, the cage and the links per cage, and
-     * offers the closest modules. */
+    /* A 100G NIC in a QSFP28 cage on a 400G QSFP-DD switch split 4 ways: the catalog's only
+     * 100G modules are single-port QSFP28 ones (MMA1B00-C100D, MMA1L30-CM), nothing for a
+     * QSFP-DD cage carrying four 100G links; the error names the speed, the cage and the links
+     * per cage, and offers the closest modules. */
     fp_error err;
     cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":64,\"nic\":{\"ports\":1,\"port_gbps\":100,"
                             "\"cage\":\"QSFP28\",\"price_usd\":500,\"power_w\":10}},"
                             "\"fabric\":{\"topology\":\"clos\",\"switch\":\"generic-th4-64x400\"}}",
                             &err),
                  FP_EDESIGN);
-    cr_expect(strstr(err.msg, "no 100G module for a QSFP28 cage holding 1 link"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "no 100G module for a QSFP-DD cage holding 4 links"), "%s", err.msg);
     cr_expect(strstr(err.msg, "closest: "), "%s", err.msg);
     cr_expect(strstr(err.msg, "(Ethernet)") || strstr(err.msg, "(InfiniBand or Ethernet)"), "%s",
               err.msg);

@@ -166,8 +166,8 @@ Test(limits, catalog_and_override_strings_follow_the_rule)
 
 Test(limits, name_from_a_file_name_is_made_to_follow_the_rule)
 {
-    char dir[] = "/tmp/fabplan-limits-XXXXXX", path[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], path[128];
+    scratch_dir(dir, sizeof dir, "limits");
     snprintf(path, sizeof path, "%s/a\x01" "b\xff.json", dir);
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);

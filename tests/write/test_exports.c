@@ -13,8 +13,7 @@ static void write_formats(const fp_plan *p, char *dir, size_t n, unsigned format
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = formats;
-    snprintf(dir, n, "/tmp/fabplan-exports-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, n, "exports");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
 }
 

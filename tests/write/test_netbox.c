@@ -162,8 +162,7 @@ static void write_set(const fp_plan *p, char *dir, size_t n, unsigned formats)
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = formats;
-    snprintf(dir, n, "/tmp/fabplan-netbox-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, n, "netbox");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
 }
 
@@ -756,8 +755,7 @@ Test(labels, tia606_and_hall_prefix)
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = FP_WRITE_LABELS;
     o.labels = FP_LABELS_TIA606;
-    snprintf(dir, sizeof dir, "/tmp/fabplan-labels-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    scratch_dir(dir, sizeof dir, "labels");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
     snprintf(path, sizeof path, "%s/labels.csv", dir);
     csv_file f = csv_load(path);

@@ -15,8 +15,7 @@
 /* On tmpfs when there is one: fsync is free there, and the sweep syncs a few thousand times. */
 static void tmpdir(char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/fabplan-pub-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-    cr_assert_not_null(mkdtemp(buf));
+    scratch_dir_in(buf, n, access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", "pub");
 }
 
 static void put_file(const char *path, const char *text)

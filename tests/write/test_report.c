@@ -88,8 +88,8 @@ static double ink_share(const char *path)
 /* Open page in headless Chromium: returns the console lines (caller frees) and writes shot. */
 static char *open_in_chromium(const char *page, const char *shot)
 {
-    char profile[] = "/tmp/fabplan-chromium-XXXXXX", cmd[2048];
-    cr_assert_not_null(mkdtemp(profile));
+    char profile[128], cmd[2048];
+    scratch_dir(profile, sizeof profile, "chromium");
     cr_assert_eq(sh("command -v chromium >/dev/null"), 0,
                  "chromium is not installed: run scripts/install-deps.sh");
     snprintf(cmd, sizeof cmd,
@@ -120,8 +120,8 @@ static void check_page(const char *page, const char *shot)
 
 Test(report, default_plan_report_opens_in_chromium, .timeout = 120)
 {
-    char dir[] = "/tmp/fabplan-report-XXXXXX", cmd[512], page[128], shot[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512], page[128], shot[128];
+    scratch_dir(dir, sizeof dir, "report");
     snprintf(cmd, sizeof cmd, BIN " plan --formats report,diagrams -q -o %s", dir);
     cr_assert_eq(sh(cmd), 0);
     snprintf(page, sizeof page, "%s/report.html", dir);
@@ -142,8 +142,8 @@ Test(report, default_plan_report_opens_in_chromium, .timeout = 120)
 
 Test(report, compare_html_opens_in_chromium, .timeout = 120)
 {
-    char dir[] = "/tmp/fabplan-compare-XXXXXX", cmd[512], page[128], shot[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512], page[128], shot[128];
+    scratch_dir(dir, sizeof dir, "compare");
     snprintf(cmd, sizeof cmd, BIN " compare --gpus 1024 -q -o %s", dir);
     cr_assert_eq(sh(cmd), 0);
     snprintf(page, sizeof page, "%s/compare.html", dir);
@@ -154,8 +154,8 @@ Test(report, compare_html_opens_in_chromium, .timeout = 120)
 /* A blank page must fail the ink check (so the check above can fail). */
 Test(report, blank_page_has_no_ink, .timeout = 60)
 {
-    char dir[] = "/tmp/fabplan-blank-XXXXXX", page[128], shot[128];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], page[128], shot[128];
+    scratch_dir(dir, sizeof dir, "blank");
     snprintf(page, sizeof page, "%s/blank.html", dir);
     FILE *f = fopen(page, "w");
     fputs("<!DOCTYPE html><html><body></body></html>\n", f);

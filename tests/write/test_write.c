@@ -8,8 +8,7 @@
 
 static void tmpdir(char *buf, size_t n)
 {
-    snprintf(buf, n, "/tmp/fabplan-test-XXXXXX");
-    cr_assert_not_null(mkdtemp(buf));
+    scratch_dir(buf, n, "test");
 }
 
 Test(write, plan_json_and_links_csv_read_back)

@@ -18,8 +18,7 @@
 
 static void tmpdir(char *buf, size_t n)
 {
-    snprintf(buf, n, "/tmp/fabplan-dot-XXXXXX");
-    cr_assert_not_null(mkdtemp(buf));
+    scratch_dir(buf, n, "dot");
 }
 
 static void write_plan(const fp_plan *p, const char *dir, unsigned formats, const char *detail)
@@ -123,6 +122,9 @@ static int node_tier(Agnode_t *n)
             return t;
     return -1;
 }
+
+/* Each test in its own scratch folder: the fixed names below are relative to it. */
+TestSuite(write_dot, .init = enter_scratch_dir);
 
 Test(write_dot, overview_b200_16su)
 {
@@ -302,7 +304,7 @@ Test(write_dot, detail_selector_errors_write_nothing)
         char dir[80];
         fp_write_options o = FP_WRITE_OPTIONS_INIT;
         fp_error err = { 0 };
-        snprintf(dir, sizeof dir, "/tmp/fabplan-dot-none-%d-%zu", (int)getpid(), i);
+        snprintf(dir, sizeof dir, "fabplan-dot-none-%d-%zu", (int)getpid(), i);
         o.detail = bad[i];
         cr_expect_eq(fp_plan_write(p, dir, &o, &err), FP_EINVAL, "%s accepted", bad[i]);
         cr_expect(strstr(err.msg, says[i]) != NULL, "%s: \"%s\"", bad[i], err.msg);
@@ -314,14 +316,14 @@ Test(write_dot, detail_selector_errors_write_nothing)
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     fp_error err = { 0 };
     o.detail = "su:1";
-    cr_expect_eq(fp_plan_write(clos, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
+    cr_expect_eq(fp_plan_write(clos, "fabplan-dot-unused", &o, &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "use pod:N") != NULL, "%s", err.msg);
     fp_plan_free(clos);
     /* A 2-tier Clos is one pod: pod:2 is out of range. */
     fp_plan *two = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\"}}");
     o.detail = "pod:2";
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_plan_write(two, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
+    cr_expect_eq(fp_plan_write(two, "fabplan-dot-unused", &o, &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "1 pod (pod:1 to pod:1)") != NULL, "%s", err.msg);
     fp_plan_free(two);
     /* 2048 GPUs on 64-port switches: 256 servers x 8 NICs = 2048 NIC-leaf links and as many
@@ -330,7 +332,7 @@ Test(write_dot, detail_selector_errors_write_nothing)
     fp_plan *big2 = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"topology\":\"clos\"}}");
     o.detail = "pod:1";
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_plan_write(big2, "/tmp/fabplan-dot-unused", &o, &err), FP_EINVAL);
+    cr_expect_eq(fp_plan_write(big2, "fabplan-dot-unused", &o, &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "4096 links are too many") != NULL, "%s", err.msg);
     char dir[64];
     tmpdir(dir, sizeof dir);
@@ -395,7 +397,7 @@ Test(write_dot, detail_unit_names_the_file_or_the_reason)
 Test(write_dot, cli_bad_detail_exits_3_without_outputs)
 {
     char dir[80], cmd[256];
-    snprintf(dir, sizeof dir, "/tmp/fabplan-dot-cli-%d", (int)getpid());
+    snprintf(dir, sizeof dir, "fabplan-dot-cli-%d", (int)getpid());
     snprintf(cmd, sizeof cmd, "%s plan -q --detail su:999 -o %s 2>/dev/null", BIN, dir);
     int st = system(cmd);
     cr_assert(WIFEXITED(st));
@@ -686,8 +688,8 @@ Test(write_dot, deterministic_and_png_on_request)
  * SU k") instead of one box for all 32, so the figure shows the units side by side. */
 Test(write_dot, two_tier_rail_overview_has_a_box_per_su)
 {
-    char dir[] = "/tmp/fabplan-dot-su-XXXXXX", cmd[512], path[128], want[64];
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[128], cmd[512], path[128], want[64];
+    scratch_dir(dir, sizeof dir, "dot-su");
     snprintf(cmd, sizeof cmd, FP_TEST_BIN_DIR "/src/fabplan plan --preset dgx-h100-4su "
                               "--formats fabric -q -o %s", dir);
     cr_assert_eq(system(cmd), 0);

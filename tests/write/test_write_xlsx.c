@@ -18,8 +18,7 @@
 
 static void tmpdir(char *buf, size_t n)
 {
-    snprintf(buf, n, "/tmp/fabplan-xlsx-XXXXXX");
-    cr_assert_not_null(mkdtemp(buf));
+    scratch_dir(buf, n, "xlsx");
 }
 
 static void write_all(const fp_plan *p, const char *dir)
@@ -45,6 +44,9 @@ static char *sheet_named(const char *xlsx, const char *name)
     cr_assert_gt(i, 0, "%s: no sheet \"%s\"", xlsx, name);
     return xl_sheet(xlsx, i);
 }
+
+/* Each test in its own scratch folder: the fixed names below are relative to it. */
+TestSuite(write_xlsx, .init = enter_scratch_dir);
 
 Test(write_xlsx, sheets_in_reading_order)
 {
@@ -463,7 +465,7 @@ Test(write_xlsx, unwritable_path_is_an_io_error)
 Test(write_xlsx, cli_split_by_rejects_other_values)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s/src/fabplan plan --split-by rack -o /tmp/fabplan-none -q "
+    snprintf(cmd, sizeof cmd, "%s/src/fabplan plan --split-by rack -o fabplan-none -q "
              "2>/dev/null", FP_TEST_BIN_DIR);
     int st = system(cmd);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d", st);

@@ -1,0 +1,128 @@
+/* fabplan — private to the Clos builder (clos_size.c sizes, clos_tree.c lays out the block tree,
+ * clos.c builds devices and links): the rail-optimized leaf shape, the uplink rule and the
+ * switch lists of the block tree. */
+#ifndef FP_PRIVATE_FABRIC_CLOS_WORK_H
+#define FP_PRIVATE_FABRIC_CLOS_WORK_H
+
+#include <math.h>
+#include "fabric/fabric.h"
+
+static inline int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU. */
+/* When a rail's servers leave a fraction of a leaf (144 servers on 32-port-down leaves: 4.5
+ * leaves per rail) and the rails together need fewer whole leaves than one set per rail
+ * (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20), the leaves are shared: the SU's NIC ports are
+ * laid out rail after rail and cut every leaf_down_max ports, so a leaf can end one rail and
+ * begin the next. Only when a rail already spans several leaves: a rail that fits one leaf
+ * keeps it to itself. */
+typedef struct rail_shape {
+    int lpr, per_leaf, lps, shared;
+} rail_shape;
+
+static inline rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
+{
+    rail_shape r;
+    int eps = rs->endpoints_per_server;
+    r.lpr = (int)ceil_div(rs->su_servers, leaf_down_max);
+    r.per_leaf = (int)ceil_div(rs->su_servers, r.lpr);
+    r.lps = eps * r.lpr;
+    r.shared = 0;
+    if (eps > 1 && r.lpr > 1 && rs->su_servers % leaf_down_max != 0) {
+        int lps = (int)ceil_div((int64_t)eps * rs->su_servers, leaf_down_max);
+        if (lps < r.lps) {
+            r.lps = lps;
+            r.per_leaf = leaf_down_max;
+            r.shared = 1;
+        }
+    }
+    return r;
+}
+
+/* Shared rails: NIC ports on leaf k (0-based in its SU) when the SU has in_su servers; leaf k
+ * takes ports [k x per_leaf, (k + 1) x per_leaf) of the SU laid out rail after rail. */
+static inline int64_t shared_load(const rail_shape *r, int eps, int64_t su_servers, int64_t k,
+                                  int64_t in_su)
+{
+    int64_t lo = k * r->per_leaf, hi = lo + r->per_leaf, n = 0;
+    for (int rail = 0; rail < eps; rail++) {
+        int64_t a = (int64_t)rail * su_servers, b = a + in_su;
+        int64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+        n += y > x ? y - x : 0;
+    }
+    return n;
+}
+
+/* Up links a tier-t switch (0 = leaf) needs for d down links at its ratio: the ratio is of
+ * bandwidth (down Gb/s : up Gb/s), so faster uplinks need fewer of them. */
+static inline int up_for(const fp_rspec *rs, int t, int d)
+{
+    const fp_tier_spec *ts = &rs->tier[t];
+    if (d <= 0)
+        return 0;
+    return (int)ceil((double)d * ts->gbps_down / ((double)ts->gbps_up * rs->oversub[t]) - 1e-9);
+}
+
+/* ---- the block tree ----
+ *
+ * Sizing works on one plane (planes are copies) as lists of switches per tier, block by block.
+ * Each level-t block's tier-(t-1) switches at the same position form a group; a group gets the
+ * upper switches its uplinks need:
+ *   balanced: n = ceil(uplinks / down ports); uplink g of the group (counted in member order)
+ *             goes to upper switch g mod n, so a member's links to its upper switches differ by
+ *             at most one and every upper switch takes at most ceil(uplinks / n).
+ *   even:     n = the smallest divisor of the tier's uplink count U that can take the uplinks;
+ *             a full member has U/n links to each of the n. A member with fewer uplinks u
+ *             (partial block) has m = ceil(u/n) links to each of ceil(u/m) upper switches,
+ *             starting where the previous member of its group stopped.
+ * Members are taken in child order and upper ports in arrival order, so a block that gains
+ * children later (growth) leaves every existing link where it was. */
+
+typedef struct sw_list {
+    int64_t n, cap;
+    int64_t *blk;       /* level-t block of each switch */
+    int32_t *pos;       /* position inside its block */
+    int32_t *load;      /* links down (leaves: endpoints) */
+    int32_t *up;        /* uplinks built */
+    int64_t *upoff;     /* first uplink of each switch in tgt/tport; [n] = all uplinks */
+    int32_t *tgt;       /* per uplink: the upper switch (index into the next tier's list) */
+    int32_t *tport;     /* per uplink: its port number among the upper switch's down ports */
+    int64_t blocks;
+    int64_t *first;     /* first switch of each block; [blocks] = n */
+    /* groups of this tier's switches, per block (set when the tier is built from the one
+     * below): first group of each block, and each group's first switch offset and size */
+    int64_t *gq_first;
+    int32_t *gq_base, *gq_n;
+    int64_t n_gq;
+} sw_list;
+
+typedef struct shape {
+    sw_list bt[FP_MAX_TIERS + 1];   /* switches built */
+    sw_list ds[FP_MAX_TIERS + 1];   /* the same for build_for_gpus (the design) */
+    int64_t children[FP_MAX_TIERS + 1];
+    int64_t need[FP_MAX_TIERS + 1];     /* switches the links need (balanced count), built tiers */
+    int64_t extra_links[FP_MAX_TIERS + 1]; /* links beyond need (even rounding), per boundary */
+    int designed[FP_MAX_TIERS + 1];     /* tier built for the design size */
+} shape;
+
+typedef struct build_ctx {
+    const fp_rspec *rs;
+    fp_fabric *fab;
+    rail_shape r;
+    int64_t n_su;           /* rail-optimized: scalable units present */
+    int64_t sus_per_pod;    /* rail-optimized, tiers >= 3 */
+    int64_t children[FP_MAX_TIERS + 1];   /* full level-(t-1) blocks per level-t block */
+    int32_t *scratch;       /* loads of one group's upper switches (even), U + 1 entries */
+} build_ctx;
+
+/* Switch lists of every tier for the servers present (bt) and for build_for_gpus (ds). 0 when
+ * out of memory. */
+int fp__clos_shape_make(build_ctx *c, int spread, int64_t servers, int64_t dservers, shape *sh);
+void fp__clos_shape_free(shape *sh);
+/* Most switches any block of the list has. */
+int64_t fp__clos_max_positions(const sw_list *l);
+
+#endif
