@@ -373,18 +373,17 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
                 (long long)plan->cab.n_tray);
     memset(out, 0, sizeof *out);
     /* The first rack of row i in floor order names it. */
-    size_t row = 0;
-    for (int64_t r = 0; r < lay->n_rack; r++) {
-        if (r > 0 && (lay->rack[r].hall != lay->rack[r - 1].hall || lay->rack[r].row != lay->rack[r - 1].row))
-            row++;
-        if (row == i) {
-            snprintf(out->row, sizeof out->row, "H%d-R%02d", lay->rack[r].hall, lay->rack[r].row);
-            break;
-        }
-    }
+    const fp_rack *first = &lay->rack[plan->cab.tray_rack[i]];
+    snprintf(out->row, sizeof out->row, "H%d-R%02d", first->hall, first->row);
     out->cables = plan->cab.tray_cables[i];
     out->area_mm2 = round(plan->cab.tray_area_mm2[i] * 10) / 10;
-    out->capacity_mm2 = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    double tier = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    out->tiers = tier > 0 ? (int)ceil(out->area_mm2 / tier - 1e-9) : 1;
+    if (out->tiers < 1)
+        out->tiers = 1;
+    if (out->tiers > ps->tray_tiers)
+        out->tiers = ps->tray_tiers;
+    out->capacity_mm2 = tier * out->tiers;
     out->fill = out->capacity_mm2 > 0 ? round(out->area_mm2 / out->capacity_mm2 * 10000) / 10000 : 0;
     out->over = out->fill > 1;
     return FP_OK;

@@ -150,15 +150,18 @@ static void print_physical(const fp_plan *plan)
                 worst = tr;
         }
         if (nt > 0)
-            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables), %lld row tray%s over-full\n",
-                   worst.row, worst.fill * 100, (long long)worst.cables, (long long)over_t,
-                   over_t == 1 ? "" : "s");
+            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables, %d tier%s), %lld row tray%s over-full\n",
+                   worst.row, worst.fill * 100, (long long)worst.cables, worst.tiers,
+                   worst.tiers == 1 ? "" : "s", (long long)over_t, over_t == 1 ? "" : "s");
     }
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
-    for (size_t l = 0; l < fp_plan_link_count(plan); l++)
-        by[fp_plan_link_medium(plan, l)]++;
+    for (size_t l = 0; l < fp_plan_link_count(plan); l++) {
+        fp_medium m;
+        if (fp_plan_link_medium(plan, l, &m, NULL) == FP_OK)
+            by[m]++;
+    }
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);

@@ -86,14 +86,18 @@ Test(stages, fabric_only_plan_answers_fabric_and_refuses_the_rest)
     fp_device_info di;
     cr_expect_eq(fp_plan_device(p, 0, &di, &err), FP_OK, "%s", err.msg);
 
-    /* Counts of the stages not built are 0; per-link lookups say "none". */
+    /* Counts of the stages not built are 0; per-link lookups fail with FP_ESTAGE. */
     cr_expect_eq(fp_plan_cable_count(p), 0u);
     cr_expect_eq(fp_plan_rack_count(p), 0u);
     cr_expect_eq(fp_plan_tray_count(p), 0u);
     cr_expect_eq(fp_plan_bom_count(p), 0u);
     cr_expect_eq(fp_plan_warning_count(p), 0u);
-    cr_expect_eq(fp_plan_link_cable(p, 0), -1);
-    cr_expect_eq(fp_plan_link_medium(p, 0), FP_MEDIUM_COUNT);
+    size_t cable = 7;
+    fp_medium medium = FP_MEDIUM_DAC;
+    cr_expect_eq(fp_plan_link_cable(p, 0, &cable, NULL), FP_ESTAGE);
+    cr_expect_eq(fp_plan_link_medium(p, 0, &medium, NULL), FP_ESTAGE);
+    cr_expect_eq(cable, 7);
+    cr_expect_eq(medium, FP_MEDIUM_DAC);
     fp_totals t;
     fp_plan_totals(p, &t);
     cr_expect_eq(t.cost, 0);
