@@ -377,7 +377,13 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
     snprintf(out->row, sizeof out->row, "H%d-R%02d", first->hall, first->row);
     out->cables = plan->cab.tray_cables[i];
     out->area_mm2 = round(plan->cab.tray_area_mm2[i] * 10) / 10;
-    out->capacity_mm2 = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    double tier = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    out->tiers = tier > 0 ? (int)ceil(out->area_mm2 / tier - 1e-9) : 1;
+    if (out->tiers < 1)
+        out->tiers = 1;
+    if (out->tiers > ps->tray_tiers)
+        out->tiers = ps->tray_tiers;
+    out->capacity_mm2 = tier * out->tiers;
     out->fill = out->capacity_mm2 > 0 ? round(out->area_mm2 / out->capacity_mm2 * 10000) / 10000 : 0;
     out->over = out->fill > 1;
     return FP_OK;

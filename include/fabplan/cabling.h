@@ -48,8 +48,11 @@ typedef struct fp_rack_info {
     const char *role;           /**< "compute", "leaf", "spine", "core", "super-core" (static) */
     double x_m, y_m;            /**< floor position of the rack's front-left corner */
     int units;                  /**< rack height in U */
-    int units_used;
-    int64_t devices;
+    int units_used;             /**< devices' units plus its patch panels */
+    int64_t devices;            /**< servers and switches (panels not counted) */
+    int panels;                 /**< 1U patch panels (layout.cabling "structured"; else 0) */
+    int panel_u;                /**< U of the lowest panel; they fill panel_u .. panel_u +
+                                     panels - 1, just below the rack's switches (0: none) */
     double power_w;             /**< servers + switches + optics in the rack */
     int over_limit;             /**< 1 when power_w exceeds the layout's per-rack limit */
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
@@ -76,14 +79,17 @@ typedef struct fp_power_domains {
  *  without it only the limits are filled (the rest is 0). Cannot fail. */
 FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
 
-/** The overhead tray over one row: cables with an end in the row and their cross-section. */
+/** The overhead tray over one row: cables with an end in the row and their cross-section. A
+ *  row gets as many stacked tray tiers as its cables need, up to layout.tray_tiers. */
 typedef struct fp_tray_info {
     char row[16];               /**< "H1-R05" */
     int64_t cables;
     double area_mm2;            /**< cross-section of those cables */
-    double capacity_mm2;        /**< tray width x depth x the fill allowed (layout.tray_*) */
+    int tiers;                  /**< tiers over the row: ceil(area / one tier's capacity), at
+                                     least 1, at most layout.tray_tiers */
+    double capacity_mm2;        /**< tiers x tray width x depth x the fill allowed (layout.tray_*) */
     double fill;                /**< area_mm2 / capacity_mm2 */
-    int over;                   /**< 1 when fill > 1: the tray is over-full */
+    int over;                   /**< 1 when fill > 1: even layout.tray_tiers tiers are over-full */
 } fp_tray_info;
 
 /** METHOD: number of row trays (one per row); 0 without FP_STAGE_CABLING. Cannot fail. */
@@ -137,11 +143,15 @@ FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
  *  Needs FP_STAGE_CABLING. Errors: FP_EINVAL when i is out of range; FP_ESTAGE without the
  *  cabling. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
-/** METHOD: index of the cable that carries link i, or -1 when out of range or without
- *  FP_STAGE_CABLING. */
-FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
-/** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range or without FP_STAGE_CABLING). */
-FP_EXPORT fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link);
+/** METHOD: the cable that carries link `link` (links.csv row link + 1): its index, as
+ *  fp_plan_cable takes it, into *cable. Errors (*cable untouched): FP_EINVAL when link is
+ *  out of range or cable is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_link_cable(const fp_plan *plan, size_t link, size_t *cable,
+                                       fp_error *err);
+/** METHOD: the medium of link `link` into *medium. Errors (*medium untouched): FP_EINVAL
+ *  when link is out of range or medium is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *medium,
+                                        fp_error *err);
 
 /** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
  *  for build_for_gpus GPUs less this one. Counts are over all planes; the tiers above the pods

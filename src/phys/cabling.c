@@ -472,6 +472,8 @@ void fp__cabling_free(fp_cabling *cab)
     free(cab->tray_rack);
     free(cab->seg_stock);
     free(cab->struct_qty);
+    free(cab->rack_panels);
+    free(cab->rack_panel_u);
     free(cab->rack_power_w);
     free(cab->rack_cables_leaving);
     memset(cab, 0, sizeof *cab);

@@ -33,7 +33,7 @@ fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *
     cab->n_tray = rows;
     cab->tray_cables = calloc((size_t)(rows ? rows : 1), sizeof *cab->tray_cables);
     cab->tray_area_mm2 = calloc((size_t)(rows ? rows : 1), sizeof *cab->tray_area_mm2);
-    cab->tray_rack = malloc((size_t)(rows ? rows : 1) * sizeof *cab->tray_rack);
+    cab->tray_rack = calloc((size_t)(rows ? rows : 1), sizeof *cab->tray_rack);
     if (cab->tray_cables == NULL || cab->tray_area_mm2 == NULL || cab->tray_rack == NULL) {
         free(row_of);
         FP_FAIL(err, FP_ENOMEM, "", "out of memory for tray fill");

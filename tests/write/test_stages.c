@@ -54,6 +54,7 @@ Test(stages, each_document_declares_what_it_reads)
     /* Documents of the links alone: names and ports come from the fabric. */
     cr_expect_eq(fp_write_stages(FP_WRITE_LINKS), FP_STAGE_FABRIC);
     cr_expect_eq(fp_write_stages(FP_WRITE_TOPOLOGY | FP_WRITE_AVD | FP_WRITE_DETAIL), FP_STAGE_FABRIC);
+    cr_expect_eq(fp_write_stages(FP_WRITE_FIGURE), FP_STAGE_FABRIC);
     /* Per-cable documents need media and places; the overview colours links by medium. */
     cr_expect_eq(fp_write_stages(FP_WRITE_CABLES), cabling);
     cr_expect_eq(fp_write_stages(FP_WRITE_LABELS | FP_WRITE_NETBOX), cabling);
@@ -85,14 +86,18 @@ Test(stages, fabric_only_plan_answers_fabric_and_refuses_the_rest)
     fp_device_info di;
     cr_expect_eq(fp_plan_device(p, 0, &di, &err), FP_OK, "%s", err.msg);
 
-    /* Counts of the stages not built are 0; per-link lookups say "none". */
+    /* Counts of the stages not built are 0; per-link lookups fail with FP_ESTAGE. */
     cr_expect_eq(fp_plan_cable_count(p), 0u);
     cr_expect_eq(fp_plan_rack_count(p), 0u);
     cr_expect_eq(fp_plan_tray_count(p), 0u);
     cr_expect_eq(fp_plan_bom_count(p), 0u);
     cr_expect_eq(fp_plan_warning_count(p), 0u);
-    cr_expect_eq(fp_plan_link_cable(p, 0), -1);
-    cr_expect_eq(fp_plan_link_medium(p, 0), FP_MEDIUM_COUNT);
+    size_t cable = 7;
+    fp_medium medium = FP_MEDIUM_DAC;
+    cr_expect_eq(fp_plan_link_cable(p, 0, &cable, NULL), FP_ESTAGE);
+    cr_expect_eq(fp_plan_link_medium(p, 0, &medium, NULL), FP_ESTAGE);
+    cr_expect_eq(cable, 7);
+    cr_expect_eq(medium, FP_MEDIUM_DAC);
     fp_totals t;
     fp_plan_totals(p, &t);
     cr_expect_eq(t.cost, 0);
@@ -239,6 +244,7 @@ Test(stages, documents_written_alone_match_a_full_plan)
     expect_same_alone("preset:dgx-h100-4su-networks", FP_WRITE_NETBOX);
     expect_same_alone("preset:dgx-h100-4su-networks", FP_WRITE_BOM);
     expect_same_alone(SMALL, FP_WRITE_OVERVIEW | FP_WRITE_FLOOR | FP_WRITE_DETAIL);
+    expect_same_alone(SMALL, FP_WRITE_FIGURE);
     /* A first phase of a larger build (fabric.build_for_gpus): places come from the target. */
     expect_same_alone("{\"name\":\"g\",\"cluster\":{\"gpus\":512},\"fabric\":{\"build_for_gpus\":4096}}",
                       FP_WRITE_CABLES | FP_WRITE_LINKS);
