@@ -146,6 +146,15 @@ Test(api, out_of_range_lookups)
     cr_expect_eq(cable, 0);
     cr_expect_eq(fp_plan_link_medium(p, 0, &m, &err), FP_OK, "%s", err.msg);
     cr_expect_lt((int)m, FP_MEDIUM_COUNT);
+    /* Links per boundary: boundary 0 of 256 GPUs on one 400G NIC per GPU is 256 links; a
+     * boundary past the top tier is out of range. */
+    int64_t nl = -1;
+    cr_expect_eq(fp_plan_boundary_links(p, 0, &nl, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(nl, 256);
+    nl = -1;
+    cr_expect_eq(fp_plan_boundary_links(p, (int)fp_plan_tier_count(p), &nl, &err), FP_EINVAL);
+    cr_expect_eq(nl, -1);
+    cr_expect_eq(fp_plan_boundary_links(p, -1, &nl, &err), FP_EINVAL);
     cr_expect_null(fp_plan_note(p, fp_plan_note_count(p)));
     fp_plan_free(p);
 }
