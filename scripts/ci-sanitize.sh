@@ -3,28 +3,30 @@
 #  1. build with clang (gcc when clang is missing) and -fsanitize=address,undefined,
 #     float-cast-overflow (FABPLAN_SANITIZE) in build-sanitize/, run the whole ctest suite,
 #     which includes the replay of every fuzz corpus (fuzz_replay_*);
-#  2. unless --no-valgrind: valgrind memcheck (normal build, build/) over the fuzz corpus
-#     replays, three plans writing every output and a validate of every example spec, failing
-#     on invalid reads/writes, uninitialised values and definite leaks (tests/valgrind.supp
-#     names what our dependencies keep). Criterion's runner aborts under valgrind, so the
-#     Criterion suites themselves are checked by the sanitizers in step 1.
-# usage: scripts/ci-sanitize.sh [--no-valgrind]     (scripts/install-deps.sh --sanitize first)
+#  2. unless --no-valgrind: valgrind memcheck (normal build, build/) over every Criterion suite
+#     (one job at a time, --trace-children so that each test's own process is checked; the
+#     shell and the browser the CLI tests start run natively), the fuzz corpus replays, three
+#     plans writing every output and a validate of every example spec, failing on invalid
+#     reads/writes, uninitialised values and definite leaks (tests/valgrind.supp names what our
+#     dependencies keep). VALGRIND_SUITES="cli text" limits the suites checked.
+# usage: scripts/ci-sanitize.sh [--no-valgrind | --valgrind-only]     (scripts/install-deps.sh --sanitize first)
 set -eu
 cd "$(dirname "$0")/.."
-valgrind=1
+valgrind=1 sanitize=1
 [ "${1:-}" = "--no-valgrind" ] && valgrind=0
-cc=gcc
-command -v clang >/dev/null 2>&1 && cc=clang
-echo "== sanitizer build ($cc) in build-sanitize/" >&2
-cmake -S . -B build-sanitize -DCMAKE_C_COMPILER=$cc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DFABPLAN_SANITIZE=ON >/dev/null
-nice cmake --build build-sanitize -j2
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
-    ctest --test-dir build-sanitize --output-on-failure
+[ "${1:-}" = "--valgrind-only" ] && sanitize=0
+if [ $sanitize -eq 1 ]; then
+    cc=gcc
+    command -v clang >/dev/null 2>&1 && cc=clang
+    echo "== sanitizer build ($cc) in build-sanitize/" >&2
+    cmake -S . -B build-sanitize -DCMAKE_C_COMPILER=$cc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DFABPLAN_SANITIZE=ON >/dev/null
+    nice cmake --build build-sanitize -j2
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
+        ctest --test-dir build-sanitize --output-on-failure
+fi
 [ $valgrind -eq 1 ] || exit 0
 echo "== valgrind (build/)" >&2
-# Criterion's runner (BoxFort) aborts under valgrind, so the Criterion suites run under the
-# sanitizers above; valgrind runs fabplan's code through the corpus replays and the CLI.
 cmake -S . -B build >/dev/null
 nice cmake --build build -j2
 status=0
@@ -40,6 +42,26 @@ vg() {
         status=1
     fi
 }
+# Criterion (BoxFort) runs each test in a child process: --trace-children follows it; the
+# per-test timeouts are sized for native speed, so --timeout lifts them under valgrind.
+# A suite passes when it exits 0 (every test passed under valgrind) and no process of it wrote
+# to its log (--quiet: only errors and definite leaks are written).
+suites=${VALGRIND_SUITES:-$(cd build/tests && ls test_* | sed 's/^test_//')}
+for s in $suites; do
+    rm -f build/valgrind-suite-$s-*.log
+    if nice valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+        --show-leak-kinds=definite --suppressions=tests/valgrind.supp --trace-children=yes \
+        --trace-children-skip='/bin/sh,/usr/bin/sh,/bin/bash,*/chromium*,*/soffice*,*/dot' \
+        --log-file="build/valgrind-suite-$s-%p.log" "build/tests/test_$s" --jobs 1 --timeout 3600 \
+        >"build/valgrind-suite-$s.out" 2>&1 &&
+        [ -z "$(cat build/valgrind-suite-$s-*.log 2>/dev/null)" ]; then
+        echo "valgrind: clean: suite $s" >&2
+        rm -f build/valgrind-suite-$s-*.log
+    else
+        echo "valgrind: ERRORS or failures: suite $s (see build/valgrind-suite-$s.out and -PID.log)" >&2
+        status=1
+    fi
+done
 for h in spec catalog overrides writers; do
     vg "build/valgrind-replay-$h.log" "build/tests/fuzz_replay_$h" "tests/fuzz/corpus/$h"
 done

@@ -25,6 +25,13 @@ const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
 /* Each network's layout (compute racks, then the management racks), cabling and parts. */
 const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
+/* Network k's cables, read back as fp_plan_cable reads the compute fabric's: ends named as
+ * links.csv names them (fp__net_device_name, fp__net_port_name), locations in the network's
+ * layout (a management rack is a row of its own beyond its hall), cable ids "C%07lld" numbered
+ * on after the compute fabric's links and the earlier networks' links, so they are unique in
+ * the plan. fp__net_cable: FP_EINVAL when k or i is out of range. */
+size_t fp__net_cable_count(const fp_plan *plan, int k);
+fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err);
 
 /* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,

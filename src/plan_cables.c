@@ -88,24 +88,60 @@ static void lb_add3(label_buf *b, const char *x, const char *y, const char *z)
     lb_add(b, z);
 }
 
+/* What a cable is read from: the compute fabric (net < 0) or network net, with its fabric,
+ * resolved spec, cabling and layout; cable ids of network net continue after the compute fabric's
+ * links and the earlier networks' (id_base), so every cable id of the plan is unique. */
+typedef struct cable_view {
+    const fp_plan *plan;
+    int net;
+    const fp_fabric *fab;
+    const fp_rspec *rs;
+    const fp_cabling *cab;
+    const fp_layout *lay;
+    int64_t id_base;
+} cable_view;
+
+static cable_view compute_view(const fp_plan *plan)
+{
+    cable_view v = { plan, -1, &plan->fab, &plan->rs, &plan->cab, &plan->lay, 0 };
+    return v;
+}
+
+static cable_view net_view(const fp_plan *plan, int k)
+{
+    cable_view v = { plan, k, &plan->net_fab.fab[k], &plan->nets.net[k].rs,
+                     &plan->net_phys.cab[k], &plan->net_phys.lay[k], plan->fab.n_link };
+    for (int j = 0; j < k; j++)
+        v.id_base += plan->net_fab.fab[j].n_link;
+    return v;
+}
+
 /* One end of a cable on device dev carrying ports[0..n) (one port, or every port a twin-port
  * or splitter connector carries, in the order of the cable's links): each port by its one name
- * (fp__port_name), several joined with '+'. */
-static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, const int *ports, int n)
+ * (fp__port_name, or fp__net_port_name on a network), several joined with '+'. */
+static void fill_end(fp_cable_end *e, const cable_view *v, int64_t dev, const int *ports, int n)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    const fp_cabling *cab = &plan->cab;
-    const fp_layout *lay = &plan->lay;
+    const fp_plan *plan = v->plan;
+    const fp_fabric *fab = v->fab;
+    const fp_rspec *rs = v->rs;
+    const fp_cabling *cab = v->cab;
+    const fp_layout *lay = v->lay;
+    const fp_net_spec *ns = v->net >= 0 ? &plan->nets.net[v->net] : NULL;
     int port = ports[0];
     e->device = dev;
-    fp__copy_str(e->device_name, sizeof e->device_name, fp__dev_name(&plan->names, dev));
+    if (ns)
+        fp__net_device_name(e->device_name, sizeof e->device_name, ns, fab, &plan->fab, &plan->rs, dev);
+    else
+        fp__copy_str(e->device_name, sizeof e->device_name, fp__dev_name(&plan->names, dev));
     size_t k = 0;
     e->port[0] = '\0';
     for (int i = 0; i < n && k + 1 < sizeof e->port; i++) {
         if (i)
             e->port[k++] = '+';
-        fp__port_name(e->port + k, sizeof e->port - k, fab, rs, dev, ports[i]);
+        if (ns)
+            fp__net_port_name(e->port + k, sizeof e->port - k, ns, fab, dev, ports[i]);
+        else
+            fp__port_name(e->port + k, sizeof e->port - k, fab, rs, dev, ports[i]);
         k += strlen(e->port + k);
     }
     /* fp__location's fields, with the text from the plan's name table. */
@@ -114,29 +150,29 @@ static void fill_end(fp_cable_end *e, const fp_plan *plan, int64_t dev, const in
     e->loc.row = r->row;
     e->loc.rack = r->pos;
     e->loc.u = lay->dev_u[dev];
-    fp__copy_str(e->loc.text, sizeof e->loc.text, fp__dev_loc(&plan->names, dev));
+    if (ns)
+        fp__location(&e->loc, lay, dev);
+    else
+        fp__copy_str(e->loc.text, sizeof e->loc.text, fp__dev_loc(&plan->names, dev));
     int16_t m = cab->cage_mod[fp__cage_of(cab, fab, rs, dev, port)];
     fp__copy_str(e->transceiver, sizeof e->transceiver, m >= 0 ? rs->phys.parts[m].id : "");
 }
 
-fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
+static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
 {
-    const fp_cabling *cab = &plan->cab;
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
-    if (i >= (size_t)cab->n_cable)
-        FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
-                (long long)cab->n_cable);
+    const fp_cabling *cab = v->cab;
+    const fp_fabric *fab = v->fab;
+    const fp_rspec *rs = v->rs;
     const fp_cable *cb = &cab->cable[i];
     const int32_t *links = cab->cable_links + cb->first;
     const fp_link *l0 = &fab->link[links[0]];
     memset(out, 0, sizeof *out);
     out->index = (int64_t)i;
-    /* "C%07lld" of the first link's 1-based id. */
+    /* "C%07lld" of the first link's 1-based id (after id_base on a network). */
     out->id[0] = 'C';
-    out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)links[0] + 1, 7)] = '\0';
+    out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)(v->id_base + links[0]) + 1, 7)] = '\0';
     out->medium = (fp_medium)cb->medium;
-    fp__copy_str(out->part, sizeof out->part, plan->rs.phys.parts[cb->part].id);
+    fp__copy_str(out->part, sizeof out->part, rs->phys.parts[cb->part].id);
     out->route_m = round(cb->route_m * 100) / 100;
     out->stock_m = cb->stock_m;
     out->n_segments = 1;
@@ -163,12 +199,12 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
         int64_t hub = hub_z ? l0->z : l0->a;
         for (int k = 0; k < nl; k++)
             ap[k] = hub_z ? fab->link[links[k]].z_port : fab->link[links[k]].a_port;
-        fill_end(&out->a, plan, hub, ap, nl);
+        fill_end(&out->a, v, hub, ap, nl);
         out->n_z = nl;
         for (int k = 0; k < nl; k++) {
             const fp_link *l = &fab->link[links[k]];
             int port = hub_z ? l->a_port : l->z_port;
-            fill_end(&out->z[k], plan, hub_z ? l->a : l->z, &port, 1);
+            fill_end(&out->z[k], v, hub_z ? l->a : l->z, &port, 1);
             out->links[k] = links[k];
         }
     } else {
@@ -178,8 +214,8 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
             zp[k] = fab->link[links[k]].z_port;
             out->links[k] = links[k];
         }
-        fill_end(&out->a, plan, l0->a, ap, nl);
-        fill_end(&out->z[0], plan, l0->z, zp, nl);
+        fill_end(&out->a, v, l0->a, ap, nl);
+        fill_end(&out->z[0], v, l0->z, zp, nl);
         out->n_z = 1;
     }
     /* TIA-606 style: cable id, this end, far end(s).
@@ -202,6 +238,29 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
         lb_add(&b, " > ");
         lb_add3(&b, out->a.loc.text, out->a.device_name, out->a.port);
     }
+}
+
+fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
+{
+    if (i >= (size_t)plan->cab.n_cable)
+        FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
+                (long long)plan->cab.n_cable);
+    cable_view v = compute_view(plan);
+    fill_cable(&v, i, out);
+    return FP_OK;
+}
+
+size_t fp__net_cable_count(const fp_plan *plan, int k)
+{
+    return k >= 0 && k < plan->net_phys.n ? (size_t)plan->net_phys.cab[k].n_cable : 0;
+}
+
+fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err)
+{
+    if (k < 0 || k >= plan->net_phys.n || i >= (size_t)plan->net_phys.cab[k].n_cable)
+        FP_FAIL(err, FP_EINVAL, "", "network %d cable %zu out of range", k, i);
+    cable_view v = net_view(plan, k);
+    fill_cable(&v, i, out);
     return FP_OK;
 }
 

@@ -165,6 +165,54 @@ static const char *tia_label(char *out, size_t cap, const fp_cable_info *c, cons
     return out;
 }
 
+/* The label rows of one cable: its A end, then each Z leg. net: the network column's text,
+ * NULL without spec `networks`. */
+static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label_style st,
+                       const char *net)
+{
+    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 66], end[8];
+    char l1[LABEL_LINE + 1], l2[LABEL_LINE + 1], l3[LABEL_LINE + 1], text[640];
+    const size_t cols = net ? 14 : 13;
+    const char *medium = fp_medium_name(c->medium);
+    /* The A end faces every leg; each Z leg faces the A end. */
+    label_lines(l1, l2, l3, c, "A", &c->a, c->n_z == 1 ? &c->z[0] : NULL, halls, st);
+    const char *a_row[] = { c->id, "A", c->a.loc.text, c->a.device_name, c->a.port,
+                            join_legs(floc, sizeof floc, c, 0),
+                            join_legs(fdev, sizeof fdev, c, 1),
+                            join_legs(fport, sizeof fport, c, 2), medium,
+                            st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, c, &c->a, 1, halls)
+                                                   : c->a.label,
+                            l1, l2, l3, net };
+    csv_row(f, a_row, cols);
+    for (int k = 0; k < c->n_z; k++) {
+        const fp_cable_end *z = &c->z[k];
+        end[0] = 'Z';
+        if (c->n_z == 1)
+            end[1] = '\0';
+        else
+            end[1 + fp__put_int(end + 1, k + 1)] = '\0';
+        /* A splitter leg's far end is the hub's port of that leg, not all of them. */
+        fp_cable_end hub = c->a;
+        if (c->n_z > 1) {
+            const char *q = c->a.port;
+            for (int j = 0; j < k && q; j++)
+                if ((q = strchr(q, '+')) != NULL)
+                    q++;
+            fp__copy_str(hub.port, sizeof hub.port, q ? q : "");
+            char *plus = strchr(hub.port, '+');
+            if (plus)
+                *plus = '\0';
+        }
+        label_lines(l1, l2, l3, c, end, z, &hub, halls, st);
+        const char *z_row[] = { c->id, end, z->loc.text, z->device_name, z->port,
+                                c->a.loc.text, c->a.device_name, c->a.port, medium,
+                                st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, c, z, 0, halls)
+                                                       : z->label,
+                                l1, l2, l3, net };
+        csv_row(f, z_row, cols);
+    }
+}
+
 fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
@@ -173,57 +221,28 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
     int halls = fp__plan_layout(plan)->halls;
+    const int nets = fp__plan_net_count(plan);
     fp_label_style st = o && o->version >= 3 ? o->labels : FP_LABELS_PLAIN;
-    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 66], end[8];
-    char l1[LABEL_LINE + 1], l2[LABEL_LINE + 1], l3[LABEL_LINE + 1], text[640];
     if ((rc = fp__outbuf_open(&f, path,
-                       "cable_id,end,location,device,port,far_location,far_device,far_port,"
-                       "medium,label,line1,line2,line3\n",
+                       nets ? "cable_id,end,location,device,port,far_location,far_device,far_port,"
+                              "medium,label,line1,line2,line3,network\n"
+                            : "cable_id,end,location,device,port,far_location,far_device,far_port,"
+                              "medium,label,line1,line2,line3\n",
                        err)) != FP_OK)
         return rc;
     for (size_t i = 0; i < n; i++) {
         if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
             goto out;
-        const char *medium = fp_medium_name(c.medium);
-        /* The A end faces every leg; each Z leg faces the A end. */
-        label_lines(l1, l2, l3, &c, "A", &c.a, c.n_z == 1 ? &c.z[0] : NULL, halls, st);
-        const char *a_row[] = { c.id, "A", c.a.loc.text, c.a.device_name, c.a.port,
-                                join_legs(floc, sizeof floc, &c, 0),
-                                join_legs(fdev, sizeof fdev, &c, 1),
-                                join_legs(fport, sizeof fport, &c, 2), medium,
-                                st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, &c, &c.a, 1, halls)
-                                                       : c.a.label,
-                                l1, l2, l3 };
-        csv_row(f, a_row, sizeof a_row / sizeof a_row[0]);
-        for (int k = 0; k < c.n_z; k++) {
-            const fp_cable_end *z = &c.z[k];
-            end[0] = 'Z';
-            if (c.n_z == 1)
-                end[1] = '\0';
-            else
-                end[1 + fp__put_int(end + 1, k + 1)] = '\0';
-            /* A splitter leg's far end is the hub's port of that leg, not all of them. */
-            fp_cable_end hub = c.a;
-            if (c.n_z > 1) {
-                const char *q = c.a.port;
-                for (int j = 0; j < k && q; j++)
-                    if ((q = strchr(q, '+')) != NULL)
-                        q++;
-                fp__copy_str(hub.port, sizeof hub.port, q ? q : "");
-                char *plus = strchr(hub.port, '+');
-                if (plus)
-                    *plus = '\0';
-            }
-            label_lines(l1, l2, l3, &c, end, z, &hub, halls, st);
-            const char *z_row[] = { c.id, end, z->loc.text, z->device_name, z->port,
-                                    c.a.loc.text, c.a.device_name, c.a.port, medium,
-                                    st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, &c, z, 0, halls)
-                                                           : z->label,
-                                    l1, l2, l3 };
-            csv_row(f, z_row, sizeof z_row / sizeof z_row[0]);
-        }
+        label_rows(f, &c, halls, st, nets ? "compute" : NULL);
         report(o, "labels.csv", i, n);
     }
+    /* With spec `networks`: every network's cables after the compute fabric's. */
+    for (int k = 0; k < nets; k++)
+        for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
+            if ((rc = fp__net_cable(plan, k, i, &c, err)) != FP_OK)
+                goto out;
+            label_rows(f, &c, halls, st, fp__plan_net(plan, k)->name);
+        }
     report(o, "labels.csv", n, n);
 out:
     return fp__outbuf_close(f, path, rc, err);
@@ -239,9 +258,12 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
     fp_status rc;
     char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
     size_t n = (size_t)fab->n_link;
+    const int nets = fp__plan_net_count(plan);
     if ((rc = fp__outbuf_open(&f, path,
-                       "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
-                       "Node Interface Enabled\n",
+                       nets ? "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
+                              "Node Interface Enabled,Network\n"
+                            : "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
+                              "Node Interface Enabled\n",
                        err)) != FP_OK)
         return rc;
     /* One row per link (AVD writes each link twice, once from each side; users asked for one),
@@ -256,9 +278,31 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
             fp__dev_name(nm, l->z),
             fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
             "True",
+            "compute",
         };
-        csv_row(f, row, sizeof row / sizeof row[0]);
+        csv_row(f, row, nets ? 8 : 7);
         report(o, "topology.csv", i, n);
+    }
+    /* With spec `networks`: every network's links after the compute fabric's, named as links.csv
+     * names them, with the network in a last column. */
+    for (int k = 0; k < nets; k++) {
+        const fp_net_spec *ns = fp__plan_net(plan, k);
+        const fp_fabric *nf = fp__plan_net_fabric(plan, k);
+        char an[128], zn[128], anp[FP_PORT_NAME_MAX + 32], znp[FP_PORT_NAME_MAX + 32];
+        for (int64_t i = 0; i < nf->n_link; i++) {
+            const fp_link *l = &nf->link[i];
+            const char *row[] = {
+                fp__tier_role(nf->dev[l->a].tier, nf->tiers),
+                fp__net_device_name(an, sizeof an, ns, nf, fab, rs, l->a),
+                fp__net_port_name(anp, sizeof anp, ns, nf, l->a, l->a_port),
+                fp__tier_role(nf->dev[l->z].tier, nf->tiers),
+                fp__net_device_name(zn, sizeof zn, ns, nf, fab, rs, l->z),
+                fp__net_port_name(znp, sizeof znp, ns, nf, l->z, l->z_port),
+                "True",
+                ns->name,
+            };
+            csv_row(f, row, 8);
+        }
     }
     report(o, "topology.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);

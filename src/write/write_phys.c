@@ -89,76 +89,96 @@ static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what)
     fp__outbuf_csv(ob, buf);
 }
 
+/* One cables.csv row; net: the network column's text, NULL without spec `networks`. */
+static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_num_memo *stock,
+                      const char *net)
+{
+    char route[40];
+    fp__outbuf_str(ob, c->id);
+    fp__outbuf_char(ob, ',');
+    end_fields(ob, &c->a);
+    fp__outbuf_char(ob, ',');
+    if (c->n_z == 1) {
+        end_fields(ob, &c->z[0]);
+    } else {
+        for (int w = 0; w < 6; w++) {
+            legs_field(ob, c, w);
+            if (w < 5)
+                fp__outbuf_char(ob, ',');
+        }
+    }
+    /* ",%s,%s,%.2f,%g," */
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_str(ob, fp_medium_name(c->medium));
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_int(ob, c->gbps);
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_str(ob, c->part);
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_put(ob, route, fp__put_fixed2(route, c->route_m));
+    fp__outbuf_char(ob, ',');
+    size_t stock_len;
+    const char *stock_text = fp__memo_format(stock, "%g", c->stock_m, &stock_len);
+    fp__outbuf_put(ob, stock_text, stock_len);
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_csv(ob, c->a.transceiver);
+    fp__outbuf_char(ob, ',');
+    legs_field(ob, c, 6);
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_csv(ob, c->a.label);
+    fp__outbuf_char(ob, ',');
+    legs_field(ob, c, 7);
+    for (int k = 0; structured && k < 3; k++) {
+        fp__outbuf_char(ob, ',');
+        if (k > 0 && c->n_segments < 3) {
+            fp__outbuf_char(ob, ',');
+            continue;
+        }
+        fp__outbuf_put(ob, route, fp__put_fixed2(route, c->segment_m[k]));
+        fp__outbuf_char(ob, ',');
+        const char *t = fp__memo_format(stock, "%g", c->segment_stock_m[k], &stock_len);
+        fp__outbuf_put(ob, t, stock_len);
+    }
+    if (net) {
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_str(ob, net);
+    }
+    fp__outbuf_char(ob, '\n');
+}
+
 fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err)
 {
     size_t n = fp_plan_cable_count(plan);
     fp_cable_info c;
     fp_num_memo stock = { 0 };
-    char route[40];
     fp_outbuf *ob = NULL;
     fp_status rc;
     /* One row per cable: assembled by hand, handed to stdio a block at a time. */
     if ((rc = fp__outbuf_open(&ob, path, NULL, err)) != FP_OK)
         return rc;
     /* Structured cabling adds each link's segments: cord at A, trunk, cord at Z (route and
-     * stock lengths; one cord end to end leaves the trunk and Z cord empty). */
+     * stock lengths; one cord end to end leaves the trunk and Z cord empty). With spec
+     * `networks`, a last column names the network (the compute fabric's rows say "compute")
+     * and every network's cables follow the compute fabric's. */
     const int structured = fp__plan_rspec(plan)->phys.structured;
+    const int nets = fp__plan_net_count(plan);
     fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
                        "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
-    fp__outbuf_str(ob, structured ? ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m\n"
-                                  : "\n");
+    if (structured)
+        fp__outbuf_str(ob, ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m");
+    fp__outbuf_str(ob, nets ? ",network\n" : "\n");
     for (size_t i = 0; i < n; i++) {
         fp_plan_cable(plan, i, &c, NULL);
-        fp__outbuf_str(ob, c.id);
-        fp__outbuf_char(ob, ',');
-        end_fields(ob, &c.a);
-        fp__outbuf_char(ob, ',');
-        if (c.n_z == 1) {
-            end_fields(ob, &c.z[0]);
-        } else {
-            for (int w = 0; w < 6; w++) {
-                legs_field(ob, &c, w);
-                if (w < 5)
-                    fp__outbuf_char(ob, ',');
-            }
-        }
-        /* ",%s,%s,%.2f,%g," */
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp_medium_name(c.medium));
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_int(ob, c.gbps);
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, c.part);
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_put(ob, route, fp__put_fixed2(route, c.route_m));
-        fp__outbuf_char(ob, ',');
-        size_t stock_len;
-        const char *stock_text = fp__memo_format(&stock, "%g", c.stock_m, &stock_len);
-        fp__outbuf_put(ob, stock_text, stock_len);
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, c.a.transceiver);
-        fp__outbuf_char(ob, ',');
-        legs_field(ob, &c, 6);
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, c.a.label);
-        fp__outbuf_char(ob, ',');
-        legs_field(ob, &c, 7);
-        for (int k = 0; structured && k < 3; k++) {
-            fp__outbuf_char(ob, ',');
-            if (k > 0 && c.n_segments < 3) {
-                fp__outbuf_char(ob, ',');
-                continue;
-            }
-            fp__outbuf_put(ob, route, fp__put_fixed2(route, c.segment_m[k]));
-            fp__outbuf_char(ob, ',');
-            const char *t = fp__memo_format(&stock, "%g", c.segment_stock_m[k], &stock_len);
-            fp__outbuf_put(ob, t, stock_len);
-        }
-        fp__outbuf_char(ob, '\n');
+        cable_row(ob, &c, structured, &stock, nets ? "compute" : NULL);
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("cables.csv", (double)i / (double)n, o->payload);
     }
+    for (int k = 0; k < nets; k++)
+        for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
+            fp__net_cable(plan, k, i, &c, NULL);
+            cable_row(ob, &c, structured, &stock, fp__plan_net(plan, k)->name);
+        }
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);
     return fp__outbuf_close(ob, path, FP_OK, err);

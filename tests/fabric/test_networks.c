@@ -503,3 +503,86 @@ Test(networks, network_cables_by_reach)
     cr_assert_eq(b->cables, 233);
     fp_plan_free(p);
 }
+
+/* ---- cables.csv, labels.csv, topology.csv: a network column and every network's cables ---- */
+
+static const char *last_field(const char *line)
+{
+    const char *c = strrchr(line, ',');
+    return c ? c + 1 : line;
+}
+
+/* In-band: 274 + 280 = 554 links, out-of-band 215 + 18 = 233 (superpod_h100_networks_counts);
+ * out-of-band cords are straight Cat6A, one per link, so 233 cables, each labelled at its A and
+ * Z end. Cable ids stay unique in the plan: the networks' number on after the compute fabric's
+ * 2,048 links (RA Table 4: 1,024 + 1,024). Without `networks` no column is added (the header is
+ * the plain one: absent_section_adds_nothing covers plan.json). */
+Test(networks, cables_labels_topology_network_column)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[160];
+    o.formats = FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_TOPOLOGY;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    csv_file c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "network");
+    int64_t compute = 0, oob = 0, inband = 0, storage = 0, max_compute_id = 0, min_net_id = -1;
+    for (long i = 1; i < c.n; i++) {
+        const char *net = last_field(c.line[i]);
+        long long id = atoll(c.line[i] + 1);
+        if (strcmp(net, "compute") == 0) {
+            compute++;
+            max_compute_id = id > max_compute_id ? id : max_compute_id;
+            continue;
+        }
+        min_net_id = min_net_id < 0 || id < min_net_id ? id : min_net_id;
+        oob += strcmp(net, "oob") == 0;
+        inband += strcmp(net, "inband") == 0;
+        storage += strcmp(net, "storage") == 0;
+        if (strcmp(net, "oob") == 0)
+            cr_assert(strstr(c.line[i], ",DAC,1,generic-cat6a-rj45,") != NULL, "%s", c.line[i]);
+        if (strcmp(net, "inband") == 0)
+            cr_assert(strstr(c.line[i], ",100,") != NULL, "%s", c.line[i]);
+    }
+    cr_assert_eq(compute, (int64_t)fp_plan_cable_count(p));
+    cr_assert_eq(oob, 233);
+    cr_assert_eq(inband, 554);      /* 100G: straight DAC or one SR4 cord per link */
+    cr_assert_eq(storage, (int64_t)fp__net_cable_count(p, net_index(p, "storage")));
+    cr_assert_leq(max_compute_id, 2048);
+    cr_assert_eq(min_net_id, 2049);
+    csv_free(&c);
+
+    snprintf(path, sizeof path, "%s/labels.csv", dir);
+    c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "network");
+    int64_t oob_labels = 0;
+    for (long i = 1; i < c.n; i++)
+        oob_labels += strcmp(last_field(c.line[i]), "oob") == 0;
+    cr_assert_eq(oob_labels, 2 * 233);
+    csv_free(&c);
+
+    snprintf(path, sizeof path, "%s/topology.csv", dir);
+    c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "Network");
+    int64_t rows[4] = { 0 };
+    for (long i = 1; i < c.n; i++) {
+        const char *net = last_field(c.line[i]);
+        rows[0] += strcmp(net, "compute") == 0;
+        rows[1] += strcmp(net, "storage") == 0;
+        rows[2] += strcmp(net, "inband") == 0;
+        rows[3] += strcmp(net, "oob") == 0;
+    }
+    cr_assert_eq(rows[0], 2048);
+    cr_assert_eq(rows[1], 512);
+    cr_assert_eq(rows[2], 554);
+    cr_assert_eq(rows[3], 233);
+    csv_free(&c);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
