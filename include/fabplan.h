@@ -6,10 +6,13 @@
  * Conventions of the API:
  * - Handles (fp_catalog, fp_spec, fp_plan) are opaque; *_new / *_parse create them into an
  *   out parameter, *_free releases them (NULL is a no-op).
- * - Outputs come first: fp_x(out, ..., err), with the error record last.
- * - A record looked up by index is copied into the caller's *out by a function returning
- *   fp_status: FP_EINVAL (and *out untouched) when the index is out of range. Borrowed strings
- *   looked up by index (notes, warnings) return NULL out of range.
+ * - Outputs come first: fp_x(out, ..., err), with the error record last. Lookups on a plan
+ *   are the one exception to the order: the plan and what is looked up come first, then the
+ *   out parameter, then the error record: fp_plan_x(plan, i, out, err).
+ * - A value looked up by index (a record, a link's cable or medium) is copied into the caller's
+ *   *out by a function returning fp_status: FP_EINVAL (and *out untouched) when the index is
+ *   out of range. Borrowed strings looked up by index (notes, warnings) return NULL out of
+ *   range; counts (fp_plan_x_count, fp_plan_boundary_links) return 0 for what the plan lacks.
  * - Text is taken as (text, len) where it may be large or not NUL-terminated (specs, catalogs);
  *   short names and JSON pointers are NUL-terminated strings.
  * - Errors: see fp_error in fabplan/error.h (the first failure is kept until cleared).

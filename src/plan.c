@@ -4,6 +4,7 @@
  * plan_cables.c. */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "plan_data.h"
 
@@ -40,7 +41,26 @@ fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error 
 
 fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat, fp_error *err)
 {
-    return fp_plan_new_progress(out, spec, cat, NULL, NULL, err);
+    return fp_plan_new_opts(out, spec, cat, NULL, err);
+}
+
+fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
+                               fp_progress_cb progress, void *payload, fp_error *err)
+{
+    fp_plan_options o = FP_PLAN_OPTIONS_INIT;
+    o.progress = progress;
+    o.payload = payload;
+    return fp_plan_new_opts(out, spec, cat, &o, err);
+}
+
+unsigned fp_plan_stages_needed(unsigned stages)
+{
+    /* Each stage reads every one before it. */
+    unsigned s = stages & FP_STAGE_ALL;
+    for (unsigned b = FP_STAGE_METRICS; b > FP_STAGE_FABRIC; b >>= 1)
+        if (s & b)
+            s |= b >> 1;
+    return s | FP_STAGE_FABRIC;
 }
 
 /* Say which stage starts and how much of the planning is done before it: shares of the time
@@ -48,14 +68,21 @@ fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
  * Written as a false term so it sits inside the stages' || chains. */
 #define STAGE(name, done) ((progress ? progress(name, done, payload) : (void)0), 0)
 
-fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
-                               fp_progress_cb progress, void *payload, fp_error *err)
+fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
+                           const fp_plan_options *opts, fp_error *err)
 {
     fp_plan *plan;
     fp_status rc;
     if (out == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_new: out is NULL");
     *out = NULL;
+    if (opts != NULL && (opts->version < 1 || opts->version > FP_PLAN_OPTIONS_VERSION))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_new_opts: options version %d; this library reads "
+                "versions 1 to %d (FP_PLAN_OPTIONS_INIT sets it)", opts->version,
+                FP_PLAN_OPTIONS_VERSION);
+    const fp_progress_cb progress = opts ? opts->progress : NULL;
+    void *const payload = opts ? opts->payload : NULL;
+    const unsigned want = fp_plan_stages_needed(opts && opts->stages ? opts->stages : FP_STAGE_ALL);
     plan = calloc(1, sizeof *plan);
     if (plan == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
@@ -68,31 +95,49 @@ fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_cata
         (rc = fp__nets_resolve(&plan->nets, spec, &plan->rs, cat, err)) != FP_OK ||
         (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK)
         goto fail;
+    plan->stages = FP_STAGE_FABRIC;
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
-    (void)STAGE("layout", 0.01);
-    if (grow ? (rc = fp__target_build(&tg, &plan->rs, &plan->fab, err)) != FP_OK ||
-                   (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg.lay, &tg.fab,
-                                            &tg.rs, err)) != FP_OK
-             : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
-        goto fail;
+    if (want & FP_STAGE_LAYOUT) {
+        (void)STAGE("layout", 0.01);
+        if (grow ? (rc = fp__target_build(&tg, &plan->rs, &plan->fab, err)) != FP_OK ||
+                       (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg.lay,
+                                                &tg.fab, &tg.rs, err)) != FP_OK
+                 : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
+            goto fail;
+        plan->stages |= FP_STAGE_LAYOUT;
+    }
+    /* Names with their locations when the layout is built, else names alone ("" locations). */
     if (STAGE("cabling", 0.02) ||
-        (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK ||
-        (rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
-        STAGE("bom", 0.91) ||
-        (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
-                                  &plan->rs, err)) != FP_OK ||
-        (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab, &plan->net_place,
-                                 &plan->lay, &plan->rs, err)) != FP_OK ||
-        (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
-                             &plan->lay, &plan->cab, &plan->rs), 0) ||
-        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, &plan->net_phys,
-                                 err)) != FP_OK ||
-        (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
-        (fp__cost_note(plan), 0) ||
-        STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
+        (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK)
         goto fail;
+    /* The other networks are placed and cabled with the compute fabric's cabling. */
+    if (want & FP_STAGE_CABLING) {
+        if ((rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
+            (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
+                                      &plan->rs, err)) != FP_OK ||
+            (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab,
+                                     &plan->net_place, &plan->lay, &plan->rs, err)) != FP_OK ||
+            (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
+                                 &plan->lay, &plan->cab, &plan->rs), 0))
+            goto fail;
+        plan->stages |= FP_STAGE_CABLING;
+    }
+    if (want & FP_STAGE_BOM) {
+        if (STAGE("bom", 0.91) ||
+            (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
+            (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, &plan->net_phys,
+                                     err)) != FP_OK ||
+            (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
+            (fp__cost_note(plan), 0))
+            goto fail;
+        plan->stages |= FP_STAGE_BOM;
+    }
+    if (want & FP_STAGE_METRICS) {
+        if (STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
+            goto fail;
+        plan->stages |= FP_STAGE_METRICS;
+    }
     (void)STAGE("planned", 1.0);
     fp__target_free(&tg);
     *out = plan;
@@ -101,6 +146,42 @@ fail:
     fp__target_free(&tg);
     fp_plan_free(plan);
     return rc;
+}
+
+unsigned fp_plan_stages(const fp_plan *plan)
+{
+    return plan ? plan->stages : 0;
+}
+
+/* "layout, cabling and bom" for a set of FP_STAGE_* bits. */
+static void stage_names(unsigned stages, char *buf, size_t n)
+{
+    static const char *const names[] = { "fabric", "layout", "cabling", "bom", "metrics" };
+    int count = 0, total = 0;
+    for (unsigned b = 0; b < 5; b++)
+        total += (stages >> b) & 1;
+    buf[0] = '\0';
+    for (unsigned b = 0; b < 5; b++)
+        if (stages & (1u << b)) {
+            size_t k = strlen(buf);
+            snprintf(buf + k, n - k, "%s%s", count == 0 ? "" : count + 1 == total ? " and " : ", ",
+                     names[b]);
+            count++;
+        }
+}
+
+fp_status fp__plan_need(const fp_plan *plan, unsigned stages, const char *what, fp_error *err)
+{
+    unsigned miss = plan ? fp_plan_stages_needed(stages) & ~plan->stages : 0;
+    if (plan == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "%s: plan is NULL", what);
+    if (miss == 0)
+        return FP_OK;
+    char names[96];
+    stage_names(miss, names, sizeof names);
+    FP_FAIL(err, FP_ESTAGE, "", "%s needs the %s stage%s, which this plan was built without "
+            "(fp_plan_options.stages; fp_write_stages names what each output needs)", what, names,
+            strchr(names, ' ') ? "s" : "");
 }
 
 void fp_plan_free(fp_plan *plan)
@@ -127,8 +208,10 @@ fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *
 {
     fp_failure_report r;
     fp_status rc;
-    if (out == NULL || plan == NULL || plan->an == NULL || (n > 0 && specs == NULL))
+    if (out == NULL || plan == NULL || (n > 0 && specs == NULL))
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail: NULL report, plan or specs");
+    if ((rc = fp__plan_need(plan, FP_STAGE_METRICS, "fp_plan_fail", err)) != FP_OK)
+        return rc;
     if (n > FP_FAIL_MAX_SPECS)
         FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_FAIL_MAX_SPECS);
     fp_stages st = fp__plan_stages(plan);

@@ -33,6 +33,10 @@ const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
 size_t fp__net_cable_count(const fp_plan *plan, int k);
 fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err);
 
+/* FP_OK when the plan has built stages (FP_STAGE_*, with the ones they need), else FP_ESTAGE
+ * naming them and what (the call or output) needs them. */
+fp_status fp__plan_need(const fp_plan *plan, unsigned stages, const char *what, fp_error *err);
+
 /* The devices at the ends of cable i (< fp_plan_cable_count) as fp_plan_cable gives them: *a the
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,
  * for passes over every cable that need only where the ends are (plan_cables.c). */

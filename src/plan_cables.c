@@ -11,6 +11,9 @@
 fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
                                   fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_LAYOUT, "fp_plan_device_location", err);
+    if (rc != FP_OK)
+        return rc;
     if (device >= (size_t)plan->fab.n_dev)
         FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", device,
                 (long long)plan->fab.n_dev);
@@ -33,6 +36,9 @@ static const char *rack_role(int role)
 fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err)
 {
     const fp_layout *lay = &plan->lay;
+    fp_status rc = fp__plan_need(plan, FP_STAGE_LAYOUT, "fp_plan_rack", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= (size_t)lay->n_rack)
         FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %lld)", i,
                 (long long)lay->n_rack);
@@ -48,10 +54,17 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     out->units = plan->rs.phys.rack_units;
     out->units_used = r->units_used;
     out->devices = r->devices;
-    out->power_w = plan->cab.rack_power_w[i];
-    out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
-                      out->power_w > plan->rs.phys.rack_power_limit_w;
-    out->cables_leaving = plan->cab.rack_cables_leaving[i];
+    if (plan->stages & FP_STAGE_CABLING) {
+        if (plan->cab.rack_panels && plan->cab.rack_panels[i] > 0) {
+            out->panels = plan->cab.rack_panels[i];
+            out->panel_u = plan->cab.rack_panel_u[i];
+            out->units_used += out->panels;
+        }
+        out->power_w = plan->cab.rack_power_w[i];
+        out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
+                          out->power_w > plan->rs.phys.rack_power_limit_w;
+        out->cables_leaving = plan->cab.rack_cables_leaving[i];
+    }
     return FP_OK;
 }
 
@@ -242,6 +255,9 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
 
 fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_cable", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= (size_t)plan->cab.n_cable)
         FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
                 (long long)plan->cab.n_cable);
@@ -283,16 +299,36 @@ int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_L
     return n;
 }
 
-int64_t fp_plan_link_cable(const fp_plan *plan, size_t link)
+/* FP_ESTAGE without the cabling stage; FP_EINVAL unless link is one of the plan's links. */
+static fp_status link_check(const fp_plan *plan, size_t link, const char *what, fp_error *err)
 {
-    if (link >= (size_t)plan->fab.n_link || plan->cab.link_cable == NULL)
-        return -1;
-    return plan->cab.link_cable[link];
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, what, err);
+    if (rc != FP_OK)
+        return rc;
+    if (link >= (size_t)plan->fab.n_link)
+        FP_FAIL(err, FP_EINVAL, "", "%s: link %zu out of range (the plan has %lld)", what, link,
+                (long long)plan->fab.n_link);
+    return FP_OK;
 }
 
-fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link)
+fp_status fp_plan_link_cable(const fp_plan *plan, size_t link, size_t *cable, fp_error *err)
 {
-    if (link >= (size_t)plan->fab.n_link || plan->cab.link_medium == NULL)
-        return FP_MEDIUM_COUNT;
-    return (fp_medium)plan->cab.link_medium[link];
+    fp_status rc;
+    if (cable == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_link_cable: cable is NULL");
+    if ((rc = link_check(plan, link, "fp_plan_link_cable", err)) != FP_OK)
+        return rc;
+    *cable = (size_t)plan->cab.link_cable[link];
+    return FP_OK;
+}
+
+fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *medium, fp_error *err)
+{
+    fp_status rc;
+    if (medium == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_link_medium: medium is NULL");
+    if ((rc = link_check(plan, link, "fp_plan_link_medium", err)) != FP_OK)
+        return rc;
+    *medium = (fp_medium)plan->cab.link_medium[link];
+    return FP_OK;
 }

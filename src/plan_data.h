@@ -14,6 +14,8 @@ struct fp_plan {
     fp_cabling cab;             /* phys stage: media, cables, rack power */
     fp_bom bom;                 /* phys stage */
     fp_analysis *an;            /* analysis stage: metrics */
+    unsigned stages;            /* FP_STAGE_* built (fp_plan_options.stages); a stage left out
+                                   keeps its zeroed (calloc) result */
     fp_nets nets;               /* spec stage: spec `networks` (n 0 without it), sized by the
                                    fabric stage */
     fp_net_fabrics net_fab;     /* fabric stage: one fabric per network, same builder */

@@ -117,7 +117,7 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
                 plan ? plan->nets.n : 0);
     const fp_net_spec *ns = &plan->nets.net[i];
     const fp_fabric *f = &plan->net_fab.fab[i];
-    const fp_net_bom *b = &plan->net_bom.b[i];
+    const fp_net_bom *b = plan->net_bom.b ? &plan->net_bom.b[i] : NULL;
     int64_t survive = 0;
     memset(out, 0, sizeof *out);
     out->name = ns->name;
@@ -128,8 +128,8 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
     out->hosts = ns->hosts;
     out->switches = f->n_dev - f->servers;
     out->links = f->n_link;
-    out->cost_usd = b->cost;
-    out->power_w = b->power_w;
+    out->cost_usd = b ? b->cost : 0;     /* 0 without FP_STAGE_BOM */
+    out->power_w = b ? b->power_w : 0;
     out->bisection_gbps = fp__net_bisection_gbps(f, &ns->rs);
     fp__net_dual_check(f, ns, &out->hosts_on_pairs, &survive);
     return FP_OK;
@@ -267,6 +267,9 @@ size_t fp_plan_bom_count(const fp_plan *plan)
 
 fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_bom_line", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= plan->bom.n)
         FP_FAIL(err, FP_EINVAL, "", "BOM line %zu out of range (the plan has %zu)", i, plan->bom.n);
     *out = plan->bom.row[i].line;
@@ -292,6 +295,9 @@ fp_status fp_plan_bom_category_total(double *cost_usd, double *power_w, const fp
                                      fp_bom_category category, fp_error *err)
 {
     double cost = 0, power = 0;
+    fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_bom_category_total", err);
+    if (rc != FP_OK)
+        return rc;
     if ((unsigned)category >= FP_BOM_CATEGORY_COUNT)
         FP_FAIL(err, FP_EINVAL, "", "BOM category %d out of range (0 to %d)", (int)category,
                 FP_BOM_CATEGORY_COUNT - 1);
@@ -359,23 +365,25 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
 {
     const fp_layout *lay = &plan->lay;
     const fp_phys_spec *ps = &plan->rs.phys;
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_tray", err);
+    if (rc != FP_OK)
+        return rc;
     if (i >= (size_t)plan->cab.n_tray)
         FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld)", i,
                 (long long)plan->cab.n_tray);
     memset(out, 0, sizeof *out);
     /* The first rack of row i in floor order names it. */
-    size_t row = 0;
-    for (int64_t r = 0; r < lay->n_rack; r++) {
-        if (r > 0 && (lay->rack[r].hall != lay->rack[r - 1].hall || lay->rack[r].row != lay->rack[r - 1].row))
-            row++;
-        if (row == i) {
-            snprintf(out->row, sizeof out->row, "H%d-R%02d", lay->rack[r].hall, lay->rack[r].row);
-            break;
-        }
-    }
+    const fp_rack *first = &lay->rack[plan->cab.tray_rack[i]];
+    snprintf(out->row, sizeof out->row, "H%d-R%02d", first->hall, first->row);
     out->cables = plan->cab.tray_cables[i];
     out->area_mm2 = round(plan->cab.tray_area_mm2[i] * 10) / 10;
-    out->capacity_mm2 = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    double tier = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
+    out->tiers = tier > 0 ? (int)ceil(out->area_mm2 / tier - 1e-9) : 1;
+    if (out->tiers < 1)
+        out->tiers = 1;
+    if (out->tiers > ps->tray_tiers)
+        out->tiers = ps->tray_tiers;
+    out->capacity_mm2 = tier * out->tiers;
     out->fill = out->capacity_mm2 > 0 ? round(out->area_mm2 / out->capacity_mm2 * 10000) / 10000 : 0;
     out->over = out->fill > 1;
     return FP_OK;

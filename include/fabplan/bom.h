@@ -43,11 +43,15 @@ typedef struct fp_bom_line {
     fp_bom_category kind;       /**< the category; compare this, not the category text */
 } fp_bom_line;
 
-/** METHOD: number of BOM lines, spares lines included. Cannot fail. */
+/* Every call here reads FP_STAGE_BOM (fp_plan_new_opts): without it there are no lines,
+ * totals or warnings. */
+
+/** METHOD: number of BOM lines, spares lines included; 0 without FP_STAGE_BOM. Cannot fail. */
 FP_EXPORT size_t fp_plan_bom_count(const fp_plan *plan);
 /** METHOD: copy BOM line i (grouped by category, then part, then length; a spares line follows
  *  the line it spares) into the caller's *out. Its part and description point into the plan
- *  (valid while it lives). Errors: FP_EINVAL when i is out of range. */
+ *  (valid while it lives). Errors: FP_EINVAL when i is out of range; FP_ESTAGE without
+ *  FP_STAGE_BOM. */
 FP_EXPORT fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out,
                                      fp_error *err);
 
@@ -65,17 +69,19 @@ typedef struct fp_totals {
 } fp_totals;
 
 /** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
- *  a shelf); per-GPU figures divide by the GPUs requested. Cannot fail. */
+ *  a shelf); per-GPU figures divide by the GPUs requested. All 0 without FP_STAGE_BOM.
+ *  Cannot fail. */
 FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
 
 /** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
- *  warning i: a borrowed string that lives with the plan, NULL when out of range. */
+ *  warning i: a borrowed string that lives with the plan, NULL when out of range (none
+ *  without FP_STAGE_BOM). */
 FP_EXPORT size_t fp_plan_warning_count(const fp_plan *plan);
 FP_EXPORT const char *fp_plan_warning(const fp_plan *plan, size_t i);
 
 /** METHOD: cost and power of one category's lines (spares included in the cost, not in the
  *  power), into the caller's *cost_usd and *power_w (either may be NULL).
- *  Errors: FP_EINVAL when category is not a fp_bom_category. */
+ *  Errors: FP_EINVAL when category is not a fp_bom_category; FP_ESTAGE without FP_STAGE_BOM. */
 FP_EXPORT fp_status fp_plan_bom_category_total(double *cost_usd, double *power_w,
                                                const fp_plan *plan, fp_bom_category category,
                                                fp_error *err);

@@ -36,7 +36,8 @@ typedef struct fp_location {
 } fp_location;
 
 /** METHOD: copy the location of device i (fp_plan_device order) into the caller's *out.
- *  Errors: FP_EINVAL when device is out of range. */
+ *  Needs FP_STAGE_LAYOUT. Errors: FP_EINVAL when device is out of range; FP_ESTAGE without
+ *  the layout. */
 FP_EXPORT fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_location *out,
                                             fp_error *err);
 
@@ -47,17 +48,23 @@ typedef struct fp_rack_info {
     const char *role;           /**< "compute", "leaf", "spine", "core", "super-core" (static) */
     double x_m, y_m;            /**< floor position of the rack's front-left corner */
     int units;                  /**< rack height in U */
-    int units_used;
-    int64_t devices;
+    int units_used;             /**< devices' units plus its patch panels */
+    int64_t devices;            /**< servers and switches (panels not counted) */
+    int panels;                 /**< 1U patch panels (layout.cabling "structured"; else 0) */
+    int panel_u;                /**< U of the lowest panel; they fill panel_u .. panel_u +
+                                     panels - 1, just below the rack's switches (0: none) */
     double power_w;             /**< servers + switches + optics in the rack */
     int over_limit;             /**< 1 when power_w exceeds the layout's per-rack limit */
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
 } fp_rack_info;
 
-/** METHOD: number of racks (compute and network) on the floor. Cannot fail. */
+/** METHOD: number of racks (compute and network) on the floor; 0 without FP_STAGE_LAYOUT.
+ *  Cannot fail. */
 FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
 /** METHOD: copy rack i, in floor order (hall, row, rack), into the caller's *out; its role
- *  string is static. Errors: FP_EINVAL when i is out of range. */
+ *  string is static. Needs FP_STAGE_LAYOUT; power_w, over_limit and cables_leaving come from
+ *  FP_STAGE_CABLING and are 0 without it. Errors: FP_EINVAL when i is out of range; FP_ESTAGE
+ *  without the layout. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
 /** Power per power domain: the layout's limits and the largest draw found, summed from the
@@ -68,22 +75,27 @@ typedef struct fp_power_domains {
     int64_t racks_over, rows_over, halls_over;
 } fp_power_domains;
 
-/** METHOD: fill *out with the plan's power per rack, row and hall. Cannot fail. */
+/** METHOD: fill *out with the plan's power per rack, row and hall. Reads FP_STAGE_CABLING:
+ *  without it only the limits are filled (the rest is 0). Cannot fail. */
 FP_EXPORT void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out);
 
-/** The overhead tray over one row: cables with an end in the row and their cross-section. */
+/** The overhead tray over one row: cables with an end in the row and their cross-section. A
+ *  row gets as many stacked tray tiers as its cables need, up to layout.tray_tiers. */
 typedef struct fp_tray_info {
     char row[16];               /**< "H1-R05" */
     int64_t cables;
     double area_mm2;            /**< cross-section of those cables */
-    double capacity_mm2;        /**< tray width x depth x the fill allowed (layout.tray_*) */
+    int tiers;                  /**< tiers over the row: ceil(area / one tier's capacity), at
+                                     least 1, at most layout.tray_tiers */
+    double capacity_mm2;        /**< tiers x tray width x depth x the fill allowed (layout.tray_*) */
     double fill;                /**< area_mm2 / capacity_mm2 */
-    int over;                   /**< 1 when fill > 1: the tray is over-full */
+    int over;                   /**< 1 when fill > 1: even layout.tray_tiers tiers are over-full */
 } fp_tray_info;
 
-/** METHOD: number of row trays (one per row). Cannot fail. */
+/** METHOD: number of row trays (one per row); 0 without FP_STAGE_CABLING. Cannot fail. */
 FP_EXPORT size_t fp_plan_tray_count(const fp_plan *plan);
-/** METHOD: copy tray i (rows in floor order) into *out. Errors: FP_EINVAL when out of range. */
+/** METHOD: copy tray i (rows in floor order) into *out. Needs FP_STAGE_CABLING. Errors:
+ *  FP_EINVAL when out of range; FP_ESTAGE without the cabling. */
 FP_EXPORT fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_error *err);
 
 #define FP_MAX_LEGS 4
@@ -124,15 +136,22 @@ typedef struct fp_cable_info {
     double segment_stock_m[3];  /**< length ordered for each segment (the trunk's stock length) */
 } fp_cable_info;
 
-/** METHOD: number of physical cables (a breakout cable counts once). Cannot fail. */
+/** METHOD: number of physical cables (a breakout cable counts once); 0 without
+ *  FP_STAGE_CABLING. Cannot fail. */
 FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
 /** METHOD: copy cable i (cable id order) into the caller's *out; every string is copied in.
- *  Errors: FP_EINVAL when i is out of range. */
+ *  Needs FP_STAGE_CABLING. Errors: FP_EINVAL when i is out of range; FP_ESTAGE without the
+ *  cabling. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
-/** METHOD: index of the cable that carries link i, or -1 when out of range. */
-FP_EXPORT int64_t fp_plan_link_cable(const fp_plan *plan, size_t link);
-/** METHOD: medium of link i (FP_MEDIUM_COUNT when out of range). */
-FP_EXPORT fp_medium fp_plan_link_medium(const fp_plan *plan, size_t link);
+/** METHOD: the cable that carries link `link` (links.csv row link + 1): its index, as
+ *  fp_plan_cable takes it, into *cable. Errors (*cable untouched): FP_EINVAL when link is
+ *  out of range or cable is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_link_cable(const fp_plan *plan, size_t link, size_t *cable,
+                                       fp_error *err);
+/** METHOD: the medium of link `link` into *medium. Errors (*medium untouched): FP_EINVAL
+ *  when link is out of range or medium is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *medium,
+                                        fp_error *err);
 
 /** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
  *  for build_for_gpus GPUs less this one. Counts are over all planes; the tiers above the pods
@@ -154,7 +173,7 @@ typedef struct fp_growth {
 
 /** METHOD: fill *out with what growing this plan to fabric.build_for_gpus takes. Returns 1
  *  when the spec gives a build_for_gpus above cluster.gpus, else 0 (and *out is zeroed).
- *  Cannot fail: the target plan is built with the plan. */
+ *  Needs FP_STAGE_BOM: 0 without it. Cannot fail: the target plan is built with the plan. */
 FP_EXPORT int fp_plan_growth(const fp_plan *plan, fp_growth *out);
 
 #ifdef __cplusplus

@@ -17,7 +17,9 @@ typedef enum fp_status {
     FP_EIO = -4,        /**< a file could not be read or written */
     FP_EGRAPH = -5,     /**< a graph computation failed */
     FP_EDESIGN = -6,    /**< the request is valid but cannot be built (too many GPUs for the tiers, ...) */
-    FP_EPARSE = -7      /**< JSON syntax error (err.line and err.column are set) */
+    FP_EPARSE = -7,     /**< JSON syntax error (err.line and err.column are set) */
+    FP_ESTAGE = -8      /**< the plan was built without a stage the call reads
+                             (fp_plan_options.stages); the message names the stages */
 } fp_status;
 
 /** Error record filled by a failing call. The caller owns it (a stack variable is fine);

@@ -62,7 +62,8 @@ typedef struct fp_metrics {
     fp_reliability reliability;
 } fp_metrics;
 
-/** METHOD: the plan's metrics (borrowed, valid while the plan lives). Never NULL. */
+/** METHOD: the plan's metrics (borrowed, valid while the plan lives). Never NULL: without
+ *  FP_STAGE_METRICS (fp_plan_new_opts), a record of zeroes. */
 FP_EXPORT const fp_metrics *fp_plan_metrics(const fp_plan *plan);
 
 /** A quantity of one kind of part, for fp_reliability_from_counts. */
@@ -120,7 +121,8 @@ typedef struct fp_failure_report {
  *    "rack:H1-R08-K01"    every device in a rack (names as fp_plan_rack gives them)
  *    "row:H1-R08"         every device in a row; "hall:2" (or "hall:H2") in a hall
  *  At most FP_FAIL_MAX_SPECS specs. *out is filled only on success.
- *  Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH, FP_ENOMEM. */
+ *  Needs FP_STAGE_METRICS. Errors: FP_EINVAL (err.where is the spec text), FP_EGRAPH,
+ *  FP_ENOMEM; FP_ESTAGE without the metrics stage. */
 FP_EXPORT fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan,
                                  const char *const *specs, size_t n, uint64_t seed,
                                  fp_error *err);

@@ -82,6 +82,36 @@ typedef struct fp_link_info {
     int plane;
 } fp_link_info;
 
+/** Progress callback: stage name ("cabling", "links.csv"), fraction done in [0, 1], caller's
+ *  payload. Called from the thread doing the work; it must not call back into the plan. */
+typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload);
+
+/* Stages of a plan (bit set), in the order they run; each reads every stage before it, so
+ * asking for one builds the ones it needs too (fp_plan_stages_needed). A plan built with only
+ * some of them (fp_plan_new_opts) answers the getters of those stages; the getters of the
+ * others return FP_ESTAGE (those returning fp_status), 0 (counts) or zeroes, as each says.
+ * fp_write_stages (fabplan/write.h) gives the stages a set of documents needs. */
+#define FP_STAGE_FABRIC 0x1u  /**< spec resolved, devices, links, device and port names, the
+                                   other networks' fabrics: always built */
+#define FP_STAGE_LAYOUT 0x2u  /**< racks, rows and halls; every device's rack, U and location */
+#define FP_STAGE_CABLING 0x4u /**< media, cables, transceivers, labels, trays, rack power; the
+                                   other networks' racks and cabling */
+#define FP_STAGE_BOM 0x8u     /**< bill of materials, totals, warnings; the other networks' parts;
+                                   growth (fabric.build_for_gpus); the cost note */
+#define FP_STAGE_METRICS 0x10u /**< metrics (bisection, hops, reliability); failure what-ifs */
+#define FP_STAGE_ALL 0x1fu
+
+/** Options of fp_plan_new_opts. Fill from FP_PLAN_OPTIONS_INIT, then change members. */
+typedef struct fp_plan_options {
+    int version;                /**< FP_PLAN_OPTIONS_VERSION */
+    unsigned stages;            /**< FP_STAGE_* to build (with the ones they need); 0 = all */
+    fp_progress_cb progress;    /**< optional, as fp_plan_new_progress */
+    void *payload;              /**< passed to progress */
+} fp_plan_options;
+
+#define FP_PLAN_OPTIONS_VERSION 1
+#define FP_PLAN_OPTIONS_INIT { FP_PLAN_OPTIONS_VERSION, FP_STAGE_ALL, NULL, NULL }
+
 /** CONSTRUCTOR: resolve the spec against the catalog, build the fabric, place it on the floor,
  *  cable it, price it and compute its metrics. *out is set on success (NULL on failure) and
  *  owned by the caller (fp_plan_free). Errors: those of fp_spec_validate; FP_EDESIGN when a
@@ -90,9 +120,6 @@ typedef struct fp_link_info {
 FP_EXPORT fp_status fp_plan_new(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                                 fp_error *err);
 
-/** Progress callback: stage name ("cabling", "links.csv"), fraction done in [0, 1], caller's
- *  payload. Called from the thread doing the work; it must not call back into the plan. */
-typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload);
 
 /** CONSTRUCTOR: as fp_plan_new, telling progress (may be NULL) as each stage starts and when
  *  all are done: "spec", "fabric", "layout", "cabling", "bom", "metrics", with the fraction of
@@ -100,6 +127,26 @@ typedef void (*fp_progress_cb)(const char *stage, double fraction, void *payload
  *  plan, where cabling takes 90 %), then "planned" at 1. Same errors as fp_plan_new. */
 FP_EXPORT fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                                          fp_progress_cb progress, void *payload, fp_error *err);
+
+/** CONSTRUCTOR: as fp_plan_new, building only opts->stages (and the stages they need): a
+ *  plan for links.csv alone needs FP_STAGE_FABRIC, skipping layout, media, cables, BOM and
+ *  metrics, which are most of the time at full scale. Whatever is built is the same as in a
+ *  plan with every stage, so the documents it can write are byte-identical. opts may be NULL
+ *  (every stage, no progress). Progress tells only the stages built. Errors: those of
+ *  fp_plan_new, for the stages built (a design whose media cannot be chosen fails only with
+ *  FP_STAGE_CABLING); FP_EINVAL for an options version this library does not know. */
+FP_EXPORT fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
+                                     const fp_plan_options *opts, fp_error *err);
+
+/** METHOD: the FP_STAGE_* bits this plan has built (FP_STAGE_ALL from fp_plan_new); 0 for a
+ *  NULL plan. Cannot fail. */
+FP_EXPORT unsigned fp_plan_stages(const fp_plan *plan);
+
+/** The FP_STAGE_* bits that building stages takes: stages with every stage they read (and
+ *  FP_STAGE_FABRIC, always built). Cannot fail. */
+FP_EXPORT unsigned fp_plan_stages_needed(unsigned stages);
+
+/* The calls from here to fp_plan_note read FP_STAGE_FABRIC, which every plan has. */
 
 /** METHOD: fill the caller's *out with the plan's totals; tier_choice is borrowed from the
  *  plan. Cannot fail. */
@@ -128,7 +175,9 @@ typedef struct fp_network_info {
 } fp_network_info;
 
 /** METHOD: number of networks beside the compute fabric (0 without spec `networks`), and a copy
- *  of network i (spec order) into the caller's *out. Errors: FP_EINVAL when i is out of range. */
+ *  of network i (spec order) into the caller's *out. cost_usd and power_w come from
+ *  FP_STAGE_BOM and are 0 without it; the rest needs only the fabric. Errors: FP_EINVAL when i
+ *  is out of range. */
 FP_EXPORT size_t fp_plan_network_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out,
                                     fp_error *err);
@@ -150,12 +199,15 @@ FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *ou
 FP_EXPORT int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary);
 
 /** METHOD: number of notes the planner wants the user to read (evened-out uplinks, rounding),
- *  and note i: a borrowed string that lives with the plan, NULL when out of range. */
+ *  and note i: a borrowed string that lives with the plan, NULL when out of range. The
+ *  fabric's notes come first; the cabling's and the cost note's only with FP_STAGE_CABLING and
+ *  FP_STAGE_BOM. */
 FP_EXPORT size_t fp_plan_note_count(const fp_plan *plan);
 FP_EXPORT const char *fp_plan_note(const fp_plan *plan, size_t i);
 
 /** METHOD: the whole result as plan.json text; the caller frees it with fp_free.
- *  Errors: FP_ENOMEM. */
+ *  Needs every stage (FP_STAGE_ALL). Errors: FP_ENOMEM; FP_ESTAGE naming the stages this plan
+ *  was built without. */
 FP_EXPORT fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err);
 
 /** DESTRUCTOR: free the plan. NULL is a harmless no-op. */

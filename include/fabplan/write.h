@@ -77,6 +77,14 @@ typedef struct fp_write_options {
 #define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, \
                                 FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4, NULL }
 
+/** The plan stages (FP_STAGE_*, with the ones they need) the documents in formats (FP_WRITE_*
+ *  bits) read: build a plan with fp_plan_new_opts and these stages to write just them. links.csv,
+ *  topology.csv, avd-cv-topology.yml and the detail diagram need only FP_STAGE_FABRIC;
+ *  cables.csv, labels.csv, the NetBox files, fabric.svg (links coloured by medium) and floor.svg
+ *  FP_STAGE_CABLING; bom.csv FP_STAGE_BOM; plan.json, plan.xlsx and report.html every stage.
+ *  Cannot fail. */
+FP_EXPORT unsigned fp_write_stages(unsigned formats);
+
 /** Which unit FP_WRITE_DETAIL would draw for these options: returns 1 and writes its file stem
  *  ("su-3", "pod-1") to name (n bytes, truncated to fit), or 0 with the reason in *why (may be
  *  NULL): a selector the plan lacks, or a fabric with no unit small enough to draw. opts may be
@@ -95,7 +103,8 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
  *  saying so. Temporary folders left by a killed run are removed by the next write.
  *  opts may be NULL (FP_WRITE_DEFAULT, no progress).
  *  Errors: FP_EINVAL (NULL argument, or a detail selector the plan lacks: checked before any
- *  file is touched), FP_EIO (err.where names the file; the message gives the system's reason),
+ *  file is touched), FP_ESTAGE (the plan was built without a stage a document asked for needs,
+ *  fp_write_stages; checked before any file is touched), FP_EIO (err.where names the file; the message gives the system's reason),
  *  FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);

@@ -69,8 +69,8 @@ static fp_status random_amount(const char *v, int64_t n, int64_t *k, const char 
 }
 
 /* The cable whose id (as fp_plan_cable gives it: "C" and its first link's 1-based number, 7
- * digits) is id: its links as fp_plan_cable lists them per far end (one for a straight or
- * twin cable, one per leg of a splitter) go down. */
+ * digits) is id: every link it carries goes down (one for a straight cable, both for a
+ * twin-port copper cable, one per leg of a splitter). */
 static fp_status fail_cable(const fp_stages *st, const char *id, uint8_t *link_down,
                             const char *spec, fp_error *err)
 {
@@ -83,9 +83,8 @@ static fp_status fail_cable(const fp_stages *st, const char *id, uint8_t *link_d
         snprintf(cid, sizeof cid, "C%07lld", (long long)links[0] + 1);
         if (strcmp(cid, id) != 0)
             continue;
-        int n_z = cb->kind == FP_CABLE_SPLIT ? cb->n_links : 1;
-        for (int leg = 0; leg < n_z && leg < FP_MAX_LEGS; leg++)
-            link_down[links[leg]] = 1;
+        for (int k = 0; k < cb->n_links; k++)
+            link_down[links[k]] = 1;
         return FP_OK;
     }
     FP_FAIL(err, FP_EINVAL, spec, "--fail %s: no cable \"%s\" in this plan (it has %zu cables; ids as cables.csv shows them)",

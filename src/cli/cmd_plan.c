@@ -80,7 +80,8 @@ static void plan_usage(FILE *f)
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
           "                      (or one of fabric, floor, detail), png, all. E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~30 s at\n"
-          "                      131,072 GPUs\n"
+          "                      131,072 GPUs. Only the planning stages these outputs read are\n"
+          "                      built (links, topology, avd, detail: the fabric alone)\n"
           "  --no-xlsx           everything but plan.xlsx (and its --split-by workbooks)\n"
           "  --paper a4|letter   paper the workbook's sheets print on (default a4)\n"
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
@@ -147,15 +148,18 @@ static void print_physical(const fp_plan *plan)
                 worst = tr;
         }
         if (nt > 0)
-            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables), %lld row tray%s over-full\n",
-                   worst.row, worst.fill * 100, (long long)worst.cables, (long long)over_t,
-                   over_t == 1 ? "" : "s");
+            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables, %d tier%s), %lld row tray%s over-full\n",
+                   worst.row, worst.fill * 100, (long long)worst.cables, worst.tiers,
+                   worst.tiers == 1 ? "" : "s", (long long)over_t, over_t == 1 ? "" : "s");
     }
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
     size_t top_i[5] = { 0 };
-    for (size_t l = 0; l < fp_plan_link_count(plan); l++)
-        by[fp_plan_link_medium(plan, l)]++;
+    for (size_t l = 0; l < fp_plan_link_count(plan); l++) {
+        fp_medium m;
+        if (fp_plan_link_medium(plan, l, &m, NULL) == FP_OK)
+            by[m]++;
+    }
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);
@@ -173,7 +177,8 @@ static void print_physical(const fp_plan *plan)
             }
     }
     fp_plan_totals(plan, &t);
-    printf("  BOM: $%.0f, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
+    if (fp_plan_stages(plan) & FP_STAGE_BOM)
+        printf("  BOM: $%.0f, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
            t.cost, t.power_w / 1000, t.cost_per_gpu, t.power_w_per_gpu, t.transceivers_per_gpu,
            (long long)t.transceivers, (long long)t.cables);
     printf("  longest cable runs:\n");
@@ -212,7 +217,29 @@ static void print_summary(const fp_plan *plan)
            (long long)s.links, (long long)fp_plan_boundary_links(plan, 0), (long long)s.capacity_gpus);
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         printf("  note: %s\n", fp_plan_note(plan, i));
-    print_physical(plan);
+    if (fp_plan_stages(plan) & FP_STAGE_CABLING)
+        print_physical(plan);
+}
+
+/* The stages the outputs asked for did not need, so were not built: said once, so a summary
+ * without racks or BOM does not read as a plan without them. */
+static void print_skipped(const fp_plan *plan)
+{
+    static const struct { unsigned bit; const char *name; } st[] = {
+        { FP_STAGE_LAYOUT, "layout" }, { FP_STAGE_CABLING, "cabling" }, { FP_STAGE_BOM, "BOM" },
+        { FP_STAGE_METRICS, "metrics" },
+    };
+    unsigned miss = FP_STAGE_ALL & ~fp_plan_stages(plan);
+    int n = 0, k = 0;
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        n += (miss & st[i].bit) != 0;
+    if (n == 0)
+        return;
+    printf("  not built (the outputs chosen do not need them):");
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        if (miss & st[i].bit)
+            printf("%s %s", k++ == 0 ? "" : k == n ? " and" : ",", st[i].name);
+    printf("\n");
 }
 
 /* Options only `plan` takes (NULL for other commands). */
@@ -391,7 +418,11 @@ int cmd_plan(int argc, char **argv)
         goto out;
     /* Progress on a terminal from the first second: the planning stages, then the files. */
     int show = !o.quiet && isatty(STDERR_FILENO);
-    if (fp_plan_new_progress(&plan, spec, cat, show ? plan_progress : NULL, NULL, &err) != FP_OK) {
+    /* Only the stages the outputs read (a failure what-if reads the metrics). */
+    fp_plan_options popt = FP_PLAN_OPTIONS_INIT;
+    popt.stages = o.n_fail > 0 ? FP_STAGE_ALL : fp_write_stages(formats);
+    popt.progress = show ? plan_progress : NULL;
+    if (fp_plan_new_opts(&plan, spec, cat, &popt, &err) != FP_OK) {
         rc = cli_report(NULL, &err);
         goto out;
     }
@@ -416,7 +447,9 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.quiet) {
         print_summary(plan);
-        cli_print_metrics(plan, have_failure ? &failure : NULL);
+        if (fp_plan_stages(plan) & FP_STAGE_METRICS)
+            cli_print_metrics(plan, have_failure ? &failure : NULL);
+        print_skipped(plan);
         print_written(o.out_dir, formats, po.split_by);
         char unit[32];
         fp_error why = { 0 };

@@ -469,8 +469,11 @@ void fp__cabling_free(fp_cabling *cab)
     free(cab->seg);
     free(cab->tray_cables);
     free(cab->tray_area_mm2);
+    free(cab->tray_rack);
     free(cab->seg_stock);
     free(cab->struct_qty);
+    free(cab->rack_panels);
+    free(cab->rack_panel_u);
     free(cab->rack_power_w);
     free(cab->rack_cables_leaving);
     memset(cab, 0, sizeof *cab);

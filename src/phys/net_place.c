@@ -252,5 +252,10 @@ void fp__net_place_power(fp_net_place *pl, const fp_nets *nets, const fp_net_fab
         a->power_w = round(w * 100) / 100;
         pl->over_power += a->rack < lay->n_rack && cap_w > 0 &&
                           cab->rack_power_w[a->rack] + a->power_w > cap_w;
+        /* Structured cabling's patch panels take units too (placed after the networks). */
+        if (a->rack < lay->n_rack && cab->rack_panels && cab->rack_panels[a->rack] > 0) {
+            int64_t used = lay->rack[a->rack].units_used + a->ru, cap = crs->phys.rack_units;
+            pl->over_ru += used <= cap && used + cab->rack_panels[a->rack] > cap;
+        }
     }
 }

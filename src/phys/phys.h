@@ -96,6 +96,9 @@ typedef struct fp_cabling {
     float *seg_stock;               /* 3 per cable: the lengths ordered */
     int64_t *struct_qty;            /* per part (rs.phys.parts) x (FP_MAX_LENGTHS + 1) stock length:
                                        trunks, panels, adapter plates, cassettes to order */
+    int16_t *rack_panels;           /* per rack (structured): 1U patch panels placed in it */
+    int16_t *rack_panel_u;          /* per rack: the lowest panel's U (they stack upward from it
+                                       to just below the rack's switches, or to its top) */
     /* Per rack of the layout (which stays as it was built): power drawn by its servers,
      * switches, modules and powered cables (W, rounded to hundredths), and cables that leave
      * it for another rack. */
@@ -105,6 +108,7 @@ typedef struct fp_cabling {
     int64_t n_tray;
     int64_t *tray_cables;
     double *tray_area_mm2;
+    int64_t *tray_rack;             /* first rack of each tray's row (it names the row) */
     int64_t *rack_cables_leaving;
 } fp_cabling;
 

@@ -6,7 +6,8 @@
  * ride ceil(fibres / 144) trunks of the longest such trunk run. Each rack's panel holds one
  * port per link end: MPO links on 12-port MPO adapter plates, LC links on 12-port LC cassettes,
  * four plates or cassettes to a 1U panel. Copper cables and links within one rack stay one
- * cable. Part ids: docs/layout.md. */
+ * cable. A rack's panels stand in its free units just below its switches (servers fill from
+ * U1 up, switches from the top down), as high as they fit. Part ids: docs/layout.md. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,51 @@ static int trunk_cmp(const void *pa, const void *pb)
     if (a->rz != b->rz)
         return a->rz < b->rz ? -1 : 1;
     return a->smf - b->smf;
+}
+
+/* Each rack's panels in its free units, from just below its lowest switch (or the rack's top)
+ * down; free means above its highest server. A rack whose panels do not fit is a design error.
+ * panels: per rack; work: scratch, one per rack. */
+static fp_status place_panels(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
+                              const fp_phys_spec *ps, const int64_t *panels, int64_t *work,
+                              fp_error *err)
+{
+    int64_t n = lay->n_rack;
+    int16_t *low = calloc((size_t)(n ? n : 1), sizeof *low);  /* highest server U + 1 */
+    cab->rack_panels = calloc((size_t)(n ? n : 1), sizeof *cab->rack_panels);
+    cab->rack_panel_u = calloc((size_t)(n ? n : 1), sizeof *cab->rack_panel_u);
+    if (low == NULL || cab->rack_panels == NULL || cab->rack_panel_u == NULL) {
+        free(low);
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory placing patch panels");
+    }
+    for (int64_t r = 0; r < n; r++) {
+        work[r] = ps->rack_units + 1;   /* lowest switch U */
+        low[r] = 1;
+    }
+    for (int64_t d = 0; d < fab->n_dev; d++) {
+        int64_t r = lay->dev_rack[d];
+        int u = lay->dev_u[d];
+        if (d < fab->servers) {
+            if (u + ps->server_ru > low[r])
+                low[r] = (int16_t)(u + ps->server_ru);
+        } else if (u < work[r]) {
+            work[r] = u;
+        }
+    }
+    for (int64_t r = 0; r < n; r++) {
+        int64_t free_u = work[r] - low[r];
+        if (panels[r] > free_u) {
+            const fp_rack *k = &lay->rack[r];
+            free(low);
+            FP_FAIL(err, FP_EDESIGN, "/layout/cabling",
+                    "/layout/cabling: rack H%d-R%02d-K%02d needs %lld 1U patch panels for its structured links but has %lld free units between its servers and switches; use fewer servers_per_rack or max_switches_per_rack, or cabling \"direct\"",
+                    k->hall, k->row, k->pos, (long long)panels[r], (long long)(free_u > 0 ? free_u : 0));
+        }
+        cab->rack_panels[r] = (int16_t)panels[r];
+        cab->rack_panel_u[r] = (int16_t)(work[r] - panels[r]);
+    }
+    free(low);
+    return FP_OK;
 }
 
 fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
@@ -137,10 +183,14 @@ fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_f
     for (int64_t r = 0; r < lay->n_rack; r++) {
         int64_t plates = (mpo_ports[r] + PORTS_PER_PLATE - 1) / PORTS_PER_PLATE;
         int64_t cass = (lc_ports[r] + PORTS_PER_PLATE - 1) / PORTS_PER_PLATE;
+        int64_t panels = (plates + cass + PLATES_PER_PANEL - 1) / PLATES_PER_PANEL;
         cab->struct_qty[(size_t)id[3] * nl] += plates;
         cab->struct_qty[(size_t)id[4] * nl] += cass;
-        cab->struct_qty[(size_t)id[2] * nl] += (plates + cass + PLATES_PER_PANEL - 1) / PLATES_PER_PANEL;
+        cab->struct_qty[(size_t)id[2] * nl] += panels;
+        /* mpo_ports now holds the panels, lc_ports the rack's free units' top (see below) */
+        mpo_ports[r] = panels;
     }
+    rc = place_panels(cab, lay, fab, ps, mpo_ports, lc_ports, err);
 out:
     free(mpo_ports);
     free(lc_ports);

@@ -33,10 +33,13 @@ fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *
     cab->n_tray = rows;
     cab->tray_cables = calloc((size_t)(rows ? rows : 1), sizeof *cab->tray_cables);
     cab->tray_area_mm2 = calloc((size_t)(rows ? rows : 1), sizeof *cab->tray_area_mm2);
-    if (cab->tray_cables == NULL || cab->tray_area_mm2 == NULL) {
+    cab->tray_rack = calloc((size_t)(rows ? rows : 1), sizeof *cab->tray_rack);
+    if (cab->tray_cables == NULL || cab->tray_area_mm2 == NULL || cab->tray_rack == NULL) {
         free(row_of);
         FP_FAIL(err, FP_ENOMEM, "", "out of memory for tray fill");
     }
+    for (int64_t r = n - 1; r >= 0; r--)
+        cab->tray_rack[row_of[r]] = r;
     for (int64_t i = 0; i < cab->n_cable; i++) {
         const fp_cable *cb = &cab->cable[i];
         const int32_t *links = cab->cable_links + cb->first;

@@ -68,6 +68,7 @@ typedef struct fp_phys_spec {
     int structured;             /* layout.cabling "structured": a patch panel at each end */
     int extra_mated_pairs;      /* mated connector pairs every optical link crosses besides */
     double tray_width_mm, tray_depth_mm, tray_fill_max;    /* overhead tray over each row */
+    int tray_tiers;             /* most trays stacked over one row (a row takes what it needs) */
     double spare_servers;       /* fraction of servers kept as placed and cabled hot spares */
     double tray_height_m;       /* from the top of a rack up to the overhead tray */
     double service_loop_m;      /* slack coiled at each end */

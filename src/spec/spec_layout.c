@@ -38,6 +38,7 @@ static void defaults(fp_phys_spec *ps)
     ps->tray_width_mm = 600;
     ps->tray_depth_mm = 150;
     ps->tray_fill_max = 0.5;
+    ps->tray_tiers = 2;             /* a second tier over rows that need it: docs/layout.md */
     ps->tray_height_m = 0.3;
     ps->service_loop_m = 0.3;
     ps->slack_pct = 5;
@@ -56,12 +57,13 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
                                         "network_rack_width_m", "cross_aisle_m", "rows_per_line",
                                         "rack_power_limit_w", "row_power_limit_w",
                                         "hall_power_limit_w", "cabling", "extra_mated_pairs",
-                                        "tray_width_mm", "tray_depth_mm", "tray_fill_max",
+                                        "tray_width_mm", "tray_depth_mm", "tray_fill_max", "tray_tiers",
                                         "spare_servers", "tray_height_m", "service_loop_m",
                                         "slack_percent", NULL };
     int64_t ru = ps->rack_units, spr = ps->servers_per_rack, sru = ps->server_ru,
             rpr = ps->racks_per_row, halls = ps->halls, msw = ps->max_switches_per_rack,
-            cords = ps->max_cords_per_rack, rpl = ps->rows_per_line, pairs = ps->extra_mated_pairs;
+            cords = ps->max_cords_per_rack, rpl = ps->rows_per_line, pairs = ps->extra_mated_pairs,
+            tiers = ps->tray_tiers;
     char place[32] = "middle", spines[32] = "pod", cabling[32] = "direct";
     fp_status rc;
     if (l == NULL)
@@ -93,6 +95,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_num(l, "tray_width_mm", "/layout", 50, 3000, &ps->tray_width_mm, err)) != FP_OK ||
         (rc = fp__json_num(l, "tray_depth_mm", "/layout", 20, 1000, &ps->tray_depth_mm, err)) != FP_OK ||
         (rc = fp__json_num(l, "tray_fill_max", "/layout", 0.05, 1, &ps->tray_fill_max, err)) != FP_OK ||
+        (rc = fp__json_int(l, "tray_tiers", "/layout", 1, 6, &tiers, err)) != FP_OK ||
         (rc = fp__json_num(l, "spare_servers", "/layout", 0, 0.5, &ps->spare_servers, err)) != FP_OK ||
         (rc = fp__json_num(l, "tray_height_m", "/layout", 0, 5, &ps->tray_height_m, err)) != FP_OK ||
         (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||
@@ -135,6 +138,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
     ps->max_cords_per_rack = (int)cords;
     ps->rows_per_line = (int)rpl;
     ps->extra_mated_pairs = (int)pairs;
+    ps->tray_tiers = (int)tiers;
     return FP_OK;
 }
 

@@ -6,7 +6,7 @@
 
 static const char *const status_names[] = {
     "ok", "out of memory", "invalid value", "catalog error", "I/O error", "graph error",
-    "design cannot be built", "JSON syntax error",
+    "design cannot be built", "JSON syntax error", "stage not built",
 };
 
 const char *fp_strerror(fp_status status)

@@ -206,8 +206,8 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
         }
         struct pair *p = &ov->pairs[*slot];
         p->count++;
-        fp_medium m = fp_plan_link_medium(plan, (size_t)i);
-        if (m < FP_MEDIUM_COUNT)
+        fp_medium m;
+        if (fp_plan_link_medium(plan, (size_t)i, &m, NULL) == FP_OK)
             p->by_medium[m]++;
     }
     return FP_OK;

@@ -81,6 +81,40 @@ static const output outputs[] = {
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 
+/* The plan stages (FP_STAGE_*) each document reads, so a plan for a few documents builds only
+ * those (fp_plan_new_opts). A document reading a getter of a stage not listed here would see
+ * that stage's zeroes: tests/write/test_stages.c writes each alone from a plan with just these
+ * stages and compares it with the same document from a full plan. */
+static const struct {
+    unsigned flag;
+    unsigned stages;
+    const char *name;           /* for the message when the plan lacks them */
+} format_stages[] = {
+    { FP_WRITE_JSON, FP_STAGE_ALL, "plan.json" },
+    { FP_WRITE_LINKS, FP_STAGE_FABRIC, "links.csv" },
+    { FP_WRITE_CABLES, FP_STAGE_CABLING, "cables.csv" },
+    { FP_WRITE_BOM, FP_STAGE_BOM, "bom.csv" },
+    { FP_WRITE_XLSX, FP_STAGE_ALL, "plan.xlsx" },
+    { FP_WRITE_LABELS, FP_STAGE_CABLING, "labels.csv" },
+    { FP_WRITE_NETBOX, FP_STAGE_CABLING, "the NetBox files" },
+    { FP_WRITE_TOPOLOGY, FP_STAGE_FABRIC, "topology.csv" },
+    { FP_WRITE_AVD, FP_STAGE_FABRIC, "avd-cv-topology.yml" },
+    { FP_WRITE_REPORT, FP_STAGE_ALL, "report.html" },
+    { FP_WRITE_OVERVIEW, FP_STAGE_CABLING, "fabric.svg" },   /* links coloured by medium */
+    { FP_WRITE_DETAIL, FP_STAGE_FABRIC, "the detail diagram" },
+    { FP_WRITE_FLOOR, FP_STAGE_CABLING, "floor.svg" },
+};
+#define N_FORMAT_STAGES (sizeof format_stages / sizeof format_stages[0])
+
+unsigned fp_write_stages(unsigned formats)
+{
+    unsigned s = FP_STAGE_FABRIC;
+    for (size_t i = 0; i < N_FORMAT_STAGES; i++)
+        if (formats & format_stages[i].flag)
+            s |= format_stages[i].stages;
+    return fp_plan_stages_needed(s);
+}
+
 
 #define TMP_PREFIX ".fabplan-tmp-"
 #define OLD_NAME ".old"
@@ -491,6 +525,10 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     if (opts == NULL)
         opts = &def;
     /* Options that depend on the plan are checked before anything touches the disk. */
+    for (size_t i = 0; i < N_FORMAT_STAGES; i++)
+        if ((opts->formats & format_stages[i].flag) &&
+            (rc = fp__plan_need(plan, format_stages[i].stages, format_stages[i].name, err)) != FP_OK)
+            return rc;
     if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
         return rc;
     if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK)

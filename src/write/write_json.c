@@ -155,6 +155,9 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
 
 fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
 {
+    fp_status rc = fp__plan_need(plan, FP_STAGE_ALL, "fp_plan_to_json", err);
+    if (rc != FP_OK)
+        return rc;
     return fp__plan_json_text(plan, NULL, out, err);
 }
 

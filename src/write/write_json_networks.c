@@ -36,7 +36,9 @@ static void placement(cJSON *root, const fp_plan *plan)
         cJSON_AddNumberToObject(x, "rack_units_added", (double)a->ru);
         cJSON_AddNumberToObject(x, "power_added_w", a->power_w);
         cJSON_AddNumberToObject(x, "rack_units_used",
-                                (double)(a->ru + (compute ? lay->rack[a->rack].units_used : 0)));
+                                (double)(a->ru + (compute ? lay->rack[a->rack].units_used +
+                                                                (cab->rack_panels ? cab->rack_panels[a->rack] : 0)
+                                                          : 0)));
         cJSON_AddNumberToObject(x, "power_w", a->power_w + (compute ? cab->rack_power_w[a->rack] : 0));
         cJSON_AddNumberToObject(x, "rack_units", rs->phys.rack_units);
         cJSON_AddItemToArray(arr, x);

@@ -55,11 +55,13 @@ static cJSON *layout_json(const fp_plan *plan)
             cJSON_AddStringToObject(k, "row", t.row);
             cJSON_AddNumberToObject(k, "cables", (double)t.cables);
             cJSON_AddNumberToObject(k, "area_mm2", t.area_mm2);
+            cJSON_AddNumberToObject(k, "tiers", t.tiers);
             cJSON_AddNumberToObject(k, "fill", t.fill);
             cJSON_AddBoolToObject(k, "over_full", t.over);
             cJSON_AddItemToArray(trays, k);
         }
         cJSON_AddNumberToObject(o, "tray_capacity_mm2", ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max);
+        cJSON_AddNumberToObject(o, "tray_tiers_max", ps->tray_tiers);
         cJSON_AddNumberToObject(o, "tray_fill_max", most);
         cJSON_AddNumberToObject(o, "trays_over_full", (double)over_t);
         cJSON_AddItemToObject(o, "trays", trays);
@@ -75,6 +77,10 @@ static cJSON *layout_json(const fp_plan *plan)
         cJSON_AddNumberToObject(k, "y_m", r.y_m);
         cJSON_AddNumberToObject(k, "units_used", r.units_used);
         cJSON_AddNumberToObject(k, "devices", (double)r.devices);
+        if (ps->structured) {
+            cJSON_AddNumberToObject(k, "panels", r.panels);
+            cJSON_AddNumberToObject(k, "panel_u", r.panel_u);
+        }
         cJSON_AddNumberToObject(k, "power_w", r.power_w);
         cJSON_AddBoolToObject(k, "over_limit", r.over_limit);
         cJSON_AddNumberToObject(k, "cables_leaving", (double)r.cables_leaving);

@@ -242,6 +242,11 @@ static void make_formats(book *b)
         format_set_border(b->role[t], LXW_BORDER_HAIR);
         format_set_border_color(b->role[t], 0x808080);
     }
+    /* Patch panels (structured cabling): grey, like the panels' steel. */
+    b->panel = fmt(b, NULL, 0, 0xD9D9D9, 0);
+    format_set_font_size(b->panel, 9);
+    format_set_border(b->panel, LXW_BORDER_HAIR);
+    format_set_border_color(b->panel, 0x808080);
     /* A box to tick or write in (sign-off columns). */
     b->box = fmt(b, NULL, 0, 0, 0);
     format_set_border(b->box, LXW_BORDER_THIN);
@@ -314,11 +319,15 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     if (b.rc == FP_OK)
         fp_xlsx__write_cables(&b);
     if (b.rc == FP_OK)
+        fp_xlsx__write_segments(&b);
+    if (b.rc == FP_OK)
         fp_xlsx__write_ports(&b);
     if (b.rc == FP_OK)
         fp_xlsx__write_racks(&b, &ri);
     if (b.rc == FP_OK)
         fp_xlsx__write_pull_list(&b);
+    if (b.rc == FP_OK)
+        fp_xlsx__write_trays(&b);
     if (b.rc == FP_OK && summary)
         fp_xlsx__write_summary(&b, summary);
 close:

@@ -1,6 +1,7 @@
 /* fabplan — the installer workbook's private header: the book being written, its sheets and
  * cell helpers. write_xlsx.c opens and closes the book and its sheets; xlsx_cables.c writes the
- * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_racks.c the Ports and Racks.
+ * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_racks.c the Ports, Racks, Rack
+ * elevation and Trays.
  * Only these files include libxlsxwriter. */
 #ifndef FP_WRITE_XLSX_H
 #define FP_WRITE_XLSX_H
@@ -78,6 +79,7 @@ typedef struct book {
     lxw_format *tot_text, *tot_int, *tot_money, *tot_watts;
     lxw_format *spare_text, *warn, *box;
     lxw_format *role[FP_MAX_TIERS + 1];     /* elevation fill by tier (0 = servers) */
+    lxw_format *panel;                      /* elevation: a patch panel's unit */
     lxw_format *medium[FP_MEDIUM_COUNT][K_KINDS];
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
@@ -198,6 +200,8 @@ void fp_xlsx__write_cables(book *b);        /* xlsx_cables.c */
 void fp_xlsx__write_ports(book *b);         /* xlsx_racks.c */
 void fp_xlsx__write_racks(book *b, const rack_index *ri);
 void fp_xlsx__write_pull_list(book *b);     /* xlsx_cables.c */
+void fp_xlsx__write_segments(book *b);      /* xlsx_cables.c: structured cabling only */
+void fp_xlsx__write_trays(book *b);         /* xlsx_racks.c */
 void fp_xlsx__write_summary(book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
 
 #endif

@@ -1,5 +1,6 @@
-/* fabplan — the workbook's Cables sheet (every cable, as cables.csv, coloured by medium) and its
- * Pull list (cables grouped by rack pair, medium, part and stock length). */
+/* fabplan — the workbook's Cables sheet (every cable, as cables.csv, coloured by medium), its
+ * Pull list (cables grouped by rack pair, medium, part and stock length) and, with structured
+ * cabling, the Segments sheet (cord, trunk, cord of every link between racks). */
 #include <stddef.h>
 #include "xlsx.h"
 
@@ -277,3 +278,62 @@ void fp_xlsx__write_pull_list(book *b)
     free(ids);
 }
 
+
+/* ---- Segments (structured cabling): each link between racks as cord, trunk, cord ---- */
+
+/* The lengths a crew cuts or orders per segment: the cord from the A port up to its rack's
+ * panel, the trunk between the two racks' panels (shared by the links of that rack pair, 144
+ * fibres), the cord down to the Z port. The three routes add up to the cable's route. */
+static const column seg_cols[] = {
+    { "Cable ID", 9 },   { "A rack", 11 },       { "A device", 18 },     { "A port", 13 },
+    { "Cord A m", 7 },   { "Cord A stock m", 7 }, { "Trunk part", 19 },  { "Trunk m", 7 },
+    { "Trunk stock m", 7 }, { "Z rack", 11 },    { "Z device", 18 },     { "Z port", 13 },
+    { "Cord Z m", 7 },   { "Cord Z stock m", 7 }, { "Cord part", 24 },   { "Route m", 7 },
+};
+#define N_SEG_COLS ((int)(sizeof seg_cols / sizeof seg_cols[0]))
+
+void fp_xlsx__write_segments(book *b)
+{
+    if (!fp__plan_rspec(b->plan)->phys.structured)
+        return;
+    sheet s;
+    fp_cable_info c;
+    char rack[24];
+    const split_index *x = b->split;
+    const int64_t *only = x ? x->cable + x->start[x->cur] : NULL;
+    int64_t n = (int64_t)fp_plan_cable_count(b->plan);
+    int64_t n_iter = x ? x->start[x->cur + 1] - x->start[x->cur] : n;
+    fp_xlsx__sheet_init(&s, b, "Segments", seg_cols, N_SEG_COLS);
+    for (int64_t j = 0; j < n_iter && b->rc == FP_OK; j++) {
+        int64_t i = only ? only[j] : j;
+        if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
+            break;
+        if (c.n_segments < 3 || !cable_in_scope(&b->sc, &c))
+            continue;
+        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
+        lxw_format *t = b->medium[m][K_TEXT], *ln = b->medium[m][K_LEN];
+        lxw_row_t r = fp_xlsx__sheet_next(&s);
+        if (r == 0)
+            break;
+        lxw_worksheet *ws = s.ws;
+        put_s(b, ws, r, 0, c.id, t);
+        snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", c.a.loc.hall, c.a.loc.row, c.a.loc.rack);
+        put_s(b, ws, r, 1, rack, t);
+        put_s(b, ws, r, 2, c.a.device_name, t);
+        put_s(b, ws, r, 3, c.a.port, t);
+        put_n(b, ws, r, 4, c.segment_m[0], ln);
+        put_n(b, ws, r, 5, c.segment_stock_m[0], ln);
+        put_s(b, ws, r, 6, c.medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f", t);
+        put_n(b, ws, r, 7, c.segment_m[1], ln);
+        put_n(b, ws, r, 8, c.segment_stock_m[1], ln);
+        snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", c.z[0].loc.hall, c.z[0].loc.row, c.z[0].loc.rack);
+        put_s(b, ws, r, 9, rack, t);
+        put_s(b, ws, r, 10, c.z[0].device_name, t);
+        put_s(b, ws, r, 11, c.z[0].port, t);
+        put_n(b, ws, r, 12, c.segment_m[2], ln);
+        put_n(b, ws, r, 13, c.segment_stock_m[2], ln);
+        put_s(b, ws, r, 14, c.part, t);
+        put_n(b, ws, r, 15, c.route_m, ln);
+    }
+    fp_xlsx__sheet_end(&s);
+}

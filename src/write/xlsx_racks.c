@@ -1,5 +1,6 @@
-/* fabplan — the workbook's Ports sheet (every switch port, used or spare) and Racks sheet
- * (every rack, what sits in each U, power, cables leaving). */
+/* fabplan — the workbook's Ports sheet (every switch port, used or spare), Racks sheet (every
+ * rack, what sits in each U, power, cables leaving), Rack elevation and Trays (every row's
+ * overhead tray and its fill). */
 #include "xlsx.h"
 
 /* ---- Ports: every port of every switch, used or spare ---- */
@@ -50,8 +51,8 @@ void fp_xlsx__write_ports(book *b)
             int lane = fp__port_lane(fab, rs, dev, (int)p);
             lxw_format *t = b->spare_text, *in = b->spare_text;
             if (li >= 0) {
-                fp_medium m = fp_plan_link_medium(plan, (size_t)li);
-                if ((unsigned)m < FP_MEDIUM_COUNT) {
+                fp_medium m;
+                if (fp_plan_link_medium(plan, (size_t)li, &m, NULL) == FP_OK) {
                     t = b->medium[m][K_TEXT];
                     in = b->medium[m][K_INT];
                 } else {
@@ -77,10 +78,12 @@ void fp_xlsx__write_ports(book *b)
             put_s(b, ws, r, 4, fp__device_name(far, sizeof far, fab, rs, other), t);
             put_s(b, ws, r, 5, fp__port_name(far_port, sizeof far_port, fab, rs, other, other_port),
                   t);
-            int64_t ci = fp_plan_link_cable(plan, (size_t)li);
-            fp_medium m = fp_plan_link_medium(plan, (size_t)li);
-            put_s(b, ws, r, 6, ci >= 0 && b->cable_id ? b->cable_id[ci] : "", t);
-            put_s(b, ws, r, 7, (unsigned)m < FP_MEDIUM_COUNT ? fp_medium_name(m) : "", t);
+            size_t ci;
+            fp_medium m;
+            int has_cable = fp_plan_link_cable(plan, (size_t)li, &ci, NULL) == FP_OK;
+            int has_medium = fp_plan_link_medium(plan, (size_t)li, &m, NULL) == FP_OK;
+            put_s(b, ws, r, 6, has_cable && b->cable_id ? b->cable_id[ci] : "", t);
+            put_s(b, ws, r, 7, has_medium ? fp_medium_name(m) : "", t);
             put_s(b, ws, r, 8, "used", t);
         }
     }
@@ -158,6 +161,14 @@ static void write_elevation(book *b, const placed *pl, size_t np)
             if (u >= 1)
                 grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
     }
+    /* Patch panels (structured cabling): -2 in their units. */
+    for (size_t c = 0; c < nr; c++) {
+        fp_rack_info ra;
+        fp_plan_rack(plan, racks[c], &ra, NULL);
+        for (int u = ra.panel_u; ra.panels > 0 && u < ra.panel_u + ra.panels && u <= units; u++)
+            if (u >= 1)
+                grid[c * (size_t)units + (size_t)(u - 1)] = -2;
+    }
     if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
         goto out;
     keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
@@ -177,6 +188,10 @@ static void write_elevation(book *b, const placed *pl, size_t np)
         put_n(b, ws, r, 0, u, b->center);
         for (size_t c = 0; c < nr; c++) {
             int64_t d = grid[c * (size_t)units + (size_t)(u - 1)];
+            if (d == -2) {
+                put_s(b, ws, r, (lxw_col_t)(c + 1), "patch panel", b->panel);
+                continue;
+            }
             if (d < 0) {
                 put_s(b, ws, r, (lxw_col_t)(c + 1), "", b->box);
                 continue;
@@ -200,6 +215,8 @@ static void write_elevation(book *b, const placed *pl, size_t np)
         snprintf(name, sizeof name, "%s (%d U)", role, device_units(rs, t));
         put_s(b, ws, r++, 1, name, b->role[t]);
     }
+    if (rs->phys.structured)
+        put_s(b, ws, r++, 1, "patch panel (1 U)", b->panel);
     worksheet_freeze_panes(ws, 2, 1);
     worksheet_repeat_rows(ws, 0, 1);
     keep(b, worksheet_repeat_columns(ws, 0, 0));
@@ -212,6 +229,16 @@ out:
     free(col);
     free(racks);
     free(grid);
+}
+
+/* "U24-U34 11 patch panels" (or "U34 patch panel"), after "; " unless it comes first. */
+static size_t panel_text(char *buf, size_t n, size_t len, const fp_rack_info *ra)
+{
+    int w = ra->panels == 1
+                ? snprintf(buf, n, "%sU%d patch panel", len ? "; " : "", ra->panel_u)
+                : snprintf(buf, n, "%sU%d-U%d %d patch panels", len ? "; " : "", ra->panel_u,
+                           ra->panel_u + ra->panels - 1, ra->panels);
+    return w > 0 ? (size_t)w : 0;
 }
 
 void fp_xlsx__write_racks(book *b, const rack_index *ri)
@@ -246,15 +273,23 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         contents[0] = '\0';
         while (k < np && pl[k].rack < (int32_t)i)
             k++;
+        /* Patch panels read in their place, below the switches: "U24-U34 11 patch panels". */
+        int panels_left = ra.panels > 0;
         for (; k < np && pl[k].rack == (int32_t)i; k++) {
             if (len > 32000)
                 continue;
+            if (panels_left && pl[k].u < ra.panel_u) {
+                len += panel_text(contents + len, 32768 - len, len, &ra);
+                panels_left = 0;
+            }
             int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", pl[k].u,
                              fp__device_name(name, sizeof name, fab, fp__plan_rspec(plan),
                                              pl[k].dev));
             if (w > 0)
                 len += (size_t)w;
         }
+        if (panels_left && len <= 32000)
+            len += panel_text(contents + len, 32768 - len, len, &ra);
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (!in_scope(&b->sc, &where))
             continue;
@@ -291,3 +326,39 @@ out:
     free(contents);
 }
 
+
+/* ---- Trays: the overhead tray over every row, its fill, over-full flagged ---- */
+
+static const column tray_cols[] = {
+    { "Row", 9 }, { "Cables", 9 }, { "Cross-section mm2", 14 }, { "Tiers", 6 },
+    { "Capacity mm2", 13 }, { "Fill", 8 }, { "Over-full", 9 },
+};
+#define N_TRAY_COLS ((int)(sizeof tray_cols / sizeof tray_cols[0]))
+
+/* One line per row tray in scope (rows in floor order): the cables with an end in the row, their
+ * cross-section, the tiers the row gets (up to layout.tray_tiers), the capacity of those tiers
+ * at the fill allowed, the fill, and OVER when even the most tiers cannot take the cables. */
+void fp_xlsx__write_trays(book *b)
+{
+    sheet s;
+    fp_xlsx__sheet_init(&s, b, "Trays", tray_cols, N_TRAY_COLS);
+    for (size_t i = 0; i < fp_plan_tray_count(b->plan) && b->rc == FP_OK; i++) {
+        fp_tray_info t;
+        if ((b->rc = fp_plan_tray(b->plan, i, &t, b->err)) != FP_OK)
+            break;
+        fp_location where = { 0 };
+        if (sscanf(t.row, "H%d-R%d", &where.hall, &where.row) != 2 || !in_scope(&b->sc, &where))
+            continue;
+        lxw_row_t r = fp_xlsx__sheet_next(&s);
+        if (r == 0)
+            break;
+        put_s(b, s.ws, r, 0, t.row, NULL);
+        put_n(b, s.ws, r, 1, (double)t.cables, b->integer);
+        put_n(b, s.ws, r, 2, t.area_mm2, b->integer);
+        put_n(b, s.ws, r, 3, t.tiers, b->center);
+        put_n(b, s.ws, r, 4, t.capacity_mm2, b->integer);
+        put_n(b, s.ws, r, 5, t.fill, t.over ? b->warn : b->percent);
+        put_s(b, s.ws, r, 6, t.over ? "OVER" : "", t.over ? b->warn : NULL);
+    }
+    fp_xlsx__sheet_end(&s);
+}

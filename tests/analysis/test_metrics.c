@@ -266,6 +266,34 @@ Test(metrics, rail_leaf_failed_loses_that_rail)
     fp_plan_free(p);
 }
 
+/* A cable that carries two links takes both down. 256 GPUs on 32 DGX H100 (8 x 400G NIC ports
+ * in 4 twin-port OSFP cages) under top-of-rack QM9700 leaves (64 x 400G in 32 twin-port
+ * cages), 2 tiers, clos: endpoint e = 8 s + r goes to leaf e / 32, port e mod 32, so node-01's
+ * ports 1 and 2 land on leaf-01's ports 1 and 2, one cage at each end, a rack apart at most:
+ * one twin copper cable (ACC) carries both, and cables.csv names it by its first link,
+ * C0000001. Failing it takes links 1 and 2 down: 2 links, 2 x 400 = 800 Gb/s, 2 NIC ports cut
+ * off, no server cut off (its other 6 ports are up), no switch. "C0000002" names no cable (the
+ * second link of the twin is not a cable of its own). */
+#define TWIN_COPPER "{\"cluster\":{\"gpus\":256,\"gpus_per_server\":8,\"nics_per_server\":1,\"nic\":\"nvidia-dgx-h100-sys\"},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,\"switch\":\"nvidia-qm9700\"},\"layout\":{\"leaf_racks\":\"top-of-rack\"}}"
+Test(metrics, failed_twin_cable_takes_both_links)
+{
+    fp_plan *p = plan_from(TWIN_COPPER);
+    fp_cable_info ci;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_cable(p, 0, &ci, &err), FP_OK, "%s", err.msg);
+    cr_assert_str_eq(ci.id, "C0000001");
+    cr_assert_eq(ci.n_links, 2, "the first cable is a twin: %zu links", (size_t)ci.n_links);
+    fp_failure_report r = fail_one(p, "cable:C0000001", 1);
+    cr_expect_eq(r.links_failed, 2);
+    cr_expect_float_eq(r.link_capacity_lost_gbps, 800.0, 1e-9);
+    cr_expect_eq(r.endpoints_cut_off, 2);
+    cr_expect_eq(r.servers_cut_off, 0);
+    cr_expect_eq(r.switches_failed, 0);
+    const char *specs[] = { "cable:C0000002" };
+    cr_expect_eq(fp_plan_fail(&r, p, specs, 1, 1, &err), FP_EINVAL);
+    fp_plan_free(p);
+}
+
 Test(metrics, failure_spec_errors)
 {
     fp_plan *p = plan_from(TWO_TIER_64);

@@ -130,6 +130,22 @@ Test(api, out_of_range_lookups)
     fp_error_clear(&err);
     fp_tier_info ti;
     cr_expect_eq(fp_plan_tier(p, fp_plan_tier_count(p), &ti, &err), FP_EINVAL);
+    fp_error_clear(&err);
+    /* A link's cable and medium: the same rule. The first link's cable is the first cable
+     * (cables are numbered by their first link), so its index is 0. */
+    size_t cable = 99;
+    fp_medium m = FP_MEDIUM_COUNT;
+    cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p), &cable, &err), FP_EINVAL);
+    cr_expect_eq(cable, 99);
+    cr_expect(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
+    fp_error_clear(&err);
+    cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p), &m, &err), FP_EINVAL);
+    cr_expect_eq(m, FP_MEDIUM_COUNT);
+    fp_error_clear(&err);
+    cr_expect_eq(fp_plan_link_cable(p, 0, &cable, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(cable, 0);
+    cr_expect_eq(fp_plan_link_medium(p, 0, &m, &err), FP_OK, "%s", err.msg);
+    cr_expect_lt((int)m, FP_MEDIUM_COUNT);
     cr_expect_null(fp_plan_note(p, fp_plan_note_count(p)));
     fp_plan_free(p);
 }

@@ -184,7 +184,9 @@ Test(bom, overrides_from_a_file)
     snprintf(spec, sizeof spec, "{\"cluster\":{\"gpus\":256},\"overrides\":\"%s\"}", path);
     fp_plan *p = plan_from(spec);
     fp_cable_info c;
-    fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 0), &c, NULL);
+    size_t ci = 0;
+    cr_assert_eq(fp_plan_link_cable(p, 0, &ci, NULL), FP_OK);
+    cr_assert_eq(fp_plan_cable(p, ci, &c, NULL), FP_OK);
     cr_expect_eq(c.stock_m, 50);    /* OM4 stock ... 40, 50 m */
     cr_expect_eq(c.medium, FP_MEDIUM_MMF);
     fp_plan_free(p);

@@ -30,10 +30,19 @@ static fp_cable_info cable_of_link(const fp_plan *p, int64_t link)
 {
     fp_cable_info c;
     fp_error err = { 0 };
-    int64_t ci = fp_plan_link_cable(p, (size_t)link);
-    cr_assert_geq(ci, 0);
-    cr_assert_eq(fp_plan_cable(p, (size_t)ci, &c, &err), FP_OK, "%s", err.msg);
+    size_t ci;
+    cr_assert_eq(fp_plan_link_cable(p, (size_t)link, &ci, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_cable(p, ci, &c, &err), FP_OK, "%s", err.msg);
     return c;
+}
+
+/* The medium of a link the plan has. */
+static fp_medium medium_of(const fp_plan *p, size_t link)
+{
+    fp_medium m = FP_MEDIUM_COUNT;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_link_medium(p, link, &m, &err), FP_OK, "%s", err.msg);
+    return m;
 }
 
 Test(cabling, hand_routes_one_scalable_unit)
@@ -155,7 +164,7 @@ Test(cabling, fat_tree_all_optical_is_three_and_a_half_modules_per_gpu)
     cr_expect_eq(single, gpus);
     cr_expect_eq(twin, 5 * gpus / 2);
     for (size_t l = 0; l < fp_plan_link_count(p); l++)
-        cr_assert(fp_plan_link_medium(p, l) >= FP_MEDIUM_MMF);
+        cr_assert(medium_of(p, l) >= FP_MEDIUM_MMF);
     fp_plan_free(p);
 }
 
@@ -168,7 +177,7 @@ Test(cabling, dac_inside_the_rack_removes_nic_and_leaf_down_modules)
                              "\"media\":{\"default\":[\"MMF\",\"SMF\"],\"nic-leaf\":[\"DAC\",\"MMF\",\"SMF\"]}}");
     int64_t nic_leaf = fp_plan_boundary_links(dac, 0), on_dac = 0;
     for (int64_t l = 0; l < nic_leaf; l++)
-        on_dac += fp_plan_link_medium(dac, (size_t)l) == FP_MEDIUM_DAC;
+        on_dac += medium_of(dac, (size_t)l) == FP_MEDIUM_DAC;
     /* Every NIC sits in the rack of its leaf, within 3 m: all of them go on DAC. */
     cr_expect_eq(on_dac, gpus);
     /* Each DAC link drops its NIC module (1) and half a twin leaf-down module (1/2). */
@@ -194,7 +203,7 @@ Test(cabling, links_by_medium_sum_to_link_count)
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048}}");
     int64_t by_link[FP_MEDIUM_COUNT] = { 0 }, by_row[FP_MEDIUM_COUNT] = { 0 }, legs = 0;
     for (size_t l = 0; l < fp_plan_link_count(p); l++) {
-        fp_medium m = fp_plan_link_medium(p, l);
+        fp_medium m = medium_of(p, l);
         cr_assert_lt((int)m, FP_MEDIUM_COUNT);
         by_link[m]++;
     }
@@ -245,12 +254,22 @@ Test(cabling, links_by_medium_sum_to_link_count)
         fp_cable_info c;
         fp_plan_cable(p, i, &c, NULL);
         for (int k = 0; k < c.n_links; k++)
-            cr_assert_eq(fp_plan_link_cable(p, (size_t)c.links[k]), (int64_t)i);
+            cr_assert_eq(cable_of_link(p, c.links[k]).index, (int64_t)i);
         cr_assert_geq(c.stock_m + 1e-9, c.route_m, "%s: stock %g < route %g", c.id, c.stock_m,
                       c.route_m);
     }
-    cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p)), -1);
-    cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p)), FP_MEDIUM_COUNT);
+    /* Out of range: FP_EINVAL with the outputs untouched and the error saying why. */
+    size_t ci = 12345;
+    fp_medium m = FP_MEDIUM_DAC;
+    fp_error_clear(&err);
+    cr_expect_eq(fp_plan_link_cable(p, fp_plan_link_count(p), &ci, &err), FP_EINVAL);
+    cr_expect_eq(ci, 12345);
+    cr_expect(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
+    fp_error_clear(&err);
+    cr_expect_eq(fp_plan_link_medium(p, fp_plan_link_count(p), &m, &err), FP_EINVAL);
+    cr_expect_eq(m, FP_MEDIUM_DAC);
+    cr_expect_eq(fp_plan_link_cable(p, 0, NULL, NULL), FP_EINVAL);
+    cr_expect_eq(fp_plan_link_medium(p, 0, NULL, NULL), FP_EINVAL);
     fp_plan_free(p);
 }
 
@@ -274,7 +293,7 @@ Test(cabling, policy_forces_single_mode)
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"SMF\"}}");
     for (size_t l = 0; l < fp_plan_link_count(p); l++)
-        cr_assert_eq(fp_plan_link_medium(p, l), FP_MEDIUM_SMF);
+        cr_assert_eq(medium_of(p, l), FP_MEDIUM_SMF);
     fp_cable_info c = cable_of_link(p, 0);
     cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
     cr_expect_str_eq(c.a.transceiver, "nvidia-mms4x00-ns400");  /* DR4, no MMF optic on OS2 */
@@ -330,7 +349,7 @@ Test(cabling, overrides_by_cable_id_and_by_ends)
     cr_expect_eq(c.medium, FP_MEDIUM_SMF);
     cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc");
     /* Its cage partner (node-10 nic1) shares the twin module, so it is single-mode too. */
-    cr_expect_eq(fp_plan_link_medium(p, 9 * 8), FP_MEDIUM_SMF);
+    cr_expect_eq(medium_of(p, 9 * 8), FP_MEDIUM_SMF);
     fp_plan_free(p);
 
     fp_error err;
@@ -381,17 +400,15 @@ Test(cabling, optical_budget_moves_sr_to_dr)
     char json[400];
     snprintf(json, sizeof json, base, "structured", 0);
     fp_plan *p = plan_from(json);
-    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
-    fp_cable_info c;
-    fp_error err = { 0 };
-    cr_assert_eq(fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 1024), &c, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(medium_of(p, 1024), FP_MEDIUM_MMF);
+    fp_cable_info c = cable_of_link(p, 1024);
     cr_expect_float_eq(c.stock_m, 50, 1e-9);
     cr_expect_null(budget_note(p));
     fp_plan_free(p);
 
     snprintf(json, sizeof json, base, "structured", 1);
     p = plan_from(json);
-    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_SMF);
+    cr_expect_eq(medium_of(p, 1024), FP_MEDIUM_SMF);
     const char *note = budget_note(p);
     cr_assert_not_null(note);
     cr_expect(strstr(note, "2048 links") != NULL, "%s", note);
@@ -401,7 +418,7 @@ Test(cabling, optical_budget_moves_sr_to_dr)
     /* Direct cords: no mated pair between the modules, 0.175 dB: SR, no note. */
     snprintf(json, sizeof json, base, "direct", 0);
     p = plan_from(json);
-    cr_expect_eq(fp_plan_link_medium(p, 1024), FP_MEDIUM_MMF);
+    cr_expect_eq(medium_of(p, 1024), FP_MEDIUM_MMF);
     cr_expect_null(budget_note(p));
     fp_plan_free(p);
 
@@ -493,8 +510,9 @@ Test(cabling, tray_fill_by_row)
      * a central row. Row 1's tray carries the 256 NIC-leaf cords (between racks of row 1) and
      * the 256 leaf-spine cords (row 1 to the spine row): 512 cords of 3.0 mm, 512 x pi x 1.5^2
      * = 3,619.1 mm^2; the spine row's tray the 256 leaf-spine cords, 1,809.6 mm^2. A 600 x 150
-     * mm tray filled to 50 % holds 45,000 mm^2: 8.04 %. A 50 x 20 mm tray (500 mm^2) is
-     * over-full 7.24 times. */
+     * mm tray filled to 50 % holds 45,000 mm^2: 8.04 %, one tier. A 50 x 20 mm tray (500 mm^2)
+     * is over-full 7.24 times in one tier (tray_tiers 1), and 3.62 times in the two tiers the
+     * default allows (1,000 mm^2). */
     const char *fmt = "{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
                       "\"layout\":{\"racks_per_row\":16,\"leaf_racks\":\"end\"%s}}";
     char json[300];
@@ -508,6 +526,7 @@ Test(cabling, tray_fill_by_row)
     cr_expect_eq(t.cables, 512);
     cr_expect_float_eq(t.area_mm2, 3619.1, 0.06);
     cr_expect_float_eq(t.capacity_mm2, 45000, 1e-9);
+    cr_expect_eq(t.tiers, 1);
     cr_expect_float_eq(t.fill, 0.0804, 1e-4);
     cr_expect_eq(t.over, 0);
     cr_assert_eq(fp_plan_tray(p, 1, &t, &err), FP_OK, "%s", err.msg);
@@ -515,10 +534,154 @@ Test(cabling, tray_fill_by_row)
     cr_expect_float_eq(t.area_mm2, 1809.6, 0.06);
     cr_expect_eq(fp_plan_tray(p, 2, &t, &err), FP_EINVAL);
     fp_plan_free(p);
-    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20");
+    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20,\"tray_tiers\":1");
     p = plan_from(json);
     fp_plan_tray(p, 0, &t, NULL);
     cr_expect_float_eq(t.fill, 7.2382, 1e-4);
+    cr_expect_eq(t.tiers, 1);
     cr_expect_eq(t.over, 1);
+    fp_plan_free(p);
+    snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20");
+    p = plan_from(json);
+    fp_plan_tray(p, 0, &t, NULL);
+    cr_expect_float_eq(t.fill, 3.6191, 1e-4);
+    cr_expect_eq(t.tiers, 2);
+    cr_expect_float_eq(t.capacity_mm2, 1000, 1e-9);
+    cr_expect_eq(t.over, 1);
+    fp_plan_free(p);
+    fp_error e2;
+    cr_expect_eq(plan_error("{\"layout\":{\"tray_tiers\":0}}", &e2), FP_EINVAL);
+    cr_expect_str_eq(e2.where, "/layout/tray_tiers");
+}
+
+Test(cabling, default_plan_has_no_over_full_tray)
+{
+    /* 16,384 GPUs, 3 tiers of QM9700: 16 pods x 32 spines x 32 uplinks = 16,384 spine-core
+     * links to 256 cores. The cores stand 8 to a 0.8 m network rack (512 cords) in central rows
+     * of at most 24 racks: a first core row of 24 racks = 192 cores carries 192 x 64 = 12,288
+     * cords (the second row's 8 racks the other 4,096). 12,288 cords of 3.0 mm: 12,288 x pi x
+     * 1.5^2 = 86,858.8 mm^2, 1.93 times what one 600 x 150 mm tray filled to 50 % holds
+     * (45,000 mm^2): the row gets a second tier, 90,000 mm^2, 96.51 % full. No other row needs
+     * more than two tiers: no tray is over-full. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384}}");
+    fp_tray_info most = { 0 };
+    int over = 0;
+    for (size_t i = 0; i < fp_plan_tray_count(p); i++) {
+        fp_tray_info t;
+        fp_plan_tray(p, i, &t, NULL);
+        over += t.over;
+        if (t.cables > most.cables)
+            most = t;
+    }
+    cr_expect_eq(most.cables, 12288);
+    cr_expect_float_eq(most.area_mm2, 86858.8, 0.06);
+    cr_expect_eq(most.tiers, 2);
+    cr_expect_float_eq(most.capacity_mm2, 90000, 1e-9);
+    cr_expect_float_eq(most.fill, 0.9651, 1e-4);
+    cr_expect_eq(most.over, 0);
+    cr_expect_eq(over, 0);
+    fp_plan_free(p);
+}
+
+/* Sum of the non-spare BOM quantities of one part. */
+static int64_t bom_qty(const fp_plan *p, const char *part)
+{
+    int64_t q = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        fp_plan_bom_line(p, i, &l, NULL);
+        if (!l.spare && strcmp(l.part, part) == 0)
+            q += l.quantity;
+    }
+    return q;
+}
+
+/* Every rack of a role (there is at least one) holds `panels` 1U panels from U panel_u up and
+ * uses `units` units in all. */
+static void expect_panels(const fp_plan *p, const char *role, int panels, int panel_u, int units)
+{
+    int seen = 0;
+    for (size_t i = 0; i < fp_plan_rack_count(p); i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        if (strcmp(r.role, role) != 0)
+            continue;
+        seen++;
+        cr_expect_eq(r.panels, panels, "%s", r.name);
+        cr_expect_eq(r.panel_u, panel_u, "%s", r.name);
+        cr_expect_eq(r.units_used, units, "%s", r.name);
+    }
+    cr_expect_gt(seen, 0, "no %s rack", role);
+}
+
+Test(cabling, structured_panels_stand_in_the_racks)
+{
+    /* 256 GPUs, all on OM4 (MPO), structured. Racks: K01-K04 compute, K05 the 8 leaves, K06-K09
+     * compute, then the 4 spines in R02-K01. Each link is one cable with one MPO port at each
+     * end's panel:
+     *   compute rack: 4 servers x 8 NIC links = 32 ports -> ceil(32 / 12) = 3 plates -> 1 panel;
+     *     servers fill U1-U32 and no switch stands above them: the panel takes U42;
+     *     units used 32 + 1 = 33.
+     *   leaf rack: 8 x 32 NIC links + 8 x 32 uplinks = 512 ports -> 43 plates -> 11 panels;
+     *     leaves at U42-U35, panels below them at U24-U34; units used 8 + 11 = 19.
+     *   spine rack: 4 x 64 = 256 ports -> 22 plates -> 6 panels; spines U42-U39, panels
+     *     U33-U38; units used 4 + 6 = 10.
+     * BOM: 8 x 1 + 11 + 6 = 25 panels, 8 x 3 + 43 + 22 = 89 plates. Power does not change:
+     * panels are passive. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
+                           "\"layout\":{\"cabling\":\"structured\"}}");
+    cr_assert_eq(fp_plan_rack_count(p), 10);
+    expect_panels(p, "compute", 1, 42, 33);
+    expect_panels(p, "leaf", 11, 24, 19);
+    expect_panels(p, "spine", 6, 33, 10);
+    cr_expect_eq(bom_qty(p, "panel-1u-4slot"), 25);
+    cr_expect_eq(bom_qty(p, "adapter-plate-mpo12"), 89);
+    cr_expect_eq(bom_qty(p, "cassette-mpo-lc12"), 0);
+    fp_plan_free(p);
+    /* Direct cabling: no panels anywhere. */
+    p = plan_from("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"}}");
+    fp_rack_info r;
+    fp_plan_rack(p, 4, &r, NULL);
+    cr_expect_eq(r.panels, 0);
+    cr_expect_eq(r.units_used, 8);
+    fp_plan_free(p);
+    /* Panels that do not fit are a design error naming the rack: 5 servers of 8U fill all of
+     * a 40U rack, and their 40 NIC links need ceil(40 / 12) = 4 plates, 1 panel, with no unit
+     * free for it. */
+    fp_error err;
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":320},\"media\":{\"default\":\"MMF\"},"
+                            "\"layout\":{\"cabling\":\"structured\",\"servers_per_rack\":5,\"rack_units\":40}}",
+                            &err), FP_EDESIGN);
+    cr_expect_str_eq(err.where, "/layout/cabling");
+    cr_expect(strstr(err.msg, "needs 1 1U patch panels") && strstr(err.msg, "has 0 free units"), "%s", err.msg);
+}
+
+Test(cabling, structured_lc_links_take_cassettes)
+{
+    /* 256 GPUs in a Clos with top-of-rack leaves: each rack's 4 servers x 8 NICs = 32 links go to
+     * the leaf at its top (one copper cable each, inside the rack), the leaf's 32 uplinks leave
+     * for the spine rack. Leaf-spine forced to single-mode, structured, 2 extra mated pairs: a
+     * link crosses 2 + 2 = 4 pairs = 3.0 dB before any fibre, past DR's 3.0 dB budget, within
+     * FR's 4.0 dB (a 10 m cord adds 0.01 dB): every uplink moves to FR, duplex LC, and lands on
+     * 12-port MPO-LC cassettes:
+     *   compute rack: 32 LC ports -> ceil(32 / 12) = 3 cassettes -> 1 panel, just below the
+     *     leaf (U42): U41; units 32 + 1 + 1 = 34.
+     *   spine rack: 8 x 32 = 256 LC ports -> 22 cassettes -> 6 panels below the 4 spines
+     *     (U39-U42): U33-U38; units 4 + 6 = 10.
+     * BOM: 8 x 3 + 22 = 46 cassettes, no MPO plates, 8 + 6 = 14 panels. An LC link is a fibre
+     * pair of a trunk: each compute rack sends 32 x 2 = 64 fibres to the spine rack, one
+     * 144-fibre trunk per rack pair: 8 trunks. Cords: 2 per link, 512 LC duplex cords. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":256},\"fabric\":{\"topology\":\"clos\"},"
+                           "\"media\":{\"leaf-spine\":\"SMF\"},"
+                           "\"layout\":{\"cabling\":\"structured\",\"leaf_racks\":\"top-of-rack\","
+                           "\"extra_mated_pairs\":2}}");
+    cr_assert_eq(fp_plan_rack_count(p), 9);
+    expect_panels(p, "compute", 1, 41, 34);
+    expect_panels(p, "spine", 6, 33, 10);
+    cr_expect_eq(bom_qty(p, "cassette-mpo-lc12"), 46);
+    cr_expect_eq(bom_qty(p, "adapter-plate-mpo12"), 0);
+    cr_expect_eq(bom_qty(p, "panel-1u-4slot"), 14);
+    cr_expect_eq(bom_qty(p, "trunk-os2-mpo-144f"), 8);
+    cr_expect_eq(bom_qty(p, "fibre-os2-lc-duplex"), 512);
     fp_plan_free(p);
 }

@@ -247,8 +247,12 @@ static void check_plan(const fp_plan *p, const fp_catalog *cat, const params *pr
             cr_assert(l >= 0 && (size_t)l < c.n_link, "%s", cb.id);
             cr_assert_eq(fp_plan_link(p, (size_t)l, &ln[k], NULL), FP_OK);
             carried[l]++;
-            cr_assert_eq(fp_plan_link_cable(p, (size_t)l), (int64_t)i, "link %lld", (long long)l);
-            cr_assert_eq(fp_plan_link_medium(p, (size_t)l), cb.medium);
+            size_t at = 0;
+            fp_medium m = FP_MEDIUM_COUNT;
+            cr_assert_eq(fp_plan_link_cable(p, (size_t)l, &at, NULL), FP_OK);
+            cr_assert_eq(at, i, "link %lld", (long long)l);
+            cr_assert_eq(fp_plan_link_medium(p, (size_t)l, &m, NULL), FP_OK);
+            cr_assert_eq(m, cb.medium);
             cr_assert_eq(ln[k].boundary, cb.boundary, "%s", cb.id);
             cr_assert_eq(ln[k].plane, cb.plane, "%s", cb.id);
             route = fmax(route, route_by_formula(&c, ln[k].a, ln[k].z));
@@ -614,12 +618,15 @@ Test(cabling_invariants, a_length_override_covers_the_whole_splitter)
      * the 3 m passive splitter, so the 3/4/5 m active splitter at 4 m, for both legs. */
     fp_plan *p = plan_from(TOR256 "{\"cable\":\"C0000001\",\"length_m\":4}]}");
     fp_cable_info c;
-    cr_assert_eq(fp_plan_cable(p, (size_t)fp_plan_link_cable(p, 0), &c, NULL), FP_OK);
+    size_t c0 = 0, c1 = 0;
+    cr_assert_eq(fp_plan_link_cable(p, 0, &c0, NULL), FP_OK);
+    cr_assert_eq(fp_plan_cable(p, c0, &c, NULL), FP_OK);
     cr_expect_eq(c.n_links, 2);
     cr_expect_float_eq(c.route_m, 4, 1e-6);
     cr_expect_eq(c.stock_m, 4);
     cr_expect_eq(c.medium, FP_MEDIUM_ACC);
-    cr_expect_eq(fp_plan_link_cable(p, 1), c.index);
+    cr_assert_eq(fp_plan_link_cable(p, 1, &c1, NULL), FP_OK);
+    cr_expect_eq((int64_t)c1, c.index);
     fp_plan_free(p);
 }
 

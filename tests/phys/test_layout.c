@@ -292,8 +292,10 @@ Test(layout, hundred_thousand_gpus_in_several_halls)
     int64_t smf_low = 0;
     for (size_t l = 0; l < nl; l++) {
         fp_link_info li;
+        fp_medium m = FP_MEDIUM_COUNT;
         fp_plan_link(p, l, &li, NULL);
-        if (li.boundary <= 1 && fp_plan_link_medium(p, l) == FP_MEDIUM_SMF)
+        cr_assert_eq(fp_plan_link_medium(p, l, &m, NULL), FP_OK);
+        if (li.boundary <= 1 && m == FP_MEDIUM_SMF)
             smf_low++;
     }
     cr_expect_eq(smf_low, 0);
@@ -383,6 +385,53 @@ Test(layout, gb200_nvl72_preset)
     }
     cr_expect_eq(compute, 16);
     cr_expect_float_eq(most, 120654, 1e-6);
+    /* Spines: 2 units x 18 leaves x 32 uplinks = 1,152 leaf-spine links; 64-port spines take
+     * them in 1,152 / 64 = 18 spines with no port idle. Each leaf's 32 uplinks over 18 spines:
+     * 2 links to 14 of them and 1 to the other 4 (14 x 2 + 4 = 32). The even spread would need
+     * a divisor of 32 links per spine: 1 link to each of 32 spines, 14 spines too many. */
+    int64_t spines = 0, leaves = 0;
+    for (size_t d = 0; d < fp_plan_device_count(p); d++) {
+        fp_device_info di;
+        fp_plan_device(p, d, &di, NULL);
+        spines += di.tier == 2;
+        leaves += di.tier == 1;
+    }
+    cr_expect_eq(leaves, 36);
+    cr_expect_eq(spines, 18);
+    cr_expect_eq(fp_plan_boundary_links(p, 1), 1152);
+    int64_t to[36][18];
+    memset(to, 0, sizeof to);
+    int64_t first_leaf = -1, first_spine = -1;
+    for (size_t d = 0; d < fp_plan_device_count(p); d++) {
+        fp_device_info di;
+        fp_plan_device(p, d, &di, NULL);
+        if (di.tier == 1 && first_leaf < 0)
+            first_leaf = (int64_t)d;
+        if (di.tier == 2 && first_spine < 0)
+            first_spine = (int64_t)d;
+    }
+    int64_t per_spine[18] = { 0 };
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_link_info l;
+        fp_plan_link(p, i, &l, NULL);
+        if (l.boundary != 1)
+            continue;
+        int64_t a = l.a - first_leaf, z = l.z - first_spine;
+        cr_assert(a >= 0 && a < 36 && z >= 0 && z < 18);
+        to[a][z]++;
+        per_spine[z]++;
+    }
+    for (int z = 0; z < 18; z++)
+        cr_expect_eq(per_spine[z], 64, "spine %d has %lld leaf links", z, (long long)per_spine[z]);
+    for (int a = 0; a < 36; a++) {
+        int twos = 0, ones = 0;
+        for (int z = 0; z < 18; z++) {
+            twos += to[a][z] == 2;
+            ones += to[a][z] == 1;
+        }
+        cr_expect_eq(twos, 14, "leaf %d", a);
+        cr_expect_eq(ones, 4, "leaf %d", a);
+    }
     fp_power_domains pd;
     fp_plan_power_domains(p, &pd);
     cr_expect_eq(pd.rows_over, 0);

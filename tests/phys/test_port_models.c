@@ -19,8 +19,11 @@ static int64_t links_at(const fp_plan *p, int boundary, int gbps)
 static int64_t links_of_medium(const fp_plan *p, fp_medium m)
 {
     int64_t n = 0;
-    for (size_t i = 0; i < fp_plan_link_count(p); i++)
-        n += fp_plan_link_medium(p, i) == m;
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_medium li = FP_MEDIUM_COUNT;
+        cr_assert_eq(fp_plan_link_medium(p, i, &li, NULL), FP_OK);
+        n += li == m;
+    }
     return n;
 }
 

@@ -57,9 +57,9 @@ Test(write_xlsx, sheets_in_reading_order)
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     int n = xl_sheet_names(path, names, 16);
     static const char *const want[] = { "Summary", "BOM",   "Cables",   "Ports",
-                                        "Racks",   "Rack elevation", "Pull list" };
-    cr_assert_eq(n, 7, "%d sheets", n);
-    for (int i = 0; i < 7; i++)
+                                        "Racks",   "Rack elevation", "Pull list", "Trays" };
+    cr_assert_eq(n, 8, "%d sheets", n);
+    for (int i = 0; i < 8; i++)
         cr_expect_str_eq(names[i], want[i]);
     fp_plan_free(p);
 }
@@ -510,7 +510,7 @@ static void check_print_setup(const char *dir, const char *paper)
     char path[160], names[16][32], v[64];
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     int n = xl_sheet_names(path, names, 16);
-    cr_assert_eq(n, 7);
+    cr_assert_eq(n, 8);
     char *wb = xl_member(path, "xl/workbook.xml");
     for (int i = 1; i <= n; i++) {
         char *xml = xl_sheet(path, i);
@@ -920,5 +920,66 @@ Test(write_xlsx, per_metre_prices_and_power_apart)
     free(b.cell);
     free(bom);
     free(sum);
+    fp_plan_free(p);
+}
+
+/* Structured cabling in the workbook, 256 GPUs all on OM4 (the racks of
+ * tests/phys/test_cabling.c's structured_panels_stand_in_the_racks): every link is one cable
+ * between two racks, 256 NIC-leaf + 256 leaf-spine = 512 cables, each cord + trunk + cord: the
+ * Segments sheet has 512 rows whose three segments add up to the cable's route. The elevation
+ * shows the panels in their units: 8 compute racks x 1 + 11 in the leaf rack + 6 in the spine
+ * rack = 25 "patch panel" cells. The Trays sheet has a row per tray (2 rows: R01, R02). With a
+ * 50 x 20 mm tray in one tier (500 mm^2 at 50 %) row 1's trunks (512 x 1/12 of a 9.0 mm
+ * trunk = 2,714.3 mm^2, plus nothing else) are over-full: OVER. */
+Test(write_xlsx, structured_segments_panels_and_trays)
+{
+    fp_plan *p = plan_from("{\"name\":\"s256\",\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
+                           "\"layout\":{\"cabling\":\"structured\",\"tray_width_mm\":50,"
+                           "\"tray_depth_mm\":20,\"tray_tiers\":1}}");
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    cr_expect_eq(sheet_index(path, "Segments"), 4, "Segments follows Cables");
+    char *xml = sheet_named(path, "Segments");
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[4], "Cord A m");
+    cr_expect_str_eq(row.v[7], "Trunk m");
+    cr_expect_str_eq(row.v[12], "Cord Z m");
+    long rows = 0;
+    while (xl_next_row(&pos, &row)) {
+        double sum = atof(row.v[4]) + atof(row.v[7]) + atof(row.v[12]);
+        cr_expect(fabs(sum - atof(row.v[15])) < 0.006, "%s: %s + %s + %s != %s", row.v[0], row.v[4],
+                  row.v[7], row.v[12], row.v[15]);
+        cr_expect_str_eq(row.v[6], "trunk-om4-mpo-144f");
+        rows++;
+    }
+    cr_expect_eq(rows, 512);
+    free(xml);
+    xml = sheet_named(path, "Rack elevation");
+    long panels = 0;
+    for (const char *q = xml; (q = strstr(q, ">patch panel<")) != NULL; q++)
+        panels++;
+    cr_expect_eq(panels, 25);
+    cr_expect(strstr(xml, ">patch panel (1 U)<") != NULL, "legend");
+    free(xml);
+    xml = sheet_named(path, "Racks");
+    cr_expect(strstr(xml, "U24-U34 11 patch panels") != NULL, "leaf rack contents");
+    free(xml);
+    xml = sheet_named(path, "Trays");
+    pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[0], "Row");
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[0], "H1-R01");
+    cr_expect_eq(atol(row.v[1]), 512);
+    cr_expect_eq(atol(row.v[3]), 1);
+    cr_expect_str_eq(row.v[6], "OVER");
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[0], "H1-R02");
+    cr_expect(!xl_next_row(&pos, &row), "one row per tray");
+    free(xml);
     fp_plan_free(p);
 }
