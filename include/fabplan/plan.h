@@ -166,7 +166,8 @@ typedef struct fp_network_info {
     int port_gbps;          /**< speed of the hosts' ports */
     int64_t hosts;          /**< endpoints: servers plus the extra endpoints' port groups */
     int64_t switches;       /**< all tiers */
-    int64_t links;          /**< all boundaries; one cable each */
+    int64_t links;          /**< all boundaries, and the MLAG peer links of a dual-homed
+                                 Ethernet network */
     double cost_usd;        /**< switches, NICs bought for the network, transceivers, copper
                                  cables and fibre its cabling chose, and their spares */
     double power_w;         /**< the same parts in service */

@@ -1,4 +1,5 @@
 /* fabplan — fabric: the cluster's other networks, each built by the Clos builder (clos.c). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fabric/networks.h"
@@ -35,6 +36,81 @@ static fp_status size_one(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
     return fp__clos_size(fab, rs, err);
 }
 
+/* Logical ports of one cage at the leaf's down split. */
+static int leaf_cage_ports(const fp_rspec *rs)
+{
+    const fp_tier_spec *ts = &rs->tier[0];
+    return (ts->per_cage > 0 ? ts->per_cage : 1) * (ts->breakout > 0 ? ts->breakout : 1);
+}
+
+/* First logical port of the MLAG peer links on a leaf: the first whole cage after its down and
+ * up ports (each peer link takes a cage of its own, so its cable is a straight one). */
+static int peer_port0(const fp_fabric *fab, const fp_rspec *rs)
+{
+    int kc = leaf_cage_ports(rs), used = fab->size[0].down + fab->size[0].up;
+    return (used + kc - 1) / kc * kc;
+}
+
+/* Size a network; a dual-homed one with peer links keeps room for them on its leaves: while
+ * they do not fit in the leaf's ports (less the spec's reserve), the sizing reserve grows by one
+ * cage (which every tier then keeps free). */
+static fp_status size_net(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
+{
+    fp_rspec *rs = &ns->rs;
+    fp_status rc = size_one(fab, ns, err);
+    if (rc != FP_OK || !ns->dual_homed || ns->peer_links == 0)
+        return rc;
+    const fp_tier_spec *ts = &rs->tier[0];
+    if (ts->breakout_up != ts->breakout) {
+        /* Up links split unlike the down side: no room is reckoned; the peers go without. */
+        ns->peer_links = 0;
+        return FP_OK;
+    }
+    const int kc = leaf_cage_ports(rs);
+    const int cap = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
+    for (int step = 0; peer_port0(fab, rs) + ns->peer_links * kc > cap; step++) {
+        if (step > ts->radix / kc)
+            FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
+                    "/mlag_peer_links: %d peer links do not fit on a %s leaf (%d ports); expected fewer peer links or a larger switch",
+                    ns->peer_links, ts->model.id, ts->radix);
+        rs->reserve += (double)kc / ts->radix;
+        if ((rc = size_one(fab, ns, err)) != FP_OK)
+            return rc;
+    }
+    return FP_OK;
+}
+
+/* The MLAG peer links: peer_links between leaves 2k and 2k+1 of each pair, after the fabric's
+ * last boundary (boundary_base[tiers] stays where the builder put it), marked with the leaf's up
+ * boundary (1) so they run at the leaf's up-link speed. */
+static fp_status add_peer_links(fp_fabric *fab, const fp_net_spec *ns, fp_error *err)
+{
+    if (!ns->dual_homed || ns->peer_links == 0 || fab->tiers < 1)
+        return FP_OK;
+    const int64_t leaves = fab->level[1].switches * fab->planes, pairs = leaves / 2;
+    const int kc = leaf_cage_ports(&ns->rs), p0 = peer_port0(fab, &ns->rs);
+    fp_link *l = realloc(fab->link, sizeof *l * (size_t)(fab->n_link + pairs * ns->peer_links));
+    if (l == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory for MLAG peer links");
+    fab->link = l;
+    for (int64_t k = 0; k < pairs; k++)
+        for (int j = 0; j < ns->peer_links; j++) {
+            fp_link *x = &fab->link[fab->n_link++];
+            x->a = (int32_t)(fab->tier_base[1] + 2 * k);
+            x->z = x->a + 1;
+            x->a_port = x->z_port = p0 + j * kc;
+            x->boundary = 1;
+            x->plane = 0;
+        }
+    fab->ports_used[1] += 2 * pairs * ns->peer_links;
+    return FP_OK;
+}
+
+int64_t fp__net_peer_links(const fp_fabric *fab)
+{
+    return fab->n_link - fab->boundary_base[fab->tiers];
+}
+
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -45,8 +121,9 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
     for (int i = 0; i < nets->n; i++) {
         fp_status rc;
-        if ((rc = size_one(&out->fab[i], &nets->net[i], err)) != FP_OK ||
-            (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK) {
+        if ((rc = size_net(&out->fab[i], &nets->net[i], err)) != FP_OK ||
+            (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
+            (rc = add_peer_links(&out->fab[i], &nets->net[i], err)) != FP_OK) {
             char base[32];
             snprintf(base, sizeof base, "/networks/%d", i);
             fp__net_error_repoint(err, base);

@@ -175,7 +175,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
 {
     static const char *const keys[] = { "name", "role", "ports_per_server", "port_gbps", "nic",
                                         "dual_homed", "extra_endpoints", "switch", "tiers",
-                                        "oversubscription", "reserve", NULL };
+                                        "oversubscription", "reserve", "mlag_peer_links", NULL };
     char role[32] = "", d[96], p[160];
     int gbps = 0;
     fp_status rc;
@@ -217,6 +217,14 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         if (ns->dual_homed && ns->ports != 2)
             FP_FAIL(err, FP_EINVAL, p, "%s: dual-homing takes exactly 2 ports per server (one to each leaf of an MLAG pair), found ports_per_server %d",
                     p, ns->ports);
+    }
+    ns->peer_links = -1;
+    if ((rc = fp__json_i32(n, "mlag_peer_links", base, 0, 16, &ns->peer_links, err)) != FP_OK)
+        return rc;
+    if (ns->peer_links > 0 && !ns->dual_homed) {
+        snprintf(p, sizeof p, "%s/mlag_peer_links", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: %d peer links, but the network is not dual-homed; MLAG peer links join the two leaves of a pair (set dual_homed, or leave mlag_peer_links out)",
+                p, ns->peer_links);
     }
     if (cJSON_GetObjectItemCaseSensitive(n, "switch") == NULL) {
         snprintf(p, sizeof p, "%s/switch", base);
@@ -261,6 +269,10 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         ps->server_power_w = 0;
         ps->structured = 0;
     }
+    /* MLAG is an Ethernet feature: two peer links per pair by default (a LAG of two, so one
+     * cable or port failing keeps the peers joined); an InfiniBand pair has none. */
+    if (ns->peer_links < 0)
+        ns->peer_links = ns->dual_homed && (ns->rs.protocols & FP_PROTO_ETH) ? 2 : 0;
     if (ns->rs.endpoints_per_server != ns->ports) {
         fp__phys_free(&ns->rs.phys);
         snprintf(p, sizeof p, "%s/nic", base);

@@ -30,6 +30,9 @@ typedef struct fp_net_spec {
     int ports;                  /* ports per compute server on this network */
     int dual_homed;             /* 1: the two ports of each host go to the two leaves of an
                                    MLAG pair (built as two rails, one leaf pair per unit) */
+    int peer_links;             /* dual-homed: MLAG peer links between the two leaves of each
+                                   pair (spec mlag_peer_links; default 2 on Ethernet, 0 on
+                                   InfiniBand, which has no MLAG) */
     int64_t servers;            /* compute servers attached (production and hot spares) */
     int64_t hosts;              /* endpoints the builder sees: servers, plus each extra's ports
                                    in groups of `ports` */

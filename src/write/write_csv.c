@@ -22,9 +22,12 @@ static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
         fp__outbuf_str(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->z));
         fp__outbuf_char(ob, ',');
         fp__outbuf_str(ob, fp__net_port_name(port, sizeof port, ns, nf, l->z, l->z_port));
+        /* The MLAG peer links follow the last boundary. */
         n = (size_t)snprintf(row, sizeof row, ",%d,%s,%d,%s\n", ns->rs.gbps[b],
-                             fp__boundary_name(l->boundary, nf->tiers, bn, sizeof bn), l->plane + 1,
-                             ns->name);
+                             i >= nf->boundary_base[nf->tiers]
+                                 ? "mlag-peer"
+                                 : fp__boundary_name(l->boundary, nf->tiers, bn, sizeof bn),
+                             l->plane + 1, ns->name);
         fp__outbuf_put(ob, row, n);
     }
 }

@@ -103,6 +103,13 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
                                     (double)(fab->boundary_base[t + 1] - fab->boundary_base[t]));
             cJSON_AddItemToArray(a, x);
         }
+        if (fp__net_peer_links(fab) > 0) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "boundary", "mlag-peer");
+            cJSON_AddNumberToObject(x, "links", (double)fp__net_peer_links(fab));
+            cJSON_AddItemToArray(a, x);
+        }
+        cJSON_AddNumberToObject(o, "mlag_peer_links_per_pair", ns->dual_homed ? ns->peer_links : 0);
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         cJSON_AddNumberToObject(m, "host_gbps", (double)ns->ports * rs->link_gbps);
         if (fab->tiers >= 1 && fab->size[0].up > 0)

@@ -81,6 +81,12 @@ Test(networks, validation_errors_point_into_networks)
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\","
                  " \"extra_endpoints\": [{\"name\": \"st\", \"count\": 4, \"ports\": 3}]}]",
                  FP_EINVAL, "/networks/0/extra_endpoints/0", "not a multiple");
+    expect_error("[{\"name\": \"o\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\","
+                 " \"mlag_peer_links\": 2}]",
+                 FP_EINVAL, "/networks/0/mlag_peer_links", "not dual-homed");
+    expect_error("[{\"name\": \"c\", \"role\": \"converged\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\","
+                 " \"mlag_peer_links\": 17}]",
+                 FP_EINVAL, "/networks/0/mlag_peer_links", "");
     /* Errors of the shared resolver are re-pointed from /fabric/... to the network. */
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4601\"}]",
                  FP_ECATALOG, "/networks/0/switch", "unknown switch");
@@ -293,8 +299,9 @@ Test(networks, links_csv_network_column)
     snprintf(path, sizeof path, "%s/links.csv", dir);
     csv_file c = csv_load(path);
     cr_assert_str_eq(c.line[0], "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network");
-    /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 280, oob 215 + 18
-     * (derivations in superpod_h100_networks_counts). */
+    /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 280 and 5 pairs x 2
+     * MLAG peer links (Ethernet: two per pair; the InfiniBand storage pairs have none), oob
+     * 215 + 18 (derivations in superpod_h100_networks_counts). */
     int64_t compute = 0, storage = 0, inband = 0, oob = 0, pair_ok = 0;
     for (long i = 1; i < c.n; i++) {
         const char *net = strrchr(c.line[i], ',') + 1;
@@ -310,7 +317,7 @@ Test(networks, links_csv_network_column)
     cr_assert_eq(c.n - 1, compute + storage + inband + oob);
     cr_assert_eq(compute, 2048);
     cr_assert_eq(storage, 512);
-    cr_assert_eq(inband, 274 + 280);
+    cr_assert_eq(inband, 274 + 280 + 5 * 2);
     cr_assert_eq(oob, 215 + 18);
     cr_assert_eq(pair_ok, 274);
     /* Servers keep their compute names on every network. */
@@ -407,7 +414,7 @@ Test(networks, public_getters)
     cr_assert_str_eq(ni.role, "management");
     cr_assert_eq(ni.dual_homed, 1);
     cr_assert_eq(ni.hosts, 137);
-    cr_assert_eq(ni.links, 274 + 280);
+    cr_assert_eq(ni.links, 274 + 280 + 5 * 2);     /* host, leaf-spine and MLAG peer links */
     cr_assert_eq(ni.hosts_on_pairs, 137);
     cr_assert_eq(ni.switches, net_switches(p, 1, 1) + net_switches(p, 1, 2));
     /* 10 leaves + spines at the catalog's $25,000 per SN4600C, and its cabling's lines. */
@@ -551,7 +558,8 @@ Test(networks, cables_labels_topology_network_column)
     }
     cr_assert_eq(compute, (int64_t)fp_plan_cable_count(p));
     cr_assert_eq(oob, 233);
-    cr_assert_eq(inband, 554);      /* 100G: straight DAC or one SR4 cord per link */
+    cr_assert_eq(inband, 554 + 10); /* 100G: straight DAC or one SR4 cord per link, and the
+                                       5 pairs' 2 peer links each */
     cr_assert_eq(storage, (int64_t)fp__net_cable_count(p, net_index(p, "storage")));
     cr_assert_leq(max_compute_id, 2048);
     cr_assert_eq(min_net_id, 2049);
@@ -579,10 +587,69 @@ Test(networks, cables_labels_topology_network_column)
     }
     cr_assert_eq(rows[0], 2048);
     cr_assert_eq(rows[1], 512);
-    cr_assert_eq(rows[2], 554);
+    cr_assert_eq(rows[2], 554 + 10);
     cr_assert_eq(rows[3], 233);
     csv_free(&c);
     snprintf(path, sizeof path, "rm -rf %s", dir);
     cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
+
+/* ---- MLAG peer links ---- */
+
+/* In-band (Ethernet, SN4600C): 10 leaves = 5 MLAG pairs, 2 peer links each (the default: a LAG
+ * of two, one cable or port may fail) = 10 links, each joining leaf 2k to its peer 2k+1 on a
+ * port of its own past the leaf's 28 down and 28 up ports, cabled at 100G and priced. Storage
+ * (InfiniBand, QM9700) has no MLAG: no peer links. With "mlag_peer_links": 4 the in-band pairs
+ * get 5 x 4 = 20; the HGX converged pair (SN5600) gets 2. */
+Test(networks, mlag_peer_links)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    int ib = net_index(p, "inband"), st = net_index(p, "storage");
+    const fp_fabric *f = fp__plan_net_fabric(p, ib);
+    const fp_net_spec *ns = fp__plan_net(p, ib);
+    const fp_cabling *cab = &fp__plan_net_phys(p)->cab[ib];
+    cr_assert_eq(fp__net_peer_links(f), 10);
+    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, st)), 0);
+    int64_t per_leaf[10] = { 0 };
+    for (int64_t l = f->boundary_base[f->tiers]; l < f->n_link; l++) {
+        const fp_link *k = &f->link[l];
+        cr_assert_eq(fp__mlag_peer(f, ns, k->a), k->z);
+        cr_assert_eq((k->a - f->tier_base[1]) % 2, 0);
+        cr_assert_geq(k->a_port, 28 + 28);
+        cr_assert_lt(k->a_port, 64);
+        per_leaf[k->a - f->tier_base[1]]++;
+        per_leaf[k->z - f->tier_base[1]]++;
+        cr_assert_eq(ns->rs.gbps[k->boundary], 100);
+        const fp_cable *cb = &cab->cable[cab->link_cable[l]];
+        cr_assert(ns->rs.phys.parts[cb->part].priced);
+        cr_assert_gt(cb->stock_m, 0);
+    }
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(per_leaf[i], 2, "leaf %d has %lld peer links", i, (long long)per_leaf[i]);
+    /* No port carries two links. */
+    for (int64_t a = 0; a < f->n_link; a++)
+        for (int64_t b = a + 1; b < f->n_link; b++) {
+            const fp_link *x = &f->link[a], *y = &f->link[b];
+            cr_assert(!((x->a == y->a && x->a_port == y->a_port) || (x->z == y->z && x->z_port == y->z_port) ||
+                        (x->a == y->z && x->a_port == y->z_port) || (x->z == y->a && x->z_port == y->a_port)),
+                      "links %lld and %lld share a port", (long long)a, (long long)b);
+        }
+    fp_plan_free(p);
+
+    p = preset_plan("hgx-h100-enterprise-32");
+    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, net_index(p, "converged"))), 2);
+    fp_plan_free(p);
+
+    char json[1024];
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": [{\"name\": \"inband\","
+             " \"role\": \"management\", \"ports_per_server\": 2, \"port_gbps\": 100, \"dual_homed\": true,"
+             " \"switch\": \"nvidia-sn4600c\", \"mlag_peer_links\": 4}]}");
+    p = plan_from(json);
+    /* 128 hosts; a 64-port leaf at 1:1 with 4 peer ports keeps down + up <= 60: 30 down, so
+     * ceil(128 / 30) = 5 pairs (10 leaves) and 5 x 4 = 20 peer links (without the peers: 32
+     * down, 4 pairs). */
+    cr_assert_eq(fp__plan_net_fabric(p, 0)->level[1].switches, 10);
+    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, 0)), 20);
     fp_plan_free(p);
 }
