@@ -37,6 +37,9 @@ typedef struct part_key {
     int16_t cage, far;      /* ids: cage; a cable's far end or legs (leg_cage, else cage) */
     int16_t conn, lane;     /* ids: connector; the connector of one lane (lane_connector) */
     int16_t fibre;          /* id of the fibre type ("MMF", "SMF") */
+    int32_t legs, ports;    /* copies of the part's fields the loops read, kept together */
+    int32_t gbps;           /*   (port_gbps) */
+    double reach;           /*   (reach_m) */
 } part_key;
 
 typedef struct ctx {
@@ -56,12 +59,16 @@ typedef struct ctx {
     size_t cg_cap;
     double *stock;          /* per link of the set */
     double *route;          /* per link of the set */
+    int64_t *ckey;          /* share_cords: per link of the set, its two ends' connector keys */
+    int *cper;              /*   and links per connector (connector_of) */
     size_t stock_cap;
     int budget_cut;         /* try_optics: a module reached but its loss budget did not */
     /* fp__media_prepare: */
     part_key *pk;           /* per part of ps->parts */
     int16_t *list;          /* storage of the part lists below */
     const int16_t *cables;  /* copper cables that speak a protocol of the fabric, in catalog order */
+    const int16_t *cords;   /* fibre parts of one leg, in catalog order */
+    int n_cords;
     const int16_t *mods[3]; /* per optic class: such transceivers, in catalog order */
     const int16_t *lanes[3];/* per optic class: those that bring a new lane connector */
     int n_cables, n_mods[3], n_lanes[3];
@@ -149,6 +156,49 @@ static inline int cage_id_fits(int16_t part_cage, int16_t port_cage)
     return port_cage < 0 || part_cage == port_cage;
 }
 
+/* ---- parts ---- */
+
+static inline int copper_medium(const fp_part *p)
+{
+    if (strcmp(p->medium, "DAC") == 0)
+        return FP_MEDIUM_DAC;
+    if (strcmp(p->medium, "ACC") == 0)
+        return FP_MEDIUM_ACC;
+    if (strcmp(p->medium, "AEC") == 0)
+        return FP_MEDIUM_AEC;
+    return -1;
+}
+
+/* Optical classes: 0 SR (multimode), 1 DR (single-mode MPO), 2 FR (single-mode LC). */
+static inline int optic_class(const fp_part *p)
+{
+    if (strcmp(p->fibre, "MMF") == 0)
+        return 0;
+    if (strcmp(p->fibre, "SMF") == 0)
+        return strstr(p->connector, "LC") ? 2 : 1;
+    return -1;
+}
+
+/* Connector of one lane: "2xMPO-12/APC" -> "MPO-12/APC". */
+static inline const char *lane_connector(const fp_part *p)
+{
+    const char *c = p->connector;
+    if (c[0] >= '2' && c[0] <= '9' && c[1] == 'x')
+        return c + 2;
+    return c;
+}
+
+/* One set of links that share cages, as fp__media_decide reads it (media.c). */
+typedef struct fp_media_set {
+    size_t ncg;                 /* cages in c->cg */
+    double route_max;           /* longest route of the set */
+    int64_t worst;              /* the link with that route */
+    double cu_route;            /* a copper cable's length: a hand length, else route_max */
+    unsigned allowed;           /* media allowed, bit (1 << fp_medium) */
+    int forced;                 /* part a hand override forces, -1 */
+    const fp_override *forced_by, *length_by;   /* the overrides giving a part, a length */
+} fp_media_set;
+
 /* Work out c->pk and the part lists from c->ps and c->rs; call once before fp__media_decide.
  * FP_ENOMEM when out of memory. */
 fp_status fp__media_prepare(ctx *c, fp_error *err);
@@ -157,6 +207,9 @@ fp_status fp__media_prepare(ctx *c, fp_error *err);
  * c->link_part, c->link_stock and c->link_role. FP_EDESIGN (or FP_EINVAL for conflicting
  * overrides) when nothing allowed fits, naming the link and why. */
 fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err);
+/* The error for a set nothing allowed serves (media_fail.c): FP_EDESIGN naming the link, its
+ * cages, what the catalog lacks or the longest reach available. Always fails. */
+fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error *err);
 /* Release the scratch arrays fp__media_decide grows. */
 void fp__media_scratch_free(ctx *c);
 
