@@ -201,7 +201,7 @@ Test(exports, part_id_with_a_comma_is_quoted)
     fp_spec *spec = NULL;
     fp_plan *p = NULL;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_catalog_merge_string(cat, part, "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_catalog_merge_string(cat, part, strlen(part), "<test>", &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_spec_parse(&spec, SPEC_768, strlen(SPEC_768), "<test>", &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
     char dir[64];
