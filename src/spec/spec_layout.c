@@ -38,7 +38,7 @@ static void defaults(fp_phys_spec *ps)
     ps->tray_width_mm = 600;
     ps->tray_depth_mm = 150;
     ps->tray_fill_max = 0.5;
-    ps->tray_tiers = 2;             /* a second tier over rows that need it: docs/layout.md */
+    ps->tray_tiers = 3;             /* more tiers over rows that need them: docs/layout.md */
     ps->tray_height_m = 0.3;
     ps->service_loop_m = 0.3;
     ps->slack_pct = 5;

@@ -511,8 +511,8 @@ Test(cabling, tray_fill_by_row)
      * the 256 leaf-spine cords (row 1 to the spine row): 512 cords of 3.0 mm, 512 x pi x 1.5^2
      * = 3,619.1 mm^2; the spine row's tray the 256 leaf-spine cords, 1,809.6 mm^2. A 600 x 150
      * mm tray filled to 50 % holds 45,000 mm^2: 8.04 %, one tier. A 50 x 20 mm tray (500 mm^2)
-     * is over-full 7.24 times in one tier (tray_tiers 1), and 3.62 times in the two tiers the
-     * default allows (1,000 mm^2). */
+     * is over-full 7.24 times in one tier (tray_tiers 1), and 2.41 times in the three tiers the
+     * default allows (1,500 mm^2). */
     const char *fmt = "{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
                       "\"layout\":{\"racks_per_row\":16,\"leaf_racks\":\"end\"%s}}";
     char json[300];
@@ -544,9 +544,9 @@ Test(cabling, tray_fill_by_row)
     snprintf(json, sizeof json, fmt, ",\"tray_width_mm\":50,\"tray_depth_mm\":20");
     p = plan_from(json);
     fp_plan_tray(p, 0, &t, NULL);
-    cr_expect_float_eq(t.fill, 3.6191, 1e-4);
-    cr_expect_eq(t.tiers, 2);
-    cr_expect_float_eq(t.capacity_mm2, 1000, 1e-9);
+    cr_expect_float_eq(t.fill, 2.4127, 1e-4);
+    cr_expect_eq(t.tiers, 3);
+    cr_expect_float_eq(t.capacity_mm2, 1500, 1e-9);
     cr_expect_eq(t.over, 1);
     fp_plan_free(p);
     fp_error e2;

@@ -299,6 +299,17 @@ Test(layout, hundred_thousand_gpus_in_several_halls)
             smf_low++;
     }
     cr_expect_eq(smf_low, 0);
+    /* Trays: a central core row holds at most 24 racks x 8 cores x 64 cords = 12,288 cords,
+     * 86,859 mm^2 if all are 3.0 mm fibre (a few 7.5 mm copper cables add a little), under the
+     * 3 x 45,000 mm^2 of three tiers: no tray over-full. */
+    int over = 0;
+    for (size_t i = 0; i < fp_plan_tray_count(p); i++) {
+        fp_tray_info t;
+        fp_plan_tray(p, i, &t, NULL);
+        over += t.over;
+        cr_expect_leq(t.cables, 24 * 8 * 64, "%s", t.row);
+    }
+    cr_expect_eq(over, 0);
     fp_plan_free(p);
 }
 
