@@ -18,7 +18,7 @@ check() {       # check LABEL PLAN-ARGS...
     label=$1; shift
     rm -rf "$tmp/full" "$tmp/one"
     "$bin" plan "$@" --no-xlsx -q -o "$tmp/full"
-    for f in json links cables bom labels netbox topology avd report,diagrams fabric floor detail; do
+    for f in json links cables bom labels netbox topology avd report,diagrams fabric figure floor detail; do
         rm -rf "$tmp/one"
         "$bin" plan "$@" --formats "$f" -q -o "$tmp/one"
         for file in "$tmp"/one/*; do

@@ -30,6 +30,9 @@ extern "C" {
 #define FP_WRITE_OVERVIEW 0x1000u /**< fabric.dot/.svg: one node per group of identical switches */
 #define FP_WRITE_DETAIL 0x2000u /**< su-<n>.dot/.svg or pod-<n>.dot/.svg (see fp_write_options.detail) */
 #define FP_WRITE_FLOOR 0x4000u /**< floor.dot/.svg: racks on the floor, busiest rack-to-rack runs */
+#define FP_WRITE_FIGURE 0x10000u /**< group-<n>.dot/.svg: one 16:9 page of one scalable-unit group
+                                      (the pod of the unit fp_write_options.detail selects): every
+                                      leaf, rails coloured, spines and the tiers above, counts table */
 #define FP_WRITE_PNG 0x8000u /**< also render each diagram selected above as PNG (on request) */
 #define FP_WRITE_ALL 0xffffffffu
 /** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies. */

@@ -22,15 +22,16 @@ static const format_name format_names[] = {
     { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
     { "avd", FP_WRITE_AVD, "avd-cv-topology.yml (Ethernet fabrics)" },
     { "report", FP_WRITE_REPORT, "report.html" },
-    { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
+    { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
     { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
+    { "figure", FP_WRITE_FIGURE, "group figure .dot/.svg" },
     { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
     { "detail", FP_WRITE_DETAIL, "detail .dot/.svg" },
     { "png", FP_WRITE_PNG, NULL },
     { "all", FP_WRITE_DEFAULT, NULL },
 };
 #define N_FORMAT_NAMES (sizeof format_names / sizeof format_names[0])
-#define DIAGRAM_BITS (FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR)
+#define DIAGRAM_BITS (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)
 
 static void list_format_names(FILE *f)
 {
@@ -70,15 +71,15 @@ static void plan_usage(FILE *f)
           "Build the fabric for SPEC (a JSON file; the built-in default when omitted) and write\n"
           "its documents (plan.json, links.csv, cables.csv, bom.csv, plan.xlsx, labels.csv,\n"
           "the NetBox import set (netbox-*.csv), topology.csv, report.html (one page for a\n"
-          "reviewer), and the fabric, floor and one unit's detail diagrams as .dot and .svg) into\n"
-          "DIR (default ./out). Prints a summary on stdout.\n\n",
+          "reviewer), and the fabric, group figure, floor and one unit's detail diagrams as .dot\n"
+          "and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
-          "                      (or one of fabric, floor, detail), png, all. E.g. --formats\n"
+          "                      (or one of fabric, figure, floor, detail), png, all. E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~30 s at\n"
           "                      131,072 GPUs. Only the planning stages these outputs read are\n"
           "                      built (links, topology, avd, detail: the fabric alone)\n"
@@ -86,7 +87,8 @@ static void plan_usage(FILE *f)
           "  --paper a4|letter   paper the workbook's sheets print on (default a4)\n"
           "  --split-by row|hall also write one workbook per row (DIR/by-row/) or hall\n"
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
-          "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first)\n"
+          "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first); the\n"
+          "                      group figure shows the group (pod) holding it\n"
           "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
           "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
@@ -359,7 +361,7 @@ static unsigned resolve_formats(const plan_opts *po)
         f &= ~FP_WRITE_XLSX;
     if ((f & FP_WRITE_PNG) && !(f & DIAGRAM_BITS)) {
         fprintf(stderr, "fabplan: png renders the diagrams as PNG, but the outputs chosen have no "
-                        "diagram; add diagrams (or fabric, floor, detail) to --formats\n");
+                        "diagram; add diagrams (or fabric, figure, floor, detail) to --formats\n");
         return 0;
     }
     if (po->split_by != FP_SPLIT_NONE && !(f & FP_WRITE_XLSX)) {
@@ -367,9 +369,9 @@ static unsigned resolve_formats(const plan_opts *po)
                         "leave out xlsx; add xlsx to --formats (and drop --no-xlsx)\n");
         return 0;
     }
-    if (po->detail && !(f & FP_WRITE_DETAIL)) {
-        fprintf(stderr, "fabplan: --detail chooses the detail diagram, but the outputs chosen leave it "
-                        "out; add detail (or diagrams) to --formats\n");
+    if (po->detail && !(f & (FP_WRITE_DETAIL | FP_WRITE_FIGURE))) {
+        fprintf(stderr, "fabplan: --detail chooses the detail diagram (and the group figure's group), "
+                        "but the outputs chosen leave both out; add detail (or diagrams) to --formats\n");
         return 0;
     }
     if ((f & ~FP_WRITE_PNG) == 0) {

@@ -44,6 +44,15 @@ static inline const char *fill_of(int tier)
     return role_fill[tier >= 0 && tier <= FP_MAX_TIERS ? tier : 0];
 }
 
+/* Rail colours: 8 distinct hues that stay apart for common colour-vision deficiencies
+ * (Okabe-Ito), repeating from the ninth rail on. */
+static inline const char *fp__rail_colour(int64_t rail)
+{
+    static const char *const rail_colour[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7",
+                                               "#56b4e9", "#d55e00", "#000000", "#b8a000" };
+    return rail_colour[(rail < 0 ? 0 : rail) % 8];
+}
+
 /* Write g as Graphviz source (.dot) or render it by path's extension (.svg, .png), then close
  * it. Errors: FP_EIO (with Graphviz's own message), FP_ENOMEM. */
 fp_status fp__dot_emit(Agraph_t *g, const char *path, fp_error *err);
@@ -51,5 +60,9 @@ fp_status fp__dot_emit(Agraph_t *g, const char *path, fp_error *err);
 Agraph_t *fp__dot_new_graph(const char *name, const char *engine, const char *title);
 /* A node drawn as its HTML table (a legend): no box of its own around the table. */
 Agnode_t *fp__dot_table_node(Agraph_t *g, const char *name, const char *html);
+
+/* The pod (0-based) of the unit the detail diagram draws (dot_detail.c): the group the one-page
+ * figure shows. 0 for a 2-tier fabric, without a selection, or when the selector is bad. */
+int64_t fp__detail_pod(const fp_plan *plan, const fp_write_options *o);
 
 #endif

@@ -2,11 +2,6 @@
  * device, port and link, rails coloured; see write_dot.c. */
 #include "write/dot.h"
 
-/* Rails: 8 distinct hues that stay apart for common colour-vision deficiencies (Okabe-Ito). */
-static const char *const rail_colour[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7",
-                                           "#56b4e9", "#d55e00", "#000000", "#b8a000" };
-#define N_RAIL_COLOURS (sizeof rail_colour / sizeof rail_colour[0])
-
 /* ------------------------------------------------------------------------------------------ */
 /* Detail of one scalable unit or pod. */
 
@@ -125,6 +120,22 @@ int fp__detail_file_name(const fp_plan *plan, const fp_write_options *o, const c
     return 1;
 }
 
+/* The pod (0-based) holding the unit the detail diagram draws: su:N's pod, pod:N itself, 0 for
+ * a 2-tier fabric (one group) or when no unit is selected or the selector is bad. */
+int64_t fp__detail_pod(const fp_plan *plan, const fp_write_options *o)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    unit_sel sel;
+    if (fab->tiers < 3 || parse_selector(plan, o, &sel, NULL) != FP_OK || sel.kind == 0)
+        return 0;
+    if (sel.kind == 2)
+        return sel.index;
+    for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++)
+        if (fab->dev[i].su == sel.index)
+            return fab->dev[i].pod;
+    return 0;
+}
+
 static int in_unit(const fp_device *d, const unit_sel *sel)
 {
     if (sel->kind == 1)
@@ -138,9 +149,9 @@ static const char *link_colour(const fp_plan *plan, const fp_link *l)
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_device *leaf = l->boundary == 0 ? &fab->dev[l->z] : l->boundary == 1 ? &fab->dev[l->a] : NULL;
     if (leaf && leaf->rail >= 0)
-        return rail_colour[(size_t)leaf->rail % N_RAIL_COLOURS];
+        return fp__rail_colour(leaf->rail);
     if (l->boundary == 0)
-        return rail_colour[(size_t)(l->a_port / fp__plan_rspec(plan)->nic.ports) % N_RAIL_COLOURS];
+        return fp__rail_colour(l->a_port / fp__plan_rspec(plan)->nic.ports);
     return "#777777";
 }
 
@@ -162,7 +173,7 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf
         PUT("<TR><TD BGCOLOR=\"%s\"><B>%s</B></TD></TR>", fill_of(0), dn);
         for (int p = 0; p < ports; p++)
             PUT("<TR><TD PORT=\"p%d\" ALIGN=\"RIGHT\"><FONT COLOR=\"%s\">%s</FONT></TD></TR>", p,
-                rail_colour[(size_t)(p / rs->nic.ports) % N_RAIL_COLOURS],
+                fp__rail_colour(p / rs->nic.ports),
                 fp__port_name(pn, sizeof pn, fab, rs, dev, p));
     } else {
         const fp_tier_size *ts = &fab->size[d->tier - 1];
@@ -172,7 +183,7 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, int64_t dev, char *buf
             d->rail >= 0 ? "" : "", dn);
         if (d->rail >= 0)
             PUT("<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"><FONT COLOR=\"white\">rail %d</FONT></TD></TR>",
-                rail_colour[(size_t)d->rail % N_RAIL_COLOURS], d->rail + 1);
+                fp__rail_colour(d->rail), d->rail + 1);
         for (int r = 0; r < rows; r++) {
             PUT("<TR>");
             if (r < ts->down)

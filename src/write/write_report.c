@@ -342,6 +342,11 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
         snprintf(svg, sizeof svg, "%s/%s", dir, "fabric.svg");
         inline_svg(f, svg, "Fabric: groups of identical switches and the links between them");
     }
+    if ((formats & FP_WRITE_FIGURE) && fp__figure_file_name(plan, o, "svg", unit, sizeof unit)) {
+        snprintf(svg, sizeof svg, "%s/%s", dir, unit);
+        inline_svg(f, svg, "One scalable-unit group on a page: every leaf, rails coloured, the "
+                           "spines and the tiers above, with counts");
+    }
     if ((formats & FP_WRITE_DETAIL) && fp__detail_file_name(plan, o, "svg", unit, sizeof unit)) {
         snprintf(svg, sizeof svg, "%s/%s", dir, unit);
         inline_svg(f, svg, "One unit in detail: every server, switch and link, rails coloured");
@@ -350,7 +355,7 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
         snprintf(svg, sizeof svg, "%s/%s", dir, "floor.svg");
         inline_svg(f, svg, "Floor plan: racks at their position, coloured by role");
     }
-    if (!(formats & (FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR)))
+    if (!(formats & (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)))
         fputs("<p class=\"muted\">No diagrams in this run (--formats).</p>\n", f);
     fputs("</section>\n", f);
 

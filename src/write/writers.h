@@ -81,6 +81,12 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
  * name it is given: ".dot" writes the Graphviz source, ".svg"/".png" lay out and render. */
 fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err);
+/* The one-page fabric figure of one scalable-unit group (dot_figure.c): the group of the unit
+ * the detail diagram draws (fp_write_options.detail), group-<pod>.dot/.svg. */
+fp_status fp__write_figure(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err);
+int fp__figure_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                         char *buf, size_t n);
 fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
                            fp_error *err);
 fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,

@@ -702,3 +702,111 @@ Test(write_dot, two_tier_rail_overview_has_a_box_per_su)
     cr_expect(strstr(dot, "leaves × 32") == NULL);
     free(dot);
 }
+
+/* Sum of the "links" attribute over the figure's edges whose ends are tiers lo and lo + 1 (the
+ * figure draws one line per pair of devices, or per device into a band; each says its links). */
+static long figure_links(Agraph_t *g, int lo)
+{
+    long sum = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            int a = node_tier(agtail(e)), z = node_tier(aghead(e));
+            if (strcmp(attr(agtail(e), "tier"), "server") == 0)
+                a = 0;
+            if ((a == lo && z == lo + 1) || (z == lo && a == lo + 1))
+                sum += *attr(e, "links") ? atol(attr(e, "links")) : 1;
+        }
+    return sum;
+}
+
+static long figure_count(Agraph_t *g, const char *tier)
+{
+    long n = 0;
+    for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+        n += strcmp(attr(v, "tier"), tier) == 0;
+    return n;
+}
+
+/* The SVG's width:height from its <svg width="..pt" height="..pt">. */
+static double svg_aspect(const char *dir, const char *file)
+{
+    char path[256];
+    double w = 0, h = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *b = slurp(path);
+    char *p = strstr(b, "<svg width=\"");
+    cr_assert_not_null(p, "%s has no <svg width", path);
+    cr_assert_eq(sscanf(p, "<svg width=\"%lfpt\" height=\"%lfpt\"", &w, &h), 2);
+    free(b);
+    return w / h;
+}
+
+/* The one-page figure of the B200 16-SU plan's third group: SU 9 lies in pod 3 (4 SUs per pod,
+ * see B200_16SU), so --detail su:9 draws group-3 = SU 9-12. Derived from the fabric's shape:
+ * 4 SUs x 32 servers = 128 servers, each with 8 NIC ports -> 1,024 NIC-leaf links; 4 x 8 = 32
+ * rail leaves (8 per rail), each with 32 uplinks -> 1,024 leaf-spine links; 32 spines with 32
+ * uplinks -> 1,024 spine-core links, reaching all 64 cores (64 cores x 64 down ports = 4,096 =
+ * 4 pods x 1,024), few enough to draw box by box. The page is 16:9. */
+Test(write_dot, figure_of_a_su_group)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_FIGURE, "su:9");
+    cr_expect(!exists(dir, "group-1.dot"));
+    Agraph_t *g = read_dot(dir, "group-3.dot");
+    cr_expect_eq(figure_count(g, "server"), 128);
+    cr_expect_eq(figure_count(g, "leaf"), 32);
+    cr_expect_eq(figure_count(g, "spine"), 32);
+    cr_expect_eq(figure_count(g, "core"), 64);
+    int per_rail[9] = { 0 };
+    for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+        if (strcmp(attr(v, "tier"), "leaf") == 0) {
+            int su, rail;
+            cr_assert_eq(sscanf(agnameof(v), "su%d-leaf-r%d", &su, &rail), 2, "%s", agnameof(v));
+            cr_expect(su >= 9 && su <= 12, "%s is not in SU 9-12", agnameof(v));
+            cr_expect_eq(atoi(attr(v, "rail")), rail);
+            per_rail[rail]++;
+        }
+    for (int r = 1; r <= 8; r++)
+        cr_expect_eq(per_rail[r], 4, "rail %d: %d leaves", r, per_rail[r]);
+    cr_expect_eq(figure_links(g, 0), 1024);
+    cr_expect_eq(figure_links(g, 1), 1024);
+    cr_expect_eq(figure_links(g, 2), 1024);
+    /* The counts table names the group's and the fabric's figures. */
+    Agnode_t *t = agnode(g, S("legend-counts"), 0);
+    cr_assert_not_null(t);
+    cr_expect(strstr(attr(t, "label"), ">4,096<") != NULL, "fabric GPUs missing");
+    cr_expect(strstr(attr(t, "label"), "su09-leaf-r1 … su12-leaf-r8") != NULL);
+    cr_expect(agnode(g, S("legend-colours"), 0) != NULL);
+    agclose(g);
+    cr_expect(xml_elements(dir, "group-3.svg") > 0, "group-3.svg is not well-formed XML");
+    double r = svg_aspect(dir, "group-3.svg");
+    cr_expect(fabs(r - 16.0 / 9.0) < 0.005, "aspect %.4f, not 16:9", r);
+    fp_plan_free(p);
+}
+
+/* A 3-tier Clos of 8,192 GPUs on 64-port switches (pod 2, as in detail_pod): 32 leaves and 32
+ * spines box by box; the 128 cores (8 pods x 32 spines x 32 uplinks / 64 ports) more than the
+ * figure draws one by one, so one band, reached by 32 x 32 = 1,024 links. No rails: no SU. */
+Test(write_dot, figure_of_a_clos_pod_bands_the_cores, .timeout = 60)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_FIGURE, "pod:2");
+    Agraph_t *g = read_dot(dir, "group-2.dot");
+    cr_expect_eq(figure_count(g, "leaf"), 32);
+    cr_expect_eq(figure_count(g, "spine"), 32);
+    cr_expect_eq(figure_count(g, "core"), 1);
+    Agnode_t *band = agnode(g, S("band-cores"), 0);
+    cr_assert_not_null(band);
+    cr_expect_str_eq(attr(band, "devices"), "128");
+    cr_expect_eq(figure_links(g, 0), 1024);
+    cr_expect_eq(figure_links(g, 1), 1024);
+    cr_expect_eq(figure_links(g, 2), 1024);
+    for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+        cr_expect(strncmp(agnameof(v), "su-frame", 8) != 0, "a Clos has no scalable units");
+    agclose(g);
+    fp_plan_free(p);
+}

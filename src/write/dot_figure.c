@@ -1,0 +1,757 @@
+/* fabplan — the one-page fabric figure of a scalable-unit group (group-N.dot/.svg), drawn the
+ * way NVIDIA's SuperPOD reference architectures draw their compute fabric: every leaf of the group
+ * (rail-optimized: scalable units side by side, leaves coloured by rail), the group's servers
+ * below, every spine above, the tiers above the group as bands (or boxes while few), a counts
+ * table and a legend, on a 16:9 page that fits a slide. See write_dot.c.
+ *
+ * fabplan places everything itself and Graphviz only draws ("nop2" = neato -n2: node and edge
+ * positions are final), as on the floor plan: no layout solver runs. */
+#include "write/dot.h"
+
+/* The page: 16:9 in points, the drawing on the left, the table and legend on the right. */
+#define FIG_W 1600.0
+#define FIG_H 900.0
+#define FIG_LEFT 40.0
+#define FIG_RIGHT 1060.0    /* drawing area's right edge; the panel starts 20 pt further */
+#define FIG_PANEL 1080.0
+#define FIG_TOP 120.0       /* first row's centre */
+#define FIG_BOTTOM 820.0    /* servers' row centre */
+/* Above this many devices a tier above the group is drawn as one band, not box by box. */
+#define FIG_MAX_BOXES 64
+/* Above this many servers in the group they are drawn as one bar per block, not one by one. */
+#define FIG_MAX_SERVERS 512
+
+typedef struct fig {
+    Agraph_t *g;
+    const fp_plan *plan;
+    int64_t pod;            /* the group: pod index, -1 = the whole plane (2 tiers) */
+    int64_t *local;         /* per device: index within its row of the figure, -1 when not drawn */
+    Agnode_t **node;        /* per device drawn */
+    double *x;              /* per device drawn: centre x on the page */
+    int64_t n[FP_MAX_TIERS + 1];        /* devices of each tier in (or reached by) the group */
+    int64_t links[FP_MAX_TIERS + 1];    /* links of each boundary in the group (b: tier b -> b+1) */
+    double row_y[FP_MAX_TIERS + 1];     /* page y of each tier's row (y grows down the page) */
+    int band[FP_MAX_TIERS + 1];         /* 1 when the tier is drawn as a band */
+    int64_t su_lo, su_hi;               /* SUs of the group's leaves (rail-optimized), -1 none */
+    int edges;
+} fig;
+
+/* "16384" -> "16,384". */
+static const char *commas(char *buf, size_t n, int64_t v)
+{
+    char raw[32];
+    int len = snprintf(raw, sizeof raw, "%lld", (long long)(v < 0 ? -v : v));
+    size_t k = 0;
+    if (v < 0 && k + 1 < n)
+        buf[k++] = '-';
+    for (int i = 0; i < len && k + 1 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0 && k + 1 < n)
+            buf[k++] = ',';
+        buf[k++] = raw[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+static void pin(Agnode_t *nd, double cx, double cy)
+{
+    char v[64];
+    snprintf(v, sizeof v, "%.2f,%.2f!", cx, FIG_H - cy);
+    set_attr(nd, "pos", v);
+}
+
+/* A fixed-size box centred at (cx, cy) on the page (y down), w x h points. */
+static Agnode_t *fig_box(fig *f, const char *name, double cx, double cy, double w, double h,
+                     const char *label, const char *fill)
+{
+    char v[64];
+    Agnode_t *nd = agnode(f->g, (char *)name, 1);
+    pin(nd, cx, cy);
+    snprintf(v, sizeof v, "%.4f", w / 72.0);
+    set_attr(nd, "width", v);
+    snprintf(v, sizeof v, "%.4f", h / 72.0);
+    set_attr(nd, "height", v);
+    set_attr(nd, "label", label);
+    if (fill) {
+        set_attr(nd, "fillcolor", fill);
+    } else {
+        set_attr(nd, "style", "rounded,dashed");
+        set_attr(nd, "color", "#808080");
+    }
+    return nd;
+}
+
+/* Text centred at (cx, cy). */
+static Agnode_t *fig_text(fig *f, const char *name, double cx, double cy, const char *label,
+                      const char *size)
+{
+    Agnode_t *nd = agnode(f->g, (char *)name, 1);
+    pin(nd, cx, cy);
+    set_attr(nd, "label", label);
+    set_attr(nd, "shape", "plaintext");
+    set_attr(nd, "style", "solid");
+    set_attr(nd, "fixedsize", "false");
+    /* As small as the text: the default minimum (0.75 x 0.5 in) reached past the page. */
+    set_attr(nd, "width", "0.1");
+    set_attr(nd, "height", "0.1");
+    set_attr(nd, "margin", "0.03");
+    set_attr(nd, "fontsize", size);
+    return nd;
+}
+
+/* A straight line between two drawn nodes, from (x0, y0) to (x1, y1) on the page, written as the
+ * B-spline Graphviz draws so nop2 takes it as given. */
+static Agedge_t *fig_line(fig *f, Agnode_t *a, Agnode_t *b, double x0, double y0, double x1,
+                      double y1, const char *colour, double width)
+{
+    char v[160];
+    Agedge_t *e = agedge(f->g, a, b, NULL, 1);
+    snprintf(v, sizeof v, "%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f", x0, FIG_H - y0, x0, FIG_H - y0,
+             x1, FIG_H - y1, x1, FIG_H - y1);
+    set_attr(e, "pos", v);
+    set_attr(e, "color", colour);
+    snprintf(v, sizeof v, "%.2f", width);
+    set_attr(e, "penwidth", v);
+    f->edges++;
+    return e;
+}
+
+static int in_group(const fig *f, const fp_device *d)
+{
+    return d->plane == 0 && d->tier >= 1 && d->tier <= 2 && (f->pod < 0 || d->pod == f->pod);
+}
+
+/* Which devices the figure draws and their places in their rows: the group's leaves and spines,
+ * the devices of higher tiers its links reach (plane 1), and the servers on its leaves. */
+static void select_devices(fig *f)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    f->su_lo = f->su_hi = -1;
+    for (int64_t i = 0; i < fab->n_dev; i++) {
+        const fp_device *d = &fab->dev[i];
+        f->local[i] = -1;
+        if (in_group(f, d)) {
+            f->local[i] = f->n[d->tier]++;
+            if (d->tier == 1 && d->su >= 0) {
+                if (f->su_lo < 0 || d->su < f->su_lo)
+                    f->su_lo = d->su;
+                if (d->su > f->su_hi)
+                    f->su_hi = d->su;
+            }
+        }
+    }
+    /* Links run lower to upper and boundary by boundary, so one pass reaches every tier. */
+    for (int64_t k = 0; k < fab->n_link; k++) {
+        const fp_link *l = &fab->link[k];
+        const fp_device *a = &fab->dev[l->a], *z = &fab->dev[l->z];
+        if (l->boundary == 0) {
+            if (f->local[l->z] >= 0 && z->tier == 1) {
+                f->links[0]++;
+                if (f->local[l->a] < 0)
+                    f->local[l->a] = f->n[0]++;
+            }
+        } else if (f->local[l->a] >= 0 && a->tier == l->boundary) {
+            f->links[l->boundary]++;
+            if (f->local[l->z] < 0 && z->tier > 2)
+                f->local[l->z] = f->n[z->tier]++;
+        }
+    }
+}
+
+/* Row positions: the top tier drawn at FIG_TOP, servers at FIG_BOTTOM, equal gaps between. */
+static void place_rows(fig *f)
+{
+    int tiers = fp__plan_fabric(f->plan)->tiers;
+    for (int t = 0; t <= tiers; t++)
+        f->row_y[t] = FIG_BOTTOM - (FIG_BOTTOM - FIG_TOP) * t / tiers;
+}
+
+/* Centre x of item i of n spread over the drawing's width. */
+static double spread_x(int64_t i, int64_t n)
+{
+    double pitch = (FIG_RIGHT - FIG_LEFT) / (double)(n > 0 ? n : 1);
+    return FIG_LEFT + pitch * ((double)i + 0.5);
+}
+
+static double pitch_of(int64_t n)
+{
+    return (FIG_RIGHT - FIG_LEFT) / (double)(n > 0 ? n : 1);
+}
+
+/* Leaves: scalable units side by side with a gap between them (rail-optimized), else evenly. */
+static double leaf_x(const fig *f, const fp_device *d, int64_t local)
+{
+    if (f->su_lo < 0)
+        return spread_x(local, f->n[1]);
+    int64_t sus = f->su_hi - f->su_lo + 1, per = (f->n[1] + sus - 1) / sus;
+    /* A gap of one leaf between units: sus * per leaves and sus - 1 gaps. */
+    double pitch = (FIG_RIGHT - FIG_LEFT) / (double)(sus * per + sus - 1);
+    int64_t su = d->su - f->su_lo, k = local - su * per;
+    return FIG_LEFT + pitch * ((double)(su * (per + 1) + k) + 0.5);
+}
+
+/* Short box labels: "r3" (rail leaf), "L12" / "S4" / "C7" otherwise; the full name is the
+ * tooltip. Left out when the box is too narrow to hold them. */
+static void switch_boxes(fig *f, int tier, double w, double h)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    char name[64], label[32];
+    static const char prefix[] = { 'N', 'L', 'S', 'C', 'X' };
+    for (int64_t i = fab->tier_base[tier]; i < fab->n_dev && fab->dev[i].tier == tier; i++) {
+        const fp_device *d = &fab->dev[i];
+        int64_t k = f->local[i];
+        if (k < 0)
+            continue;
+        fp__device_name(name, sizeof name, fab, rs, i);
+        double cx = tier == 1 ? leaf_x(f, d, k) : spread_x(k, f->n[tier]);
+        if (w < 14)
+            label[0] = '\0';
+        else if (d->rail >= 0 && tier == 1)
+            snprintf(label, sizeof label, "r%d", d->rail + 1);
+        else
+            snprintf(label, sizeof label, "%c%lld", prefix[tier], (long long)k + 1);
+        f->x[i] = cx;
+        f->node[i] = fig_box(f, name, cx, f->row_y[tier], w, h, label,
+                         tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fill_of(tier));
+        set_attr(f->node[i], "tooltip", name);
+        set_attr(f->node[i], "tier", fp__tier_role(tier, fab->tiers));
+        if (tier == 1 && d->rail >= 0) {
+            set_attr(f->node[i], "fontcolor", "white");
+            snprintf(label, sizeof label, "%d", d->rail + 1);
+            set_attr(f->node[i], "rail", label);
+        }
+    }
+}
+
+/* Servers: one small box each while they fit, else one bar per scalable unit (or per leaf),
+ * and a line from each server (bar) to each leaf it is cabled to, in the leaf's rail colour. */
+static fp_status servers_and_nic_links(fig *f, fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    char name[64], label[96];
+    int one_by_one = f->n[0] <= FIG_MAX_SERVERS;
+    double y = f->row_y[0], leaf_y = f->row_y[1] + 14;
+    if (one_by_one) {
+        /* Servers of each unit spread under that unit's leaves (or all under all leaves). */
+        int64_t sus = f->su_lo >= 0 ? f->su_hi - f->su_lo + 1 : 1;
+        int64_t *in_su = calloc((size_t)sus, sizeof *in_su), *seen = calloc((size_t)sus, sizeof *seen);
+        double *lo = malloc((size_t)sus * sizeof *lo), *hi = malloc((size_t)sus * sizeof *hi);
+        if (!in_su || !seen || !lo || !hi) {
+            free(in_su), free(seen), free(lo), free(hi);
+            FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld units", (long long)sus);
+        }
+        for (int64_t s = 0; s < sus; s++)
+            lo[s] = FIG_RIGHT, hi[s] = FIG_LEFT;
+        for (int64_t i = 0; i < fab->tier_base[1]; i++)
+            if (f->local[i] >= 0)
+                in_su[f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : 0]++;
+        double half = (f->su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) / (double)(f->n[1] + sus - 1)
+                                     : pitch_of(f->n[1])) / 2;
+        for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++) {
+            if (f->local[i] < 0)
+                continue;
+            int64_t s = f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : 0;
+            lo[s] = f->x[i] - half < lo[s] ? f->x[i] - half : lo[s];
+            hi[s] = f->x[i] + half > hi[s] ? f->x[i] + half : hi[s];
+        }
+        int64_t most = 1;
+        for (int64_t s = 0; s < sus; s++)
+            most = in_su[s] > most ? in_su[s] : most;
+        double pitch = (hi[0] - lo[0]) / (double)most;
+        double w = pitch * 0.7 > 24 ? 24 : pitch * 0.7;
+        for (int64_t i = 0; i < fab->tier_base[1]; i++) {
+            if (f->local[i] < 0)
+                continue;
+            int64_t s = f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : 0;
+            fp__device_name(name, sizeof name, fab, rs, i);
+            f->x[i] = lo[s] + (hi[s] - lo[s]) * ((double)seen[s]++ + 0.5) / (double)in_su[s];
+            f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fill_of(0));
+            set_attr(f->node[i], "tooltip", name);
+            set_attr(f->node[i], "tier", "server");
+        }
+        free(in_su), free(seen), free(lo), free(hi);
+    }
+    /* One line per server (or bar) and leaf. Bars: one per scalable unit, else one per leaf. */
+    int64_t n_bars = 0;
+    Agnode_t **bar = NULL;
+    int64_t *bar_links = NULL;
+    if (!one_by_one) {
+        n_bars = f->su_lo >= 0 ? f->su_hi - f->su_lo + 1 : f->n[1];
+        bar = calloc((size_t)n_bars, sizeof *bar);
+        bar_links = calloc((size_t)n_bars * (size_t)f->n[1], sizeof *bar_links);
+        if (!bar || !bar_links) {
+            free(bar);
+            free(bar_links);
+            FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld server bars", (long long)n_bars);
+        }
+    }
+    for (int64_t k = 0; k < fab->boundary_base[1]; k++) {
+        const fp_link *l = &fab->link[k];
+        if (f->local[l->z] < 0 || f->local[l->a] < 0 || fab->dev[l->z].tier != 1)
+            continue;
+        const fp_device *leaf = &fab->dev[l->z];
+        const char *colour = leaf->rail >= 0 ? fp__rail_colour(leaf->rail)
+                                             : fp__rail_colour(l->a_port / rs->nic.ports);
+        if (one_by_one) {
+            Agedge_t *e = fig_line(f, f->node[l->a], f->node[l->z], f->x[l->a], y - 11, f->x[l->z],
+                               leaf_y, colour, 0.5);
+            (void)e;
+        } else {
+            int64_t b = f->su_lo >= 0 ? leaf->su - f->su_lo : f->local[l->z];
+            bar_links[b * f->n[1] + f->local[l->z]]++;
+        }
+    }
+    if (!one_by_one) {
+        /* A bar spans its unit's leaves; its servers counted once each. */
+        int64_t *servers = calloc((size_t)n_bars, sizeof *servers);
+        double *x0 = malloc((size_t)n_bars * sizeof *x0), *x1 = malloc((size_t)n_bars * sizeof *x1);
+        if (!servers || !x0 || !x1) {
+            free(servers), free(x0), free(x1), free(bar), free(bar_links);
+            FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld server bars", (long long)n_bars);
+        }
+        for (int64_t b = 0; b < n_bars; b++)
+            x0[b] = 1e9, x1[b] = -1e9;
+        for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++) {
+            if (f->local[i] < 0)
+                continue;
+            int64_t b = f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : f->local[i];
+            x0[b] = f->x[i] < x0[b] ? f->x[i] : x0[b];
+            x1[b] = f->x[i] > x1[b] ? f->x[i] : x1[b];
+        }
+        for (int64_t i = 0; i < fab->tier_base[1]; i++)
+            if (f->local[i] >= 0 && fab->dev[i].su >= 0 && f->su_lo >= 0)
+                servers[fab->dev[i].su - f->su_lo]++;
+        /* Without units, a leaf's servers: its NIC links over the NIC ports a server has there. */
+        for (int64_t b = 0; b < n_bars; b++) {
+            char cnt[32];
+            if (x1[b] < x0[b])
+                continue;
+            int64_t s = servers[b];
+            if (f->su_lo < 0) {
+                int64_t ln = 0;
+                for (int64_t j = 0; j < f->n[1]; j++)
+                    ln += bar_links[b * f->n[1] + j];
+                s = ln;
+            }
+            snprintf(name, sizeof name, "servers-%lld", (long long)b + 1);
+            if (f->su_lo >= 0)
+                snprintf(label, sizeof label, "%s servers", commas(cnt, sizeof cnt, s));
+            else
+                snprintf(label, sizeof label, "%s", commas(cnt, sizeof cnt, s));
+            double half = pitch_of(f->n[1]) * 0.4;
+            bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label, fill_of(0));
+            set_attr(bar[b], "tier", "server");
+            set_attr(bar[b], "fontsize", "9");
+        }
+        for (int64_t b = 0; b < n_bars; b++)
+            for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++) {
+                if (f->local[i] < 0 || bar[b] == NULL || bar_links[b * f->n[1] + f->local[i]] == 0)
+                    continue;
+                const fp_device *leaf = &fab->dev[i];
+                Agedge_t *e = fig_line(f, bar[b], f->node[i], f->x[i], y - 11, f->x[i], leaf_y,
+                                   leaf->rail >= 0 ? fp__rail_colour(leaf->rail) : "#555555", 1.2);
+                snprintf(label, sizeof label, "%lld", (long long)bar_links[b * f->n[1] + f->local[i]]);
+                set_attr(e, "links", label);
+            }
+        free(servers), free(x0), free(x1);
+    }
+    free(bar);
+    free(bar_links);
+    return FP_OK;
+}
+
+/* Switch-to-switch lines of boundary b (tier b -> b + 1) where both tiers are drawn box by box:
+ * one line per pair of switches with links, as wide as their links (a twin link twice as wide). */
+static fp_status pair_lines(fig *f, int b, fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    int64_t na = f->n[b], nz = f->n[b + 1];
+    int32_t *count = calloc((size_t)(na * nz), sizeof *count);
+    int64_t *dev_a = malloc((size_t)na * sizeof *dev_a), *dev_z = malloc((size_t)nz * sizeof *dev_z);
+    if (!count || !dev_a || !dev_z) {
+        free(count), free(dev_a), free(dev_z);
+        FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld x %lld switch pairs",
+                (long long)na, (long long)nz);
+    }
+    for (int64_t k = fab->boundary_base[b]; k < fab->boundary_base[b + 1]; k++) {
+        const fp_link *l = &fab->link[k];
+        if (f->local[l->a] < 0 || f->local[l->z] < 0)
+            continue;
+        count[f->local[l->a] * nz + f->local[l->z]]++;
+        dev_a[f->local[l->a]] = l->a;
+        dev_z[f->local[l->z]] = l->z;
+    }
+    double hy = 14;
+    for (int64_t i = 0; i < na; i++)
+        for (int64_t j = 0; j < nz; j++) {
+            int32_t c = count[i * nz + j];
+            if (c == 0)
+                continue;
+            int64_t a = dev_a[i], z = dev_z[j];
+            const fp_device *da = &fab->dev[a];
+            const char *colour = b == 1 && da->rail >= 0 ? fp__rail_colour(da->rail) : "#707070";
+            char v[16];
+            Agedge_t *e = fig_line(f, f->node[a], f->node[z], f->x[a], f->row_y[b] - hy, f->x[z],
+                               f->row_y[b + 1] + hy, colour, 0.5 * c);
+            snprintf(v, sizeof v, "%d", c);
+            set_attr(e, "links", v);
+        }
+    free(count), free(dev_a), free(dev_z);
+    return FP_OK;
+}
+
+/* A tier drawn as one band: a wide box naming how many of the tier the group reaches. */
+static Agnode_t *band_box(fig *f, int tier)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    char name[32], label[160], a[32], b[32];
+    int64_t all = fab->level[tier].switches;
+    if (f->n[tier] == all)
+        snprintf(label, sizeof label, "%s %s (every one of the plane's)", commas(a, sizeof a, all),
+                 role_plural(tier));
+    else
+        snprintf(label, sizeof label, "%s of the plane's %s %s", commas(a, sizeof a, f->n[tier]),
+                 commas(b, sizeof b, all), role_plural(tier));
+    snprintf(name, sizeof name, "band-%s", role_plural(tier));
+    Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier], FIG_RIGHT - FIG_LEFT,
+                       28, label, fill_of(tier));
+    set_attr(nd, "tier", fp__tier_role(tier, fab->tiers));
+    set_attr(nd, "fontsize", "13");
+    snprintf(label, sizeof label, "%lld", (long long)f->n[tier]);
+    set_attr(nd, "devices", label);
+    return nd;
+}
+
+/* Lines into a band: each box of the tier below sends one vertical line up to the band, as wide
+ * as its links; a band under a band gets one wide line in the middle. */
+static void band_lines(fig *f, int b, Agnode_t *band, Agnode_t *band_below)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    char v[32];
+    if (band_below) {
+        Agedge_t *e = fig_line(f, band_below, band, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[b] - 14,
+                           (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[b + 1] + 14, "#707070", 4);
+        snprintf(v, sizeof v, "%lld", (long long)f->links[b]);
+        set_attr(e, "links", v);
+        return;
+    }
+    int64_t *up = calloc((size_t)fab->n_dev, sizeof *up);
+    if (up == NULL)
+        return;
+    for (int64_t k = fab->boundary_base[b]; k < fab->boundary_base[b + 1]; k++)
+        if (f->local[fab->link[k].a] >= 0 && f->node[fab->link[k].a])
+            up[fab->link[k].a]++;
+    for (int64_t i = fab->tier_base[b]; i < fab->n_dev && fab->dev[i].tier == b; i++) {
+        if (up[i] == 0)
+            continue;
+        double w = 0.25 * (double)up[i];
+        Agedge_t *e = fig_line(f, f->node[i], band, f->x[i], f->row_y[b] - 14, f->x[i],
+                           f->row_y[b + 1] + 14, "#707070", w > 4 ? 4 : w);
+        snprintf(v, sizeof v, "%lld", (long long)up[i]);
+        set_attr(e, "links", v);
+    }
+    free(up);
+}
+
+/* "leaf–spine: 1,024 × 400G" beside the gap each boundary crosses, on the left margin. */
+static void boundary_labels(fig *f)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    char name[32], label[128], bn[32], c[32];
+    for (int b = 0; b < fab->tiers; b++) {
+        if (f->links[b] == 0)
+            continue;
+        snprintf(name, sizeof name, "label-boundary-%d", b);
+        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, fab->tiers, bn, sizeof bn),
+                 commas(c, sizeof c, f->links[b]), rs->gbps[b]);
+        Agnode_t *nd = fig_text(f, name, FIG_LEFT + 2, (f->row_y[b] + f->row_y[b + 1]) / 2, label, "11");
+        set_attr(nd, "labeljust", "l");
+        /* Left-aligned against the margin: a plaintext node is centred on pos, so shift it. */
+        double half = 3.1 * (double)strlen(label);
+        pin(nd, FIG_LEFT - 30 + half, (f->row_y[b] + f->row_y[b + 1]) / 2);
+        set_attr(nd, "fontcolor", "#303030");
+        set_attr(nd, "style", "filled");
+        set_attr(nd, "fillcolor", "#ffffffd0");
+    }
+}
+
+/* A table of the right-hand panel centred at (cx, cy); left out when its text did not fit. */
+static void panel_table(fig *f, const char *name, const char *html, int fits, const char *size,
+                        double cx, double cy)
+{
+    if (!fits)
+        return;
+    Agnode_t *nd = fp__dot_table_node(f->g, name, html);
+    set_attr(nd, "fontsize", size);
+    pin(nd, cx, cy);
+}
+
+/* Rows of the counts table (each about 20 pt high at its font size). */
+static int counts_rows(const fig *f)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    int models = 0;
+    for (int t = 0; t < fab->tiers; t++) {
+        int seen = 0;
+        for (int u = 0; u < t; u++)
+            seen |= strcmp(rs->tier[u].model.id, rs->tier[t].model.id) == 0;
+        models += !seen;
+    }
+    return 3 + (f->su_lo >= 0) + 2 * fab->tiers + models;
+}
+
+/* First and last name of the tier's devices in the figure ("pod01-spine-01 … pod01-spine-32"),
+ * "" when the tier is a band or empty. */
+static void row_names(const fig *f, int t, char *buf, size_t n)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    char first[64] = "", last[64] = "";
+    buf[0] = '\0';
+    if (f->band[t] || f->n[t] == 0)
+        return;
+    int64_t lo = t == 0 ? 0 : fab->tier_base[t];
+    for (int64_t i = lo; i < fab->n_dev && fab->dev[i].tier == t; i++)
+        if (f->local[i] == 0)
+            fp__device_name(first, sizeof first, fab, rs, i);
+        else if (f->local[i] == f->n[t] - 1)
+            fp__device_name(last, sizeof last, fab, rs, i);
+    snprintf(buf, n, f->n[t] > 1 ? "%s … %s" : "%s", first, last);
+}
+
+/* The counts table: this group and the whole fabric, tier by tier and boundary by boundary,
+ * with the names of the first and last device drawn in each row. */
+static void counts_table(fig *f)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    char html[8000], a[32], b[32], bn[32], names[160];
+    size_t k = 0, cap = sizeof html;
+#define PUT(...) (k += k < cap ? (size_t)snprintf(html + k, cap - k, __VA_ARGS__) : 0)
+#define HEAD "<TD BGCOLOR=\"#e8eef7\"><B>"
+    PUT("<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">"
+        "<TR>" HEAD "counts</B></TD>" HEAD "this group%s</B></TD>" HEAD "fabric</B></TD>" HEAD
+        "first … last in the figure</B></TD></TR>", fab->planes > 1 ? " (plane 1)" : "");
+#undef HEAD
+    int64_t gpus_in = f->n[0] * rs->gpus_per_server;
+    row_names(f, 0, names, sizeof names);
+    PUT("<TR><TD ALIGN=\"LEFT\">GPUs</TD><TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"RIGHT\">%s</TD>"
+        "<TD></TD></TR>", commas(a, sizeof a, gpus_in), commas(b, sizeof b, rs->gpus));
+    PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">servers</TD><TD ALIGN=\"RIGHT\">%s</TD>"
+        "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(0),
+        commas(a, sizeof a, f->n[0]), commas(b, sizeof b, fab->servers), names);
+    if (f->su_lo >= 0)
+        PUT("<TR><TD ALIGN=\"LEFT\">scalable units</TD><TD ALIGN=\"RIGHT\">%lld</TD>"
+            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">SU %lld … SU %lld</TD></TR>",
+            (long long)(f->su_hi - f->su_lo + 1), commas(b, sizeof b, fab->su_count),
+            (long long)f->su_lo + 1, (long long)f->su_hi + 1);
+    for (int t = 1; t <= fab->tiers; t++) {
+        row_names(f, t, names, sizeof names);
+        PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">%s</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
+            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(t), role_plural(t),
+            t > 2 ? "reached: " : "", commas(a, sizeof a, f->n[t]),
+            commas(b, sizeof b, fab->level[t].switches * fab->planes), names);
+    }
+    for (int bd = 0; bd < fab->tiers; bd++) {
+        int64_t all = fab->boundary_base[bd + 1] - fab->boundary_base[bd];
+        if (all == 0)
+            continue;
+        PUT("<TR><TD ALIGN=\"LEFT\">%s links</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
+            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%dG each</TD></TR>",
+            fp__boundary_name(bd, fab->tiers, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
+            commas(a, sizeof a, f->links[bd]), commas(b, sizeof b, all), rs->gbps[bd]);
+    }
+    /* Switch models, tiers sharing a model named together. */
+    for (int t = 0; t < fab->tiers; t++) {
+        int seen = 0;
+        for (int u = 0; u < t; u++)
+            seen |= strcmp(rs->tier[u].model.id, rs->tier[t].model.id) == 0;
+        if (seen)
+            continue;
+        PUT("<TR><TD ALIGN=\"LEFT\">switch</TD><TD COLSPAN=\"3\" ALIGN=\"LEFT\">%s (%d ports): %s",
+            rs->tier[t].model.id, rs->tier[t].radix, fp__tier_role(t + 1, fab->tiers));
+        for (int u = t + 1; u < fab->tiers; u++)
+            if (strcmp(rs->tier[u].model.id, rs->tier[t].model.id) == 0)
+                PUT(", %s", fp__tier_role(u + 1, fab->tiers));
+        PUT("</TD></TR>");
+    }
+    PUT("</TABLE>");
+#undef PUT
+    panel_table(f, "legend-counts", html, k < cap, "10", (FIG_PANEL + FIG_W) / 2 - 15,
+                80 + counts_rows(f) * 9.5);
+}
+
+/* The legend: rail colours (rail-optimized) or NIC-port colours, tier fills, what a line is. */
+static void legend(fig *f, double top)
+{
+    const fp_fabric *fab = fp__plan_fabric(f->plan);
+    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    char html[4000];
+    size_t k = 0, cap = sizeof html;
+    int rails = rs->endpoints_per_server;
+#define PUT(...) (k += k < cap ? (size_t)snprintf(html + k, cap - k, __VA_ARGS__) : 0)
+    PUT("<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">"
+        "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\"><B>legend</B></TD></TR>");
+    int shown = rails > 8 ? 8 : rails;
+    for (int r = 0; r < shown; r += 2) {
+        PUT("<TR>");
+        for (int c = r; c < r + 2; c++) {
+            if (c < shown)
+                PUT("<TD WIDTH=\"24\" BGCOLOR=\"%s\"></TD><TD ALIGN=\"LEFT\">%s %d%s</TD>",
+                    fp__rail_colour(c), rs->topology == FP_TOPO_RAIL ? "rail" : "NIC port", c + 1,
+                    rails > 8 && c == 7 ? " (repeat from 9)" : "");
+            else
+                PUT("<TD></TD><TD></TD>");
+        }
+        PUT("</TR>");
+    }
+    for (int t = 0; t <= fab->tiers; t++)
+        PUT("<TR><TD WIDTH=\"24\" BGCOLOR=\"%s\" BORDER=\"1\"></TD><TD ALIGN=\"LEFT\" COLSPAN=\"3\">%s</TD></TR>",
+            fill_of(t), role_plural(t));
+    PUT("<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">a line: the links between two devices"
+        "<BR ALIGN=\"LEFT\"/>(the wider, the more links)<BR ALIGN=\"LEFT\"/>"
+        "%s</TD></TR>", rs->topology == FP_TOPO_RAIL ? "leaf colour = its rail; NIC and leaf-spine lines"
+                                                     "<BR ALIGN=\"LEFT\"/>in the leaf's rail colour<BR ALIGN=\"LEFT\"/>"
+                                                     : "NIC lines in the NIC port's colour<BR ALIGN=\"LEFT\"/>");
+    PUT("</TABLE>");
+#undef PUT
+    int rows = (shown + 1) / 2 + fab->tiers + 1 + 1 + 4;
+    panel_table(f, "legend-colours", html, k < cap, "12", (FIG_PANEL + FIG_W - 20) / 2,
+                top + rows * 8.5);
+}
+
+fp_status fp__write_figure(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    fp_status rc = FP_OK;
+    fig f;
+    char title[400], label[400], a[32], b[32];
+    memset(&f, 0, sizeof f);
+    f.plan = plan;
+    f.pod = fab->tiers >= 3 ? fp__detail_pod(plan, o) : -1;
+    f.local = malloc((size_t)fab->n_dev * sizeof *f.local);
+    f.node = calloc((size_t)fab->n_dev, sizeof *f.node);
+    f.x = calloc((size_t)fab->n_dev, sizeof *f.x);
+    if (!f.local || !f.node || !f.x) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for the fabric figure");
+        goto out;
+    }
+    select_devices(&f);
+    place_rows(&f);
+    int64_t groups = fab->tiers >= 3 ? fab->level[2].blocks : 1;
+    f.g = fp__dot_new_graph("figure", "nop2", "");
+    if (f.g == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
+        goto out;
+    }
+    set_attr(f.g, "notranslate", "true");
+    set_attr(f.g, "pad", "0");
+    set_attr(f.g, "splines", "line");
+    set_attr(f.g, "outputorder", "edgesfirst");
+    agattr(f.g, AGNODE, S("shape"), S("box"));
+    agattr(f.g, AGNODE, S("fixedsize"), S("true"));
+    agattr(f.g, AGNODE, S("fontsize"), S("10"));
+    /* The page's corners, so the SVG is exactly 16:9 whatever is drawn. */
+    for (int c = 0; c < 2; c++) {
+        Agnode_t *nd = agnode(f.g, c ? S("page-end") : S("page-start"), 1);
+        set_attr(nd, "shape", "point");
+        set_attr(nd, "style", "invis");
+        set_attr(nd, "width", "0.01");
+        set_attr(nd, "label", "");
+        pin(nd, c ? FIG_W - 0.5 : 0.5, c ? FIG_H - 0.5 : 0.5);
+    }
+    /* Title and subtitle. */
+    snprintf(title, sizeof title, "%s — %s fabric, %s GPUs, %d tiers%s", rs->name[0] ? rs->name : "fabric",
+             fp_topology_name(rs->topology), commas(a, sizeof a, rs->gpus), fab->tiers,
+             fab->planes > 1 ? "" : "");
+    fig_text(&f, "title", FIG_W / 2, 26, title, "22");
+    size_t k = 0;
+    if (fab->tiers >= 3)
+        k += (size_t)snprintf(label, sizeof label, f.su_lo >= 0 ? "scalable-unit group %lld of %s (pod %lld)"
+                                                                : "pod %lld of %s",
+                              (long long)f.pod + 1, commas(b, sizeof b, groups), (long long)f.pod + 1);
+    else
+        k += (size_t)snprintf(label, sizeof label, "the whole fabric (2 tiers: one group)");
+    if (f.su_lo >= 0 && k < sizeof label)
+        k += (size_t)snprintf(label + k, sizeof label - k, f.su_lo == f.su_hi ? ": SU %lld" : ": SU %lld–%lld",
+                              (long long)f.su_lo + 1, (long long)f.su_hi + 1);
+    if (fab->planes > 1 && k < sizeof label)
+        k += (size_t)snprintf(label + k, sizeof label - k, "; plane 1 of %d (the planes are alike)",
+                              fab->planes);
+    if (fab->tiers >= 3 && groups > 1 && k < sizeof label)
+        snprintf(label + k, sizeof label - k, f.su_lo >= 0 ? "; every leaf and spine of the group, the tiers above as reached"
+                                                            : "; every leaf and spine of the pod, the tiers above as reached");
+    fig_text(&f, "subtitle", FIG_W / 2, 52, label, "13");
+
+    /* Scalable-unit frames first, so they are drawn under the leaves. */
+    if (f.su_lo >= 0) {
+        int64_t sus = f.su_hi - f.su_lo + 1, per = (f.n[1] + sus - 1) / sus;
+        double pitch = (FIG_RIGHT - FIG_LEFT) / (double)(sus * per + sus - 1);
+        for (int64_t s = 0; s < sus; s++) {
+            char name[32], cap[32];
+            double x0 = FIG_LEFT + pitch * (double)(s * (per + 1)), x1 = x0 + pitch * (double)per;
+            double y0 = f.row_y[1] - 40, y1 = f.row_y[0] + 26;
+            snprintf(name, sizeof name, "su-frame-%lld", (long long)(f.su_lo + s + 1));
+            fig_box(&f, name, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, "", NULL);
+            snprintf(name, sizeof name, "su-label-%lld", (long long)(f.su_lo + s + 1));
+            snprintf(cap, sizeof cap, "SU %lld", (long long)(f.su_lo + s + 1));
+            fig_text(&f, name, (x0 + x1) / 2, y0 + 10, cap, pitch * per > 40 ? "11" : "8");
+        }
+    }
+    /* Rows: leaves and spines box by box, tiers above as boxes while few, else bands. */
+    for (int t = 1; t <= fab->tiers; t++) {
+        double pitch = t == 1 && f.su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) /
+                                                    (double)(f.n[1] + (f.su_hi - f.su_lo))
+                                              : pitch_of(f.n[t]);
+        f.band[t] = t > 2 && f.n[t] > FIG_MAX_BOXES;
+        if (f.band[t])
+            continue;
+        double w = pitch * 0.8 > 60 ? 60 : pitch * 0.8;
+        switch_boxes(&f, t, w, 28);
+    }
+    if ((rc = servers_and_nic_links(&f, err)) != FP_OK)
+        goto out;
+    Agnode_t *bands[FP_MAX_TIERS + 1] = { 0 };
+    for (int t = 3; t <= fab->tiers; t++)
+        if (f.band[t])
+            bands[t] = band_box(&f, t);
+    for (int bd = 1; bd < fab->tiers; bd++) {
+        if (!f.band[bd + 1])
+            rc = pair_lines(&f, bd, err);
+        else
+            band_lines(&f, bd, bands[bd + 1], f.band[bd] ? bands[bd] : NULL);
+        if (rc != FP_OK)
+            goto out;
+    }
+    boundary_labels(&f);
+    counts_table(&f);
+    legend(&f, 100 + counts_rows(&f) * 20.0);
+    snprintf(label, sizeof label, "fabplan: %s", rs->name[0] ? rs->name : "fabric");
+    Agnode_t *foot = fig_text(&f, "footer", FIG_W - 20 - 3.0 * (double)strlen(label), FIG_H - 14, label, "9");
+    set_attr(foot, "fontcolor", "#808080");
+out:
+    free(f.local);
+    free(f.node);
+    free(f.x);
+    if (rc != FP_OK) {
+        if (f.g)
+            agclose(f.g);
+        return rc;
+    }
+    return fp__dot_emit(f.g, path, err);
+}
+
+int fp__figure_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                         char *buf, size_t n)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    snprintf(buf, n, "group-%lld.%s", fab->tiers >= 3 ? (long long)fp__detail_pod(plan, o) + 1 : 1LL,
+             ext);
+    return 1;
+}
