@@ -139,13 +139,15 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
         cJSON *t = cJSON_CreateObject();
         cJSON_AddNumberToObject(t, "from_tier", b);
         cJSON_AddNumberToObject(t, "to_tier", b + 1);
-        cJSON_AddNumberToObject(t, "links", (double)fp_plan_boundary_links(plan, b));
+        int64_t links = 0;
+        fp_plan_boundary_links(plan, b, &links, NULL);     /* b < tiers: cannot fail */
+        cJSON_AddNumberToObject(t, "links", (double)links);
         cJSON_AddNumberToObject(t, "gbps", rs->gbps[b]);
         cJSON_AddItemToArray(arr, t);
     }
     fp__json_add_physical(root, plan);
     fp__metrics_json(plan, failure, root);
-    fp__json_add_networks(root, plan);
+    fp__json_add_networks(root, plan, failure);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));
