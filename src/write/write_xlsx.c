@@ -244,6 +244,7 @@ static void make_formats(book *b)
     }
     /* Patch panels (structured cabling): grey, like the panels' steel. */
     b->panel = fmt(b, NULL, 0, 0xD9D9D9, 0);
+    b->warn_percent = fmt(b, "0.0%", 1, 0xFFC7CE, 0);
     format_set_font_size(b->panel, 9);
     format_set_border(b->panel, LXW_BORDER_HAIR);
     format_set_border_color(b->panel, 0x808080);

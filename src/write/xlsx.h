@@ -80,6 +80,7 @@ typedef struct book {
     lxw_format *spare_text, *warn, *box;
     lxw_format *role[FP_MAX_TIERS + 1];     /* elevation fill by tier (0 = servers) */
     lxw_format *panel;                      /* elevation: a patch panel's unit */
+    lxw_format *warn_percent;               /* an over-full tray's fill */
     lxw_format *medium[FP_MEDIUM_COUNT][K_KINDS];
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;

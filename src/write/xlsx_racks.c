@@ -357,7 +357,7 @@ void fp_xlsx__write_trays(book *b)
         put_n(b, s.ws, r, 2, t.area_mm2, b->integer);
         put_n(b, s.ws, r, 3, t.tiers, b->center);
         put_n(b, s.ws, r, 4, t.capacity_mm2, b->integer);
-        put_n(b, s.ws, r, 5, t.fill, t.over ? b->warn : b->percent);
+        put_n(b, s.ws, r, 5, t.fill, t.over ? b->warn_percent : b->percent);
         put_s(b, s.ws, r, 6, t.over ? "OVER" : "", t.over ? b->warn : NULL);
     }
     fp_xlsx__sheet_end(&s);
