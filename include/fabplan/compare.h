@@ -5,8 +5,11 @@
  * (1:1, 2:1, 3:1; fat-trees only 1:1) over a base spec; fp_compare_specs evaluates given specs.
  * Every tier count is planned, but a forced tier count that degenerates is left out: when the
  * longest GPU-to-GPU path crosses fewer than 2 x tiers - 1 switches, the top tier is a lone block
- * no path uses (4 tiers asked for a cluster that fits 2). Every candidate is planned in full;
- * those that cannot be built keep the library's message. */
+ * no path uses (4 tiers asked for a cluster that fits 2). A candidate the spec checks or the
+ * sizing arithmetic refuse (a cluster beyond the capacity of the tiers asked for) is refused
+ * before anything is built; the others are planned in full, on several threads with
+ * fp_compare_designs_opts. Those that cannot be built keep the library's message. The rows do
+ * not depend on the number of threads. */
 #ifndef FABPLAN_COMPARE_H
 #define FABPLAN_COMPARE_H
 
@@ -38,14 +41,32 @@ typedef struct fp_compare_row {
     int diameter_switches;
 } fp_compare_row;
 
+/** Options of fp_compare_designs_opts / fp_compare_specs_opts. */
+typedef struct fp_compare_options {
+    int version;            /**< 1 */
+    int jobs;               /**< threads planning candidates: 0 = one per online core, at most
+                                 8 (each plan holds its own memory, about 1.2 kB per GPU);
+                                 1 = the calling thread alone */
+} fp_compare_options;
+#define FP_COMPARE_OPTIONS_INIT { 1, 0 }
+
 /** Evaluate the generated candidates over base (NULL = built-in default spec) for gpus GPUs
  *  (0 = the base spec's count). *rows is caller-owned (fp_compare_free); rows that work come
  *  first sorted by leaf oversubscription (1:1 first), then cost, switches and design; then those
  *  that do not, in the order tried. Outputs first: *rows and *n_rows are set on success.
+ *  Runs on the calling thread (fp_compare_designs_opts plans on several).
  *  Errors: FP_ENOMEM; candidate failures are rows, not errors. */
 FP_EXPORT fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows,
                                        const fp_catalog *cat, const fp_spec *base, int64_t gpus,
                                        fp_error *err);
+
+/** fp_compare_designs with options (NULL: one thread, as fp_compare_designs). The rows are
+ *  the same whatever opts->jobs; the function is thread-safe as fp_plan_new is. If a thread
+ *  cannot be started, fewer threads do the work. */
+FP_EXPORT fp_status fp_compare_designs_opts(fp_compare_row **rows, size_t *n_rows,
+                                            const fp_catalog *cat, const fp_spec *base,
+                                            int64_t gpus, const fp_compare_options *opts,
+                                            fp_error *err);
 
 /** Evaluate the given specs as they are (gpus overrides their count when > 0), sorted the same
  *  way. names[i] (may be NULL) labels spec i. Errors: FP_ENOMEM. */
@@ -53,6 +74,12 @@ FP_EXPORT fp_status fp_compare_specs(fp_compare_row **rows, size_t *n_rows,
                                      const fp_catalog *cat, const fp_spec *const *specs,
                                      const char *const *names, size_t n, int64_t gpus,
                                      fp_error *err);
+
+/** fp_compare_specs with options (NULL: one thread), as fp_compare_designs_opts. */
+FP_EXPORT fp_status fp_compare_specs_opts(fp_compare_row **rows, size_t *n_rows,
+                                          const fp_catalog *cat, const fp_spec *const *specs,
+                                          const char *const *names, size_t n, int64_t gpus,
+                                          const fp_compare_options *opts, fp_error *err);
 
 /** Write compare.csv, compare.json and compare.html (a chart of cost per GPU against the share
  *  of full bisection, and the table) into dir (created if missing, with its parents), all or

@@ -22,6 +22,11 @@ typedef struct fp_analysis {
     uint8_t *nic_side;
 } fp_analysis;
 
+/* compare.c: the refusal by arithmetic: resolve spec and size its tiers (ports per tier, tier
+ * count, capacity against the cluster) without building anything. FP_OK when a plan may be
+ * built; else the status and message fp_plan_new fails with for this spec. */
+fp_status fp__compare_refuse(const fp_catalog *cat, const fp_spec *spec, fp_error *err);
+
 /* Compute the metrics of the built stages into a new *out (set before any failure, so the
  * caller frees it with fp__analysis_free either way). */
 fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err);

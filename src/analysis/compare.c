@@ -1,16 +1,46 @@
-/* fabplan — compare candidate designs: plan each in full and tabulate the numbers. */
+/* fabplan — compare candidate designs: plan each and tabulate the numbers.
+ *
+ * A candidate the spec checks or the sizing arithmetic refuse (a switch that cannot serve the
+ * NICs, a cluster beyond the capacity of the tiers asked for) is refused before anything is
+ * built (fp__compare_refuse); the others are planned in full, on `jobs` threads (candidates
+ * are independent; rows are filled by index, so the table does not depend on the number of
+ * threads). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "analysis/analysis.h"
+
+/* jobs 0 (the default): one thread per online core, at most this many (each plan of a large
+ * cluster holds its own memory: about 1.2 kB per GPU). */
+#define DEFAULT_JOBS_MAX 8
 
 static const double leaf_ratios[] = { 1, 2, 3 };
 static const fp_topology topologies[] = { FP_TOPO_CLOS, FP_TOPO_FAT_TREE, FP_TOPO_RAIL };
 
-/* Plan one spec and fill the row's numbers, or its reason when it cannot be built. */
-static void evaluate(const fp_catalog *cat, const fp_spec *spec, fp_compare_row *row)
+fp_status fp__compare_refuse(const fp_catalog *cat, const fp_spec *spec, fp_error *err)
+{
+    fp_rspec rs;
+    fp_fabric fab;
+    fp_status rc = fp__spec_resolve(&rs, spec, cat, err);
+    if (rc == FP_OK)
+        rc = fp__clos_size(&fab, &rs, err);
+    fp__phys_free(&rs.phys);
+    return rc;
+}
+
+/* Plan one spec and fill the row's numbers, or its reason when it cannot be built. A candidate
+ * the sizing arithmetic refuses (fp__compare_refuse) is not planned. With left_out (a forced
+ * tier count), *left_out is set when no GPU pair crosses the plan's top tier: not a design. */
+static void evaluate(const fp_catalog *cat, const fp_spec *spec, fp_compare_row *row,
+                     unsigned char *left_out)
 {
     fp_error e = { 0 };
     fp_plan *plan = NULL;
+    if ((row->status = fp__compare_refuse(cat, spec, &e)) != FP_OK) {
+        snprintf(row->reason, sizeof row->reason, "%s", e.msg);
+        return;
+    }
     row->status = fp_plan_new(&plan, spec, cat, &e);
     if (row->status != FP_OK) {
         snprintf(row->reason, sizeof row->reason, "%s", e.msg);
@@ -40,6 +70,10 @@ static void evaluate(const fp_catalog *cat, const fp_spec *spec, fp_compare_row 
         if (row->oversubscription == 0)
             row->oversubscription = ti.oversubscription;
     }
+    /* The longest path of a fabric whose GPUs use every tier crosses 2 x tiers - 1 switches;
+     * fewer: a forced tier count the cluster does not need. */
+    if (left_out != NULL && row->diameter_switches < 2 * row->tiers - 1)
+        *left_out = 1;
     fp_plan_free(plan);
 }
 
@@ -113,21 +147,63 @@ static fp_status set_gpus(fp_spec *spec, int64_t gpus, fp_error *err)
     return fp_spec_set(spec, "/cluster/gpus", v, err);
 }
 
-fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_catalog *cat,
-                             const fp_spec *base, int64_t gpus, fp_error *err)
+/* The candidates of one compare, evaluated by a pool of threads: each takes the next index. */
+typedef struct pool {
+    const fp_catalog *cat;
+    fp_spec **spec;
+    fp_compare_row *row;
+    size_t n;
+    unsigned char *left_out;    /* per candidate; NULL: every candidate is planned */
+    size_t next;            /* next candidate to evaluate (atomic) */
+} pool;
+
+static void *pool_worker(void *arg)
 {
-    size_t n_sw = 0, cap, n = 0;
+    pool *p = arg;
+    size_t i;
+    while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n)
+        evaluate(p->cat, p->spec[i], &p->row[i], p->left_out ? &p->left_out[i] : NULL);
+    return NULL;
+}
+
+static int jobs_for(const fp_compare_options *opts, size_t n)
+{
+    long jobs = opts ? opts->jobs : 1;
+    if (jobs <= 0) {
+        jobs = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = jobs < 1 ? 1 : jobs > DEFAULT_JOBS_MAX ? DEFAULT_JOBS_MAX : jobs;
+    }
+    if ((size_t)jobs > n)
+        jobs = (long)n;
+    return jobs < 1 ? 1 : (int)jobs;
+}
+
+/* Evaluate spec[0..n) into row[0..n) on `jobs` threads (fewer when threads cannot be made:
+ * the calling thread always takes part, so the work is done either way). */
+static void run_pool(const fp_catalog *cat, fp_spec **spec, fp_compare_row *row, size_t n,
+                     unsigned char *left_out, int jobs)
+{
+    pool p = { cat, spec, row, n, left_out, 0 };
+    pthread_t tid[64];
+    int started = 0;
+    if (jobs > 64)
+        jobs = 64;
+    for (int k = 1; k < jobs; k++)
+        if (pthread_create(&tid[started], NULL, pool_worker, &p) == 0)
+            started++;
+    pool_worker(&p);
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+}
+
+/* The generated candidates' specs, in the order they are tried (switch model, topology, tiers,
+ * leaf ratio); rows get their labels. */
+static fp_status make_candidates(fp_spec **specs, fp_compare_row *out, size_t *n_out,
+                                 const fp_catalog *cat, const fp_spec *base, int64_t gpus,
+                                 fp_error *err)
+{
     fp_status rc = FP_OK;
-    if (rows == NULL || n_rows == NULL || cat == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_compare_designs: NULL argument");
-    *rows = NULL;
-    *n_rows = 0;
-    for (size_t i = 0; i < fp_catalog_count(cat); i++)
-        n_sw += fp_catalog_part(cat, i)->type == FP_PART_SWITCH;
-    cap = n_sw * 3 * 3 * 3;
-    fp_compare_row *out = calloc(cap ? cap : 1, sizeof *out);
-    if (out == NULL)
-        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory for %zu candidates", cap);
+    size_t n = 0;
     for (size_t i = 0; i < fp_catalog_count(cat) && rc == FP_OK; i++) {
         const fp_part *sw = fp_catalog_part(cat, i);
         if (sw->type != FP_PART_SWITCH)
@@ -138,7 +214,7 @@ fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_cat
                     fp_topology topo = topologies[ti];
                     if (topo == FP_TOPO_FAT_TREE && leaf_ratios[r] != 1)
                         continue;
-                    fp_compare_row *row = &out[n++];
+                    fp_compare_row *row = &out[n];
                     fp_spec *spec = NULL;
                     char v[96], ratio[32];
                     row->topology = topo;
@@ -150,6 +226,7 @@ fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_cat
                              fp_ratio_text(leaf_ratios[r], ratio, sizeof ratio));
                     if ((rc = clone_spec(&spec, base, err)) != FP_OK)
                         break;
+                    specs[n++] = spec;
                     /* Each override is valid JSON, so fp_spec_set can only run out of memory. */
                     snprintf(v, sizeof v, "\"%s\"", fp_topology_name(topo));
                     rc = fp_spec_set(spec, "/fabric/topology", v, err);
@@ -164,20 +241,91 @@ fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_cat
                         rc = fp_spec_set(spec, "/fabric/oversubscription", v, err);
                     if (rc == FP_OK)
                         rc = set_gpus(spec, gpus, err);
-                    if (rc == FP_OK)
-                        evaluate(cat, spec, row);
-                    fp_spec_free(spec);
-                    /* A forced tier count the cluster does not need: the extra tier is a lone
-                     * block no GPU pair crosses (a 4-tier design whose longest path is 3
-                     * switches is a 2-tier fabric with switches on top). Not a design. */
-                    if (rc == FP_OK && row->status == FP_OK &&
-                        row->diameter_switches < 2 * row->tiers - 1) {
-                        memset(row, 0, sizeof *row);
-                        n--;
-                    }
                 }
         }
     }
+    *n_out = n;
+    return rc;
+}
+
+static fp_spec **free_specs(fp_spec **specs, size_t n)
+{
+    for (size_t i = 0; specs && i < n; i++)
+        fp_spec_free(specs[i]);
+    free(specs);
+    return NULL;
+}
+
+fp_status fp_compare_designs_opts(fp_compare_row **rows, size_t *n_rows, const fp_catalog *cat,
+                                  const fp_spec *base, int64_t gpus,
+                                  const fp_compare_options *opts, fp_error *err)
+{
+    size_t n_sw = 0, cap, n = 0, kept = 0;
+    fp_status rc;
+    if (rows == NULL || n_rows == NULL || cat == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_compare_designs: NULL argument");
+    *rows = NULL;
+    *n_rows = 0;
+    for (size_t i = 0; i < fp_catalog_count(cat); i++)
+        n_sw += fp_catalog_part(cat, i)->type == FP_PART_SWITCH;
+    cap = n_sw * 3 * 3 * 3;
+    fp_compare_row *out = calloc(cap ? cap : 1, sizeof *out);
+    fp_spec **specs = calloc(cap ? cap : 1, sizeof *specs);
+    unsigned char *left_out = calloc(cap ? cap : 1, 1);
+    if (out == NULL || specs == NULL || left_out == NULL) {
+        free(out);
+        free(specs);
+        free(left_out);
+        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory for %zu candidates", cap);
+    }
+    rc = make_candidates(specs, out, &n, cat, base, gpus, err);
+    if (rc == FP_OK)
+        run_pool(cat, specs, out, n, left_out, jobs_for(opts, n));
+    specs = free_specs(specs, n);
+    /* A forced tier count the cluster does not need: the extra tier is a lone block no GPU pair
+     * crosses (a 4-tier design whose longest path is 3 switches is a 2-tier fabric with
+     * switches on top). Not a design: left out, in the order tried. */
+    for (size_t i = 0; i < n; i++)
+        if (!left_out[i])
+            out[kept++] = out[i];
+    free(left_out);
+    return hand_over(rc, out, kept, rows, n_rows, err);
+}
+
+fp_status fp_compare_designs(fp_compare_row **rows, size_t *n_rows, const fp_catalog *cat,
+                             const fp_spec *base, int64_t gpus, fp_error *err)
+{
+    return fp_compare_designs_opts(rows, n_rows, cat, base, gpus, NULL, err);
+}
+
+fp_status fp_compare_specs_opts(fp_compare_row **rows, size_t *n_rows, const fp_catalog *cat,
+                                const fp_spec *const *specs, const char *const *names, size_t n,
+                                int64_t gpus, const fp_compare_options *opts, fp_error *err)
+{
+    fp_status rc = FP_OK;
+    size_t made = 0;
+    if (rows == NULL || n_rows == NULL || cat == NULL || (n > 0 && specs == NULL))
+        FP_FAIL(err, FP_EINVAL, "", "fp_compare_specs: NULL argument");
+    *rows = NULL;
+    *n_rows = 0;
+    fp_compare_row *out = calloc(n ? n : 1, sizeof *out);
+    fp_spec **own = calloc(n ? n : 1, sizeof *own);
+    if (out == NULL || own == NULL) {
+        free(out);
+        free(own);
+        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory");
+    }
+    for (size_t i = 0; i < n && rc == FP_OK; i++) {
+        snprintf(out[i].design, sizeof out[i].design, "%s",
+                 names && names[i] ? names[i] : "spec");
+        if ((rc = clone_spec(&own[i], specs[i], err)) == FP_OK) {
+            made++;
+            rc = set_gpus(own[i], gpus, err);
+        }
+    }
+    if (rc == FP_OK)
+        run_pool(cat, own, out, n, NULL, jobs_for(opts, n));
+    free_specs(own, made);
     return hand_over(rc, out, n, rows, n_rows, err);
 }
 
@@ -185,25 +333,7 @@ fp_status fp_compare_specs(fp_compare_row **rows, size_t *n_rows, const fp_catal
                            const fp_spec *const *specs, const char *const *names, size_t n,
                            int64_t gpus, fp_error *err)
 {
-    fp_status rc = FP_OK;
-    if (rows == NULL || n_rows == NULL || cat == NULL || (n > 0 && specs == NULL))
-        FP_FAIL(err, FP_EINVAL, "", "fp_compare_specs: NULL argument");
-    *rows = NULL;
-    *n_rows = 0;
-    fp_compare_row *out = calloc(n ? n : 1, sizeof *out);
-    if (out == NULL)
-        FP_FAIL(err, FP_ENOMEM, "compare", "out of memory");
-    for (size_t i = 0; i < n && rc == FP_OK; i++) {
-        fp_spec *spec = NULL;
-        fp_compare_row *row = &out[i];
-        snprintf(row->design, sizeof row->design, "%s",
-                 names && names[i] ? names[i] : "spec");
-        if ((rc = clone_spec(&spec, specs[i], err)) == FP_OK &&
-            (rc = set_gpus(spec, gpus, err)) == FP_OK)
-            evaluate(cat, spec, row);
-        fp_spec_free(spec);
-    }
-    return hand_over(rc, out, n, rows, n_rows, err);
+    return fp_compare_specs_opts(rows, n_rows, cat, specs, names, n, gpus, NULL, err);
 }
 
 void fp_compare_free(fp_compare_row *rows)

@@ -38,6 +38,11 @@ int cli_report(const char *what, const fp_error *err);
 /* Fill err as an FP_EIO error with a printf-style message (for cli_report); returns 1. */
 int cli_io_error(fp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_spec_opts_help(FILE *f);
+/* -j N / --jobs N at argv[*i] (N from 1 to 64) into *jobs: 1 consumed, 0 not ours, -1 bad
+ * (message printed, naming cmd). */
+int cli_parse_jobs(const char *cmd, int argc, char **argv, int *i, int *jobs);
+/* The number of workers for jobs 0 (the default): the online CPUs, at most 8. */
+int cli_default_jobs(void);
 
 /* Option names (options.c): the spec flags of common.c; every option COMMAND takes, into out
  * (at most max; returns how many there are); the closest to a mistyped arg or NULL; and the

@@ -15,7 +15,9 @@ static void compare_usage(FILE *f)
           "With -o DIR, also writes DIR/compare.csv, DIR/compare.json and DIR/compare.html.\n\n",
           f);
     cli_spec_opts_help(f);
-    fputs("  --min-bisection F   only designs with at least this share of full bisection:\n"
+    fputs("  -j, --jobs N        threads planning candidates (default: the online CPUs, at\n"
+          "                      most 8); the table is the same for any N\n"
+          "  --min-bisection F   only designs with at least this share of full bisection:\n"
           "                      0.5, 50% or 1:2 (1 = full bisection)\n"
           "  --max-oversubscription R\n"
           "                      only designs whose leaf down:up is at most R (2, 2:1, 3:2)\n"
@@ -104,7 +106,7 @@ int cmd_compare(int argc, char **argv)
     size_t n_paths = 0, n_rows = 0;
     fp_compare_row *rows = NULL;
     fp_error err = { 0 };
-    int rc = EXIT_OK;
+    int rc = EXIT_OK, jobs = 0;
     if (paths == NULL) {
         fprintf(stderr, "fabplan: out of memory\n");
         return EXIT_IO;
@@ -115,6 +117,8 @@ int cmd_compare(int argc, char **argv)
             goto out;
         }
         int r = parse_filter(argc, argv, &i, &min_bis, &max_over);
+        if (r == 0)
+            r = cli_parse_jobs("compare", argc, argv, &i, &jobs);
         if (r == 0)
             r = cli_parse_spec_opt(&o, argc, argv, &i);
         if (r < 0) {
@@ -129,11 +133,13 @@ int cmd_compare(int argc, char **argv)
         }
         paths[n_paths++] = argv[i];
     }
+    fp_compare_options copts = FP_COMPARE_OPTIONS_INIT;
+    copts.jobs = jobs ? jobs : cli_default_jobs();
     if (n_paths <= 1) {
         o.spec_path = n_paths ? paths[0] : NULL;
         if ((rc = cli_load(&o, &cat, &base)) != EXIT_OK)
             goto out;
-        if (fp_compare_designs(&rows, &n_rows, cat, base, 0, &err) != FP_OK) {
+        if (fp_compare_designs_opts(&rows, &n_rows, cat, base, 0, &copts, &err) != FP_OK) {
             rc = cli_report("compare", &err);
             goto out;
         }
@@ -155,8 +161,8 @@ int cmd_compare(int argc, char **argv)
             if (rc != EXIT_OK)
                 goto out;
         }
-        if (fp_compare_specs(&rows, &n_rows, cat, (const fp_spec *const *)specs, paths, n_paths,
-                             0, &err) != FP_OK) {
+        if (fp_compare_specs_opts(&rows, &n_rows, cat, (const fp_spec *const *)specs, paths,
+                                  n_paths, 0, &copts, &err) != FP_OK) {
             rc = cli_report("compare", &err);
             goto out;
         }

@@ -358,18 +358,13 @@ int cmd_sweep(int argc, char **argv)
             }
             continue;
         }
-        if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--jobs") == 0) {
-            char *end = NULL;
-            long j = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
-            if (i + 1 >= argc || end == argv[i + 1] || *end != '\0' || j < 1 || j > 64) {
-                fprintf(stderr, "fabplan sweep: %s expects a number of workers from 1 to 64\n", argv[i]);
-                rc = EXIT_USAGE;
-                goto done;
-            }
-            jobs = (int)j;
-            i++;
-            continue;
+        int jr = cli_parse_jobs("sweep", argc, argv, &i, &jobs);
+        if (jr < 0) {
+            rc = EXIT_USAGE;
+            goto done;
         }
+        if (jr > 0)
+            continue;
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
             if (i + 1 >= argc || argv[i + 1][0] == '\0') {
                 fprintf(stderr, "fabplan sweep: %s needs a directory\n", argv[i]);
@@ -426,10 +421,8 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     int64_t ok = 0;
-    if (jobs == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        jobs = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
-    }
+    if (jobs == 0)
+        jobs = cli_default_jobs();
     if (jobs > n)
         jobs = (int)n;
     if ((rc = plan_all(pts, n, &o, a, step, jobs)) != EXIT_OK)

@@ -193,6 +193,27 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
     return 0;
 }
 
+int cli_parse_jobs(const char *cmd, int argc, char **argv, int *i, int *jobs)
+{
+    if (strcmp(argv[*i], "-j") != 0 && strcmp(argv[*i], "--jobs") != 0)
+        return 0;
+    char *end = NULL;
+    long j = *i + 1 < argc ? strtol(argv[*i + 1], &end, 10) : 0;
+    if (*i + 1 >= argc || end == argv[*i + 1] || *end != '\0' || j < 1 || j > 64) {
+        fprintf(stderr, "fabplan %s: %s expects a number of workers from 1 to 64\n", cmd, argv[*i]);
+        return -1;
+    }
+    *jobs = (int)j;
+    ++*i;
+    return 1;
+}
+
+int cli_default_jobs(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
+}
+
 void cli_opts_free(cli_spec_opts *o)
 {
     for (int i = 0; i < o->n_set; i++) {

@@ -9,7 +9,7 @@ static const char *const fail_opts[] = { "--fail", "--seed", NULL };
 static const char *const plan_opts[] = { "-o", "--out", "--formats", "--no-xlsx", "--split-by",
                                          "--detail", "--png", "--paper", "--labels", NULL };
 static const char *const compare_opts[] = { "-o", "--out", "--min-bisection",
-                                            "--max-oversubscription", NULL };
+                                            "--max-oversubscription", "-j", "--jobs", NULL };
 static const char *const catalog_opts[] = { "--catalog", NULL };
 static const char *const out_opts[] = { "-o", "--out", NULL };
 static const char *const sweep_opts[] = { "-j", "--jobs", NULL };

@@ -37,6 +37,9 @@ typedef struct part_key {
     int16_t cage, far;      /* ids: cage; a cable's far end or legs (leg_cage, else cage) */
     int16_t conn, lane;     /* ids: connector; the connector of one lane (lane_connector) */
     int16_t fibre;          /* id of the fibre type ("MMF", "SMF") */
+    int32_t legs, ports;    /* copies of the part's fields the loops read, kept together */
+    int32_t gbps;           /*   (port_gbps) */
+    double reach;           /*   (reach_m) */
 } part_key;
 
 typedef struct ctx {
@@ -56,12 +59,16 @@ typedef struct ctx {
     size_t cg_cap;
     double *stock;          /* per link of the set */
     double *route;          /* per link of the set */
+    int64_t *ckey;          /* share_cords: per link of the set, its two ends' connector keys */
+    int *cper;              /*   and links per connector (connector_of) */
     size_t stock_cap;
     int budget_cut;         /* try_optics: a module reached but its loss budget did not */
     /* fp__media_prepare: */
     part_key *pk;           /* per part of ps->parts */
     int16_t *list;          /* storage of the part lists below */
     const int16_t *cables;  /* copper cables that speak a protocol of the fabric, in catalog order */
+    const int16_t *cords;   /* fibre parts of one leg, in catalog order */
+    int n_cords;
     const int16_t *mods[3]; /* per optic class: such transceivers, in catalog order */
     const int16_t *lanes[3];/* per optic class: those that bring a new lane connector */
     int n_cables, n_mods[3], n_lanes[3];

@@ -81,7 +81,7 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
     const char **tab = malloc(sizeof *tab * (size_t)(5 * np + 2 * (FP_MAX_TIERS + 1) + 2));
     int nt = 0;
     c->pk = malloc(sizeof *c->pk * (size_t)(np ? np : 1));
-    c->list = malloc(sizeof *c->list * (size_t)(7 * np + 1));
+    c->list = malloc(sizeof *c->list * (size_t)(8 * np + 1));
     if (tab == NULL || c->pk == NULL || c->list == NULL) {
         free(tab);
         FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
@@ -99,6 +99,10 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
         q->conn = intern(tab, &nt, p->connector);
         q->lane = intern(tab, &nt, lane_connector(p));
         q->fibre = intern(tab, &nt, p->fibre);
+        q->legs = p->legs;
+        q->ports = p->ports;
+        q->gbps = p->port_gbps;
+        q->reach = p->reach_m;
     }
     for (int t = 0; t <= c->fab->tiers; t++) {
         const fp_part *m = t == 0 ? &rs->nic : &rs->tier[t - 1].model;
@@ -114,6 +118,11 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
         if (ps->parts[i].type == FP_PART_CABLE && c->pk[i].proto)
             *w++ = (int16_t)i;
     c->n_cables = (int)(w - c->cables);
+    c->cords = w;
+    for (int i = 0; i < np; i++)
+        if (ps->parts[i].type == FP_PART_FIBRE && ps->parts[i].legs <= 1)
+            *w++ = (int16_t)i;
+    c->n_cords = (int)(w - c->cords);
     for (int cls = 0; cls < 3; cls++) {
         int16_t *mods = w;
         c->mods[cls] = mods;
@@ -152,11 +161,15 @@ static fp_status grow(ctx *c, size_t n_links, fp_error *err)
     if (n_links > c->stock_cap) {
         free(c->stock);
         free(c->route);
+        free(c->ckey);
+        free(c->cper);
         c->stock_cap = n_links + 16;
         c->stock = malloc(c->stock_cap * sizeof *c->stock);
         c->route = malloc(c->stock_cap * sizeof *c->route);
+        c->ckey = malloc(2 * c->stock_cap * sizeof *c->ckey);
+        c->cper = malloc(2 * c->stock_cap * sizeof *c->cper);
     }
-    if (c->cg == NULL || c->stock == NULL || c->route == NULL)
+    if (c->cg == NULL || c->stock == NULL || c->route == NULL || c->ckey == NULL || c->cper == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory choosing media");
     return FP_OK;
 }
@@ -224,11 +237,11 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
     (void)links;
     for (int x = 0; x < c->n_cables; x++) {
         const int i = c->cables[x];
-        const fp_part *p = &c->ps->parts[i];
         const part_key *q = &c->pk[i];
-        if ((forced >= 0 && i != forced) || q->copper != medium || p->legs != legs ||
-            p->port_gbps != gbps)
+        if ((forced >= 0 && i != forced) || q->copper != medium || q->legs != legs ||
+            q->gbps != gbps)
             continue;
+        const fp_part *p = &c->ps->parts[i];
         /* The cable's own end (`cage`) and its far end or legs (`leg_cage`, else the same). */
         int fits = 1;
         if (*kind == FP_CABLE_SPLIT) {
@@ -281,10 +294,10 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
             conn = c->pk[c->lanes[cls][x]].lane;
         }
         int fp_i = -1;
-        for (int j = 0; j < ps->n_parts; j++) {
+        for (int y = 0; y < c->n_cords; y++) {
+            const int j = c->cords[y];
             const fp_part *f = &ps->parts[j];
-            if (f->type != FP_PART_FIBRE || f->legs > 1 || c->pk[j].fibre != fibre ||
-                c->pk[j].conn != conn || (forced >= 0 && j != forced))
+            if (c->pk[j].fibre != fibre || c->pk[j].conn != conn || (forced >= 0 && j != forced))
                 continue;
             if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
                 fp_i = j;
@@ -329,10 +342,11 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
             }
             for (int y = 0; y < c->n_mods[cls]; y++) {
                 const int j = c->mods[cls][y];
-                const fp_part *m = &ps->parts[j];
-                if (c->pk[j].lane != conn || m->ports != cg[k].k || m->port_gbps != speed ||
-                    !cage_id_fits(c->pk[j].cage, ct) || m->reach_m + 1e-9 < cg[k].need)
+                const part_key *q = &c->pk[j];
+                if (q->lane != conn || q->ports != cg[k].k || q->gbps != speed ||
+                    !cage_id_fits(q->cage, ct) || q->reach + 1e-9 < cg[k].need)
                     continue;
+                const fp_part *m = &ps->parts[j];
                 /* Loss budget: fibre attenuation over the longest cord on this cage plus the
                  * mated pairs, against the module's (else the fibre's class) budget. */
                 double budget = m->budget_db > 0 ? m->budget_db : f->budget_db;
@@ -408,13 +422,17 @@ static void share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int 
     const fp_part *sf = &ps->parts[straight];
     if (ps->structured)
         return;
+    /* Each link's connectors once (the modules are chosen; links only change role below). */
     for (size_t i = 0; i < n; i++) {
         const fp_link *l = &c->fab->link[links[i]];
-        int64_t ka, kz;
+        c->cper[2 * i] = connector_of(c, ncg, l->a, l->a_port, &c->ckey[2 * i]);
+        c->cper[2 * i + 1] = connector_of(c, ncg, l->z, l->z_port, &c->ckey[2 * i + 1]);
+    }
+    for (size_t i = 0; i < n; i++) {
         if (c->link_role[links[i]] != LINK_OWN_CABLE)
             continue;
-        int pa = connector_of(c, ncg, l->a, l->a_port, &ka);
-        int pz = connector_of(c, ncg, l->z, l->z_port, &kz);
+        const int pa = c->cper[2 * i], pz = c->cper[2 * i + 1];
+        const int64_t ka = c->ckey[2 * i], kz = c->ckey[2 * i + 1];
         if (pa <= 1 && pz <= 1)
             continue;
         /* The group: this link and the later ones of the set on the same connector (the hub's,
@@ -425,12 +443,9 @@ static void share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int 
         int g = 0, same_far = 1;
         double need = 0;
         for (size_t j = i; j < n; j++) {
-            const fp_link *m = &c->fab->link[links[j]];
-            int64_t ja, jz;
+            const int64_t ja = c->ckey[2 * j], jz = c->ckey[2 * j + 1];
             if (c->link_role[links[j]] != LINK_OWN_CABLE)
                 continue;
-            connector_of(c, ncg, m->a, m->a_port, &ja);
-            connector_of(c, ncg, m->z, m->z_port, &jz);
             if ((hub_z ? jz : ja) != key)
                 continue;
             if (g == FP_MAX_LEGS)
@@ -793,6 +808,10 @@ void fp__media_scratch_free(ctx *c)
     free(c->route);
     free(c->cg);
     free(c->stock);
+    free(c->ckey);
+    free(c->cper);
+    c->ckey = NULL;
+    c->cper = NULL;
     c->route = NULL;
     c->cg = NULL;
     c->stock = NULL;

@@ -340,6 +340,14 @@ Test(cli, compare_filters_and_order)
     }
     cr_expect_gt(rows, 0);
     cr_expect_eq(run(BIN " compare --gpus 512 --min-bisection 0", out, sizeof out), 2, "%s", out);
+    /* --jobs: the same table from 1 thread and from 2; 1 to 64 workers */
+    static char one[1 << 16];
+    cr_assert_eq(run(BIN " compare --gpus 512 --jobs 1", one, sizeof one), 0, "%s", one);
+    cr_assert_eq(run(BIN " compare --gpus 512 -j 2", out, sizeof out), 0, "%s", out);
+    cr_expect_str_eq(out, one);
+    cr_expect_eq(run(BIN " compare --gpus 512 --jobs 0", out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "--jobs expects a number of workers from 1 to 64") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " compare --gpus 512 --jobs", out, sizeof out), 2, "%s", out);
     cr_expect_eq(run(BIN " compare --gpus 512 --max-oversubscription 1:2", out, sizeof out), 2, "%s", out);
 }
 
