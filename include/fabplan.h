@@ -12,7 +12,7 @@
  * - A value looked up by index (a record, a link's cable or medium) is copied into the caller's
  *   *out by a function returning fp_status: FP_EINVAL (and *out untouched) when the index is
  *   out of range. Borrowed strings looked up by index (notes, warnings) return NULL out of
- *   range; counts (fp_plan_x_count, fp_plan_boundary_links) return 0 for what the plan lacks.
+ *   range; counts (fp_plan_x_count) return 0 for a stage the plan was built without.
  * - Text is taken as (text, len) where it may be large or not NUL-terminated (specs, catalogs);
  *   short names and JSON pointers are NUL-terminated strings.
  * - Errors: see fp_error in fabplan/error.h (the first failure is kept until cleared).

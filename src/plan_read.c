@@ -231,12 +231,16 @@ fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_erro
     return FP_OK;
 }
 
-int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary)
+fp_status fp_plan_boundary_links(const fp_plan *plan, int boundary, int64_t *links, fp_error *err)
 {
+    if (plan == NULL || links == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_boundary_links: NULL plan or links");
     const fp_fabric *f = &plan->fab;
     if (boundary < 0 || boundary >= f->tiers)
-        return 0;
-    return f->boundary_base[boundary + 1] - f->boundary_base[boundary];
+        FP_FAIL(err, FP_EINVAL, "", "boundary %d out of range (the plan has %d: 0 to %d)",
+                boundary, f->tiers, f->tiers - 1);
+    *links = f->boundary_base[boundary + 1] - f->boundary_base[boundary];
+    return FP_OK;
 }
 
 size_t fp_plan_note_count(const fp_plan *plan)

@@ -5,6 +5,8 @@
 #    cli sees only its own headers and the public API (include/),
 #  - a file other than the plan files in src/ (plan.c, plan_read.c, plan_cables.c, ...)
 #    includes plan_data.h (struct fp_plan),
+#  - a header whose first line says it is "private to" part of a stage (clos_work.h,
+#    cabling_work.h, layout_work.h, graph.h, writers.h, ...) is included from another folder,
 #  - the include graph between src/ files has a cycle.
 # Public headers ("fabplan.h", "fabplan/...") and system headers are not checked.
 # usage: tests/layering.sh [SRC_DIR]   (default: src/ beside this script)
@@ -21,11 +23,21 @@ find . -name '*.[ch]' | sed 's|^\./||' | sort | while read -r f; do
             printf '%s\t%s\n' "$f" "$inc"
         fi
     done
+done | while IFS="$(printf '\t')" read -r f h; do
+    # Third field: 1 when the included header is private to its own folder.
+    priv=0
+    case "$h" in *.h) head -1 "$h" | grep -q "private to" && priv=1 ;; esac
+    printf '%s\t%s\t%s\n' "$f" "$h" "$priv"
 done | awk -F '\t' '
 function stage(p,   top) {
     top = p; sub(/\/.*/, "", top)
     if (p !~ /\//) return "plan"
     return top
+}
+function dir(p) {
+    if (p !~ /\//) return "."
+    sub(/\/[^\/]*$/, "", p)
+    return p
 }
 function rank(s) {
     if (s == "util") return 0
@@ -69,6 +81,10 @@ function visit(v,   i, j, w, on, msg) {
         bad = 1
     } else if (rank(sh) > rank(sf)) {
         printf "layering: %s (stage %s) includes %s of the later stage %s\n", f, sf, h, sh
+        bad = 1
+    }
+    if ($3 == 1 && h != "plan_data.h" && dir(f) != dir(h)) {
+        printf "layering: %s includes %s, which is private to %s/ (its first line says so)\n", f, h, dir(h)
         bad = 1
     }
     if (h == "plan_data.h" && f !~ /^plan[a-z_]*\.c$/) {

@@ -87,12 +87,13 @@ FP_EXPORT unsigned fp_part_protocols(const fp_part *p);
  *  embedded catalog is malformed (a build defect). */
 FP_EXPORT fp_status fp_catalog_new(fp_catalog **out, fp_error *err);
 
-/** Add or replace parts from a NUL-terminated catalog JSON text ({"parts": [...]}); the text
- *  is not kept. origin names the text in errors (a file name). On failure the catalog is
- *  unchanged. Part pointers borrowed earlier are invalid after a successful merge.
+/** Add or replace parts from the len bytes of catalog JSON text at json ({"parts": [...]}; no
+ *  NUL terminator needed, a NUL byte inside is FP_EPARSE); the text is not kept. origin names
+ *  the text in errors (a file name; NULL: "<catalog>"). On failure the catalog is unchanged.
+ *  Part pointers borrowed earlier are invalid after a successful merge.
  *  Errors: FP_EINVAL (NULL argument), FP_EPARSE, FP_ECATALOG, FP_ENOMEM. */
-FP_EXPORT fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char *origin,
-                                            fp_error *err);
+FP_EXPORT fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, size_t len,
+                                            const char *origin, fp_error *err);
 
 /** Same as fp_catalog_merge_string, reading the file at path. Errors: also FP_EIO. */
 FP_EXPORT fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err);

@@ -196,8 +196,11 @@ FP_EXPORT fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info
 FP_EXPORT size_t fp_plan_link_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err);
 
-/** METHOD: links crossing boundary b (0 = NIC-leaf) over all planes; 0 when out of range. */
-FP_EXPORT int64_t fp_plan_boundary_links(const fp_plan *plan, int boundary);
+/** METHOD: links crossing boundary `boundary` (0 = NIC-leaf, up to fp_plan_tier_count - 1)
+ *  over all planes, into *links. Errors (*links untouched): FP_EINVAL when the boundary is out
+ *  of range or an argument is NULL. */
+FP_EXPORT fp_status fp_plan_boundary_links(const fp_plan *plan, int boundary, int64_t *links,
+                                           fp_error *err);
 
 /** METHOD: number of notes the planner wants the user to read (evened-out uplinks, rounding),
  *  and note i: a borrowed string that lives with the plan, NULL when out of range. The

@@ -215,8 +215,10 @@ static void print_summary(const fp_plan *plan)
                (long long)t.switches, t.ports_per_switch, (long long)t.ports_used,
                (long long)t.ports_spare, ratio, (long long)t.links_up);
     }
+    int64_t nic_leaf = 0;
+    fp_plan_boundary_links(plan, 0, &nic_leaf, NULL);   /* every plan has boundary 0 */
     printf("  switches %lld, links %lld (NIC-leaf %lld), capacity %lld GPUs\n", (long long)s.switches,
-           (long long)s.links, (long long)fp_plan_boundary_links(plan, 0), (long long)s.capacity_gpus);
+           (long long)s.links, (long long)nic_leaf, (long long)s.capacity_gpus);
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         printf("  note: %s\n", fp_plan_note(plan, i));
     if (fp_plan_stages(plan) & FP_STAGE_CABLING)

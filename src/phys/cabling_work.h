@@ -156,6 +156,49 @@ static inline int cage_id_fits(int16_t part_cage, int16_t port_cage)
     return port_cage < 0 || part_cage == port_cage;
 }
 
+/* ---- parts ---- */
+
+static inline int copper_medium(const fp_part *p)
+{
+    if (strcmp(p->medium, "DAC") == 0)
+        return FP_MEDIUM_DAC;
+    if (strcmp(p->medium, "ACC") == 0)
+        return FP_MEDIUM_ACC;
+    if (strcmp(p->medium, "AEC") == 0)
+        return FP_MEDIUM_AEC;
+    return -1;
+}
+
+/* Optical classes: 0 SR (multimode), 1 DR (single-mode MPO), 2 FR (single-mode LC). */
+static inline int optic_class(const fp_part *p)
+{
+    if (strcmp(p->fibre, "MMF") == 0)
+        return 0;
+    if (strcmp(p->fibre, "SMF") == 0)
+        return strstr(p->connector, "LC") ? 2 : 1;
+    return -1;
+}
+
+/* Connector of one lane: "2xMPO-12/APC" -> "MPO-12/APC". */
+static inline const char *lane_connector(const fp_part *p)
+{
+    const char *c = p->connector;
+    if (c[0] >= '2' && c[0] <= '9' && c[1] == 'x')
+        return c + 2;
+    return c;
+}
+
+/* One set of links that share cages, as fp__media_decide reads it (media.c). */
+typedef struct fp_media_set {
+    size_t ncg;                 /* cages in c->cg */
+    double route_max;           /* longest route of the set */
+    int64_t worst;              /* the link with that route */
+    double cu_route;            /* a copper cable's length: a hand length, else route_max */
+    unsigned allowed;           /* media allowed, bit (1 << fp_medium) */
+    int forced;                 /* part a hand override forces, -1 */
+    const fp_override *forced_by, *length_by;   /* the overrides giving a part, a length */
+} fp_media_set;
+
 /* Work out c->pk and the part lists from c->ps and c->rs; call once before fp__media_decide.
  * FP_ENOMEM when out of memory. */
 fp_status fp__media_prepare(ctx *c, fp_error *err);
@@ -164,6 +207,9 @@ fp_status fp__media_prepare(ctx *c, fp_error *err);
  * c->link_part, c->link_stock and c->link_role. FP_EDESIGN (or FP_EINVAL for conflicting
  * overrides) when nothing allowed fits, naming the link and why. */
 fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err);
+/* The error for a set nothing allowed serves (media_fail.c): FP_EDESIGN naming the link, its
+ * cages, what the catalog lacks or the longest reach available. Always fails. */
+fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error *err);
 /* Release the scratch arrays fp__media_decide grows. */
 void fp__media_scratch_free(ctx *c);
 

@@ -30,36 +30,6 @@ static double part_cost(const fp_part *p, double len)
     return p->price_usd + p->price_per_m_usd * len;
 }
 
-static int copper_medium(const fp_part *p)
-{
-    if (strcmp(p->medium, "DAC") == 0)
-        return FP_MEDIUM_DAC;
-    if (strcmp(p->medium, "ACC") == 0)
-        return FP_MEDIUM_ACC;
-    if (strcmp(p->medium, "AEC") == 0)
-        return FP_MEDIUM_AEC;
-    return -1;
-}
-
-/* Optical classes: 0 SR (multimode), 1 DR (single-mode MPO), 2 FR (single-mode LC). */
-static int optic_class(const fp_part *p)
-{
-    if (strcmp(p->fibre, "MMF") == 0)
-        return 0;
-    if (strcmp(p->fibre, "SMF") == 0)
-        return strstr(p->connector, "LC") ? 2 : 1;
-    return -1;
-}
-
-/* Connector of one lane: "2xMPO-12/APC" -> "MPO-12/APC". */
-static const char *lane_connector(const fp_part *p)
-{
-    const char *c = p->connector;
-    if (c[0] >= '2' && c[0] <= '9' && c[1] == 'x')
-        return c + 2;
-    return c;
-}
-
 /* ---- parts as ids, once per cabling pass ---- */
 
 /* The id of s among the n strings of tab (appended when new). */
@@ -490,312 +460,125 @@ static void share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int 
     }
 }
 
-static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
-{
-    char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], bn[32];
-    const fp_link *k = &c->fab->link[l];
-    snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)l + 1,
-             fp__boundary_name(k->boundary, c->fab->tiers, bn, sizeof bn),
-             fp__device_name(an, sizeof an, c->fab, c->rs, k->a),
-             fp__port_name(ap, sizeof ap, c->fab, c->rs, k->a, k->a_port),
-             fp__device_name(zn, sizeof zn, c->fab, c->rs, k->z),
-             fp__port_name(zp, sizeof zp, c->fab, c->rs, k->z, k->z_port));
-}
-
-static double longest_stock(const fp_part *p)
-{
-    double len = p->n_lengths > 0 ? p->lengths_m[p->n_lengths - 1] : 0;
-    return p->reach_m > 0 && p->reach_m < len ? p->reach_m : len;
-}
-
-/* The longest run link l could have with the allowed media and the catalog: for copper, a
- * cable that fits both cages; for optics, the shorter of the best module at each end and the
- * longest fibre of their lane connector. *limit names the part that sets it. 0 when nothing
- * fits the link's cages at all. */
-static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_part **limit)
-{
-    const fp_fabric *fab = c->fab;
-    const fp_phys_spec *ps = c->ps;
-    const fp_link *k = &fab->link[l];
-    int64_t dev[2] = { k->a, k->z };
-    int per[2] = { cage_links(fab, c->rs, k->a, k->a_port), cage_links(fab, c->rs, k->z, k->z_port) };
-    const fp_part *cpo[2] = { cpo_of(fab, c->rs, k->a), cpo_of(fab, c->rs, k->z) };
-    int gbps = c->rs->gbps[k->boundary];
-    double best = 0;
-    *limit = NULL;
-    for (int i = 0; i < ps->n_parts; i++) {
-        const fp_part *p = &ps->parts[i];
-        if (!proto_ok(c->rs, p))
-            continue;
-        if (p->type == FP_PART_CABLE) {
-            int m = copper_medium(p);
-            const char *far = p->leg_cage[0] ? p->leg_cage : p->cage;
-            const char *t0 = cage_type(fab, c->rs, dev[0]), *t1 = cage_type(fab, c->rs, dev[1]);
-            if (m < 0 || !(allowed & (1u << m)) || cpo[0] || cpo[1] ||
-                !((cage_fits(p->cage, t0) && cage_fits(far, t1)) ||
-                  (cage_fits(p->cage, t1) && cage_fits(far, t0))))
-                continue;
-            int straight = p->legs <= 1 && per[0] == per[1] && p->port_gbps == gbps * per[0];
-            int split = p->legs > 1 && p->port_gbps == gbps &&
-                        (per[0] == 1 || per[1] == 1) && p->legs == (per[0] > per[1] ? per[0] : per[1]);
-            if ((straight || split) && longest_stock(p) > best) {
-                best = longest_stock(p);
-                *limit = p;
-            }
-        } else if (p->type == FP_PART_FIBRE && p->legs <= 1) {
-            int m = strcmp(p->fibre, "MMF") == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
-            if (!(allowed & (1u << m)))
-                continue;
-            /* The best module of this fibre's type and lane connector at each end. */
-            const fp_part *end_best[2] = { NULL, NULL };
-            for (int e = 0; e < 2; e++) {
-                if (cpo[e]) {
-                    /* co-packaged optics: the switch's own ports, when they take this fibre */
-                    if (strcmp(cpo[e]->fibre, p->fibre) == 0 &&
-                        strcmp(cpo[e]->connector, p->connector) == 0)
-                        end_best[e] = cpo[e];
-                    continue;
-                }
-                for (int j = 0; j < ps->n_parts; j++) {
-                    const fp_part *mo = &ps->parts[j];
-                    if (mo->type != FP_PART_TRANSCEIVER || strcmp(mo->fibre, p->fibre) != 0 ||
-                        strcmp(lane_connector(mo), p->connector) != 0 || mo->ports != per[e] ||
-                        mo->port_gbps != gbps || !proto_ok(c->rs, mo) ||
-                        !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e])))
-                        continue;
-                    if (end_best[e] == NULL || mo->reach_m > end_best[e]->reach_m)
-                        end_best[e] = mo;
-                }
-            }
-            if (end_best[0] == NULL || end_best[1] == NULL)
-                continue;
-            const fp_part *lim = p;
-            double reach = longest_stock(p);
-            for (int e = 0; e < 2; e++)
-                if (end_best[e]->reach_m < reach) {
-                    reach = end_best[e]->reach_m;
-                    lim = end_best[e];
-                }
-            if (reach > best) {
-                best = reach;
-                *limit = lim;
-            }
-        }
-    }
-    return best;
-}
-
-static const char *proto_text(unsigned p)
-{
-    return p == FP_PROTO_IB ? "InfiniBand" : p == FP_PROTO_ETH ? "Ethernet" : "InfiniBand or Ethernet";
-}
-
-/* What the catalog lacks for link l, as text: the end whose cage no module fits ("no 200G
- * module for a QSFP112 cage holding 1 link (InfiniBand); closest: ..."), or the two ends'
- * modules that share no fibre. "" when each end has a module and some pair matches. */
-static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, size_t n)
-{
-    const fp_fabric *fab = c->fab;
-    const fp_rspec *rs = c->rs;
-    const fp_phys_spec *ps = c->ps;
-    const fp_link *k = &fab->link[l];
-    int64_t dev[2] = { k->a, k->z };
-    int port[2] = { k->a_port, k->z_port };
-    int gbps = rs->gbps[k->boundary];
-    size_t w = 0;
-    buf[0] = '\0';
-    if (!(allowed & ((1u << FP_MEDIUM_MMF) | (1u << FP_MEDIUM_SMF))))
-        return;
-    const fp_part *any[2] = { NULL, NULL };
-    for (int e = 0; e < 2 && w < n; e++) {
-        const char *ct = cage_type(fab, rs, dev[e]);
-        int per = cage_links(fab, rs, dev[e], port[e]);
-        if (cpo_of(fab, rs, dev[e])) {
-            any[e] = cpo_of(fab, rs, dev[e]);
-            continue;
-        }
-        int best[3] = { -1, -1, -1 }, score[3] = { 0, 0, 0 };
-        for (int j = 0; j < ps->n_parts; j++) {
-            const fp_part *m = &ps->parts[j];
-            int mm = m->type == FP_PART_TRANSCEIVER ? (optic_class(m) == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF) : -1;
-            if (mm < 0 || !(allowed & (1u << mm)) || !proto_ok(rs, m))
-                continue;
-            int sc = 2 * cage_fits(m->cage, ct) + (m->port_gbps == gbps) + (m->ports == per);
-            if (sc == 4) {
-                any[e] = m;
-                break;
-            }
-            for (int q = 0; q < 3; q++)
-                if (sc > score[q]) {
-                    for (int r = 2; r > q; r--) {
-                        best[r] = best[r - 1];
-                        score[r] = score[r - 1];
-                    }
-                    best[q] = j;
-                    score[q] = sc;
-                    break;
-                }
-        }
-        if (any[e])
-            continue;
-        w += (size_t)snprintf(buf + w, n - w, "%sno %dG module for a%s %s cage holding %d link%s (%s)",
-                              w ? "; " : "", gbps, ct[0] == 'O' ? "n" : "", ct[0] ? ct : "(any)",
-                              per, per == 1 ? "" : "s", proto_text(rs->protocols));
-        for (int q = 0; q < 3 && best[q] >= 0 && w < n; q++) {
-            const fp_part *m = &ps->parts[best[q]];
-            w += (size_t)snprintf(buf + w, n - w, "%s%s (%d x %dG, %s)", q ? ", " : "; closest: ",
-                                  m->id, m->ports, m->port_gbps, m->cage);
-        }
-    }
-    if (w == 0 && any[0] && any[1])
-        snprintf(buf, n, "modules fit both ends (e.g. %s, %s %s, and %s, %s %s) but no pair shares a fibre type and connector",
-                 any[0]->id, any[0]->fibre, lane_connector(any[0]), any[1]->id, any[1]->fibre,
-                 lane_connector(any[1]));
-}
-
-fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
+/* The set's routes, cages and hand overrides into *s and c->route / c->cg. FP_EINVAL when two
+ * overrides force different parts on links that share cages. */
+static fp_status set_read(ctx *c, const int32_t *links, size_t n, fp_media_set *s, fp_error *err)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;
     fp_cabling *cab = c->cab;
-    fp_status rc;
-    size_t ncg = 0;
-    double route_max = 0;
-    int64_t worst = links[0];
-    int forced = -1;
-    const fp_override *forced_by = NULL, *length_by = NULL;
     double ov_route = 0;
-    if ((rc = grow(c, n, err)) != FP_OK)
-        return rc;
-    double *route = c->route;
+    memset(s, 0, sizeof *s);
+    s->worst = links[0];
+    s->forced = -1;
     for (size_t i = 0; i < n; i++) {
         const fp_link *l = &fab->link[links[i]];
-        route[i] = cab->link_route[links[i]];
-        if (route[i] > route_max) {
-            route_max = route[i];
-            worst = links[i];
+        c->route[i] = cab->link_route[links[i]];
+        if (c->route[i] > s->route_max) {
+            s->route_max = c->route[i];
+            s->worst = links[i];
         }
         const fp_override *o = c->ov_of && c->ov_of[links[i]] >= 0 ? &c->ps->ov[c->ov_of[links[i]]]
                                                                     : NULL;
         if (o && o->part >= 0) {
-            if (forced_by && forced != o->part)
+            if (s->forced_by && s->forced != o->part)
                 FP_FAIL(err, FP_EINVAL, o->where,
                         "%s: part \"%s\" conflicts with \"%s\" given at %s: these links share cages, so they take the same medium; give one part for both",
-                        o->where, c->ps->parts[o->part].id, c->ps->parts[forced].id, forced_by->where);
-            forced = o->part;
-            forced_by = o;
+                        o->where, c->ps->parts[o->part].id, c->ps->parts[s->forced].id,
+                        s->forced_by->where);
+            s->forced = o->part;
+            s->forced_by = o;
         }
         if (o && o->length_m > 0) {
             if (o->length_m > ov_route)
                 ov_route = o->length_m;
-            length_by = o;
+            s->length_by = o;
         }
-        add_cage(c, &ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a,
+        add_cage(c, &s->ncg, cage_of(cab, fab, rs, l->a, l->a_port), l->a,
                  cage_links(fab, rs, l->a, l->a_port));
-        add_cage(c, &ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z,
+        add_cage(c, &s->ncg, cage_of(cab, fab, rs, l->z, l->z_port), l->z,
                  cage_links(fab, rs, l->z, l->z_port));
     }
     /* A length given for a copper cable is the cable's length, whichever leg it named. */
-    double cu_route = length_by ? ov_route : route_max;
-    unsigned allowed = allowed_for(c, links, n);
-    if (forced >= 0) {
-        const fp_part *fpart = &c->ps->parts[forced];
+    s->cu_route = s->length_by ? ov_route : s->route_max;
+    s->allowed = allowed_for(c, links, n);
+    if (s->forced >= 0) {
+        const fp_part *fpart = &c->ps->parts[s->forced];
         int m = fpart->type == FP_PART_CABLE ? copper_medium(fpart)
                 : strcmp(fpart->fibre, "MMF") == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
-        allowed = m >= 0 ? 1u << m : 0;
+        s->allowed = m >= 0 ? 1u << m : 0;
     }
-    int medium = -1, part = -1, kind = FP_CABLE_STRAIGHT;
+    return FP_OK;
+}
+
+/* One copper cable for the whole set, the cheapest medium first; the part or -1. */
+static int set_copper(ctx *c, const int32_t *links, size_t n, const fp_media_set *s)
+{
+    int part = -1, medium = -1, kind = FP_CABLE_STRAIGHT;
     double stock = 0;
     for (int m = FP_MEDIUM_DAC; m <= FP_MEDIUM_AEC && part < 0; m++) {
-        if (!(allowed & (1u << m)))
+        if (!(s->allowed & (1u << m)))
             continue;
-        part = try_copper(c, links, n, c->cg, ncg, cu_route, m, forced, &stock, &kind);
+        part = try_copper(c, links, n, c->cg, s->ncg, s->cu_route, m, s->forced, &stock, &kind);
         if (part >= 0)
             medium = m;
     }
-    if (part < 0) {
-        int cut = 0;
-        for (int cls = 0; cls < 3 && part < 0; cls++) {
-            int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
-            if (!(allowed & (1u << m)))
-                continue;
-            c->budget_cut = 0;
-            part = try_optics(c, links, n, c->cg, ncg, route, cls, forced);
-            if (part >= 0)
-                medium = m;
-            else
-                cut |= c->budget_cut;
-        }
-        if (part >= 0 && cut)
-            cab->over_budget += (int64_t)n;
-        if (part >= 0) {
-            for (size_t k = 0; k < ncg; k++)
-                cab->cage_mod[c->cg[k].cage] = c->cg[k].mod;
-            for (size_t i = 0; i < n; i++) {
-                c->link_part[links[i]] = (int16_t)part;
-                c->link_stock[links[i]] = (float)c->stock[i];
-                cab->link_medium[links[i]] = (uint8_t)medium;
-                c->link_role[links[i]] = LINK_OWN_CABLE;    /* one fibre per link */
-            }
-            share_cords(c, links, n, ncg, part);
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            c->link_part[links[i]] = (int16_t)part;
-            c->link_stock[links[i]] = (float)stock;
-            cab->link_route[links[i]] = (float)cu_route;
-            cab->link_medium[links[i]] = (uint8_t)medium;
-            /* One copper cable for the set: made from its first link (cabling.c). */
-            c->link_role[links[i]] = n == 1 ? LINK_OWN_CABLE : LINK_SHARED_LEG;
-        }
-        if (n > 1 || kind != FP_CABLE_STRAIGHT)
-            c->link_role[links[0]] = LINK_SHARED_FIRST;
+    if (part < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        c->link_part[links[i]] = (int16_t)part;
+        c->link_stock[links[i]] = (float)stock;
+        c->cab->link_route[links[i]] = (float)s->cu_route;
+        c->cab->link_medium[links[i]] = (uint8_t)medium;
+        /* One copper cable for the set: made from its first link (cabling.c). */
+        c->link_role[links[i]] = n == 1 ? LINK_OWN_CABLE : LINK_SHARED_LEG;
     }
-    if (part < 0) {
-        char what[200], where[16];
-        const fp_part *limit;
-        double reach = longest_reach(c, worst, allowed, &limit);
-        link_label(what, sizeof what, c, worst);
-        snprintf(where, sizeof where, "L%07lld", (long long)worst + 1);
-        if (forced >= 0) {
-            const fp_part *fpart = &c->ps->parts[forced];
-            double r = fpart->type == FP_PART_CABLE ? cu_route : route_max;
-            const fp_link *wl = &fab->link[worst];
-            int ka = cage_links(fab, rs, wl->a, wl->a_port), kz = cage_links(fab, rs, wl->z, wl->z_port);
-            FP_FAIL(err, FP_EDESIGN, forced_by->where,
-                    "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
-                    forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, wl->a),
-                    cage_word(c->fab, c->rs, wl->z), ka, kz, kz == 1 ? "" : "s",
-                    rs->gbps[wl->boundary], r, fpart->id,
-                    fpart->type == FP_PART_CABLE && longest_stock(fpart) + 1e-9 < r
-                        ? "is not sold that long"
-                        : "does not fit these cages and speeds, or no module pair for it reaches that far");
-        }
-        if (limit == NULL) {
-            const fp_link *wl = &c->fab->link[worst];
-            char missing[600];
-            missing_text(c, worst, allowed, missing, sizeof missing);
-            FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
-                    what, article(cage_word(c->fab, c->rs, wl->a)), cage_word(c->fab, c->rs, wl->a),
-                    wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
-                    article(cage_word(c->fab, c->rs, wl->z)), cage_word(c->fab, c->rs, wl->z),
-                    fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
-                    n, n == 1 ? "" : "s", rs->gbps[wl->boundary], proto_text(rs->protocols), route_max,
-                    missing[0] ? ": " : "", missing);
-        }
-        if (length_by && length_by->length_m + 1e-9 >= route_max && reach < length_by->length_m)
-            FP_FAIL(err, FP_EDESIGN, length_by->where,
-                    "%s/length_m: link %s: expected a length within reach of an allowed medium, found %g m; the longest reach available is %g m for its ports (%s)",
-                    length_by->where, what, length_by->length_m, reach, limit->id);
-        if (reach >= route_max)
-            FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: no allowed catalog part serves the %zu links sharing its cages for its %.2f m route, though %s reaches %g m; allow another medium or add a matching part (--catalog FILE)",
-                    what, n, route_max, limit->id, reach);
-        FP_FAIL(err, FP_EDESIGN, where,
-                "link %s: its %.2f m route is beyond every allowed medium; the longest reach available is %g m for its ports (%s)",
-                what, route_max, reach, limit->id);
+    if (n > 1 || kind != FP_CABLE_STRAIGHT)
+        c->link_role[links[0]] = LINK_SHARED_FIRST;
+    return part;
+}
+
+/* Optics for the set: SR, then DR, then FR; a module per cage and a fibre per link. The part
+ * or -1. */
+static int set_optics(ctx *c, const int32_t *links, size_t n, const fp_media_set *s)
+{
+    fp_cabling *cab = c->cab;
+    int part = -1, medium = -1, cut = 0;
+    for (int cls = 0; cls < 3 && part < 0; cls++) {
+        int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+        if (!(s->allowed & (1u << m)))
+            continue;
+        c->budget_cut = 0;
+        part = try_optics(c, links, n, c->cg, s->ncg, c->route, cls, s->forced);
+        if (part >= 0)
+            medium = m;
+        else
+            cut |= c->budget_cut;
     }
+    if (part < 0)
+        return -1;
+    if (cut)
+        cab->over_budget += (int64_t)n;
+    for (size_t k = 0; k < s->ncg; k++)
+        cab->cage_mod[c->cg[k].cage] = c->cg[k].mod;
+    for (size_t i = 0; i < n; i++) {
+        c->link_part[links[i]] = (int16_t)part;
+        c->link_stock[links[i]] = (float)c->stock[i];
+        cab->link_medium[links[i]] = (uint8_t)medium;
+        c->link_role[links[i]] = LINK_OWN_CABLE;    /* one fibre per link */
+    }
+    share_cords(c, links, n, s->ncg, part);
+    return part;
+}
+
+fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
+{
+    fp_media_set s;
+    fp_status rc;
+    if ((rc = grow(c, n, err)) != FP_OK || (rc = set_read(c, links, n, &s, err)) != FP_OK)
+        return rc;
+    if (set_copper(c, links, n, &s) < 0 && set_optics(c, links, n, &s) < 0)
+        return fp__media_fail(c, n, &s, err);
     return FP_OK;
 }
 

@@ -249,8 +249,8 @@ static int id_at_cmp(const void *a, const void *b)
 
 /* Merge: n log n in the parts of both sides (each file part is parsed once, repeats are found
  * by sorting, and existing ids are found by binary search). */
-fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char *origin,
-                                  fp_error *err)
+fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, size_t len,
+                                  const char *origin, fp_error *err)
 {
     cJSON *root = NULL;
     const cJSON *arr, *it;
@@ -264,7 +264,7 @@ fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, const char 
         FP_FAIL(err, FP_EINVAL, "", "fp_catalog_merge_string: NULL catalog or text");
     if (origin == NULL)
         origin = "<catalog>";
-    if ((rc = fp__json_parse(&root, json, strlen(json), origin, err)) != FP_OK)
+    if ((rc = fp__json_parse(&root, json, len, origin, err)) != FP_OK)
         return rc;
     snprintf(base, sizeof base, "%s:", origin);
     arr = cJSON_GetObjectItemCaseSensitive(root, "parts");
@@ -361,12 +361,9 @@ fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err
     char *text = NULL;
     size_t len = 0;
     fp_status rc = fp__read_file(path, &text, &len, err);
-    /* The text is handed on NUL-terminated: a NUL inside the file would hide what follows. */
-    if (rc == FP_OK && strlen(text) != len)
-        rc = fp__error_set(err, FP_EPARSE, path, "%s: NUL byte at offset %zu; expected JSON text",
-                           path, strlen(text));
-    else if (rc == FP_OK)
-        rc = fp_catalog_merge_string(cat, text, path, err);
+    /* A NUL inside the file is refused by the parser (FP_EPARSE, its offset). */
+    if (rc == FP_OK)
+        rc = fp_catalog_merge_string(cat, text, len, path, err);
     free(text);
     return rc;
 }
@@ -380,7 +377,8 @@ fp_status fp_catalog_new(fp_catalog **out, fp_error *err)
     *out = NULL;
     if (cat == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory creating the catalog");
-    rc = fp_catalog_merge_string(cat, fp__catalog_json, "templates/catalog.json", err);
+    rc = fp_catalog_merge_string(cat, fp__catalog_json, fp__catalog_json_len,
+                                 "templates/catalog.json", err);
     if (rc != FP_OK) {
         fp_catalog_free(cat);
         return rc;

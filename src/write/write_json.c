@@ -139,7 +139,9 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
         cJSON *t = cJSON_CreateObject();
         cJSON_AddNumberToObject(t, "from_tier", b);
         cJSON_AddNumberToObject(t, "to_tier", b + 1);
-        cJSON_AddNumberToObject(t, "links", (double)fp_plan_boundary_links(plan, b));
+        int64_t links = 0;
+        fp_plan_boundary_links(plan, b, &links, NULL);     /* b < tiers: cannot fail */
+        cJSON_AddNumberToObject(t, "links", (double)links);
         cJSON_AddNumberToObject(t, "gbps", rs->gbps[b]);
         cJSON_AddItemToArray(arr, t);
     }

@@ -146,6 +146,15 @@ Test(api, out_of_range_lookups)
     cr_expect_eq(cable, 0);
     cr_expect_eq(fp_plan_link_medium(p, 0, &m, &err), FP_OK, "%s", err.msg);
     cr_expect_lt((int)m, FP_MEDIUM_COUNT);
+    /* Links per boundary: boundary 0 of 256 GPUs on one 400G NIC per GPU is 256 links; a
+     * boundary past the top tier is out of range. */
+    int64_t nl = -1;
+    cr_expect_eq(fp_plan_boundary_links(p, 0, &nl, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(nl, 256);
+    nl = -1;
+    cr_expect_eq(fp_plan_boundary_links(p, (int)fp_plan_tier_count(p), &nl, &err), FP_EINVAL);
+    cr_expect_eq(nl, -1);
+    cr_expect_eq(fp_plan_boundary_links(p, -1, &nl, &err), FP_EINVAL);
     cr_expect_null(fp_plan_note(p, fp_plan_note_count(p)));
     fp_plan_free(p);
 }
@@ -169,4 +178,33 @@ Test(api, write_options_are_versioned)
     scratch_dir(dir, sizeof dir, "api");
     cr_expect_eq(fp_plan_write(p, dir, &v1, &err), FP_OK, "%s", err.msg);
     fp_plan_free(p);
+}
+
+/* Large texts are taken as (text, len): a catalog or spec inside a longer buffer is read to len
+ * and no further (the bytes after it would not parse), and a NUL byte inside len is refused with
+ * its offset rather than silently ending the text. */
+Test(api, texts_are_taken_with_their_length)
+{
+    fp_catalog *cat = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    size_t before = fp_catalog_count(cat);
+    const char part[] = "{\"parts\":[{\"id\":\"len-test-switch\",\"type\":\"switch\",\"ports\":64,"
+                        "\"port_gbps\":400,\"price_usd\":1,\"power_w\":1,\"source\":\"test\"}]}";
+    char buf[sizeof part + 16];
+    memcpy(buf, part, sizeof part - 1);
+    memcpy(buf + sizeof part - 1, "garbage, no NUL", 16);      /* not terminated at len */
+    cr_expect_eq(fp_catalog_merge_string(cat, buf, sizeof part - 1, "<buf>", &err), FP_OK, "%s",
+                 err.msg);
+    cr_expect_eq(fp_catalog_count(cat), before + 1);
+    cr_expect_not_null(fp_catalog_find(cat, "len-test-switch"));
+    buf[5] = '\0';
+    cr_expect_eq(fp_catalog_merge_string(cat, buf, sizeof part - 1, "<buf>", &err), FP_EPARSE);
+    cr_expect(strstr(err.msg, "NUL byte at offset 5") != NULL, "%s", err.msg);
+    fp_error_clear(&err);
+    const char spec[] = "{\"cluster\":{\"gpus\":256}}trailing";
+    fp_spec *s = NULL;
+    cr_expect_eq(fp_spec_parse(&s, spec, sizeof spec - 1 - 8, "<buf>", &err), FP_OK, "%s", err.msg);
+    fp_spec_free(s);
+    fp_catalog_free(cat);
 }

@@ -3,6 +3,15 @@
 #include <criterion/criterion.h>
 #include "helpers.h"
 
+/* fp_plan_boundary_links for a boundary the plan has. */
+static int64_t boundary_links(const fp_plan *p, int b)
+{
+    int64_t n = -1;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_boundary_links(p, b, &n, &err), FP_OK, "%s", err.msg);
+    return n;
+}
+
 /* ---- invariants every built fabric must satisfy ---- */
 
 static int cmp_i64(const void *a, const void *b)
@@ -101,7 +110,7 @@ static void check_fat_tree(int k)
     cr_expect_eq(tier_switches(p, 3), k * k / 4, "core switches for k=%d", k);
     cr_expect_eq(s.switches, 5 * k * k / 4);
     for (int b = 0; b < 3; b++)
-        cr_expect_eq(fp_plan_boundary_links(p, b), hosts, "k=%d boundary %d", k, b);
+        cr_expect_eq(boundary_links(p, b), hosts, "k=%d boundary %d", k, b);
     cr_expect_eq(s.links, 3 * hosts);
     cr_expect_eq(s.capacity_gpus, hosts);
     if (k <= 48)
@@ -218,7 +227,7 @@ Test(clos, four_tiers_full_scale)
     cr_expect_eq(tier_switches(p, 3), 4096);
     cr_expect_eq(tier_switches(p, 4), 2048);
     for (int b = 0; b < 4; b++)
-        cr_expect_eq(fp_plan_boundary_links(p, b), 131072);
+        cr_expect_eq(boundary_links(p, b), 131072);
     check_invariants(p);
     fp_plan_free(p);
 }
@@ -242,7 +251,7 @@ static void check_dgx(const dgx_row *r, const char *note)
     cr_expect_eq(tier_switches(p, 3), r->core, "%s %d SUs cores", note, r->sus);
     cr_expect_eq(s.tiers, r->core ? 3 : 2);
     for (int b = 0; b < s.tiers; b++)
-        cr_expect_eq(fp_plan_boundary_links(p, b), r->links, "%s %d SUs boundary %d", note, r->sus, b);
+        cr_expect_eq(boundary_links(p, b), r->links, "%s %d SUs boundary %d", note, r->sus, b);
     check_invariants(p);
     fp_plan_free(p);
 }
@@ -281,7 +290,7 @@ Test(clos, rail_alignment)
 {
     /* NIC r of every server in an SU goes to leaf r of that SU. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048}}");
-    for (size_t i = 0; i < (size_t)fp_plan_boundary_links(p, 0); i++) {
+    for (size_t i = 0; i < (size_t)boundary_links(p, 0); i++) {
         fp_link_info l;
         fp_device_info srv, leaf;
         fp_plan_link(p, i, &l, NULL);
@@ -321,7 +330,7 @@ Test(clos, rails_share_a_leaf_rather_than_add_one)
     int64_t per_leaf[36] = { 0 };
     int rails_on[36][4];
     memset(rails_on, 0, sizeof rails_on);
-    for (size_t i = 0; i < (size_t)fp_plan_boundary_links(p, 0); i++) {
+    for (size_t i = 0; i < (size_t)boundary_links(p, 0); i++) {
         fp_link_info l;
         fp_device_info leaf;
         fp_plan_link(p, i, &l, NULL);
@@ -354,10 +363,10 @@ Test(clos, leaf_2to1_halves_uplinks_and_above)
     fp_plan *a = plan_from("{\"cluster\":{\"gpus\":16384},\"fabric\":{\"tiers\":3}}");
     fp_plan *b = plan_from("{\"cluster\":{\"gpus\":16384},\"fabric\":{\"tiers\":3,\"oversubscription\":[2]}}");
     cr_expect_eq(tier_switches(b, 1), tier_switches(a, 1));
-    cr_expect_eq(fp_plan_boundary_links(b, 1) * 2, fp_plan_boundary_links(a, 1));
+    cr_expect_eq(boundary_links(b, 1) * 2, boundary_links(a, 1));
     cr_expect_eq(tier_switches(b, 2) * 2, tier_switches(a, 2));
     cr_expect_eq(tier_switches(b, 3) * 2, tier_switches(a, 3));
-    cr_expect_eq(fp_plan_boundary_links(b, 2) * 2, fp_plan_boundary_links(a, 2));
+    cr_expect_eq(boundary_links(b, 2) * 2, boundary_links(a, 2));
     fp_tier_info t;
     fp_plan_tier(b, 0, &t, NULL);
     cr_expect_float_eq(t.oversubscription, 2.0, 1e-9);
@@ -379,7 +388,7 @@ Test(clos, clos_3to1_leaf)
     cr_expect_eq(t.down_ports, 48);
     cr_expect_eq(t.up_ports, 16);
     cr_expect_eq(tier_switches(p, 1), 4608 / 48);
-    cr_expect_eq(fp_plan_boundary_links(p, 1), 4608 / 3);
+    cr_expect_eq(boundary_links(p, 1), 4608 / 3);
     fp_summary s;
     fp_plan_summary(p, &s);
     cr_expect_eq(s.tiers, 3);
@@ -401,7 +410,7 @@ Test(clos, dual_plane)
     cr_expect_eq(s2.switches, 2 * s1.switches);
     cr_expect_eq(s2.links, 2 * s1.links);
     /* NIC port p goes to plane p */
-    for (size_t i = 0; i < (size_t)fp_plan_boundary_links(two, 0); i += 97) {
+    for (size_t i = 0; i < (size_t)boundary_links(two, 0); i += 97) {
         fp_link_info l;
         fp_device_info z;
         fp_plan_link(two, i, &l, NULL);
@@ -427,7 +436,7 @@ Test(clos, sn5600_breakout_counts_128_ports)
     cr_expect_eq(s.tiers, 2);
     cr_expect_eq(s.capacity_gpus, 8192);
     fp_link_info l;
-    fp_plan_link(p, (size_t)fp_plan_boundary_links(p, 0), &l, NULL); /* first leaf uplink */
+    fp_plan_link(p, (size_t)boundary_links(p, 0), &l, NULL); /* first leaf uplink */
     /* Port 33, first lane, by Cumulus Linux's names (swp<port>s<lane from 0>): the built-in
      * SN5600 template "swp{port}[s{lane0}]". */
     cr_expect_str_eq(l.a_port_name, "swp33s0");
@@ -468,7 +477,7 @@ Test(clos, partial_last_su)
     /* 300 servers in 32-server SUs: 10 SUs, the last with 12 servers; leaves 8 per SU. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2400}}");
     cr_expect_eq(tier_switches(p, 1), 80);
-    cr_expect_eq(fp_plan_boundary_links(p, 0), 2400);
+    cr_expect_eq(boundary_links(p, 0), 2400);
     check_invariants(p);
     fp_plan_free(p);
 }
@@ -513,7 +522,7 @@ Test(clos, extra_tiers_over_a_single_block_stay_small)
     cr_expect_eq(tier_switches(p, 2), 128);
     cr_expect_eq(tier_switches(p, 3), 128);
     cr_expect_eq(tier_switches(p, 4), 128);
-    cr_expect_eq(fp_plan_boundary_links(p, 3), 128 * 32);
+    cr_expect_eq(boundary_links(p, 3), 128 * 32);
     check_invariants(p);
     fp_plan_free(p);
     /* 288-port switches (a Q3400's 144 x 800G split in two), 144 down / 144 up. 4096 GPUs ->
@@ -556,8 +565,8 @@ Test(clos, balanced_20000_sized_to_need, .timeout = 60)
     cr_expect_eq(tier_switches(p, 1), 625);
     cr_expect_eq(tier_switches(p, 2), 625);
     cr_expect_eq(tier_switches(p, 3), 320);
-    cr_expect_eq(fp_plan_boundary_links(p, 1), 20000);
-    cr_expect_eq(fp_plan_boundary_links(p, 2), 20000);
+    cr_expect_eq(boundary_links(p, 1), 20000);
+    cr_expect_eq(boundary_links(p, 2), 20000);
     check_spread(p, 1);
     check_full_bisection_maxflow(p);
     /* The note says what "even" would build: 640 spines and 512 cores (test below). */
@@ -582,8 +591,8 @@ Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = 60)
     cr_expect_eq(tier_switches(p, 1), 625);
     cr_expect_eq(tier_switches(p, 2), 640);
     cr_expect_eq(tier_switches(p, 3), 512);
-    cr_expect_eq(fp_plan_boundary_links(p, 1), 20000);
-    cr_expect_eq(fp_plan_boundary_links(p, 2), 19 * 32 * 32 + 32 * 18);
+    cr_expect_eq(boundary_links(p, 1), 20000);
+    cr_expect_eq(boundary_links(p, 2), 19 * 32 * 32 + 32 * 18);
     check_invariants(p);
     check_full_bisection_maxflow(p);
     cr_expect(has_note(p, "512 cores where the links need 320", NULL));
@@ -625,8 +634,8 @@ Test(clos, partial_su_keeps_full_leaves_and_cables)
      * whole SUs (2,048 GPUs), so 3 tiers: pods of 32 / 8 = 4 SUs, 2 full + 1 of 2 SUs. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2400}}");
     cr_expect_eq(tier_switches(p, 1), 80);
-    cr_expect_eq(fp_plan_boundary_links(p, 0), 2400);
-    cr_expect_eq(fp_plan_boundary_links(p, 1), 80 * 32);
+    cr_expect_eq(boundary_links(p, 0), 2400);
+    cr_expect_eq(boundary_links(p, 1), 80 * 32);
     cr_expect(has_note(p, "keeps its full 8 leaves", NULL));
     check_invariants(p);
     check_full_bisection_maxflow(p);
@@ -635,7 +644,7 @@ Test(clos, partial_su_keeps_full_leaves_and_cables)
      * third SU still gets 2 leaves per rail: 3 x 16 = 48 leaves, 48 x 32 leaf uplinks. */
     p = plan_from("{\"cluster\":{\"gpus\":1280},\"fabric\":{\"su_servers\":64}}");
     cr_expect_eq(tier_switches(p, 1), 48);
-    cr_expect_eq(fp_plan_boundary_links(p, 1), 48 * 32);
+    cr_expect_eq(boundary_links(p, 1), 48 * 32);
     check_invariants(p);
     fp_plan_free(p);
 }

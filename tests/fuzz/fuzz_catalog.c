@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = '\0';
     FUZZ_CHECK(fp_catalog_new(&cat, &err) == FP_OK, "%s", err.msg);
     size_t before = fp_catalog_count(cat);
-    fp_status rc = fp_catalog_merge_string(cat, text, "fuzz-catalog.json", &err);
+    fp_status rc = fp_catalog_merge_string(cat, text, size, "fuzz-catalog.json", &err);
     fuzz_check_error(rc, &err);
     if (rc != FP_OK) {
         FUZZ_CHECK(fp_catalog_count(cat) == before, "a failed merge changed the catalog");

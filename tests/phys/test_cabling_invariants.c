@@ -508,7 +508,7 @@ static void check_spec(const char *json, const char *extra, const params *pr)
     fp_plan *plan = NULL;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
     if (extra)
-        cr_assert_eq(fp_catalog_merge_string(cat, extra, "<test>", &err), FP_OK, "%s", err.msg);
+        cr_assert_eq(fp_catalog_merge_string(cat, extra, strlen(extra), "<test>", &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_spec_parse(&spec, json, strlen(json), "<test>", &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
     check_plan(plan, cat, pr);

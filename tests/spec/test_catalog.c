@@ -2,6 +2,12 @@
 #include <criterion/criterion.h>
 #include "helpers.h"
 
+/* fp_catalog_merge_string with the length of a NUL-terminated text. */
+static fp_status merge_text(fp_catalog *c, const char *json, const char *origin, fp_error *err)
+{
+    return fp_catalog_merge_string(c, json, strlen(json), origin, err);
+}
+
 static fp_catalog *cat_new(void)
 {
     fp_catalog *c = NULL;
@@ -78,7 +84,7 @@ Test(catalog, user_file_overrides_and_adds)
     const char *user = "{\"parts\":[{\"id\":\"nvidia-qm9700\",\"type\":\"switch\",\"ports\":64,\"port_gbps\":400,"
                        "\"price_usd\":19999,\"source\":\"our quote\"},"
                        "{\"id\":\"acme-256\",\"type\":\"switch\",\"ports\":256,\"port_gbps\":200}]}";
-    cr_assert_eq(fp_catalog_merge_string(c, user, "user.json", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(merge_text(c, user, "user.json", &err), FP_OK, "%s", err.msg);
     cr_expect_eq(fp_catalog_count(c), n + 1);
     cr_expect_float_eq(fp_catalog_find(c, "nvidia-qm9700")->price_usd, 19999, 1e-9);
     cr_expect_str_eq(fp_catalog_find(c, "nvidia-qm9700")->source, "our quote");
@@ -93,26 +99,26 @@ Test(catalog, bad_part_leaves_catalog_unchanged)
     size_t n = fp_catalog_count(c);
     const char *bad = "{\"parts\":[{\"id\":\"ok\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100},"
                       "{\"id\":\"x\",\"type\":\"switch\",\"ports\":\"many\",\"port_gbps\":400}]}";
-    cr_assert_eq(fp_catalog_merge_string(c, bad, "user.json", &err), FP_ECATALOG);
+    cr_assert_eq(merge_text(c, bad, "user.json", &err), FP_ECATALOG);
     cr_expect(strstr(err.where, "user.json:/parts/1/ports") != NULL, "%s", err.where);
     cr_expect_eq(fp_catalog_count(c), n);
     cr_expect_null(fp_catalog_find(c, "ok"));
 
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"t\",\"type\":\"transceiver\",\"ports\":1,\"port_gbps\":400}]}", "u", &err),
+    cr_expect_eq(merge_text(c, "{\"parts\":[{\"id\":\"t\",\"type\":\"transceiver\",\"ports\":1,\"port_gbps\":400}]}", "u", &err),
                  FP_ECATALOG);
     cr_expect(strstr(err.msg, "reach_m") != NULL, "%s", err.msg);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"t\",\"type\":\"router\"}]}", "u", &err), FP_ECATALOG);
+    cr_expect_eq(merge_text(c, "{\"parts\":[{\"id\":\"t\",\"type\":\"router\"}]}", "u", &err), FP_ECATALOG);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"a\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100},"
+    cr_expect_eq(merge_text(c, "{\"parts\":[{\"id\":\"a\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100},"
                                             "{\"id\":\"a\",\"type\":\"switch\",\"ports\":8,\"port_gbps\":100}]}", "u", &err),
                  FP_ECATALOG);
     cr_expect(strstr(err.msg, "defined twice") != NULL, "%s", err.msg);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\": 3}", "u", &err), FP_ECATALOG);
+    cr_expect_eq(merge_text(c, "{\"parts\": 3}", "u", &err), FP_ECATALOG);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\": [", "u", &err), FP_EPARSE);
+    cr_expect_eq(merge_text(c, "{\"parts\": [", "u", &err), FP_EPARSE);
     memset(&err, 0, sizeof err);
     cr_expect_eq(fp_catalog_merge_file(c, "/nonexistent.json", &err), FP_EIO);
     fp_catalog_free(c);

@@ -4,6 +4,12 @@
 #include <unistd.h>
 #include "helpers.h"
 
+/* fp_catalog_merge_string with the length of a NUL-terminated text. */
+static fp_status merge_text(fp_catalog *c, const char *json, const char *origin, fp_error *err)
+{
+    return fp_catalog_merge_string(c, json, strlen(json), origin, err);
+}
+
 static fp_catalog *cat_new(void)
 {
     fp_catalog *c = NULL;
@@ -37,7 +43,7 @@ Test(limits, cages_must_divide_ports_catalog)
     fp_error err = { 0 };
     const char *bad = "{\"parts\":[{\"id\":\"nvidia-qm9700\",\"type\":\"switch\",\"ports\":64,"
                       "\"port_gbps\":400,\"cages\":3}]}";
-    cr_expect_eq(fp_catalog_merge_string(c, bad, "user.json", &err), FP_ECATALOG);
+    cr_expect_eq(merge_text(c, bad, "user.json", &err), FP_ECATALOG);
     cr_expect_str_eq(err.where, "user.json:/parts/0/cages");
     cr_expect_eq(fp_catalog_find(c, "nvidia-qm9700")->cages, 32, "catalog must be unchanged");
     fp_catalog_free(c);
@@ -150,7 +156,7 @@ Test(limits, catalog_and_override_strings_follow_the_rule)
 {
     fp_catalog *c = cat_new();
     fp_error err = { 0 };
-    cr_expect_eq(fp_catalog_merge_string(c, "{\"parts\":[{\"id\":\"sw\\u0007\",\"type\":\"switch\","
+    cr_expect_eq(merge_text(c, "{\"parts\":[{\"id\":\"sw\\u0007\",\"type\":\"switch\","
                                             "\"ports\":64,\"port_gbps\":400}]}",
                                          "user.json", &err),
                  FP_ECATALOG);
@@ -226,24 +232,24 @@ Test(limits, big_catalog_merge_and_duplicates)
     fp_catalog *c = cat_new();
     size_t before = fp_catalog_count(c);
     fp_error err = { 0 };
-    cr_assert_eq(fp_catalog_merge_string(c, t, "big.json", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(merge_text(c, t, "big.json", &err), FP_OK, "%s", err.msg);
     cr_expect_eq(fp_catalog_count(c), before + (size_t)n);
     cr_expect_not_null(fp_catalog_find(c, "sw-03999"));
     /* merging the same file again replaces every part: the count stays */
-    cr_assert_eq(fp_catalog_merge_string(c, t, "big.json", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(merge_text(c, t, "big.json", &err), FP_OK, "%s", err.msg);
     cr_expect_eq(fp_catalog_count(c), before + (size_t)n);
     /* parts 3000 and 3999 repeat parts 7 and 12: the first repeat in file order is reported */
     memcpy(strstr(t, "sw-03000"), "sw-00007", 8);
     memcpy(strstr(t, "sw-03999"), "sw-00012", 8);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, t, "big.json", &err), FP_ECATALOG);
+    cr_expect_eq(merge_text(c, t, "big.json", &err), FP_ECATALOG);
     cr_expect_str_eq(err.where, "big.json:/parts/3000");
     cr_expect(strstr(err.msg, "\"sw-00007\" is defined twice (also at /parts/7)") != NULL, "%s", err.msg);
     /* an earlier bad part is reported before a later repeat */
     char *bad = strstr(t, "sw-00100");
     memcpy(bad + 11, "tipe", 4);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(c, t, "big.json", &err), FP_ECATALOG);
+    cr_expect_eq(merge_text(c, t, "big.json", &err), FP_ECATALOG);
     cr_expect_str_eq(err.where, "big.json:/parts/100/tipe", "%s", err.msg);
     free(t);
     fp_catalog_free(c);

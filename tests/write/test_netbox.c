@@ -437,7 +437,7 @@ static fp_plan *plan_with_catalog(const char *json, const char *extra)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_catalog_merge_string(cat, extra, "<test catalog>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_catalog_merge_string(cat, extra, strlen(extra), "<test catalog>", &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_spec_parse(&spec, json, strlen(json), "<test>", &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
     fp_spec_free(spec);
@@ -729,16 +729,19 @@ Test(port_names, bad_templates_are_refused)
     fp_catalog *cat = NULL;
     char json[1024];
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
-    cr_expect_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp{slot}"), "<t>", &err),
+    sn5600_catalog(json, sizeof json, "swp{slot}");
+    cr_expect_eq(fp_catalog_merge_string(cat, json, strlen(json), "<t>", &err),
                  FP_ECATALOG);
     cr_expect(strstr(err.where, "/parts/0/interface_names"), "%s", err.where);
     cr_expect(strstr(err.msg, "{slot}"), "%s", err.msg);
     memset(&err, 0, sizeof err);
-    cr_expect_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp[{port}"), "<t>", &err),
+    sn5600_catalog(json, sizeof json, "swp[{port}");
+    cr_expect_eq(fp_catalog_merge_string(cat, json, strlen(json), "<t>", &err),
                  FP_ECATALOG);
     /* "swp{port}" on ports split in two lanes: both lanes of port 1 are "swp1". */
     memset(&err, 0, sizeof err);
-    cr_assert_eq(fp_catalog_merge_string(cat, sn5600_catalog(json, sizeof json, "swp{port}"), "<t>", &err),
+    sn5600_catalog(json, sizeof json, "swp{port}");
+    cr_assert_eq(fp_catalog_merge_string(cat, json, strlen(json), "<t>", &err),
                  FP_OK, "%s", err.msg);
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;

@@ -1,0 +1,412 @@
+/* fabplan — spec: the cluster and fabric sections resolved against the catalog (the NIC, the
+ * switch of each tier, speeds, breakouts, oversubscription, tiers as given), and the checks
+ * that join them, including those that need the tier count the fabric stage chose. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spec/spec_fabric.h"
+
+#define DEFAULT_GPUS 16384
+/* The largest cluster a spec may ask for: 2^20 GPUs. Planning takes about 1.2 kB of memory per
+ * GPU (measured: 164 MB at 131,072, 318 MB at 262,144), so about 1.3 GB here; the earlier limit
+ * of 10,000,000 needed more than 12 GB, more than a planning workstation should be asked for. */
+#define MAX_GPUS 1048576
+#define DEFAULT_GPUS_PER_SERVER 8
+#define DEFAULT_NIC "nvidia-cx7-osfp"
+#define DEFAULT_SWITCH "nvidia-qm9700"
+#define DEFAULT_SU_SERVERS 32
+
+/* A part given by catalog id (string) or inline (object). */
+static fp_status resolve_part(fp_part *out, const cJSON *v, const char *ptr, fp_part_type type,
+                              const fp_catalog *cat, fp_error *err)
+{
+    char d[96];
+    if (cJSON_IsString(v)) {
+        const fp_part *p = fp_catalog_find(cat, v->valuestring);
+        if (p == NULL || p->type != type) {
+            const char *near[5];
+            size_t n = fp_catalog_suggest(cat, v->valuestring, type, near, 5);
+            char list[320] = "";
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++)
+                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", near[i]);
+            if (p != NULL)
+                FP_FAIL(err, FP_ECATALOG, ptr, "%s: \"%s\" is a %s, expected a %s%s%s", ptr,
+                        v->valuestring, fp_part_type_name(p->type), fp_part_type_name(type),
+                        n ? "; close matches: " : "", list);
+            if (n == 0) {
+                /* No close match: list every part of the type so the user sees the choice. */
+                for (size_t i = 0; i < fp_catalog_count(cat) && k < sizeof list - 50; i++) {
+                    const fp_part *q = fp_catalog_part(cat, i);
+                    if (q->type == type)
+                        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ", " : "", q->id);
+                }
+                FP_FAIL(err, FP_ECATALOG, ptr, "%s: unknown %s \"%s\"; the catalog has: %s", ptr,
+                        fp_part_type_name(type), v->valuestring, list);
+            }
+            FP_FAIL(err, FP_ECATALOG, ptr, "%s: unknown %s \"%s\"; close matches: %s", ptr,
+                    fp_part_type_name(type), v->valuestring, list);
+        }
+        *out = *p;
+        return FP_OK;
+    }
+    if (cJSON_IsObject(v)) {
+        /* Inline parts must at least carry ports and speed; other fields are optional. */
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "ports")) ||
+            !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "port_gbps")))
+            FP_FAIL(err, FP_EINVAL, ptr, "%s: an inline %s needs \"ports\" and \"port_gbps\", e.g. {\"ports\": 64, \"port_gbps\": 400}",
+                    ptr, fp_part_type_name(type));
+        fp_status rc = fp__part_parse_inline(out, v, ptr, type, err);
+        if (rc != FP_OK && err)
+            err->code = FP_EINVAL;
+        return rc == FP_OK ? FP_OK : FP_EINVAL;
+    }
+    FP_FAIL(err, FP_EINVAL, ptr, "%s: expected a catalog id (string) or an object {\"ports\": N, \"port_gbps\": G}, found %s",
+            ptr, fp__json_describe(v, d, sizeof d));
+}
+
+/* Ways a switch port splits to run at link_gbps: 1 when the speeds match, 0 when impossible. */
+static int breakout_for(const fp_part *sw, int link_gbps)
+{
+    if (sw->port_gbps == link_gbps)
+        return 1;
+    if (sw->port_gbps < link_gbps || sw->port_gbps % link_gbps != 0)
+        return 0;
+    int ways = sw->port_gbps / link_gbps;
+    for (int i = 0; i < FP_MAX_BREAKOUTS; i++)
+        if (sw->breakouts[i] == ways)
+            return ways;
+    return 0;
+}
+
+fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalog *cat,
+                                   fp_error *err)
+{
+    static const char *const keys[] = { "gpus", "gpus_per_server", "nics_per_server", "nic", NULL };
+    int64_t gpus = DEFAULT_GPUS, gps = DEFAULT_GPUS_PER_SERVER, nps = -1;
+    fp_status rc;
+    cJSON def_nic = { 0 };
+    def_nic.type = cJSON_String;
+    def_nic.valuestring = (char *)DEFAULT_NIC;
+    const cJSON *nic = c ? cJSON_GetObjectItemCaseSensitive(c, "nic") : NULL;
+    if (c && ((rc = fp__json_check_keys(c, "/cluster", keys, err)) != FP_OK ||
+              (rc = fp__json_int(c, "gpus", "/cluster", 1, MAX_GPUS, &gpus, err)) != FP_OK ||
+              (rc = fp__json_int(c, "gpus_per_server", "/cluster", 1, 64, &gps, err)) != FP_OK ||
+              (rc = fp__json_int(c, "nics_per_server", "/cluster", 1, 64, &nps, err)) != FP_OK))
+        return rc;
+    rs->gpus = gpus;
+    rs->gpus_per_server = (int)gps;
+    rs->nics_per_server = nps < 0 ? (int)gps : (int)nps;
+    return resolve_part(&rs->nic, nic ? nic : &def_nic, "/cluster/nic", FP_PART_NIC, cat, err);
+}
+
+fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *cat,
+                                  fp_error *err)
+{
+    static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
+                                        "su_servers", "planes", "reserve", "spread",
+                                        "build_for_gpus", "link_gbps", NULL };
+    char topo[32] = "rail-optimized", spread[32] = "even", d[96];
+    int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus;
+    double reserve = 0;
+    fp_status rc;
+    const cJSON *v;
+    if (f && ((rc = fp__json_check_keys(f, "/fabric", keys, err)) != FP_OK ||
+              (rc = fp__json_str(f, "topology", "/fabric", topo, sizeof topo, err)) != FP_OK ||
+              (rc = fp__json_int(f, "su_servers", "/fabric", 1, 4096, &su, err)) != FP_OK ||
+              (rc = fp__json_int(f, "planes", "/fabric", 1, FP_MAX_PLANES, &planes, err)) != FP_OK ||
+              (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK ||
+              (rc = fp__json_str(f, "spread", "/fabric", spread, sizeof spread, err)) != FP_OK ||
+              (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, MAX_GPUS, &build_for, err)) != FP_OK))
+        return rc;
+    if (strcmp(spread, "even") == 0)
+        rs->spread = FP_SPREAD_EVEN;
+    else if (strcmp(spread, "balanced") == 0)
+        rs->spread = FP_SPREAD_BALANCED;
+    else
+        FP_FAIL(err, FP_EINVAL, "/fabric/spread",
+                "/fabric/spread: expected \"even\" or \"balanced\", found \"%s\"", spread);
+    if (build_for < rs->gpus)
+        FP_FAIL(err, FP_EINVAL, "/fabric/build_for_gpus",
+                "/fabric/build_for_gpus: %lld is less than the %lld GPUs in /cluster/gpus; expected at least %lld",
+                (long long)build_for, (long long)rs->gpus, (long long)rs->gpus);
+    rs->build_for_gpus = build_for;
+    if (strcmp(topo, "clos") == 0)
+        rs->topology = FP_TOPO_CLOS;
+    else if (strcmp(topo, "fat-tree") == 0)
+        rs->topology = FP_TOPO_FAT_TREE;
+    else if (strcmp(topo, "rail-optimized") == 0)
+        rs->topology = FP_TOPO_RAIL;
+    else
+        FP_FAIL(err, FP_EINVAL, "/fabric/topology",
+                "/fabric/topology: expected \"clos\", \"fat-tree\" or \"rail-optimized\", found \"%s\"",
+                topo);
+    rs->su_servers = (int)su;
+    rs->planes = (int)planes;
+    rs->reserve = reserve;
+
+    /* tiers: "auto" or 2..4 */
+    rs->tiers_auto = 1;
+    rs->tiers_given = 0;
+    v = f ? cJSON_GetObjectItemCaseSensitive(f, "tiers") : NULL;
+    if (v) {
+        if (cJSON_IsString(v) && strcmp(v->valuestring, "auto") == 0) {
+            rs->tiers_auto = 1;
+        } else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+                   v->valuedouble >= 2 && v->valuedouble <= FP_MAX_TIERS) {
+            rs->tiers_auto = 0;
+            rs->tiers_given = (int)v->valuedouble;
+        } else {
+            FP_FAIL(err, FP_EINVAL, "/fabric/tiers",
+                    "/fabric/tiers: expected \"auto\", 2, 3 or 4, found %s",
+                    fp__json_describe(v, d, sizeof d));
+        }
+    }
+
+    /* switch: one for every tier, or an array leaf first */
+    cJSON def_sw = { 0 };
+    def_sw.type = cJSON_String;
+    def_sw.valuestring = (char *)DEFAULT_SWITCH;
+    v = f ? cJSON_GetObjectItemCaseSensitive(f, "switch") : NULL;
+    if (v == NULL)
+        v = &def_sw;
+    if (cJSON_IsArray(v)) {
+        int n = cJSON_GetArraySize(v);
+        if (n < 1 || n > FP_MAX_TIERS)
+            FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                    "/fabric/switch: expected 1 to %d switch models (leaf first), found %d",
+                    FP_MAX_TIERS, n);
+        for (int i = 0; i < n; i++) {
+            char p[64];
+            fp__json_ptr_index(p, sizeof p, "/fabric/switch", i);
+            if ((rc = resolve_part(&rs->tier[i].model, cJSON_GetArrayItem(v, i), p, FP_PART_SWITCH,
+                                   cat, err)) != FP_OK)
+                return rc;
+        }
+        rs->n_models = n;
+    } else {
+        if ((rc = resolve_part(&rs->tier[0].model, v, "/fabric/switch", FP_PART_SWITCH, cat,
+                               err)) != FP_OK)
+            return rc;
+        rs->n_models = 1;
+    }
+    for (int i = rs->n_models; i < FP_MAX_TIERS; i++)
+        rs->tier[i].model = rs->tier[rs->n_models - 1].model;
+
+    /* oversubscription: array, leaf first; missing entries are 1:1. Each entry is a down:up
+     * bandwidth ratio, a number (2 = 2:1) or a string "16:15". */
+    for (int i = 0; i < FP_MAX_TIERS; i++)
+        rs->oversub[i] = 1.0;
+    rs->n_oversub = 0;
+    v = f ? cJSON_GetObjectItemCaseSensitive(f, "oversubscription") : NULL;
+    if (v) {
+        const cJSON *it;
+        int i = 0;
+        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > FP_MAX_TIERS - 1)
+            FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
+                    "/fabric/oversubscription: expected an array of up to %d down:up ratios, leaf first (e.g. [2, 1] or [\"16:15\"]), found %s",
+                    FP_MAX_TIERS - 1, fp__json_describe(v, d, sizeof d));
+        cJSON_ArrayForEach(it, v) {
+            char p[64];
+            double r = -1;
+            fp__json_ptr_index(p, sizeof p, "/fabric/oversubscription", i);
+            if (cJSON_IsNumber(it)) {
+                r = it->valuedouble;
+            } else if (cJSON_IsString(it)) {
+                double a = 0, b = 0;
+                char tail = 0;
+                if (sscanf(it->valuestring, "%lf:%lf%c", &a, &b, &tail) == 2 && a > 0 && b > 0)
+                    r = a / b;
+            }
+            if (!(r >= 1.0 / 64 - 1e-12) || r > 64)
+                FP_FAIL(err, FP_EINVAL, p,
+                        "%s: expected a down:up bandwidth ratio from 1:64 to 64:1 (a number, 2 = 2:1, or a string such as \"16:15\"; 1 = non-blocking), found %s",
+                        p, fp__json_describe(it, d, sizeof d));
+            rs->oversub[i++] = r;
+        }
+        rs->n_oversub = i;
+    }
+
+    /* link_gbps: one speed per boundary, NIC-leaf first; the last one repeats (checked against
+     * the NIC and the switches in fp__spec_check_combined). */
+    rs->n_gbps = 0;
+    v = f ? cJSON_GetObjectItemCaseSensitive(f, "link_gbps") : NULL;
+    if (v) {
+        const cJSON *it;
+        int i = 0;
+        if (cJSON_IsNumber(v)) {
+            if (v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1 || v->valuedouble > 100000)
+                FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
+                        "/fabric/link_gbps: expected a speed in Gb/s (e.g. 400) or a list per boundary, NIC-leaf first (e.g. [400, 800]), found %s",
+                        fp__json_describe(v, d, sizeof d));
+            rs->gbps[i++] = (int)v->valuedouble;
+        } else {
+            if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > FP_MAX_TIERS)
+                FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
+                        "/fabric/link_gbps: expected a list of 1 to %d link speeds in Gb/s, NIC-leaf first (e.g. [400, 800]), found %s",
+                        FP_MAX_TIERS, fp__json_describe(v, d, sizeof d));
+            cJSON_ArrayForEach(it, v) {
+                char p[64];
+                fp__json_ptr_index(p, sizeof p, "/fabric/link_gbps", i);
+                if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+                    it->valuedouble < 1 || it->valuedouble > 100000)
+                    FP_FAIL(err, FP_EINVAL, p, "%s: expected a link speed in Gb/s (e.g. 400), found %s",
+                            p, fp__json_describe(it, d, sizeof d));
+                rs->gbps[i++] = (int)it->valuedouble;
+            }
+        }
+        rs->n_gbps = i;
+    }
+    return FP_OK;
+}
+
+/* Checks that need cluster and fabric together. */
+fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
+{
+    if (rs->nic.ports % rs->planes != 0)
+        FP_FAIL(err, FP_EINVAL, "/fabric/planes",
+                "/fabric/planes: %d planes need NICs whose port count is a multiple of %d; %s has %d port%s",
+                rs->planes, rs->planes, rs->nic.id, rs->nic.ports, rs->nic.ports == 1 ? "" : "s");
+    rs->endpoints_per_server = rs->nics_per_server * rs->nic.ports / rs->planes;
+    rs->nic_per_cage = rs->nic.ports / (rs->nic.cages > 0 ? rs->nic.cages : rs->nic.ports);
+    /* Link speeds: given per boundary (last repeats), else the NIC port speed everywhere. */
+    if (rs->n_gbps == 0) {
+        rs->gbps[0] = rs->nic.port_gbps;
+        rs->n_gbps = 0;
+    }
+    for (int i = rs->n_gbps > 0 ? rs->n_gbps : 1; i < FP_MAX_TIERS; i++)
+        rs->gbps[i] = rs->gbps[i - 1];
+    rs->link_gbps = rs->gbps[0];
+    if (rs->gbps[0] > rs->nic.port_gbps)
+        FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps/0",
+                "/fabric/link_gbps/0: NIC-leaf links of %dG are faster than the %dG ports of %s; expected at most %dG",
+                rs->gbps[0], rs->nic.port_gbps, rs->nic.id, rs->nic.port_gbps);
+    /* Protocols: the NIC and every switch model must share one. */
+    rs->protocols = fp_part_protocols(&rs->nic);
+    for (int i = 0; i < rs->n_models; i++) {
+        unsigned p = fp_part_protocols(&rs->tier[i].model);
+        if ((rs->protocols & p) == 0) {
+            char ptr[64];
+            if (rs->n_models > 1)
+                fp__json_ptr_index(ptr, sizeof ptr, "/fabric/switch", i);
+            else
+                snprintf(ptr, sizeof ptr, "/fabric/switch");
+            if (i == 0)
+                FP_FAIL(err, FP_EINVAL, ptr,
+                        "%s: %s speaks %s and the NIC %s speaks %s: no protocol in common; expected a switch and NIC of one protocol (InfiniBand or Ethernet)",
+                        ptr, rs->tier[i].model.id, rs->tier[i].model.protocol, rs->nic.id, rs->nic.protocol);
+            FP_FAIL(err, FP_EINVAL, ptr,
+                    "%s: %s speaks %s, which the tiers below it (%s and %s) do not: no protocol in common",
+                    ptr, rs->tier[i].model.id, rs->tier[i].model.protocol, rs->nic.id,
+                    rs->tier[0].model.id);
+        }
+        rs->protocols &= p;
+    }
+    if (rs->tier[0].model.line_cards > 0)
+        FP_FAIL(err, FP_EINVAL, rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch",
+                "%s: %s is a modular chassis (%d line cards); it serves the spine and the tiers above, not the leaf; expected a list [leaf, spine, ...] with a fixed switch first",
+                rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch", rs->tier[0].model.id,
+                rs->tier[0].model.line_cards);
+    if (rs->topology == FP_TOPO_FAT_TREE) {
+        for (int i = 0; i < rs->n_oversub; i++) {
+            char ratio[32];
+            if (rs->oversub[i] != 1.0)
+                FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
+                        "/fabric/oversubscription: a fat-tree is non-blocking (1:1 at every tier); use topology \"clos\" for %s",
+                        fp_ratio_text(rs->oversub[i], ratio, sizeof ratio));
+        }
+        for (int i = 1; i < FP_MAX_TIERS; i++)
+            if (rs->gbps[i] != rs->gbps[0])
+                FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
+                        "/fabric/link_gbps: a k-ary fat-tree runs every link at one speed; found %dG and %dG (use topology \"clos\")",
+                        rs->gbps[0], rs->gbps[i]);
+        for (int i = 1; i < rs->n_models; i++)
+            if (strcmp(rs->tier[i].model.id, rs->tier[0].model.id) != 0)
+                FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                        "/fabric/switch: a k-ary fat-tree uses one switch model at every tier; found %s and %s (use topology \"clos\")",
+                        rs->tier[0].model.id, rs->tier[i].model.id);
+        if (rs->tiers_auto) {
+            rs->tiers_auto = 0;
+            rs->tiers_given = 3;
+            rs->tiers_by_topology = 1;
+        }
+    }
+    if (!rs->tiers_auto && rs->n_models > rs->tiers_given)
+        FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                "/fabric/switch: %d switch models given for a %d-tier fabric; expected at most %d",
+                rs->n_models, rs->tiers_given, rs->tiers_given);
+    for (int i = 0; i < FP_MAX_TIERS; i++) {
+        fp_tier_spec *t = &rs->tier[i];
+        int top = rs->tiers_auto ? FP_MAX_TIERS : rs->tiers_given;
+        char p[64];
+        if (rs->n_models > 1)
+            fp__json_ptr_index(p, sizeof p, "/fabric/switch", i < rs->n_models ? i : rs->n_models - 1);
+        else
+            snprintf(p, sizeof p, "/fabric/switch");
+        t->gbps_down = rs->gbps[i];
+        t->gbps_up = i + 1 < FP_MAX_TIERS ? rs->gbps[i + 1] : rs->gbps[i];
+        t->per_cage = t->model.ports / (t->model.cages > 0 ? t->model.cages : t->model.ports);
+        int b = breakout_for(&t->model, t->gbps_down);
+        int bu = breakout_for(&t->model, t->gbps_up);
+        if (b == 0 && i < top) {
+            if (i >= rs->n_models && i > 0 && rs->gbps[i] == rs->gbps[i - 1])
+                continue; /* same model and speed as an earlier tier: already reported there */
+            if (i == 0 && rs->n_gbps == 0)
+                FP_FAIL(err, FP_EINVAL, p,
+                        "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
+                        p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down);
+            FP_FAIL(err, FP_EINVAL, p,
+                    "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                    p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
+        }
+        if (bu == 0 && b != 0 && i + 1 < top)
+            FP_FAIL(err, FP_EINVAL, p,
+                    "%s: %s has %dG ports, which cannot run the %dG links above it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                    p, t->model.id, t->model.port_gbps, t->gbps_up, i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1,
+                    t->gbps_up, t->gbps_up);
+        t->breakout = b;
+        t->breakout_up = bu;
+        t->radix = t->model.ports * b;
+        if (i < rs->n_models || i == 0) {
+            fp_status rc;
+            if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK ||
+                (bu > 0 && bu != b &&
+                 (rc = fp__port_names_check(&t->model, bu, t->model.ports * bu, p, err)) != FP_OK))
+                return rc;
+        }
+    }
+    return fp__port_names_check(&rs->nic, 1, rs->nics_per_server * rs->nic.ports, "/cluster/nic",
+                                err);
+}
+
+fp_status fp__spec_check_ports(const fp_rspec *rs, fp_error *err)
+{
+    for (int t = 0; t < FP_MAX_TIERS; t++) {
+        int usable = (int)floor(rs->tier[t].radix * (1.0 - rs->reserve) + 1e-9);
+        if (usable < 4)
+            FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                    "/fabric/switch: %s has %d usable port%s at %dG%s; a folded-Clos switch needs at least 4",
+                    rs->tier[t].model.id, usable, usable == 1 ? "" : "s", rs->link_gbps,
+                    rs->reserve > 0 ? " after the reserve" : "");
+    }
+    return FP_OK;
+}
+
+fp_status fp__spec_check_tiers(const fp_rspec *rs, int tiers, fp_error *err)
+{
+    if (rs->n_models > tiers)
+        FP_FAIL(err, FP_EINVAL, "/fabric/switch",
+                "/fabric/switch: %d switch models given, but the fabric has %d tiers", rs->n_models,
+                tiers);
+    /* Extra 1:1 entries are harmless (a spec written for "auto" cannot know the tier count). */
+    for (int t = tiers - 1; t < rs->n_oversub; t++) {
+        char ratio[32];
+        if (rs->oversub[t] != 1.0)
+            FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
+                    "/fabric/oversubscription/%d: %s given for tier %d, but a %d-tier fabric has uplinks only at tiers 1 to %d",
+                    t, fp_ratio_text(rs->oversub[t], ratio, sizeof ratio), t + 1, tiers,
+                    tiers - 1);
+    }
+    return FP_OK;
+}
+
