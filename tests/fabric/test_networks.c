@@ -662,3 +662,68 @@ Test(networks, mlag_peer_links)
     cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, 0)), 20);
     fp_plan_free(p);
 }
+
+/* ---- --fail on the networks ---- */
+
+static fp_network_failure net_fail(const fp_plan *p, const char *net, const char *const *specs, size_t n,
+                                   fp_failure_report *r)
+{
+    fp_error err = { 0 };
+    fp_network_failure nf;
+    cr_assert_eq(fp_plan_fail(r, p, specs, n, 1, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_fail_network(&nf, p, (size_t)net_index(p, net), r, &err), FP_OK, "%s", err.msg);
+    return nf;
+}
+
+/* In-band (5 MLAG pairs of 28 hosts, 28 up and 2 peer links per leaf; superpod_h100_networks_counts):
+ * - one leaf down: 28 + 28 + 2 = 58 links; no host cut off (each has its other port on the
+ *   peer); bisection min(246 x 100, 252 x 100) / 2 = 12,300 Gb/s (was 274 x 100 / 2 = 13,700);
+ *   the compute fabric loses nothing;
+ * - every leaf, one at a time: no host cut off (the dual-homing promise, through --fail);
+ * - both leaves of the first pair: its 28 hosts cut off, all of them DGX servers;
+ * out-of-band: its first leaf holds hosts 1-48 (servers) and 4 uplinks: 52 links, 48 cut off,
+ * bisection min((215 - 48) x 1, (18 - 4) x 1) / 2 = 7 Gb/s. A name nothing has still fails. */
+Test(networks, fail_per_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_failure_report r;
+    const char *one[] = { "inband-su01-leaf-r1" };
+    fp_network_failure nf = net_fail(p, "inband", one, 1, &r);
+    cr_assert_eq(r.switches_failed, 0);
+    cr_assert_eq(r.links_failed, 0);
+    cr_assert_eq(r.n_specs, 1);
+    cr_assert_eq(nf.switches_failed, 1);
+    cr_assert_eq(nf.links_failed, 58);
+    cr_assert_eq(nf.hosts_cut_off, 0);
+    cr_assert_float_eq(nf.bisection_before_gbps, 13700, 1e-9);
+    cr_assert_float_eq(nf.bisection_after_gbps, 12300, 1e-9);
+    nf = net_fail(p, "storage", one, 1, &r);
+    cr_assert_eq(nf.switches_failed + nf.links_failed + nf.hosts_cut_off, 0);
+
+    char name[64];
+    const char *spec[2] = { name, NULL };
+    for (int su = 1; su <= 5; su++)
+        for (int leg = 1; leg <= 2; leg++) {
+            snprintf(name, sizeof name, "inband-su%02d-leaf-r%d", su, leg);
+            nf = net_fail(p, "inband", spec, 1, &r);
+            cr_assert_eq(nf.switches_failed, 1, "%s", name);
+            cr_assert_eq(nf.hosts_cut_off, 0, "%s cuts off %lld hosts", name, (long long)nf.hosts_cut_off);
+        }
+    const char *pair[] = { "inband-su01-leaf-r1", "inband-su01-leaf-r2" };
+    nf = net_fail(p, "inband", pair, 2, &r);
+    cr_assert_eq(nf.hosts_cut_off, 28);
+    cr_assert_eq(nf.servers_cut_off, 28);
+
+    const char *oob[] = { "oob-leaf-01" };
+    nf = net_fail(p, "oob", oob, 1, &r);
+    cr_assert_eq(nf.links_failed, 52);
+    cr_assert_eq(nf.hosts_cut_off, 48);
+    cr_assert_eq(nf.servers_cut_off, 48);
+    cr_assert_float_eq(nf.bisection_after_gbps, 7, 1e-9);
+
+    fp_error err = { 0 };
+    const char *none[] = { "inband-su09-leaf-r1" };
+    cr_assert_eq(fp_plan_fail(&r, p, none, 1, 1, &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "inband-su09-leaf-r1");
+    fp_plan_free(p);
+}
