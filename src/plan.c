@@ -107,8 +107,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
             goto fail;
         plan->stages |= FP_STAGE_LAYOUT;
     }
-    /* Names with their locations when the layout is built, else names alone ("" locations). */
-    if (STAGE("cabling", 0.02) ||
+    /* Names with their locations when the layout is built, else names alone ("" locations);
+     * progress says "cabling" only when cables are built. */
+    if (STAGE(want & FP_STAGE_CABLING ? "cabling" : "names", 0.02) ||
         (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK)
         goto fail;
     /* The other networks are placed and cabled with the compute fabric's cabling. */
