@@ -727,3 +727,58 @@ Test(networks, fail_per_network)
     cr_assert_str_eq(err.where, "inband-su09-leaf-r1");
     fp_plan_free(p);
 }
+
+/* ---- plan.xlsx Summary: a row per network and the whole cluster ---- */
+
+/* Hosts per network: 128 DGX (storage), 128 + 5 + 4 (in-band), 215 (oob); switches and cost are
+ * the networks' own (fp_plan_network); the whole-cluster cell is a formula adding the compute
+ * fabric's cost cell and the three network costs, its cached value their sum. */
+Test(networks, xlsx_summary_per_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[160];
+    o.formats = FP_WRITE_XLSX;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = xl_sheet(path, 1);
+    cr_assert_not_null(xml);
+    static const char *const names[] = { "storage", "inband", "oob" };
+    static const int64_t hosts[] = { 128, 137, 215 };
+    const char *pos = xml;
+    xl_row row;
+    int at = -1, seen = 0, whole = 0;
+    double sum = fp__plan_bom(p)->totals.cost;
+    while (xl_next_row(&pos, &row)) {
+        if (strcmp(row.v[0], "Network") == 0 && strcmp(row.v[8], "Cost USD") == 0) {
+            at = 0;
+            continue;
+        }
+        if (at >= 0 && at < 3) {
+            fp_network_info ni;
+            cr_assert_eq(fp_plan_network(p, (size_t)at, &ni, NULL), FP_OK);
+            cr_assert_str_eq(row.v[0], names[at]);
+            cr_assert_eq(atoll(row.v[2]), hosts[at]);
+            cr_assert_eq(atoll(row.v[5]), ni.switches);
+            cr_assert_float_eq(atof(row.v[8]), ni.cost_usd, 0.01);
+            sum += ni.cost_usd;
+            at++;
+            seen++;
+            continue;
+        }
+        if (strcmp(row.v[0], "Whole cluster network") == 0) {
+            cr_assert(strstr(row.f[8], "+SUM(I") != NULL, "formula %s", row.f[8]);
+            cr_assert_float_eq(atof(row.v[8]), sum, 0.01);
+            whole = 1;
+        }
+    }
+    cr_assert_eq(seen, 3);
+    cr_assert(whole);
+    free(xml);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
