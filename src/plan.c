@@ -107,8 +107,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
             goto fail;
         plan->stages |= FP_STAGE_LAYOUT;
     }
-    /* Names with their locations when the layout is built, else names alone ("" locations). */
-    if (STAGE("cabling", 0.02) ||
+    /* Names with their locations when the layout is built, else names alone ("" locations);
+     * progress says "cabling" only when cables are built. */
+    if (STAGE(want & FP_STAGE_CABLING ? "cabling" : "names", 0.02) ||
         (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK)
         goto fail;
     /* The other networks are placed and cabled with the compute fabric's cabling. */
@@ -215,10 +216,47 @@ fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *
     if (n > FP_FAIL_MAX_SPECS)
         FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_FAIL_MAX_SPECS);
     fp_stages st = fp__plan_stages(plan);
-    if ((rc = fp__failure_run(&r, &st, plan->an, specs, n, seed, err)) != FP_OK)
+    /* A spec that names only something of the other networks is theirs (fp_plan_fail_network);
+     * the compute fabric takes the rest and says what it does not know. */
+    const char *cs[FP_FAIL_MAX_SPECS];
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++) {
+        int net_only = 0;
+        for (int k = 0; k < plan->nets.n && !net_only; k++) {
+            fp_net_view v = fp__plan_net_view(plan, k);
+            net_only = fp__net_fail_matches(&v, specs[i]);
+        }
+        if (!net_only || fp__failure_matches(&st, specs[i]))
+            cs[nc++] = specs[i];
+    }
+    if ((rc = fp__failure_run(&r, &st, plan->an, cs, nc, seed, err)) != FP_OK)
         return rc;
+    r.n_specs = (int)n;
     for (size_t i = 0; i < n; i++)
         snprintf(r.specs[i], sizeof r.specs[i], "%s", specs[i]);
     *out = r;
     return FP_OK;
+}
+
+fp_net_view fp__plan_net_view(const fp_plan *plan, int k)
+{
+    fp_net_view v = { &plan->nets.net[k], &plan->net_fab.fab[k], &plan->net_phys.lay[k],
+                      &plan->net_phys.cab[k], plan->fab.n_link, &plan->fab, &plan->rs };
+    for (int j = 0; j < k; j++)
+        v.id_base += plan->net_fab.fab[j].n_link;
+    return v;
+}
+
+fp_status fp_plan_fail_network(fp_network_failure *out, const fp_plan *plan, size_t i,
+                               const fp_failure_report *report, fp_error *err)
+{
+    if (out == NULL || plan == NULL || report == NULL || i >= (size_t)plan->nets.n)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_fail_network: no network %zu (the plan has %d), or a NULL argument",
+                i, plan ? plan->nets.n : 0);
+    const char *specs[FP_FAIL_MAX_SPECS];
+    int n = report->n_specs < FP_FAIL_MAX_SPECS ? report->n_specs : FP_FAIL_MAX_SPECS;
+    for (int k = 0; k < n; k++)
+        specs[k] = report->specs[k];
+    fp_net_view v = fp__plan_net_view(plan, (int)i);
+    return fp__net_fail_run(out, &v, specs, (size_t)n, err);
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "phys/net_bom.h"
+#include "analysis/net_failure.h"
 
 const fp_rspec *fp__plan_rspec(const fp_plan *plan);
 const fp_fabric *fp__plan_fabric(const fp_plan *plan);
@@ -31,6 +32,8 @@ const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
  * on after the compute fabric's links and the earlier networks' links, so they are unique in
  * the plan. fp__net_cable: FP_EINVAL when k or i is out of range. */
 size_t fp__net_cable_count(const fp_plan *plan, int k);
+/* Network k as a failure what-if reads it (plan.c). */
+fp_net_view fp__plan_net_view(const fp_plan *plan, int k);
 fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err);
 
 /* FP_OK when the plan has built stages (FP_STAGE_*, with the ones they need), else FP_ESTAGE

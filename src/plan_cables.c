@@ -35,10 +35,10 @@ static const char *rack_role(int role)
 
 fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err)
 {
-    const fp_layout *lay = &plan->lay;
     fp_status rc = fp__plan_need(plan, FP_STAGE_LAYOUT, "fp_plan_rack", err);
     if (rc != FP_OK)
         return rc;
+    const fp_layout *lay = &plan->lay;
     if (i >= (size_t)lay->n_rack)
         FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %lld)", i,
                 (long long)lay->n_rack);

@@ -367,11 +367,11 @@ size_t fp_plan_tray_count(const fp_plan *plan)
 
 fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_error *err)
 {
-    const fp_layout *lay = &plan->lay;
-    const fp_phys_spec *ps = &plan->rs.phys;
     fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_tray", err);
     if (rc != FP_OK)
         return rc;
+    const fp_layout *lay = &plan->lay;
+    const fp_phys_spec *ps = &plan->rs.phys;
     if (i >= (size_t)plan->cab.n_tray)
         FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld)", i,
                 (long long)plan->cab.n_tray);

@@ -127,6 +127,29 @@ FP_EXPORT fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan,
                                  const char *const *specs, size_t n, uint64_t seed,
                                  fp_error *err);
 
+/** A failure what-if on one of the cluster's other networks, filled by fp_plan_fail_network. */
+typedef struct fp_network_failure {
+    int specs_matched;          /**< specs that named something of this network */
+    int64_t switches_failed;
+    int64_t links_failed;       /**< named links, cables' links, and those of failed devices */
+    int64_t hosts_cut_off;      /**< hosts (servers and extra endpoints' port groups) with every
+                                     link down or on a leaf cut off from the network's largest
+                                     piece */
+    int64_t servers_cut_off;    /**< of those, compute servers */
+    double bisection_before_gbps;   /**< the network's analytic bisection (narrowest boundary) */
+    double bisection_after_gbps;    /**< the same over the links still up */
+} fp_network_failure;
+
+/** METHOD: the what-if of report (from fp_plan_fail: its specs) on network i: a spec naming a
+ *  device as links.csv names it (a compute server is a host of every network), a network link
+ *  ("link:inband-L0000007"), a network cable ("cable:C0002049" as cables.csv numbers it) or a
+ *  rack, row or hall takes that down in the network; role and random specs act on the compute
+ *  fabric only. fp_plan_fail accepts the specs that name only network things. The report goes
+ *  to the caller's *out. Errors: FP_EINVAL (i out of range, NULL arguments), FP_EGRAPH,
+ *  FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_fail_network(fp_network_failure *out, const fp_plan *plan, size_t i,
+                                         const fp_failure_report *report, fp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -183,6 +183,7 @@ FP_EXPORT size_t fp_plan_network_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out,
                                     fp_error *err);
 
+
 /** METHOD: number of devices, and a copy of device i into the caller's *out (model borrowed
  *  from the plan). Fixed order: servers, then switches by tier, plane, pod, index.
  *  Errors: FP_EINVAL when i is out of range. */

@@ -36,5 +36,7 @@ void fp__analysis_free(fp_analysis *an);
  * Fills *out; changes nothing else. */
 fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
                           const char *const *specs, size_t n, uint64_t seed, fp_error *err);
+/* Whether spec names something of the compute fabric (fp__failure_run would take it). */
+int fp__failure_matches(const fp_stages *st, const char *spec);
 
 #endif

@@ -13,7 +13,8 @@ static const char *const role_names[] = { NULL, "leaf", "spine", "core", "super-
 static const char accepted_forms[] =
     "accepted forms: ROLE:N (leaf, spine, core, super-core), a device name from links.csv, "
     "link:L0000123, cable:C0000123 (cables.csv), random-links:N or P%, random-switches:N or P%, "
-    "rack:H1-R08-K01, row:H1-R08, hall:2";
+    "rack:H1-R08-K01, row:H1-R08, hall:2; with spec networks also a network device's name, "
+    "link:<network>-L0000123 and its cables' ids";
 
 /* A whole positive number (and nothing else) in s. */
 static int parse_count(const char *s, int64_t *out)
@@ -177,6 +178,19 @@ static fp_status apply_one(const fp_stages *st, const char *spec, uint8_t *dev_d
     }
     FP_FAIL(err, FP_EINVAL, spec,
             "--fail %s: unknown kind \"%s\" (roles as this fabric's tiers allow)", spec, kind);
+}
+
+int fp__failure_matches(const fp_stages *st, const char *spec)
+{
+    const fp_fabric *fab = st->fab;
+    uint64_t state = 1;
+    fp_error scratch = { 0 };
+    uint8_t *dd = calloc((size_t)(fab->n_dev ? fab->n_dev : 1), 1);
+    uint8_t *ld = calloc((size_t)(fab->n_link ? fab->n_link : 1), 1);
+    int hit = dd && ld && apply_one(st, spec, dd, ld, &state, &scratch) == FP_OK;
+    free(dd);
+    free(ld);
+    return hit;
 }
 
 /* Endpoints whose link is down or whose leaf is outside its plane's largest piece. */

@@ -157,4 +157,15 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         printf("; worst zone: zone %d keeps %.2f%%", f->worst_zone + 1, f->worst_zone_uplinks * 100);
     if (f->worst_pod >= 0)
         printf("\n");
+    /* The same what-if on each other network. */
+    for (size_t i = 0; i < fp_plan_network_count(plan); i++) {
+        fp_network_info ni;
+        fp_network_failure nf;
+        if (fp_plan_network(plan, i, &ni, NULL) != FP_OK || fp_plan_fail_network(&nf, plan, i, f, NULL) != FP_OK)
+            continue;
+        printf("    network %s: %lld switches and %lld links down; bisection %s -> %s Gb/s; %lld hosts (%lld servers) cut off\n",
+               ni.name, (long long)nf.switches_failed, (long long)nf.links_failed,
+               grouped(a, sizeof a, nf.bisection_before_gbps), grouped(b, sizeof b, nf.bisection_after_gbps),
+               (long long)nf.hosts_cut_off, (long long)nf.servers_cut_off);
+    }
 }

@@ -147,7 +147,7 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
     }
     fp__json_add_physical(root, plan);
     fp__metrics_json(plan, failure, root);
-    fp__json_add_networks(root, plan);
+    fp__json_add_networks(root, plan, failure);
     arr = cJSON_AddArrayToObject(root, "notes");
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));

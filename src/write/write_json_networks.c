@@ -45,7 +45,7 @@ static void placement(cJSON *root, const fp_plan *plan)
     }
 }
 
-void fp__json_add_networks(cJSON *root, const fp_plan *plan)
+void fp__json_add_networks(cJSON *root, const fp_plan *plan, const fp_failure_report *failure)
 {
     int n = fp__plan_net_count(plan);
     if (n == 0)
@@ -139,6 +139,16 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan)
             cJSON *x = cJSON_AddObjectToObject(o, "placement");
             cJSON_AddNumberToObject(x, "devices_in_compute_racks", (double)in_c);
             cJSON_AddNumberToObject(x, "devices_in_management_racks", (double)in_m);
+        }
+        fp_network_failure nfail;
+        if (failure != NULL && fp_plan_fail_network(&nfail, plan, (size_t)i, failure, NULL) == FP_OK) {
+            cJSON *x = cJSON_AddObjectToObject(o, "failure");
+            cJSON_AddNumberToObject(x, "switches_failed", (double)nfail.switches_failed);
+            cJSON_AddNumberToObject(x, "links_failed", (double)nfail.links_failed);
+            cJSON_AddNumberToObject(x, "bisection_before_gbps", nfail.bisection_before_gbps);
+            cJSON_AddNumberToObject(x, "bisection_after_gbps", nfail.bisection_after_gbps);
+            cJSON_AddNumberToObject(x, "hosts_cut_off", (double)nfail.hosts_cut_off);
+            cJSON_AddNumberToObject(x, "servers_cut_off", (double)nfail.servers_cut_off);
         }
         cJSON *bo = cJSON_AddObjectToObject(o, "bom");
         a = cJSON_AddArrayToObject(bo, "lines");

@@ -24,7 +24,7 @@ void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
 /* The "metrics" and "failure" sections of plan.json (write_json_metrics.c). */
 void fp__metrics_json(const fp_plan *plan, const fp_failure_report *failure, struct cJSON *root);
 /* plan.json "networks" and "cluster_totals" (spec `networks`; nothing without it). */
-void fp__json_add_networks(struct cJSON *root, const fp_plan *plan);
+void fp__json_add_networks(struct cJSON *root, const fp_plan *plan, const fp_failure_report *failure);
 /* The installer workbook (write_xlsx.c). */
 fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
                          fp_error *err);

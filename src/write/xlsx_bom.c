@@ -211,6 +211,56 @@ static void write_summary_metrics(book *b, lxw_worksheet *ws, lxw_row_t *r)
     (*r)++;
 }
 
+/* The cluster's other networks (spec `networks`), a row each, and the whole cluster: the
+ * compute fabric's cost (cost_row, 1-based; 0 when none) plus each network's, as a formula. */
+static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, unsigned cost_row)
+{
+    const fp_plan *plan = b->plan;
+    size_t n = fp_plan_network_count(plan);
+    static const char *const head[] = { "Network", "Role", "Hosts", "Gb/s", "Tiers", "Switches",
+                                        "Links", "Cables", "Cost USD", "Power W" };
+    char buf[64 + 16 * FP_MAX_NETWORKS];
+    if (n == 0)
+        return;
+    put_s(b, ws, *r, 0, "Networks", b->section);
+    put_s(b, ws, (*r)++, 1, "beside the compute fabric: switches, NICs, optics, cables, spares", b->section);
+    for (int c = 0; c < 10; c++)
+        put_s(b, ws, *r, (lxw_col_t)c, head[c], b->section);
+    (*r)++;
+    lxw_row_t first = *r;
+    double total = 0, total_w = 0;
+    for (size_t i = 0; i < n; i++, (*r)++) {
+        fp_network_info ni;
+        if (fp_plan_network(plan, i, &ni, NULL) != FP_OK)
+            break;
+        put_s(b, ws, *r, 0, ni.name, NULL);
+        snprintf(buf, sizeof buf, "%s%s", ni.role, ni.dual_homed ? ", MLAG pairs" : "");
+        put_s(b, ws, *r, 1, buf, NULL);
+        put_n(b, ws, *r, 2, (double)ni.hosts, b->integer);
+        put_n(b, ws, *r, 3, ni.port_gbps, NULL);
+        put_n(b, ws, *r, 4, ni.tiers, NULL);
+        put_n(b, ws, *r, 5, (double)ni.switches, b->integer);
+        put_n(b, ws, *r, 6, (double)ni.links, b->integer);
+        put_n(b, ws, *r, 7, (double)fp__plan_net_bom(plan, (int)i)->cables, b->integer);
+        put_n(b, ws, *r, 8, ni.cost_usd, b->money);
+        put_n(b, ws, *r, 9, ni.power_w, b->watts);
+        total += ni.cost_usd;
+        total_w += ni.power_w;
+    }
+    fp_totals to;
+    fp_plan_totals(plan, &to);
+    put_s(b, ws, *r, 0, "Whole cluster network", b->bold);
+    put_s(b, ws, *r, 1, "compute fabric + every network", b->indent);
+    if (cost_row > 0) {
+        snprintf(buf, sizeof buf, "=B%u+SUM(I%u:I%u)", cost_row, (unsigned)first + 1, (unsigned)*r);
+        put_f(b, ws, *r, 8, buf, to.cost + total, b->money);
+    } else {
+        put_n(b, ws, *r, 8, to.cost + total, b->money);
+    }
+    put_n(b, ws, (*r)++, 9, to.power_w + total_w, b->watts);
+    (*r)++;
+}
+
 void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
 {
     const fp_plan *plan = b->plan;
@@ -396,6 +446,7 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
         put_s(b, ws, r++, 2, l.part, b->indent);
     }
     r++;
+    write_summary_networks(b, ws, &r, cost_row);
     for (size_t i = 0; i < fp_plan_note_count(plan); i++) {
         put_s(b, ws, r, 0, i == 0 ? "Notes" : "", b->bold);
         put_s(b, ws, r++, 1, fp_plan_note(plan, i), NULL);

@@ -365,4 +365,9 @@ Test(cli, progress_on_a_terminal_only)
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 --formats json -o %s", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "planning:") == NULL, "%s", out);
+    /* links.csv needs the fabric alone: no cabling stage is run, so none is reported */
+    snprintf(cmd, sizeof cmd, "script -qec '" BIN " plan --gpus 512 --formats links -o %s/l' /dev/null", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "planning: names") != NULL && strstr(out, "planning: cabling") == NULL,
+              "%s", out);
 }

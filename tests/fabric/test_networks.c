@@ -662,3 +662,123 @@ Test(networks, mlag_peer_links)
     cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, 0)), 20);
     fp_plan_free(p);
 }
+
+/* ---- --fail on the networks ---- */
+
+static fp_network_failure net_fail(const fp_plan *p, const char *net, const char *const *specs, size_t n,
+                                   fp_failure_report *r)
+{
+    fp_error err = { 0 };
+    fp_network_failure nf;
+    cr_assert_eq(fp_plan_fail(r, p, specs, n, 1, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_fail_network(&nf, p, (size_t)net_index(p, net), r, &err), FP_OK, "%s", err.msg);
+    return nf;
+}
+
+/* In-band (5 MLAG pairs of 28 hosts, 28 up and 2 peer links per leaf; superpod_h100_networks_counts):
+ * - one leaf down: 28 + 28 + 2 = 58 links; no host cut off (each has its other port on the
+ *   peer); bisection min(246 x 100, 252 x 100) / 2 = 12,300 Gb/s (was 274 x 100 / 2 = 13,700);
+ *   the compute fabric loses nothing;
+ * - every leaf, one at a time: no host cut off (the dual-homing promise, through --fail);
+ * - both leaves of the first pair: its 28 hosts cut off, all of them DGX servers;
+ * out-of-band: its first leaf holds hosts 1-48 (servers) and 4 uplinks: 52 links, 48 cut off,
+ * bisection min((215 - 48) x 1, (18 - 4) x 1) / 2 = 7 Gb/s. A name nothing has still fails. */
+Test(networks, fail_per_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_failure_report r;
+    const char *one[] = { "inband-su01-leaf-r1" };
+    fp_network_failure nf = net_fail(p, "inband", one, 1, &r);
+    cr_assert_eq(r.switches_failed, 0);
+    cr_assert_eq(r.links_failed, 0);
+    cr_assert_eq(r.n_specs, 1);
+    cr_assert_eq(nf.switches_failed, 1);
+    cr_assert_eq(nf.links_failed, 58);
+    cr_assert_eq(nf.hosts_cut_off, 0);
+    cr_assert_float_eq(nf.bisection_before_gbps, 13700, 1e-9);
+    cr_assert_float_eq(nf.bisection_after_gbps, 12300, 1e-9);
+    nf = net_fail(p, "storage", one, 1, &r);
+    cr_assert_eq(nf.switches_failed + nf.links_failed + nf.hosts_cut_off, 0);
+
+    char name[64];
+    const char *spec[2] = { name, NULL };
+    for (int su = 1; su <= 5; su++)
+        for (int leg = 1; leg <= 2; leg++) {
+            snprintf(name, sizeof name, "inband-su%02d-leaf-r%d", su, leg);
+            nf = net_fail(p, "inband", spec, 1, &r);
+            cr_assert_eq(nf.switches_failed, 1, "%s", name);
+            cr_assert_eq(nf.hosts_cut_off, 0, "%s cuts off %lld hosts", name, (long long)nf.hosts_cut_off);
+        }
+    const char *pair[] = { "inband-su01-leaf-r1", "inband-su01-leaf-r2" };
+    nf = net_fail(p, "inband", pair, 2, &r);
+    cr_assert_eq(nf.hosts_cut_off, 28);
+    cr_assert_eq(nf.servers_cut_off, 28);
+
+    const char *oob[] = { "oob-leaf-01" };
+    nf = net_fail(p, "oob", oob, 1, &r);
+    cr_assert_eq(nf.links_failed, 52);
+    cr_assert_eq(nf.hosts_cut_off, 48);
+    cr_assert_eq(nf.servers_cut_off, 48);
+    cr_assert_float_eq(nf.bisection_after_gbps, 7, 1e-9);
+
+    fp_error err = { 0 };
+    const char *none[] = { "inband-su09-leaf-r1" };
+    cr_assert_eq(fp_plan_fail(&r, p, none, 1, 1, &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "inband-su09-leaf-r1");
+    fp_plan_free(p);
+}
+
+/* ---- plan.xlsx Summary: a row per network and the whole cluster ---- */
+
+/* Hosts per network: 128 DGX (storage), 128 + 5 + 4 (in-band), 215 (oob); switches and cost are
+ * the networks' own (fp_plan_network); the whole-cluster cell is a formula adding the compute
+ * fabric's cost cell and the three network costs, its cached value their sum. */
+Test(networks, xlsx_summary_per_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[160];
+    o.formats = FP_WRITE_XLSX;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = xl_sheet(path, 1);
+    cr_assert_not_null(xml);
+    static const char *const names[] = { "storage", "inband", "oob" };
+    static const int64_t hosts[] = { 128, 137, 215 };
+    const char *pos = xml;
+    xl_row row;
+    int at = -1, seen = 0, whole = 0;
+    double sum = fp__plan_bom(p)->totals.cost;
+    while (xl_next_row(&pos, &row)) {
+        if (strcmp(row.v[0], "Network") == 0 && strcmp(row.v[8], "Cost USD") == 0) {
+            at = 0;
+            continue;
+        }
+        if (at >= 0 && at < 3) {
+            fp_network_info ni;
+            cr_assert_eq(fp_plan_network(p, (size_t)at, &ni, NULL), FP_OK);
+            cr_assert_str_eq(row.v[0], names[at]);
+            cr_assert_eq(atoll(row.v[2]), hosts[at]);
+            cr_assert_eq(atoll(row.v[5]), ni.switches);
+            cr_assert_float_eq(atof(row.v[8]), ni.cost_usd, 0.01);
+            sum += ni.cost_usd;
+            at++;
+            seen++;
+            continue;
+        }
+        if (strcmp(row.v[0], "Whole cluster network") == 0) {
+            cr_assert(strstr(row.f[8], "+SUM(I") != NULL, "formula %s", row.f[8]);
+            cr_assert_float_eq(atof(row.v[8]), sum, 0.01);
+            whole = 1;
+        }
+    }
+    cr_assert_eq(seen, 3);
+    cr_assert(whole);
+    free(xml);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
