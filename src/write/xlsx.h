@@ -32,6 +32,8 @@ typedef struct scope {
 typedef struct pull {
     int32_t ra, rz;         /* racks, ra <= rz */
     int16_t medium, part;   /* part: index into the interned part names */
+    int16_t trunk_fibres;   /* structured: fibres the link takes in its rack pair's trunks (12
+                               for MPO, 2 for LC; part and lengths are the trunk's), else 0 */
     float stock_m, route_m;
     int64_t cable;
 } pull;
@@ -97,6 +99,8 @@ typedef struct book {
     size_t n_pulls;
     char parts[MAX_PARTS][48];
     int n_parts;
+    char lc_part[48];       /* the last fibre part asked about (lc_cord in xlsx_cables.c) */
+    int lc_last;            /* whether it ends in LC */
     const struct rack_index *rack_idx;
 } book;
 

@@ -73,24 +73,47 @@ static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
     put_n(b, ws, r, col, v, num);
 }
 
-/* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. */
+/* Whether a fibre part ends in LC connectors (an LC link is a fibre pair of the trunk, an MPO
+ * link a 12-fibre leg), as structured.c counts them. The last answer is kept: cables come in
+ * runs of one part. */
+static int lc_cord(book *b, const char *part)
+{
+    if (b->lc_part[0] != '\0' && strcmp(b->lc_part, part) == 0)
+        return b->lc_last;
+    const fp_phys_spec *ps = &fp__plan_rspec(b->plan)->phys;
+    b->lc_last = 0;
+    for (int i = 0; i < ps->n_parts; i++)
+        if (strcmp(ps->parts[i].id, part) == 0)
+            b->lc_last = strstr(ps->parts[i].connector, "LC") != NULL;
+    snprintf(b->lc_part, sizeof b->lc_part, "%s", part);
+    return b->lc_last;
+}
+
+/* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. With
+ * structured cabling what is pulled between the racks is the trunk its link rides (its cords
+ * are patched inside each rack): the trunk's part and lengths. */
 static void gather_pull(book *b, const fp_cable_info *c)
 {
     int32_t ra = fp_xlsx__rack_of(b->rack_idx, &c->a.loc), rz = fp_xlsx__rack_of(b->rack_idx, &c->z[0].loc);
     if (ra < 0 || rz < 0)
         return;
+    int trunk = c->n_segments == 3;
+    const char *name = !trunk ? c->part
+                       : c->medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f";
     int part = 0;
-    while (part < b->n_parts && strcmp(b->parts[part], c->part) != 0)
+    while (part < b->n_parts && strcmp(b->parts[part], name) != 0)
         part++;
     if (part == b->n_parts) {
         if (b->n_parts == MAX_PARTS)
             part = MAX_PARTS - 1;       /* more part numbers than a catalog holds: lump them */
         else
-            snprintf(b->parts[b->n_parts++], sizeof b->parts[0], "%s", c->part);
+            snprintf(b->parts[b->n_parts++], sizeof b->parts[0], "%s", name);
     }
+    int16_t fibres = !trunk ? 0 : lc_cord(b, c->part) ? 2 : 12;
     b->pulls[b->n_pulls++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c->medium,
-                                     (int16_t)part, (float)c->stock_m, (float)c->route_m,
-                                     c->index };
+                                     (int16_t)part, fibres,
+                                     (float)(trunk ? c->segment_stock_m[1] : c->stock_m),
+                                     (float)(trunk ? c->segment_m[1] : c->route_m), c->index };
 }
 
 void fp_xlsx__write_cables(book *b)
@@ -186,7 +209,7 @@ static int cmp_pull(const void *x, const void *y)
         return a->medium < b->medium ? -1 : 1;
     if (a->part != b->part)
         return a->part < b->part ? -1 : 1;
-    if (a->stock_m != b->stock_m)
+    if (a->trunk_fibres == 0 && a->stock_m != b->stock_m)     /* a rack pair's trunks: one bundle */
         return a->stock_m < b->stock_m ? -1 : 1;
     return (a->cable > b->cable) - (a->cable < b->cable);
 }
@@ -237,15 +260,24 @@ void fp_xlsx__write_pull_list(book *b)
         qsort(pl, np, sizeof *pl, cmp_pull);
     for (size_t i = 0; i < np;) {
         size_t j = i;
-        double total = 0, longest = 0;
+        double total = 0, longest = 0, stock = pl[i].stock_m;
+        int64_t fibres = 0, count;
         while (j < np && pl[j].ra == pl[i].ra && pl[j].rz == pl[i].rz &&
                pl[j].medium == pl[i].medium && pl[j].part == pl[i].part &&
-               pl[j].stock_m == pl[i].stock_m) {
+               (pl[i].trunk_fibres > 0 || pl[j].stock_m == pl[i].stock_m)) {
             total += pl[j].stock_m;
+            fibres += pl[j].trunk_fibres;
             if (pl[j].route_m > longest)
                 longest = pl[j].route_m;
+            if (pl[j].stock_m > stock)
+                stock = pl[j].stock_m;
             j++;
         }
+        /* Trunks: 144 fibres each, all as long as the longest run among them (as the BOM
+         * counts them); the Cables column names the links they carry. */
+        count = fibres > 0 ? (fibres + 143) / 144 : (int64_t)(j - i);
+        if (fibres > 0)
+            total = (double)count * stock;
         fp_rack_info r1, r2;
         if (fp_plan_rack(plan, (size_t)pl[i].ra, &r1, NULL) != FP_OK ||
             fp_plan_rack(plan, (size_t)pl[i].rz, &r2, NULL) != FP_OK)
@@ -260,8 +292,8 @@ void fp_xlsx__write_pull_list(book *b)
         put_s(b, s.ws, r, 1, r2.name, t);
         put_s(b, s.ws, r, 2, fp_medium_name((fp_medium)m), t);
         put_s(b, s.ws, r, 3, b->parts[pl[i].part], t);
-        put_n(b, s.ws, r, 4, pl[i].stock_m, ln);
-        put_n(b, s.ws, r, 5, (double)(j - i), in);
+        put_n(b, s.ws, r, 4, stock, ln);
+        put_n(b, s.ws, r, 5, (double)count, in);
         put_n(b, s.ws, r, 6, total, ln);
         put_n(b, s.ws, r, 7, longest, ln);
         size_t len = bundle_ids(b, pl + i, j - i, ids, IDS_MAX);

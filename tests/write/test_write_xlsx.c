@@ -968,6 +968,29 @@ Test(write_xlsx, structured_segments_panels_and_trays)
     xml = sheet_named(path, "Racks");
     cr_expect(strstr(xml, "U24-U34 11 patch panels") != NULL, "leaf rack contents");
     free(xml);
+    /* Pull list: between racks the crew pulls trunks, 12 fibres per MPO link, 144 a trunk:
+     * each compute rack to the leaf rack 32 x 12 = 384 fibres = 3 trunks; the leaf rack to the
+     * spine rack 256 x 12 = 3,072 fibres = 22 trunks (21.3): 8 x 3 + 22 = 46, the BOM's count. */
+    xml = sheet_named(path, "Pull list");
+    pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    long trunks = 0, bundles = 0;
+    while (xl_next_row(&pos, &row)) {
+        cr_expect_str_eq(row.v[3], "trunk-om4-mpo-144f");
+        trunks += atol(row.v[5]);
+        bundles++;
+    }
+    cr_expect_eq(bundles, 9);
+    cr_expect_eq(trunks, 46);
+    int64_t bom_trunks = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        fp_plan_bom_line(p, i, &l, NULL);
+        if (!l.spare && strcmp(l.part, "trunk-om4-mpo-144f") == 0)
+            bom_trunks += l.quantity;
+    }
+    cr_expect_eq(bom_trunks, 46);
+    free(xml);
     xml = sheet_named(path, "Trays");
     pos = xml;
     cr_assert(xl_next_row(&pos, &row));
