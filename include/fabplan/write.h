@@ -74,11 +74,18 @@ typedef struct fp_write_options {
     /** Version 5: a failure what-if (fp_plan_fail) to report in plan.json's "failure"
      *  section; NULL for none (borrowed). */
     const struct fp_failure_report *failure;
+    /** Version 6: threads writing. 0 (the default) = one per online core, at most 8: plan.xlsx
+     *  is written on a thread of its own while the other documents are written on the calling
+     *  thread, and the --split-by workbooks are written side by side. 1 = everything on the
+     *  calling thread, one file after the other (version 5 and earlier). The files are the
+     *  same either way; `progress` is then called from one thread at a time, not always the
+     *  caller's. */
+    int jobs;
 } fp_write_options;
 
-#define FP_WRITE_OPTIONS_VERSION 5
+#define FP_WRITE_OPTIONS_VERSION 6
 #define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, \
-                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4, NULL }
+                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4, NULL, 0 }
 
 /** The plan stages (FP_STAGE_*, with the ones they need) the documents in formats (FP_WRITE_*
  *  bits) read: build a plan with fp_plan_new_opts and these stages to write just them. links.csv,

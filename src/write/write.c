@@ -310,6 +310,50 @@ static fp_status run_writer(const output *out, const fp_plan *plan, const char *
     return out->fn(plan, path, o, err);
 }
 
+int fp__write_jobs(const fp_write_options *o)
+{
+    if (o == NULL || o->version < 6 || o->jobs == 1)
+        return 1;
+    long jobs = o->jobs;
+    if (jobs <= 0) {
+        jobs = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = jobs < 1 ? 1 : jobs > 8 ? 8 : jobs;
+    }
+    return jobs > 64 ? 64 : (int)jobs;
+}
+
+/* Progress from several writing threads: one call at a time, to the caller's callback. */
+typedef struct progress_lock {
+    pthread_mutex_t lock;
+    fp_progress_cb fn;
+    void *payload;
+} progress_lock;
+
+static void locked_progress(const char *stage, double frac, void *payload)
+{
+    progress_lock *p = payload;
+    pthread_mutex_lock(&p->lock);
+    p->fn(stage, frac, p->payload);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* plan.xlsx, written on a thread of its own while the calling thread writes the rest. */
+typedef struct side_write {
+    const output *out;
+    const fp_plan *plan;
+    const fp_write_options *o;
+    char path[4600];
+    fp_status rc;
+    fp_error err;
+} side_write;
+
+static void *side_main(void *arg)
+{
+    side_write *w = arg;
+    w->rc = run_writer(w->out, w->plan, w->path, w->o, &w->err);
+    return NULL;
+}
+
 /* A publish's state: the folder (its open descriptor and lock), the private temporary folder,
  * the names registered in it, and what was moved where (for the undo). */
 #define PUB_MAX 64
@@ -543,6 +587,26 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK)
         return rc;
     fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
+    /* With threads: plan.xlsx (most of a large plan's writing) on a thread of its own, the
+     * rest here in table order; progress calls one at a time. Files go into the private
+     * folder either way, and nothing is published until both threads are done. */
+    const int jobs = fp__write_jobs(opts);
+    fp_write_options topts;
+    progress_lock pl;
+    side_write side;
+    pthread_t side_tid;
+    int side_started = 0, locked = 0;
+    size_t failed_at = N_OUTPUTS, side_at = N_OUTPUTS;
+    if (jobs > 1 && opts->progress != NULL) {
+        topts = *opts;
+        pthread_mutex_init(&pl.lock, NULL);
+        pl.fn = opts->progress;
+        pl.payload = opts->payload;
+        topts.progress = locked_progress;
+        topts.payload = &pl;
+        opts = &topts;
+        locked = 1;
+    }
     for (size_t i = 0; i < N_OUTPUTS; i++) {
         char path[4600], name[256];
         if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
@@ -553,11 +617,42 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
             !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
             continue;
         if ((rc = run_add(r, name, outputs[i].split != FP_SPLIT_NONE, path, sizeof path, err)) !=
-                FP_OK ||
-            (rc = run_writer(&outputs[i], plan, path, opts, err)) != FP_OK) {
-            fp_publish_abort(r);
-            return rc;
+            FP_OK) {
+            failed_at = i;
+            break;
         }
+        if (jobs > 1 && !side_started && outputs[i].fn == fp__write_xlsx) {
+            memset(&side, 0, sizeof side);
+            side.out = &outputs[i];
+            side.plan = plan;
+            side.o = opts;
+            memcpy(side.path, path, sizeof side.path);
+            /* When no thread can be made, it is written here like the rest. */
+            if (pthread_create(&side_tid, NULL, side_main, &side) == 0) {
+                side_started = 1;
+                side_at = i;
+                continue;
+            }
+        }
+        if ((rc = run_writer(&outputs[i], plan, path, opts, err)) != FP_OK) {
+            failed_at = i;
+            break;
+        }
+    }
+    if (side_started) {
+        pthread_join(side_tid, NULL);
+        /* Both failed: the error of the earlier document in the table. */
+        if (side.rc != FP_OK && side_at < failed_at) {
+            rc = side.rc;
+            if (err != NULL)
+                *err = side.err;
+        }
+    }
+    if (locked)
+        pthread_mutex_destroy(&pl.lock);
+    if (rc != FP_OK) {
+        fp_publish_abort(r);
+        return rc;
     }
     return fp_publish_commit(r, err);
 }

@@ -7,6 +7,7 @@
  * (rows go to per-sheet temp files; every sheet must be written in ascending row order, and
  * worksheet tables are not available, hence autofilter + formatted header). */
 #include <errno.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include "xlsx.h"
 
@@ -449,12 +450,59 @@ out:
     return rc;
 }
 
+/* The workbooks of a split, written by a pool of threads: each takes the next book. The first
+ * failure stops the pool from starting more; the error kept is the failed book's that comes
+ * first (one thread: the first failure, as a loop would). */
+typedef struct split_pool {
+    const fp_plan *plan;
+    const char *dir;
+    const fp_write_options *o;
+    const scope *books;
+    int n_books;
+    fp_split_by by;
+    const split_index *x;   /* shared, read-only; each book gets a copy with its own cur */
+    int next, stop, failed;
+    fp_status rc;
+    fp_error err;
+} split_pool;
+
+static pthread_mutex_t split_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *split_worker(void *arg)
+{
+    split_pool *p = arg;
+    int i;
+    while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n_books &&
+           !__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+        const scope *sc = &p->books[i];
+        char path[4200];
+        split_index x = *p->x;
+        fp_error e = { 0 };
+        x.cur = i;
+        if (p->by == FP_SPLIT_ROW)
+            snprintf(path, sizeof path, "%s/plan-H%d-R%02d.xlsx", p->dir, sc->hall, sc->row);
+        else
+            snprintf(path, sizeof path, "%s/plan-H%d.xlsx", p->dir, sc->hall);
+        fp_status rc = write_book(p->plan, path, p->o, FP_XLSX_MAX_DATA_ROWS, *sc, &x, &e);
+        if (rc != FP_OK) {
+            pthread_mutex_lock(&split_lock);
+            if (p->failed < 0 || i < p->failed) {
+                p->failed = i;
+                p->rc = rc;
+                p->err = e;
+            }
+            __atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+            pthread_mutex_unlock(&split_lock);
+        }
+    }
+    return NULL;
+}
+
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err)
 {
     fp_split_by by = o && o->version >= 2 ? o->split_by : FP_SPLIT_NONE;
     size_t n = fp_plan_rack_count(plan);
-    char path[4200];
     scope last = { -1, -1 }, *books;
     int n_books = 0;
     split_index x;
@@ -477,15 +525,21 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
         last = sc;
         books[n_books++] = sc;
     }
-    if ((rc = split_index_build(&x, plan, books, n_books, by, dir, err)) == FP_OK)
-        for (x.cur = 0; x.cur < n_books && rc == FP_OK; x.cur++) {
-            const scope *sc = &books[x.cur];
-            if (by == FP_SPLIT_ROW)
-                snprintf(path, sizeof path, "%s/plan-H%d-R%02d.xlsx", dir, sc->hall, sc->row);
-            else
-                snprintf(path, sizeof path, "%s/plan-H%d.xlsx", dir, sc->hall);
-            rc = write_book(plan, path, o, FP_XLSX_MAX_DATA_ROWS, *sc, &x, err);
-        }
+    if ((rc = split_index_build(&x, plan, books, n_books, by, dir, err)) == FP_OK) {
+        split_pool p = { plan, dir, o, books, n_books, by, &x, 0, 0, -1, FP_OK, { 0 } };
+        pthread_t tid[64];
+        int jobs = fp__write_jobs(o), started = 0;
+        if (jobs > n_books)
+            jobs = n_books;
+        for (int k = 1; k < jobs; k++)
+            if (pthread_create(&tid[started], NULL, split_worker, &p) == 0)
+                started++;
+        split_worker(&p);
+        for (int k = 0; k < started; k++)
+            pthread_join(tid[k], NULL);
+        if ((rc = p.rc) != FP_OK && err != NULL)
+            *err = p.err;
+    }
     split_index_free(&x);
     free(books);
     return rc;

@@ -29,6 +29,8 @@ void fp__json_add_networks(struct cJSON *root, const fp_plan *plan, const fp_fai
 fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
                          fp_error *err);
 /* One workbook per row or hall (o->split_by) in the directory dir (created). */
+/* Threads the writers may use for these options (fp_write_options.jobs; 1 before version 6). */
+int fp__write_jobs(const fp_write_options *o);
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err);
 /* As fp__write_xlsx with at most max_rows data rows per sheet before "Cables (2)" etc. begin

@@ -250,9 +250,52 @@ Test(publish, fault_sweep_every_point_of_a_small_plan, .timeout = 300)
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = FP_WRITE_DEFAULT;
     o.split_by = FP_SPLIT_ROW;
+    o.jobs = 1;     /* one thread: the points come in one order */
     long n = 0;
     sweep(a, b, &o, &n);
     cr_log_info("fault sweep: %ld failure points", n);
+    fp_plan_free(a);
+    fp_plan_free(b);
+}
+
+/* The same with threads (o.jobs 3, so even on one core): plan.xlsx on a thread of its own while
+ * the rest is written, and the four by-row workbooks (racks_per_row 2: 32 servers of 4 GPUs in
+ * 8 racks) written side by side. Whichever thread meets the failure, nothing is published and no
+ * temporary file is left; the threads pass the same points as one thread does, and write the
+ * same bytes. */
+Test(publish, fault_sweep_threaded_writers, .timeout = 300)
+{
+    fp_plan *a = plan_from("{\"name\":\"old\",\"cluster\":{\"gpus\":64},\"layout\":{\"racks_per_row\":2}}");
+    fp_plan *b = plan_from("{\"name\":\"new\",\"cluster\":{\"gpus\":128},\"layout\":{\"racks_per_row\":2}}");
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    fp_error err = { 0 };
+    char one[64], three[64], path[128];
+    o.formats = FP_WRITE_DEFAULT;
+    o.split_by = FP_SPLIT_ROW;
+    /* byte for byte as one thread writes them */
+    tmpdir(one, sizeof one);
+    tmpdir(three, sizeof three);
+    o.jobs = 1;
+    fp__fault_arm(LONG_MAX);
+    cr_assert_eq(fp_plan_write(b, one, &o, &err), FP_OK, "%s", err.msg);
+    long serial_points = fp__fault_points();
+    o.jobs = 3;
+    fp__fault_arm(LONG_MAX);
+    cr_assert_eq(fp_plan_write(b, three, &o, &err), FP_OK, "%s", err.msg);
+    long threaded_points = fp__fault_points();
+    fp__fault_arm(0);
+    cr_expect_eq(threaded_points, serial_points);
+    for (int k = 1; k <= 4; k++) {
+        snprintf(path, sizeof path, "%s/by-row/plan-H1-R%02d.xlsx", three, k);
+        cr_expect_eq(access(path, F_OK), 0, "%s", path);
+    }
+    char *d1 = digest(one), *d3 = digest(three);
+    cr_expect_str_eq(d3, d1);
+    free(d1);
+    free(d3);
+    long n = 0;
+    sweep(a, b, &o, &n);
+    cr_expect_eq(n, serial_points);
     fp_plan_free(a);
     fp_plan_free(b);
 }
