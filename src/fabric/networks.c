@@ -51,6 +51,18 @@ static int peer_port0(const fp_fabric *fab, const fp_rspec *rs)
     return (used + kc - 1) / kc * kc;
 }
 
+/* Size again with one more cage per leaf kept free. A sizing error is the caller's to word
+ * (the peer links are what does not fit); only running out of memory is passed on as is. */
+static fp_status size_grown(fp_fabric *fab, fp_net_spec *ns, int kc, fp_error *err)
+{
+    fp_error e = { 0 };
+    ns->rs.reserve += (double)kc / ns->rs.tier[0].radix;
+    fp_status rc = size_one(fab, ns, &e);
+    if (rc == FP_ENOMEM && err != NULL)
+        *err = e;
+    return rc;
+}
+
 /* Size a network; a dual-homed one with peer links keeps room for them on its leaves: while
  * they do not fit in the leaf's ports (less the spec's reserve), the sizing reserve grows by one
  * cage (which every tier then keeps free). */
@@ -69,13 +81,15 @@ static fp_status size_net(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
     const int kc = leaf_cage_ports(rs);
     const int cap = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
     for (int step = 0; peer_port0(fab, rs) + ns->peer_links * kc > cap; step++) {
-        if (step > ts->radix / kc)
+        /* Out of cages, or the hosts no longer fit the leaves left after the peers' cages: the
+         * peer links are what does not fit (the pointer is re-based to /networks/N). */
+        if (step > ts->radix / kc || (rc = size_grown(fab, ns, kc, err)) != FP_OK) {
+            if (rc == FP_ENOMEM)
+                return rc;
             FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
-                    "/mlag_peer_links: %d peer links do not fit on a %s leaf (%d ports); expected fewer peer links or a larger switch",
+                    "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d ports) beside their hosts' and up links; expected fewer peer links, a larger switch or more tiers",
                     ns->peer_links, ts->model.id, ts->radix);
-        rs->reserve += (double)kc / ts->radix;
-        if ((rc = size_one(fab, ns, err)) != FP_OK)
-            return rc;
+        }
     }
     return FP_OK;
 }

@@ -48,8 +48,8 @@ void fp__net_error_repoint(fp_error *err, const char *base)
     if (err != NULL)
         say_hosts(err->msg, sizeof err->msg);
     static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
-                                        "/fabric/su_servers", "/fabric" };
-    static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "" };
+                                        "/fabric/su_servers", "/fabric", "/mlag_peer_links" };
+    static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "", "/mlag_peer_links" };
     if (err == NULL)
         return;
     for (size_t k = 0; k < sizeof from / sizeof *from; k++) {

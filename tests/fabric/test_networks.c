@@ -96,6 +96,22 @@ Test(networks, validation_errors_point_into_networks)
     expect_error("[{\"name\": \"c\", \"role\": \"converged\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\","
                  " \"mlag_peer_links\": 17}]",
                  FP_EINVAL, "/networks/0/mlag_peer_links", "");
+    /* 16 peer links take a cage each: all 16 ports of a 16-port leaf, none left for the hosts
+     * and up links. The fabric stage's error names the field once, under the network. */
+    expect_error("[{\"name\": \"c\", \"role\": \"converged\", \"port_gbps\": 100,"
+                 " \"switch\": {\"ports\": 16, \"port_gbps\": 100}, \"mlag_peer_links\": 16}]",
+                 FP_EDESIGN, "/networks/0/mlag_peer_links", "16 peer links (a cage each) do not fit");
+    {
+        char json[1024];
+        fp_error err;
+        snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": [{\"name\": \"c\","
+                 " \"role\": \"converged\", \"port_gbps\": 100, \"switch\": {\"ports\": 16,"
+                 " \"port_gbps\": 100}, \"mlag_peer_links\": 16}]}");
+        cr_assert_eq(plan_error(json, &err), FP_EDESIGN);
+        const char *at = strstr(err.msg, "/mlag_peer_links");
+        cr_assert(at != NULL && strstr(at + 1, "/mlag_peer_links") == NULL, "pointer twice: %s", err.msg);
+        cr_assert_null(strstr(err.msg, "/networks/0: "), "bare network prefix: %s", err.msg);
+    }
     /* Errors of the shared resolver are re-pointed from /fabric/... to the network. */
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4601\"}]",
                  FP_ECATALOG, "/networks/0/switch", "unknown switch");
