@@ -18,7 +18,7 @@
 /* At most this many leaf (or spine) groups per plane in the overview; pods are merged into runs
  * beyond that. 16 keeps the widest rank about 16 nodes, readable on one screen. */
 #define OVERVIEW_GROUPS_PER_TIER 16
-/* dot draws layered pictures but is super-linear; above this many edges use sfdp. */
+/* A 2-tier Clos is one pod; its detail draws every link up to this many (above, no detail). */
 #define DOT_MAX_EDGES 2600
 /* Rack-to-rack runs shown on the floor plan. */
 #define FLOOR_RUNS 12

@@ -810,3 +810,46 @@ Test(write_dot, figure_of_a_clos_pod_bands_the_cores, .timeout = 60)
     agclose(g);
     fp_plan_free(p);
 }
+
+/* The detail is laid out by fabplan and only drawn by Graphviz (layout "nop": every node has a
+ * pinned pos; no solver). A scalable unit of the B200 plan (32 servers of 8 NIC ports, 8 rail
+ * leaves) puts servers 1-16 left of the leaves and 17-32 right of them, each edge leaving its
+ * server on the side facing the leaves and entering the leaf on that side. Height: a server
+ * table is 9 rows of 17 pt, so 16 servers a side need at least 16 x 153 = 2,448 pt, and one
+ * column of all 32 (the old strip) at least 4,896 pt: the page must lie between the two. */
+Test(write_dot, detail_laid_out_on_both_sides_without_a_solver)
+{
+    fp_plan *p = plan_from(B200_16SU);
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_DETAIL, "su:3");
+    Agraph_t *g = read_dot(dir, "su-3.dot");
+    cr_expect_str_eq(attr(g, "layout"), "nop");
+    double leaf_x = 0, x;
+    cr_assert_eq(sscanf(attr(agnode(g, S("su03-leaf-r4"), 0), "pos"), "%lf", &leaf_x), 1);
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        cr_expect(strchr(attr(n, "pos"), '!') != NULL, "%s is not pinned", agnameof(n));
+        int server;
+        if (sscanf(agnameof(n), "su03-node-%d", &server) != 1)
+            continue;
+        cr_assert_eq(sscanf(attr(n, "pos"), "%lf", &x), 1);
+        cr_expect(server <= 16 ? x < leaf_x : x > leaf_x, "server %d at x %.0f, leaves at %.0f",
+                  server, x, leaf_x);
+        for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            const char *t = attr(e, "tailport"), *h = attr(e, "headport");
+            cr_expect_str_eq(t + strlen(t) - 1, server <= 16 ? "e" : "w", "%s tail %s", agnameof(n), t);
+            cr_expect_str_eq(h + strlen(h) - 1, server <= 16 ? "w" : "e", "%s head %s", agnameof(n), h);
+        }
+    }
+    agclose(g);
+    char path[128];
+    double w = 0, h = 0;
+    snprintf(path, sizeof path, "%s/su-3.svg", dir);
+    char *svg = slurp(path);
+    char *s = strstr(svg, "<svg width=\"");
+    cr_assert_not_null(s);
+    cr_assert_eq(sscanf(s, "<svg width=\"%lfpt\" height=\"%lfpt\"", &w, &h), 2);
+    free(svg);
+    cr_expect(h >= 2448 && h < 4896, "su-3.svg is %.0f x %.0f pt", w, h);
+    fp_plan_free(p);
+}
