@@ -82,9 +82,14 @@ typedef struct label_buf {
     size_t cap, n;
 } label_buf;
 
-static void lb_add(label_buf *b, const char *s)
+/* The lengths of an end's texts, known as fill_end writes them (no strlen of them again). */
+typedef struct end_len {
+    size_t loc, dev, port;
+} end_len;
+
+static void lb_addn(label_buf *b, const char *s, size_t len)
 {
-    size_t len = strlen(s), room = b->cap - 1 - b->n;
+    size_t room = b->cap - 1 - b->n;
     if (len > room)
         len = room;
     memcpy(b->p + b->n, s, len);
@@ -92,13 +97,14 @@ static void lb_add(label_buf *b, const char *s)
     b->p[b->n] = '\0';
 }
 
-static void lb_add3(label_buf *b, const char *x, const char *y, const char *z)
+/* "<loc> <device> <port>" of one end. */
+static void lb_add_end(label_buf *b, const fp_cable_end *e, const end_len *n)
 {
-    lb_add(b, x);
-    lb_add(b, " ");
-    lb_add(b, y);
-    lb_add(b, " ");
-    lb_add(b, z);
+    lb_addn(b, e->loc.text, n->loc);
+    lb_addn(b, " ", 1);
+    lb_addn(b, e->device_name, n->dev);
+    lb_addn(b, " ", 1);
+    lb_addn(b, e->port, n->port);
 }
 
 /* What a cable is read from: the compute fabric (net < 0) or network net, with its fabric,
@@ -132,7 +138,8 @@ static cable_view net_view(const fp_plan *plan, int k)
 /* One end of a cable on device dev carrying ports[0..n) (one port, or every port a twin-port
  * or splitter connector carries, in the order of the cable's links): each port by its one name
  * (fp__port_name, or fp__net_port_name on a network), several joined with '+'. */
-static void fill_end(fp_cable_end *e, const cable_view *v, int64_t dev, const int *ports, int n)
+static void fill_end(fp_cable_end *e, end_len *len, const cable_view *v, int64_t dev,
+                     const int *ports, int n)
 {
     const fp_plan *plan = v->plan;
     const fp_fabric *fab = v->fab;
@@ -142,31 +149,54 @@ static void fill_end(fp_cable_end *e, const cable_view *v, int64_t dev, const in
     const fp_net_spec *ns = v->net >= 0 ? &plan->nets.net[v->net] : NULL;
     int port = ports[0];
     e->device = dev;
-    if (ns)
+    if (ns) {
         fp__net_device_name(e->device_name, sizeof e->device_name, ns, fab, &plan->fab, &plan->rs, dev);
-    else
-        fp__copy_str(e->device_name, sizeof e->device_name, fp__dev_name(&plan->names, dev));
+        len->dev = strlen(e->device_name);
+    } else {
+        /* From the name table, whose lengths are known. */
+        size_t dn = fp__dev_name_len(&plan->names, dev);
+        len->dev = dn < sizeof e->device_name ? dn : sizeof e->device_name - 1;
+        memcpy(e->device_name, fp__dev_name(&plan->names, dev), len->dev);
+        e->device_name[len->dev] = '\0';
+    }
     size_t k = 0;
     e->port[0] = '\0';
     for (int i = 0; i < n && k + 1 < sizeof e->port; i++) {
         if (i)
             e->port[k++] = '+';
+        size_t pl;
+        const char *pt = ns ? NULL : fp__port_text(&plan->names, fab, dev, ports[i], &pl);
+        if (pt) {
+            /* from the name table; truncated like the formatted name would be */
+            if (pl > sizeof e->port - 1 - k)
+                pl = sizeof e->port - 1 - k;
+            memcpy(e->port + k, pt, pl);
+            e->port[k + pl] = '\0';
+            k += pl;
+            continue;
+        }
         if (ns)
             fp__net_port_name(e->port + k, sizeof e->port - k, ns, fab, dev, ports[i]);
         else
             fp__port_name(e->port + k, sizeof e->port - k, fab, rs, dev, ports[i]);
         k += strlen(e->port + k);
     }
+    len->port = k;
     /* fp__location's fields, with the text from the plan's name table. */
     const fp_rack *r = &lay->rack[lay->dev_rack[dev]];
     e->loc.hall = r->hall;
     e->loc.row = r->row;
     e->loc.rack = r->pos;
     e->loc.u = lay->dev_u[dev];
-    if (ns)
+    if (ns) {
         fp__location(&e->loc, lay, dev);
-    else
-        fp__copy_str(e->loc.text, sizeof e->loc.text, fp__dev_loc(&plan->names, dev));
+        len->loc = strlen(e->loc.text);
+    } else {
+        size_t ln = fp__dev_loc_len(&plan->names, dev);
+        len->loc = ln < sizeof e->loc.text ? ln : sizeof e->loc.text - 1;
+        memcpy(e->loc.text, fp__dev_loc(&plan->names, dev), len->loc);
+        e->loc.text[len->loc] = '\0';
+    }
     int16_t m = cab->cage_mod[fp__cage_of(cab, fab, rs, dev, port)];
     fp__copy_str(e->transceiver, sizeof e->transceiver, m >= 0 ? rs->phys.parts[m].id : "");
 }
@@ -205,6 +235,7 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
     out->gbps = rs->gbps[l0->boundary];
     out->plane = l0->plane;
     out->n_links = cb->n_links;
+    end_len la, lz[FP_MAX_LEGS];
     int ap[FP_MAX_LEGS] = { 0 }, zp[FP_MAX_LEGS] = { 0 }, nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
     if (cb->kind == FP_CABLE_SPLIT) {
         /* The hub is the end whose cage every leg shares; it carries one port per leg. */
@@ -212,12 +243,12 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
         int64_t hub = hub_z ? l0->z : l0->a;
         for (int k = 0; k < nl; k++)
             ap[k] = hub_z ? fab->link[links[k]].z_port : fab->link[links[k]].a_port;
-        fill_end(&out->a, v, hub, ap, nl);
+        fill_end(&out->a, &la, v, hub, ap, nl);
         out->n_z = nl;
         for (int k = 0; k < nl; k++) {
             const fp_link *l = &fab->link[links[k]];
             int port = hub_z ? l->a_port : l->z_port;
-            fill_end(&out->z[k], v, hub_z ? l->a : l->z, &port, 1);
+            fill_end(&out->z[k], &lz[k], v, hub_z ? l->a : l->z, &port, 1);
             out->links[k] = links[k];
         }
     } else {
@@ -227,29 +258,31 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
             zp[k] = fab->link[links[k]].z_port;
             out->links[k] = links[k];
         }
-        fill_end(&out->a, v, l0->a, ap, nl);
-        fill_end(&out->z[0], v, l0->z, zp, nl);
+        fill_end(&out->a, &la, v, l0->a, ap, nl);
+        fill_end(&out->z[0], &lz[0], v, l0->z, zp, nl);
         out->n_z = 1;
     }
     /* TIA-606 style: cable id, this end, far end(s).
      * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
      * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
+    const size_t id_len = 8;   /* "C" and 7 digits at least */
+    size_t idn = out->id[id_len] ? strlen(out->id) : id_len;
     label_buf a = { out->a.label, sizeof out->a.label, 0 };
-    lb_add(&a, out->id);
-    lb_add(&a, " ");
-    lb_add3(&a, out->a.loc.text, out->a.device_name, out->a.port);
-    lb_add(&a, " >");
+    lb_addn(&a, out->id, idn);
+    lb_addn(&a, " ", 1);
+    lb_add_end(&a, &out->a, &la);
+    lb_addn(&a, " >", 2);
     for (int z = 0; z < out->n_z; z++) {
-        lb_add(&a, " ");
-        lb_add3(&a, out->z[z].loc.text, out->z[z].device_name, out->z[z].port);
+        lb_addn(&a, " ", 1);
+        lb_add_end(&a, &out->z[z], &lz[z]);
     }
     for (int z = 0; z < out->n_z; z++) {
         label_buf b = { out->z[z].label, sizeof out->z[z].label, 0 };
-        lb_add(&b, out->id);
-        lb_add(&b, " ");
-        lb_add3(&b, out->z[z].loc.text, out->z[z].device_name, out->z[z].port);
-        lb_add(&b, " > ");
-        lb_add3(&b, out->a.loc.text, out->a.device_name, out->a.port);
+        lb_addn(&b, out->id, idn);
+        lb_addn(&b, " ", 1);
+        lb_add_end(&b, &out->z[z], &lz[z]);
+        lb_addn(&b, " > ", 3);
+        lb_add_end(&b, &out->a, &la);
     }
 }
 

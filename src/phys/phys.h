@@ -45,6 +45,12 @@ typedef struct fp_names {
     char *text;
     uint32_t *off;
     int64_t n_dev;
+    /* Port names (fp__port_name) depend only on the device's tier and the port: port p of a
+     * tier-t device is port_text + port_off[port_base[t] + p], its length the next offset less
+     * that one less one, for p < port_base[t + 1] - port_base[t] (the ports links use). */
+    char *port_text;
+    uint32_t *port_off;
+    int64_t port_base[FP_MAX_TIERS + 2];
 } fp_names;
 fp_status fp__names_build(fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
                           const fp_layout *lay, fp_error *err);
@@ -56,6 +62,18 @@ static inline const char *fp__dev_name(const fp_names *nm, int64_t d)
 static inline size_t fp__dev_name_len(const fp_names *nm, int64_t d)
 {
     return nm->off[2 * d + 1] - nm->off[2 * d] - 1;
+}
+/* Port port of device d from the table, its length in *len; NULL when the table lacks it (the
+ * caller then formats it with fp__port_name). */
+static inline const char *fp__port_text(const fp_names *nm, const fp_fabric *fab, int64_t d,
+                                        int port, size_t *len)
+{
+    int t = fab->dev[d].tier;
+    if (nm->port_off == NULL || port < 0 || nm->port_base[t] + port >= nm->port_base[t + 1])
+        return NULL;
+    const uint32_t *o = nm->port_off + nm->port_base[t] + port;
+    *len = o[1] - o[0] - 1;
+    return nm->port_text + o[0];
 }
 static inline const char *fp__dev_loc(const fp_names *nm, int64_t d)
 {

@@ -147,6 +147,7 @@ static fp_status floor_rows(Agraph_t *g, const fp_plan *plan, size_t n_racks, do
     char name[64];
     double px0 = 0, px1 = 0, py = 0;
     int phall = -1;
+    size_t tray = 0;
     for (size_t i = 0; i < n_racks;) {
         fp_rack_info r, q;
         fp_status rc = fp_plan_rack(plan, i, &r, err);
@@ -166,12 +167,20 @@ static fp_status floor_rows(Agraph_t *g, const fp_plan *plan, size_t n_racks, do
         set_attr(t, "style", "filled");
         set_attr(t, "fillcolor", "#8080804d");
         set_attr(t, "color", "#606060");
-        for (size_t k = 0; k < fp_plan_tray_count(plan); k++) {
-            fp_tray_info ti;
-            if (fp_plan_tray(plan, k, &ti, NULL) == FP_OK && strcmp(ti.row, row) == 0 && ti.over) {
-                set_attr(t, "fillcolor", "#d000004d");
-                set_attr(t, "color", "#d00000");
-            }
+        /* Trays are the rows in floor order: this row's is the next one (the others are
+         * searched only if that ever stops holding). */
+        fp_tray_info ti;
+        int over = 0;
+        if (fp_plan_tray(plan, tray, &ti, NULL) == FP_OK && strcmp(ti.row, row) == 0)
+            over = ti.over;
+        else
+            for (size_t k = 0; k < fp_plan_tray_count(plan); k++)
+                if (fp_plan_tray(plan, k, &ti, NULL) == FP_OK && strcmp(ti.row, row) == 0 && ti.over)
+                    over = 1;
+        tray++;
+        if (over) {
+            set_attr(t, "fillcolor", "#d000004d");
+            set_attr(t, "color", "#d00000");
         }
         if (r.hall == phall && r.y_m > py + 1.2) {
             snprintf(name, sizeof name, "floor-aisle-%s", row);

@@ -1,7 +1,34 @@
 /* fabplan — CSV documents. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "write/writers.h"
+
+static int csv_plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+            return 0;
+    return 1;
+}
+
+int fp__csv_plain_names(const fp_plan *plan)
+{
+    const fp_names *nm = fp__plan_names(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    if (nm->text == NULL || !csv_plain(nm->text, nm->off[2 * nm->n_dev]) ||
+        !csv_plain(rs->nic.interface_names, strlen(rs->nic.interface_names)) ||
+        !csv_plain(rs->nic.id, strlen(rs->nic.id)))
+        return 0;
+    for (int t = 0; t < fp__plan_fabric(plan)->tiers; t++)
+        if (!csv_plain(rs->tier[t].model.interface_names, strlen(rs->tier[t].model.interface_names)) ||
+            !csv_plain(rs->tier[t].model.id, strlen(rs->tier[t].model.id)))
+            return 0;
+    for (int i = 0; i < rs->phys.n_parts; i++)
+        if (!csv_plain(rs->phys.parts[i].id, strlen(rs->phys.parts[i].id)))
+            return 0;
+    return 1;
+}
 
 /* links.csv rows of network k: ids "<network>-L0000001", names from the network's builder. */
 static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
@@ -30,6 +57,19 @@ static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
                              l->plane + 1, ns->name);
         fp__outbuf_put(ob, row, n);
     }
+}
+
+/* A port's name from the name table (formatted only if the table lacks it). */
+static void put_port(fp_outbuf *ob, const fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
+                     int64_t dev, int port)
+{
+    size_t len;
+    char buf[FP_PORT_NAME_MAX];
+    const char *t = fp__port_text(nm, fab, dev, port, &len);
+    if (t)
+        fp__outbuf_put(ob, t, len);
+    else
+        fp__outbuf_str(ob, fp__port_name(buf, sizeof buf, fab, rs, dev, port));
 }
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -65,11 +105,11 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         fp__outbuf_put(ob, row, k);
         fp__outbuf_put(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->a, l->a_port));
+        put_port(ob, nm, fab, rs, l->a, l->a_port);
         fp__outbuf_char(ob, ',');
         fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__port_name(row, FP_PORT_NAME_MAX, fab, rs, l->z, l->z_port));
+        put_port(ob, nm, fab, rs, l->z, l->z_port);
         int sb = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
         fp__outbuf_put(ob, speed[sb], speed_len[sb]);
         fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS

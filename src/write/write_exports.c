@@ -4,14 +4,20 @@
 #include <string.h>
 #include "write/writers.h"
 
-static void csv_row(fp_outbuf *ob, const char *const *fields, size_t n)
+/* plain: no field can need quoting (fp__csv_plain_names), so none is scanned for it. */
+static void csv_row_plain(fp_outbuf *ob, const char *const *fields, size_t n, int plain)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
             fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, fields[i]);
+        fp__outbuf_field(ob, fields[i], plain);
     }
     fp__outbuf_char(ob, '\n');
+}
+
+static void csv_row(fp_outbuf *ob, const char *const *fields, size_t n)
+{
+    csv_row_plain(ob, fields, n, 0);
 }
 
 static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
@@ -133,7 +139,12 @@ static void label_lines(char l1[LABEL_LINE + 1], char l2[LABEL_LINE + 1], char l
                         const fp_cable_end *far, int halls, fp_label_style st)
 {
     char tmp[160];
-    snprintf(tmp, sizeof tmp, "%s %s", c->id, end);
+    /* "<id> <end>", copied rather than formatted: one per label row */
+    size_t k = fp__copy_str(tmp, sizeof tmp, c->id);
+    if (k + 1 < sizeof tmp) {
+        tmp[k++] = ' ';
+        fp__copy_str(tmp + k, sizeof tmp - k, end);
+    }
     fp__copy_str(l1, LABEL_LINE + 1, tmp);
     end_id(l2, LABEL_LINE + 1, self, halls, st, 1);
     if (far) {
@@ -143,7 +154,10 @@ static void label_lines(char l1[LABEL_LINE + 1], char l2[LABEL_LINE + 1], char l
         if (strlen(tmp) > LABEL_LINE)       /* ">R02K01-U41 swp1s1+2" rather than cut */
             memmove(tmp + 1, tmp + 2, strlen(tmp + 2) + 1);
     } else {
-        size_t k = (size_t)snprintf(tmp, sizeof tmp, "> %d legs ", c->n_z);
+        memcpy(tmp, "> ", 2);
+        k = 2 + fp__put_int(tmp + 2, c->n_z);
+        memcpy(tmp + k, " legs ", 6);
+        k += 6;
         k += rack_id(tmp + k, &c->z[0].loc, halls, st);
         tmp[k] = '\0';
     }
@@ -168,7 +182,7 @@ static const char *tia_label(char *out, size_t cap, const fp_cable_info *c, cons
 /* The label rows of one cable: its A end, then each Z leg. net: the network column's text,
  * NULL without spec `networks`. */
 static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label_style st,
-                       const char *net)
+                       const char *net, int plain)
 {
     char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 66], end[8];
     char l1[LABEL_LINE + 1], l2[LABEL_LINE + 1], l3[LABEL_LINE + 1], text[640];
@@ -183,7 +197,7 @@ static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label
                             st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, c, &c->a, 1, halls)
                                                    : c->a.label,
                             l1, l2, l3, net };
-    csv_row(f, a_row, cols);
+    csv_row_plain(f, a_row, cols, plain);
     for (int k = 0; k < c->n_z; k++) {
         const fp_cable_end *z = &c->z[k];
         end[0] = 'Z';
@@ -209,7 +223,7 @@ static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label
                                 st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, c, z, 0, halls)
                                                        : z->label,
                                 l1, l2, l3, net };
-        csv_row(f, z_row, cols);
+        csv_row_plain(f, z_row, cols, plain);
     }
 }
 
@@ -222,6 +236,7 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     size_t n = fp_plan_cable_count(plan);
     int halls = fp__plan_layout(plan)->halls;
     const int nets = fp__plan_net_count(plan);
+    const int plain = fp__csv_plain_names(plan);
     fp_label_style st = o && o->version >= 3 ? o->labels : FP_LABELS_PLAIN;
     if ((rc = fp__outbuf_open(&f, path,
                        nets ? "cable_id,end,location,device,port,far_location,far_device,far_port,"
@@ -233,7 +248,7 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     for (size_t i = 0; i < n; i++) {
         if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
             goto out;
-        label_rows(f, &c, halls, st, nets ? "compute" : NULL);
+        label_rows(f, &c, halls, st, nets ? "compute" : NULL, plain);
         report(o, "labels.csv", i, n);
     }
     /* With spec `networks`: every network's cables after the compute fabric's. */
@@ -241,7 +256,7 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
         for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
             if ((rc = fp__net_cable(plan, k, i, &c, err)) != FP_OK)
                 goto out;
-            label_rows(f, &c, halls, st, fp__plan_net(plan, k)->name);
+            label_rows(f, &c, halls, st, fp__plan_net(plan, k)->name, 0);
         }
     report(o, "labels.csv", n, n);
 out:
@@ -270,13 +285,16 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
      * the lower end as the node. */
     for (size_t i = 0; i < n; i++) {
         const fp_link *l = &fab->link[i];
+        size_t len;
+        const char *at = fp__port_text(nm, fab, l->a, l->a_port, &len);
+        const char *zt = fp__port_text(nm, fab, l->z, l->z_port, &len);
         const char *row[] = {
             fp__tier_role(fab->dev[l->a].tier, fab->tiers),
             fp__dev_name(nm, l->a),
-            fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
+            at ? at : fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
             fp__tier_role(fab->dev[l->z].tier, fab->tiers),
             fp__dev_name(nm, l->z),
-            fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
+            zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
             "True",
             "compute",
         };

@@ -321,7 +321,13 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
         for (int p = 0; p < ports; p++) {
             fp__outbuf_put(f, dev, dev_len);
             fp__outbuf_char(f, ',');
-            fp__outbuf_csv(f, fp__port_name(port, sizeof port, fab, rs, (int64_t)d, p));
+            /* Port names never need quoting (fp__port_template_check refuses ',', '"', CR, LF). */
+            size_t pl;
+            const char *pt = fp__port_text(fp__plan_names(plan), fab, (int64_t)d, p, &pl);
+            if (pt)
+                fp__outbuf_put(f, pt, pl);
+            else
+                fp__outbuf_csv(f, fp__port_name(port, sizeof port, fab, rs, (int64_t)d, p));
             fp__outbuf_char(f, ',');
             fp__outbuf_str(f, type[t]);
             fp__outbuf_char(f, ',');
@@ -346,8 +352,9 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_cabling *cab = fp__plan_cabling(plan);
+    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
-    fp_cable_info c;
     fp_status rc;
     size_t n = fp_plan_cable_count(plan);
     fp_num_memo length = { 0 };
@@ -358,25 +365,34 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                               err)) != FP_OK)
         return rc;
     for (size_t i = 0; i < n; i++) {
-        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
-            goto out;
-        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
-        const char *length_text = fp__memo_format(&length, "%.1f", c.stock_m, NULL);
-        int links = c.n_links < FP_MAX_LEGS ? c.n_links : FP_MAX_LEGS;
+        /* What fp_plan_cable gives for these columns (id, medium, stock length, links), read
+         * from the cabling: this file needs none of its names or labels. */
+        const fp_cable *cb = &cab->cable[i];
+        const int32_t *cl = cab->cable_links + cb->first;
+        char id[16];
+        id[0] = 'C';
+        size_t id_len = 1 + fp__put_uint_w(id + 1, (uint64_t)cl[0] + 1, 7);
+        id[id_len] = '\0';
+        int m = cb->medium < FP_MEDIUM_COUNT ? (int)cb->medium : FP_MEDIUM_SMF;
+        const char *length_text = fp__memo_format(&length, "%.1f", (double)cb->stock_m, NULL);
+        int links = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
         /* One NetBox cable per link: each ends on the two interfaces of its link. */
         for (int k = 0; k < links; k++) {
-            const fp_link *l = &fab->link[c.links[k]];
-            size_t id_len = strlen(c.id);
-            memcpy(label, c.id, id_len);
+            const fp_link *l = &fab->link[cl[k]];
+            memcpy(label, id, id_len);
+            size_t lab_len = id_len;
             if (links > 1) {
-                label[id_len++] = '/';
-                id_len += fp__put_int(label + id_len, k + 1);
+                label[lab_len++] = '/';
+                lab_len += fp__put_int(label + lab_len, k + 1);
             }
-            label[id_len] = '\0';
-            const char *r[] = { fp__dev_name(fp__plan_names(plan), l->a), "dcim.interface",
-                                fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
-                                fp__dev_name(fp__plan_names(plan), l->z), "dcim.interface",
-                                fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
+            label[lab_len] = '\0';
+            size_t pl;
+            const char *at = fp__port_text(nm, fab, l->a, l->a_port, &pl);
+            const char *zt = fp__port_text(nm, fab, l->z, l->z_port, &pl);
+            const char *r[] = { fp__dev_name(nm, l->a), "dcim.interface",
+                                at ? at : fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
+                                fp__dev_name(nm, l->z), "dcim.interface",
+                                zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
                                 cable_type[m], "planned", label, cable_color[m], length_text,
                                 "m" };
             row(f, r, 12);
@@ -384,6 +400,5 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
         report(o, "netbox-cables.csv", i, n);
     }
     report(o, "netbox-cables.csv", n, n);
-out:
-    return fp__outbuf_close(f, path, rc, err);
+    return fp__outbuf_close(f, path, FP_OK, err);
 }

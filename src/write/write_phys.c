@@ -36,15 +36,15 @@ static void put_int_comma(fp_outbuf *ob, int v)
     fp__outbuf_char(ob, ',');
 }
 
-static void end_fields(fp_outbuf *ob, const fp_cable_end *e)
+static void end_fields(fp_outbuf *ob, const fp_cable_end *e, int plain)
 {
     put_int_comma(ob, e->loc.hall);
     put_int_comma(ob, e->loc.row);
     put_int_comma(ob, e->loc.rack);
     put_int_comma(ob, e->loc.u);
-    fp__outbuf_csv(ob, e->device_name);
+    fp__outbuf_field(ob, e->device_name, plain);
     fp__outbuf_char(ob, ',');
-    fp__outbuf_csv(ob, e->port);
+    fp__outbuf_field(ob, e->port, plain);
 }
 
 /* Appends s to buf (cap bytes) at *k, truncating like snprintf. */
@@ -59,11 +59,11 @@ static void append(char *buf, size_t cap, size_t *k, const char *s)
 }
 
 /* Z fields of a breakout: each field lists the legs in order, separated by ";". */
-static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what)
+static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what, int plain)
 {
     /* one leg (most cables): the text field as it is, without the join buffer */
     if (c->n_z == 1 && what >= 6) {
-        fp__outbuf_csv(ob, what == 6 ? c->z[0].transceiver : c->z[0].label);
+        fp__outbuf_field(ob, what == 6 ? c->z[0].transceiver : c->z[0].label, plain);
         return;
     }
     char buf[FP_MAX_LEGS * 132], num[24];
@@ -86,23 +86,24 @@ static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what)
         }
         append(buf, sizeof buf, &k, text);
     }
-    fp__outbuf_csv(ob, buf);
+    fp__outbuf_field(ob, buf, plain);
 }
 
-/* One cables.csv row; net: the network column's text, NULL without spec `networks`. */
+/* One cables.csv row; net: the network column's text, NULL without spec `networks`; plain: its
+ * names, ports, part ids and labels need no quoting (fp__csv_plain_names). */
 static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_num_memo *stock,
-                      const char *net)
+                      const char *net, int plain)
 {
     char route[40];
     fp__outbuf_str(ob, c->id);
     fp__outbuf_char(ob, ',');
-    end_fields(ob, &c->a);
+    end_fields(ob, &c->a, plain);
     fp__outbuf_char(ob, ',');
     if (c->n_z == 1) {
-        end_fields(ob, &c->z[0]);
+        end_fields(ob, &c->z[0], plain);
     } else {
         for (int w = 0; w < 6; w++) {
-            legs_field(ob, c, w);
+            legs_field(ob, c, w, plain);
             if (w < 5)
                 fp__outbuf_char(ob, ',');
         }
@@ -121,13 +122,13 @@ static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_
     const char *stock_text = fp__memo_format(stock, "%g", c->stock_m, &stock_len);
     fp__outbuf_put(ob, stock_text, stock_len);
     fp__outbuf_char(ob, ',');
-    fp__outbuf_csv(ob, c->a.transceiver);
+    fp__outbuf_field(ob, c->a.transceiver, plain);
     fp__outbuf_char(ob, ',');
-    legs_field(ob, c, 6);
+    legs_field(ob, c, 6, plain);
     fp__outbuf_char(ob, ',');
-    fp__outbuf_csv(ob, c->a.label);
+    fp__outbuf_field(ob, c->a.label, plain);
     fp__outbuf_char(ob, ',');
-    legs_field(ob, c, 7);
+    legs_field(ob, c, 7, plain);
     for (int k = 0; structured && k < 3; k++) {
         fp__outbuf_char(ob, ',');
         if (k > 0 && c->n_segments < 3) {
@@ -163,6 +164,7 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
      * and every network's cables follow the compute fabric's. */
     const int structured = fp__plan_rspec(plan)->phys.structured;
     const int nets = fp__plan_net_count(plan);
+    const int plain = fp__csv_plain_names(plan);
     fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
                        "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
     if (structured)
@@ -170,14 +172,14 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
     fp__outbuf_str(ob, nets ? ",network\n" : "\n");
     for (size_t i = 0; i < n; i++) {
         fp_plan_cable(plan, i, &c, NULL);
-        cable_row(ob, &c, structured, &stock, nets ? "compute" : NULL);
+        cable_row(ob, &c, structured, &stock, nets ? "compute" : NULL, plain);
         if (o && o->progress && (i & 0xffff) == 0)
             o->progress("cables.csv", (double)i / (double)n, o->payload);
     }
     for (int k = 0; k < nets; k++)
         for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
             fp__net_cable(plan, k, i, &c, NULL);
-            cable_row(ob, &c, structured, &stock, fp__plan_net(plan, k)->name);
+            cable_row(ob, &c, structured, &stock, fp__plan_net(plan, k)->name, 0);
         }
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);

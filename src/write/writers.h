@@ -11,6 +11,20 @@ fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure
                          fp_error *err);
 fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
                              fp_error *err);
+/* 1 when no text the per-cable CSV rows of the compute fabric are made of can need CSV quoting:
+ * every device name and location in the name table, every port-name template (NIC and switch
+ * models) and every part id is free of ',', '"', CR and LF. Decided once per document, so the
+ * writers copy those columns as they are instead of scanning each field (write_csv.c). */
+int fp__csv_plain_names(const fp_plan *plan);
+/* A CSV field: copied as it is when plain (known safe), else quoted as needed. */
+static inline void fp__outbuf_field(fp_outbuf *ob, const char *s, int plain)
+{
+    if (plain)
+        fp__outbuf_str(ob, s);
+    else
+        fp__outbuf_csv(ob, s);
+}
+
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err);
 fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,

@@ -205,6 +205,28 @@ Test(cli, bad_values_leave_no_output)
     cr_expect(strstr(out, "too many overrides (at most 32") != NULL, "%s", out);
 }
 
+/* --formats links builds the fabric alone: the summary gives the fabric and says what it did
+ * not build (no racks, BOM or metrics lines); --formats bom builds up to the BOM. */
+Test(cli, formats_build_only_the_stages_they_read)
+{
+    char out[8192], dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -o %s --formats links", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "not built (the outputs chosen do not need them): layout, cabling, BOM and metrics\n") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "  layout: ") == NULL && strstr(out, "  BOM: ") == NULL &&
+              strstr(out, "  bisection ") == NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -o %s --formats bom", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "not built (the outputs chosen do not need them): metrics\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "  BOM: $") != NULL && strstr(out, "  bisection ") == NULL, "%s", out);
+    /* All outputs: nothing is left out. */
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -o %s --formats json", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "not built") == NULL && strstr(out, "  bisection ") != NULL, "%s", out);
+}
+
 Test(cli, formats_choose_outputs)
 {
     char out[8192], dir[128], cmd[512], path[128];

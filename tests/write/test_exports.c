@@ -185,3 +185,34 @@ Test(exports, netbox_columns_and_one_row_per_link)
     csv_free(&f);
     fp_plan_free(p);
 }
+
+/* The CSV writers copy names, ports, part ids and labels unquoted only when no such text of the
+ * plan can need quoting (fp__csv_plain_names); a part id with a comma (a user catalog may give
+ * one) turns that off, and the per-cable documents quote it (RFC 4180). The module is the
+ * cheapest OSFP SR4 of the catalog, so the default NIC end (OSFP) takes it. */
+Test(exports, part_id_with_a_comma_is_quoted)
+{
+    static const char part[] =
+        "{\"parts\": [{\"id\": \"acme,sr4\", \"type\": \"transceiver\", \"name\": \"SR4\", "
+        "\"ports\": 1, \"port_gbps\": 400, \"cage\": \"OSFP\", \"reach_m\": 50, \"fibre\": \"MMF\", "
+        "\"connector\": \"MPO-12/APC\", \"power_w\": 9, \"price_usd\": 1, \"source\": \"test\"}]}";
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_catalog_merge_string(cat, part, strlen(part), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_parse(&spec, SPEC_768, strlen(SPEC_768), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    char dir[64];
+    write_formats(p, dir, sizeof dir, FP_WRITE_CABLES | FP_WRITE_LABELS);
+    char path[128];
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    char *txt = slurp(path);
+    cr_expect(strstr(txt, ",\"acme,sr4\",") != NULL, "the module id is quoted in cables.csv");
+    cr_expect(strstr(txt, ",acme,sr4,") == NULL, "never unquoted");
+    free(txt);
+    fp_plan_free(p);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
