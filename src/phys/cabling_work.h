@@ -158,6 +158,23 @@ static inline int cage_id_fits(int16_t part_cage, int16_t port_cage)
 
 /* ---- parts ---- */
 
+/* Smallest stock length >= need, or -1 (reach 0 means the longest stock length). */
+static inline double stock_for(const fp_part *p, double need)
+{
+    for (int i = 0; i < p->n_lengths; i++)
+        if (p->lengths_m[i] + 1e-9 >= need) {
+            if (p->reach_m > 0 && p->lengths_m[i] > p->reach_m + 1e-9)
+                return -1;
+            return p->lengths_m[i];
+        }
+    return -1;
+}
+
+static inline double part_cost(const fp_part *p, double len)
+{
+    return p->price_usd + p->price_per_m_usd * len;
+}
+
 static inline int copper_medium(const fp_part *p)
 {
     if (strcmp(p->medium, "DAC") == 0)
@@ -207,6 +224,10 @@ fp_status fp__media_prepare(ctx *c, fp_error *err);
  * c->link_part, c->link_stock and c->link_role. FP_EDESIGN (or FP_EINVAL for conflicting
  * overrides) when nothing allowed fits, naming the link and why. */
 fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err);
+/* Links of the set (links[0..n), cages c->cg[0..ncg)) on fibre part `straight` whose modules
+ * share a lane connector share one cord, as built (media_cords.c): sets c->link_part,
+ * c->link_stock, c->link_role and c->link_next of each group. */
+void fp__media_share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int straight);
 /* The error for a set nothing allowed serves (media_fail.c): FP_EDESIGN naming the link, its
  * cages, what the catalog lacks or the longest reach available. Always fails. */
 fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error *err);

@@ -183,6 +183,61 @@ fp_status fp__layout_stream(build *b, int32_t *pod_group, int32_t *zone_h0, int3
     return FP_OK;
 }
 
+/* Servers into their unit's compute racks, from U1 up. */
+static void place_servers(build *b)
+{
+    const fp_phys_spec *ps = b->ps;
+    fp_layout *lay = b->lay;
+    for (int64_t s = 0; s < b->fab->servers; s++) {
+        int64_t u = s / b->unit_servers, i = s - u * b->unit_servers;
+        int64_t k = i / ps->servers_per_rack;
+        int64_t half = ps->leaf_place == FP_LEAF_END ? b->unit_cr[u] : b->unit_cr[u] / 2;
+        int64_t rack = b->unit_base[u] + (k < half ? k : k + b->unit_nr[u]);
+        lay->dev_rack[s] = (int32_t)rack;
+        lay->dev_u[s] = (int16_t)(1 + (i % ps->servers_per_rack) * ps->server_ru);
+        lay->rack[rack].units_used += ps->server_ru;
+        lay->rack[rack].devices++;
+    }
+}
+
+/* Top-of-rack leaves: each in the rack of the first server cabled to it, below the switches
+ * placed there before (top[]: each rack's lowest used U). FP_EDESIGN when they do not fit. */
+static fp_status place_tor_leaves(build *b, int16_t *top, fp_error *err)
+{
+    const fp_fabric *fab = b->fab;
+    const fp_phys_spec *ps = b->ps;
+    fp_layout *lay = b->lay;
+    int64_t n_leaf = fab->tier_base[2] - fab->tier_base[1];
+    int64_t *first = malloc((size_t)n_leaf * sizeof *first);
+    if (first == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory placing devices");
+    for (int64_t i = 0; i < n_leaf; i++)
+        first[i] = INT64_MAX;
+    for (int64_t l = 0; l < fab->boundary_base[1]; l++) {
+        int64_t i = fab->link[l].z - fab->tier_base[1];
+        if (fab->link[l].a < first[i])
+            first[i] = fab->link[l].a;
+    }
+    for (int64_t i = 0; i < n_leaf; i++) {
+        int64_t d = fab->tier_base[1] + i;
+        int64_t rack = lay->dev_rack[first[i] == INT64_MAX ? 0 : first[i]];
+        int ru = b->ru[1];
+        top[rack] = (int16_t)(top[rack] - ru);
+        lay->dev_rack[d] = (int32_t)rack;
+        lay->dev_u[d] = top[rack];
+        lay->rack[rack].units_used += ru;
+        lay->rack[rack].devices++;
+        if (lay->rack[rack].units_used > ps->rack_units) {
+            free(first);
+            FP_FAIL(err, FP_EDESIGN, "/layout/leaf_racks",
+                    "/layout/leaf_racks: top-of-rack leaves do not fit: a rack holds %d servers of %dU and its leaves need %dU each, more than the %dU rack; use fewer servers_per_rack or leaf_racks \"middle\"",
+                    ps->servers_per_rack, ps->server_ru, ru, ps->rack_units);
+        }
+    }
+    free(first);
+    return FP_OK;
+}
+
 fp_status fp__layout_place(build *b, const int32_t *pod_group, int32_t *zone_h0,
                            int32_t *zone_h1, fp_error *err)
 {
@@ -200,16 +255,7 @@ fp_status fp__layout_place(build *b, const int32_t *pod_group, int32_t *zone_h0,
     }
     for (int64_t r = 0; r < lay->n_rack; r++)
         top[r] = (int16_t)(ps->rack_units + 1);
-    for (int64_t s = 0; s < fab->servers; s++) {
-        int64_t u = s / b->unit_servers, i = s - u * b->unit_servers;
-        int64_t k = i / ps->servers_per_rack;
-        int64_t half = ps->leaf_place == FP_LEAF_END ? b->unit_cr[u] : b->unit_cr[u] / 2;
-        int64_t rack = b->unit_base[u] + (k < half ? k : k + b->unit_nr[u]);
-        lay->dev_rack[s] = (int32_t)rack;
-        lay->dev_u[s] = (int16_t)(1 + (i % ps->servers_per_rack) * ps->server_ru);
-        lay->rack[rack].units_used += ps->server_ru;
-        lay->rack[rack].devices++;
-    }
+    place_servers(b);
     for (int64_t d = fab->servers; d < fab->n_dev; d++) {
         const fp_device *dv = &fab->dev[d];
         int t = dv->tier, ru = b->ru[t];
@@ -243,40 +289,8 @@ fp_status fp__layout_place(build *b, const int32_t *pod_group, int32_t *zone_h0,
             goto out;
         }
     }
-    if (ps->leaf_place == FP_LEAF_TOR) {
-        /* Rack of the first server cabled to each leaf. */
-        int64_t n_leaf = fab->tier_base[2] - fab->tier_base[1];
-        int64_t *first = malloc((size_t)n_leaf * sizeof *first);
-        if (first == NULL) {
-            rc = fp__error_set(err, FP_ENOMEM, "", "out of memory placing devices");
-            goto out;
-        }
-        for (int64_t i = 0; i < n_leaf; i++)
-            first[i] = INT64_MAX;
-        for (int64_t l = 0; l < fab->boundary_base[1]; l++) {
-            int64_t i = fab->link[l].z - fab->tier_base[1];
-            if (fab->link[l].a < first[i])
-                first[i] = fab->link[l].a;
-        }
-        for (int64_t i = 0; i < n_leaf; i++) {
-            int64_t d = fab->tier_base[1] + i;
-            int64_t rack = lay->dev_rack[first[i] == INT64_MAX ? 0 : first[i]];
-            int ru = b->ru[1];
-            top[rack] = (int16_t)(top[rack] - ru);
-            lay->dev_rack[d] = (int32_t)rack;
-            lay->dev_u[d] = top[rack];
-            lay->rack[rack].units_used += ru;
-            lay->rack[rack].devices++;
-            if (lay->rack[rack].units_used > ps->rack_units) {
-                free(first);
-                rc = fp__error_set(err, FP_EDESIGN, "/layout/leaf_racks",
-                                   "/layout/leaf_racks: top-of-rack leaves do not fit: a rack holds %d servers of %dU and its leaves need %dU each, more than the %dU rack; use fewer servers_per_rack or leaf_racks \"middle\"",
-                                   ps->servers_per_rack, ps->server_ru, ru, ps->rack_units);
-                goto out;
-            }
-        }
-        free(first);
-    }
+    if (ps->leaf_place == FP_LEAF_TOR)
+        rc = place_tor_leaves(b, top, err);
 out:
     free(leaf_slot);
     free(spine_slot);

@@ -11,25 +11,6 @@
 #include <string.h>
 #include "phys/cabling_work.h"
 
-/* ---- parts ---- */
-
-/* Smallest stock length >= need, or -1 (reach 0 means the longest stock length). */
-static double stock_for(const fp_part *p, double need)
-{
-    for (int i = 0; i < p->n_lengths; i++)
-        if (p->lengths_m[i] + 1e-9 >= need) {
-            if (p->reach_m > 0 && p->lengths_m[i] > p->reach_m + 1e-9)
-                return -1;
-            return p->lengths_m[i];
-        }
-    return -1;
-}
-
-static double part_cost(const fp_part *p, double len)
-{
-    return p->price_usd + p->price_per_m_usd * len;
-}
-
 /* ---- parts as ids, once per cabling pass ---- */
 
 /* The id of s among the n strings of tab (appended when new). */
@@ -237,6 +218,90 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
     return best;
 }
 
+/* The cheapest fibre cord of this fibre and lane connector (the forced part only, when one
+ * is forced); -1 when none. */
+static int cheapest_cord(const ctx *c, int16_t fibre, int16_t conn, int forced)
+{
+    const fp_phys_spec *ps = c->ps;
+    int fp_i = -1;
+    for (int y = 0; y < c->n_cords; y++) {
+        const int j = c->cords[y];
+        const fp_part *f = &ps->parts[j];
+        if (c->pk[j].fibre != fibre || c->pk[j].conn != conn || (forced >= 0 && j != forced))
+            continue;
+        if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
+            fp_i = j;
+    }
+    return fp_i;
+}
+
+/* Each link's stock length of cord f into c->stock, and each cage's longest (cg[].need).
+ * 0 when a route is longer than f is sold. */
+static int cord_lengths(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
+                        const double *route, const fp_part *f)
+{
+    for (size_t k = 0; k < ncg; k++)
+        cg[k].need = 0;
+    for (size_t i = 0; i < n; i++) {
+        double s = stock_for(f, route[i]);
+        if (s < 0)
+            return 0;
+        c->stock[i] = s;
+        const fp_link *l = &c->fab->link[links[i]];
+        int64_t ca = cage_of(c->cab, c->fab, c->rs, l->a, l->a_port);
+        int64_t cz = cage_of(c->cab, c->fab, c->rs, l->z, l->z_port);
+        for (size_t k = 0; k < ncg; k++)
+            if ((cg[k].cage == ca || cg[k].cage == cz) && s > cg[k].need)
+                cg[k].need = s;
+    }
+    return 1;
+}
+
+/* The cheapest module of class cls and lane connector conn for every cage (cg[].mod; -1 at
+ * co-packaged optics, which must match instead) that reaches its cage's longest cord within
+ * the loss budget (pairs: mated connector pairs between the modules). 0 when a cage gets none. */
+static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn, int speed,
+                        const fp_part *f, int pairs)
+{
+    const fp_phys_spec *ps = c->ps;
+    int ok = 1;
+    for (size_t k = 0; k < ncg && ok; k++) {
+        int best = -1;
+        const int16_t ct = port_cage(c, cg[k].dev);
+        const fp_part *cpo = cpo_of(c->fab, c->rs, cg[k].dev);
+        if (cpo) {
+            /* Co-packaged optics: no module; the port's own optics must match the fibre. */
+            const int t = c->fab->dev[cg[k].dev].tier;
+            if (c->cpo_optic[t] != cls || c->cpo_conn[t] != conn || cpo->reach_m + 1e-9 < cg[k].need)
+                ok = 0;
+            cg[k].mod = -1;
+            continue;
+        }
+        for (int y = 0; y < c->n_mods[cls]; y++) {
+            const int j = c->mods[cls][y];
+            const part_key *q = &c->pk[j];
+            if (q->lane != conn || q->ports != cg[k].k || q->gbps != speed ||
+                !cage_id_fits(q->cage, ct) || q->reach + 1e-9 < cg[k].need)
+                continue;
+            const fp_part *m = &ps->parts[j];
+            /* Loss budget: fibre attenuation over the longest cord on this cage plus the
+             * mated pairs, against the module's (else the fibre's class) budget. */
+            double budget = m->budget_db > 0 ? m->budget_db : f->budget_db;
+            double loss = cg[k].need / 1000.0 * f->atten_db_per_km + pairs * f->mated_pair_db;
+            if (budget > 0 && loss > budget + 1e-9) {
+                c->budget_cut = 1;
+                continue;
+            }
+            if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
+                best = j;
+        }
+        if (best < 0)
+            ok = 0;
+        cg[k].mod = (int16_t)best;
+    }
+    return ok;
+}
+
 /* Try optics of one class on every link of the set; fills cg[].mod and c->stock. Returns the
  * fibre part or -1. */
 static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
@@ -253,6 +318,11 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
         cpo_end = cpo_of(c->fab, rs, cg[k].dev);
         cpo_tier = c->fab->dev[cg[k].dev].tier;
     }
+    /* Mated connector pairs between the two modules: a patch panel at each end when the
+     * cabling is structured, and any the spec adds (cross-connects, cassettes). */
+    const fp_link *l0 = &c->fab->link[links[0]];
+    const int between = c->lay->dev_rack[l0->a] != c->lay->dev_rack[l0->z];
+    const int pairs = (ps->structured && between ? 2 : 0) + ps->extra_mated_pairs;
     for (int x = -1; x < (cpo_end ? 0 : c->n_lanes[cls]); x++) {
         int16_t conn;
         if (x < 0) {
@@ -263,201 +333,15 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
             /* Each distinct lane connector of this class's modules, in catalog order. */
             conn = c->pk[c->lanes[cls][x]].lane;
         }
-        int fp_i = -1;
-        for (int y = 0; y < c->n_cords; y++) {
-            const int j = c->cords[y];
-            const fp_part *f = &ps->parts[j];
-            if (c->pk[j].fibre != fibre || c->pk[j].conn != conn || (forced >= 0 && j != forced))
-                continue;
-            if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
-                fp_i = j;
-        }
+        int fp_i = cheapest_cord(c, fibre, conn, forced);
         if (fp_i < 0)
             continue;
         const fp_part *f = &ps->parts[fp_i];
-        int ok = 1;
-        /* Mated connector pairs between the two modules: a patch panel at each end when the
-         * cabling is structured, and any the spec adds (cross-connects, cassettes). */
-        const fp_link *l0 = &c->fab->link[links[0]];
-        const int between = c->lay->dev_rack[l0->a] != c->lay->dev_rack[l0->z];
-        const int pairs = (ps->structured && between ? 2 : 0) + ps->extra_mated_pairs;
-        for (size_t k = 0; k < ncg; k++)
-            cg[k].need = 0;
-        for (size_t i = 0; i < n && ok; i++) {
-            double s = stock_for(f, route[i]);
-            if (s < 0) {
-                ok = 0;
-                break;
-            }
-            c->stock[i] = s;
-            const fp_link *l = &c->fab->link[links[i]];
-            int64_t ca = cage_of(c->cab, c->fab, rs, l->a, l->a_port);
-            int64_t cz = cage_of(c->cab, c->fab, rs, l->z, l->z_port);
-            for (size_t k = 0; k < ncg; k++)
-                if ((cg[k].cage == ca || cg[k].cage == cz) && s > cg[k].need)
-                    cg[k].need = s;
-        }
-        for (size_t k = 0; k < ncg && ok; k++) {
-            int best = -1;
-            const int16_t ct = port_cage(c, cg[k].dev);
-            const fp_part *cpo = cpo_of(c->fab, rs, cg[k].dev);
-            if (cpo) {
-                /* Co-packaged optics: no module; the port's own optics must match the fibre. */
-                const int t = c->fab->dev[cg[k].dev].tier;
-                if (c->cpo_optic[t] != cls || c->cpo_conn[t] != conn ||
-                    cpo->reach_m + 1e-9 < cg[k].need)
-                    ok = 0;
-                cg[k].mod = -1;
-                continue;
-            }
-            for (int y = 0; y < c->n_mods[cls]; y++) {
-                const int j = c->mods[cls][y];
-                const part_key *q = &c->pk[j];
-                if (q->lane != conn || q->ports != cg[k].k || q->gbps != speed ||
-                    !cage_id_fits(q->cage, ct) || q->reach + 1e-9 < cg[k].need)
-                    continue;
-                const fp_part *m = &ps->parts[j];
-                /* Loss budget: fibre attenuation over the longest cord on this cage plus the
-                 * mated pairs, against the module's (else the fibre's class) budget. */
-                double budget = m->budget_db > 0 ? m->budget_db : f->budget_db;
-                double loss = cg[k].need / 1000.0 * f->atten_db_per_km + pairs * f->mated_pair_db;
-                if (budget > 0 && loss > budget + 1e-9) {
-                    c->budget_cut = 1;
-                    continue;
-                }
-                if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
-                    best = j;
-            }
-            if (best < 0)
-                ok = 0;
-            cg[k].mod = (int16_t)best;
-        }
-        if (ok)
+        if (cord_lengths(c, links, n, cg, ncg, route, f) &&
+            cage_modules(c, cg, ncg, cls, conn, speed, f, pairs))
             return fp_i;
     }
     return -1;
-}
-
-/* ---- fibre cords as built ---- */
-
-/* Lane connectors on a module: "2xMPO-12/APC" has 2, "MPO-12/APC" 1. */
-static int lane_connectors(const fp_part *p)
-{
-    const char *c = p->connector;
-    return c[0] >= '2' && c[0] <= '9' && c[1] == 'x' ? c[0] - '0' : 1;
-}
-
-/* 0-based place of (dev, port) among the links its cage carries: a NIC cage's ports in order;
- * a switch cage's physical ports in order, each port's lanes in order. */
-static int cage_slot(const ctx *c, int64_t dev, int port)
-{
-    int t = c->fab->dev[dev].tier, lane, ways;
-    if (t == 0)
-        return port % c->rs->nic_per_cage;
-    const fp_tier_spec *ts = &c->rs->tier[t - 1];
-    int phys = fp__switch_phys(c->fab, c->rs, t - 1, port, &lane, &ways);
-    return (phys % ts->per_cage) * ways + lane;
-}
-
-/* Links that share the lane connector of (dev, port)'s module (1 when the connector is the
- * port's own, or at co-packaged optics), and in *key that connector (cage x 16 + connector). */
-static int connector_of(const ctx *c, size_t ncg, int64_t dev, int port, int64_t *key)
-{
-    int64_t cage = cage_of(c->cab, c->fab, c->rs, dev, port);
-    int mod = -1;
-    *key = -1;
-    for (size_t k = 0; k < ncg; k++)
-        if (c->cg[k].cage == cage)
-            mod = c->cg[k].mod;
-    if (mod < 0)
-        return 1;
-    const fp_part *m = &c->ps->parts[mod];
-    int nc = lane_connectors(m), per = m->ports % nc == 0 ? m->ports / nc : 1;
-    if (per <= 1)
-        return 1;
-    *key = cage * 16 + cage_slot(c, dev, port) / per;
-    return per;
-}
-
-/* After optics are chosen (each link its own cord so far): links that share one lane connector
- * of a module share one cord, as built. A 4 x 200G twin-port OSFP has 2 MPO connectors of 2
- * links each: to single-port 200G modules each connector takes a 1:2 fan-out (a fibre part
- * with "legs": 2) - 2 cords for the cage's 4 links, not 4; when both ends' connectors carry the
- * same links, one straight cord carries them all. Other shapes (a connector's links to
- * connectors that carry other links too, no fan-out part of that many legs and reach) keep one
- * cord per link. Structured cabling patches each link through its panels and is left alone. */
-static void share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int straight)
-{
-    const fp_phys_spec *ps = c->ps;
-    const fp_part *sf = &ps->parts[straight];
-    if (ps->structured)
-        return;
-    /* Each link's connectors once (the modules are chosen; links only change role below). */
-    for (size_t i = 0; i < n; i++) {
-        const fp_link *l = &c->fab->link[links[i]];
-        c->cper[2 * i] = connector_of(c, ncg, l->a, l->a_port, &c->ckey[2 * i]);
-        c->cper[2 * i + 1] = connector_of(c, ncg, l->z, l->z_port, &c->ckey[2 * i + 1]);
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (c->link_role[links[i]] != LINK_OWN_CABLE)
-            continue;
-        const int pa = c->cper[2 * i], pz = c->cper[2 * i + 1];
-        const int64_t ka = c->ckey[2 * i], kz = c->ckey[2 * i + 1];
-        if (pa <= 1 && pz <= 1)
-            continue;
-        /* The group: this link and the later ones of the set on the same connector (the hub's,
-         * or the A end's when both ends share connectors). */
-        const int hub_z = pa <= 1;
-        const int64_t key = hub_z ? kz : ka;
-        int32_t grp[FP_MAX_LEGS];
-        int g = 0, same_far = 1;
-        double need = 0;
-        for (size_t j = i; j < n; j++) {
-            const int64_t ja = c->ckey[2 * j], jz = c->ckey[2 * j + 1];
-            if (c->link_role[links[j]] != LINK_OWN_CABLE)
-                continue;
-            if ((hub_z ? jz : ja) != key)
-                continue;
-            if (g == FP_MAX_LEGS)
-                return;     /* more links on one connector than a cable holds: leave them */
-            same_far &= jz == kz;
-            grp[g++] = links[j];
-            if (c->cab->link_route[links[j]] > need)
-                need = c->cab->link_route[links[j]];
-        }
-        if (g < 2)
-            continue;
-        int part = -1;
-        double stock = 0;
-        if (pa > 1 && pz > 1) {
-            /* both ends share connectors: one straight cord when they hold the same links */
-            if (!same_far || pa != pz || g != pa)
-                continue;
-            part = straight;
-            stock = stock_for(sf, need);
-        } else {
-            for (int j = 0; j < ps->n_parts; j++) {
-                const fp_part *f = &ps->parts[j];
-                double s;
-                if (f->type != FP_PART_FIBRE || f->legs != (hub_z ? pz : pa) ||
-                    c->pk[j].fibre != c->pk[straight].fibre || c->pk[j].conn != c->pk[straight].conn ||
-                    (s = stock_for(f, need)) < 0)
-                    continue;
-                if (part < 0 || part_cost(f, s) < part_cost(&ps->parts[part], stock) - 1e-9) {
-                    part = j;
-                    stock = s;
-                }
-            }
-        }
-        if (part < 0 || stock < 0)
-            continue;
-        for (int k = 0; k < g; k++) {
-            c->link_part[grp[k]] = (int16_t)part;
-            c->link_stock[grp[k]] = (float)stock;
-            c->link_role[grp[k]] = k == 0 ? LINK_SHARED_FIRST : LINK_SHARED_LEG;
-            c->link_next[grp[k]] = k + 1 < g ? grp[k + 1] : -1;
-        }
-    }
 }
 
 /* The set's routes, cages and hand overrides into *s and c->route / c->cg. FP_EINVAL when two
@@ -567,7 +451,7 @@ static int set_optics(ctx *c, const int32_t *links, size_t n, const fp_media_set
         cab->link_medium[links[i]] = (uint8_t)medium;
         c->link_role[links[i]] = LINK_OWN_CABLE;    /* one fibre per link */
     }
-    share_cords(c, links, n, s->ncg, part);
+    fp__media_share_cords(c, links, n, s->ncg, part);
     return part;
 }
 

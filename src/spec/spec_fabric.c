@@ -100,17 +100,17 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
     return resolve_part(&rs->nic, nic ? nic : &def_nic, "/cluster/nic", FP_PART_NIC, cat, err);
 }
 
-fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *cat,
-                                  fp_error *err)
+/* The fabric section's scalars: keys, topology, scalable unit, planes, reserve, spread,
+ * build_for_gpus. */
+static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
 {
     static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
                                         "su_servers", "planes", "reserve", "spread",
                                         "build_for_gpus", "link_gbps", NULL };
-    char topo[32] = "rail-optimized", spread[32] = "even", d[96];
+    char topo[32] = "rail-optimized", spread[32] = "even";
     int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus;
     double reserve = 0;
     fp_status rc;
-    const cJSON *v;
     if (f && ((rc = fp__json_check_keys(f, "/fabric", keys, err)) != FP_OK ||
               (rc = fp__json_str(f, "topology", "/fabric", topo, sizeof topo, err)) != FP_OK ||
               (rc = fp__json_int(f, "su_servers", "/fabric", 1, 4096, &su, err)) != FP_OK ||
@@ -144,8 +144,14 @@ fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog
     rs->su_servers = (int)su;
     rs->planes = (int)planes;
     rs->reserve = reserve;
+    return FP_OK;
+}
 
-    /* tiers: "auto" or 2..4 */
+/* fabric.tiers: "auto" or 2..4. */
+static fp_status fabric_tiers(fp_rspec *rs, const cJSON *f, fp_error *err)
+{
+    char d[96];
+    const cJSON *v;
     rs->tiers_auto = 1;
     rs->tiers_given = 0;
     v = f ? cJSON_GetObjectItemCaseSensitive(f, "tiers") : NULL;
@@ -162,8 +168,15 @@ fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog
                     fp__json_describe(v, d, sizeof d));
         }
     }
+    return FP_OK;
+}
 
-    /* switch: one for every tier, or an array leaf first */
+/* fabric.switch: one for every tier, or an array leaf first. */
+static fp_status fabric_switches(fp_rspec *rs, const cJSON *f, const fp_catalog *cat,
+                                 fp_error *err)
+{
+    fp_status rc;
+    const cJSON *v;
     cJSON def_sw = { 0 };
     def_sw.type = cJSON_String;
     def_sw.valuestring = (char *)DEFAULT_SWITCH;
@@ -192,9 +205,15 @@ fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog
     }
     for (int i = rs->n_models; i < FP_MAX_TIERS; i++)
         rs->tier[i].model = rs->tier[rs->n_models - 1].model;
+    return FP_OK;
+}
 
-    /* oversubscription: array, leaf first; missing entries are 1:1. Each entry is a down:up
-     * bandwidth ratio, a number (2 = 2:1) or a string "16:15". */
+/* fabric.oversubscription: array, leaf first; missing entries are 1:1. Each entry is a
+ * down:up bandwidth ratio, a number (2 = 2:1) or a string "16:15". */
+static fp_status fabric_oversub(fp_rspec *rs, const cJSON *f, fp_error *err)
+{
+    char d[96];
+    const cJSON *v;
     for (int i = 0; i < FP_MAX_TIERS; i++)
         rs->oversub[i] = 1.0;
     rs->n_oversub = 0;
@@ -226,9 +245,15 @@ fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog
         }
         rs->n_oversub = i;
     }
+    return FP_OK;
+}
 
-    /* link_gbps: one speed per boundary, NIC-leaf first; the last one repeats (checked against
-     * the NIC and the switches in fp__spec_check_combined). */
+/* fabric.link_gbps: one speed per boundary, NIC-leaf first; the last one repeats (checked
+ * against the NIC and the switches in fp__spec_check_combined). */
+static fp_status fabric_link_gbps(fp_rspec *rs, const cJSON *f, fp_error *err)
+{
+    char d[96];
+    const cJSON *v;
     rs->n_gbps = 0;
     v = f ? cJSON_GetObjectItemCaseSensitive(f, "link_gbps") : NULL;
     if (v) {
@@ -260,8 +285,20 @@ fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog
     return FP_OK;
 }
 
-/* Checks that need cluster and fabric together. */
-fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
+fp_status fp__spec_resolve_fabric(fp_rspec *rs, const cJSON *f, const fp_catalog *cat,
+                                  fp_error *err)
+{
+    fp_status rc;
+    if ((rc = fabric_scalars(rs, f, err)) != FP_OK || (rc = fabric_tiers(rs, f, err)) != FP_OK ||
+        (rc = fabric_switches(rs, f, cat, err)) != FP_OK ||
+        (rc = fabric_oversub(rs, f, err)) != FP_OK || (rc = fabric_link_gbps(rs, f, err)) != FP_OK)
+        return rc;
+    return FP_OK;
+}
+
+/* Planes against the NIC's ports, endpoints per server, and the link speed per boundary (given
+ * per boundary, the last repeating, else the NIC port speed everywhere). */
+static fp_status check_nic_links(fp_rspec *rs, fp_error *err)
 {
     if (rs->nic.ports % rs->planes != 0)
         FP_FAIL(err, FP_EINVAL, "/fabric/planes",
@@ -269,7 +306,6 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
                 rs->planes, rs->planes, rs->nic.id, rs->nic.ports, rs->nic.ports == 1 ? "" : "s");
     rs->endpoints_per_server = rs->nics_per_server * rs->nic.ports / rs->planes;
     rs->nic_per_cage = rs->nic.ports / (rs->nic.cages > 0 ? rs->nic.cages : rs->nic.ports);
-    /* Link speeds: given per boundary (last repeats), else the NIC port speed everywhere. */
     if (rs->n_gbps == 0) {
         rs->gbps[0] = rs->nic.port_gbps;
         rs->n_gbps = 0;
@@ -281,7 +317,12 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps/0",
                 "/fabric/link_gbps/0: NIC-leaf links of %dG are faster than the %dG ports of %s; expected at most %dG",
                 rs->gbps[0], rs->nic.port_gbps, rs->nic.id, rs->nic.port_gbps);
-    /* Protocols: the NIC and every switch model must share one. */
+    return FP_OK;
+}
+
+/* The NIC and every switch model share a protocol; the leaf is a fixed switch. */
+static fp_status check_protocols(fp_rspec *rs, fp_error *err)
+{
     rs->protocols = fp_part_protocols(&rs->nic);
     for (int i = 0; i < rs->n_models; i++) {
         unsigned p = fp_part_protocols(&rs->tier[i].model);
@@ -307,6 +348,13 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
                 "%s: %s is a modular chassis (%d line cards); it serves the spine and the tiers above, not the leaf; expected a list [leaf, spine, ...] with a fixed switch first",
                 rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch", rs->tier[0].model.id,
                 rs->tier[0].model.line_cards);
+    return FP_OK;
+}
+
+/* A k-ary fat-tree's rules (1:1, one speed, one model, 3 tiers) and the tiers given against
+ * the switch models. */
+static fp_status check_fat_tree(fp_rspec *rs, fp_error *err)
+{
     if (rs->topology == FP_TOPO_FAT_TREE) {
         for (int i = 0; i < rs->n_oversub; i++) {
             char ratio[32];
@@ -335,46 +383,64 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/fabric/switch",
                 "/fabric/switch: %d switch models given for a %d-tier fabric; expected at most %d",
                 rs->n_models, rs->tiers_given, rs->tiers_given);
-    for (int i = 0; i < FP_MAX_TIERS; i++) {
-        fp_tier_spec *t = &rs->tier[i];
-        int top = rs->tiers_auto ? FP_MAX_TIERS : rs->tiers_given;
-        char p[64];
-        if (rs->n_models > 1)
-            fp__json_ptr_index(p, sizeof p, "/fabric/switch", i < rs->n_models ? i : rs->n_models - 1);
-        else
-            snprintf(p, sizeof p, "/fabric/switch");
-        t->gbps_down = rs->gbps[i];
-        t->gbps_up = i + 1 < FP_MAX_TIERS ? rs->gbps[i + 1] : rs->gbps[i];
-        t->per_cage = t->model.ports / (t->model.cages > 0 ? t->model.cages : t->model.ports);
-        int b = breakout_for(&t->model, t->gbps_down);
-        int bu = breakout_for(&t->model, t->gbps_up);
-        if (b == 0 && i < top) {
-            if (i >= rs->n_models && i > 0 && rs->gbps[i] == rs->gbps[i - 1])
-                continue; /* same model and speed as an earlier tier: already reported there */
-            if (i == 0 && rs->n_gbps == 0)
-                FP_FAIL(err, FP_EINVAL, p,
-                        "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
-                        p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down);
+    return FP_OK;
+}
+
+/* Tier i's speeds, breakouts and port names (the switch model must run the links below it and,
+ * below the top, above it). */
+static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
+{
+    fp_tier_spec *t = &rs->tier[i];
+    int top = rs->tiers_auto ? FP_MAX_TIERS : rs->tiers_given;
+    char p[64];
+    if (rs->n_models > 1)
+        fp__json_ptr_index(p, sizeof p, "/fabric/switch", i < rs->n_models ? i : rs->n_models - 1);
+    else
+        snprintf(p, sizeof p, "/fabric/switch");
+    t->gbps_down = rs->gbps[i];
+    t->gbps_up = i + 1 < FP_MAX_TIERS ? rs->gbps[i + 1] : rs->gbps[i];
+    t->per_cage = t->model.ports / (t->model.cages > 0 ? t->model.cages : t->model.ports);
+    int b = breakout_for(&t->model, t->gbps_down);
+    int bu = breakout_for(&t->model, t->gbps_up);
+    if (b == 0 && i < top) {
+        if (i >= rs->n_models && i > 0 && rs->gbps[i] == rs->gbps[i - 1])
+            return FP_OK; /* same model and speed as an earlier tier: already reported there */
+        if (i == 0 && rs->n_gbps == 0)
             FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
-                    p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
-        }
-        if (bu == 0 && b != 0 && i + 1 < top)
-            FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot run the %dG links above it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
-                    p, t->model.id, t->model.port_gbps, t->gbps_up, i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1,
-                    t->gbps_up, t->gbps_up);
-        t->breakout = b;
-        t->breakout_up = bu;
-        t->radix = t->model.ports * b;
-        if (i < rs->n_models || i == 0) {
-            fp_status rc;
-            if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK ||
-                (bu > 0 && bu != b &&
-                 (rc = fp__port_names_check(&t->model, bu, t->model.ports * bu, p, err)) != FP_OK))
-                return rc;
-        }
+                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
+                    p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down);
+        FP_FAIL(err, FP_EINVAL, p,
+                "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
     }
+    if (bu == 0 && b != 0 && i + 1 < top)
+        FP_FAIL(err, FP_EINVAL, p,
+                "%s: %s has %dG ports, which cannot run the %dG links above it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                p, t->model.id, t->model.port_gbps, t->gbps_up, i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1,
+                t->gbps_up, t->gbps_up);
+    t->breakout = b;
+    t->breakout_up = bu;
+    t->radix = t->model.ports * b;
+    if (i < rs->n_models || i == 0) {
+        fp_status rc;
+        if ((rc = fp__port_names_check(&t->model, b, t->radix, p, err)) != FP_OK ||
+            (bu > 0 && bu != b &&
+             (rc = fp__port_names_check(&t->model, bu, t->model.ports * bu, p, err)) != FP_OK))
+            return rc;
+    }
+    return FP_OK;
+}
+
+/* Checks that need cluster and fabric together. */
+fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
+{
+    fp_status rc;
+    if ((rc = check_nic_links(rs, err)) != FP_OK || (rc = check_protocols(rs, err)) != FP_OK ||
+        (rc = check_fat_tree(rs, err)) != FP_OK)
+        return rc;
+    for (int i = 0; i < FP_MAX_TIERS; i++)
+        if ((rc = check_tier_ports(rs, i, err)) != FP_OK)
+            return rc;
     return fp__port_names_check(&rs->nic, 1, rs->nics_per_server * rs->nic.ports, "/cluster/nic",
                                 err);
 }

@@ -241,6 +241,113 @@ static size_t panel_text(char *buf, size_t n, size_t len, const fp_rack_info *ra
     return w > 0 ? (size_t)w : 0;
 }
 
+/* The other networks' switches and extra endpoints (spec `networks`), placed by rack and U:
+ * rack as fp_rack_add.rack (a management rack after the layout's racks). */
+typedef struct net_placed {
+    int64_t rack;
+    int u, net;
+    int64_t dev;
+} net_placed;
+
+static int cmp_net_placed(const void *x, const void *y)
+{
+    const net_placed *a = x, *b = y;
+    if (a->rack != b->rack)
+        return a->rack < b->rack ? -1 : 1;
+    if (a->u != b->u)
+        return a->u > b->u ? -1 : 1;
+    if (a->net != b->net)
+        return a->net - b->net;
+    return (a->dev > b->dev) - (a->dev < b->dev);
+}
+
+/* Every network device that is not a compute server, sorted; *n its count (NULL on no memory). */
+static net_placed *net_devices(const fp_plan *plan, size_t *n)
+{
+    const fp_net_place *pl = fp__plan_net_place(plan);
+    size_t cap = 0, k = 0;
+    *n = 0;
+    for (int i = 0; i < fp__plan_net_count(plan); i++)
+        cap += (size_t)(fp__plan_net_fabric(plan, i)->n_dev - fp__plan_net(plan, i)->servers);
+    net_placed *v = malloc((cap ? cap : 1) * sizeof *v);
+    if (v == NULL)
+        return NULL;
+    for (int i = 0; i < fp__plan_net_count(plan); i++)
+        for (int64_t d = fp__plan_net(plan, i)->servers; d < fp__plan_net_fabric(plan, i)->n_dev; d++)
+            if (pl->dev_rack[i][d] >= 0)
+                v[k++] = (net_placed){ pl->dev_rack[i][d], pl->dev_u[i][d], i, d };
+    qsort(v, k, sizeof *v, cmp_net_placed);
+    *n = k;
+    return v;
+}
+
+/* Appends the network devices of rack r (from *k on) to contents: "U33 oob-leaf-01". */
+static size_t net_contents(char *contents, size_t len, const fp_plan *plan, const net_placed *v,
+                           size_t n, size_t *k, int64_t r)
+{
+    char name[160];
+    while (*k < n && v[*k].rack < r)
+        (*k)++;
+    for (; *k < n && v[*k].rack == r; (*k)++) {
+        if (len > 32000)
+            continue;
+        int i = v[*k].net;
+        int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", v[*k].u,
+                         fp__net_device_name(name, sizeof name, fp__plan_net(plan, i),
+                                             fp__plan_net_fabric(plan, i), fp__plan_fabric(plan),
+                                             fp__plan_rspec(plan), v[*k].dev));
+        if (w > 0)
+            len += (size_t)w;
+    }
+    return len;
+}
+
+/* The management racks the networks add (spec `networks`), after the layout's racks: placed in
+ * a row of their own beyond their hall, as the networks' layouts and cables.csv place them. */
+static void write_mgmt_racks(book *b, sheet *s, const net_placed *v, size_t n, size_t *k,
+                             char *contents)
+{
+    const fp_plan *plan = b->plan;
+    const fp_net_place *pl = fp__plan_net_place(plan);
+    const fp_layout *lay = fp__plan_layout(plan), *nlay = &fp__plan_net_phys(plan)->lay[0];
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    for (int64_t a = 0; a < pl->n_add && b->rc == FP_OK; a++) {
+        const fp_rack_add *ad = &pl->add[a];
+        if (ad->rack < lay->n_rack)
+            continue;
+        const fp_rack *rk = &nlay->rack[ad->rack];
+        fp_location where = { .hall = rk->hall, .row = rk->row, .rack = rk->pos };
+        size_t len = net_contents(contents, 0, plan, v, n, k, ad->rack);
+        contents[len] = '\0';
+        if (!in_scope(&b->sc, &where))
+            continue;
+        b->racks++;
+        lxw_row_t r = fp_xlsx__sheet_next(s);
+        if (r == 0)
+            break;
+        lxw_worksheet *ws = s->ws;
+        char name[48];
+        int over = rs->phys.rack_power_limit_w > 0 && ad->power_w > rs->phys.rack_power_limit_w;
+        snprintf(name, sizeof name, "H%d-R%02d-K%02d", rk->hall, rk->row, rk->pos);
+        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
+        if (lines > 1)
+            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
+        put_s(b, ws, r, 0, name, NULL);
+        put_n(b, ws, r, 1, rk->hall, b->center);
+        put_n(b, ws, r, 2, rk->row, b->center);
+        put_n(b, ws, r, 3, rk->pos, b->center);
+        put_s(b, ws, r, 4, "management", b->indent);
+        put_n(b, ws, r, 5, rk->x, b->ratio);
+        put_n(b, ws, r, 6, rk->y, b->ratio);
+        put_n(b, ws, r, 7, rs->phys.rack_units, NULL);
+        put_n(b, ws, r, 8, (double)ad->ru, NULL);
+        put_n(b, ws, r, 9, (double)ad->devices, b->integer);
+        put_n(b, ws, r, 10, ad->power_w, over ? b->warn : b->watts);
+        put_s(b, ws, r, 11, over ? "OVER" : "", over ? b->warn : NULL);
+        put_s(b, ws, r, 13, contents, b->wrap);
+    }
+}
+
 void fp_xlsx__write_racks(book *b, const rack_index *ri)
 {
     const fp_plan *plan = b->plan;
@@ -250,8 +357,14 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
     char *contents = malloc(32768);
     sheet s;
     char name[48];
+    /* With spec `networks`: their devices in the racks that hold them (units, devices, power
+     * and contents include them), then the management racks they add. */
+    const int nets = fp__plan_net_count(plan);
+    const fp_net_place *npl = nets ? fp__plan_net_place(plan) : NULL;
+    size_t n_nd = 0, k_nd = 0, k_add = 0;
+    net_placed *nd = nets ? net_devices(plan, &n_nd) : NULL;
     fp_xlsx__sheet_init(&s, b, "Racks", rack_cols, N_RACK_COLS);
-    if (pl == NULL || contents == NULL) {
+    if (pl == NULL || contents == NULL || (nets && nd == NULL)) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Racks sheet");
         goto out;
     }
@@ -290,6 +403,19 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         }
         if (panels_left && len <= 32000)
             len += panel_text(contents + len, 32768 - len, len, &ra);
+        if (nets) {
+            len = net_contents(contents, len, plan, nd, n_nd, &k_nd, (int64_t)i);
+            while (k_add < (size_t)npl->n_add && npl->add[k_add].rack < (int64_t)i)
+                k_add++;
+            if (k_add < (size_t)npl->n_add && npl->add[k_add].rack == (int64_t)i) {
+                const fp_rack_add *ad = &npl->add[k_add];
+                ra.units_used += (int)ad->ru;
+                ra.devices += ad->devices;
+                ra.power_w += ad->power_w;
+                ra.over_limit = fp__plan_rspec(plan)->phys.rack_power_limit_w > 0 &&
+                                ra.power_w > fp__plan_rspec(plan)->phys.rack_power_limit_w;
+            }
+        }
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (!in_scope(&b->sc, &where))
             continue;
@@ -318,8 +444,11 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         put_n(b, ws, r, 12, (double)ra.cables_leaving, b->integer);
         put_s(b, ws, r, 13, contents, b->wrap);
     }
+    if (nets && b->rc == FP_OK)
+        write_mgmt_racks(b, &s, nd, n_nd, &k_nd, contents);
 out:
     fp_xlsx__sheet_end(&s);
+    free(nd);
     if (b->rc == FP_OK && pl)
         write_elevation(b, pl, np);
     free(pl);

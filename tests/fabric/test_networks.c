@@ -798,3 +798,50 @@ Test(networks, xlsx_summary_per_network)
     cr_assert_eq(system(path), 0);
     fp_plan_free(p);
 }
+
+/* ---- plan.xlsx Racks: every network's devices in their racks, the management racks added ---- */
+
+/* The units added over all racks are the networks' switches and endpoints: 12 QM9700 x 1U +
+ * the in-band SN4600C (10 leaves and its spines) x 2U + 6 SN2201 x 1U + 9 one-U servers
+ * (placement_units_and_power); the
+ * first out-of-band leaf stands in the rack of the first DGX (H1-R01-K01) and reads there; the
+ * two management racks follow the layout's racks. */
+Test(networks, xlsx_racks_include_networks)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    const fp_layout *lay = fp__plan_layout(p);
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    char dir[64], path[160];
+    o.formats = FP_WRITE_XLSX;
+    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = xl_sheet(path, 5);
+    cr_assert_not_null(xml);
+    const char *pos = xml;
+    xl_row row;
+    int64_t used = 0, layout_used = 0, mgmt = 0, rows = 0;
+    int oob_in_k01 = 0;
+    for (int64_t r = 0; r < lay->n_rack; r++)
+        layout_used += lay->rack[r].units_used;
+    xl_next_row(&pos, &row);                            /* header */
+    cr_assert_str_eq(row.v[8], "Units used");
+    while (xl_next_row(&pos, &row)) {
+        rows++;
+        used += atoll(row.v[8]);
+        mgmt += strcmp(row.v[4], "management") == 0;
+        if (strcmp(row.v[0], "H1-R01-K01") == 0)
+            oob_in_k01 = strstr(row.v[13], " oob-leaf-01") != NULL;
+    }
+    cr_assert_eq(rows, lay->n_rack + 2);
+    cr_assert_eq(mgmt, 2);
+    int ib = net_index(p, "inband");
+    cr_assert_eq(used - layout_used, 12 * 1 + (net_switches(p, ib, 1) + net_switches(p, ib, 2)) * 2 + 6 * 1 + 9);
+    cr_assert(oob_in_k01);
+    free(xml);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    cr_assert_eq(system(path), 0);
+    fp_plan_free(p);
+}
