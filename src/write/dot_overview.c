@@ -72,7 +72,7 @@ static void media_legend(Agraph_t *g, const int64_t *media_in_plan)
 /* How devices of one tier are grouped: by `unit` (pod, zone, or the whole plane), `chunk` units
  * per group. */
 typedef struct tier_grouping {
-    int unit;               /* 0 = whole plane, 1 = scalable unit, 2 = pod, 3 = zone */
+    int unit;               /* 0 = whole plane, 1 = scalable unit, 2 = pod, 3 = zone, 4 = leaf */
     int64_t units;          /* units per plane */
     int64_t chunk;          /* units per group */
     int64_t groups;         /* groups per plane */
@@ -121,6 +121,11 @@ static void plan_grouping(overview *ov)
             /* A 2-tier rail-optimized fabric: its leaves per scalable unit, not one box. */
             g->unit = 1;
             g->units = ov->sus;
+        } else if (L == 2 && t == 1 && fab->level[1].blocks > 1) {
+            /* Any other 2-tier fabric: its leaves in runs of consecutive leaves (at 1,024
+             * GPUs on 64-port switches, 32 leaves as 16 boxes of 2), not one box for all. */
+            g->unit = 4;
+            g->units = fab->level[1].blocks;
         } else if (L >= 4 && t == 3) {
             g->unit = 3;
             g->units = fab->level[3].blocks;
@@ -146,7 +151,8 @@ static int64_t group_of(const overview *ov, int64_t dev)
     if (d->tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d->tier];
-    int64_t unit = g->unit == 1 ? d->su : g->unit == 2 ? d->pod : g->unit == 3 ? d->zone : 0;
+    int64_t unit = g->unit == 1 ? d->su : g->unit == 2 ? d->pod : g->unit == 3 ? d->zone
+                 : g->unit == 4 ? d->index : 0;
     return g->base + (int64_t)d->plane * g->groups + unit / g->chunk;
 }
 
@@ -228,6 +234,15 @@ static void group_label(const overview *ov, int64_t gid, int tier, char *buf, si
                                   (long long)ov->su_hi[gid] + 1);
         if (k < n)
             snprintf(buf + k, n - k, ", %d rails", rs->endpoints_per_server);
+    } else if (ov->tg[tier].unit == 4 && k < n) {
+        /* A run of leaves: "leaves 3–4" (1-based, as their names). */
+        const tier_grouping *g = &ov->tg[tier];
+        int64_t first = ((gid - g->base) % g->groups) * g->chunk + 1;
+        int64_t last = first + g->chunk - 1 < g->units ? first + g->chunk - 1 : g->units;
+        if (first == last)
+            snprintf(buf + k, n - k, "\nleaf %lld", (long long)first);
+        else
+            snprintf(buf + k, n - k, "\nleaves %lld–%lld", (long long)first, (long long)last);
     }
 }
 

@@ -853,3 +853,36 @@ Test(write_dot, detail_laid_out_on_both_sides_without_a_solver)
     cr_expect(h >= 2448 && h < 4896, "su-3.svg is %.0f x %.0f pt", w, h);
     fp_plan_free(p);
 }
+
+/* A 2-tier Clos of 1,024 GPUs on 64-port switches: 1,024 NIC ports / 32 down ports = 32 leaves,
+ * 32 x 32 uplinks / 64 ports = 16 spines. The overview shows the leaves in 16 runs of two
+ * ("leaves × 2", "leaves 1–2" .. "leaves 31–32"; 16 boxes a tier at most) instead of one box,
+ * each run with 64 links to the servers and 64 to the spines. */
+Test(write_dot, two_tier_clos_overview_shows_runs_of_leaves)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}");
+    char dir[64], want[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
+    Agraph_t *g = read_dot(dir, "fabric.dot");
+    int boxes = 0;
+    for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        if (node_tier(n) != 1)
+            continue;
+        boxes++;
+        cr_expect_str_eq(attr(n, "devices"), "2");
+        cr_expect_eq(agdegree(g, n, 1, 1), 2, "%s", attr(n, "label"));
+        for (Agedge_t *e = agfstedge(g, n); e; e = agnxtedge(g, e, n))
+            cr_expect_str_eq(attr(e, "links"), "64");
+    }
+    cr_expect_eq(boxes, 16);
+    for (int k = 1; k <= 31; k += 2) {
+        int found = 0;
+        snprintf(want, sizeof want, "leaves × 2\nleaves %d–%d", k, k + 1);
+        for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
+            found |= strcmp(attr(n, "label"), want) == 0;
+        cr_expect(found, "no box \"%s\"", want);
+    }
+    agclose(g);
+    fp_plan_free(p);
+}
