@@ -56,6 +56,17 @@ static int64_t net_links(const fp_plan *p, int i, int b)
     return f->boundary_base[b + 1] - f->boundary_base[b];
 }
 
+/* Write the plan's formats into a new scratch folder dir (64 bytes; removed when the test
+ * process exits). */
+static void write_plan(const fp_plan *p, unsigned formats, char dir[64])
+{
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = formats;
+    scratch_dir(dir, 64, "nets");
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+}
+
 /* ---- validation: each error names its place under /networks ---- */
 
 static void expect_error(const char *nets, fp_status code, const char *where, const char *says)
@@ -351,8 +362,6 @@ Test(networks, links_csv_network_column)
         found += strncmp(c.line[i], "inband-L0000001,su01-node-01,inband-p1,inband-su01-leaf-r1,", 59) == 0;
     cr_assert_eq(found, 1);
     csv_free(&c);
-    snprintf(path, sizeof path, "rm -rf %s", dir);
-    cr_assert_eq(system(path), 0);
     fp_plan_free(p);
 }
 
@@ -552,13 +561,8 @@ static const char *last_field(const char *line)
 Test(networks, cables_labels_topology_network_column)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
-    fp_error err = { 0 };
-    fp_write_options o = FP_WRITE_OPTIONS_INIT;
     char dir[64], path[160];
-    o.formats = FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_TOPOLOGY;
-    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    write_plan(p, FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_TOPOLOGY, dir);
 
     snprintf(path, sizeof path, "%s/cables.csv", dir);
     csv_file c = csv_load(path);
@@ -615,8 +619,6 @@ Test(networks, cables_labels_topology_network_column)
     cr_assert_eq(rows[2], 554 + 10);
     cr_assert_eq(rows[3], 233);
     csv_free(&c);
-    snprintf(path, sizeof path, "rm -rf %s", dir);
-    cr_assert_eq(system(path), 0);
     fp_plan_free(p);
 }
 
@@ -752,13 +754,8 @@ Test(networks, fail_per_network)
 Test(networks, xlsx_summary_per_network)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
-    fp_error err = { 0 };
-    fp_write_options o = FP_WRITE_OPTIONS_INIT;
     char dir[64], path[160];
-    o.formats = FP_WRITE_XLSX;
-    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    write_plan(p, FP_WRITE_XLSX, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = xl_sheet(path, 1);
     cr_assert_not_null(xml);
@@ -794,8 +791,6 @@ Test(networks, xlsx_summary_per_network)
     cr_assert_eq(seen, 3);
     cr_assert(whole);
     free(xml);
-    snprintf(path, sizeof path, "rm -rf %s", dir);
-    cr_assert_eq(system(path), 0);
     fp_plan_free(p);
 }
 
@@ -810,13 +805,8 @@ Test(networks, xlsx_racks_include_networks)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
     const fp_layout *lay = fp__plan_layout(p);
-    fp_error err = { 0 };
-    fp_write_options o = FP_WRITE_OPTIONS_INIT;
     char dir[64], path[160];
-    o.formats = FP_WRITE_XLSX;
-    snprintf(dir, sizeof dir, "/tmp/fabplan-nets-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    write_plan(p, FP_WRITE_XLSX, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = xl_sheet(path, 5);
     cr_assert_not_null(xml);
@@ -841,7 +831,5 @@ Test(networks, xlsx_racks_include_networks)
     cr_assert_eq(used - layout_used, 12 * 1 + (net_switches(p, ib, 1) + net_switches(p, ib, 2)) * 2 + 6 * 1 + 9);
     cr_assert(oob_in_k01);
     free(xml);
-    snprintf(path, sizeof path, "rm -rf %s", dir);
-    cr_assert_eq(system(path), 0);
     fp_plan_free(p);
 }
