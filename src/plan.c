@@ -118,7 +118,7 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
             (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
                                       &plan->rs, err)) != FP_OK ||
             (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab,
-                                     &plan->net_place, &plan->lay, &plan->rs, err)) != FP_OK ||
+                                     &plan->net_place, &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
             (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
                                  &plan->lay, &plan->cab, &plan->rs), 0))
             goto fail;

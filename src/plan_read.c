@@ -360,9 +360,11 @@ void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
     }
 }
 
+/* With spec networks the trays of the whole floor (every network's cables, the management
+ * rows), else the compute fabric's. */
 size_t fp_plan_tray_count(const fp_plan *plan)
 {
-    return (size_t)plan->cab.n_tray;
+    return (size_t)(plan->net_phys.n_tray > 0 ? plan->net_phys.n_tray : plan->cab.n_tray);
 }
 
 fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_error *err)
@@ -370,17 +372,23 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
     fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_tray", err);
     if (rc != FP_OK)
         return rc;
-    const fp_layout *lay = &plan->lay;
+    const fp_net_phys *np = &plan->net_phys;
+    const int nets = np->n_tray > 0;
+    const fp_layout *lay = nets ? &np->lay[0] : &plan->lay;
+    const int64_t n_tray = nets ? np->n_tray : plan->cab.n_tray;
+    const int64_t *t_rack = nets ? np->tray_rack : plan->cab.tray_rack;
+    const int64_t *t_cables = nets ? np->tray_cables : plan->cab.tray_cables;
+    const double *t_area = nets ? np->tray_area_mm2 : plan->cab.tray_area_mm2;
     const fp_phys_spec *ps = &plan->rs.phys;
-    if (i >= (size_t)plan->cab.n_tray)
+    if (i >= (size_t)n_tray)
         FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld)", i,
-                (long long)plan->cab.n_tray);
+                (long long)n_tray);
     memset(out, 0, sizeof *out);
     /* The first rack of row i in floor order names it. */
-    const fp_rack *first = &lay->rack[plan->cab.tray_rack[i]];
+    const fp_rack *first = &lay->rack[t_rack[i]];
     snprintf(out->row, sizeof out->row, "H%d-R%02d", first->hall, first->row);
-    out->cables = plan->cab.tray_cables[i];
-    out->area_mm2 = round(plan->cab.tray_area_mm2[i] * 10) / 10;
+    out->cables = t_cables[i];
+    out->area_mm2 = round(t_area[i] * 10) / 10;
     double tier = ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max;
     out->tiers = tier > 0 ? (int)ceil(out->area_mm2 / tier - 1e-9) : 1;
     if (out->tiers < 1)

@@ -92,7 +92,8 @@ typedef struct fp_tray_info {
     int over;                   /**< 1 when fill > 1: even layout.tray_tiers tiers are over-full */
 } fp_tray_info;
 
-/** METHOD: number of row trays (one per row); 0 without FP_STAGE_CABLING. Cannot fail. */
+/** METHOD: number of row trays (one per row; with spec networks the management rows too, and
+ *  every tray counts the networks' cables as well); 0 without FP_STAGE_CABLING. Cannot fail. */
 FP_EXPORT size_t fp_plan_tray_count(const fp_plan *plan);
 /** METHOD: copy tray i (rows in floor order) into *out. Needs FP_STAGE_CABLING. Errors:
  *  FP_EINVAL when out of range; FP_ESTAGE without the cabling. */

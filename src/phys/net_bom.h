@@ -48,12 +48,21 @@ typedef struct fp_net_phys {
     fp_cabling *cab;
     fp_bom *bom;
     int n;
+    /* The overhead tray over each row of the networks' floor (the compute rows in floor order,
+     * then the management rows) with every cable that rides it: the compute fabric's (ccab)
+     * and each network's; tray_rack indexes lay[0]'s racks (every network's layout has the same
+     * racks). n_tray 0 without networks. */
+    int64_t n_tray;
+    int64_t *tray_cables;
+    double *tray_area_mm2;
+    int64_t *tray_rack;
 } fp_net_phys;
 
 struct fp_net_place;
+/* ccab: the compute fabric's cabling (its trays are the first rows of the networks' floor). */
 fp_status fp__net_phys_build(fp_net_phys *out, const fp_nets *nets, const fp_net_fabrics *nf,
                              const struct fp_net_place *pl, const fp_layout *lay,
-                             const fp_rspec *crs, fp_error *err);
+                             const fp_cabling *ccab, const fp_rspec *crs, fp_error *err);
 void fp__net_phys_free(fp_net_phys *np);
 
 /* Count each network's parts: its switches per tier, the NICs bought for its compute servers

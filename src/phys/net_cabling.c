@@ -20,6 +20,9 @@ void fp__net_phys_free(fp_net_phys *np)
     free(np->bom);
     free(np->cab);
     free(np->lay);
+    free(np->tray_cables);
+    free(np->tray_area_mm2);
+    free(np->tray_rack);
     memset(np, 0, sizeof *np);
 }
 
@@ -96,9 +99,33 @@ static fp_status net_layout(fp_layout *out, const fp_fabric *f, const int64_t *d
     return FP_OK;
 }
 
+/* The trays of the whole floor: each network's layout has the compute racks first, so the
+ * compute trays are its first rows; every network's and the compute fabric's fill adds up. */
+static fp_status floor_trays(fp_net_phys *np, const fp_cabling *ccab, fp_error *err)
+{
+    const int64_t n = np->cab[0].n_tray;
+    np->tray_cables = calloc((size_t)(n ? n : 1), sizeof *np->tray_cables);
+    np->tray_area_mm2 = calloc((size_t)(n ? n : 1), sizeof *np->tray_area_mm2);
+    np->tray_rack = calloc((size_t)(n ? n : 1), sizeof *np->tray_rack);
+    if (np->tray_cables == NULL || np->tray_area_mm2 == NULL || np->tray_rack == NULL)
+        FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory for the tray fill");
+    np->n_tray = n;
+    memcpy(np->tray_rack, np->cab[0].tray_rack, sizeof *np->tray_rack * (size_t)n);
+    for (int64_t r = 0; r < ccab->n_tray && r < n; r++) {
+        np->tray_cables[r] = ccab->tray_cables[r];
+        np->tray_area_mm2[r] = ccab->tray_area_mm2[r];
+    }
+    for (int i = 0; i < np->n; i++)
+        for (int64_t r = 0; r < n && r < np->cab[i].n_tray; r++) {
+            np->tray_cables[r] += np->cab[i].tray_cables[r];
+            np->tray_area_mm2[r] += np->cab[i].tray_area_mm2[r];
+        }
+    return FP_OK;
+}
+
 fp_status fp__net_phys_build(fp_net_phys *out, const fp_nets *nets, const fp_net_fabrics *nf,
-                             const fp_net_place *pl, const fp_layout *lay, const fp_rspec *crs,
-                             fp_error *err)
+                             const fp_net_place *pl, const fp_layout *lay, const fp_cabling *ccab,
+                             const fp_rspec *crs, fp_error *err)
 {
     memset(out, 0, sizeof *out);
     if (nets->n == 0)
@@ -125,5 +152,8 @@ fp_status fp__net_phys_build(fp_net_phys *out, const fp_nets *nets, const fp_net
             return rc;
         }
     }
-    return FP_OK;
+    fp_status rc = floor_trays(out, ccab, err);
+    if (rc != FP_OK)
+        fp__net_phys_free(out);
+    return rc;
 }

@@ -265,6 +265,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         ps->tray_width_mm = cp->tray_width_mm;
         ps->tray_depth_mm = cp->tray_depth_mm;
         ps->tray_fill_max = cp->tray_fill_max;
+        ps->tray_tiers = cp->tray_tiers;
         memcpy(ps->spares, cp->spares, sizeof ps->spares);
         ps->server_power_w = 0;
         ps->structured = 0;

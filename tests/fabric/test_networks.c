@@ -794,6 +794,56 @@ Test(networks, xlsx_summary_per_network)
     fp_plan_free(p);
 }
 
+/* ---- row trays carry the networks' cables ---- */
+
+/* COMPUTE (128 servers) with one storage network of 1 port per server at 400G on QM9700
+ * (64 ports, 32 down and 32 up at 1:1): ceil(128 / 32) = 4 leaves and 4 x 32 / 64 = 2 spines.
+ * The leaves stand in compute racks (their first host's), the spines in a management rack in a
+ * row of its own beyond the compute rows (net_place.c). Every leaf-spine cable (4 x 32 = 128
+ * links at the spine's 400G port speed, one link per cable) leaves its compute rack for the
+ * management row: it rides its leaf's row tray and the management row's. By hand against the
+ * same spec without the network: one tray more (the management row) carrying exactly those
+ * 128 cables; the compute rows' trays carry at least those 128 more between them (plus the
+ * server cables that reach a leaf in another rack); each cable adds at least a 3.0 mm fibre
+ * cord's section (pi x 3.0^2 / 4 = 7.07 mm2). Before the fix the trays had only the compute
+ * cables and no management row. */
+Test(networks, trays_carry_network_cables)
+{
+    const char *net = ", \"networks\": [{\"name\": \"storage\", \"role\": \"storage\", \"ports_per_server\": 1,"
+                      " \"port_gbps\": 400, \"switch\": \"nvidia-qm9700\"}]";
+    char json[1024];
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE "}");
+    fp_plan *c = plan_from(json);
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE "%s}", net);
+    fp_plan *p = plan_from(json);
+    const fp_fabric *f = fp__plan_net_fabric(p, 0);
+    cr_assert_eq(f->level[1].switches, 4);
+    cr_assert_eq(f->level[2].switches, 2);
+    size_t nc = fp_plan_tray_count(c), np = fp_plan_tray_count(p);
+    cr_assert_eq(np, nc + 1, "trays: %zu with the network, %zu without", np, nc);
+    fp_tray_info a, b;
+    fp_error err;
+    int64_t more = 0;
+    double area = 0;
+    const double cord = 3.14159265358979 * 3.0 * 3.0 / 4;
+    for (size_t i = 0; i < nc; i++) {
+        cr_assert_eq(fp_plan_tray(c, i, &a, &err), FP_OK, "%s", err.msg);
+        cr_assert_eq(fp_plan_tray(p, i, &b, &err), FP_OK, "%s", err.msg);
+        cr_assert_str_eq(a.row, b.row);
+        cr_assert_geq(b.cables, a.cables);
+        more += b.cables - a.cables;
+        area += b.area_mm2 - a.area_mm2;
+    }
+    cr_assert_geq(more, 128);
+    cr_assert_geq(area, 128 * cord - 1);
+    cr_assert_eq(fp_plan_tray(p, nc, &b, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(b.cables, 128, "management row %s: %lld cables", b.row, (long long)b.cables);
+    cr_assert_geq(b.area_mm2, 128 * cord - 1);
+    cr_assert_eq(fp_plan_tray(p, np, &b, &err), FP_EINVAL);
+    fp_plan_free(p);
+    fp_plan_free(c);
+}
+
 /* ---- plan.xlsx Racks: every network's devices in their racks, the management racks added ---- */
 
 /* The units added over all racks are the networks' switches and endpoints: 12 QM9700 x 1U +
