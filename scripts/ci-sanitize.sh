@@ -3,7 +3,8 @@
 #  1. build with clang (gcc when clang is missing) and -fsanitize=address,undefined,
 #     float-cast-overflow (FABPLAN_SANITIZE) in build-sanitize/, run the whole ctest suite,
 #     which includes the replay of every fuzz corpus (fuzz_replay_*);
-#  2. unless --no-valgrind: valgrind memcheck (normal build, build/) over every Criterion suite
+#  2. unless --no-valgrind: valgrind memcheck (normal build with the tests' timeouts x60, in
+#     build-valgrind/) over every Criterion suite
 #     (one job at a time, --trace-children so that each test's own process is checked; the
 #     shell and the browser the CLI tests start run natively), the fuzz corpus replays, three
 #     plans writing every output and a validate of every example spec, failing on invalid
@@ -26,15 +27,18 @@ if [ $sanitize -eq 1 ]; then
         ctest --test-dir build-sanitize --output-on-failure
 fi
 [ $valgrind -eq 1 ] || exit 0
-echo "== valgrind (build/)" >&2
-cmake -S . -B build >/dev/null
-nice cmake --build build -j2
+echo "== valgrind (build-valgrind/)" >&2
+# The normal build, with the tests' timeouts scaled for valgrind's slowdown.
+cmake -S . -B build-valgrind -DFABPLAN_TEST_TIMEOUT_SCALE=60 >/dev/null
+nice cmake --build build-valgrind -j2
+B=$(pwd)/build-valgrind
+SUPP=$(pwd)/tests/valgrind.supp   # absolute: traced children may run in other folders
 status=0
 vg() {
     log=$1
     shift
     if nice valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-        --show-leak-kinds=definite --suppressions=tests/valgrind.supp --log-file="$log" "$@" \
+        --show-leak-kinds=definite --suppressions="$SUPP" --log-file="$log" "$@" \
         >/dev/null 2>&1 || [ $? -ne 99 ]; then
         echo "valgrind: clean: $*" >&2
     else
@@ -43,34 +47,35 @@ vg() {
     fi
 }
 # Criterion (BoxFort) runs each test in a child process: --trace-children follows it; the
-# per-test timeouts are sized for native speed, so --timeout lifts them under valgrind.
+# tests' timeouts are scaled (FABPLAN_TEST_TIMEOUT_SCALE); the log path is absolute because
+# some suites run each test in a folder of its own.
 # A suite passes when it exits 0 (every test passed under valgrind) and no process of it wrote
 # to its log (--quiet: only errors and definite leaks are written).
-suites=${VALGRIND_SUITES:-$(cd build/tests && ls test_* | sed 's/^test_//')}
+suites=${VALGRIND_SUITES:-$(cd "$B/tests" && ls test_* | sed 's/^test_//')}
 for s in $suites; do
-    rm -f build/valgrind-suite-$s-*.log
+    rm -f "$B"/valgrind-suite-$s-*.log
     if nice valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-        --show-leak-kinds=definite --suppressions=tests/valgrind.supp --trace-children=yes \
+        --show-leak-kinds=definite --suppressions="$SUPP" --trace-children=yes \
         --trace-children-skip='/bin/sh,/usr/bin/sh,/bin/bash,*/chromium*,*/soffice*,*/dot' \
-        --log-file="build/valgrind-suite-$s-%p.log" "build/tests/test_$s" --jobs 1 --timeout 3600 \
-        >"build/valgrind-suite-$s.out" 2>&1 &&
-        [ -z "$(cat build/valgrind-suite-$s-*.log 2>/dev/null)" ]; then
+        --log-file="$B/valgrind-suite-$s-%p.log" "$B/tests/test_$s" --jobs 1 \
+        >"$B/valgrind-suite-$s.out" 2>&1 &&
+        [ -z "$(cat "$B"/valgrind-suite-$s-*.log 2>/dev/null)" ]; then
         echo "valgrind: clean: suite $s" >&2
-        rm -f build/valgrind-suite-$s-*.log
+        rm -f "$B"/valgrind-suite-$s-*.log
     else
-        echo "valgrind: ERRORS or failures: suite $s (see build/valgrind-suite-$s.out and -PID.log)" >&2
+        echo "valgrind: ERRORS or failures: suite $s (see $B/valgrind-suite-$s.out and -PID.log)" >&2
         status=1
     fi
 done
 for h in spec catalog overrides writers; do
-    vg "build/valgrind-replay-$h.log" "build/tests/fuzz_replay_$h" "tests/fuzz/corpus/$h"
+    vg "$B/valgrind-replay-$h.log" "$B/tests/fuzz_replay_$h" "tests/fuzz/corpus/$h"
 done
 out=$(mktemp -d)
-vg build/valgrind-plan-rail.log build/src/fabplan plan --gpus 512 -q --split-by row --formats all -o "$out/a"
-vg build/valgrind-plan-clos.log build/src/fabplan plan --gpus 2048 --topology clos --tiers 3 -q -o "$out/b"
-vg build/valgrind-plan-halls.log build/src/fabplan plan --gpus 1024 --set /layout/halls=2 -q --split-by hall -o "$out/c"
+vg "$B/valgrind-plan-rail.log" "$B/src/fabplan" plan --gpus 512 -q --split-by row --formats all -o "$out/a"
+vg "$B/valgrind-plan-clos.log" "$B/src/fabplan" plan --gpus 2048 --topology clos --tiers 3 -q -o "$out/b"
+vg "$B/valgrind-plan-halls.log" "$B/src/fabplan" plan --gpus 1024 --set /layout/halls=2 -q --split-by hall -o "$out/c"
 for spec in examples/specs/*.json; do
-    vg "build/valgrind-validate-$(basename "$spec" .json).log" build/src/fabplan validate "$spec"
+    vg "$B/valgrind-validate-$(basename "$spec" .json).log" "$B/src/fabplan" validate "$spec"
 done
 rm -rf "$out"
 exit $status

@@ -12,6 +12,13 @@
 #include <string.h>
 #include "fabplan.h"
 
+/* A test's timeout in seconds at native speed; scripts/ci-sanitize.sh builds the suites for
+ * valgrind with -DFABPLAN_TEST_TIMEOUT_SCALE=60, where everything runs 20-50x slower. */
+#ifndef FP_TEST_TIMEOUT_SCALE
+#define FP_TEST_TIMEOUT_SCALE 1
+#endif
+#define TEST_TIMEOUT(seconds) ((seconds) * FP_TEST_TIMEOUT_SCALE)
+
 /* Build a plan from JSON; fails the test with the library's message on error. */
 static inline fp_plan *plan_from(const char *json)
 {

@@ -60,7 +60,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-Test(threads, four_threads_forty_plans_match_serial, .timeout = 300)
+Test(threads, four_threads_forty_plans_match_serial, .timeout = TEST_TIMEOUT(300))
 {
     for (size_t k = 0; k < N_SPECS; k++) {
         fp_error err = { 0 };
@@ -104,7 +104,7 @@ static void *writer(void *arg)
     return NULL;
 }
 
-Test(threads, diagrams_from_four_threads, .timeout = 300)
+Test(threads, diagrams_from_four_threads, .timeout = TEST_TIMEOUT(300))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":512}}");
     pthread_t t[THREADS];

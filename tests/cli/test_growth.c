@@ -40,7 +40,7 @@ static cJSON *load_json(const char *path)
 /* Each test in its own scratch folder: the fixed names below are relative to it. */
 TestSuite(growth, .init = enter_scratch_dir);
 
-Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = 300)
+Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = TEST_TIMEOUT(300))
 {
     char out[8192], cmd[1024], dir[128], path[256];
     scratch_dir(dir, sizeof dir, "growth");
@@ -95,7 +95,7 @@ Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = 300)
  * cables: 2,560 and 3,072 GPUs (3 tiers; the third pod holds 16 leaves with 16 spines in the
  * first, 32 leaves with 32 spines in the second). A different spread moves cables (the partial
  * pod of 20,000 GPUs has 32 spines even, 17 balanced). */
-Test(growth, diff_categories, .timeout = 120)
+Test(growth, diff_categories, .timeout = TEST_TIMEOUT(120))
 {
     char out[8192], cmd[1024], dir[128], path[256];
     scratch_dir(dir, sizeof dir, "diff");
@@ -165,7 +165,7 @@ Test(growth, diff_bad_input)
  *   2 cores (2 divides 32), 32 groups: 64 cores. 256 switches, 0.0833 per GPU: the jump.
  * - 4,096: 128 leaves, 4 pods: 128 spines; groups of 4 x 32 = 128 uplinks: 2 cores: 64;
  *   320 switches. */
-Test(growth, sweep_jump_and_flat, .timeout = 120)
+Test(growth, sweep_jump_and_flat, .timeout = TEST_TIMEOUT(120))
 {
     char out[8192], cmd[512], dir[128], path[256];
     scratch_dir(dir, sizeof dir, "sweep");

@@ -86,7 +86,7 @@ static void listing(const char *dir, char *out, size_t n)
     pclose(p);
 }
 
-Test(robust, interrupted_runs_leave_earlier_outputs, .timeout = 600)
+Test(robust, interrupted_runs_leave_earlier_outputs, .timeout = TEST_TIMEOUT(600))
 {
     /* SIGINT and SIGTERM at several moments of a run that writes over earlier outputs: the
      * folder keeps the earlier set byte for byte (sizes here; the writers are deterministic)
@@ -163,7 +163,7 @@ Test(robust, sweep_is_locked_and_never_writes_through_a_link)
     cr_expect_eq(count_temp(dir), 1, "only the planted link");
 }
 
-Test(robust, diff_failing_part_way_leaves_earlier_outputs, .timeout = 120)
+Test(robust, diff_failing_part_way_leaves_earlier_outputs, .timeout = TEST_TIMEOUT(120))
 {
     /* changes-summary.json a folder: the old code had already renamed the new changes.csv
      * into place (a mixed set). Now exit 4 and both earlier files stay as they were. */

@@ -547,7 +547,7 @@ static int has_note(const fp_plan *p, const char *a, const char *b)
     return 0;
 }
 
-Test(clos, balanced_20000_sized_to_need, .timeout = 60)
+Test(clos, balanced_20000_sized_to_need, .timeout = TEST_TIMEOUT(60))
 {
     /* 20,000 GPUs = 20,000 endpoints on 64-port switches at 1:1 (32 down / 32 up): 3 tiers.
      * Leaves: 20,000 / 32 = 625 (all full). Pods of 32 leaves: 19 full pods + one of
@@ -575,7 +575,7 @@ Test(clos, balanced_20000_sized_to_need, .timeout = 60)
     fp_plan_free(p);
 }
 
-Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = 60)
+Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = TEST_TIMEOUT(60))
 {
     /* Same 625 leaves. Even: a group's spine count must divide a leaf's 32 uplinks.
      * Full pod: 1,024 uplinks over 32-down spines: 32 (divides 32). Partial pod, 17 leaves x 32
@@ -600,7 +600,7 @@ Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = 60)
     fp_plan_free(p);
 }
 
-Test(clos, partial_zone_65537_not_9249, .timeout = 120)
+Test(clos, partial_zone_65537_not_9249, .timeout = TEST_TIMEOUT(120))
 {
     /* 65,537 GPUs: 8,193 servers (the last with 1 GPU) x 8 NICs = 65,544 endpoints > 65,536
      * (3 tiers), so 4 tiers. Leaves: 2,048 full + 1 with 8 endpoints = 2,049. Pods: 64 full

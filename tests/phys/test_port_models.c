@@ -203,7 +203,7 @@ static int speeds_fit(const fp_part *nic, const fp_part *sw)
     return 0;
 }
 
-Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = 600)
+Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(600))
 {
     /* Every NIC x switch pair of the built-in catalog whose speeds fit (the NIC's port speed is
      * the switch's, or one of its breakouts) and that speak a protocol in common plans with the
@@ -357,7 +357,7 @@ Test(port_models, link_speed_errors)
     cr_expect_str_eq(err.where, "/fabric/link_gbps");
 }
 
-Test(port_models, dgx_b300_xdr_superpod_table, .timeout = 120)
+Test(port_models, dgx_b300_xdr_superpod_table, .timeout = TEST_TIMEOUT(120))
 {
     /* NVIDIA DGX SuperPOD B300 XDR reference architecture, Table 3: 72 DGX B300 per SU (576
      * GPUs), each with 8 x 800G ConnectX-8 ports in 8 OSFP cages (the system part), Quantum-X800

@@ -241,7 +241,7 @@ static void sweep(fp_plan *a, fp_plan *b, const fp_write_options *o, long *point
     *points = n;
 }
 
-Test(publish, fault_sweep_every_point_of_a_small_plan, .timeout = 300)
+Test(publish, fault_sweep_every_point_of_a_small_plan, .timeout = TEST_TIMEOUT(300))
 {
     /* Every document and a split workbook folder: all writers and the publish (PNG takes the SVG's
      * path through write_dot.c's emit with another format; left out to keep the sweep short). */
@@ -263,7 +263,7 @@ Test(publish, fault_sweep_every_point_of_a_small_plan, .timeout = 300)
  * 8 racks) written side by side. Whichever thread meets the failure, nothing is published and no
  * temporary file is left; the threads pass the same points as one thread does, and write the
  * same bytes. */
-Test(publish, fault_sweep_threaded_writers, .timeout = 300)
+Test(publish, fault_sweep_threaded_writers, .timeout = TEST_TIMEOUT(300))
 {
     fp_plan *a = plan_from("{\"name\":\"old\",\"cluster\":{\"gpus\":64},\"layout\":{\"racks_per_row\":2}}");
     fp_plan *b = plan_from("{\"name\":\"new\",\"cluster\":{\"gpus\":128},\"layout\":{\"racks_per_row\":2}}");

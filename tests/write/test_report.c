@@ -118,7 +118,7 @@ static void check_page(const char *page, const char *shot)
     free(console);
 }
 
-Test(report, default_plan_report_opens_in_chromium, .timeout = 120)
+Test(report, default_plan_report_opens_in_chromium, .timeout = TEST_TIMEOUT(120))
 {
     char dir[128], cmd[512], page[128], shot[128];
     scratch_dir(dir, sizeof dir, "report");
@@ -140,7 +140,7 @@ Test(report, default_plan_report_opens_in_chromium, .timeout = 120)
     check_page(page, shot);
 }
 
-Test(report, compare_html_opens_in_chromium, .timeout = 120)
+Test(report, compare_html_opens_in_chromium, .timeout = TEST_TIMEOUT(120))
 {
     char dir[128], cmd[512], page[128], shot[128];
     scratch_dir(dir, sizeof dir, "compare");
@@ -152,7 +152,7 @@ Test(report, compare_html_opens_in_chromium, .timeout = 120)
 }
 
 /* A blank page must fail the ink check (so the check above can fail). */
-Test(report, blank_page_has_no_ink, .timeout = 60)
+Test(report, blank_page_has_no_ink, .timeout = TEST_TIMEOUT(60))
 {
     char dir[128], page[128], shot[128];
     scratch_dir(dir, sizeof dir, "blank");

@@ -211,7 +211,7 @@ Test(write_dot, overview_b200_16su)
  * At most 16 leaf groups per plane: runs of 8 pods (8 divides the 32 pods of a zone), so
  * 16 leaf groups + 16 spine groups + 4 zone core groups + 1 super-core group + servers. Links:
  * servers-leaves 16, leaves-spines 16, spines-cores 16 (each run sits in one zone), cores-super 4. */
-Test(write_dot, overview_full_scale_stays_small, .timeout = 60)
+Test(write_dot, overview_full_scale_stays_small, .timeout = TEST_TIMEOUT(60))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4}}");
     char dir[64];
@@ -277,7 +277,7 @@ Test(write_dot, detail_su)
 /* Pod 2 of a 3-tier Clos of 8192 GPUs on 64-port switches: a pod is 32 leaves (32 down ports
  * each, 1024 NIC ports = 128 servers) and 32 spines; 1024 NIC-leaf and 1024 leaf-spine links
  * inside, and each spine's 32 uplinks summed into one edge to the cores. */
-Test(write_dot, detail_pod, .timeout = 60)
+Test(write_dot, detail_pod, .timeout = TEST_TIMEOUT(60))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
     char dir[64];
@@ -345,7 +345,7 @@ Test(write_dot, detail_selector_errors_write_nothing)
 /* A 2-tier Clos of 1024 GPUs is one pod, drawn whole: 128 servers (1024 / 8), 32 leaves
  * (1024 NIC ports / 32 down ports) and 16 spines (32 leaves x 32 up ports / 64 ports); 1024
  * NIC-leaf + 1024 leaf-spine links, none leaving, so no stand-in node. */
-Test(write_dot, detail_two_tier_is_one_pod, .timeout = 60)
+Test(write_dot, detail_two_tier_is_one_pod, .timeout = TEST_TIMEOUT(60))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\"}}");
     char dir[64], unit[16];
@@ -789,7 +789,7 @@ Test(write_dot, figure_of_a_su_group)
 /* A 3-tier Clos of 8,192 GPUs on 64-port switches (pod 2, as in detail_pod): 32 leaves and 32
  * spines box by box; the 128 cores (8 pods x 32 spines x 32 uplinks / 64 ports) more than the
  * figure draws one by one, so one band, reached by 32 x 32 = 1,024 links. No rails: no SU. */
-Test(write_dot, figure_of_a_clos_pod_bands_the_cores, .timeout = 60)
+Test(write_dot, figure_of_a_clos_pod_bands_the_cores, .timeout = TEST_TIMEOUT(60))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":8192},\"fabric\":{\"topology\":\"clos\",\"tiers\":3}}");
     char dir[64];
