@@ -6,9 +6,11 @@
  * Conventions of the API:
  * - Handles (fp_catalog, fp_spec, fp_plan) are opaque; *_new / *_parse create them into an
  *   out parameter, *_free releases them (NULL is a no-op).
- * - Outputs come first: fp_x(out, ..., err), with the error record last. Lookups on a plan
- *   are the one exception to the order: the plan and what is looked up come first, then the
- *   out parameter, then the error record: fp_plan_x(plan, i, out, err).
+ * - Outputs come first: fp_x(out, ..., err), with the error record last; so do functions that
+ *   compute a result from a plan (fp_plan_fail, fp_plan_fail_network,
+ *   fp_plan_bom_category_total). Lookups of a stored record or value by index are the one
+ *   exception to the order: the plan and the index come first, then the out parameter, then
+ *   the error record: fp_plan_x(plan, i, out, err).
  * - A value looked up by index (a record, a link's cable or medium) is copied into the caller's
  *   *out by a function returning fp_status: FP_EINVAL (and *out untouched) when the index is
  *   out of range. Borrowed strings looked up by index (notes, warnings) return NULL out of
@@ -21,18 +23,20 @@
  * fp_device_info, fp_link_info, fp_location, fp_rack_info, fp_cable_info, fp_bom_line,
  * fp_totals, fp_growth, fp_metrics, fp_failure_report, fp_compare_row): they are transparent
  * so that a costing tool can keep them in arrays, and their size and layout are part of the
- * ABI. Within one FP_VERSION_MAJOR (the shared library's SONAME) they do not change, so a
- * program built against one release reads them safely with any library of the same major
- * version. A release that adds, removes or retypes a member raises FP_VERSION_MAJOR; new
- * members go at the end. Option structs the caller fills (fp_write_options) carry a version
- * field instead: the library reads only the members of the version the caller sets, so they
- * grow without breaking callers built against an older header. */
+ * ABI. Within one SONAME they do not change, so a program built against one release reads
+ * them safely with any library of the same SONAME. From 1.0 the SONAME is FP_VERSION_MAJOR and a
+ * release that adds, removes or retypes a member raises it; new members go at the end. Before
+ * 1.0 the SONAME is MAJOR.MINOR (libfabplan.so.0.2) and every minor release may change these
+ * structs and signatures: docs/changelog.md lists each change. Option structs the caller
+ * fills (fp_plan_options, fp_write_options, fp_compare_options) carry a version field
+ * instead: the library reads only the members of the version the caller sets, so they grow
+ * without breaking callers built against an older header. */
 #ifndef FABPLAN_H
 #define FABPLAN_H
 
-#define FP_VERSION "0.1.0"
+#define FP_VERSION "0.2.0"
 #define FP_VERSION_MAJOR 0
-#define FP_VERSION_MINOR 1
+#define FP_VERSION_MINOR 2
 #define FP_VERSION_PATCH 0
 
 #include "fabplan/error.h"
@@ -49,7 +53,7 @@
 extern "C" {
 #endif
 
-/** The library's version string ("0.1.0"); may differ from FP_VERSION if linked dynamically. */
+/** The library's version string ("0.2.0"); may differ from FP_VERSION if linked dynamically. */
 FP_EXPORT const char *fp_version(void);
 
 #ifdef __cplusplus
