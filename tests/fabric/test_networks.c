@@ -924,3 +924,25 @@ Test(networks, mlag_peer_link_takes_whole_port)
     cr_assert_float_eq(gbps, (double)pairs * 1600, 1e-9);
     fp_plan_free(p);
 }
+
+/* --fail cable: with a network cable's id as cables.csv prints it. The compute fabric has 2,048
+ * links (1,024 NIC-leaf + 1,024 leaf-spine, RA Table 4), so the networks' cable ids go on from
+ * C0002049: storage's first cable carries its link 1, su01-node-01's first storage port to its
+ * leaf (a 400G port in a cage of its own: one link). Down: that link alone, in storage; the
+ * compute fabric loses nothing; storage's narrowest boundary was 256 x 400 / 2 = 51,200 Gb/s,
+ * now 255 x 400 / 2 = 51,000; no host cut off (its second port is on the MLAG peer). */
+Test(networks, fail_network_cable)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_failure_report r;
+    const char *one[] = { "cable:C0002049" };
+    fp_network_failure nf = net_fail(p, "storage", one, 1, &r);
+    cr_assert_eq(r.links_failed, 0);
+    cr_assert_eq(nf.links_failed, 1);
+    cr_assert_float_eq(nf.bisection_before_gbps, 51200, 1e-6);
+    cr_assert_float_eq(nf.bisection_after_gbps, 51000, 1e-6);
+    cr_assert_eq(nf.hosts_cut_off, 0);
+    nf = net_fail(p, "inband", one, 1, &r);
+    cr_assert_eq(nf.links_failed, 0);
+    fp_plan_free(p);
+}
