@@ -96,27 +96,31 @@ static fp_status size_net(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
 
 /* The MLAG peer links: peer_links between leaves 2k and 2k+1 of each pair, after the fabric's
  * last boundary (boundary_base[tiers] stays where the builder put it), marked with the leaf's up
- * boundary (1) so they run at the leaf's up-link speed. */
+ * boundary (1). Each takes the whole of one physical port in a cage of its own: a port split
+ * `breakout` ways carries that many lane links, so one straight cable runs the port at its full
+ * speed (a 100G QSFP28 port at 25G lanes: 4 x 25G in one 100G DAC, not one lane of it). */
 static fp_status add_peer_links(fp_fabric *fab, const fp_net_spec *ns, fp_error *err)
 {
     if (!ns->dual_homed || ns->peer_links == 0 || fab->tiers < 1)
         return FP_OK;
     const int64_t leaves = fab->level[1].switches * fab->planes, pairs = leaves / 2;
     const int kc = leaf_cage_ports(&ns->rs), p0 = peer_port0(fab, &ns->rs);
-    fp_link *l = realloc(fab->link, sizeof *l * (size_t)(fab->n_link + pairs * ns->peer_links));
+    const int lanes = ns->rs.tier[0].breakout > 0 ? ns->rs.tier[0].breakout : 1;
+    fp_link *l = realloc(fab->link, sizeof *l * (size_t)(fab->n_link + pairs * ns->peer_links * lanes));
     if (l == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory for MLAG peer links");
     fab->link = l;
     for (int64_t k = 0; k < pairs; k++)
-        for (int j = 0; j < ns->peer_links; j++) {
-            fp_link *x = &fab->link[fab->n_link++];
-            x->a = (int32_t)(fab->tier_base[1] + 2 * k);
-            x->z = x->a + 1;
-            x->a_port = x->z_port = p0 + j * kc;
-            x->boundary = 1;
-            x->plane = 0;
-        }
-    fab->ports_used[1] += 2 * pairs * ns->peer_links;
+        for (int j = 0; j < ns->peer_links; j++)
+            for (int q = 0; q < lanes; q++) {
+                fp_link *x = &fab->link[fab->n_link++];
+                x->a = (int32_t)(fab->tier_base[1] + 2 * k);
+                x->z = x->a + 1;
+                x->a_port = x->z_port = p0 + j * kc + q;
+                x->boundary = 1;
+                x->plane = 0;
+            }
+    fab->ports_used[1] += 2 * pairs * ns->peer_links * lanes;
     return FP_OK;
 }
 

@@ -24,8 +24,10 @@ void fp__net_fabrics_free(fp_net_fabrics *nf);
  * -1 when the network is not dual-homed or dev is not a leaf. */
 int64_t fp__mlag_peer(const fp_fabric *fab, const fp_net_spec *ns, int64_t leaf);
 /* MLAG peer links of a network's fabric: the links after its last boundary
- * (boundary_base[tiers] .. n_link), ns->peer_links per pair, each leaf 2k to 2k+1 on a cage of
- * its own after the leaf's up ports, at the leaf's up-link speed (their boundary field is 1). */
+ * (boundary_base[tiers] .. n_link), ns->peer_links per pair, each leaf 2k to 2k+1 on a
+ * physical port of its own (in a cage of its own) after the leaf's up ports, the whole port: as
+ * many lane links as the leaf's ports split (breakout), each at the up-link speed (their
+ * boundary field is 1). Returns the lane links: pairs x peer_links x breakout. */
 int64_t fp__net_peer_links(const fp_fabric *fab);
 
 /* Metrics of a network's fabric. Bisection: the smallest over boundaries of (links x speed) / 2

@@ -628,7 +628,7 @@ Test(networks, cables_labels_topology_network_column)
  * of two, one cable or port may fail) = 10 links, each joining leaf 2k to its peer 2k+1 on a
  * port of its own past the leaf's 28 down and 28 up ports, cabled at 100G and priced. Storage
  * (InfiniBand, QM9700) has no MLAG: no peer links. With "mlag_peer_links": 4 the in-band pairs
- * get 5 x 4 = 20; the HGX converged pair (SN5600) gets 2. */
+ * get 5 x 4 = 20; the HGX converged pair (SN5600 at 200G, ports split 4 ways) gets 2 x 4 lane links. */
 Test(networks, mlag_peer_links)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
@@ -665,7 +665,8 @@ Test(networks, mlag_peer_links)
     fp_plan_free(p);
 
     p = preset_plan("hgx-h100-enterprise-32");
-    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, net_index(p, "converged"))), 2);
+    /* One pair, 2 peer links, each a whole 800G port split 4 ways to the network's 200G: 8. */
+    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, net_index(p, "converged"))), 2 * 4);
     fp_plan_free(p);
 
     char json[1024];
@@ -881,5 +882,67 @@ Test(networks, xlsx_racks_include_networks)
     cr_assert_eq(used - layout_used, 12 * 1 + (net_switches(p, ib, 1) + net_switches(p, ib, 2)) * 2 + 6 * 1 + 9);
     cr_assert(oob_in_k01);
     free(xml);
+    fp_plan_free(p);
+}
+
+/* A peer link takes a whole physical port. Storage at 200G on SN5600: each 800G OSFP port
+ * splits 4 ways (catalog: 64 x 800G or 256 x 200G), one port per cage. Each of the 2 default
+ * peer links of a pair is one port = its 4 lanes x 200G = 800G, the 4 lane links on the same
+ * physical port of both leaves, carried by one straight 800G cable. So per pair: 2 x 4 = 8
+ * lane links, 2 cables of 4 links each at an 800G part, 1,600 Gb/s between the peers (before:
+ * 2 links of one 200G lane each, 400 Gb/s, 3 lanes of each cage idle). */
+Test(networks, mlag_peer_link_takes_whole_port)
+{
+    char json[1024];
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": [{\"name\": \"storage\","
+             " \"role\": \"storage\", \"port_gbps\": 200, \"switch\": \"nvidia-sn5600\"}]}");
+    fp_plan *p = plan_from(json);
+    const fp_fabric *f = fp__plan_net_fabric(p, 0);
+    const fp_net_spec *ns = fp__plan_net(p, 0);
+    const fp_cabling *cab = &fp__plan_net_phys(p)->cab[0];
+    cr_assert_eq(ns->rs.tier[0].breakout, 4);
+    const int64_t pairs = f->level[1].switches / 2;
+    cr_assert_gt(pairs, 0);
+    cr_assert_eq(fp__net_peer_links(f), pairs * 2 * 4);
+    double gbps = 0;
+    int64_t cables = 0;
+    for (int64_t l = f->boundary_base[f->tiers]; l < f->n_link; l++) {
+        const fp_link *k = &f->link[l];
+        int64_t first = f->boundary_base[f->tiers] + (l - f->boundary_base[f->tiers]) / 4 * 4;
+        /* lanes 1..4 of the port the first lane link of its group is on */
+        cr_assert_eq(k->a_port / 4, f->link[first].a_port / 4);
+        cr_assert_eq(k->a_port % 4, (int)(l - first));
+        cr_assert_eq(fp__port_lane(f, &ns->rs, k->a, k->a_port), (int)(l - first) + 1);
+        gbps += ns->rs.gbps[k->boundary];
+        const fp_cable *cb = &cab->cable[cab->link_cable[l]];
+        cr_assert_eq(cb->n_links, 4);
+        cr_assert_eq(ns->rs.phys.parts[cb->part].port_gbps, 800);
+        cr_assert_eq(cab->link_cable[l], cab->link_cable[first]);
+        cables += l == first;
+    }
+    cr_assert_eq(cables, pairs * 2);
+    cr_assert_float_eq(gbps, (double)pairs * 1600, 1e-9);
+    fp_plan_free(p);
+}
+
+/* --fail cable: with a network cable's id as cables.csv prints it. The compute fabric has 2,048
+ * links (1,024 NIC-leaf + 1,024 leaf-spine, RA Table 4), so the networks' cable ids go on from
+ * C0002049: storage's first cable carries its link 1, su01-node-01's first storage port to its
+ * leaf (a 400G port in a cage of its own: one link). Down: that link alone, in storage; the
+ * compute fabric loses nothing; storage's narrowest boundary was 256 x 400 / 2 = 51,200 Gb/s,
+ * now 255 x 400 / 2 = 51,000; no host cut off (its second port is on the MLAG peer). */
+Test(networks, fail_network_cable)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_failure_report r;
+    const char *one[] = { "cable:C0002049" };
+    fp_network_failure nf = net_fail(p, "storage", one, 1, &r);
+    cr_assert_eq(r.links_failed, 0);
+    cr_assert_eq(nf.links_failed, 1);
+    cr_assert_float_eq(nf.bisection_before_gbps, 51200, 1e-6);
+    cr_assert_float_eq(nf.bisection_after_gbps, 51000, 1e-6);
+    cr_assert_eq(nf.hosts_cut_off, 0);
+    nf = net_fail(p, "inband", one, 1, &r);
+    cr_assert_eq(nf.links_failed, 0);
     fp_plan_free(p);
 }
