@@ -13,9 +13,10 @@
  * and parts are 14 to 24 (Calibri's letters are narrower than its digits, the width unit:
  * "su64-node-27;su64-node-28" and "nvidia-acc-800g-split-2x400" measure about 23 digits). The
  * printed 21 columns' widths add up to 180 characters, 1,365 px or 1,024 pt at 100 %, which one
- * page width fits at 78 % on A4 landscape (799 pt between 0.3 in margins) and 73 % on Letter
- * (749 pt): 11 pt Calibri prints at 8.6 pt and 8.0 pt (before the Gb/s column and the wider
- * ports, LibreOffice with Carlito, Calibri's metric twin, measured 8.5 pt on A4 at 82 %). */
+ * page width fits at 78 % on A4 landscape (799 pt between 0.3 in margins) and 75 % on Letter
+ * (763 pt between 0.2 in margins): 11 pt Calibri prints at 8.6 pt and 8.2 pt. LibreOffice with
+ * Carlito, Calibri's metric twin, measured 8.35 pt on A4 and 7.9 pt on Letter with 0.3 in
+ * margins for the full default plan, hence Letter's narrower margins. */
 static const column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
     { "A device", 14 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
