@@ -388,7 +388,7 @@ int cmd_diff(int argc, char **argv)
     }
     /* Both files or neither, through the publishing plan -o uses (lock, private temporary
      * folder, rollback, cleanup on SIGINT/SIGTERM). */
-    fp_error err;
+    fp_error err = { 0 };
     fp_publish *pub = NULL;
     if (fp_publish_begin(out, &pub, &err) != FP_OK) {
         table_free(&o);

@@ -438,7 +438,7 @@ int cmd_sweep(int argc, char **argv)
     /* Both files or neither, through the publishing plan -o uses (lock, private temporary
      * folder, rollback, cleanup on SIGINT/SIGTERM). */
     char title[256];
-    fp_error err;
+    fp_error err = { 0 };
     fp_publish *pub = NULL;
     FILE *f;
     snprintf(title, sizeof title, "fabplan sweep %s%s%s", range, o.spec_path ? " " : "",

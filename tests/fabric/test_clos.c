@@ -204,7 +204,7 @@ Test(clos, auto_tiers_boundaries)
 
 Test(clos, two_tiers_too_small_names_maximum)
 {
-    fp_error err;
+    fp_error err = { 0 };
     fp_status rc = plan_error("{\"cluster\":{\"gpus\":16384},\"fabric\":{\"tiers\":2,\"topology\":\"clos\","
                               "\"switch\":{\"ports\":64,\"port_gbps\":400}}}", &err);
     cr_assert_eq(rc, FP_EDESIGN);
@@ -494,7 +494,7 @@ Test(clos, gpus_not_multiple_of_server)
 
 Test(clos, too_many_for_four_tiers)
 {
-    fp_error err;
+    fp_error err = { 0 };
     /* 32-port switches, 32-server SUs of 8 rails: a leaf has 16 down ports, so an SU needs 2
      * leaves per rail = 16 leaves, and a spine's 16 down ports reach one SU: 256 endpoints per
      * pod x 16 x 32 at the two upper tiers = 131,072 GPUs at 4 tiers. */
@@ -651,7 +651,7 @@ Test(clos, partial_su_keeps_full_leaves_and_cables)
 
 Test(clos, spread_errors_name_the_field)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"fabric\":{\"spread\":\"random\"}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/spread");
     cr_expect(strstr(err.msg, "\"even\" or \"balanced\"") != NULL, "%s", err.msg);

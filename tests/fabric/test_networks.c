@@ -72,7 +72,7 @@ static void write_plan(const fp_plan *p, unsigned formats, char dir[64])
 static void expect_error(const char *nets, fp_status code, const char *where, const char *says)
 {
     char json[2048];
-    fp_error err;
+    fp_error err = { 0 };
     snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": %s}", nets);
     cr_assert_eq(plan_error(json, &err), code, "%s -> %d %s", nets, err.code, err.msg);
     cr_assert_str_eq(err.where, where, "%s: where %s (%s)", nets, err.where, err.msg);
@@ -114,7 +114,7 @@ Test(networks, validation_errors_point_into_networks)
                  FP_EDESIGN, "/networks/0/mlag_peer_links", "16 peer links (a cage each) do not fit");
     {
         char json[1024];
-        fp_error err;
+        fp_error err = { 0 };
         snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": [{\"name\": \"c\","
                  " \"role\": \"converged\", \"port_gbps\": 100, \"switch\": {\"ports\": 16,"
                  " \"port_gbps\": 100}, \"mlag_peer_links\": 16}]}");
@@ -823,7 +823,7 @@ Test(networks, trays_carry_network_cables)
     size_t nc = fp_plan_tray_count(c), np = fp_plan_tray_count(p);
     cr_assert_eq(np, nc + 1, "trays: %zu with the network, %zu without", np, nc);
     fp_tray_info a, b;
-    fp_error err;
+    fp_error err = { 0 };
     int64_t more = 0;
     double area = 0;
     const double cord = 3.14159265358979 * 3.0 * 3.0 / 4;

@@ -315,7 +315,7 @@ Test(cabling, spine_core_run_beyond_every_reach_is_named)
     /* 16 units over two halls 2.5 km apart: pods 3-4 live in hall 2 with their spines, the
      * cores in hall 1. Their spine-core runs exceed the 2 km FR optics. */
     const char *far = FAT_TREE "\"layout\":{\"halls\":2,\"hall_gap_m\":2500}}";
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error(far, &err), FP_EDESIGN, "%s", err.msg);
     cr_expect(strstr(err.msg, "spine-core"), "%s", err.msg);
     cr_expect(strstr(err.msg, "2000 m"), "%s", err.msg);
@@ -334,7 +334,7 @@ Test(cabling, spine_core_run_beyond_every_reach_is_named)
 
 Test(cabling, copper_only_policy_fails_with_reach)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"DAC\"}}", &err),
                  FP_EDESIGN);
     cr_expect(strstr(err.msg, "nic-leaf"), "%s", err.msg);
@@ -361,7 +361,7 @@ Test(cabling, overrides_by_cable_id_and_by_ends)
     cr_expect_eq(medium_of(p, 9 * 8), FP_MEDIUM_SMF);
     fp_plan_free(p);
 
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"overrides\":[{\"cable\":\"C9999999\",\"length_m\":3}]}", &err),
                  FP_EINVAL);
     cr_expect_str_eq(err.where, "/overrides/0");
@@ -375,7 +375,7 @@ Test(cabling, overrides_by_cable_id_and_by_ends)
 
 Test(cabling, media_policy_errors)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"media\":{\"nic-leaf\":\"fibre\"}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/media/nic-leaf");
     cr_expect_eq(plan_error("{\"media\":{\"leaf-spine\":[\"MMF\",3]}}", &err), FP_EINVAL);
@@ -657,7 +657,7 @@ Test(cabling, structured_panels_stand_in_the_racks)
     /* Panels that do not fit are a design error naming the rack: 5 servers of 8U fill all of
      * a 40U rack, and their 40 NIC links need ceil(40 / 12) = 4 plates, 1 panel, with no unit
      * free for it. */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":320},\"media\":{\"default\":\"MMF\"},"
                             "\"layout\":{\"cabling\":\"structured\",\"servers_per_rack\":5,\"rack_units\":40}}",
                             &err), FP_EDESIGN);

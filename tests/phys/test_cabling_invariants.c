@@ -584,7 +584,7 @@ Test(cabling_invariants, two_halls_end_leaf_racks)
 
 Test(cabling_invariants, override_errors_name_the_override)
 {
-    fp_error err;
+    fp_error err = { 0 };
     /* The same link twice, once by id and once by its ends (named far end first). */
     cr_expect_eq(plan_error(SU256 "{\"cable\":\"C0000001\",\"length_m\":2},"
                             "{\"a\":\"su01-leaf-r1 1/1/1\",\"z\":\"su01-node-01 nic1\",\"length_m\":30}]}", &err),

@@ -151,7 +151,7 @@ Test(layout, spare_servers_are_placed_and_cabled)
 
 Test(layout, errors_name_the_field)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"layout\":{\"racks_per_row\":\"many\"}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/layout/racks_per_row");
     cr_expect_eq(plan_error("{\"layout\":{\"leaf_racks\":\"side\"}}", &err), FP_EINVAL);
@@ -324,7 +324,7 @@ Test(layout, hundred_thousand_gpus_in_several_halls)
 
 Test(layout, new_fields_are_checked)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"layout\":{\"spine_racks\":\"side\"}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/layout/spine_racks");
     cr_expect_eq(plan_error("{\"layout\":{\"row_power_limit_w\":-1}}", &err), FP_EINVAL);

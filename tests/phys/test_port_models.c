@@ -172,7 +172,7 @@ Test(port_models, infiniband_default_uses_no_aec)
 
 Test(port_models, no_common_protocol_is_an_error)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"cluster\":{\"nic\":{\"ports\":1,\"port_gbps\":400,\"cage\":\"OSFP\","
                             "\"protocol\":\"ethernet\"}},\"fabric\":{\"switch\":\"nvidia-qm9700\"}}",
                             &err),
@@ -303,7 +303,7 @@ Test(port_models, co_packaged_optics_take_fibre_straight)
 
 Test(port_models, chassis_serves_spine_not_leaf)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"fabric\":{\"switch\":\"generic-chassis-576x800\"}}", &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "chassis") && strstr(err.msg, "leaf"), "%s", err.msg);
     /* TH5 leaves (64 x 400G down in 32 cages, 32 x 800G up, as the SN5600 above) under a 576 x
@@ -325,7 +325,7 @@ Test(port_models, nothing_fits_names_what_is_missing)
      * 100G modules are single-port QSFP28 ones (MMA1B00-C100D, MMA1L30-CM), nothing for a
      * QSFP-DD cage carrying four 100G links; the error names the speed, the cage and the links
      * per cage, and offers the closest modules. */
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":64,\"nic\":{\"ports\":1,\"port_gbps\":100,"
                             "\"cage\":\"QSFP28\",\"price_usd\":500,\"power_w\":10}},"
                             "\"fabric\":{\"topology\":\"clos\",\"switch\":\"generic-th4-64x400\"}}",
@@ -340,7 +340,7 @@ Test(port_models, nothing_fits_names_what_is_missing)
 
 Test(port_models, link_speed_errors)
 {
-    fp_error err;
+    fp_error err = { 0 };
     /* QM9700 ports are 400G: no 800G uplinks */
     cr_assert_eq(plan_error("{\"fabric\":{\"link_gbps\":[400,800]}}", &err), FP_EINVAL);
     cr_expect(strstr(err.msg, "800G links above it"), "%s", err.msg);

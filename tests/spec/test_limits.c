@@ -24,7 +24,7 @@ Test(limits, cages_must_divide_ports_inline)
 {
     /* 64 ports in 3 cages: the cabling lays ports out cage by cage, so 64/3 cages overran the
      * cage arrays (segfault). */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"fabric\":{\"switch\":{\"ports\":64,\"port_gbps\":400,\"cages\":3}}}",
                             &err),
                  FP_EINVAL);
@@ -56,7 +56,7 @@ Test(limits, breakouts_whole_and_in_range)
     const char *cases[] = { "1e300", "2.5", "65", "1e999" };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char spec[256];
-        fp_error err;
+        fp_error err = { 0 };
         snprintf(spec, sizeof spec,
                  "{\"cluster\":{\"gpus\":256},\"fabric\":{\"switch\":{\"ports\":32,\"port_gbps\":800,\"breakouts\":[%s]}}}",
                  cases[i]);
@@ -66,7 +66,7 @@ Test(limits, breakouts_whole_and_in_range)
         cr_expect(strstr(err.msg, "-2147483648") == NULL, "%s", err.msg);
     }
     /* 800G split 2 ways reaches the 400G NIC: accepted */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"fabric\":{\"switch\":{\"ports\":32,\"port_gbps\":800,\"breakouts\":[2]}}}",
                             &err),
                  FP_OK, "%s", err.msg);
@@ -96,7 +96,7 @@ Test(limits, reserve_leaving_no_capacity_says_why)
     /* reserve 0.9 leaves 6 of 64 ports: a leaf has 3 down, so a 32-server SU's 8 x 32 = 256
      * NIC ports need ceil(256/3) = 86 leaves (rails share a leaf rather than each rounding
      * 32/3 up to 11: 88), but a spine reaches 3. */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"fabric\":{\"reserve\":0.9}}", &err),
                  FP_EDESIGN);
     cr_expect_str_eq(err.where, "/fabric/su_servers");
@@ -108,7 +108,7 @@ Test(limits, reserve_leaving_no_capacity_says_why)
 Test(limits, missing_cage_type_is_named)
 {
     /* Inline parts carry no cage type; the message said "a  cage". */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256,\"nic\":{\"ports\":1,\"port_gbps\":100000}},"
                             "\"fabric\":{\"switch\":{\"ports\":64,\"port_gbps\":100000}}}",
                             &err),
@@ -138,14 +138,14 @@ Test(limits, names_follow_one_rule)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char spec[256];
-        fp_error err;
+        fp_error err = { 0 };
         snprintf(spec, sizeof spec, "{\"name\":\"%s\",\"cluster\":{\"gpus\":256}}", bad[i].json_name);
         cr_expect_eq(plan_error(spec, &err), FP_EINVAL, "case %zu", i);
         cr_expect_str_eq(err.where, "/name", "case %zu", i);
         cr_expect(strstr(err.msg, bad[i].byte) != NULL, "case %zu: %s", i, err.msg);
     }
     /* Letters of any script and emoji are names. */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"name\":\"Z\xc3\xbcrich \xe6\x9d\xb1\xe4\xba\xac \xf0\x9f\x9a\x80\","
                             "\"cluster\":{\"gpus\":256}}",
                             &err),
@@ -258,7 +258,7 @@ Test(limits, big_catalog_merge_and_duplicates)
 Test(limits, gpu_range_is_what_fits_in_memory)
 {
     /* 10,000,000 GPUs needed more than 5.6 GB (about 1.2 kB per GPU); the range is 2^20. */
-    fp_error err;
+    fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1048577}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/cluster/gpus");
     cr_expect(strstr(err.msg, "from 1 to 1048576") != NULL, "%s", err.msg);

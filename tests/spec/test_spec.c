@@ -27,7 +27,7 @@ Test(spec, trailing_garbage_rejected)
 
 Test(spec, bad_value_names_pointer_expected_found)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"fabric\":{\"tiers\":7}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/tiers");
     cr_expect(strstr(err.msg, "expected \"auto\", 2, 3 or 4") && strstr(err.msg, "found the number 7"), "%s", err.msg);
@@ -51,7 +51,7 @@ Test(spec, bad_value_names_pointer_expected_found)
 
 Test(spec, unknown_key_suggests)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"fabric\":{\"tier\":3}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/tier");
     cr_expect(strstr(err.msg, "did you mean \"tiers\"") != NULL, "%s", err.msg);
@@ -59,7 +59,7 @@ Test(spec, unknown_key_suggests)
 
 Test(spec, unknown_catalog_id_lists_close_matches)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"fabric\":{\"switch\":\"nvidia-qm970\"}}", &err), FP_ECATALOG);
     cr_expect_str_eq(err.where, "/fabric/switch");
     cr_expect(strstr(err.msg, "nvidia-qm9700") != NULL, "%s", err.msg);
@@ -69,7 +69,7 @@ Test(spec, unknown_catalog_id_lists_close_matches)
 
 Test(spec, switch_too_slow_for_nic)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"cluster\":{\"nic\":\"nvidia-cx8-osfp\"},\"fabric\":{\"switch\":\"nvidia-qm9700\"}}", &err),
                  FP_EINVAL);
     cr_expect(strstr(err.msg, "400G ports") && strstr(err.msg, "800G"), "%s", err.msg);
@@ -77,21 +77,21 @@ Test(spec, switch_too_slow_for_nic)
 
 Test(spec, planes_need_matching_nic_ports)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"fabric\":{\"planes\":2}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/planes");
 }
 
 Test(spec, fat_tree_rejects_oversubscription)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"fabric\":{\"topology\":\"fat-tree\",\"oversubscription\":[2]}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/oversubscription");
 }
 
 Test(spec, too_many_switch_models)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":512},\"fabric\":{\"tiers\":2,\"switch\":[\"nvidia-qm9700\",\"nvidia-qm9700\",\"nvidia-qm9700\"]}}", &err),
                  FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/switch");
@@ -99,7 +99,7 @@ Test(spec, too_many_switch_models)
 
 Test(spec, extra_oversubscription_only_if_one)
 {
-    fp_error err;
+    fp_error err = { 0 };
     /* auto picks 2 tiers for 512 GPUs: a 1:1 entry for tier 2 is harmless, 2:1 is an error */
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":512},\"fabric\":{\"oversubscription\":[1,1,1]}}", &err), FP_OK, "%s", err.msg);
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":512},\"fabric\":{\"oversubscription\":[1,2]}}", &err), FP_EINVAL);
@@ -228,7 +228,7 @@ Test(spec, load_missing_file_is_io_error)
 
 Test(spec, switch_with_too_few_ports)
 {
-    fp_error err;
+    fp_error err = { 0 };
     cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":4},\"fabric\":{\"switch\":{\"ports\":3,\"port_gbps\":400}}}", &err),
                  FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/switch");
