@@ -32,6 +32,14 @@ static inline void set_attr(void *obj, const char *name, const char *value)
     agsafeset(obj, (char *)name, (char *)value, S(""));
 }
 
+/* Pin node n at (x, y) points for the solver-free engines (nop, neato -n2). */
+static inline void fp__dot_pin(void *n, double x, double y)
+{
+    char v[64];
+    snprintf(v, sizeof v, "%.2f,%.2f!", x, y);
+    set_attr(n, "pos", v);
+}
+
 static inline const char *role_plural(int tier)
 {
     static const char *const plural[] = { "servers", "leaves", "spines", "cores", "super-cores" };

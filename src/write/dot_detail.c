@@ -304,13 +304,6 @@ typedef struct column {
     double y;               /* running top while placing */
 } column;
 
-static void pin_node(Agnode_t *n, double x, double y)
-{
-    char v[64];
-    snprintf(v, sizeof v, "%.2f,%.2f!", x, y);
-    set_attr(n, "pos", v);
-}
-
 fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
                            fp_error *err)
 {
@@ -452,7 +445,7 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
         if (node[i] == NULL)
             continue;
         int c = fab->dev[i].tier == 0 && dl.side[dl.local[i]] == 2 ? right_col : fab->dev[i].tier;
-        pin_node(node[i], col[c].x, col[c].y - nh[i] / 2);
+        fp__dot_pin(node[i], col[c].x, col[c].y - nh[i] / 2);
         col[c].y -= nh[i] + STACK_GAP;
     }
     /* Links leaving the unit: one edge per device to the tier it reaches, with the count. The
@@ -472,7 +465,7 @@ fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write
             set_attr(stub[s], "fillcolor", fill_of(tier));
             set_attr(stub[s], "style", "filled,dashed");
             set_attr(stub[s], "tier", fp__tier_role(tier, fab->tiers));
-            pin_node(stub[s], stub_x + 40, stub_y);
+            fp__dot_pin(stub[s], stub_x + 40, stub_y);
             stub_y -= 50;
         }
         Agedge_t *e = agedge(g, node[i], stub[s], NULL, 1);

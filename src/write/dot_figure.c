@@ -55,9 +55,7 @@ static const char *commas(char *buf, size_t n, int64_t v)
 
 static void pin(Agnode_t *nd, double cx, double cy)
 {
-    char v[64];
-    snprintf(v, sizeof v, "%.2f,%.2f!", cx, FIG_H - cy);
-    set_attr(nd, "pos", v);
+    fp__dot_pin(nd, cx, FIG_H - cy);
 }
 
 /* A fixed-size box centred at (cx, cy) on the page (y down), w x h points. */

@@ -89,7 +89,7 @@ static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, in
 static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, int n_runs,
                            const run_tally *tally, double max_y, fp_error *err)
 {
-    char buf[4096], pos[64];
+    char buf[4096];
     size_t k = 0, cap = sizeof buf;
     fp_rack_info a, b;
 #define PUT(...) (k += k < cap ? (size_t)snprintf(buf + k, cap - k, __VA_ARGS__) : 0)
@@ -115,8 +115,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     int rows = n_runs + 1 + (tally->runs > n_runs);
     double height = rows * RUN_TABLE_ROW_PT;
     double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (fp__plan_fabric(plan)->tiers + 1) - 12.0;
-    snprintf(pos, sizeof pos, "%.2f,%.2f!", -2.6 * 72.0 - FLOOR_LEGEND_SHIFT, top - height / 2);
-    set_attr(n, "pos", pos);
+    fp__dot_pin(n, -2.6 * 72.0 - FLOOR_LEGEND_SHIFT, top - height / 2);
     return FP_OK;
 }
 
@@ -127,9 +126,7 @@ static Agnode_t *floor_rect(Agraph_t *g, const char *name, double x0, double x1,
 {
     char v[64];
     Agnode_t *n = agnode(g, (char *)name, 1);
-    snprintf(v, sizeof v, "%.2f,%.2f!", (x0 + x1) / 2 * FLOOR_PT_PER_M,
-             (max_y + 1.2 - (y0 + y1) / 2) * FLOOR_PT_PER_M);
-    set_attr(n, "pos", v);
+    fp__dot_pin(n, (x0 + x1) / 2 * FLOOR_PT_PER_M, (max_y + 1.2 - (y0 + y1) / 2) * FLOOR_PT_PER_M);
     snprintf(v, sizeof v, "%.4f", (x1 - x0) * FLOOR_PT_PER_M / 72.0);
     set_attr(n, "width", v);
     snprintf(v, sizeof v, "%.4f", (y1 - y0) * FLOOR_PT_PER_M / 72.0);
