@@ -558,6 +558,26 @@ Test(netbox, networks_preset_carries_every_network)
     fp_plan_free(p);
 }
 
+/* The HGX Enterprise RA preset (compute, converged, out-of-band) follows the same rules; every
+ * cable row carries one network's tag, the compute fabric's one per compute link. */
+Test(netbox, enterprise_networks_preset_follows_netbox_rules)
+{
+    fp_plan *p = plan_from_preset("hgx-h100-enterprise-32");
+    net_counts nc;
+    long cables = check_netbox_counts(p, &nc), sum = 0;
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_assert_gt(nc.n, 1);
+    cr_expect_str_eq(nc.tag[0], "compute");
+    cr_expect_eq(nc.cables[0], s.links);
+    for (int i = 0; i < nc.n; i++) {
+        cr_expect(i == 0 || nc.switches[i] > 0, "%s has no switch", nc.tag[i]);
+        sum += nc.cables[i];
+    }
+    cr_expect_eq(sum, cables);
+    fp_plan_free(p);
+}
+
 /* ---- one name per port across every output ---- */
 
 /* A plan on the built-in catalog plus `extra` (a catalog JSON text). */
