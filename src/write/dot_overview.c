@@ -282,17 +282,13 @@ static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
     return sg;
 }
 
-fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
-                             fp_error *err)
+/* The overview's graph: its title (name, topology, size, the switch models) and the drawing
+ * attributes; NULL when out of memory. */
+static Agraph_t *overview_graph(const fp_plan *plan)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
-    overview ov;
-    fp_status rc;
-    char title[400], name[64], label[256];
-    (void)o;
-    if ((rc = overview_build(&ov, plan, err)) != FP_OK)
-        return rc;
+    char title[400];
     char planes[32] = "";
     if (fab->planes > 1)
         snprintf(planes, sizeof planes, ", %d planes", fab->planes);
@@ -302,10 +298,8 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
              rs->name[0] ? rs->name : "fabric", fp_topology_name(rs->topology), (long long)rs->gpus,
              fab->tiers, planes, models);
     Agraph_t *g = fp__dot_new_graph("fabric", "dot", title);
-    if (g == NULL) {
-        overview_free(&ov);
-        FP_FAIL(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
-    }
+    if (g == NULL)
+        return NULL;
     /* Servers at the bottom, the top tier above: the usual way a Clos is drawn. */
     set_attr(g, "rankdir", "BT");
     set_attr(g, "nodesep", "0.35");
@@ -313,21 +307,61 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     agattr(g, AGNODE, S("shape"), S("box"));
     agattr(g, AGNODE, S("fontsize"), S("12"));
     agattr(g, AGEDGE, S("fontsize"), S("11"));
+    return g;
+}
 
-    Agnode_t **node = calloc((size_t)ov.n_groups, sizeof *node);
-    if (node == NULL) {
-        agclose(g);
-        overview_free(&ov);
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory");
-    }
+/* The one node for all servers. */
+static Agnode_t *servers_node(Agraph_t *g, const fp_plan *plan)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    char label[256];
     snprintf(label, sizeof label, "servers × %lld\n%d GPUs and %d fabric ports each",
              (long long)fab->servers, rs->gpus_per_server,
              rs->endpoints_per_server * fab->planes);
-    node[0] = agnode(g, S("servers"), 1);
-    set_attr(node[0], "label", label);
-    set_attr(node[0], "fillcolor", fill_of(0));
-    set_attr(node[0], "shape", "box3d");
+    Agnode_t *n = agnode(g, S("servers"), 1);
+    set_attr(n, "label", label);
+    set_attr(n, "fillcolor", fill_of(0));
+    set_attr(n, "shape", "box3d");
+    return n;
+}
 
+/* The cluster group k of tier t in plane p sits in: its zone (4 tiers) and pod run, made on
+ * first use inside pg; pg itself when neither applies. */
+static Agraph_t *group_parent(Agraph_t *pg, const overview *ov, int p, int t, int64_t k)
+{
+    const fp_fabric *fab = fp__plan_fabric(ov->plan);
+    const tier_grouping *tg = &ov->tg[t];
+    int64_t first = k * tg->chunk;
+    Agraph_t *parent = pg;
+    char name[64], label[256];
+    /* Zone clusters (4 tiers) hold their cores and their pods' clusters. */
+    if (fab->tiers >= 4 && t <= 3 && tg->unit != 0) {
+        int64_t zone = t == 3 ? first : first / fab->level[3].children;
+        if (t == 3 || ov->tg[2].chunk <= fab->level[3].children) {
+            snprintf(name, sizeof name, "cluster_p%d_zone%lld", p + 1, (long long)zone + 1);
+            snprintf(label, sizeof label, "zone %lld", (long long)zone + 1);
+            parent = subgraph(pg, name, label);
+        }
+    }
+    if (t <= 2 && tg->unit == 2) {
+        int64_t last = first + tg->chunk > tg->units ? tg->units : first + tg->chunk;
+        snprintf(name, sizeof name, "cluster_p%d_pod%lld", p + 1, (long long)first + 1);
+        if (last - first == 1)
+            snprintf(label, sizeof label, "pod %lld", (long long)first + 1);
+        else
+            snprintf(label, sizeof label, "pods %lld–%lld", (long long)first + 1,
+                     (long long)last);
+        parent = subgraph(parent, name, label);
+    }
+    return parent;
+}
+
+/* A node per switch group, top tier first, inside its plane, zone and pod clusters. */
+static void group_nodes(Agraph_t *g, const overview *ov, Agnode_t **node)
+{
+    const fp_fabric *fab = fp__plan_fabric(ov->plan);
+    char name[64], label[256];
     for (int p = 0; p < fab->planes; p++) {
         Agraph_t *pg = g;
         if (fab->planes > 1) {
@@ -336,62 +370,46 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
             pg = subgraph(g, name, label);
         }
         for (int t = fab->tiers; t >= 1; t--) {
-            const tier_grouping *tg = &ov.tg[t];
+            const tier_grouping *tg = &ov->tg[t];
             for (int64_t k = 0; k < tg->groups; k++) {
-                int64_t gid = tg->base + (int64_t)p * tg->groups + k, first = k * tg->chunk;
-                Agraph_t *parent = pg;
-                if (ov.members[gid] == 0)
+                int64_t gid = tg->base + (int64_t)p * tg->groups + k;
+                if (ov->members[gid] == 0)
                     continue;
-                /* Zone clusters (4 tiers) hold their cores and their pods' clusters. */
-                if (fab->tiers >= 4 && t <= 3 && tg->unit != 0) {
-                    int64_t zone = t == 3 ? first : first / fab->level[3].children;
-                    if (t == 3 || ov.tg[2].chunk <= fab->level[3].children) {
-                        snprintf(name, sizeof name, "cluster_p%d_zone%lld", p + 1, (long long)zone + 1);
-                        snprintf(label, sizeof label, "zone %lld", (long long)zone + 1);
-                        parent = subgraph(pg, name, label);
-                    }
-                }
-                if (t <= 2 && tg->unit == 2) {
-                    int64_t last = first + tg->chunk > tg->units ? tg->units : first + tg->chunk;
-                    snprintf(name, sizeof name, "cluster_p%d_pod%lld", p + 1, (long long)first + 1);
-                    if (last - first == 1)
-                        snprintf(label, sizeof label, "pod %lld", (long long)first + 1);
-                    else
-                        snprintf(label, sizeof label, "pods %lld–%lld", (long long)first + 1,
-                                 (long long)last);
-                    parent = subgraph(parent, name, label);
-                }
+                Agraph_t *parent = group_parent(pg, ov, p, t, k);
                 snprintf(name, sizeof name, "g%lld", (long long)gid);
-                group_label(&ov, gid, t, label, sizeof label);
+                group_label(ov, gid, t, label, sizeof label);
                 node[gid] = agnode(parent, name, 1);
                 set_attr(node[gid], "label", label);
                 set_attr(node[gid], "fillcolor", fill_of(t));
                 /* Repeated in the source so a reader of the .dot (or a test) can recount. */
-                snprintf(label, sizeof label, "%lld", (long long)ov.members[gid]);
+                snprintf(label, sizeof label, "%lld", (long long)ov->members[gid]);
                 set_attr(node[gid], "devices", label);
                 set_attr(node[gid], "tier", fp__tier_role(t, fab->tiers));
             }
         }
     }
+}
+
+/* An edge per pair of groups with links between them, labelled with their count, speed and
+ * media, then the media legend. Returns -1 out of memory. */
+static int group_edges(Agraph_t *g, const overview *ov, Agnode_t **node)
+{
+    char label[256];
     /* Edges per node: a hub (the servers node, a core group) gathers many edges, and a label in
      * the middle of one of them lands between its neighbours. */
-    int64_t *degree = fp__malloc((size_t)ov.n_groups * sizeof *degree);
-    if (degree == NULL) {
-        free(node);
-        overview_free(&ov);
-        agclose(g);
-        return fp__error_set(err, FP_ENOMEM, path, "out of memory for the overview");
-    }
-    memset(degree, 0, (size_t)ov.n_groups * sizeof *degree);
+    int64_t *degree = fp__malloc((size_t)ov->n_groups * sizeof *degree);
+    if (degree == NULL)
+        return -1;
+    memset(degree, 0, (size_t)ov->n_groups * sizeof *degree);
     int64_t media_in_plan[FP_MEDIUM_COUNT] = { 0 };
-    for (int64_t i = 0; i < ov.n_pairs; i++) {
-        degree[ov.pairs[i].a]++;
-        degree[ov.pairs[i].z]++;
+    for (int64_t i = 0; i < ov->n_pairs; i++) {
+        degree[ov->pairs[i].a]++;
+        degree[ov->pairs[i].z]++;
         for (int m = 0; m < FP_MEDIUM_COUNT; m++)
-            media_in_plan[m] += ov.pairs[i].by_medium[m];
+            media_in_plan[m] += ov->pairs[i].by_medium[m];
     }
-    for (int64_t i = 0; i < ov.n_pairs; i++) {
-        const struct pair *pr = &ov.pairs[i];
+    for (int64_t i = 0; i < ov->n_pairs; i++) {
+        const struct pair *pr = &ov->pairs[i];
         Agedge_t *e = agedge(g, node[pr->a], node[pr->z], NULL, 1);
         link_label(label, sizeof label, pr->count, pr->gbps, pr->by_medium);
         /* The label sits at the end away from a hub, where this edge is its node's only one
@@ -407,6 +425,36 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     }
     free(degree);
     media_legend(g, media_in_plan);
+    return 0;
+}
+
+fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err)
+{
+    overview ov;
+    fp_status rc;
+    (void)o;
+    if ((rc = overview_build(&ov, plan, err)) != FP_OK)
+        return rc;
+    Agraph_t *g = overview_graph(plan);
+    if (g == NULL) {
+        overview_free(&ov);
+        FP_FAIL(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
+    }
+    Agnode_t **node = calloc((size_t)ov.n_groups, sizeof *node);
+    if (node == NULL) {
+        agclose(g);
+        overview_free(&ov);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory");
+    }
+    node[0] = servers_node(g, plan);
+    group_nodes(g, &ov, node);
+    if (group_edges(g, &ov, node) != 0) {
+        free(node);
+        overview_free(&ov);
+        agclose(g);
+        return fp__error_set(err, FP_ENOMEM, path, "out of memory for the overview");
+    }
     free(node);
     overview_free(&ov);
     return fp__dot_emit(g, path, err);

@@ -21,6 +21,9 @@ static int64_t boundary_links(const fp_plan *p, int b)
                 "\"nic\": \"nvidia-dgx-h100-sys\"}, \"fabric\": {\"topology\": \"rail-optimized\", " \
                 "\"switch\": \"nvidia-qm9700\", \"su_servers\": 32}"
 
+/* The preset's plan (tests/helpers.h). */
+#define preset_plan plan_from_preset
+
 /* A preset's plan with these stages, after setting the (pointer, value) pairs of `set` (NULL
  * terminated; NULL for none). */
 static fp_plan *preset_plan_with(const char *name, unsigned stages, const char *const *set)
@@ -39,11 +42,6 @@ static fp_plan *preset_plan_with(const char *name, unsigned stages, const char *
     fp_spec_free(spec);
     fp_catalog_free(cat);
     return plan;
-}
-
-static fp_plan *preset_plan(const char *name)
-{
-    return preset_plan_with(name, FP_STAGE_ALL, NULL);
 }
 
 static int net_index(const fp_plan *p, const char *name)
@@ -598,7 +596,7 @@ Test(networks, network_cables_by_reach)
  * runs beyond copper's reach take fibre: over the 100G DAC's 5 m an SR4 pair on OM4 (100 m,
  * MMA1B00-C100D datasheet), over 100 m a CWDM4 pair on single-mode (2 km, MMA1L30-CM). Some
  * uplink on this floor runs past 100 m (the aggregation stands in a central management rack). */
-Test(networks, oob_uplinks_at_full_scale_take_fibre, .timeout = 120)
+Test(networks, oob_uplinks_at_full_scale_take_fibre, .timeout = TEST_TIMEOUT(120))
 {
     static const char *const set[] = { "/cluster/gpus", "131072", "/fabric/tiers", "4", NULL };
     fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_CABLING, set);
