@@ -57,6 +57,7 @@ static const output outputs[] = {
     { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL },
     { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE },
     /* The NetBox set, in the order NetBox imports it (docs/outputs.md). */
+    { "netbox-tags.csv", FP_WRITE_NETBOX, fp__write_netbox_tags, fp__netbox_tags_file_name, FP_SPLIT_NONE },
     { "netbox-sites.csv", FP_WRITE_NETBOX, fp__write_netbox_sites, NULL, FP_SPLIT_NONE },
     { "netbox-manufacturers.csv", FP_WRITE_NETBOX, fp__write_netbox_manufacturers, NULL, FP_SPLIT_NONE },
     { "netbox-device-roles.csv", FP_WRITE_NETBOX, fp__write_netbox_roles, NULL, FP_SPLIT_NONE },

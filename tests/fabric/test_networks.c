@@ -21,19 +21,8 @@ static int64_t boundary_links(const fp_plan *p, int b)
                 "\"nic\": \"nvidia-dgx-h100-sys\"}, \"fabric\": {\"topology\": \"rail-optimized\", " \
                 "\"switch\": \"nvidia-qm9700\", \"su_servers\": 32}"
 
-static fp_plan *preset_plan(const char *name)
-{
-    fp_error err = { 0 };
-    fp_catalog *cat = NULL;
-    fp_spec *spec = NULL;
-    fp_plan *plan = NULL;
-    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_spec_preset(&spec, name, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
-    fp_spec_free(spec);
-    fp_catalog_free(cat);
-    return plan;
-}
+/* The preset's plan (tests/helpers.h). */
+#define preset_plan plan_from_preset
 
 static int net_index(const fp_plan *p, const char *name)
 {
