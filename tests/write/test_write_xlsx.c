@@ -1011,6 +1011,20 @@ Test(write_xlsx, structured_segments_panels_and_trays)
 
 /* ---- the cluster's other networks (spec `networks`) ---- */
 
+/* The dgx-h100-4su-networks plan with its plan.xlsx written alone; path: the workbook's. */
+static fp_plan *networks_workbook(char path[128])
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_XLSX;
+    tmpdir(dir, sizeof dir);
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, 128, "%s/plan.xlsx", dir);
+    return p;
+}
+
 /* dgx-h100-4su-networks: the BOM sheet lists the compute fabric's lines (with their category
  * subtotals) and "Subtotal compute fabric", then each network's lines and "Subtotal <network>
  * network", then "Whole cluster" = the sum of those subtotals. The expected figures are re-added
@@ -1020,14 +1034,8 @@ Test(write_xlsx, structured_segments_panels_and_trays)
  * subtotal, the whole cluster and the Summary's storage cost by quantity x the change. */
 Test(write_xlsx, bom_grouped_by_network_with_subtotals)
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
-    char dir[64], path[128];
-    fp_error err = { 0 };
-    fp_write_options o = FP_WRITE_OPTIONS_INIT;
-    o.formats = FP_WRITE_XLSX;
-    tmpdir(dir, sizeof dir);
-    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
-    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char path[128];
+    fp_plan *p = networks_workbook(path);
     char *bom = sheet_named(path, "BOM"), *sum = sheet_named(path, "Summary");
     xe_book b = { 0 };
     xe_load(&b, "BOM", bom);
@@ -1130,14 +1138,8 @@ Test(write_xlsx, bom_grouped_by_network_with_subtotals)
  * unit and are not drawn. */
 Test(write_xlsx, rack_elevation_shows_network_devices)
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
-    char dir[64], path[128];
-    fp_error err = { 0 };
-    fp_write_options o = FP_WRITE_OPTIONS_INIT;
-    o.formats = FP_WRITE_XLSX;
-    tmpdir(dir, sizeof dir);
-    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
-    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char path[128];
+    fp_plan *p = networks_workbook(path);
     char *xml = sheet_named(path, "Rack elevation");
     const int units = fp__plan_rspec(p)->phys.rack_units;
     static char head[64][24];
