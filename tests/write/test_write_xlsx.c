@@ -1134,8 +1134,9 @@ Test(write_xlsx, bom_grouped_by_network_with_subtotals)
  * endpoints, none shared with the compute servers, leaves or spines, and each is the fill of its
  * legend line. Devices drawn, from the preset by hand: storage 12 switches (QM9700, 1 U),
  * in-band 17 switches (SN4600C, 2 U) + 5 management servers + 4 UFM appliances (1 U each),
- * out-of-band 6 switches (SN2201, 1 U) = 44; the 87 BMC and switch-management entries take no
- * unit and are not drawn. */
+ * out-of-band 7 SN2201 leaves (one per 32-server SU: ceil(215 / 32), 1 U) and one SN4600C
+ * aggregation (2 U) = 46 (derivations in test_netbox.c); the 87 BMC and switch-management
+ * entries take no unit and are not drawn. */
 Test(write_xlsx, rack_elevation_shows_network_devices)
 {
     char path[128];
@@ -1207,7 +1208,7 @@ Test(write_xlsx, rack_elevation_shows_network_devices)
             drawn++;
         }
     }
-    cr_expect_eq(drawn, 12 + 17 + 5 + 4 + 6);
+    cr_expect_eq(drawn, 12 + 17 + 5 + 4 + 8);
     /* storage, management, oob and the endpoints: four fills, none a compute one */
     int used[] = { role_style[FP_NET_STORAGE], role_style[FP_NET_MANAGEMENT], role_style[FP_NET_OOB],
                    role_style[4] };
