@@ -177,6 +177,41 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *co
     return root;
 }
 
+/* A dual-homed network's shape, decided once here so that the fabric stage only sizes and builds
+ * (the resolved spec is read-only after this stage): two rails whose unit is at most as many
+ * hosts as one leaf has down ports, the hosts spread evenly over as few units as that allows (a
+ * partial last pair would keep a full pair's uplinks, the rail rule for partial scalable
+ * units), so each unit gets one leaf per port: the MLAG pair. With peer links, room for them:
+ * while they do not fit in the leaf's ports (less the spec's reserve) after its host and up
+ * ports, the reserve grows by one cage (which every tier then keeps free). */
+static fp_status shape_dual(fp_net_spec *ns, fp_error *err)
+{
+    fp_rspec *rs = &ns->rs;
+    const fp_tier_spec *ts = &rs->tier[0];
+    if (!ns->dual_homed)
+        return FP_OK;
+    if (ns->peer_links > 0 && ts->breakout_up != ts->breakout)
+        ns->peer_links = 0;     /* up links split unlike the down side: the peers go without */
+    const int kc = (ts->per_cage > 0 ? ts->per_cage : 1) * (ts->breakout > 0 ? ts->breakout : 1);
+    const int cap = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
+    for (int step = 0;; step++) {
+        int64_t down = fp__tier_down(rs, 0) > 0 ? fp__tier_down(rs, 0) : 1;
+        int64_t pairs = (ns->hosts + down - 1) / down;
+        rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
+        rs->topology = FP_TOPO_RAIL;
+        /* The peer links start on the first whole cage after a leaf's unit and its up links. */
+        int used = rs->su_servers + fp__up_for(rs, 0, rs->su_servers);
+        if (ns->peer_links == 0 || (used + kc - 1) / kc * kc + ns->peer_links * kc <= cap)
+            return FP_OK;
+        fp_error e = { 0 };
+        if (step > ts->radix / kc ||
+            (rs->reserve += (double)kc / ts->radix, fp__spec_check_ports(rs, &e)) != FP_OK)
+            FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
+                    "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d ports) beside their hosts' and up links; expected fewer peer links, a larger switch or more tiers",
+                    ns->peer_links, ts->model.id, ts->radix);
+    }
+}
+
 static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
                              const fp_rspec *compute, const fp_catalog *cat, fp_error *err)
 {
@@ -286,6 +321,11 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         snprintf(p, sizeof p, "%s/nic", base);
         FP_FAIL(err, FP_EINVAL, p, "%s: %s has %d port%s; expected exactly the network's %d ports per server",
                 p, ns->rs.nic.id, ns->rs.nic.ports, ns->rs.nic.ports == 1 ? "" : "s", ns->ports);
+    }
+    if ((rc = shape_dual(ns, err)) != FP_OK) {
+        fp__phys_free(&ns->rs.phys);
+        fp__net_error_repoint(err, base);
+        return rc;
     }
     return FP_OK;
 }
