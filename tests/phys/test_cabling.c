@@ -135,18 +135,9 @@ Test(cabling, route_length_alone)
     cr_expect_eq(fp_plan_cable_route_m(NULL, 0), 0);
     fp_plan_free(p);
 
-    fp_catalog *cat = NULL;
-    fp_spec *s = NULL;
-    fp_plan *fab_only = NULL;
-    fp_plan_options o = FP_PLAN_OPTIONS_INIT;
-    o.stages = FP_STAGE_FABRIC;
-    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_spec_parse(&s, HAND_SPEC, strlen(HAND_SPEC), "<test>", &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_plan_new_opts(&fab_only, s, cat, &o, &err), FP_OK, "%s", err.msg);
+    fp_plan *fab_only = plan_with_stages(HAND_SPEC, FP_STAGE_FABRIC);
     cr_expect_eq(fp_plan_cable_route_m(fab_only, 0), 0);
     fp_plan_free(fab_only);
-    fp_spec_free(s);
-    fp_catalog_free(cat);
 }
 
 Test(cabling, same_rack_route_stays_in_the_rack)
