@@ -1,7 +1,7 @@
 /* fabplan — private: the read layer between the built plan and the writers. struct fp_plan
- * itself is seen only by plan.c (which drives the stages) and the read-back files
- * (plan_read.c, plan_cables.c) through plan_data.h; everything after them (write/, and the
- * CLI through the public API) reads the plan through these functions and the public getters.
+ * itself is seen only by plan.c (which drives the stages) and the read-back files (plan_read.c,
+ * plan_shape.c, plan_cables.c) through plan_data.h; everything after them (write/, and the CLI
+ * through the public API) reads the plan through these functions and the public getters.
  * Each returns a borrowed, const view of one stage's result, valid while the plan lives. */
 #ifndef FP_PRIVATE_PLAN_H
 #define FP_PRIVATE_PLAN_H
@@ -44,5 +44,39 @@ fp_status fp__plan_need(const fp_plan *plan, unsigned stages, const char *what, 
  * A end (a breakout's hub), z[] each leg's far end; returns the number of legs. Formats no text,
  * for passes over every cable that need only where the ends are (plan_cables.c). */
 int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS]);
+
+/* ---- The fabric as the diagrams draw it (plan_shape.c): one read for the whole, a copy of a
+ * device's or a link's record, names; so write/dot_*.c never index the stages' arrays. ---- */
+
+/* The fabric's shape and the spec figures a drawing labels. Model ids and the name are
+ * borrowed from the plan. */
+typedef struct fp_shape {
+    const char *name;           /* the spec's name, "" when none */
+    fp_topology topology;
+    int tiers, planes;
+    int64_t gpus, servers, devices, links;
+    int64_t su_count;           /* rail-optimized: scalable units (0 otherwise) */
+    int gpus_per_server;
+    int endpoints_per_server;   /* fabric ports per server and plane (rails) */
+    int nics_per_server, nic_ports;
+    int link_gbps;              /* the NIC-leaf speed as the spec gives it */
+    int gbps[FP_MAX_TIERS];     /* link speed per boundary, 0 = NIC-leaf */
+    int64_t tier_base[FP_MAX_TIERS + 1];     /* first device id of each tier (0 = servers) */
+    int64_t boundary_base[FP_MAX_TIERS + 1]; /* first link id of each boundary; [tiers] = links */
+    fp_level level[FP_MAX_TIERS + 1];        /* [1..tiers]: blocks, children, switches per plane */
+    fp_tier_size size[FP_MAX_TIERS];         /* [0] = leaf: ports down and up per switch */
+    const char *model[FP_MAX_TIERS];         /* switch catalog id per tier, [0] = leaf */
+    int radix[FP_MAX_TIERS];                 /* logical ports per switch at the speed below */
+} fp_shape;
+
+void fp__plan_shape(const fp_plan *plan, fp_shape *out);
+/* Device i's and link i's records (i < devices, i < links), by value. */
+fp_device fp__plan_device(const fp_plan *plan, int64_t i);
+fp_link fp__plan_link(const fp_plan *plan, int64_t i);
+/* Device i's name and its port p's name as links.csv writes them, into buf; return buf. */
+char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n);
+char *fp__plan_port_name(const fp_plan *plan, int64_t i, int p, char *buf, size_t n);
+/* The layout's rack index of device i (floor order, as fp_plan_rack); -1 without a layout. */
+int32_t fp__plan_device_rack(const fp_plan *plan, int64_t i);
 
 #endif

@@ -1,4 +1,4 @@
-/* fabplan — private to the plan files in src/ (plan.c, plan_read.c, plan_cables.c,
+/* fabplan — private to the plan files in src/ (plan.c, plan_read.c, plan_shape.c, plan_cables.c,
  * plan_growth.c): what a plan holds. Every other file reads a plan through plan.h or the public getters. */
 #ifndef FP_PRIVATE_PLAN_DATA_H
 #define FP_PRIVATE_PLAN_DATA_H

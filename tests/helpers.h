@@ -20,6 +20,21 @@
 #define TEST_TIMEOUT(seconds) ((seconds) * FP_TEST_TIMEOUT_SCALE)
 
 /* Build a plan from JSON; fails the test with the library's message on error. */
+/* The plan of built-in preset `name` (fabplan presets). */
+static inline fp_plan *plan_from_preset(const char *name)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, name, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return plan;
+}
+
 static inline fp_plan *plan_from(const char *json)
 {
     fp_error err = { 0 };

@@ -69,7 +69,8 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
-        "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", NULL
+        "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
+        "uplink_gbps", "uplink_cage", NULL
     };
     char type[16] = "", d[96];
     fp_status rc;
@@ -111,7 +112,8 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_str(o, "interface_names", ptr, pt->interface_names,
                            sizeof pt->interface_names, err)) != FP_OK ||
         (rc = fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
-        (rc = fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK)
+        (rc = fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
+        (rc = fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK)
         goto fail;
     pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
     pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;
@@ -135,7 +137,9 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = fp__json_i32(o, "cages", ptr, 1, 4096, &pt->cages, err)) != FP_OK ||
         (rc = fp__json_i32(o, "ru", ptr, 1, 60, &pt->ru, err)) != FP_OK ||
         (rc = fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK)
+        (rc = fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "uplink_ports", ptr, 1, 64, &pt->uplink_ports, err)) != FP_OK ||
+        (rc = fp__json_i32(o, "uplink_gbps", ptr, 1, 100000, &pt->uplink_gbps, err)) != FP_OK)
         goto fail;
     double br[FP_MAX_BREAKOUTS];
     int nbr = 0;
@@ -190,6 +194,12 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
                         pt->connector[0] == '\0'))
             FP_FAIL(err, FP_ECATALOG, ptr,
                     "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or \"SMF\"), \"connector\" and \"reach_m\" for its ports",
+                    ptr, pt->id);
+        if ((pt->uplink_ports > 0 || pt->uplink_gbps > 0 || pt->uplink_cage[0]) &&
+            (pt->type != FP_PART_SWITCH || pt->uplink_ports == 0 || pt->uplink_gbps == 0 ||
+             pt->cpo || pt->line_cards > 0))
+            FP_FAIL(err, FP_ECATALOG, ptr,
+                    "%s: part \"%s\": uplink ports take a fixed switch (not co-packaged optics, not a chassis) with both \"uplink_ports\" and \"uplink_gbps\" (and optionally \"uplink_cage\")",
                     ptr, pt->id);
         break;
     case FP_PART_TRANSCEIVER:

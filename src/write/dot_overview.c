@@ -81,6 +81,7 @@ typedef struct tier_grouping {
 
 typedef struct overview {
     const fp_plan *plan;
+    fp_shape sh;
     tier_grouping tg[FP_MAX_TIERS + 1];
     int64_t sus;            /* scalable units of a rail-optimized fabric's leaves (0 none) */
     int64_t n_groups;       /* group 0 = servers */
@@ -104,9 +105,9 @@ static int64_t smallest_divisor_at_least(int64_t of, int64_t at_least)
 
 static void plan_grouping(overview *ov)
 {
-    const fp_fabric *fab = fp__plan_fabric(ov->plan);
-    const int L = fab->tiers;
-    int64_t limit = OVERVIEW_GROUPS_PER_TIER / fab->planes;
+    const fp_shape *sh = &ov->sh;
+    const int L = sh->tiers;
+    int64_t limit = OVERVIEW_GROUPS_PER_TIER / sh->planes;
     if (limit < 2)
         limit = 2;
     int64_t next = 1;
@@ -116,44 +117,44 @@ static void plan_grouping(overview *ov)
         g->units = 1;
         if (L >= 3 && t <= 2) {
             g->unit = 2;
-            g->units = fab->level[2].blocks;
+            g->units = sh->level[2].blocks;
         } else if (L == 2 && t == 1 && ov->sus > 1) {
             /* A 2-tier rail-optimized fabric: its leaves per scalable unit, not one box. */
             g->unit = 1;
             g->units = ov->sus;
-        } else if (L == 2 && t == 1 && fab->level[1].blocks > 1) {
+        } else if (L == 2 && t == 1 && sh->level[1].blocks > 1) {
             /* Any other 2-tier fabric: its leaves in runs of consecutive leaves (at 1,024
              * GPUs on 64-port switches, 32 leaves as 16 boxes of 2), not one box for all. */
             g->unit = 4;
-            g->units = fab->level[1].blocks;
+            g->units = sh->level[1].blocks;
         } else if (L >= 4 && t == 3) {
             g->unit = 3;
-            g->units = fab->level[3].blocks;
+            g->units = sh->level[3].blocks;
         }
         g->chunk = (g->units + limit - 1) / limit;
         /* Runs of pods must not straddle zones, so each zone cluster holds whole groups. */
         if (g->unit == 2 && L >= 4 && g->chunk > 1) {
-            int64_t per_zone = fab->level[3].children;
+            int64_t per_zone = sh->level[3].children;
             g->chunk = g->chunk <= per_zone
                            ? smallest_divisor_at_least(per_zone, g->chunk)
                            : per_zone * ((g->chunk + per_zone - 1) / per_zone);
         }
         g->groups = (g->units + g->chunk - 1) / g->chunk;
         g->base = next;
-        next += g->groups * fab->planes;
+        next += g->groups * sh->planes;
     }
     ov->n_groups = next;
 }
 
 static int64_t group_of(const overview *ov, int64_t dev)
 {
-    const fp_device *d = &fp__plan_fabric(ov->plan)->dev[dev];
-    if (d->tier == 0)
+    const fp_device d = fp__plan_device(ov->plan, dev);
+    if (d.tier == 0)
         return 0;
-    const tier_grouping *g = &ov->tg[d->tier];
-    int64_t unit = g->unit == 1 ? d->su : g->unit == 2 ? d->pod : g->unit == 3 ? d->zone
-                 : g->unit == 4 ? d->index : 0;
-    return g->base + (int64_t)d->plane * g->groups + unit / g->chunk;
+    const tier_grouping *g = &ov->tg[d.tier];
+    int64_t unit = g->unit == 1 ? d.su : g->unit == 2 ? d.pod : g->unit == 3 ? d.zone
+                 : g->unit == 4 ? d.index : 0;
+    return g->base + (int64_t)d.plane * g->groups + unit / g->chunk;
 }
 
 static void overview_free(overview *ov)
@@ -168,12 +169,14 @@ static void overview_free(overview *ov)
 /* Count members of every group and links between every pair of groups (one pass each). */
 static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
     memset(ov, 0, sizeof *ov);
     ov->plan = plan;
-    for (int64_t i = 0; i < fab->n_dev; i++)
-        if (fab->dev[i].tier == 1 && fab->dev[i].su >= ov->sus)
-            ov->sus = fab->dev[i].su + 1;
+    fp__plan_shape(plan, &ov->sh);
+    for (int64_t i = 0; i < ov->sh.devices; i++) {
+        fp_device d = fp__plan_device(plan, i);
+        if (d.tier == 1 && d.su >= ov->sus)
+            ov->sus = d.su + 1;
+    }
     plan_grouping(ov);
     size_t G = (size_t)ov->n_groups;
     ov->members = calloc(G, sizeof *ov->members);
@@ -189,26 +192,27 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
         ov->su_lo[i] = ov->su_hi[i] = -1;
     for (size_t i = 0; i < G * G; i++)
         ov->pair_slot[i] = -1;
-    for (int64_t i = 0; i < fab->n_dev; i++) {
+    for (int64_t i = 0; i < ov->sh.devices; i++) {
         int64_t g = group_of(ov, i);
         ov->members[g]++;
-        int64_t su = fab->dev[i].su;
-        if (su >= 0 && fab->dev[i].tier == 1) {
+        fp_device d = fp__plan_device(plan, i);
+        int64_t su = d.su;
+        if (su >= 0 && d.tier == 1) {
             if (ov->su_lo[g] < 0 || su < ov->su_lo[g])
                 ov->su_lo[g] = su;
             if (su > ov->su_hi[g])
                 ov->su_hi[g] = su;
         }
     }
-    for (int64_t i = 0; i < fab->n_link; i++) {
-        const fp_link *l = &fab->link[i];
-        int64_t a = group_of(ov, l->a), z = group_of(ov, l->z);
+    for (int64_t i = 0; i < ov->sh.links; i++) {
+        const fp_link l = fp__plan_link(plan, i);
+        int64_t a = group_of(ov, l.a), z = group_of(ov, l.z);
         int64_t *slot = &ov->pair_slot[a * (int64_t)G + z];
         if (*slot < 0) {
             *slot = ov->n_pairs++;
             ov->pairs[*slot].a = a;
             ov->pairs[*slot].z = z;
-            ov->pairs[*slot].gbps = fp__plan_rspec(plan)->gbps[l->boundary];
+            ov->pairs[*slot].gbps = ov->sh.gbps[l.boundary];
         }
         struct pair *p = &ov->pairs[*slot];
         p->count++;
@@ -224,7 +228,6 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
  * switch model once in the title, so nodes stay narrow. */
 static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
 {
-    const fp_rspec *rs = fp__plan_rspec(ov->plan);
     size_t k = (size_t)snprintf(buf, n, "%s × %lld", role_plural(tier), (long long)ov->members[gid]);
     if (ov->su_lo[gid] >= 0 && k < n) {
         if (ov->su_lo[gid] == ov->su_hi[gid])
@@ -233,7 +236,7 @@ static void group_label(const overview *ov, int64_t gid, int tier, char *buf, si
             k += (size_t)snprintf(buf + k, n - k, "\nSU %lld–%lld", (long long)ov->su_lo[gid] + 1,
                                   (long long)ov->su_hi[gid] + 1);
         if (k < n)
-            snprintf(buf + k, n - k, ", %d rails", rs->endpoints_per_server);
+            snprintf(buf + k, n - k, ", %d rails", ov->sh.endpoints_per_server);
     } else if (ov->tg[tier].unit == 4 && k < n) {
         /* A run of leaves: "leaves 3–4" (1-based, as their names). */
         const tier_grouping *g = &ov->tg[tier];
@@ -247,30 +250,29 @@ static void group_label(const overview *ov, int64_t gid, int tier, char *buf, si
 }
 
 /* "switches: nvidia-qm9700 (64 ports)" or "leaf A (64 ports) · spine B (128 ports) · ...". */
-static void models_line(const fp_plan *plan, char *buf, size_t n)
+static void models_line(const fp_shape *sh, char *buf, size_t n)
 {
-    const fp_rspec *rs = fp__plan_rspec(plan);
     int same = 1;
-    for (int t = 1; t < fp__plan_fabric(plan)->tiers; t++)
-        same &= strcmp(rs->tier[t].model.id, rs->tier[0].model.id) == 0 &&
-                rs->tier[t].radix == rs->tier[0].radix && rs->gbps[t] == rs->gbps[0];
+    for (int t = 1; t < sh->tiers; t++)
+        same &= strcmp(sh->model[t], sh->model[0]) == 0 &&
+                sh->radix[t] == sh->radix[0] && sh->gbps[t] == sh->gbps[0];
     if (same) {
-        snprintf(buf, n, "switches: %s (%d ports at %dG)", rs->tier[0].model.id, rs->tier[0].radix,
-                 rs->link_gbps);
+        snprintf(buf, n, "switches: %s (%d ports at %dG)", sh->model[0], sh->radix[0],
+                 sh->link_gbps);
         return;
     }
     size_t k = 0;
     buf[0] = '\0';
-    for (int t = 0; t < fp__plan_fabric(plan)->tiers && k < n; t++)
+    for (int t = 0; t < sh->tiers && k < n; t++)
         k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
-                              fp__tier_role(t + 1, fp__plan_fabric(plan)->tiers), rs->tier[t].model.id,
-                              rs->tier[t].radix);
+                              fp__tier_role(t + 1, sh->tiers), sh->model[t],
+                              sh->radix[t]);
     /* Link speeds per boundary when they differ ("links 400G / 800G"). */
     int mixed = 0;
-    for (int b = 1; b < fp__plan_fabric(plan)->tiers; b++)
-        mixed |= rs->gbps[b] != rs->gbps[0];
-    for (int b = 0; mixed && b < fp__plan_fabric(plan)->tiers && k < n; b++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%dG", b ? " / " : " · links ", rs->gbps[b]);
+    for (int b = 1; b < sh->tiers; b++)
+        mixed |= sh->gbps[b] != sh->gbps[0];
+    for (int b = 0; mixed && b < sh->tiers && k < n; b++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%dG", b ? " / " : " · links ", sh->gbps[b]);
 }
 
 static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
@@ -282,30 +284,22 @@ static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
     return sg;
 }
 
-fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
-                             fp_error *err)
+/* The overview's graph: its title (name, topology, size, the switch models) and the drawing
+ * attributes; NULL when out of memory. */
+static Agraph_t *overview_graph(const fp_shape *sh)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    overview ov;
-    fp_status rc;
-    char title[400], name[64], label[256];
-    (void)o;
-    if ((rc = overview_build(&ov, plan, err)) != FP_OK)
-        return rc;
+    char title[400];
     char planes[32] = "";
-    if (fab->planes > 1)
-        snprintf(planes, sizeof planes, ", %d planes", fab->planes);
+    if (sh->planes > 1)
+        snprintf(planes, sizeof planes, ", %d planes", sh->planes);
     char models[160];
-    models_line(plan, models, sizeof models);
+    models_line(sh, models, sizeof models);
     snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",
-             rs->name[0] ? rs->name : "fabric", fp_topology_name(rs->topology), (long long)rs->gpus,
-             fab->tiers, planes, models);
+             sh->name[0] ? sh->name : "fabric", fp_topology_name(sh->topology), (long long)sh->gpus,
+             sh->tiers, planes, models);
     Agraph_t *g = fp__dot_new_graph("fabric", "dot", title);
-    if (g == NULL) {
-        overview_free(&ov);
-        FP_FAIL(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
-    }
+    if (g == NULL)
+        return NULL;
     /* Servers at the bottom, the top tier above: the usual way a Clos is drawn. */
     set_attr(g, "rankdir", "BT");
     set_attr(g, "nodesep", "0.35");
@@ -313,85 +307,107 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     agattr(g, AGNODE, S("shape"), S("box"));
     agattr(g, AGNODE, S("fontsize"), S("12"));
     agattr(g, AGEDGE, S("fontsize"), S("11"));
+    return g;
+}
 
-    Agnode_t **node = calloc((size_t)ov.n_groups, sizeof *node);
-    if (node == NULL) {
-        agclose(g);
-        overview_free(&ov);
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory");
-    }
+/* The one node for all servers. */
+static Agnode_t *servers_node(Agraph_t *g, const fp_shape *sh)
+{
+    char label[256];
     snprintf(label, sizeof label, "servers × %lld\n%d GPUs and %d fabric ports each",
-             (long long)fab->servers, rs->gpus_per_server,
-             rs->endpoints_per_server * fab->planes);
-    node[0] = agnode(g, S("servers"), 1);
-    set_attr(node[0], "label", label);
-    set_attr(node[0], "fillcolor", fill_of(0));
-    set_attr(node[0], "shape", "box3d");
+             (long long)sh->servers, sh->gpus_per_server,
+             sh->endpoints_per_server * sh->planes);
+    Agnode_t *n = agnode(g, S("servers"), 1);
+    set_attr(n, "label", label);
+    set_attr(n, "fillcolor", fill_of(0));
+    set_attr(n, "shape", "box3d");
+    return n;
+}
 
-    for (int p = 0; p < fab->planes; p++) {
+/* The cluster group k of tier t in plane p sits in: its zone (4 tiers) and pod run, made on
+ * first use inside pg; pg itself when neither applies. */
+static Agraph_t *group_parent(Agraph_t *pg, const overview *ov, int p, int t, int64_t k)
+{
+    const fp_shape *sh = &ov->sh;
+    const tier_grouping *tg = &ov->tg[t];
+    int64_t first = k * tg->chunk;
+    Agraph_t *parent = pg;
+    char name[64], label[256];
+    /* Zone clusters (4 tiers) hold their cores and their pods' clusters. */
+    if (sh->tiers >= 4 && t <= 3 && tg->unit != 0) {
+        int64_t zone = t == 3 ? first : first / sh->level[3].children;
+        if (t == 3 || ov->tg[2].chunk <= sh->level[3].children) {
+            snprintf(name, sizeof name, "cluster_p%d_zone%lld", p + 1, (long long)zone + 1);
+            snprintf(label, sizeof label, "zone %lld", (long long)zone + 1);
+            parent = subgraph(pg, name, label);
+        }
+    }
+    if (t <= 2 && tg->unit == 2) {
+        int64_t last = first + tg->chunk > tg->units ? tg->units : first + tg->chunk;
+        snprintf(name, sizeof name, "cluster_p%d_pod%lld", p + 1, (long long)first + 1);
+        if (last - first == 1)
+            snprintf(label, sizeof label, "pod %lld", (long long)first + 1);
+        else
+            snprintf(label, sizeof label, "pods %lld–%lld", (long long)first + 1,
+                     (long long)last);
+        parent = subgraph(parent, name, label);
+    }
+    return parent;
+}
+
+/* A node per switch group, top tier first, inside its plane, zone and pod clusters. */
+static void group_nodes(Agraph_t *g, const overview *ov, Agnode_t **node)
+{
+    const fp_shape *sh = &ov->sh;
+    char name[64], label[256];
+    for (int p = 0; p < sh->planes; p++) {
         Agraph_t *pg = g;
-        if (fab->planes > 1) {
+        if (sh->planes > 1) {
             snprintf(name, sizeof name, "cluster_plane%d", p + 1);
             snprintf(label, sizeof label, "plane %d", p + 1);
             pg = subgraph(g, name, label);
         }
-        for (int t = fab->tiers; t >= 1; t--) {
-            const tier_grouping *tg = &ov.tg[t];
+        for (int t = sh->tiers; t >= 1; t--) {
+            const tier_grouping *tg = &ov->tg[t];
             for (int64_t k = 0; k < tg->groups; k++) {
-                int64_t gid = tg->base + (int64_t)p * tg->groups + k, first = k * tg->chunk;
-                Agraph_t *parent = pg;
-                if (ov.members[gid] == 0)
+                int64_t gid = tg->base + (int64_t)p * tg->groups + k;
+                if (ov->members[gid] == 0)
                     continue;
-                /* Zone clusters (4 tiers) hold their cores and their pods' clusters. */
-                if (fab->tiers >= 4 && t <= 3 && tg->unit != 0) {
-                    int64_t zone = t == 3 ? first : first / fab->level[3].children;
-                    if (t == 3 || ov.tg[2].chunk <= fab->level[3].children) {
-                        snprintf(name, sizeof name, "cluster_p%d_zone%lld", p + 1, (long long)zone + 1);
-                        snprintf(label, sizeof label, "zone %lld", (long long)zone + 1);
-                        parent = subgraph(pg, name, label);
-                    }
-                }
-                if (t <= 2 && tg->unit == 2) {
-                    int64_t last = first + tg->chunk > tg->units ? tg->units : first + tg->chunk;
-                    snprintf(name, sizeof name, "cluster_p%d_pod%lld", p + 1, (long long)first + 1);
-                    if (last - first == 1)
-                        snprintf(label, sizeof label, "pod %lld", (long long)first + 1);
-                    else
-                        snprintf(label, sizeof label, "pods %lld–%lld", (long long)first + 1,
-                                 (long long)last);
-                    parent = subgraph(parent, name, label);
-                }
+                Agraph_t *parent = group_parent(pg, ov, p, t, k);
                 snprintf(name, sizeof name, "g%lld", (long long)gid);
-                group_label(&ov, gid, t, label, sizeof label);
+                group_label(ov, gid, t, label, sizeof label);
                 node[gid] = agnode(parent, name, 1);
                 set_attr(node[gid], "label", label);
                 set_attr(node[gid], "fillcolor", fill_of(t));
                 /* Repeated in the source so a reader of the .dot (or a test) can recount. */
-                snprintf(label, sizeof label, "%lld", (long long)ov.members[gid]);
+                snprintf(label, sizeof label, "%lld", (long long)ov->members[gid]);
                 set_attr(node[gid], "devices", label);
-                set_attr(node[gid], "tier", fp__tier_role(t, fab->tiers));
+                set_attr(node[gid], "tier", fp__tier_role(t, sh->tiers));
             }
         }
     }
+}
+
+/* An edge per pair of groups with links between them, labelled with their count, speed and
+ * media, then the media legend. Returns -1 out of memory. */
+static int group_edges(Agraph_t *g, const overview *ov, Agnode_t **node)
+{
+    char label[256];
     /* Edges per node: a hub (the servers node, a core group) gathers many edges, and a label in
      * the middle of one of them lands between its neighbours. */
-    int64_t *degree = fp__malloc((size_t)ov.n_groups * sizeof *degree);
-    if (degree == NULL) {
-        free(node);
-        overview_free(&ov);
-        agclose(g);
-        return fp__error_set(err, FP_ENOMEM, path, "out of memory for the overview");
-    }
-    memset(degree, 0, (size_t)ov.n_groups * sizeof *degree);
+    int64_t *degree = fp__malloc((size_t)ov->n_groups * sizeof *degree);
+    if (degree == NULL)
+        return -1;
+    memset(degree, 0, (size_t)ov->n_groups * sizeof *degree);
     int64_t media_in_plan[FP_MEDIUM_COUNT] = { 0 };
-    for (int64_t i = 0; i < ov.n_pairs; i++) {
-        degree[ov.pairs[i].a]++;
-        degree[ov.pairs[i].z]++;
+    for (int64_t i = 0; i < ov->n_pairs; i++) {
+        degree[ov->pairs[i].a]++;
+        degree[ov->pairs[i].z]++;
         for (int m = 0; m < FP_MEDIUM_COUNT; m++)
-            media_in_plan[m] += ov.pairs[i].by_medium[m];
+            media_in_plan[m] += ov->pairs[i].by_medium[m];
     }
-    for (int64_t i = 0; i < ov.n_pairs; i++) {
-        const struct pair *pr = &ov.pairs[i];
+    for (int64_t i = 0; i < ov->n_pairs; i++) {
+        const struct pair *pr = &ov->pairs[i];
         Agedge_t *e = agedge(g, node[pr->a], node[pr->z], NULL, 1);
         link_label(label, sizeof label, pr->count, pr->gbps, pr->by_medium);
         /* The label sits at the end away from a hub, where this edge is its node's only one
@@ -407,6 +423,36 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     }
     free(degree);
     media_legend(g, media_in_plan);
+    return 0;
+}
+
+fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err)
+{
+    overview ov;
+    fp_status rc;
+    (void)o;
+    if ((rc = overview_build(&ov, plan, err)) != FP_OK)
+        return rc;
+    Agraph_t *g = overview_graph(&ov.sh);
+    if (g == NULL) {
+        overview_free(&ov);
+        FP_FAIL(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
+    }
+    Agnode_t **node = calloc((size_t)ov.n_groups, sizeof *node);
+    if (node == NULL) {
+        agclose(g);
+        overview_free(&ov);
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory");
+    }
+    node[0] = servers_node(g, &ov.sh);
+    group_nodes(g, &ov, node);
+    if (group_edges(g, &ov, node) != 0) {
+        free(node);
+        overview_free(&ov);
+        agclose(g);
+        return fp__error_set(err, FP_ENOMEM, path, "out of memory for the overview");
+    }
     free(node);
     overview_free(&ov);
     return fp__dot_emit(g, path, err);

@@ -20,7 +20,7 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
         o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
 }
 
-static void row(fp_outbuf *ob, const char *const *fields, size_t n)
+void fp__netbox_row(fp_outbuf *ob, const char *const *fields, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
@@ -40,15 +40,13 @@ static const struct {
     { "nvidia-qm9700", "QM9700", "nvidia-qm9700" },
     { "nvidia-sn5600", "SN5600", "nvidia-sn5600" },
     { "nvidia-q3400", "Q3400-RA", "nvidia-q3400-ra" },
+    { "nvidia-sn2201", "SN2201", "mellanox-sn2201" },
 };
 
-typedef struct nb_type {
-    char manufacturer[40], model[100], slug[100];
-    int u_height;
-} nb_type;
+typedef fp_nb_type nb_type;
 
 /* NetBox slug: lower-case letters, digits, '-' and '_'; anything else becomes '-'. */
-static void slugify(char *out, size_t n, const char *s)
+void fp__netbox_slugify(char *out, size_t n, const char *s)
 {
     size_t k = 0;
     for (; *s && k + 1 < n; s++) {
@@ -66,7 +64,7 @@ static void slugify(char *out, size_t n, const char *s)
 }
 
 /* The library spells NVIDIA "Nvidia"; a part without a vendor is "Generic". */
-static void manufacturer(char *out, size_t n, const char *vendor)
+void fp__netbox_manufacturer(char *out, size_t n, const char *vendor)
 {
     if (vendor[0] == '\0' || strcmp(vendor, "generic") == 0)
         snprintf(out, n, "Generic");
@@ -81,7 +79,7 @@ static void type_of(nb_type *t, const fp_plan *plan, int tier)
     const fp_rspec *rs = fp__plan_rspec(plan);
     memset(t, 0, sizeof *t);
     if (tier == 0) {
-        manufacturer(t->manufacturer, sizeof t->manufacturer, "");
+        fp__netbox_manufacturer(t->manufacturer, sizeof t->manufacturer, "");
         snprintf(t->model, sizeof t->model, "GPU server %d GPU %dU", rs->gpus_per_server,
                  rs->phys.server_ru);
         snprintf(t->slug, sizeof t->slug, "gpu-server-%dgpu-%du", rs->gpus_per_server,
@@ -89,8 +87,13 @@ static void type_of(nb_type *t, const fp_plan *plan, int tier)
         t->u_height = rs->phys.server_ru;
         return;
     }
-    const fp_part *p = &rs->tier[tier - 1].model;
-    manufacturer(t->manufacturer, sizeof t->manufacturer, p->vendor);
+    fp__netbox_switch_type(t, &rs->tier[tier - 1].model);
+}
+
+void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p)
+{
+    memset(t, 0, sizeof *t);
+    fp__netbox_manufacturer(t->manufacturer, sizeof t->manufacturer, p->vendor);
     t->u_height = p->ru > 0 ? p->ru : 1;
     for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
         if (strcmp(p->id, library[i].id) == 0) {
@@ -99,7 +102,7 @@ static void type_of(nb_type *t, const fp_plan *plan, int tier)
             return;
         }
     snprintf(t->model, sizeof t->model, "%s", p->name);
-    slugify(t->slug, sizeof t->slug, p->id);
+    fp__netbox_slugify(t->slug, sizeof t->slug, p->id);
 }
 
 /* Tiers (0 = servers) whose device type is listed: the first tier of each distinct model. */
@@ -134,7 +137,8 @@ const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband
         { 400, "OSFP", "400gbase-x-osfp" },       { 400, "QSFP-DD", "400gbase-x-qsfpdd" },
         { 400, "QSFP112", "400gbase-x-qsfp112" }, { 200, "QSFP56", "200gbase-x-qsfp56" },
         { 200, "QSFP-DD", "200gbase-x-qsfpdd" },  { 100, "QSFP28", "100gbase-x-qsfp28" },
-        { 100, "QSFP-DD", "100gbase-x-qsfpdd" },
+        { 100, "QSFP-DD", "100gbase-x-qsfpdd" },  { 1, "RJ45", "1000base-t" },
+        { 10, "RJ45", "10gbase-t" },              { 25, "SFP28", "25gbase-x-sfp28" },
     };
     for (size_t i = 0; i < sizeof eth / sizeof eth[0]; i++)
         if (eth[i].gbps == gbps && strcmp(eth[i].cage, cage) == 0)
@@ -159,11 +163,11 @@ fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp
     if ((rc = fp__outbuf_open(&f, path, "name,slug,status,description\n", err)) != FP_OK)
         return rc;
     site_name(name, sizeof name, plan);
-    slugify(slug, sizeof slug, name);
+    fp__netbox_slugify(slug, sizeof slug, name);
     snprintf(desc, sizeof desc, "GPU fabric planned by fabplan: %lld GPUs",
              (long long)fp__plan_rspec(plan)->gpus);
     const char *r[] = { name, slug, "planned", desc };
-    row(f, r, 4);
+    fp__netbox_row(f, r, 4);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -172,24 +176,16 @@ fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
 {
     fp_outbuf *f = NULL;
     fp_status rc;
-    char seen[FP_MAX_TIERS + 1][40], slug[64];
-    int n = 0;
+    fp_nb_seen seen = { 0 };
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug\n", err)) != FP_OK)
         return rc;
     for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
         nb_type ty;
         type_of(&ty, plan, t);
-        int dup = 0;
-        for (int i = 0; i < n; i++)
-            dup |= strcmp(seen[i], ty.manufacturer) == 0;
-        if (dup)
-            continue;
-        snprintf(seen[n++], sizeof seen[0], "%s", ty.manufacturer);
-        slugify(slug, sizeof slug, ty.manufacturer);
-        const char *r[] = { ty.manufacturer, slug };
-        row(f, r, 2);
+        fp__netbox_manufacturer_row(f, &seen, ty.manufacturer);
     }
+    fp__netbox_net_manufacturers(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -199,14 +195,17 @@ fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp
     static const char *const colors[] = { "9e9e9e", "4caf50", "2196f3", "ff9800", "9c27b0" };
     fp_outbuf *f = NULL;
     fp_status rc;
+    fp_nb_seen seen = { 0 };
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug,color\n", err)) != FP_OK)
         return rc;
     for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
         const char *name = role_of(plan, t);
         const char *r[] = { name, name, colors[t <= FP_MAX_TIERS ? t : 0] };
-        row(f, r, 3);
+        fp__nb_seen_add(&seen, name);
+        fp__netbox_row(f, r, 3);
     }
+    fp__netbox_net_roles(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -216,6 +215,7 @@ fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
     fp_outbuf *f = NULL;
     fp_status rc;
     char u[16];
+    fp_nb_seen seen = { 0 };
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "manufacturer,model,slug,u_height,is_full_depth\n",
                               err)) != FP_OK)
@@ -227,8 +227,10 @@ fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
         type_of(&ty, plan, t);
         snprintf(u, sizeof u, "%d", ty.u_height);
         const char *r[] = { ty.manufacturer, ty.model, ty.slug, u, "true" };
-        row(f, r, 5);
+        fp__nb_seen_add(&seen, ty.slug);
+        fp__netbox_row(f, r, 5);
     }
+    fp__netbox_net_device_types(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -247,9 +249,10 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
         const char *fields[] = { site, r.name, "planned", "19", units };
-        row(f, fields, 5);
+        fp__netbox_row(f, fields, 5);
         report(o, "netbox-racks.csv", i, n);
     }
+    fp__netbox_net_racks(f, plan, site, units);
     report(o, "netbox-racks.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
@@ -261,7 +264,8 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
     const fp_layout *lay = fp__plan_layout(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    char site[128], pos[16];
+    char site[128], pos[16], server_tags[FP_MAX_NETWORKS * (FP_NET_NAME_MAX + 1) + 16];
+    const int nets = fp__plan_net_count(plan);
     nb_type types[FP_MAX_TIERS + 1];
     char (*rack_names)[24] = malloc((size_t)(lay->n_rack ? lay->n_rack : 1) * sizeof *rack_names);
     if (rack_names == NULL)
@@ -274,8 +278,11 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
     for (int t = 0; t <= fab->tiers; t++)
         type_of(&types[t], plan, t);
     site_name(site, sizeof site, plan);
+    fp__netbox_server_tags(server_tags, sizeof server_tags, plan);
+    /* With spec `networks`, a last column tags: the networks a device is on. */
     if ((rc = fp__outbuf_open(&f, path,
-                              "name,role,manufacturer,device_type,status,site,rack,position,face\n",
+                              nets ? "name,role,manufacturer,device_type,status,site,rack,position,face,tags\n"
+                                   : "name,role,manufacturer,device_type,status,site,rack,position,face\n",
                               err)) != FP_OK) {
         free(rack_names);
         return rc;
@@ -286,13 +293,15 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
         pos[fp__put_int(pos, lay->dev_u[d])] = '\0';
         const char *r[] = { fp__dev_name(fp__plan_names(plan), (int64_t)d), role_of(plan, t),
                             types[t].manufacturer, types[t].model, "planned", site,
-                            rack_names[lay->dev_rack[d]], pos, "front" };
-        row(f, r, 9);
+                            rack_names[lay->dev_rack[d]], pos, "front",
+                            t == 0 ? server_tags : FP_NETBOX_COMPUTE_TAG };
+        fp__netbox_row(f, r, nets ? 10 : 9);
         report(o, "netbox-devices.csv", d, n);
     }
+    rc = fp__netbox_net_devices(f, plan, site, err);
     report(o, "netbox-devices.csv", n, n);
     free(rack_names);
-    return fp__outbuf_close(f, path, FP_OK, err);
+    return fp__outbuf_close(f, path, rc, err);
 }
 
 fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
@@ -310,7 +319,10 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
     type[0] = fp__netbox_interface_type(rs->link_gbps, rs->nic.cage, ib);
     for (int t = 1; t <= fab->tiers; t++)
         type[t] = fp__netbox_interface_type(rs->link_gbps, rs->tier[t - 1].model.cage, ib);
-    if ((rc = fp__outbuf_open(&f, path, "device,name,type,speed\n", err)) != FP_OK)
+    /* With spec `networks`, a last column tags: the network of the port. */
+    const int nets = fp__plan_net_count(plan);
+    if ((rc = fp__outbuf_open(&f, path, nets ? "device,name,type,speed,tags\n"
+                                             : "device,name,type,speed\n", err)) != FP_OK)
         return rc;
     size_t n = (size_t)fab->n_dev;
     for (size_t d = 0; d < n; d++) {
@@ -332,10 +344,13 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
             fp__outbuf_str(f, type[t]);
             fp__outbuf_char(f, ',');
             fp__outbuf_str(f, speed);
+            if (nets)
+                fp__outbuf_str(f, "," FP_NETBOX_COMPUTE_TAG);
             fp__outbuf_char(f, '\n');
         }
         report(o, "netbox-interfaces.csv", d, n);
     }
+    fp__netbox_net_interfaces(f, plan);
     report(o, "netbox-interfaces.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
@@ -346,6 +361,13 @@ static const char *const cable_type[FP_MEDIUM_COUNT] = { "dac-passive", "dac-act
                                                          "dac-active", "mmf-om4", "smf-os2" };
 static const char *const cable_color[FP_MEDIUM_COUNT] = { "000000", "000000", "000000",
                                                           "00ffff", "ffff00" };
+
+void fp__netbox_cable_kind(int medium, const char **type, const char **color)
+{
+    int m = medium >= 0 && medium < FP_MEDIUM_COUNT ? medium : FP_MEDIUM_SMF;
+    *type = cable_type[m];
+    *color = cable_color[m];
+}
 
 fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err)
@@ -359,9 +381,13 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
     size_t n = fp_plan_cable_count(plan);
     fp_num_memo length = { 0 };
     char label[40], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
+    /* With spec `networks`, a last column tags: the cable's network. */
+    const int nets = fp__plan_net_count(plan);
     if ((rc = fp__outbuf_open(&f, path,
-                              "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
-                              "side_b_name,type,status,label,color,length,length_unit\n",
+                              nets ? "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                                     "side_b_name,type,status,label,color,length,length_unit,tags\n"
+                                   : "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                                     "side_b_name,type,status,label,color,length,length_unit\n",
                               err)) != FP_OK)
         return rc;
     for (size_t i = 0; i < n; i++) {
@@ -394,11 +420,12 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                 fp__dev_name(nm, l->z), "dcim.interface",
                                 zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
                                 cable_type[m], "planned", label, cable_color[m], length_text,
-                                "m" };
-            row(f, r, 12);
+                                "m", FP_NETBOX_COMPUTE_TAG };
+            fp__netbox_row(f, r, nets ? 13 : 12);
         }
         report(o, "netbox-cables.csv", i, n);
     }
+    rc = fp__netbox_net_cables(f, plan, err);
     report(o, "netbox-cables.csv", n, n);
-    return fp__outbuf_close(f, path, FP_OK, err);
+    return fp__outbuf_close(f, path, rc, err);
 }

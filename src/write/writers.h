@@ -87,6 +87,51 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err);
 /* NetBox InterfaceTypeChoices value for a port of gbps in a cage of this form factor. */
 const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband);
+/* Helpers of the NetBox set shared by write_netbox.c and write_netbox_networks.c: one CSV row;
+ * a NetBox slug of s; the manufacturer name NetBox's device-type library uses for a vendor; the
+ * device type of a switch part; the cable type and colour of a medium (fp_medium). */
+void fp__netbox_row(fp_outbuf *ob, const char *const *fields, size_t n);
+void fp__netbox_slugify(char *out, size_t n, const char *s);
+void fp__netbox_manufacturer(char *out, size_t n, const char *vendor);
+typedef struct fp_nb_type {
+    char manufacturer[40], model[100], slug[100];
+    int u_height;
+} fp_nb_type;
+void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
+void fp__netbox_cable_kind(int medium, const char **type, const char **color);
+/* Names a NetBox file already holds (manufacturers, roles, type slugs), so each is listed once:
+ * fp__nb_seen_add returns 1 and remembers v when it is new, 0 when it was added before. */
+typedef struct fp_nb_seen {
+    int n;
+    char v[192][104];
+} fp_nb_seen;
+int fp__nb_seen_add(fp_nb_seen *s, const char *v);
+/* A manufacturers row for name unless seen already. */
+void fp__netbox_manufacturer_row(fp_outbuf *f, fp_nb_seen *seen, const char *name);
+
+/* The other networks in the NetBox set (spec `networks`; write_netbox_networks.c). Without
+ * them every function here writes nothing and the set is byte for byte what it was. With them:
+ * netbox-tags.csv (imported first) lists the tag `compute` and one tag per network; devices,
+ * interfaces and cables gain a last column `tags` naming the network(s); each network's
+ * switches, extra endpoints, device types, roles, management racks, interfaces (the compute
+ * servers' ports on it too) and cables (one per link, as the compute fabric's) follow the
+ * compute fabric's rows in spec order. */
+#define FP_NETBOX_COMPUTE_TAG "compute"
+fp_status fp__write_netbox_tags(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                fp_error *err);
+/* "netbox-tags.csv" with networks; 0 (no file) without. */
+int fp__netbox_tags_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                              char *buf, size_t n);
+/* The tags of a compute server: "compute" and every network (all attach every server). */
+void fp__netbox_server_tags(char *buf, size_t n, const fp_plan *plan);
+void fp__netbox_net_manufacturers(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
+void fp__netbox_net_roles(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
+void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
+void fp__netbox_net_racks(fp_outbuf *f, const fp_plan *plan, const char *site, const char *units);
+fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *site,
+                                 fp_error *err);
+void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan);
+fp_status fp__netbox_net_cables(fp_outbuf *f, const fp_plan *plan, fp_error *err);
 /* avd-cv-topology.yml (Ethernet fabrics); fp__avd_file_name returns 0 for InfiniBand. */
 fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);

@@ -52,17 +52,9 @@ static void bom_sum_row(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first
     }
 }
 
-void fp_xlsx__write_bom(book *b)
+/* The header row: titles, widths, frozen and repeated on every printed page. */
+static void bom_header(book *b, lxw_worksheet *ws)
 {
-    lxw_worksheet *ws = fp_xlsx__add_sheet(b, "BOM");
-    size_t n = fp_plan_bom_count(b->plan);
-    fp_bom_line l;
-    char f[64];
-    double cat_sum[3] = { 0 }, all_sum[3] = { 0 };
-    const char *cat = NULL;
-    lxw_row_t r = 0, cat_first = 1;
-    if (ws == NULL)
-        return;
     for (int c = 0; c < BC_N; c++) {
         keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, bom_cols[c].width, NULL));
         put_s(b, ws, 0, (lxw_col_t)c, bom_cols[c].title, b->header);
@@ -71,6 +63,69 @@ void fp_xlsx__write_bom(book *b)
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_repeat_rows(ws, 0, 0);
     fp_xlsx__page_setup(b, ws, 1);
+}
+
+/* One BOM line at row r; its quantity, cost and power (v[3]) go into the running sums. */
+static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line *l,
+                     double v[3])
+{
+    char f[64];
+    put_s(b, ws, r, BC_CAT, l->category, NULL);
+    put_s(b, ws, r, BC_PART, l->part, NULL);
+    put_s(b, ws, r, BC_DESC, l->description, b->indent);
+    if (l->length_m > 0)
+        put_n(b, ws, r, BC_LEN, l->length_m, b->len);
+    put_s(b, ws, r, BC_SPARE, l->spare ? "yes" : "", b->center);
+    put_n(b, ws, r, BC_QTY, (double)l->quantity, b->integer);
+    const fp_part *pm = per_metre_part(b->plan, l);
+    unsigned x = (unsigned)r + 1;     /* this line's row as formulas write it */
+    if (l->spare && r > 1) {
+        snprintf(f, sizeof f, "=G%u", x - 1);
+        put_f(b, ws, r, BC_UCOST, f, l->unit_cost, b->money);
+    } else if (pm) {
+        snprintf(f, sizeof f, "=L%u+M%u*D%u", x, x, x);
+        put_f(b, ws, r, BC_UCOST, f, l->unit_cost, b->money);
+    } else {
+        put_n(b, ws, r, BC_UCOST, l->unit_cost, b->money);
+    }
+    /* Extended figures are formulas: a buyer who edits a unit price sees every total move. */
+    snprintf(f, sizeof f, "=F%u*G%u", (unsigned)r + 1, (unsigned)r + 1);
+    put_f(b, ws, r, BC_COST, f, (double)l->quantity * l->unit_cost, b->money);
+    if (l->spare && r > 1) {
+        snprintf(f, sizeof f, "=I%u", x - 1);
+        put_f(b, ws, r, BC_UPOWER, f, l->unit_power_w, b->watts);
+    } else {
+        put_n(b, ws, r, BC_UPOWER, l->unit_power_w, b->watts);
+    }
+    /* Spares sit on a shelf and draw nothing (as in bom.csv and the plan's power total). */
+    if (l->spare) {
+        put_n(b, ws, r, BC_POWER, 0, b->watts);
+    } else {
+        snprintf(f, sizeof f, "=F%u*I%u", (unsigned)r + 1, (unsigned)r + 1);
+        put_f(b, ws, r, BC_POWER, f, (double)l->quantity * l->unit_power_w, b->watts);
+    }
+    if (l->mtbf_hours > 0)
+        put_n(b, ws, r, BC_MTBF, l->mtbf_hours, b->integer);
+    if (pm && !l->spare) {
+        put_n(b, ws, r, BC_BASE, pm->price_usd, b->money);
+        put_n(b, ws, r, BC_PER_M, pm->price_per_m_usd, b->money);
+    }
+    v[0] = (double)l->quantity;
+    v[1] = (double)l->quantity * l->unit_cost;
+    v[2] = l->spare ? 0.0 : (double)l->quantity * l->unit_power_w;
+}
+
+void fp_xlsx__write_bom(book *b)
+{
+    lxw_worksheet *ws = fp_xlsx__add_sheet(b, "BOM");
+    size_t n = fp_plan_bom_count(b->plan);
+    fp_bom_line l;
+    double cat_sum[3] = { 0 }, all_sum[3] = { 0 };
+    const char *cat = NULL;
+    lxw_row_t r = 0, cat_first = 1;
+    if (ws == NULL)
+        return;
+    bom_header(b, ws);
     for (size_t i = 0; i <= n; i++) {
         if (i < n && (b->rc = fp_plan_bom_line(b->plan, i, &l, b->err)) != FP_OK)
             return;
@@ -86,48 +141,8 @@ void fp_xlsx__write_bom(book *b)
             break;
         cat = l.category;
         r++;
-        put_s(b, ws, r, BC_CAT, l.category, NULL);
-        put_s(b, ws, r, BC_PART, l.part, NULL);
-        put_s(b, ws, r, BC_DESC, l.description, b->indent);
-        if (l.length_m > 0)
-            put_n(b, ws, r, BC_LEN, l.length_m, b->len);
-        put_s(b, ws, r, BC_SPARE, l.spare ? "yes" : "", b->center);
-        put_n(b, ws, r, BC_QTY, (double)l.quantity, b->integer);
-        const fp_part *pm = per_metre_part(b->plan, &l);
-        unsigned x = (unsigned)r + 1;     /* this line's row as formulas write it */
-        if (l.spare && r > 1) {
-            snprintf(f, sizeof f, "=G%u", x - 1);
-            put_f(b, ws, r, BC_UCOST, f, l.unit_cost, b->money);
-        } else if (pm) {
-            snprintf(f, sizeof f, "=L%u+M%u*D%u", x, x, x);
-            put_f(b, ws, r, BC_UCOST, f, l.unit_cost, b->money);
-        } else {
-            put_n(b, ws, r, BC_UCOST, l.unit_cost, b->money);
-        }
-        /* Extended figures are formulas: a buyer who edits a unit price sees every total move. */
-        snprintf(f, sizeof f, "=F%u*G%u", (unsigned)r + 1, (unsigned)r + 1);
-        put_f(b, ws, r, BC_COST, f, (double)l.quantity * l.unit_cost, b->money);
-        if (l.spare && r > 1) {
-            snprintf(f, sizeof f, "=I%u", x - 1);
-            put_f(b, ws, r, BC_UPOWER, f, l.unit_power_w, b->watts);
-        } else {
-            put_n(b, ws, r, BC_UPOWER, l.unit_power_w, b->watts);
-        }
-        /* Spares sit on a shelf and draw nothing (as in bom.csv and the plan's power total). */
-        if (l.spare) {
-            put_n(b, ws, r, BC_POWER, 0, b->watts);
-        } else {
-            snprintf(f, sizeof f, "=F%u*I%u", (unsigned)r + 1, (unsigned)r + 1);
-            put_f(b, ws, r, BC_POWER, f, (double)l.quantity * l.unit_power_w, b->watts);
-        }
-        if (l.mtbf_hours > 0)
-            put_n(b, ws, r, BC_MTBF, l.mtbf_hours, b->integer);
-        if (pm && !l.spare) {
-            put_n(b, ws, r, BC_BASE, pm->price_usd, b->money);
-            put_n(b, ws, r, BC_PER_M, pm->price_per_m_usd, b->money);
-        }
-        const double v[3] = { (double)l.quantity, (double)l.quantity * l.unit_cost,
-                              l.spare ? 0.0 : (double)l.quantity * l.unit_power_w };
+        double v[3];
+        bom_line(b, ws, r, &l, v);
         for (int k = 0; k < 3; k++) {
             cat_sum[k] += v[k];
             all_sum[k] += v[k];
@@ -261,24 +276,14 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
     (*r)++;
 }
 
-void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
+/* Title, generator and, for a workbook of one hall or row, what it covers. */
+static void summary_title(book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
-    const fp_plan *plan = b->plan;
-    fp_summary su;
-    fp_totals to;
     char buf[160];
-    lxw_row_t r = 0;
-    static const double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
-    fp_plan_summary(plan, &su);
-    fp_plan_totals(plan, &to);
-    for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)
-        keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL));
-    fp_xlsx__page_setup(b, ws, 1);
-
-    snprintf(buf, sizeof buf, "%s: fabric plan", plan_name(plan));
-    put_s(b, ws, r++, 0, buf, b->title);
+    snprintf(buf, sizeof buf, "%s: fabric plan", plan_name(b->plan));
+    put_s(b, ws, (*r)++, 0, buf, b->title);
     snprintf(buf, sizeof buf, "generated by fabplan %s", FP_VERSION);
-    put_s(b, ws, r++, 0, buf, NULL);
+    put_s(b, ws, (*r)++, 0, buf, NULL);
     if (b->sc.hall || b->sc.row) {
         if (b->sc.row)
             snprintf(buf, sizeof buf, "This workbook: hall %d, row %d only (%lld racks, %lld "
@@ -288,140 +293,174 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
             snprintf(buf, sizeof buf, "This workbook: hall %d only (%lld racks, %lld cables with "
                      "an end here, %lld switches)", b->sc.hall, (long long)b->racks,
                      (long long)b->cables, (long long)b->switches);
-        put_s(b, ws, r++, 0, buf, b->warn);
+        put_s(b, ws, (*r)++, 0, buf, b->warn);
     }
-    r++;
-    put_s(b, ws, r++, 0, "Design", b->section);
-    kv_n(b, ws, &r, "GPUs", (double)su.gpus, b->integer);
-    b->gpus_row = r;        /* 1-based row of the cell just written */
-    kv_n(b, ws, &r, "Servers", (double)su.servers, b->integer);
-    b->servers_row = r;
-    kv_n(b, ws, &r, "NIC ports cabled", (double)su.endpoints, b->integer);
-    kv_s(b, ws, &r, "Topology", fp_topology_name(su.topology));
-    kv_n(b, ws, &r, "Switch tiers", su.tiers, NULL);
-    kv_n(b, ws, &r, "Planes", su.planes, NULL);
-    kv_n(b, ws, &r, "Switches", (double)su.switches, b->integer);
-    kv_n(b, ws, &r, "Links", (double)su.links, b->integer);
-    kv_n(b, ws, &r, "Capacity (GPUs)", (double)su.capacity_gpus, b->integer);
-    kv_s(b, ws, &r, "Tier choice", su.tier_choice);
-    r++;
+    (*r)++;
+}
 
+/* The design's key figures; remembers the GPU and server cells for formulas below. */
+static void summary_design(book *b, lxw_worksheet *ws, lxw_row_t *r, const fp_summary *su)
+{
+    put_s(b, ws, (*r)++, 0, "Design", b->section);
+    kv_n(b, ws, r, "GPUs", (double)su->gpus, b->integer);
+    b->gpus_row = *r;       /* 1-based row of the cell just written */
+    kv_n(b, ws, r, "Servers", (double)su->servers, b->integer);
+    b->servers_row = *r;
+    kv_n(b, ws, r, "NIC ports cabled", (double)su->endpoints, b->integer);
+    kv_s(b, ws, r, "Topology", fp_topology_name(su->topology));
+    kv_n(b, ws, r, "Switch tiers", su->tiers, NULL);
+    kv_n(b, ws, r, "Planes", su->planes, NULL);
+    kv_n(b, ws, r, "Switches", (double)su->switches, b->integer);
+    kv_n(b, ws, r, "Links", (double)su->links, b->integer);
+    kv_n(b, ws, r, "Capacity (GPUs)", (double)su->capacity_gpus, b->integer);
+    kv_s(b, ws, r, "Tier choice", su->tier_choice);
+    (*r)++;
+}
+
+/* A row per switch tier, then links and their speed per boundary (fabric.link_gbps). */
+static void summary_tiers(book *b, lxw_worksheet *ws, lxw_row_t *r)
+{
+    const fp_plan *plan = b->plan;
+    char buf[160];
     static const char *const tier_head[] = { "Tier", "Role", "Model", "Switches",
                                              "Ports each", "Gb/s", "Ports used", "Ports spare",
                                              "Down:up", "Links up" };
     for (int c = 0; c < 10; c++)
-        put_s(b, ws, r, (lxw_col_t)c, tier_head[c], b->section);
-    r++;
-    for (size_t i = 0; i < fp_plan_tier_count(plan); i++, r++) {
+        put_s(b, ws, *r, (lxw_col_t)c, tier_head[c], b->section);
+    (*r)++;
+    for (size_t i = 0; i < fp_plan_tier_count(plan); i++, (*r)++) {
         fp_tier_info t;
         if (fp_plan_tier(plan, i, &t, NULL) != FP_OK)
             break;
-        put_n(b, ws, r, 0, t.tier, b->left_int);
-        put_s(b, ws, r, 1, t.role, NULL);
-        put_s(b, ws, r, 2, t.model, NULL);
-        put_n(b, ws, r, 3, (double)t.switches, b->integer);
-        put_n(b, ws, r, 4, t.ports_per_switch, NULL);
-        put_n(b, ws, r, 5, t.port_gbps, NULL);
-        put_n(b, ws, r, 6, (double)t.ports_used, b->integer);
-        put_n(b, ws, r, 7, (double)t.ports_spare, b->integer);
+        put_n(b, ws, *r, 0, t.tier, b->left_int);
+        put_s(b, ws, *r, 1, t.role, NULL);
+        put_s(b, ws, *r, 2, t.model, NULL);
+        put_n(b, ws, *r, 3, (double)t.switches, b->integer);
+        put_n(b, ws, *r, 4, t.ports_per_switch, NULL);
+        put_n(b, ws, *r, 5, t.port_gbps, NULL);
+        put_n(b, ws, *r, 6, (double)t.ports_used, b->integer);
+        put_n(b, ws, *r, 7, (double)t.ports_spare, b->integer);
         if (t.up_ports) {
-            put_s(b, ws, r, 8, fp_ratio_text(t.oversubscription, buf, sizeof buf), b->center);
+            put_s(b, ws, *r, 8, fp_ratio_text(t.oversubscription, buf, sizeof buf), b->center);
         } else {
-            put_s(b, ws, r, 8, "top", b->center);
+            put_s(b, ws, *r, 8, "top", b->center);
         }
-        put_n(b, ws, r, 9, (double)t.links_up, b->integer);
+        put_n(b, ws, *r, 9, (double)t.links_up, b->integer);
     }
-    r++;
-    /* Links and their speed per boundary (fabric.link_gbps). */
+    (*r)++;
     static const char *const link_head[] = { "Boundary", "Links", "Gb/s each" };
     for (int c = 0; c < 3; c++)
-        put_s(b, ws, r, (lxw_col_t)c, link_head[c], b->section);
-    r++;
-    for (size_t i = 0; i < fp_plan_tier_count(plan); i++, r++) {
+        put_s(b, ws, *r, (lxw_col_t)c, link_head[c], b->section);
+    (*r)++;
+    for (size_t i = 0; i < fp_plan_tier_count(plan); i++, (*r)++) {
         fp_tier_info t;
         if (fp_plan_tier(plan, i, &t, NULL) != FP_OK)
             break;
-        put_s(b, ws, r, 0, fp__boundary_name((int)i, (int)fp_plan_tier_count(plan), buf,
-                                             sizeof buf), NULL);
+        put_s(b, ws, *r, 0, fp__boundary_name((int)i, (int)fp_plan_tier_count(plan), buf,
+                                              sizeof buf), NULL);
         int64_t links = 0;
         fp_plan_boundary_links(plan, (int)i, &links, NULL);    /* i < tiers: cannot fail */
-        put_n(b, ws, r, 1, (double)links, b->integer);
-        put_n(b, ws, r, 2, t.port_gbps, NULL);
+        put_n(b, ws, *r, 1, (double)links, b->integer);
+        put_n(b, ws, *r, 2, t.port_gbps, NULL);
     }
-    r++;
-    write_summary_metrics(b, ws, &r);
+    (*r)++;
+}
 
-    put_s(b, ws, r, 0, "Totals", b->section);
-    put_s(b, ws, r++, 1, "whole plan, spares included", b->section);
-    /* A cost model: cost and network power link to the BOM's total row, per-GPU figures divide
-     * by the GPUs cell above, server power multiplies the servers cell by a per-server input;
-     * so an edited unit price, GPU count or server power flows through to every figure here. */
-    unsigned cost_row = 0, net_row = 0, srv_row = 0, xcvr_row = 0;
+/* Server power (a per-server input times the servers cell) and the total power. */
+static void summary_server_power(book *b, lxw_worksheet *ws, lxw_row_t *r,
+                                 const fp_summary *su, const fp_totals *to, unsigned net_row)
+{
+    char buf[160];
+    double srv_each = fp__plan_rspec(b->plan)->phys.server_power_w;
+    double n_srv = (double)(su->servers + su->spare_servers);
+    kv_n(b, ws, r, "Power per server W", srv_each, b->watts);
+    if (b->servers_row == 0)
+        return;
+    if (su->spare_servers > 0)
+        snprintf(buf, sizeof buf, "=(B%u+%lld)*B%u", b->servers_row,
+                 (long long)su->spare_servers, *r);
+    else
+        snprintf(buf, sizeof buf, "=B%u*B%u", b->servers_row, *r);
+    put_s(b, ws, *r, 0, "Server power W", b->bold);
+    put_f(b, ws, *r, 1, buf, n_srv * srv_each, b->watts);
+    put_s(b, ws, (*r)++, 2, su->spare_servers > 0 ? "servers and hot spares, apart from the network"
+                                                  : "apart from the network", b->indent);
+    unsigned srv_row = *r;
+    snprintf(buf, sizeof buf, "=B%u+B%u", net_row, srv_row);
+    put_s(b, ws, *r, 0, "Total power W", b->bold);
+    put_f(b, ws, (*r)++, 1, buf, to->power_w + n_srv * srv_each, b->watts);
+}
+
+/* Totals, a cost model: cost and network power link to the BOM's total row, per-GPU figures
+ * divide by the GPUs cell above, server power multiplies the servers cell by a per-server input;
+ * so an edited unit price, GPU count or server power flows through to every figure here.
+ * Returns the 1-based row of the cost cell. */
+static unsigned summary_totals(book *b, lxw_worksheet *ws, lxw_row_t *r, const fp_summary *su,
+                               const fp_totals *to)
+{
+    char buf[160];
+    put_s(b, ws, *r, 0, "Totals", b->section);
+    put_s(b, ws, (*r)++, 1, "whole plan, spares included", b->section);
+    unsigned cost_row = 0, net_row = 0, xcvr_row = 0;
     if (b->bom_total_row > 0) {
         snprintf(buf, sizeof buf, "=BOM!H%d", b->bom_total_row);
-        put_s(b, ws, r, 0, "Cost USD", b->bold);
-        put_f(b, ws, r++, 1, buf, to.cost, b->money);
-        cost_row = r;
+        put_s(b, ws, *r, 0, "Cost USD", b->bold);
+        put_f(b, ws, (*r)++, 1, buf, to->cost, b->money);
+        cost_row = *r;
         snprintf(buf, sizeof buf, "=BOM!J%d", b->bom_total_row);
-        put_s(b, ws, r, 0, "Network power W", b->bold);
-        put_f(b, ws, r, 1, buf, to.power_w, b->watts);
-        put_s(b, ws, r++, 2, "switches, NICs, optics (spares draw none)", b->indent);
-        net_row = r;
+        put_s(b, ws, *r, 0, "Network power W", b->bold);
+        put_f(b, ws, *r, 1, buf, to->power_w, b->watts);
+        put_s(b, ws, (*r)++, 2, "switches, NICs, optics (spares draw none)", b->indent);
+        net_row = *r;
     } else {
-        kv_n(b, ws, &r, "Cost USD", to.cost, b->money);
-        cost_row = r;
-        kv_n(b, ws, &r, "Network power W", to.power_w, b->watts);
-        net_row = r;
+        kv_n(b, ws, r, "Cost USD", to->cost, b->money);
+        cost_row = *r;
+        kv_n(b, ws, r, "Network power W", to->power_w, b->watts);
+        net_row = *r;
     }
-    double srv_each = fp__plan_rspec(plan)->phys.server_power_w, n_srv = (double)(su.servers + su.spare_servers);
-    kv_n(b, ws, &r, "Power per server W", srv_each, b->watts);
-    if (b->servers_row > 0) {
-        if (su.spare_servers > 0)
-            snprintf(buf, sizeof buf, "=(B%u+%lld)*B%u", b->servers_row,
-                     (long long)su.spare_servers, r);
-        else
-            snprintf(buf, sizeof buf, "=B%u*B%u", b->servers_row, r);
-        put_s(b, ws, r, 0, "Server power W", b->bold);
-        put_f(b, ws, r, 1, buf, n_srv * srv_each, b->watts);
-        put_s(b, ws, r++, 2, su.spare_servers > 0 ? "servers and hot spares, apart from the network"
-                                                  : "apart from the network", b->indent);
-        srv_row = r;
-        snprintf(buf, sizeof buf, "=B%u+B%u", net_row, srv_row);
-        put_s(b, ws, r, 0, "Total power W", b->bold);
-        put_f(b, ws, r++, 1, buf, to.power_w + n_srv * srv_each, b->watts);
-    }
-    if (b->gpus_row > 0 && su.gpus > 0) {
+    summary_server_power(b, ws, r, su, to, net_row);
+    if (b->gpus_row > 0 && su->gpus > 0) {
         snprintf(buf, sizeof buf, "=B%u/B%u", cost_row, b->gpus_row);
-        put_s(b, ws, r, 0, "Cost per GPU USD", b->bold);
-        put_f(b, ws, r++, 1, buf, to.cost_per_gpu, b->money);
+        put_s(b, ws, *r, 0, "Cost per GPU USD", b->bold);
+        put_f(b, ws, (*r)++, 1, buf, to->cost_per_gpu, b->money);
         snprintf(buf, sizeof buf, "=B%u/B%u", net_row, b->gpus_row);
-        put_s(b, ws, r, 0, "Network power per GPU W", b->bold);
-        put_f(b, ws, r++, 1, buf, to.power_w_per_gpu, b->watts);
+        put_s(b, ws, *r, 0, "Network power per GPU W", b->bold);
+        put_f(b, ws, (*r)++, 1, buf, to->power_w_per_gpu, b->watts);
     }
-    kv_n(b, ws, &r, "Transceivers", (double)to.transceivers, b->integer);
-    xcvr_row = r;
-    if (b->gpus_row > 0 && su.gpus > 0) {
+    kv_n(b, ws, r, "Transceivers", (double)to->transceivers, b->integer);
+    xcvr_row = *r;
+    if (b->gpus_row > 0 && su->gpus > 0) {
         snprintf(buf, sizeof buf, "=B%u/B%u", xcvr_row, b->gpus_row);
-        put_s(b, ws, r, 0, "Transceivers per GPU", b->bold);
-        put_f(b, ws, r++, 1, buf, to.transceivers_per_gpu, b->ratio);
+        put_s(b, ws, *r, 0, "Transceivers per GPU", b->bold);
+        put_f(b, ws, (*r)++, 1, buf, to->transceivers_per_gpu, b->ratio);
     }
-    kv_n(b, ws, &r, "Cables", (double)to.cables, b->integer);
-    if (to.unpriced_parts > 0)
-        kv_n(b, ws, &r, "Parts without price or power", (double)to.unpriced_parts, b->integer);
-    r++;
+    kv_n(b, ws, r, "Cables", (double)to->cables, b->integer);
+    if (to->unpriced_parts > 0)
+        kv_n(b, ws, r, "Parts without price or power", (double)to->unpriced_parts, b->integer);
+    (*r)++;
+    return cost_row;
+}
 
-    put_s(b, ws, r, 0, "Cables by medium", b->section);
-    put_s(b, ws, r++, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->section);
+/* Cables by medium, counted over this workbook's cables. */
+static void summary_media(book *b, lxw_worksheet *ws, lxw_row_t *r)
+{
+    put_s(b, ws, *r, 0, "Cables by medium", b->section);
+    put_s(b, ws, (*r)++, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->section);
     for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
-        put_s(b, ws, r, 0, fp_medium_name((fp_medium)m), b->medium[m][K_TEXT]);
-        put_n(b, ws, r++, 1, (double)b->cables_by_medium[m], b->integer);
+        put_s(b, ws, *r, 0, fp_medium_name((fp_medium)m), b->medium[m][K_TEXT]);
+        put_n(b, ws, (*r)++, 1, (double)b->cables_by_medium[m], b->integer);
     }
-    r++;
+    (*r)++;
+}
 
-    /* Transceivers and cables by part: the lengths of one part added up, spares apart. */
-    put_s(b, ws, r, 0, "Transceivers and cables", b->section);
-    put_s(b, ws, r, 1, "Quantity", b->section);
-    put_s(b, ws, r++, 2, "Part", b->section);
+/* Transceivers and cables by part: the lengths of one part added up, spares apart. */
+static void summary_parts(book *b, lxw_worksheet *ws, lxw_row_t *r)
+{
+    const fp_plan *plan = b->plan;
+    char buf[160];
+    put_s(b, ws, *r, 0, "Transceivers and cables", b->section);
+    put_s(b, ws, *r, 1, "Quantity", b->section);
+    put_s(b, ws, (*r)++, 2, "Part", b->section);
     size_t nb = fp_plan_bom_count(plan);
     for (size_t i = 0; i < nb; i++) {
         fp_bom_line l, m;
@@ -441,15 +480,36 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
                 m.spare == l.spare)
                 q += m.quantity;
         snprintf(buf, sizeof buf, "%s%s", l.category, l.spare ? " (spares)" : "");
-        put_s(b, ws, r, 0, buf, NULL);
-        put_n(b, ws, r, 1, (double)q, b->integer);
-        put_s(b, ws, r++, 2, l.part, b->indent);
+        put_s(b, ws, *r, 0, buf, NULL);
+        put_n(b, ws, *r, 1, (double)q, b->integer);
+        put_s(b, ws, (*r)++, 2, l.part, b->indent);
     }
-    r++;
+    (*r)++;
+}
+
+void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
+{
+    const fp_plan *plan = b->plan;
+    fp_summary su;
+    fp_totals to;
+    lxw_row_t r = 0;
+    static const double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
+    fp_plan_summary(plan, &su);
+    fp_plan_totals(plan, &to);
+    for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)
+        keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL));
+    fp_xlsx__page_setup(b, ws, 1);
+
+    summary_title(b, ws, &r);
+    summary_design(b, ws, &r, &su);
+    summary_tiers(b, ws, &r);
+    write_summary_metrics(b, ws, &r);
+    unsigned cost_row = summary_totals(b, ws, &r, &su, &to);
+    summary_media(b, ws, &r);
+    summary_parts(b, ws, &r);
     write_summary_networks(b, ws, &r, cost_row);
     for (size_t i = 0; i < fp_plan_note_count(plan); i++) {
         put_s(b, ws, r, 0, i == 0 ? "Notes" : "", b->bold);
         put_s(b, ws, r++, 1, fp_plan_note(plan, i), NULL);
     }
 }
-

@@ -123,22 +123,20 @@ static int device_units(const fp_rspec *rs, int tier)
     return ru > 0 ? ru : 1;
 }
 
-/* "Rack elevation": one column per rack in scope (floor order), one row per U from the top, each
- * device's units filled in its role's colour and its name in its top unit, as a rack elevation
- * drawing reads. Prints one page tall, portrait, the U column repeated on every page. */
-static void write_elevation(book *b, const placed *pl, size_t np)
+/* The elevation's grid: col[rack] its column or -1 out of scope, racks[column] its rack,
+ * grid[column * units + U-1] the device in that unit, -2 a patch panel, -1 empty. Returns 0, or
+ * -1 out of memory (what was allocated is still in the out parameters for the caller to free). */
+static int elevation_grid(book *b, const placed *pl, size_t np, int units, int32_t **colp,
+                          size_t **racksp, size_t *nrp, int64_t **gridp)
 {
     const fp_plan *plan = b->plan;
     const fp_rspec *rs = fp__plan_rspec(plan);
     size_t n = fp_plan_rack_count(plan), nr = 0;
-    int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
-    int32_t *col = malloc((n ? n : 1) * sizeof *col);      /* rack -> column, -1 out of scope */
-    size_t *racks = malloc((n ? n : 1) * sizeof *racks);   /* column -> rack */
-    int64_t *grid = NULL;                                   /* [column][U-1] -> device, -1 */
-    char name[48];
-    lxw_worksheet *ws = NULL;
+    int32_t *col = *colp = malloc((n ? n : 1) * sizeof *col);
+    size_t *racks = *racksp = malloc((n ? n : 1) * sizeof *racks);
+    int64_t *grid;
     if (col == NULL || racks == NULL)
-        goto nomem;
+        return -1;
     for (size_t i = 0; i < n; i++) {
         fp_rack_info ra;
         col[i] = -1;
@@ -150,8 +148,9 @@ static void write_elevation(book *b, const placed *pl, size_t np)
             racks[nr++] = i;
         }
     }
-    if ((grid = malloc((nr ? nr : 1) * (size_t)units * sizeof *grid)) == NULL)
-        goto nomem;
+    *nrp = nr;
+    if ((grid = *gridp = malloc((nr ? nr : 1) * (size_t)units * sizeof *grid)) == NULL)
+        return -1;
     for (size_t k = 0; k < nr * (size_t)units; k++)
         grid[k] = -1;
     for (size_t k = 0; k < np; k++) {
@@ -169,11 +168,15 @@ static void write_elevation(book *b, const placed *pl, size_t np)
             if (u >= 1)
                 grid[c * (size_t)units + (size_t)(u - 1)] = -2;
     }
-    if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
-        goto out;
-    keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
-    if (nr > 0)
-        keep(b, worksheet_set_column(ws, 1, (lxw_col_t)nr, 15, NULL));
+    return 0;
+}
+
+/* The racks' names and roles, then one row per U from the top. */
+static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size_t nr,
+                           const int64_t *grid, int units)
+{
+    const fp_plan *plan = b->plan;
+    char name[48];
     /* Rows strictly in order (constant memory): rack names, then their roles. */
     for (int hr = 0; hr < 2; hr++) {
         put_s(b, ws, (lxw_row_t)hr, 0, hr ? "" : "U", b->header);
@@ -201,10 +204,18 @@ static void write_elevation(book *b, const placed *pl, size_t np)
             /* the name in the device's top unit; the units below it carry its colour */
             int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
             put_s(b, ws, r, (lxw_col_t)(c + 1),
-                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan), rs, d) : "", f);
+                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan),
+                                        fp__plan_rspec(plan), d) : "", f);
         }
     }
-    /* Legend below the racks. */
+}
+
+/* Legend below the racks: each role's colour and height. */
+static void elevation_legend(book *b, lxw_worksheet *ws, int units)
+{
+    const fp_plan *plan = b->plan;
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    char name[48];
     lxw_row_t r = (lxw_row_t)(units + 3);
     put_s(b, ws, r++, 1, "Legend", b->bold);
     for (int t = 0; t <= (int)fp_plan_tier_count(plan) && t <= FP_MAX_TIERS; t++) {
@@ -217,14 +228,35 @@ static void write_elevation(book *b, const placed *pl, size_t np)
     }
     if (rs->phys.structured)
         put_s(b, ws, r++, 1, "patch panel (1 U)", b->panel);
+}
+
+/* "Rack elevation": one column per rack in scope (floor order), one row per U from the top, each
+ * device's units filled in its role's colour and its name in its top unit, as a rack elevation
+ * drawing reads. Prints one page tall, portrait, the U column repeated on every page. */
+static void write_elevation(book *b, const placed *pl, size_t np)
+{
+    const fp_rspec *rs = fp__plan_rspec(b->plan);
+    int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
+    int32_t *col = NULL;        /* rack -> column, -1 out of scope */
+    size_t *racks = NULL, nr = 0;   /* column -> rack */
+    int64_t *grid = NULL;       /* [column][U-1] -> device, -1 */
+    lxw_worksheet *ws = NULL;
+    if (elevation_grid(b, pl, np, units, &col, &racks, &nr, &grid) != 0) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
+        goto out;
+    }
+    if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
+        goto out;
+    keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
+    if (nr > 0)
+        keep(b, worksheet_set_column(ws, 1, (lxw_col_t)nr, 15, NULL));
+    elevation_rows(b, ws, racks, nr, grid, units);
+    elevation_legend(b, ws, units);
     worksheet_freeze_panes(ws, 2, 1);
     worksheet_repeat_rows(ws, 0, 1);
     keep(b, worksheet_repeat_columns(ws, 0, 0));
     fp_xlsx__page_setup(b, ws, 0);
     worksheet_fit_to_pages(ws, 0, 1);
-    goto out;
-nomem:
-    b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
 out:
     free(col);
     free(racks);
@@ -348,26 +380,83 @@ static void write_mgmt_racks(book *b, sheet *s, const net_placed *v, size_t n, s
     }
 }
 
-void fp_xlsx__write_racks(book *b, const rack_index *ri)
+/* Contents of rack i: "U41 spine-07; U39 spine-08" (pl sorted, *k advanced past the rack),
+ * with its patch panels in their place below the switches ("U24-U34 11 patch panels") -
+ * capped below Excel's 32,767 characters. Returns the length written into contents. */
+static size_t rack_contents(const fp_plan *plan, const fp_rack_info *ra, size_t i,
+                            const placed *pl, size_t np, size_t *k, char *contents)
 {
-    const fp_plan *plan = b->plan;
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    size_t n = fp_plan_rack_count(plan), np = 0, k = 0;
-    placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
-    char *contents = malloc(32768);
-    sheet s;
     char name[48];
-    /* With spec `networks`: their devices in the racks that hold them (units, devices, power
-     * and contents include them), then the management racks they add. */
-    const int nets = fp__plan_net_count(plan);
-    const fp_net_place *npl = nets ? fp__plan_net_place(plan) : NULL;
-    size_t n_nd = 0, k_nd = 0, k_add = 0;
-    net_placed *nd = nets ? net_devices(plan, &n_nd) : NULL;
-    fp_xlsx__sheet_init(&s, b, "Racks", rack_cols, N_RACK_COLS);
-    if (pl == NULL || contents == NULL || (nets && nd == NULL)) {
-        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Racks sheet");
-        goto out;
+    size_t len = 0;
+    contents[0] = '\0';
+    while (*k < np && pl[*k].rack < (int32_t)i)
+        (*k)++;
+    int panels_left = ra->panels > 0;
+    for (; *k < np && pl[*k].rack == (int32_t)i; (*k)++) {
+        if (len > 32000)
+            continue;
+        if (panels_left && pl[*k].u < ra->panel_u) {
+            len += panel_text(contents + len, 32768 - len, len, ra);
+            panels_left = 0;
+        }
+        int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", pl[*k].u,
+                         fp__device_name(name, sizeof name, fp__plan_fabric(plan),
+                                         fp__plan_rspec(plan), pl[*k].dev));
+        if (w > 0)
+            len += (size_t)w;
     }
+    if (panels_left && len <= 32000)
+        len += panel_text(contents + len, 32768 - len, len, ra);
+    return len;
+}
+
+/* What the networks add to rack i (spec `networks`): their devices' units, count and power
+ * into *ra (*k_add advanced past the rack). */
+static void rack_add_networks(const fp_plan *plan, fp_rack_info *ra, size_t i, size_t *k_add)
+{
+    const fp_net_place *npl = fp__plan_net_place(plan);
+    const double limit = fp__plan_rspec(plan)->phys.rack_power_limit_w;
+    while (*k_add < (size_t)npl->n_add && npl->add[*k_add].rack < (int64_t)i)
+        (*k_add)++;
+    if (*k_add < (size_t)npl->n_add && npl->add[*k_add].rack == (int64_t)i) {
+        const fp_rack_add *ad = &npl->add[*k_add];
+        ra->units_used += (int)ad->ru;
+        ra->devices += ad->devices;
+        ra->power_w += ad->power_w;
+        ra->over_limit = limit > 0 && ra->power_w > limit;
+    }
+}
+
+/* One rack's line at row r; contents (len characters) in the last column. */
+static void rack_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_rack_info *ra,
+                     const char *contents, size_t len)
+{
+    /* Readers do not grow a row to fit wrapped text: give it the lines it needs (about one
+     * character per unit of column width), 15 points each. */
+    size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
+    if (lines > 1)
+        keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
+    put_s(b, ws, r, 0, ra->name, NULL);
+    put_n(b, ws, r, 1, ra->hall, b->center);
+    put_n(b, ws, r, 2, ra->row, b->center);
+    put_n(b, ws, r, 3, ra->rack, b->center);
+    put_s(b, ws, r, 4, ra->role, b->indent);
+    put_n(b, ws, r, 5, ra->x_m, b->ratio);
+    put_n(b, ws, r, 6, ra->y_m, b->ratio);
+    put_n(b, ws, r, 7, ra->units, NULL);
+    put_n(b, ws, r, 8, ra->units_used, NULL);
+    put_n(b, ws, r, 9, (double)ra->devices, b->integer);
+    put_n(b, ws, r, 10, ra->power_w, ra->over_limit ? b->warn : b->watts);
+    put_s(b, ws, r, 11, ra->over_limit ? "OVER" : "", ra->over_limit ? b->warn : NULL);
+    put_n(b, ws, r, 12, (double)ra->cables_leaving, b->integer);
+    put_s(b, ws, r, 13, contents, b->wrap);
+}
+
+/* Every compute device with a rack, sorted by rack and from the top U down; returns the count. */
+static size_t placed_devices(const fp_plan *plan, const rack_index *ri, placed *pl)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    size_t np = 0;
     for (int64_t d = 0; d < fab->n_dev; d++) {
         fp_location loc;
         if (fp_plan_device_location(plan, (size_t)d, &loc, NULL) != FP_OK)
@@ -377,44 +466,36 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
             pl[np++] = (placed){ rk, loc.u, d };
     }
     qsort(pl, np, sizeof *pl, cmp_placed);
+    return np;
+}
+
+void fp_xlsx__write_racks(book *b, const rack_index *ri)
+{
+    const fp_plan *plan = b->plan;
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    size_t n = fp_plan_rack_count(plan), np = 0, k = 0;
+    placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
+    char *contents = malloc(32768);
+    sheet s;
+    /* With spec `networks`: their devices in the racks that hold them (units, devices, power
+     * and contents include them), then the management racks they add. */
+    const int nets = fp__plan_net_count(plan);
+    size_t n_nd = 0, k_nd = 0, k_add = 0;
+    net_placed *nd = nets ? net_devices(plan, &n_nd) : NULL;
+    fp_xlsx__sheet_init(&s, b, "Racks", rack_cols, N_RACK_COLS);
+    if (pl == NULL || contents == NULL || (nets && nd == NULL)) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Racks sheet");
+        goto out;
+    }
+    np = placed_devices(plan, ri, pl);
     for (size_t i = 0; i < n && b->rc == FP_OK; i++) {
         fp_rack_info ra;
         if ((b->rc = fp_plan_rack(plan, i, &ra, b->err)) != FP_OK)
             break;
-        /* Contents: "U41 spine-07; U39 spine-08" — capped below Excel's 32,767 characters. */
-        size_t len = 0;
-        contents[0] = '\0';
-        while (k < np && pl[k].rack < (int32_t)i)
-            k++;
-        /* Patch panels read in their place, below the switches: "U24-U34 11 patch panels". */
-        int panels_left = ra.panels > 0;
-        for (; k < np && pl[k].rack == (int32_t)i; k++) {
-            if (len > 32000)
-                continue;
-            if (panels_left && pl[k].u < ra.panel_u) {
-                len += panel_text(contents + len, 32768 - len, len, &ra);
-                panels_left = 0;
-            }
-            int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", pl[k].u,
-                             fp__device_name(name, sizeof name, fab, fp__plan_rspec(plan),
-                                             pl[k].dev));
-            if (w > 0)
-                len += (size_t)w;
-        }
-        if (panels_left && len <= 32000)
-            len += panel_text(contents + len, 32768 - len, len, &ra);
+        size_t len = rack_contents(plan, &ra, i, pl, np, &k, contents);
         if (nets) {
             len = net_contents(contents, len, plan, nd, n_nd, &k_nd, (int64_t)i);
-            while (k_add < (size_t)npl->n_add && npl->add[k_add].rack < (int64_t)i)
-                k_add++;
-            if (k_add < (size_t)npl->n_add && npl->add[k_add].rack == (int64_t)i) {
-                const fp_rack_add *ad = &npl->add[k_add];
-                ra.units_used += (int)ad->ru;
-                ra.devices += ad->devices;
-                ra.power_w += ad->power_w;
-                ra.over_limit = fp__plan_rspec(plan)->phys.rack_power_limit_w > 0 &&
-                                ra.power_w > fp__plan_rspec(plan)->phys.rack_power_limit_w;
-            }
+            rack_add_networks(plan, &ra, i, &k_add);
         }
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (!in_scope(&b->sc, &where))
@@ -423,26 +504,7 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         lxw_row_t r = fp_xlsx__sheet_next(&s);
         if (r == 0)
             break;
-        lxw_worksheet *ws = s.ws;
-        /* Readers do not grow a row to fit wrapped text: give it the lines it needs (about one
-         * character per unit of column width), 15 points each. */
-        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
-        if (lines > 1)
-            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
-        put_s(b, ws, r, 0, ra.name, NULL);
-        put_n(b, ws, r, 1, ra.hall, b->center);
-        put_n(b, ws, r, 2, ra.row, b->center);
-        put_n(b, ws, r, 3, ra.rack, b->center);
-        put_s(b, ws, r, 4, ra.role, b->indent);
-        put_n(b, ws, r, 5, ra.x_m, b->ratio);
-        put_n(b, ws, r, 6, ra.y_m, b->ratio);
-        put_n(b, ws, r, 7, ra.units, NULL);
-        put_n(b, ws, r, 8, ra.units_used, NULL);
-        put_n(b, ws, r, 9, (double)ra.devices, b->integer);
-        put_n(b, ws, r, 10, ra.power_w, ra.over_limit ? b->warn : b->watts);
-        put_s(b, ws, r, 11, ra.over_limit ? "OVER" : "", ra.over_limit ? b->warn : NULL);
-        put_n(b, ws, r, 12, (double)ra.cables_leaving, b->integer);
-        put_s(b, ws, r, 13, contents, b->wrap);
+        rack_row(b, s.ws, r, &ra, contents, len);
     }
     if (nets && b->rc == FP_OK)
         write_mgmt_racks(b, &s, nd, n_nd, &k_nd, contents);

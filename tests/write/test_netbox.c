@@ -118,6 +118,11 @@ static const char *const cable_cols[] = { "side_a_site", "side_a_device", "side_
     "tenant", "label", "color", "length", "length_unit", "description", "comments", "tags", NULL };
 static const char *const cable_req[] = { "side_a_device", "side_a_type", "side_a_name",
     "side_b_device", "side_b_type", "side_b_name", NULL };
+/* extras TagImportForm (name, slug, color, description; later 4.x releases add weight and
+ * object_types). */
+static const char *const tag_cols[] = { "name", "slug", "color", "description", "weight",
+    "object_types", NULL };
+static const char *const tag_req[] = { "name", "slug", NULL };
 
 /* Import order: each file names only objects of the files before it. */
 static const form forms[] = {
@@ -129,8 +134,12 @@ static const form forms[] = {
     { "netbox-devices.csv", dev_cols, dev_req },
     { "netbox-interfaces.csv", if_cols, if_req },
     { "netbox-cables.csv", cable_cols, cable_req },
+    /* With spec `networks` only, imported first (extras before dcim); last here so the
+     * files above keep their indexes. */
+    { "netbox-tags.csv", tag_cols, tag_req },
 };
 #define N_FORMS (sizeof forms / sizeof forms[0])
+#define TAGS_FORM (N_FORMS - 1)
 
 /* Choice values (dcim/choices.py). */
 static const char *const site_status[] = { "planned", "staging", "active", "decommissioning",
@@ -145,7 +154,8 @@ static const char *const faces[] = { "front", "rear", NULL };
 static const char *const if_types[] = { "100gbase-x-qsfp28", "100gbase-x-qsfpdd",
     "200gbase-x-qsfp56", "200gbase-x-qsfpdd", "400gbase-x-qsfp112", "400gbase-x-qsfpdd",
     "400gbase-x-osfp", "400gbase-x-osfp-rhs", "400gbase-x-cdfp", "400gbase-x-cfp8",
-    "800gbase-x-qsfpdd", "800gbase-x-osfp", "infiniband-sdr", "infiniband-ddr", "infiniband-qdr",
+    "800gbase-x-qsfpdd", "800gbase-x-osfp", "1000base-t", "10gbase-t", "25gbase-x-sfp28",
+    "infiniband-sdr", "infiniband-ddr", "infiniband-qdr",
     "infiniband-fdr10", "infiniband-fdr", "infiniband-edr", "infiniband-hdr", "infiniband-ndr",
     "infiniband-xdr", "other", NULL };
 static const char *const cable_types[] = { "cat3", "cat5", "cat5e", "cat6", "cat6a", "cat7",
@@ -238,16 +248,59 @@ static int cmp_placed(const void *x, const void *y)
     return k ? k : a->lo - b->lo;
 }
 
-/* Check the whole set of plan p; returns the number of cables rows (for the caller's counts). */
-static long check_netbox(const fp_plan *p)
+/* Per tag (network) of a set with spec `networks`: switches (devices tagged with it alone whose
+ * role is "<tag>-<tier>"), devices and cable rows. */
+typedef struct net_counts {
+    int n;
+    char tag[10][40];
+    long switches[10], devices[10], cables[10];
+} net_counts;
+
+/* Every tag slug of a `tags` value ("storage" or "compute,storage,oob") is a listed tag; counts
+ * the row under its tag when it names one. Returns the index of a single tag, else -1. */
+static int check_tags(const char *value, const strset *tags, const net_counts *nc)
 {
-    char dir[64];
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", value);
+    int single = strchr(buf, ',') == NULL;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        cr_expect(set_has(tags, tok, NULL), "tag %s is not in netbox-tags.csv", tok);
+    if (single && nc)
+        for (int i = 0; i < nc->n; i++)
+            if (strcmp(nc->tag[i], value) == 0)
+                return i;
+    return -1;
+}
+
+/* Check the whole set of plan p; returns the number of cables rows (for the caller's counts).
+ * nc: when not NULL, the set must carry networks (netbox-tags.csv and the tags columns) and
+ * their counts are filled in. */
+static long check_netbox_counts(const fp_plan *p, net_counts *nc)
+{
+    char dir[64], path[128];
     write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-tags.csv", dir);
+    int has_tags = access(path, F_OK) == 0;
+    cr_assert_eq(has_tags, nc != NULL, "netbox-tags.csv %s", has_tags ? "written without networks" : "missing");
     table t[N_FORMS];
     for (size_t i = 0; i < N_FORMS; i++)
-        t[i] = load_table(dir, &forms[i]);
+        if (i != TAGS_FORM || has_tags)
+            t[i] = load_table(dir, &forms[i]);
     strset sites = { 0 }, manufs = { 0 }, roles = { 0 }, types = { 0 }, racks = { 0 },
-           devices = { 0 }, ifaces = { 0 }, ends = { 0 };
+           devices = { 0 }, ifaces = { 0 }, ends = { 0 }, tags = { 0 };
+    if (nc)
+        memset(nc, 0, sizeof *nc);
+    for (long i = 1; has_tags && i < t[TAGS_FORM].f.n; i++) {
+        char *g[8];
+        cr_assert_eq(csv_split(t[TAGS_FORM].f.line[i], g, 8), t[TAGS_FORM].ncol);
+        const char *slug = g[col(&t[TAGS_FORM], "slug")];
+        cr_expect(is_slug(slug));
+        cr_expect(is_color(g[col(&t[TAGS_FORM], "color")]));
+        set_add(&tags, slug, NULL);
+        cr_assert_lt(nc->n, 10);
+        snprintf(nc->tag[nc->n++], sizeof nc->tag[0], "%s", slug);
+    }
+    cr_expect_null(set_seal(&tags), "a tag twice");
     char *f[32];
     int type_u[64] = { 0 };
     char type_key[64][200];
@@ -305,19 +358,36 @@ static long check_netbox(const fp_plan *p)
         cr_expect(set_has(&racks, rack, NULL), "device %s in unknown rack %s", f[0], rack);
         cr_expect(set_has(&types, m, model), "device %s of unknown type %s %s", f[0], m, model);
         cr_expect(one_of(f[col(&t[5], "status")], dev_status));
-        cr_expect(one_of(f[col(&t[5], "face")], faces));
         char key[200];
         snprintf(key, sizeof key, "%s\t%s", m, model);
-        int u = 0;
+        int u = -1;
         for (int k = 0; k < n_types; k++)
             if (strcmp(type_key[k], key) == 0)
                 u = type_u[k];
-        int pos = atoi(f[col(&t[5], "position")]);
-        cr_expect(pos >= 1 && pos + u - 1 <= rack_u, "%s at U%d (%dU) outside a %dU rack", f[0],
-                  pos, u, rack_u);
-        snprintf(pl[i - 1].rack, sizeof pl[i - 1].rack, "%s", rack);
-        pl[i - 1].lo = pos;
-        pl[i - 1].hi = pos + u - 1;
+        cr_expect_geq(u, 0, "%s: no height for its type", f[0]);
+        if (u == 0) {
+            /* Device.clean: a 0U device type cannot take a rack position (nor a face). */
+            cr_expect_str_empty(f[col(&t[5], "position")], "%s is 0U but has a position", f[0]);
+            cr_expect_str_empty(f[col(&t[5], "face")]);
+            snprintf(pl[i - 1].rack, sizeof pl[i - 1].rack, "~0U %ld", i);
+        } else {
+            cr_expect(one_of(f[col(&t[5], "face")], faces));
+            int pos = atoi(f[col(&t[5], "position")]);
+            cr_expect(pos >= 1 && pos + u - 1 <= rack_u, "%s at U%d (%dU) outside a %dU rack",
+                      f[0], pos, u, rack_u);
+            snprintf(pl[i - 1].rack, sizeof pl[i - 1].rack, "%s", rack);
+            pl[i - 1].lo = pos;
+            pl[i - 1].hi = pos + u - 1;
+        }
+        if (has_tags) {
+            int k = check_tags(f[col(&t[5], "tags")], &tags, nc);
+            if (k >= 0) {
+                nc->devices[k]++;
+                size_t tl = strlen(nc->tag[k]);
+                const char *role = f[col(&t[5], "role")];
+                nc->switches[k] += strncmp(role, nc->tag[k], tl) == 0 && role[tl] == '-';
+            }
+        }
         set_add(&devices, f[col(&t[5], "name")], NULL);
     }
     qsort(pl, (size_t)nd, sizeof *pl, cmp_placed);
@@ -333,6 +403,8 @@ static long check_netbox(const fp_plan *p)
         cr_expect(set_has(&devices, d, NULL), "interface on unknown device %s", d);
         cr_expect(one_of(f[col(&t[6], "type")], if_types), "interface type %s", f[col(&t[6], "type")]);
         cr_expect_gt(atol(f[col(&t[6], "speed")]), 0);
+        if (has_tags)
+            check_tags(f[col(&t[6], "tags")], &tags, NULL);
         set_add(&ifaces, d, f[col(&t[6], "name")]);
     }
     dup = set_seal(&ifaces);
@@ -355,12 +427,20 @@ static long check_netbox(const fp_plan *p)
         cr_expect(one_of(f[col(&t[7], "length_unit")], length_units));
         cr_expect(is_color(f[col(&t[7], "color")]));
         cr_expect_gt(strtod(f[col(&t[7], "length")], NULL), 0);
+        if (has_tags) {
+            int k = check_tags(f[col(&t[7], "tags")], &tags, nc);
+            cr_expect_geq(k, 0, "cable row %ld has no single network tag", i + 1);
+            if (k >= 0)
+                nc->cables[k]++;
+        }
     }
     dup = set_seal(&ends);
     cr_expect_null(dup, "interface %s ends two cables", dup);
     long cables = t[7].f.n - 1;
     for (size_t i = 0; i < N_FORMS; i++)
-        csv_free(&t[i].f);
+        if (i != TAGS_FORM || has_tags)
+            csv_free(&t[i].f);
+    set_free(&tags);
     set_free(&sites);
     set_free(&manufs);
     set_free(&roles);
@@ -370,6 +450,11 @@ static long check_netbox(const fp_plan *p)
     set_free(&ifaces);
     set_free(&ends);
     return cables;
+}
+
+static long check_netbox(const fp_plan *p)
+{
+    return check_netbox_counts(p, NULL);
 }
 
 /* Cables carrying several links in plan p (splitter legs, twin-port copper). */
@@ -424,6 +509,73 @@ Test(netbox, splitter_plan_follows_netbox_rules)
     fp_summary s;
     fp_plan_summary(p, &s);
     cr_expect_eq(check_netbox(p), s.links);
+    fp_plan_free(p);
+}
+
+/* The DGX H100 SuperPOD preset with its storage, in-band and out-of-band networks: every
+ * network's switches, extra endpoints, interfaces and cables follow NetBox's rules above (every
+ * cable end a listed interface of a listed device, no interface on two cables, unique names, 0U
+ * endpoints without a rack position), each tagged with its network. Counts derived by hand from
+ * the preset (templates/presets.json) and the builder's rules (docs/spec.md):
+ * storage: 1,024 GPUs / 8 = 128 DGX x 2 ports at 400G on QM9700 (64 ports, 1:1: 32 down, 32 up);
+ *   ceil(256 / 32) = 8 leaves, 8 x 32 = 256 uplinks over 64-port spines: 4 spines -> 12
+ *   switches; links 256 + 256 = 512, one NetBox cable per link (its leaf-spine twin-port DACs
+ *   carry two links each and are two rows).
+ * in-band: 128 DGX + 5 management servers + 4 UFM = 137 hosts x 2 ports at 100G on SN4600C
+ *   (64 ports, 2 kept for the MLAG peer links, 1:1): 5 MLAG pairs = 10 leaves with
+ *   ceil(137 / 5) = 28 hosts each, so 28 up ports; the 280 uplinks spread evenly: the spine count
+ *   is the smallest divisor of 28 at or above ceil(280 / 64) = 5, i.e. 7 (4 links from each
+ *   leaf, 40 ports per spine) -> 17 switches; links 274 + 280 + 5 pairs x 2 peer links = 564.
+ * oob: 128 + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (48 x 1G
+ *   down, 4 x 100G uplinks), one leaf per 32-server SU of the rail-optimized compute fabric:
+ *   ceil(215 / 32) = 7 leaves, each 32G under one 100G uplink, to one SN4600C -> 8 switches;
+ *   links 215 + 7 = 222.
+ * compute: RA-11333-001 Table 4, 32 leaves + 16 spines, 1,024 + 1,024 links. */
+Test(netbox, networks_preset_carries_every_network)
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    net_counts nc;
+    long cables = check_netbox_counts(p, &nc);
+    static const struct {
+        const char *tag;
+        long switches, devices, cables;
+    } want[] = {
+        { "compute", 0, 0, 1024 + 1024 },
+        { "storage", 12, 12, 512 },
+        { "inband", 17, 17 + 5 + 4, 564 },
+        { "oob", 8, 8 + 5 + 4 + 78, 222 },
+    };
+    cr_assert_eq(nc.n, 4, "tags: compute and the three networks");
+    long sum = 0;
+    for (int i = 0; i < 4; i++) {
+        cr_expect_str_eq(nc.tag[i], want[i].tag);
+        cr_expect_eq(nc.switches[i], want[i].switches, "%s: %ld switches", nc.tag[i], nc.switches[i]);
+        cr_expect_eq(nc.cables[i], want[i].cables, "%s: %ld cables", nc.tag[i], nc.cables[i]);
+        if (i > 0)
+            cr_expect_eq(nc.devices[i], want[i].devices, "%s: %ld devices", nc.tag[i], nc.devices[i]);
+        sum += want[i].cables;
+    }
+    cr_expect_eq(cables, sum);
+    fp_plan_free(p);
+}
+
+/* The HGX Enterprise RA preset (compute, converged, out-of-band) follows the same rules; every
+ * cable row carries one network's tag, the compute fabric's one per compute link. */
+Test(netbox, enterprise_networks_preset_follows_netbox_rules)
+{
+    fp_plan *p = plan_from_preset("hgx-h100-enterprise-32");
+    net_counts nc;
+    long cables = check_netbox_counts(p, &nc), sum = 0;
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_assert_gt(nc.n, 1);
+    cr_expect_str_eq(nc.tag[0], "compute");
+    cr_expect_eq(nc.cables[0], s.links);
+    for (int i = 0; i < nc.n; i++) {
+        cr_expect(i == 0 || nc.switches[i] > 0, "%s has no switch", nc.tag[i]);
+        sum += nc.cables[i];
+    }
+    cr_expect_eq(sum, cables);
     fp_plan_free(p);
 }
 

@@ -1,0 +1,59 @@
+/* fabplan — the fabric read back as the diagrams draw it (plan.h): its shape in one read, a
+ * device's or a link's record by value, names and racks. */
+#include <string.h>
+#include "plan_data.h"
+
+void fp__plan_shape(const fp_plan *plan, fp_shape *out)
+{
+    const fp_fabric *fab = &plan->fab;
+    const fp_rspec *rs = &plan->rs;
+    memset(out, 0, sizeof *out);
+    out->name = rs->name;
+    out->topology = rs->topology;
+    out->tiers = fab->tiers;
+    out->planes = fab->planes;
+    out->gpus = rs->gpus;
+    out->servers = fab->servers;
+    out->devices = fab->n_dev;
+    out->links = fab->n_link;
+    out->su_count = fab->su_count;
+    out->gpus_per_server = rs->gpus_per_server;
+    out->endpoints_per_server = rs->endpoints_per_server;
+    out->nics_per_server = rs->nics_per_server;
+    out->nic_ports = rs->nic.ports;
+    out->link_gbps = rs->link_gbps;
+    memcpy(out->gbps, rs->gbps, sizeof out->gbps);
+    memcpy(out->tier_base, fab->tier_base, sizeof out->tier_base);
+    memcpy(out->boundary_base, fab->boundary_base, sizeof out->boundary_base);
+    memcpy(out->level, fab->level, sizeof out->level);
+    memcpy(out->size, fab->size, sizeof out->size);
+    for (int t = 0; t < FP_MAX_TIERS; t++) {
+        out->model[t] = rs->tier[t].model.id;
+        out->radix[t] = rs->tier[t].radix;
+    }
+}
+
+fp_device fp__plan_device(const fp_plan *plan, int64_t i)
+{
+    return plan->fab.dev[i];
+}
+
+fp_link fp__plan_link(const fp_plan *plan, int64_t i)
+{
+    return plan->fab.link[i];
+}
+
+char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n)
+{
+    return fp__device_name(buf, n, &plan->fab, &plan->rs, i);
+}
+
+char *fp__plan_port_name(const fp_plan *plan, int64_t i, int p, char *buf, size_t n)
+{
+    return fp__port_name(buf, n, &plan->fab, &plan->rs, i, p);
+}
+
+int32_t fp__plan_device_rack(const fp_plan *plan, int64_t i)
+{
+    return plan->lay.dev_rack ? plan->lay.dev_rack[i] : -1;
+}
