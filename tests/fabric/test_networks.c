@@ -455,6 +455,62 @@ Test(networks, hgx_enterprise_converged_pair)
     fp_plan_free(p);
 }
 
+/* Reliability per network, from its own parts as the compute fabric's is from its BOM (parts in
+ * service, independent, exponential lifetimes: failures per day = 24 x sum(quantity / MTBF)).
+ * The DGX preset's out-of-band network (superpod_h100_networks_counts): 7 SN2201 leaves
+ * (catalog MTBF 300,000 h) and 1 SN4600C (250,000 h): 24 x (7/300,000 + 1/250,000) = 0.000656
+ * switch failures a day, the first after 1 / (7/300,000 + 1/250,000) = 36,585.4 h. Links: 215
+ * Cat6A cords (5,000,000 h) and its 7 uplinks, each a 100G DAC (2,000,000 h) or an OM4 cord
+ * (5,000,000 h) between two SR4 modules (87,600 h), as network_cables_by_reach checks them. The
+ * BMCs and switch management ports are the servers' and switches' own: nothing else counts. */
+Test(networks, reliability_per_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    int o = net_index(p, "oob");
+    const fp_fabric *f = fp__plan_net_fabric(p, o);
+    const fp_cabling *cab = &fp__plan_net_phys(p)->cab[o];
+    int64_t dac = 0, fibre = 0;
+    for (int64_t l = f->boundary_base[1]; l < f->boundary_base[2]; l++) {
+        dac += cab->link_medium[l] == FP_MEDIUM_DAC;
+        fibre += cab->link_medium[l] == FP_MEDIUM_MMF;
+    }
+    cr_assert_eq(dac + fibre, 7);
+    double sw_h = 7 / 300000.0 + 1 / 250000.0;
+    double cable_h = 215 / 5e6 + (double)dac / 2e6 + (double)fibre / 5e6;
+    double xcvr_h = 2.0 * (double)fibre / 87600.0;
+    fp_reliability r;
+    fp__net_reliability(fp__plan_net_bom(p, o), &r);
+    cr_assert_float_eq(r.switch_failures_per_day, 24 * sw_h, 1e-12);
+    cr_assert_float_eq(24 * sw_h, 0.000656, 1e-9);
+    cr_assert_float_eq(r.hours_to_first_switch_failure, 1 / sw_h, 1e-6);
+    cr_assert_float_eq(r.cable_failures_per_day, 24 * cable_h, 1e-12);
+    cr_assert_float_eq(r.transceiver_failures_per_day, 24 * xcvr_h, 1e-12);
+    cr_assert_float_eq(r.link_failures_per_day, 24 * (cable_h + xcvr_h), 1e-12);
+    cr_assert_float_eq(r.hours_to_first_link_failure, 1 / (cable_h + xcvr_h), 1e-6);
+    cr_assert_eq(r.nic_failures_per_day, 0);
+    cr_assert_eq(r.units_without_mtbf, 0);
+
+    /* plan.json carries it in networks[].metrics.reliability, as the compute fabric's. */
+    char dir[64], path[128];
+    write_plan(p, FP_WRITE_JSON, dir);
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root);
+    const cJSON *nets = cJSON_GetObjectItemCaseSensitive(root, "networks");
+    const cJSON *rel = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nets, o), "metrics"), "reliability");
+    const cJSON *per_day = cJSON_GetObjectItemCaseSensitive(rel, "failures_per_day");
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(per_day, "switches")->valuedouble, 24 * sw_h, 1e-12);
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(per_day, "links")->valuedouble,
+                       24 * (cable_h + xcvr_h), 1e-12);
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(rel, "hours_to_first_switch_failure")->valuedouble,
+                       1 / sw_h, 1e-6);
+    cJSON_Delete(root);
+    free(text);
+    fp_plan_free(p);
+}
+
 /* The public view: one entry per network, its figures those of the plan's network. */
 Test(networks, public_getters)
 {
