@@ -78,5 +78,13 @@ char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n);
 char *fp__plan_port_name(const fp_plan *plan, int64_t i, int p, char *buf, size_t n);
 /* The layout's rack index of device i (floor order, as fp_plan_rack); -1 without a layout. */
 int32_t fp__plan_device_rack(const fp_plan *plan, int64_t i);
+/* The same for network k (< fp__plan_net_count; spec `networks`): its fabric's shape (the name
+ * is "<plan>-<network>", servers its hosts: the compute servers it attaches, then its extra
+ * endpoints' port groups), device and link records, and the medium of its link i (an fp_medium,
+ * -1 without the cabling stage). */
+void fp__plan_net_shape(const fp_plan *plan, int k, fp_shape *out);
+fp_device fp__plan_net_device(const fp_plan *plan, int k, int64_t i);
+fp_link fp__plan_net_link(const fp_plan *plan, int k, int64_t i);
+int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i);
 
 #endif
