@@ -70,6 +70,11 @@ typedef struct fp_shape {
 } fp_shape;
 
 void fp__plan_shape(const fp_plan *plan, fp_shape *out);
+/* One past the last device of tier t (0 = servers): tier t is tier_base[t] up to this. */
+static inline int64_t fp__shape_tier_end(const fp_shape *sh, int t)
+{
+    return t < sh->tiers ? sh->tier_base[t + 1] : sh->devices;
+}
 /* Device i's and link i's records (i < devices, i < links), by value. */
 fp_device fp__plan_device(const fp_plan *plan, int64_t i);
 fp_link fp__plan_link(const fp_plan *plan, int64_t i);
