@@ -134,7 +134,7 @@ int64_t fp__detail_pod(const fp_plan *plan, const fp_write_options *o)
     if (sel.kind == 2)
         return sel.index;
     for (int64_t i = sh.tier_base[1]; i < sh.devices; i++) {
-        fp_device d = fp__plan_device(plan, i);
+        fp_device d = fp__shape_device(&sh, i);
         if (d.tier != 1)
             break;
         if (d.su == sel.index)
@@ -151,17 +151,17 @@ static int in_unit(const fp_device *d, const unit_sel *sel)
 }
 
 /* Whether device i is one the unit holds. */
-static int dev_in_unit(const fp_plan *plan, int64_t i, const unit_sel *sel)
+static int dev_in_unit(const fp_shape *sh, int64_t i, const unit_sel *sel)
 {
-    fp_device d = fp__plan_device(plan, i);
+    fp_device d = fp__shape_device(sh, i);
     return in_unit(&d, sel);
 }
 
 /* Rail colour of a link: the leaf's rail (rail-optimized), else the NIC it leaves from. */
-static const char *link_colour(const fp_plan *plan, const fp_shape *sh, const fp_link *l)
+static const char *link_colour(const fp_shape *sh, const fp_link *l)
 {
     if (l->boundary <= 1) {
-        fp_device leaf = fp__plan_device(plan, l->boundary == 0 ? l->z : l->a);
+        fp_device leaf = fp__shape_device(sh, l->boundary == 0 ? l->z : l->a);
         if (leaf.rail >= 0)
             return fp__rail_colour(leaf.rail);
     }
@@ -319,7 +319,7 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, const fp_shape *sh,
                         const detail_layout *dl, int64_t dev, char *buf, size_t cap, double *w,
                         double *h)
 {
-    const fp_device d = fp__plan_device(plan, dev);
+    const fp_device d = fp__shape_device(sh, dev);
     char dn[48];
     table t = { buf, cap, 0, 0, 0, 1 };
     fp__plan_device_name(plan, dev, dn, sizeof dn);
@@ -385,10 +385,10 @@ static Agraph_t *detail_graph(const detail *dt)
     char title[256];
     int64_t inner = 0, n_in = 0;
     for (int64_t i = 0; i < dt->sh.devices; i++)
-        n_in += dev_in_unit(dt->plan, i, &dt->sel);
+        n_in += dev_in_unit(&dt->sh, i, &dt->sel);
     for (int64_t i = 0; i < dt->sh.links; i++) {
-        fp_link l = fp__plan_link(dt->plan, i);
-        inner += dev_in_unit(dt->plan, l.a, &dt->sel) && dev_in_unit(dt->plan, l.z, &dt->sel);
+        fp_link l = fp__shape_link(&dt->sh, i);
+        inner += dev_in_unit(&dt->sh, l.a, &dt->sel) && dev_in_unit(&dt->sh, l.z, &dt->sel);
     }
     snprintf(title, sizeof title, "%s %lld%s — %lld devices, %lld links inside%s\n ",
              dt->sel.kind == 1 ? "scalable unit" : "pod", (long long)dt->sel.index + 1,
@@ -426,12 +426,12 @@ static int detail_sides(detail *dt)
 {
     detail_layout *dl = &dt->dl;
     for (int64_t i = 0; i < dt->sh.devices; i++) {
-        fp_device d = fp__plan_device(dt->plan, i);
+        fp_device d = fp__shape_device(&dt->sh, i);
         dl->local[i] = in_unit(&d, &dt->sel) ? dt->per_tier[d.tier]++ : -1;
     }
     dl->n_leaf = dt->per_tier[1];
     for (int64_t i = 0; i < dt->sh.devices; i++)
-        if (dl->local[i] >= 0 && fp__plan_device(dt->plan, i).tier == 0)
+        if (dl->local[i] >= 0 && fp__shape_device(&dt->sh, i).tier == 0)
             dl->side[dl->local[i]] =
                 dl->two_sided && dl->local[i] >= (dt->per_tier[0] + 1) / 2 ? 2 : 1;
     if (!dl->two_sided)
@@ -440,7 +440,7 @@ static int detail_sides(detail *dt)
     if (dl->port_side == NULL)
         return -1;
     for (int64_t i = dt->sh.boundary_base[0]; i < dt->sh.boundary_base[1]; i++) {
-        fp_link l = fp__plan_link(dt->plan, i);
+        fp_link l = fp__shape_link(&dt->sh, i);
         if (dl->local[l.a] >= 0 && dl->local[l.z] >= 0 && l.z_port < dl->leaf_ports)
             dl->port_side[dl->local[l.z] * dl->leaf_ports + l.z_port] = dl->side[dl->local[l.a]];
     }
@@ -452,7 +452,7 @@ static void detail_nodes(detail *dt)
 {
     char name[64];
     for (int64_t i = 0; i < dt->sh.devices; i++) {
-        fp_device d = fp__plan_device(dt->plan, i);
+        fp_device d = fp__shape_device(&dt->sh, i);
         if (!in_unit(&d, &dt->sel))
             continue;
         fp__plan_device_name(dt->plan, i, name, sizeof name);
@@ -472,14 +472,14 @@ static void detail_nodes(detail *dt)
 static void detail_edges(detail *dt)
 {
     for (int64_t i = 0; i < dt->sh.links; i++) {
-        const fp_link l = fp__plan_link(dt->plan, i);
+        const fp_link l = fp__shape_link(&dt->sh, i);
         int ia = dt->node[l.a] != NULL, iz = dt->node[l.z] != NULL;
         char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
         if (ia && iz) {
             Agedge_t *e = agedge(dt->g, dt->node[l.a], dt->node[l.z], NULL, 1);
             /* The port names are drawn as the cells the edge joins; repeated as attributes so
              * the .dot reads on its own. A server right of the leaves leaves from its west. */
-            int right = fp__plan_device(dt->plan, l.a).tier == 0 &&
+            int right = fp__shape_device(&dt->sh, l.a).tier == 0 &&
                         dt->dl.side[dt->dl.local[l.a]] == 2;
             snprintf(ap, sizeof ap, "p%d:%s", l.a_port, right ? "w" : "e");
             snprintf(zp, sizeof zp, "p%d:%s", l.z_port, right ? "e" : "w");
@@ -487,10 +487,10 @@ static void detail_edges(detail *dt)
             set_attr(e, "headport", zp);
             set_attr(e, "a_port", fp__plan_port_name(dt->plan, l.a, l.a_port, ap, sizeof ap));
             set_attr(e, "z_port", fp__plan_port_name(dt->plan, l.z, l.z_port, zp, sizeof zp));
-            set_attr(e, "color", link_colour(dt->plan, &dt->sh, &l));
+            set_attr(e, "color", link_colour(&dt->sh, &l));
         } else if (ia || iz) {
             int64_t in = ia ? l.a : l.z, outside = ia ? l.z : l.a;
-            const fp_device od = fp__plan_device(dt->plan, outside);
+            const fp_device od = fp__shape_device(&dt->sh, outside);
             dt->out_count[in]++;
             dt->out_stub[in] = (int64_t)od.plane * (FP_MAX_TIERS + 1) + od.tier;
         }
@@ -500,7 +500,7 @@ static void detail_edges(detail *dt)
 /* Column of device i: its tier, or right_col for a server right of a unit's leaves. */
 static int column_of(const detail *dt, int64_t i, int right_col)
 {
-    int tier = fp__plan_device(dt->plan, i).tier;
+    int tier = fp__shape_device(&dt->sh, i).tier;
     return tier == 0 && dt->dl.side[dt->dl.local[i]] == 2 ? right_col : tier;
 }
 
@@ -571,7 +571,7 @@ static void stub_edges(detail *dt, double stub_x, double stub_y)
         set_attr(e, "label", label);
         set_attr(e, "style", "dashed");
         set_attr(e, "color", "#999999");
-        if (dt->dl.two_sided && fp__plan_device(dt->plan, i).tier == 1)
+        if (dt->dl.two_sided && fp__shape_device(&dt->sh, i).tier == 1)
             set_attr(e, "tailport", "up:e");
     }
 }

@@ -126,7 +126,7 @@ static void select_devices(fig *f)
 {
     f->su_lo = f->su_hi = -1;
     for (int64_t i = 0; i < f->sh.devices; i++) {
-        const fp_device d = fp__plan_device(f->plan, i);
+        const fp_device d = fp__shape_device(&f->sh, i);
         f->local[i] = -1;
         if (in_group(f, &d)) {
             f->local[i] = f->n[d.tier]++;
@@ -140,15 +140,15 @@ static void select_devices(fig *f)
     }
     /* Links run lower to upper and boundary by boundary, so one pass reaches every tier. */
     for (int64_t k = 0; k < f->sh.links; k++) {
-        const fp_link l = fp__plan_link(f->plan, k);
+        const fp_link l = fp__shape_link(&f->sh, k);
         if (l.boundary == 0) {
-            if (f->local[l.z] >= 0 && fp__plan_device(f->plan, l.z).tier == 1) {
+            if (f->local[l.z] >= 0 && fp__shape_device(&f->sh, l.z).tier == 1) {
                 f->links[0]++;
                 if (f->local[l.a] < 0)
                     f->local[l.a] = f->n[0]++;
             }
-        } else if (f->local[l.a] >= 0 && fp__plan_device(f->plan, l.a).tier == l.boundary) {
-            const fp_device z = fp__plan_device(f->plan, l.z);
+        } else if (f->local[l.a] >= 0 && fp__shape_device(&f->sh, l.a).tier == l.boundary) {
+            const fp_device z = fp__shape_device(&f->sh, l.z);
             f->links[l.boundary]++;
             if (f->local[l.z] < 0 && z.tier > 2)
                 f->local[l.z] = f->n[z.tier]++;
@@ -195,7 +195,7 @@ static void switch_boxes(fig *f, int tier, double w, double h)
     char name[64], label[32];
     static const char prefix[] = { 'N', 'L', 'S', 'C', 'X' };
     for (int64_t i = f->sh.tier_base[tier]; i < fp__shape_tier_end(&f->sh, tier); i++) {
-        const fp_device dv = fp__plan_device(f->plan, i), *d = &dv;
+        const fp_device dv = fp__shape_device(&f->sh, i), *d = &dv;
         int64_t k = f->local[i];
         if (k < 0)
             continue;
@@ -223,7 +223,7 @@ static void switch_boxes(fig *f, int tier, double w, double h)
 /* The su index of server or leaf i within the figure's units (0 without units). */
 static int64_t su_in_fig(const fig *f, int64_t i)
 {
-    return f->su_lo >= 0 ? fp__plan_device(f->plan, i).su - f->su_lo : 0;
+    return f->su_lo >= 0 ? fp__shape_device(&f->sh, i).su - f->su_lo : 0;
 }
 
 /* Servers one by one: the servers of each unit spread under that unit's leaves (or all under
@@ -297,7 +297,7 @@ static fp_status server_bars(fig *f, int64_t n_bars, Agnode_t **bar, const int64
         x1[b] = f->x[i] > x1[b] ? f->x[i] : x1[b];
     }
     for (int64_t i = 0; i < sh->tier_base[1]; i++)
-        if (f->local[i] >= 0 && fp__plan_device(f->plan, i).su >= 0 && f->su_lo >= 0)
+        if (f->local[i] >= 0 && fp__shape_device(&f->sh, i).su >= 0 && f->su_lo >= 0)
             servers[su_in_fig(f, i)]++;
     /* Without units, a leaf's servers: its NIC links over the NIC ports a server has there. */
     for (int64_t b = 0; b < n_bars; b++) {
@@ -325,7 +325,7 @@ static fp_status server_bars(fig *f, int64_t n_bars, Agnode_t **bar, const int64
         for (int64_t i = sh->tier_base[1]; i < fp__shape_tier_end(sh, 1); i++) {
             if (f->local[i] < 0 || bar[b] == NULL || bar_links[b * f->n[1] + f->local[i]] == 0)
                 continue;
-            const fp_device leaf = fp__plan_device(f->plan, i);
+            const fp_device leaf = fp__shape_device(&f->sh, i);
             Agedge_t *e = fig_line(f, bar[b], f->node[i], f->x[i], y - 11, f->x[i], leaf_y,
                                leaf.rail >= 0 ? fp__rail_colour(leaf.rail) : "#555555", 1.2);
             snprintf(label, sizeof label, "%lld", (long long)bar_links[b * f->n[1] + f->local[i]]);
@@ -360,10 +360,10 @@ static fp_status servers_and_nic_links(fig *f, fp_error *err)
         }
     }
     for (int64_t k = 0; k < sh->boundary_base[1]; k++) {
-        const fp_link l = fp__plan_link(f->plan, k);
+        const fp_link l = fp__shape_link(&f->sh, k);
         if (f->local[l.z] < 0 || f->local[l.a] < 0)
             continue;
-        const fp_device leaf = fp__plan_device(f->plan, l.z);
+        const fp_device leaf = fp__shape_device(&f->sh, l.z);
         if (leaf.tier != 1)
             continue;
         const char *colour = leaf.rail >= 0 ? fp__rail_colour(leaf.rail)
@@ -395,7 +395,7 @@ static fp_status pair_lines(fig *f, int b, fp_error *err)
                 (long long)na, (long long)nz);
     }
     for (int64_t k = f->sh.boundary_base[b]; k < f->sh.boundary_base[b + 1]; k++) {
-        const fp_link l = fp__plan_link(f->plan, k);
+        const fp_link l = fp__shape_link(&f->sh, k);
         if (f->local[l.a] < 0 || f->local[l.z] < 0)
             continue;
         count[f->local[l.a] * nz + f->local[l.z]]++;
@@ -409,7 +409,7 @@ static fp_status pair_lines(fig *f, int b, fp_error *err)
             if (c == 0)
                 continue;
             int64_t a = dev_a[i], z = dev_z[j];
-            const fp_device da = fp__plan_device(f->plan, a);
+            const fp_device da = fp__shape_device(&f->sh, a);
             const char *colour = b == 1 && da.rail >= 0 ? fp__rail_colour(da.rail) : "#707070";
             char v[16];
             Agedge_t *e = fig_line(f, f->node[a], f->node[z], f->x[a], f->row_y[b] - hy, f->x[z],
@@ -458,7 +458,7 @@ static void band_lines(fig *f, int b, Agnode_t *band, Agnode_t *band_below)
     if (up == NULL)
         return;
     for (int64_t k = f->sh.boundary_base[b]; k < f->sh.boundary_base[b + 1]; k++) {
-        int64_t a = fp__plan_link(f->plan, k).a;
+        int64_t a = fp__shape_link(&f->sh, k).a;
         if (f->local[a] >= 0 && f->node[a])
             up[a]++;
     }

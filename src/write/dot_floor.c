@@ -28,6 +28,7 @@ static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, in
 {
     size_t n_cables = fp_plan_cable_count(plan), n_pairs = 0;
     int64_t *pairs = malloc((n_cables * FP_MAX_LEGS + 1) * sizeof *pairs);
+    const int32_t *dev_rack = fp__plan_device_racks(plan);
     *n_runs = 0;
     tally->runs = tally->rest_max = 0;
     if (pairs == NULL)
@@ -36,9 +37,9 @@ static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, in
         /* Racks in floor order are the layout's rack indices (fp_plan_rack). */
         int64_t a, z[FP_MAX_LEGS], seen[FP_MAX_LEGS];
         int n_z = fp__cable_ends(plan, i, &a, z), n_seen = 0;
-        int64_t ra = fp__plan_device_rack(plan, a);
+        int64_t ra = dev_rack[a];
         for (int k = 0; k < n_z; k++) {
-            int64_t rz = fp__plan_device_rack(plan, z[k]);
+            int64_t rz = dev_rack[z[k]];
             int dup = 0;
             for (int s = 0; s < n_seen; s++)
                 dup |= seen[s] == rz;

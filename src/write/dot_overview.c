@@ -148,7 +148,7 @@ static void plan_grouping(overview *ov)
 
 static int64_t group_of(const overview *ov, int64_t dev)
 {
-    const fp_device d = fp__plan_device(ov->plan, dev);
+    const fp_device d = fp__shape_device(&ov->sh, dev);
     if (d.tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d.tier];
@@ -173,7 +173,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     ov->plan = plan;
     fp__plan_shape(plan, &ov->sh);
     for (int64_t i = 0; i < ov->sh.devices; i++) {
-        fp_device d = fp__plan_device(plan, i);
+        fp_device d = fp__shape_device(&ov->sh, i);
         if (d.tier == 1 && d.su >= ov->sus)
             ov->sus = d.su + 1;
     }
@@ -195,7 +195,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     for (int64_t i = 0; i < ov->sh.devices; i++) {
         int64_t g = group_of(ov, i);
         ov->members[g]++;
-        fp_device d = fp__plan_device(plan, i);
+        fp_device d = fp__shape_device(&ov->sh, i);
         int64_t su = d.su;
         if (su >= 0 && d.tier == 1) {
             if (ov->su_lo[g] < 0 || su < ov->su_lo[g])
@@ -205,7 +205,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
         }
     }
     for (int64_t i = 0; i < ov->sh.links; i++) {
-        const fp_link l = fp__plan_link(plan, i);
+        const fp_link l = fp__shape_link(&ov->sh, i);
         int64_t a = group_of(ov, l.a), z = group_of(ov, l.z);
         int64_t *slot = &ov->pair_slot[a * (int64_t)G + z];
         if (*slot < 0) {
