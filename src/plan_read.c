@@ -160,7 +160,10 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     out->up_ports = sz->up;
     out->ports_used = f->ports_used[t];
     out->ports_spare = out->switches * ts->radix - out->ports_used;
-    if (sz->up_phys >= 0 && t < f->tiers) {
+    if (ts->model.uplink_ports > 0 && t < f->tiers) {
+        /* Uplink ports of their own (SN2201): the front ports left after the links down. */
+        out->ports_spare = out->switches * ts->radix - (f->boundary_base[t] - f->boundary_base[t - 1]);
+    } else if (sz->up_phys >= 0 && t < f->tiers) {
         /* The sides split differently: count an up link as the down-speed ports its share of a
          * physical port would give (an 800G uplink on an 800G port is two 400G ports). */
         int64_t down = f->boundary_base[t] - f->boundary_base[t - 1];

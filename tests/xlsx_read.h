@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A file that reads wider sheets (a Rack elevation with a column per rack) defines it larger
+ * before including this header. */
+#ifndef XL_MAX_COLS
 #define XL_MAX_COLS 32
+#endif
 #define XL_CELL 4096
 
 /* Whole output of a command (NULL on failure); the caller frees it. */
@@ -105,6 +109,7 @@ typedef struct xl_row {
     char v[XL_MAX_COLS][XL_CELL];       /* value: string text, or number / cached formula value */
     char f[XL_MAX_COLS][96];            /* formula text without "=", "" when none */
     int present[XL_MAX_COLS];
+    int style[XL_MAX_COLS];             /* the cell's s="N" (its format), 0 when none */
 } xl_row;
 
 static inline void xl_copy(char *dst, size_t n, const char *from, const char *to)
@@ -121,7 +126,11 @@ static inline int xl_next_row(const char **pos, xl_row *row)
     const char *p = strstr(*pos, "<row r=\"");
     if (p == NULL)
         return 0;
-    memset(row, 0, sizeof *row);
+    /* Clear what a row holds (not all of its text buffers: a wide row is large). */
+    for (int c = 0; c < XL_MAX_COLS; c++) {
+        row->v[c][0] = row->f[c][0] = '\0';
+        row->present[c] = row->style[c] = 0;
+    }
     row->r = strtol(p + 8, NULL, 10);
     const char *end = strstr(p, "</row>");
     const char *selfclose = strstr(p, "/>");
@@ -147,6 +156,9 @@ static inline int xl_next_row(const char **pos, xl_row *row)
             continue;
         }
         row->present[col] = 1;
+        const char *st = strstr(c, " s=\"");
+        if (st && st < ce)
+            row->style[col] = atoi(st + 4);
         const char *t = strstr(ce, "<t");
         const char *v = strstr(ce, "<v>");
         const char *f = strstr(ce, "<f>");

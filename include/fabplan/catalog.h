@@ -72,6 +72,11 @@ typedef struct fp_part {
                                  to the module at the far end */
     int line_cards;         /**< switches: line cards of a modular chassis (0 = fixed box); a
                                  chassis serves any tier but the leaf */
+    int uplink_ports;       /**< switches: a second group of ports after the `ports` ones, for
+                                 the links up only (SN2201: 4 x 100G QSFP28 beside 48 x 1G
+                                 RJ45); 0 = none, every port serves both sides */
+    int uplink_gbps;        /**< speed of one uplink port */
+    char uplink_cage[16];   /**< cage of the uplink ports ("QSFP28"); one port per cage */
     int priced;             /**< 1 when the part gave price_usd (else its cost counts as 0) */
     int powered;            /**< 1 when the part gave power_w (else its power counts as 0) */
 } fp_part;

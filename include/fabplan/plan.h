@@ -49,7 +49,8 @@ typedef struct fp_tier_info {
     int down_ports;         /**< ports per switch reserved for links down */
     int up_ports;           /**< ports per switch for links up (0 at the top tier) */
     int64_t ports_used;     /**< ports with a link, all switches of the tier */
-    int64_t ports_spare;    /**< switches * ports_per_switch - ports_used */
+    int64_t ports_spare;    /**< switches * ports_per_switch - ports_used (a switch with uplink
+                                 ports, SN2201: its front ports left after the links down) */
     double oversubscription;/**< down : up bandwidth (down_ports x port_gbps : up_ports x
                                  up_gbps) as a ratio (0 at the top tier) */
     int64_t links_up;       /**< links from this tier to the next */

@@ -75,8 +75,10 @@ typedef struct fp_write_options {
      *  section; NULL for none (borrowed). */
     const struct fp_failure_report *failure;
     /** Version 6: threads writing. 0 (the default) = one per online core, at most 8: plan.xlsx
-     *  is written on a thread of its own while the other documents are written on the calling
-     *  thread, and the --split-by workbooks are written side by side. 1 = everything on the
+     *  (without it: links.csv, labels.csv, the NetBox set, topology.csv) is written on a thread
+     *  of its own while the other documents are written on the calling thread, another thread
+     *  fsyncs each finished document while the rest are written, and the --split-by workbooks
+     *  are written side by side. 1 = everything on the
      *  calling thread, one file after the other (version 5 and earlier). The files are the
      *  same either way; `progress` is then called from one thread at a time, not always the
      *  caller's. */

@@ -153,3 +153,37 @@ done:
     free(link_down);
     return rc;
 }
+
+void fp__net_reliability(const fp_net_bom *b, fp_reliability *out)
+{
+    fp_part_count parts[64];
+    size_t k = 0;
+    fp_reliability part;
+    memset(out, 0, sizeof *out);
+    /* In slices of 64 lines, their rates added (the figures are sums of quantity / MTBF). */
+    for (int i = 0; i <= b->n; i++) {
+        if (i == b->n || k == sizeof parts / sizeof *parts) {
+            fp_reliability_from_counts(parts, k, &part);
+            out->switch_failures_per_day += part.switch_failures_per_day;
+            out->transceiver_failures_per_day += part.transceiver_failures_per_day;
+            out->cable_failures_per_day += part.cable_failures_per_day;
+            out->nic_failures_per_day += part.nic_failures_per_day;
+            out->units_without_mtbf += part.units_without_mtbf;
+            k = 0;
+            if (i == b->n)
+                break;
+        }
+        const fp_net_bom_line *l = &b->line[i];
+        if (l->spare || strcmp(l->category, "endpoint") == 0)
+            continue;
+        parts[k].category = l->category;
+        parts[k].quantity = l->qty;
+        parts[k].mtbf_hours = l->mtbf_hours;
+        k++;
+    }
+    out->link_failures_per_day = out->transceiver_failures_per_day + out->cable_failures_per_day;
+    if (out->link_failures_per_day > 0)
+        out->hours_to_first_link_failure = 24.0 / out->link_failures_per_day;
+    if (out->switch_failures_per_day > 0)
+        out->hours_to_first_switch_failure = 24.0 / out->switch_failures_per_day;
+}

@@ -18,6 +18,11 @@ typedef struct fp_net_view {
     const fp_rspec *crs;
 } fp_net_view;
 
+/* The network's reliability from its part counts, as the compute fabric's (metrics.c): every
+ * line of its BOM in service (switches, NICs bought for it, modules, copper, fibre; not the
+ * spares, not the extra endpoints, which are servers) at its catalog MTBF. */
+void fp__net_reliability(const fp_net_bom *b, fp_reliability *out);
+
 /* Whether a --fail spec names something of this network. */
 int fp__net_fail_matches(const fp_net_view *v, const char *spec);
 

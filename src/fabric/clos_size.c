@@ -22,7 +22,13 @@ static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
             continue;
         }
         int d = sz->usable;
-        if (ts->breakout_up == ts->breakout) {
+        if (ts->model.uplink_ports > 0) {
+            /* Uplink ports of their own (SN2201): the down side has every front port, the up
+             * side what the uplinks carry, and the down side shrinks until its ratio fits. */
+            int ku = (int)floor(ts->model.uplink_ports * (1.0 - rs->reserve) + 1e-9) * ts->breakout_up;
+            while (d > 0 && up_for(rs, t, d) > ku)
+                d--;
+        } else if (ts->breakout_up == ts->breakout) {
             while (d > 0 && d + up_for(rs, t, d) > sz->usable)
                 d--;
         } else if (ts->breakout_up > 0) {
@@ -44,10 +50,12 @@ static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
         size[0].up = up_for(rs, 0, r.per_leaf);
     }
     /* Where the up side starts when it splits differently: on the first whole cage after the
-     * down side. */
+     * down side; on a switch with uplink ports, on the first of them. */
     for (int t = 0; t < tiers - 1; t++) {
         const fp_tier_spec *ts = &rs->tier[t];
-        if (ts->breakout_up != ts->breakout && ts->breakout_up > 0)
+        if (ts->model.uplink_ports > 0 && ts->breakout_up > 0)
+            size[t].up_phys = ts->model.ports;      /* the uplink group follows the front ports */
+        else if (ts->breakout_up != ts->breakout && ts->breakout_up > 0)
             size[t].up_phys = (int)ceil_div(size[t].down, (int64_t)ts->per_cage * ts->breakout) * ts->per_cage;
     }
 }

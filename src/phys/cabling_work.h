@@ -74,15 +74,26 @@ typedef struct ctx {
     int n_cables, n_mods[3], n_lanes[3];
     int16_t mmf, smf;                   /* ids of "MMF" and "SMF" */
     int16_t dev_cage[FP_MAX_TIERS + 1]; /* per tier (0 = NICs): id of its cage type, -1 untyped */
+    int16_t up_cage[FP_MAX_TIERS + 1];  /* per switch tier with uplink ports: their cage type */
     int8_t cpo_optic[FP_MAX_TIERS + 1]; /* per switch tier with co-packaged optics: their class */
     int16_t cpo_conn[FP_MAX_TIERS + 1]; /*   and the id of their connector */
 } ctx;
 
 /* ---- cages ---- */
 
+/* A switch's cages: its front cages, then one per uplink port (SN2201: 48 RJ45 + 4 QSFP28). */
 static inline int cages_per_switch(const fp_tier_spec *ts)
 {
-    return ts->model.cages > 0 ? ts->model.cages : ts->model.ports;
+    return (ts->model.cages > 0 ? ts->model.cages : ts->model.ports) + ts->model.uplink_ports;
+}
+
+/* Cage (0-based, within its switch) of physical port phys: uplink ports have one cage each,
+ * after the front cages. */
+static inline int switch_cage(const fp_tier_spec *ts, int phys)
+{
+    if (phys >= ts->model.ports)
+        return (ts->model.cages > 0 ? ts->model.cages : ts->model.ports) + phys - ts->model.ports;
+    return phys / ts->per_cage;
 }
 
 static inline int nic_cages(const fp_rspec *rs)
@@ -98,7 +109,7 @@ static inline int64_t cage_of(const fp_cabling *cab, const fp_fabric *fab, const
         return dev * rs->nics_per_server * nic_cages(rs) + port / rs->nic_per_cage;
     const fp_tier_spec *ts = &rs->tier[t - 1];
     return cab->cage_base[t] + (dev - fab->tier_base[t]) * cages_per_switch(ts) +
-           fp__switch_phys(fab, rs, t - 1, port, &lane, &ways) / ts->per_cage;
+           switch_cage(ts, fp__switch_phys(fab, rs, t - 1, port, &lane, &ways));
 }
 
 /* Links the cage of (dev, port) carries when full: NIC ports per NIC cage, or a switch's
@@ -109,7 +120,8 @@ static inline int cage_links(const fp_fabric *fab, const fp_rspec *rs, int64_t d
     int t = fab->dev[dev].tier, lane, ways;
     if (t == 0)
         return rs->nic_per_cage;
-    fp__switch_phys(fab, rs, t - 1, port, &lane, &ways);
+    if (fp__switch_phys(fab, rs, t - 1, port, &lane, &ways) >= rs->tier[t - 1].model.ports)
+        return ways;                    /* an uplink port: a cage of its own */
     return rs->tier[t - 1].per_cage * ways;
 }
 
@@ -127,16 +139,21 @@ static inline int proto_ok(const fp_rspec *rs, const fp_part *p)
     return (fp_part_protocols(p) & rs->protocols) != 0;
 }
 
-static inline const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+/* Cage form factor of dev's ports on one side: up = 1 for its links up (the lower end `a` of a
+ * link), which on a switch with uplink ports are those ports' cages. */
+static inline const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int up)
 {
     int t = fab->dev[dev].tier;
-    return t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage;
+    if (t == 0)
+        return rs->nic.cage;
+    const fp_part *m = &rs->tier[t - 1].model;
+    return up && m->uplink_ports > 0 ? m->uplink_cage : m->cage;
 }
 
 /* cage_type for messages: "untyped" when the part names no cage form factor. */
-static inline const char *cage_word(const fp_fabric *fab, const fp_rspec *rs, int64_t dev)
+static inline const char *cage_word(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int up)
 {
-    const char *t = cage_type(fab, rs, dev);
+    const char *t = cage_type(fab, rs, dev, up);
     return t[0] ? t : "untyped";
 }
 

@@ -28,8 +28,8 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
     const fp_phys_spec *ps = c->ps;
     const fp_rspec *rs = c->rs;
     const int np = ps->n_parts;
-    /* every string a part or a tier brings: 5 per part, 2 per tier, "MMF" and "SMF" */
-    const char **tab = malloc(sizeof *tab * (size_t)(5 * np + 2 * (FP_MAX_TIERS + 1) + 2));
+    /* every string a part or a tier brings: 5 per part, 3 per tier, "MMF" and "SMF" */
+    const char **tab = malloc(sizeof *tab * (size_t)(5 * np + 3 * (FP_MAX_TIERS + 1) + 2));
     int nt = 0;
     c->pk = malloc(sizeof *c->pk * (size_t)(np ? np : 1));
     c->list = malloc(sizeof *c->list * (size_t)(8 * np + 1));
@@ -58,6 +58,8 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
     for (int t = 0; t <= c->fab->tiers; t++) {
         const fp_part *m = t == 0 ? &rs->nic : &rs->tier[t - 1].model;
         c->dev_cage[t] = m->cage[0] ? intern(tab, &nt, m->cage) : -1;
+        c->up_cage[t] = t > 0 && m->uplink_ports > 0 && m->uplink_cage[0]
+                            ? intern(tab, &nt, m->uplink_cage) : -1;
         c->cpo_optic[t] = (int8_t)(t > 0 && m->cpo ? optic_class(m) : -1);
         c->cpo_conn[t] = intern(tab, &nt, m->connector);
     }
@@ -94,10 +96,18 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
     return FP_OK;
 }
 
-/* The id of the cage type of dev's ports (-1: untyped, takes any part). */
-static int16_t port_cage(const ctx *c, int64_t dev)
+/* The id of the cage type of cage g (-1: untyped, takes any part): its switch's uplink cage
+ * type when it is one of the uplink cages after the front ones. */
+static int16_t port_cage(const ctx *c, const comp_cage *g)
 {
-    return c->dev_cage[c->fab->dev[dev].tier];
+    const int t = c->fab->dev[g->dev].tier;
+    if (t > 0 && c->rs->tier[t - 1].model.uplink_ports > 0) {
+        const fp_tier_spec *ts = &c->rs->tier[t - 1];
+        int64_t in_switch = (g->cage - c->cab->cage_base[t]) % cages_per_switch(ts);
+        if (in_switch >= cages_per_switch(ts) - ts->model.uplink_ports)
+            return c->up_cage[t];
+    }
+    return c->dev_cage[t];
 }
 
 /* ---- the decision for one set of cages ---- */
@@ -197,10 +207,10 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
         int fits = 1;
         if (*kind == FP_CABLE_SPLIT) {
             for (size_t k = 0; k < ncg; k++)
-                if (!cage_id_fits(k == hub ? q->cage : q->far, port_cage(c, cg[k].dev)))
+                if (!cage_id_fits(k == hub ? q->cage : q->far, port_cage(c, &cg[k])))
                     fits = 0;
         } else {
-            const int16_t t0 = port_cage(c, cg[0].dev), t1 = port_cage(c, cg[1].dev);
+            const int16_t t0 = port_cage(c, &cg[0]), t1 = port_cage(c, &cg[1]);
             fits = (cage_id_fits(q->cage, t0) && cage_id_fits(q->far, t1)) ||
                    (cage_id_fits(q->cage, t1) && cage_id_fits(q->far, t0));
         }
@@ -267,7 +277,7 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
     int ok = 1;
     for (size_t k = 0; k < ncg && ok; k++) {
         int best = -1;
-        const int16_t ct = port_cage(c, cg[k].dev);
+        const int16_t ct = port_cage(c, &cg[k]);
         const fp_part *cpo = cpo_of(c->fab, c->rs, cg[k].dev);
         if (cpo) {
             /* Co-packaged optics: no module; the port's own optics must match the fibre. */

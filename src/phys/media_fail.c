@@ -43,7 +43,7 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
         if (p->type == FP_PART_CABLE) {
             int m = copper_medium(p);
             const char *far = p->leg_cage[0] ? p->leg_cage : p->cage;
-            const char *t0 = cage_type(fab, c->rs, dev[0]), *t1 = cage_type(fab, c->rs, dev[1]);
+            const char *t0 = cage_type(fab, c->rs, dev[0], 1), *t1 = cage_type(fab, c->rs, dev[1], 0);
             if (m < 0 || !(allowed & (1u << m)) || cpo[0] || cpo[1] ||
                 !((cage_fits(p->cage, t0) && cage_fits(far, t1)) ||
                   (cage_fits(p->cage, t1) && cage_fits(far, t0))))
@@ -74,7 +74,7 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
                     if (mo->type != FP_PART_TRANSCEIVER || strcmp(mo->fibre, p->fibre) != 0 ||
                         strcmp(lane_connector(mo), p->connector) != 0 || mo->ports != per[e] ||
                         mo->port_gbps != gbps || !proto_ok(c->rs, mo) ||
-                        !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e])))
+                        !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e], e == 0)))
                         continue;
                     if (end_best[e] == NULL || mo->reach_m > end_best[e]->reach_m)
                         end_best[e] = mo;
@@ -121,7 +121,7 @@ static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, s
         return;
     const fp_part *any[2] = { NULL, NULL };
     for (int e = 0; e < 2 && w < n; e++) {
-        const char *ct = cage_type(fab, rs, dev[e]);
+        const char *ct = cage_type(fab, rs, dev[e], e == 0);
         int per = cage_links(fab, rs, dev[e], port[e]);
         if (cpo_of(fab, rs, dev[e])) {
             any[e] = cpo_of(fab, rs, dev[e]);
@@ -182,8 +182,8 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
         int ka = cage_links(fab, rs, wl->a, wl->a_port), kz = cage_links(fab, rs, wl->z, wl->z_port);
         FP_FAIL(err, FP_EDESIGN, s->forced_by->where,
                 "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
-                s->forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, wl->a),
-                cage_word(c->fab, c->rs, wl->z), ka, kz, kz == 1 ? "" : "s",
+                s->forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, wl->a, 1),
+                cage_word(c->fab, c->rs, wl->z, 0), ka, kz, kz == 1 ? "" : "s",
                 rs->gbps[wl->boundary], r, fpart->id,
                 fpart->type == FP_PART_CABLE && longest_stock(fpart) + 1e-9 < r
                     ? "is not sold that long"
@@ -195,9 +195,9 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
         missing_text(c, s->worst, s->allowed, missing, sizeof missing);
         FP_FAIL(err, FP_EDESIGN, where,
                 "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
-                what, article(cage_word(c->fab, c->rs, wl->a)), cage_word(c->fab, c->rs, wl->a),
+                what, article(cage_word(c->fab, c->rs, wl->a, 1)), cage_word(c->fab, c->rs, wl->a, 1),
                 wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
-                article(cage_word(c->fab, c->rs, wl->z)), cage_word(c->fab, c->rs, wl->z),
+                article(cage_word(c->fab, c->rs, wl->z, 0)), cage_word(c->fab, c->rs, wl->z, 0),
                 fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
                 n, n == 1 ? "" : "s", rs->gbps[wl->boundary], proto_text(rs->protocols), s->route_max,
                 missing[0] ? ": " : "", missing);

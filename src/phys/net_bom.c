@@ -45,6 +45,7 @@ static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab,
                                  m->powered ? m->power_w : 0, m->ru > 0 ? m->ru : 1);
         snprintf(l->desc, sizeof l->desc, "%s, %s", m->name[0] ? m->name : m->id,
                  fp__tier_role(t, fab->tiers));
+        l->mtbf_hours = m->mtbf_hours;
         b->switches += n;
         b->unpriced += !m->priced;
         b->ru += l->ru;
@@ -55,6 +56,7 @@ static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab,
         fp_net_bom_line *l = add(b, "nic", rs->nic.id, ns->servers * rs->nics_per_server,
                                  rs->nic.price_usd, rs->nic.powered ? rs->nic.power_w : 0, 0);
         snprintf(l->desc, sizeof l->desc, "%s", rs->nic.name[0] ? rs->nic.name : rs->nic.id);
+        l->mtbf_hours = rs->nic.mtbf_hours;
     }
     /* What the network's cabling chose, as the compute fabric's BOM counts it: modules, copper
      * cables and fibre cords by stock length, with their spares; and spare switches. */
@@ -69,6 +71,7 @@ static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab,
         l->ext_w = x->power_w;
         l->length_m = x->length_m;
         l->spare = x->spare;
+        l->mtbf_hours = x->mtbf_hours;
         if (!x->spare && x->kind == FP_BOM_TRANSCEIVER)
             b->transceivers += x->quantity;
     }

@@ -16,6 +16,7 @@ typedef struct fp_net_bom_line {
     double length_m;            /* copper and fibre: the stock length; else 0 */
     int spare;
     int64_t ru;                 /* rack units of all qty */
+    double mtbf_hours;          /* of one unit, from the catalog; 0 = unknown (and endpoints) */
 } fp_net_bom_line;
 
 typedef struct fp_net_bom {

@@ -79,7 +79,8 @@ static fp_status part_id_type(fp_part *pt, const cJSON *o, const char *ptr, char
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
-        "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", NULL
+        "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
+        "uplink_gbps", "uplink_cage", NULL
     };
     char d[96];
     if (!cJSON_IsObject(o))
@@ -126,7 +127,8 @@ static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_e
         (fp__json_str(o, "interface_names", ptr, pt->interface_names,
                            sizeof pt->interface_names, err)) != FP_OK ||
         (fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
-        (fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK)
+        (fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
+        (fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK)
         return as_catalog(err);
     pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
     pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;
@@ -147,7 +149,8 @@ static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_e
     return FP_OK;
 }
 
-/* Ports, cages, units, legs, line cards, breakouts (*nbr of them) and stock lengths. */
+/* Ports, cages, units, legs, line cards, uplink ports, breakouts (*nbr of them) and stock
+ * lengths. */
 static fp_status part_counts(fp_part *pt, const cJSON *o, const char *ptr, int *nbr,
                              fp_error *err)
 {
@@ -159,7 +162,9 @@ static fp_status part_counts(fp_part *pt, const cJSON *o, const char *ptr, int *
         (fp__json_i32(o, "cages", ptr, 1, 4096, &pt->cages, err)) != FP_OK ||
         (fp__json_i32(o, "ru", ptr, 1, 60, &pt->ru, err)) != FP_OK ||
         (fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK ||
-        (fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK)
+        (fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK ||
+        (fp__json_i32(o, "uplink_ports", ptr, 1, 64, &pt->uplink_ports, err)) != FP_OK ||
+        (fp__json_i32(o, "uplink_gbps", ptr, 1, 100000, &pt->uplink_gbps, err)) != FP_OK)
         return as_catalog(err);
     if ((read_num_array(o, "breakouts", ptr, br, FP_MAX_BREAKOUTS, nbr, 1, 2, err)) != FP_OK ||
         (read_num_array(o, "lengths_m", ptr, pt->lengths_m, FP_MAX_LENGTHS, &pt->n_lengths, 1,
@@ -179,7 +184,8 @@ static fp_status part_counts(fp_part *pt, const cJSON *o, const char *ptr, int *
 }
 
 /* What a switch or NIC needs: ports and speed, cages dividing the ports, port names that
- * parse, breakouts dividing the speed; a co-packaged-optics switch its fibre and reach. */
+ * parse, breakouts dividing the speed; a co-packaged-optics switch its fibre and reach; uplink
+ * ports only on a fixed switch. */
 static fp_status check_port_part(fp_part *pt, const cJSON *o, const char *ptr, const char *type,
                                  int nbr, fp_error *err)
 {
@@ -216,6 +222,12 @@ static fp_status check_port_part(fp_part *pt, const cJSON *o, const char *ptr, c
                     pt->connector[0] == '\0'))
         FP_FAIL(err, FP_ECATALOG, ptr,
                 "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or \"SMF\"), \"connector\" and \"reach_m\" for its ports",
+                ptr, pt->id);
+    if ((pt->uplink_ports > 0 || pt->uplink_gbps > 0 || pt->uplink_cage[0]) &&
+        (pt->type != FP_PART_SWITCH || pt->uplink_ports == 0 || pt->uplink_gbps == 0 ||
+         pt->cpo || pt->line_cards > 0))
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s: part \"%s\": uplink ports take a fixed switch (not co-packaged optics, not a chassis) with both \"uplink_ports\" and \"uplink_gbps\" (and optionally \"uplink_cage\")",
                 ptr, pt->id);
     return FP_OK;
 }

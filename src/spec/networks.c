@@ -130,9 +130,13 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
     return FP_OK;
 }
 
-/* The network as a spec of its own: hosts with `ports` ports each at port_gbps. */
-static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const char *plan_name, int gbps)
+/* The network as a spec of its own: hosts with `ports` ports each at port_gbps. A single-homed
+ * network beside a rail-optimized compute fabric takes its scalable units: a leaf then never
+ * serves hosts of two units, and the layout starts rows (and lines of rows) only between
+ * units, so a leaf's copper runs stay among its unit's racks. */
+static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *compute, int gbps)
 {
+    const char *plan_name = compute->name;
     static const char *const pass[] = { "switch", "tiers", "oversubscription", "reserve", NULL };
     cJSON *root = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *fa = cJSON_CreateObject();
     char name[200];
@@ -160,7 +164,10 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const char *plan_n
         cJSON_AddItemToObject(cl, "nic", on);
         cJSON_AddNumberToObject(cl, "nics_per_server", 1);
     }
-    cJSON_AddStringToObject(fa, "topology", ns->dual_homed ? "rail-optimized" : "clos");
+    int by_unit = !ns->dual_homed && compute->topology == FP_TOPO_RAIL;
+    cJSON_AddStringToObject(fa, "topology", ns->dual_homed || by_unit ? "rail-optimized" : "clos");
+    if (by_unit)
+        cJSON_AddNumberToObject(fa, "su_servers", compute->su_servers);
     cJSON_AddNumberToObject(fa, "link_gbps", gbps);
     for (int k = 0; pass[k]; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, pass[k]);
@@ -238,7 +245,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         return rc;
     if (ns->hosts > 10000000)
         FP_FAIL(err, FP_EINVAL, base, "%s: %lld endpoints; at most 10,000,000", base, (long long)ns->hosts);
-    cJSON *root = sub_spec(ns, n, compute->name, gbps);
+    cJSON *root = sub_spec(ns, n, compute, gbps);
     if (root == NULL)
         FP_FAIL(err, FP_ENOMEM, base, "out of memory");
     rc = fp__spec_resolve_tree(&ns->rs, root, cat, err);

@@ -312,6 +312,12 @@ static fp_status check_nic_links(fp_rspec *rs, fp_error *err)
     }
     for (int i = rs->n_gbps > 0 ? rs->n_gbps : 1; i < FP_MAX_TIERS; i++)
         rs->gbps[i] = rs->gbps[i - 1];
+    /* A switch with uplink ports (SN2201: 4 x 100G beside 48 x 1G) runs the links above it at
+     * their speed unless link_gbps gives that boundary. */
+    for (int t = 0; t + 1 < FP_MAX_TIERS; t++)
+        if (rs->tier[t].model.uplink_ports > 0 && rs->n_gbps <= t + 1)
+            for (int i = t + 1; i < FP_MAX_TIERS; i++)
+                rs->gbps[i] = rs->tier[t].model.uplink_gbps;
     rs->link_gbps = rs->gbps[0];
     if (rs->gbps[0] > rs->nic.port_gbps)
         FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps/0",
@@ -401,10 +407,16 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
     t->gbps_up = i + 1 < FP_MAX_TIERS ? rs->gbps[i + 1] : rs->gbps[i];
     t->per_cage = t->model.ports / (t->model.cages > 0 ? t->model.cages : t->model.ports);
     int b = breakout_for(&t->model, t->gbps_down);
-    int bu = breakout_for(&t->model, t->gbps_up);
+    int bu = t->model.uplink_ports > 0 ? (t->model.uplink_gbps == t->gbps_up)
+                                       : breakout_for(&t->model, t->gbps_up);
     if (b == 0 && i < top) {
         if (i >= rs->n_models && i > 0 && rs->gbps[i] == rs->gbps[i - 1])
             return FP_OK; /* same model and speed as an earlier tier: already reported there */
+        if (i > 0 && rs->tier[i - 1].model.uplink_ports > 0)
+            FP_FAIL(err, FP_EINVAL, p,
+                    "%s: %s has %dG ports, which cannot take the %dG uplinks of the %s below it; expected a list of switch models, leaf first, with %dG ports above the leaf (e.g. [\"%s\", \"nvidia-sn4600c\"])",
+                    p, t->model.id, t->model.port_gbps, t->gbps_down, rs->tier[i - 1].model.id,
+                    t->gbps_down, rs->tier[0].model.id);
         if (i == 0 && rs->n_gbps == 0)
             FP_FAIL(err, FP_EINVAL, p,
                     "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
@@ -413,6 +425,11 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
                 "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
                 p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
     }
+    if (bu == 0 && b != 0 && i + 1 < top && t->model.uplink_ports > 0)
+        FP_FAIL(err, FP_EINVAL, p,
+                "%s: the %d uplink ports of %s run at %dG, not the %dG of the links above it (/fabric/link_gbps/%d); expected link_gbps to leave that boundary out or give %dG",
+                p, t->model.uplink_ports, t->model.id, t->model.uplink_gbps, t->gbps_up,
+                i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1, t->model.uplink_gbps);
     if (bu == 0 && b != 0 && i + 1 < top)
         FP_FAIL(err, FP_EINVAL, p,
                 "%s: %s has %dG ports, which cannot run the %dG links above it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",

@@ -338,23 +338,6 @@ static void locked_progress(const char *stage, double frac, void *payload)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* plan.xlsx, written on a thread of its own while the calling thread writes the rest. */
-typedef struct side_write {
-    const output *out;
-    const fp_plan *plan;
-    const fp_write_options *o;
-    char path[4600];
-    fp_status rc;
-    fp_error err;
-} side_write;
-
-static void *side_main(void *arg)
-{
-    side_write *w = arg;
-    w->rc = run_writer(w->out, w->plan, w->path, w->o, &w->err);
-    return NULL;
-}
-
 /* A publish's state: the folder (its open descriptor and lock), the private temporary folder,
  * the names registered in it, and what was moved where (for the undo). */
 #define PUB_MAX 64
@@ -367,6 +350,7 @@ struct fp_publish {
     size_t n;
     char name[PUB_MAX][256];
     unsigned char is_dir[PUB_MAX], moved[PUB_MAX], placed[PUB_MAX];
+    unsigned char synced[PUB_MAX];  /* already fsynced by fp_plan_write's syncing thread */
 };
 typedef struct fp_publish run;
 
@@ -450,7 +434,7 @@ static fp_status publish(run *r, fp_error *err)
     size_t i;
     /* Everything on disk first. */
     for (i = 0; i < r->n; i++)
-        if (sync_tree(r->tfd, r->name[i], 0) != 0)
+        if (!r->synced[i] && sync_tree(r->tfd, r->name[i], 0) != 0)
             FP_FAIL(err, FP_EIO, r->name[i], "cannot sync %s/%s: %s", r->tpath, r->name[i],
                     strerror(errno));
     /* An output's name held by something of another kind (a folder where a file goes, or the
@@ -568,6 +552,178 @@ void fp_publish_abort(fp_publish *p)
     free(p);
 }
 
+/* ---- fp_plan_write on several threads ---- */
+
+/* One document to write: its row of the output table, its name in the run, its path. */
+typedef struct doc_job {
+    const output *out;
+    size_t at;                  /* index in outputs[]: the earlier failure is the one returned */
+    size_t name;                /* index in run.name */
+    char path[4600];
+} doc_job;
+
+/* Every document is fsynced before anything is published. With threads, a thread of its own
+ * does it while the others write: each writing thread hands over the name of every document it
+ * finishes, so the disk writes one document while the CPU makes the next, and publishing waits
+ * only for the last ones. A name not synced here (no thread, or an earlier sync failed) is
+ * synced by publish() as before. */
+typedef struct syncer {
+    run *r;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t queue[PUB_MAX], head, tail;
+    int closed;
+    size_t failed;              /* index of the name whose sync failed; PUB_MAX: none */
+    int failed_errno;
+} syncer;
+
+static void *sync_main(void *arg)
+{
+    syncer *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (s->head == s->tail && !s->closed)
+            pthread_cond_wait(&s->cond, &s->lock);
+        if (s->head == s->tail)
+            break;
+        size_t i = s->queue[s->head++];
+        int skip = s->failed != PUB_MAX;
+        pthread_mutex_unlock(&s->lock);
+        int bad = skip ? 0 : sync_tree(s->r->tfd, s->r->name[i], 0), e = errno;
+        pthread_mutex_lock(&s->lock);
+        if (skip)
+            continue;
+        if (bad) {
+            s->failed = i;
+            s->failed_errno = e;
+        } else {
+            s->r->synced[i] = 1;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+static void sync_hand(syncer *s, size_t name)
+{
+    if (s == NULL)
+        return;
+    pthread_mutex_lock(&s->lock);
+    if (s->tail < PUB_MAX)
+        s->queue[s->tail++] = name;
+    pthread_cond_signal(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Start the syncing thread; 0 when it cannot be made (publish() then syncs everything). */
+static int sync_start(syncer *s, pthread_t *tid, run *r)
+{
+    memset(s, 0, sizeof *s);
+    s->r = r;
+    s->failed = PUB_MAX;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->cond, NULL);
+    if (pthread_create(tid, NULL, sync_main, s) == 0)
+        return 1;
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cond);
+    return 0;
+}
+
+/* No more names: wait for the syncing thread. A failed sync is the run's error unless a
+ * document already failed (rc). */
+static fp_status sync_finish(syncer *s, pthread_t tid, fp_status rc, fp_error *err)
+{
+    pthread_mutex_lock(&s->lock);
+    s->closed = 1;
+    pthread_cond_signal(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(tid, NULL);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->cond);
+    if (rc == FP_OK && s->failed != PUB_MAX) {
+        const run *r = s->r;
+        errno = s->failed_errno;
+        rc = fp__error_set(err, FP_EIO, r->name[s->failed], "cannot sync %s/%s: %s", r->tpath,
+                           r->name[s->failed], strerror(errno));
+    }
+    return rc;
+}
+
+/* The documents one thread writes, in table order, until one fails. */
+typedef struct doc_list {
+    doc_job **job;
+    size_t n;
+    const fp_plan *plan;
+    const fp_write_options *o;
+    syncer *sync;
+    fp_status rc;
+    size_t failed_at;           /* outputs[] index of the failed document; N_OUTPUTS: none */
+    fp_error *err;
+    fp_error own_err;           /* err of the second thread */
+} doc_list;
+
+static void write_docs(doc_list *w)
+{
+    w->rc = FP_OK;
+    w->failed_at = N_OUTPUTS;
+    for (size_t k = 0; k < w->n; k++) {
+        const doc_job *j = w->job[k];
+        if ((w->rc = run_writer(j->out, w->plan, j->path, w->o, w->err)) != FP_OK) {
+            w->failed_at = j->at;
+            return;
+        }
+        sync_hand(w->sync, j->name);
+    }
+}
+
+static void *side_main(void *arg)
+{
+    write_docs(arg);
+    return NULL;
+}
+
+/* What the second writing thread takes: plan.xlsx when it is asked for (at 131,072 GPUs the
+ * workbook takes longer than every other document together); without it the large tables that
+ * need no Graphviz - links.csv, labels.csv, the NetBox set, topology.csv: about half of the
+ * other documents' work - while this thread writes plan.json, cables.csv, bom.csv, the diagrams
+ * (one at a time under the Graphviz lock) and report.html (which inlines the diagrams' files,
+ * so it follows them on the same thread). The files are the same either way. */
+static int on_side(const output *out, unsigned formats)
+{
+    if (formats & FP_WRITE_XLSX)
+        return out->fn == fp__write_xlsx;
+    return (out->flag & (FP_WRITE_LINKS | FP_WRITE_LABELS | FP_WRITE_NETBOX | FP_WRITE_TOPOLOGY)) != 0;
+}
+
+/* Register every document's name (checked before anything is written) and list them. */
+static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *opts,
+                           doc_job *jobs, size_t *n_jobs, fp_error *err)
+{
+    fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
+    fp_status rc;
+    size_t n = 0;
+    for (size_t i = 0; i < N_OUTPUTS; i++) {
+        char name[256];
+        if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
+            (outputs[i].split != FP_SPLIT_NONE && outputs[i].split != split))
+            continue;
+        snprintf(name, sizeof name, "%s", outputs[i].name);
+        if (outputs[i].name_fn &&
+            !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
+            continue;
+        if ((rc = run_add(r, name, outputs[i].split != FP_SPLIT_NONE, jobs[n].path,
+                          sizeof jobs[n].path, err)) != FP_OK)
+            return rc;
+        jobs[n].out = &outputs[i];
+        jobs[n].at = i;
+        jobs[n].name = r->n - 1;
+        n++;
+    }
+    *n_jobs = n;
+    return FP_OK;
+}
+
 fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
                         fp_error *err)
 {
@@ -585,72 +741,71 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
             return rc;
     if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
         return rc;
-    if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK)
+    doc_job *jobs = calloc(N_OUTPUTS, sizeof *jobs);
+    doc_job *mine[N_OUTPUTS], *theirs[N_OUTPUTS];
+    size_t n_jobs = 0;
+    if (fp__fault(FP_FAULT_ALLOC) || jobs == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
+    if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK) {
+        free(jobs);
         return rc;
-    fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
-    /* With threads: plan.xlsx (most of a large plan's writing) on a thread of its own, the
-     * rest here in table order; progress calls one at a time. Files go into the private
-     * folder either way, and nothing is published until both threads are done. */
-    const int jobs = fp__write_jobs(opts);
+    }
+    if ((rc = plan_jobs(r, plan, opts, jobs, &n_jobs, err)) != FP_OK) {
+        fp_publish_abort(r);
+        free(jobs);
+        return rc;
+    }
+    /* With threads: a second thread writes its share (on_side) while this one writes the rest,
+     * a third fsyncs what they finish; progress calls one at a time. Files go into the private
+     * folder either way, and nothing is published until every thread is done. */
+    const int threads = fp__write_jobs(opts);
     fp_write_options topts;
     progress_lock pl;
-    side_write side;
-    pthread_t side_tid;
-    int side_started = 0, locked = 0;
-    size_t failed_at = N_OUTPUTS, side_at = N_OUTPUTS;
-    if (jobs > 1 && opts->progress != NULL) {
+    syncer sync;
+    pthread_t side_tid, sync_tid;
+    int side_started = 0, sync_started = 0, locked = 0;
+    doc_list here = { mine, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, err, { 0 } };
+    doc_list side = { theirs, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, NULL, { 0 } };
+    side.err = &side.own_err;
+    if (threads > 1 && opts->progress != NULL) {
         topts = *opts;
         pthread_mutex_init(&pl.lock, NULL);
         pl.fn = opts->progress;
         pl.payload = opts->payload;
         topts.progress = locked_progress;
         topts.payload = &pl;
-        opts = &topts;
+        here.o = side.o = &topts;
         locked = 1;
     }
-    for (size_t i = 0; i < N_OUTPUTS; i++) {
-        char path[4600], name[256];
-        if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
-            (outputs[i].split != FP_SPLIT_NONE && outputs[i].split != split))
-            continue;
-        snprintf(name, sizeof name, "%s", outputs[i].name);
-        if (outputs[i].name_fn &&
-            !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
-            continue;
-        if ((rc = run_add(r, name, outputs[i].split != FP_SPLIT_NONE, path, sizeof path, err)) !=
-            FP_OK) {
-            failed_at = i;
-            break;
-        }
-        if (jobs > 1 && !side_started && outputs[i].fn == fp__write_xlsx) {
-            memset(&side, 0, sizeof side);
-            side.out = &outputs[i];
-            side.plan = plan;
-            side.o = opts;
-            memcpy(side.path, path, sizeof side.path);
-            /* When no thread can be made, it is written here like the rest. */
-            if (pthread_create(&side_tid, NULL, side_main, &side) == 0) {
-                side_started = 1;
-                side_at = i;
-                continue;
-            }
-        }
-        if ((rc = run_writer(&outputs[i], plan, path, opts, err)) != FP_OK) {
-            failed_at = i;
-            break;
-        }
+    if (threads > 1) {
+        if ((sync_started = sync_start(&sync, &sync_tid, r)) != 0)
+            here.sync = side.sync = &sync;
+        for (size_t k = 0; k < n_jobs; k++)
+            if (on_side(jobs[k].out, opts->formats))
+                theirs[side.n++] = &jobs[k];
+        /* When no thread can be made, this one writes them all in table order. */
+        if (side.n > 0 && pthread_create(&side_tid, NULL, side_main, &side) == 0)
+            side_started = 1;
     }
+    for (size_t k = 0; k < n_jobs; k++)
+        if (!side_started || !on_side(jobs[k].out, opts->formats))
+            mine[here.n++] = &jobs[k];
+    write_docs(&here);
+    rc = here.rc;
     if (side_started) {
         pthread_join(side_tid, NULL);
         /* Both failed: the error of the earlier document in the table. */
-        if (side.rc != FP_OK && side_at < failed_at) {
+        if (side.rc != FP_OK && side.failed_at < here.failed_at) {
             rc = side.rc;
             if (err != NULL)
-                *err = side.err;
+                *err = side.own_err;
         }
     }
+    if (sync_started)
+        rc = sync_finish(&sync, sync_tid, rc, err);
     if (locked)
         pthread_mutex_destroy(&pl.lock);
+    free(jobs);
     if (rc != FP_OK) {
         fp_publish_abort(r);
         return rc;

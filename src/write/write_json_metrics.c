@@ -11,7 +11,7 @@ static void add_hours(cJSON *o, const char *key, double hours)
         cJSON_AddNullToObject(o, key);
 }
 
-static void reliability_json(cJSON *m, const fp_reliability *r)
+void fp__json_reliability(cJSON *m, const fp_reliability *r)
 {
     cJSON *o = cJSON_AddObjectToObject(m, "reliability");
     cJSON *d = cJSON_AddObjectToObject(o, "failures_per_day");
@@ -55,7 +55,7 @@ void fp__metrics_json(const fp_plan *plan, const fp_failure_report *f, cJSON *ro
         cJSON_AddNumberToObject(h, "share", mx->hops[i].share);
         cJSON_AddItemToArray(arr, h);
     }
-    reliability_json(m, &mx->reliability);
+    fp__json_reliability(m, &mx->reliability);
 
     if (f == NULL)
         return;

@@ -122,6 +122,9 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan, const fp_failure_re
             cJSON_AddNumberToObject(m, "switch_failures_per_day",
                                     fp__net_switch_failures_per_day(fab, rs, &unknown));
             cJSON_AddNumberToObject(m, "switches_without_mtbf", (double)unknown);
+            fp_reliability rel;
+            fp__net_reliability(b, &rel);
+            fp__json_reliability(m, &rel);
             if (ns->dual_homed) {
                 fp__net_dual_check(fab, ns, &paired, &survive);
                 cJSON_AddNumberToObject(m, "hosts_on_mlag_pairs", (double)paired);

@@ -246,6 +246,20 @@ static void make_formats(book *b)
         format_set_border(b->role[t], LXW_BORDER_HAIR);
         format_set_border_color(b->role[t], 0x808080);
     }
+    /* With spec `networks`: their switches by network role (converged teal, storage tan,
+     * in-band management periwinkle, out-of-band coral), their extra endpoints (storage,
+     * management, UFM servers) steel blue, darker than the compute servers. Made only then, so
+     * a plan without networks keeps its styles byte for byte. */
+    if (fp__plan_net_count(b->plan) > 0) {
+        static const lxw_color_t net_fill[FP_NET_OOB + 2] = { 0x8FD3C9, 0xDDC3A5, 0xAAB4E6,
+                                                               0xF4A6A6, 0x9DC3E6 };
+        for (int k = 0; k < FP_NET_OOB + 2; k++) {
+            b->net_fill[k] = fmt(b, NULL, 0, net_fill[k], 0);
+            format_set_font_size(b->net_fill[k], 9);
+            format_set_border(b->net_fill[k], LXW_BORDER_HAIR);
+            format_set_border_color(b->net_fill[k], 0x808080);
+        }
+    }
     /* Patch panels (structured cabling): grey, like the panels' steel. */
     b->panel = fmt(b, NULL, 0, 0xD9D9D9, 0);
     b->warn_percent = fmt(b, "0.0%", 1, 0xFFC7CE, 0);

@@ -37,6 +37,9 @@ struct cJSON;
 void fp__json_add_physical(struct cJSON *root, const fp_plan *plan);
 /* The "metrics" and "failure" sections of plan.json (write_json_metrics.c). */
 void fp__metrics_json(const fp_plan *plan, const fp_failure_report *failure, struct cJSON *root);
+/* plan.json's "reliability" object (failures per day by kind, hours to the first link and switch
+ * failure, null when unknown) into m: the compute fabric's metrics and each network's. */
+void fp__json_reliability(struct cJSON *m, const fp_reliability *r);
 /* plan.json "networks" and "cluster_totals" (spec `networks`; nothing without it). */
 void fp__json_add_networks(struct cJSON *root, const fp_plan *plan, const fp_failure_report *failure);
 /* The installer workbook (write_xlsx.c). */

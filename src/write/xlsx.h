@@ -86,7 +86,11 @@ typedef struct book {
     lxw_format *medium[FP_MEDIUM_COUNT][K_KINDS];
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
-    int bom_total_row;      /* 1-based row of the BOM total (0 = none) */
+    int bom_total_row;      /* 1-based row of the BOM total (0 = none); with spec `networks`
+                               the compute fabric's subtotal */
+    int bom_net_row[FP_MAX_NETWORKS];   /* with networks: 1-based row of each one's subtotal */
+    lxw_format *net_fill[FP_NET_OOB + 2];   /* elevation, with networks: switches by network
+                                               role, then [FP_NET_OOB + 1] extra endpoints */
     unsigned gpus_row, servers_row;     /* 1-based Summary rows of those inputs */
     /* Gathered in the one pass over the cables (fp_plan_cable fills a large struct; the Ports
      * sheet and the Pull list reuse what it gave instead of asking again). */

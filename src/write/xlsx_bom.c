@@ -15,10 +15,10 @@ static const column bom_cols[] = {
 enum { BC_CAT, BC_PART, BC_DESC, BC_LEN, BC_SPARE, BC_QTY, BC_UCOST, BC_COST, BC_UPOWER,
        BC_POWER, BC_MTBF, BC_BASE, BC_PER_M, BC_N };
 
-/* The catalog part a BOM line prices by the metre, or NULL. */
-static const fp_part *per_metre_part(const fp_plan *plan, const fp_bom_line *l)
+/* The catalog part a BOM line prices by the metre, or NULL (ps: the parts of the line's
+ * fabric, the compute fabric's or a network's). */
+static const fp_part *per_metre_part(const fp_phys_spec *ps, const fp_bom_line *l)
 {
-    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
     if (!(l->length_m > 0))
         return NULL;
     for (int i = 0; i < ps->n_parts; i++)
@@ -52,12 +52,16 @@ static void bom_sum_row(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first
     }
 }
 
+/* With spec `networks`, a last column names each line's network (a filter picks one). */
+static const column bom_net_col = { "Network", 12 };
+
 /* The header row: titles, widths, frozen and repeated on every printed page. */
-static void bom_header(book *b, lxw_worksheet *ws)
+static void bom_header(book *b, lxw_worksheet *ws, int nets)
 {
-    for (int c = 0; c < BC_N; c++) {
-        keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, bom_cols[c].width, NULL));
-        put_s(b, ws, 0, (lxw_col_t)c, bom_cols[c].title, b->header);
+    for (int c = 0; c < BC_N + (nets > 0); c++) {
+        const column *bc = c < BC_N ? &bom_cols[c] : &bom_net_col;
+        keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, bc->width, NULL));
+        put_s(b, ws, 0, (lxw_col_t)c, bc->title, b->header);
     }
     keep(b, worksheet_set_row(ws, 0, 30, NULL));
     worksheet_freeze_panes(ws, 1, 0);
@@ -65,9 +69,10 @@ static void bom_header(book *b, lxw_worksheet *ws)
     fp_xlsx__page_setup(b, ws, 1);
 }
 
-/* One BOM line at row r; its quantity, cost and power (v[3]) go into the running sums. */
+/* One BOM line at row r; its quantity, cost and power (v[3]) go into the running sums. ps: the
+ * parts of its fabric. */
 static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line *l,
-                     double v[3])
+                     const fp_phys_spec *ps, double v[3])
 {
     char f[64];
     put_s(b, ws, r, BC_CAT, l->category, NULL);
@@ -77,7 +82,7 @@ static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line 
         put_n(b, ws, r, BC_LEN, l->length_m, b->len);
     put_s(b, ws, r, BC_SPARE, l->spare ? "yes" : "", b->center);
     put_n(b, ws, r, BC_QTY, (double)l->quantity, b->integer);
-    const fp_part *pm = per_metre_part(b->plan, l);
+    const fp_part *pm = per_metre_part(ps, l);
     unsigned x = (unsigned)r + 1;     /* this line's row as formulas write it */
     if (l->spare && r > 1) {
         snprintf(f, sizeof f, "=G%u", x - 1);
@@ -115,6 +120,81 @@ static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line 
     v[2] = l->spare ? 0.0 : (double)l->quantity * l->unit_power_w;
 }
 
+/* ---- with spec `networks`: the compute fabric's lines, then each network's ---- */
+
+/* A network's BOM line as bom_line reads one. Extra endpoints (storage, management servers)
+ * are listed for their count but priced and powered elsewhere, as the compute servers are: no
+ * cost, and their power is the racks', not the network's. */
+static void net_line(fp_bom_line *out, const fp_net_bom_line *l)
+{
+    int endpoint = strcmp(l->category, "endpoint") == 0;
+    memset(out, 0, sizeof *out);
+    out->part = l->part;
+    out->category = l->category;
+    out->description = l->desc;
+    out->length_m = l->length_m;
+    out->spare = l->spare;
+    out->quantity = l->qty;
+    out->unit_cost = l->unit_usd;
+    out->cost = l->ext_usd;
+    out->unit_power_w = endpoint ? 0 : l->unit_w;
+    out->power_w = endpoint ? 0 : l->ext_w;
+}
+
+/* After the compute fabric's lines (ending at row *r, their sums in compute[]): its subtotal,
+ * each network's lines and subtotal, and the whole cluster = the sum of the subtotals. */
+static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double compute[3])
+{
+    const fp_plan *plan = b->plan;
+    const int nets = fp__plan_net_count(plan);
+    lxw_row_t sub[1 + FP_MAX_NETWORKS];
+    double all[3] = { compute[0], compute[1], compute[2] };
+    char label[96];
+    r++;
+    bom_sum_row(b, ws, r, 1, r - 1, "Subtotal compute fabric", compute, 0);
+    put_s(b, ws, r, BC_N, "compute", b->sub_text);
+    sub[0] = r;
+    b->bom_total_row = (int)r + 1;
+    for (int k = 0; k < nets; k++) {
+        const fp_net_spec *ns = fp__plan_net(plan, k);
+        const fp_net_bom *nb = fp__plan_net_bom(plan, k);
+        double sums[3] = { 0 };
+        lxw_row_t first = r + 1;
+        for (int i = 0; i < nb->n; i++) {
+            fp_bom_line l;
+            double v[3];
+            net_line(&l, &nb->line[i]);
+            bom_line(b, ws, ++r, &l, &ns->rs.phys, v);
+            put_s(b, ws, r, BC_N, ns->name, b->indent);
+            for (int j = 0; j < 3; j++)
+                sums[j] += v[j];
+        }
+        snprintf(label, sizeof label, "Subtotal %s network", ns->name);
+        r++;
+        bom_sum_row(b, ws, r, first, r - 1, label, sums, 0);
+        put_s(b, ws, r, BC_N, ns->name, b->sub_text);
+        sub[k + 1] = r;
+        b->bom_net_row[k] = (int)r + 1;
+        for (int j = 0; j < 3; j++)
+            all[j] += sums[j];
+    }
+    keep(b, worksheet_autofilter(ws, 0, 0, r, BC_N));
+    /* The whole cluster: the subtotals added up (each SUBTOTAL skips nothing twice). */
+    r++;
+    const int cols[3] = { BC_QTY, BC_COST, BC_POWER };
+    lxw_format *nf[3] = { b->tot_int, b->tot_money, b->tot_watts };
+    for (int c = 0; c <= BC_N; c++)
+        put_s(b, ws, r, (lxw_col_t)c, c == BC_CAT ? "Whole cluster" : "", b->tot_text);
+    for (int j = 0; j < 3; j++) {
+        char f[16 * (2 + FP_MAX_NETWORKS)];
+        size_t len = 0;
+        for (int k = 0; k <= nets; k++)
+            len += (size_t)snprintf(f + len, sizeof f - len, "%s%c%u", k ? "+" : "=",
+                                    col_letter(cols[j]), (unsigned)sub[k] + 1);
+        put_f(b, ws, r, (lxw_col_t)cols[j], f, all[j], nf[j]);
+    }
+}
+
 void fp_xlsx__write_bom(book *b)
 {
     lxw_worksheet *ws = fp_xlsx__add_sheet(b, "BOM");
@@ -123,9 +203,10 @@ void fp_xlsx__write_bom(book *b)
     double cat_sum[3] = { 0 }, all_sum[3] = { 0 };
     const char *cat = NULL;
     lxw_row_t r = 0, cat_first = 1;
+    const int nets = fp__plan_net_count(b->plan);
     if (ws == NULL)
         return;
-    bom_header(b, ws);
+    bom_header(b, ws, nets);
     for (size_t i = 0; i <= n; i++) {
         if (i < n && (b->rc = fp_plan_bom_line(b->plan, i, &l, b->err)) != FP_OK)
             return;
@@ -134,6 +215,8 @@ void fp_xlsx__write_bom(book *b)
             snprintf(label, sizeof label, "Subtotal %s", cat);
             r++;
             bom_sum_row(b, ws, r, cat_first, r - 1, label, cat_sum, 0);
+            if (nets)
+                put_s(b, ws, r, BC_N, "compute", b->sub_text);
             memset(cat_sum, 0, sizeof cat_sum);
             cat_first = r + 1;
         }
@@ -142,11 +225,17 @@ void fp_xlsx__write_bom(book *b)
         cat = l.category;
         r++;
         double v[3];
-        bom_line(b, ws, r, &l, v);
+        bom_line(b, ws, r, &l, &fp__plan_rspec(b->plan)->phys, v);
+        if (nets)
+            put_s(b, ws, r, BC_N, "compute", b->indent);
         for (int k = 0; k < 3; k++) {
             cat_sum[k] += v[k];
             all_sum[k] += v[k];
         }
+    }
+    if (nets) {
+        bom_networks(b, ws, r, all_sum);
+        return;
     }
     if (n == 0) {   /* no parts: a header alone, and nothing for formulas to point at */
         keep(b, worksheet_autofilter(ws, 0, 0, 0, BC_N - 1));
@@ -257,8 +346,16 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
         put_n(b, ws, *r, 5, (double)ni.switches, b->integer);
         put_n(b, ws, *r, 6, (double)ni.links, b->integer);
         put_n(b, ws, *r, 7, (double)fp__plan_net_bom(plan, (int)i)->cables, b->integer);
-        put_n(b, ws, *r, 8, ni.cost_usd, b->money);
-        put_n(b, ws, *r, 9, ni.power_w, b->watts);
+        /* The BOM sheet's subtotal of this network, so an edited unit price flows here. */
+        if (i < FP_MAX_NETWORKS && b->bom_net_row[i] > 0) {
+            snprintf(buf, sizeof buf, "=BOM!H%d", b->bom_net_row[i]);
+            put_f(b, ws, *r, 8, buf, ni.cost_usd, b->money);
+            snprintf(buf, sizeof buf, "=BOM!J%d", b->bom_net_row[i]);
+            put_f(b, ws, *r, 9, buf, ni.power_w, b->watts);
+        } else {
+            put_n(b, ws, *r, 8, ni.cost_usd, b->money);
+            put_n(b, ws, *r, 9, ni.power_w, b->watts);
+        }
         total += ni.cost_usd;
         total_w += ni.power_w;
     }
@@ -493,7 +590,10 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
     fp_summary su;
     fp_totals to;
     lxw_row_t r = 0;
-    static const double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
+    double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
+    /* The Networks table's cost column holds the whole cluster's ($4,826,901.20). */
+    if (fp__plan_net_count(plan) > 0)
+        widths[8] = 15;
     fp_plan_summary(plan, &su);
     fp_plan_totals(plan, &to);
     for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)

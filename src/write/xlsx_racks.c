@@ -123,156 +123,6 @@ static int device_units(const fp_rspec *rs, int tier)
     return ru > 0 ? ru : 1;
 }
 
-/* The elevation's grid: col[rack] its column or -1 out of scope, racks[column] its rack,
- * grid[column * units + U-1] the device in that unit, -2 a patch panel, -1 empty. Returns 0, or
- * -1 out of memory (what was allocated is still in the out parameters for the caller to free). */
-static int elevation_grid(book *b, const placed *pl, size_t np, int units, int32_t **colp,
-                          size_t **racksp, size_t *nrp, int64_t **gridp)
-{
-    const fp_plan *plan = b->plan;
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    size_t n = fp_plan_rack_count(plan), nr = 0;
-    int32_t *col = *colp = malloc((n ? n : 1) * sizeof *col);
-    size_t *racks = *racksp = malloc((n ? n : 1) * sizeof *racks);
-    int64_t *grid;
-    if (col == NULL || racks == NULL)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        fp_rack_info ra;
-        col[i] = -1;
-        if (fp_plan_rack(plan, i, &ra, NULL) != FP_OK)
-            continue;
-        fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
-        if (in_scope(&b->sc, &where) && nr < LXW_COL_MAX - 2) {
-            col[i] = (int32_t)nr;
-            racks[nr++] = i;
-        }
-    }
-    *nrp = nr;
-    if ((grid = *gridp = malloc((nr ? nr : 1) * (size_t)units * sizeof *grid)) == NULL)
-        return -1;
-    for (size_t k = 0; k < nr * (size_t)units; k++)
-        grid[k] = -1;
-    for (size_t k = 0; k < np; k++) {
-        int c = pl[k].rack >= 0 && (size_t)pl[k].rack < n ? col[pl[k].rack] : -1;
-        int h = device_units(rs, fp__plan_fabric(plan)->dev[pl[k].dev].tier);
-        for (int u = pl[k].u; c >= 0 && u < pl[k].u + h && u <= units; u++)
-            if (u >= 1)
-                grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
-    }
-    /* Patch panels (structured cabling): -2 in their units. */
-    for (size_t c = 0; c < nr; c++) {
-        fp_rack_info ra;
-        fp_plan_rack(plan, racks[c], &ra, NULL);
-        for (int u = ra.panel_u; ra.panels > 0 && u < ra.panel_u + ra.panels && u <= units; u++)
-            if (u >= 1)
-                grid[c * (size_t)units + (size_t)(u - 1)] = -2;
-    }
-    return 0;
-}
-
-/* The racks' names and roles, then one row per U from the top. */
-static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size_t nr,
-                           const int64_t *grid, int units)
-{
-    const fp_plan *plan = b->plan;
-    char name[48];
-    /* Rows strictly in order (constant memory): rack names, then their roles. */
-    for (int hr = 0; hr < 2; hr++) {
-        put_s(b, ws, (lxw_row_t)hr, 0, hr ? "" : "U", b->header);
-        for (size_t c = 0; c < nr; c++) {
-            fp_rack_info ra;
-            fp_plan_rack(plan, racks[c], &ra, NULL);
-            put_s(b, ws, (lxw_row_t)hr, (lxw_col_t)(c + 1), hr ? ra.role : ra.name, b->header);
-        }
-    }
-    for (int u = units; u >= 1; u--) {
-        lxw_row_t r = (lxw_row_t)(2 + units - u);
-        put_n(b, ws, r, 0, u, b->center);
-        for (size_t c = 0; c < nr; c++) {
-            int64_t d = grid[c * (size_t)units + (size_t)(u - 1)];
-            if (d == -2) {
-                put_s(b, ws, r, (lxw_col_t)(c + 1), "patch panel", b->panel);
-                continue;
-            }
-            if (d < 0) {
-                put_s(b, ws, r, (lxw_col_t)(c + 1), "", b->box);
-                continue;
-            }
-            int tier = fp__plan_fabric(plan)->dev[d].tier;
-            lxw_format *f = b->role[tier <= FP_MAX_TIERS ? tier : FP_MAX_TIERS];
-            /* the name in the device's top unit; the units below it carry its colour */
-            int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
-            put_s(b, ws, r, (lxw_col_t)(c + 1),
-                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan),
-                                        fp__plan_rspec(plan), d) : "", f);
-        }
-    }
-}
-
-/* Legend below the racks: each role's colour and height. */
-static void elevation_legend(book *b, lxw_worksheet *ws, int units)
-{
-    const fp_plan *plan = b->plan;
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    char name[48];
-    lxw_row_t r = (lxw_row_t)(units + 3);
-    put_s(b, ws, r++, 1, "Legend", b->bold);
-    for (int t = 0; t <= (int)fp_plan_tier_count(plan) && t <= FP_MAX_TIERS; t++) {
-        fp_tier_info ti;
-        const char *role = "server";
-        if (t > 0 && fp_plan_tier(plan, (size_t)(t - 1), &ti, NULL) == FP_OK)
-            role = ti.role;
-        snprintf(name, sizeof name, "%s (%d U)", role, device_units(rs, t));
-        put_s(b, ws, r++, 1, name, b->role[t]);
-    }
-    if (rs->phys.structured)
-        put_s(b, ws, r++, 1, "patch panel (1 U)", b->panel);
-}
-
-/* "Rack elevation": one column per rack in scope (floor order), one row per U from the top, each
- * device's units filled in its role's colour and its name in its top unit, as a rack elevation
- * drawing reads. Prints one page tall, portrait, the U column repeated on every page. */
-static void write_elevation(book *b, const placed *pl, size_t np)
-{
-    const fp_rspec *rs = fp__plan_rspec(b->plan);
-    int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
-    int32_t *col = NULL;        /* rack -> column, -1 out of scope */
-    size_t *racks = NULL, nr = 0;   /* column -> rack */
-    int64_t *grid = NULL;       /* [column][U-1] -> device, -1 */
-    lxw_worksheet *ws = NULL;
-    if (elevation_grid(b, pl, np, units, &col, &racks, &nr, &grid) != 0) {
-        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
-        goto out;
-    }
-    if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
-        goto out;
-    keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
-    if (nr > 0)
-        keep(b, worksheet_set_column(ws, 1, (lxw_col_t)nr, 15, NULL));
-    elevation_rows(b, ws, racks, nr, grid, units);
-    elevation_legend(b, ws, units);
-    worksheet_freeze_panes(ws, 2, 1);
-    worksheet_repeat_rows(ws, 0, 1);
-    keep(b, worksheet_repeat_columns(ws, 0, 0));
-    fp_xlsx__page_setup(b, ws, 0);
-    worksheet_fit_to_pages(ws, 0, 1);
-out:
-    free(col);
-    free(racks);
-    free(grid);
-}
-
-/* "U24-U34 11 patch panels" (or "U34 patch panel"), after "; " unless it comes first. */
-static size_t panel_text(char *buf, size_t n, size_t len, const fp_rack_info *ra)
-{
-    int w = ra->panels == 1
-                ? snprintf(buf, n, "%sU%d patch panel", len ? "; " : "", ra->panel_u)
-                : snprintf(buf, n, "%sU%d-U%d %d patch panels", len ? "; " : "", ra->panel_u,
-                           ra->panel_u + ra->panels - 1, ra->panels);
-    return w > 0 ? (size_t)w : 0;
-}
-
 /* The other networks' switches and extra endpoints (spec `networks`), placed by rack and U:
  * rack as fp_rack_add.rack (a management rack after the layout's racks). */
 typedef struct net_placed {
@@ -311,6 +161,276 @@ static net_placed *net_devices(const fp_plan *plan, size_t *n)
     qsort(v, k, sizeof *v, cmp_net_placed);
     *n = k;
     return v;
+}
+
+/* Rack units network device dev of network k fills: a switch its model's, an extra endpoint
+ * its group's (0 for entries that take none, such as a BMC port) in its first port group's
+ * host only (an endpoint with several port groups is several hosts of one box). */
+static int net_units(const fp_plan *plan, int k, int64_t dev)
+{
+    const fp_net_spec *ns = fp__plan_net(plan, k);
+    const fp_fabric *nf = fp__plan_net_fabric(plan, k);
+    if (dev >= nf->servers) {
+        int t = nf->dev[dev].tier;
+        int ru = t >= 1 && t <= nf->tiers ? ns->rs.tier[t - 1].model.ru : 1;
+        return ru > 0 ? ru : 1;
+    }
+    int64_t g = dev - ns->servers;
+    for (int i = 0; i < ns->n_extra && g >= 0; i++) {
+        const fp_net_extra *x = &ns->extra[i];
+        int64_t per = ns->ports > 0 && x->ports >= ns->ports ? x->ports / ns->ports : 1;
+        if (g < x->count * per)
+            return g % per == 0 ? x->ru : 0;
+        g -= x->count * per;
+    }
+    return 0;
+}
+
+/* The networks' devices on the elevation (spec `networks`; n 0 without): v sorted by rack,
+ * a device in a grid cell is -3 - its index here. */
+typedef struct net_elev {
+    const net_placed *v;
+    size_t n;
+} net_elev;
+#define NET_CELL(k) (-3 - (int64_t)(k))
+
+/* The management racks the networks add: how many (racks after the layout's). */
+static size_t mgmt_rack_count(const fp_plan *plan)
+{
+    return fp__plan_net_count(plan) ? (size_t)fp__plan_net_place(plan)->mgmt_racks : 0;
+}
+
+/* Rack i of the elevation: a compute rack (i < fp_plan_rack_count) or a management rack after
+ * them, as the networks' layouts place it; role "management". */
+static void elevation_rack(const fp_plan *plan, size_t i, fp_rack_info *ra)
+{
+    memset(ra, 0, sizeof *ra);
+    if (i < fp_plan_rack_count(plan)) {
+        fp_plan_rack(plan, i, ra, NULL);
+        return;
+    }
+    const fp_rack *rk = &fp__plan_net_phys(plan)->lay[0].rack[i];
+    ra->hall = rk->hall;
+    ra->row = rk->row;
+    ra->rack = rk->pos;
+    snprintf(ra->name, sizeof ra->name, "H%d-R%02d-K%02d", rk->hall, rk->row, rk->pos);
+    ra->role = "management";
+}
+
+/* Mark the units of the networks' devices in the grid (after the compute devices: a network
+ * device stands above a compute rack's own units). */
+static void grid_add_networks(const fp_plan *plan, const net_elev *ne, const int32_t *col,
+                              size_t n_all, int units, int64_t *grid)
+{
+    for (size_t k = 0; k < ne->n; k++) {
+        const net_placed *q = &ne->v[k];
+        int c = q->rack >= 0 && (size_t)q->rack < n_all ? col[q->rack] : -1;
+        int h = net_units(plan, q->net, q->dev);
+        for (int u = q->u; c >= 0 && u < q->u + h && u <= units; u++)
+            if (u >= 1)
+                grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = NET_CELL(k);
+    }
+}
+
+/* The elevation's grid: col[rack] its column or -1 out of scope, racks[column] its rack (the
+ * management racks after the layout's), grid[column * units + U-1] the device in that unit, -2
+ * a patch panel, -1 empty, NET_CELL(k) network device k. Returns 0, or -1 out of memory (what
+ * was allocated is still in the out parameters for the caller to free). */
+static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *ne, int units,
+                          int32_t **colp, size_t **racksp, size_t *nrp, int64_t **gridp)
+{
+    const fp_plan *plan = b->plan;
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    size_t n = fp_plan_rack_count(plan), n_all = n + mgmt_rack_count(plan), nr = 0;
+    int32_t *col = *colp = malloc((n_all ? n_all : 1) * sizeof *col);
+    size_t *racks = *racksp = malloc((n_all ? n_all : 1) * sizeof *racks);
+    int64_t *grid;
+    if (col == NULL || racks == NULL)
+        return -1;
+    for (size_t i = 0; i < n_all; i++) {
+        fp_rack_info ra;
+        col[i] = -1;
+        elevation_rack(plan, i, &ra);
+        fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
+        if (in_scope(&b->sc, &where) && nr < LXW_COL_MAX - 2) {
+            col[i] = (int32_t)nr;
+            racks[nr++] = i;
+        }
+    }
+    *nrp = nr;
+    if ((grid = *gridp = malloc((nr ? nr : 1) * (size_t)units * sizeof *grid)) == NULL)
+        return -1;
+    for (size_t k = 0; k < nr * (size_t)units; k++)
+        grid[k] = -1;
+    for (size_t k = 0; k < np; k++) {
+        int c = pl[k].rack >= 0 && (size_t)pl[k].rack < n ? col[pl[k].rack] : -1;
+        int h = device_units(rs, fp__plan_fabric(plan)->dev[pl[k].dev].tier);
+        for (int u = pl[k].u; c >= 0 && u < pl[k].u + h && u <= units; u++)
+            if (u >= 1)
+                grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
+    }
+    grid_add_networks(plan, ne, col, n_all, units, grid);
+    /* Patch panels (structured cabling): -2 in their units. */
+    for (size_t c = 0; c < nr; c++) {
+        fp_rack_info ra;
+        elevation_rack(plan, racks[c], &ra);
+        for (int u = ra.panel_u; ra.panels > 0 && u < ra.panel_u + ra.panels && u <= units; u++)
+            if (u >= 1)
+                grid[c * (size_t)units + (size_t)(u - 1)] = -2;
+    }
+    return 0;
+}
+
+/* A network device's cell: its network role's fill (extra endpoints their own) and its name. */
+static lxw_format *net_cell(book *b, const net_placed *q, char *name, size_t n)
+{
+    const fp_plan *plan = b->plan;
+    const fp_net_spec *ns = fp__plan_net(plan, q->net);
+    const fp_fabric *nf = fp__plan_net_fabric(plan, q->net);
+    fp__net_device_name(name, n, ns, nf, fp__plan_fabric(plan), fp__plan_rspec(plan), q->dev);
+    return q->dev < nf->servers ? b->net_fill[FP_NET_OOB + 1]
+                                : b->net_fill[(unsigned)ns->role <= FP_NET_OOB ? ns->role : 0];
+}
+
+/* The racks' names and roles, then one row per U from the top. */
+static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size_t nr,
+                           const int64_t *grid, int units, const net_elev *ne)
+{
+    const fp_plan *plan = b->plan;
+    char name[160];
+    /* Rows strictly in order (constant memory): rack names, then their roles. */
+    for (int hr = 0; hr < 2; hr++) {
+        put_s(b, ws, (lxw_row_t)hr, 0, hr ? "" : "U", b->header);
+        for (size_t c = 0; c < nr; c++) {
+            fp_rack_info ra;
+            elevation_rack(plan, racks[c], &ra);
+            put_s(b, ws, (lxw_row_t)hr, (lxw_col_t)(c + 1), hr ? ra.role : ra.name, b->header);
+        }
+    }
+    for (int u = units; u >= 1; u--) {
+        lxw_row_t r = (lxw_row_t)(2 + units - u);
+        put_n(b, ws, r, 0, u, b->center);
+        for (size_t c = 0; c < nr; c++) {
+            int64_t d = grid[c * (size_t)units + (size_t)(u - 1)];
+            if (d == -2) {
+                put_s(b, ws, r, (lxw_col_t)(c + 1), "patch panel", b->panel);
+                continue;
+            }
+            /* the name in the device's top unit; the units below it carry its colour */
+            int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
+            if (d <= NET_CELL(0)) {
+                lxw_format *f = net_cell(b, &ne->v[NET_CELL(0) - d], name, sizeof name);
+                put_s(b, ws, r, (lxw_col_t)(c + 1), top ? name : "", f);
+                continue;
+            }
+            if (d < 0) {
+                put_s(b, ws, r, (lxw_col_t)(c + 1), "", b->box);
+                continue;
+            }
+            int tier = fp__plan_fabric(plan)->dev[d].tier;
+            lxw_format *f = b->role[tier <= FP_MAX_TIERS ? tier : FP_MAX_TIERS];
+            put_s(b, ws, r, (lxw_col_t)(c + 1),
+                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan),
+                                        fp__plan_rspec(plan), d) : "", f);
+        }
+    }
+}
+
+/* The networks' part of the legend (spec `networks`), from row r: each network's switches
+ * (model and height) in its role's colour, then the extra endpoints that take rack units. */
+static void elevation_legend_networks(book *b, lxw_worksheet *ws, lxw_row_t r)
+{
+    const fp_plan *plan = b->plan;
+    char text[200], servers[400];
+    size_t len = 0;
+    for (int k = 0; k < fp__plan_net_count(plan); k++) {
+        const fp_net_spec *ns = fp__plan_net(plan, k);
+        const fp_fabric *nf = fp__plan_net_fabric(plan, k);
+        for (int t = 1; t <= nf->tiers; t++) {
+            const fp_part *m = &ns->rs.tier[t - 1].model;
+            if (t > 1 && strcmp(m->id, ns->rs.tier[t - 2].model.id) == 0)
+                continue;       /* one line per model */
+            snprintf(text, sizeof text, "%s network (%s) switch: %s (%d U)", ns->name,
+                     fp__net_role_name(ns->role), m->id, m->ru > 0 ? m->ru : 1);
+            put_s(b, ws, r++, 1, text, b->net_fill[(unsigned)ns->role <= FP_NET_OOB ? ns->role : 0]);
+        }
+        for (int i = 0; i < ns->n_extra; i++)
+            if (ns->extra[i].ru > 0 && len + 64 < sizeof servers) {
+                int w = snprintf(servers + len, sizeof servers - len, "%s%s (%d U)",
+                                 len ? ", " : "", ns->extra[i].name, ns->extra[i].ru);
+                len += w > 0 ? (size_t)w : 0;
+            }
+    }
+    if (len > 0) {
+        char line[440];
+        snprintf(line, sizeof line, "network server: %s", servers);
+        put_s(b, ws, r, 1, line, b->net_fill[FP_NET_OOB + 1]);
+    }
+}
+
+/* Legend below the racks: each role's colour and height. */
+static void elevation_legend(book *b, lxw_worksheet *ws, int units)
+{
+    const fp_plan *plan = b->plan;
+    const fp_rspec *rs = fp__plan_rspec(plan);
+    char name[48];
+    lxw_row_t r = (lxw_row_t)(units + 3);
+    put_s(b, ws, r++, 1, "Legend", b->bold);
+    for (int t = 0; t <= (int)fp_plan_tier_count(plan) && t <= FP_MAX_TIERS; t++) {
+        fp_tier_info ti;
+        const char *role = "server";
+        if (t > 0 && fp_plan_tier(plan, (size_t)(t - 1), &ti, NULL) == FP_OK)
+            role = ti.role;
+        snprintf(name, sizeof name, "%s (%d U)", role, device_units(rs, t));
+        put_s(b, ws, r++, 1, name, b->role[t]);
+    }
+    if (rs->phys.structured)
+        put_s(b, ws, r++, 1, "patch panel (1 U)", b->panel);
+    elevation_legend_networks(b, ws, r);
+}
+
+/* "Rack elevation": one column per rack in scope (floor order), one row per U from the top, each
+ * device's units filled in its role's colour and its name in its top unit, as a rack elevation
+ * drawing reads. Prints one page tall, portrait, the U column repeated on every page. */
+static void write_elevation(book *b, const placed *pl, size_t np, const net_elev *ne)
+{
+    const fp_rspec *rs = fp__plan_rspec(b->plan);
+    int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
+    int32_t *col = NULL;        /* rack -> column, -1 out of scope */
+    size_t *racks = NULL, nr = 0;   /* column -> rack */
+    int64_t *grid = NULL;       /* [column][U-1] -> device, -1 */
+    lxw_worksheet *ws = NULL;
+    if (elevation_grid(b, pl, np, ne, units, &col, &racks, &nr, &grid) != 0) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
+        goto out;
+    }
+    if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
+        goto out;
+    keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
+    /* wider with networks: "inband-su01-leaf-r1" */
+    if (nr > 0)
+        keep(b, worksheet_set_column(ws, 1, (lxw_col_t)nr, ne->n ? 19 : 15, NULL));
+    elevation_rows(b, ws, racks, nr, grid, units, ne);
+    elevation_legend(b, ws, units);
+    worksheet_freeze_panes(ws, 2, 1);
+    worksheet_repeat_rows(ws, 0, 1);
+    keep(b, worksheet_repeat_columns(ws, 0, 0));
+    fp_xlsx__page_setup(b, ws, 0);
+    worksheet_fit_to_pages(ws, 0, 1);
+out:
+    free(col);
+    free(racks);
+    free(grid);
+}
+
+/* "U24-U34 11 patch panels" (or "U34 patch panel"), after "; " unless it comes first. */
+static size_t panel_text(char *buf, size_t n, size_t len, const fp_rack_info *ra)
+{
+    int w = ra->panels == 1
+                ? snprintf(buf, n, "%sU%d patch panel", len ? "; " : "", ra->panel_u)
+                : snprintf(buf, n, "%sU%d-U%d %d patch panels", len ? "; " : "", ra->panel_u,
+                           ra->panel_u + ra->panels - 1, ra->panels);
+    return w > 0 ? (size_t)w : 0;
 }
 
 /* Appends the network devices of rack r (from *k on) to contents: "U33 oob-leaf-01". */
@@ -510,9 +630,11 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         write_mgmt_racks(b, &s, nd, n_nd, &k_nd, contents);
 out:
     fp_xlsx__sheet_end(&s);
+    if (b->rc == FP_OK && pl) {
+        net_elev ne = { nd, n_nd };
+        write_elevation(b, pl, np, &ne);
+    }
     free(nd);
-    if (b->rc == FP_OK && pl)
-        write_elevation(b, pl, np);
     free(pl);
     free(contents);
 }

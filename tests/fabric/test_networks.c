@@ -24,6 +24,26 @@ static int64_t boundary_links(const fp_plan *p, int b)
 /* The preset's plan (tests/helpers.h). */
 #define preset_plan plan_from_preset
 
+/* A preset's plan with these stages, after setting the (pointer, value) pairs of `set` (NULL
+ * terminated; NULL for none). */
+static fp_plan *preset_plan_with(const char *name, unsigned stages, const char *const *set)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    fp_plan_options o = FP_PLAN_OPTIONS_INIT;
+    o.stages = stages;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, name, &err), FP_OK, "%s", err.msg);
+    for (int k = 0; set && set[k]; k += 2)
+        cr_assert_eq(fp_spec_set(spec, set[k], set[k + 1], &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new_opts(&plan, spec, cat, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return plan;
+}
+
 static int net_index(const fp_plan *p, const char *name)
 {
     for (int i = 0; i < fp__plan_net_count(p); i++)
@@ -115,11 +135,11 @@ Test(networks, validation_errors_point_into_networks)
     /* Errors of the shared resolver are re-pointed from /fabric/... to the network. */
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4601\"}]",
                  FP_ECATALOG, "/networks/0/switch", "unknown switch");
-    expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"},"
+    expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]},"
                  " {\"name\": \"b\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\", \"tiers\": 9}]",
                  FP_EINVAL, "/networks/1/tiers", "expected \"auto\"");
-    expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"},"
-                 " {\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\"}]",
+    expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]},"
+                 " {\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]",
                  FP_EINVAL, "/networks/1", "already the name");
     /* Sizing errors (the fabric stage) too: 128 hosts do not fit 2 tiers of 8-port switches at
      * 1:1 (4 down per leaf, 8 leaves per spine: 32 hosts at most). */
@@ -153,9 +173,11 @@ Test(networks, superpod_h100_compute_matches_ra_table4)
  *   at 100G on SN4600C (64 x 100G), 1:1 -> 32 down: ceil(137/32) = 5 pairs = 10 leaves, the hosts
  *   spread evenly: ceil(137/5) = 28 per pair, so 28 down and 28 up per leaf; 274 host links;
  *   10 x 28 = 280 leaf-spine links, over 64-port spines: at least ceil(280/64) = 5 spines.
- * oob: 128 DGX BMCs + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (52
- *   ports, 12:1 -> 48 down, 4 up): ceil(215/48) = 5 leaves, one 52-port spine (5 x 4 = 20 <= 52;
- *   the last leaf carries 23 hosts, ceil(23/12) = 2 uplinks: 4 x 4 + 2 = 18 links). */
+ * oob: 128 DGX BMCs + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201
+ *   (48 x 1G RJ45 down, 4 x 100G QSFP28 up, datasheet). The compute fabric is rail-optimized in
+ *   32-server SUs, so the single-homed oob takes those units: ceil(215/32) = 7 leaves (6 x 32
+ *   + 23); each leaf's 32 x 1G need ceil(32 / 100) = 1 uplink of 100G at 1:1; the 7 uplinks
+ *   land on one SN4600C (64 x 100G): 215 + 7 links. */
 Test(networks, superpod_h100_networks_counts)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
@@ -169,17 +191,19 @@ Test(networks, superpod_h100_networks_counts)
     cr_assert_eq(net_links(p, ib, 1), 280);
     cr_assert_geq(net_switches(p, ib, 2), 5);
     cr_assert_eq(fp__plan_net(p, o)->hosts, 128 + 5 + 4 + 78);
-    cr_assert_eq(net_switches(p, o, 1), 5);
+    cr_assert_eq(net_switches(p, o, 1), 7);
     cr_assert_eq(net_switches(p, o, 2), 1);
     cr_assert_eq(net_links(p, o, 0), 215);
-    cr_assert_eq(net_links(p, o, 1), 18);
+    cr_assert_eq(net_links(p, o, 1), 7);
+    cr_assert_eq(fp__plan_net(p, o)->rs.tier[1].gbps_down, 100);
     /* Metrics: storage bisection = half of 256 links x 400G at its narrowest boundary (both are
-     * 256 x 400G): 51,200 Gb/s; oob is limited by its 18 uplinks at 1G: 9 Gb/s. Switch failures
+     * 256 x 400G): 51,200 Gb/s; oob by its 215 host links at 1G (its 7 uplinks carry 700G):
+     * 107.5 Gb/s. Switch failures
      * per day: 12 QM9700 x 24 h / the catalog's 250,000 h MTBF. */
     int64_t unknown = -1;
     const fp_net_spec *sn = fp__plan_net(p, s);
     cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, s), &sn->rs), 256 * 400 / 2.0, 1e-9);
-    cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, o), &fp__plan_net(p, o)->rs), 9.0, 1e-9);
+    cr_assert_float_eq(fp__net_bisection_gbps(fp__plan_net_fabric(p, o), &fp__plan_net(p, o)->rs), 107.5, 1e-9);
     cr_assert_float_eq(fp__net_switch_failures_per_day(fp__plan_net_fabric(p, s), &sn->rs, &unknown),
                        12 * 24 / 250000.0, 1e-12);
     cr_assert_eq(unknown, 0);
@@ -326,7 +350,7 @@ Test(networks, links_csv_network_column)
     cr_assert_str_eq(c.line[0], "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network");
     /* Compute 1,024 + 1,024 (RA Table 4), storage 256 + 256, in-band 274 + 280 and 5 pairs x 2
      * MLAG peer links (Ethernet: two per pair; the InfiniBand storage pairs have none), oob
-     * 215 + 18 (derivations in superpod_h100_networks_counts). */
+     * 215 + 7 (derivations in superpod_h100_networks_counts). */
     int64_t compute = 0, storage = 0, inband = 0, oob = 0, pair_ok = 0;
     for (long i = 1; i < c.n; i++) {
         const char *net = strrchr(c.line[i], ',') + 1;
@@ -343,7 +367,7 @@ Test(networks, links_csv_network_column)
     cr_assert_eq(compute, 2048);
     cr_assert_eq(storage, 512);
     cr_assert_eq(inband, 274 + 280 + 5 * 2);
-    cr_assert_eq(oob, 215 + 18);
+    cr_assert_eq(oob, 215 + 7);
     cr_assert_eq(pair_ok, 274);
     /* Servers keep their compute names on every network. */
     int found = 0;
@@ -375,31 +399,36 @@ Test(networks, placement_units_and_power)
     int s = net_index(p, "storage"), ib = net_index(p, "inband");
     int64_t n_st = net_switches(p, s, 1) + net_switches(p, s, 2);
     int64_t n_ib = net_switches(p, ib, 1) + net_switches(p, ib, 2);
-    int64_t n_oob = net_switches(p, net_index(p, "oob"), 1) + net_switches(p, net_index(p, "oob"), 2);
+    int64_t n_oob = net_switches(p, net_index(p, "oob"), 1);     /* SN2201 leaves */
+    int64_t n_oob_agg = net_switches(p, net_index(p, "oob"), 2); /* SN4600C */
     cr_assert_eq(n_st, 12);
-    cr_assert_eq(n_oob, 6);
-    cr_assert_eq(ru, n_st * 1 + n_ib * 2 + n_oob * 1 + 9);
+    cr_assert_eq(n_oob, 7);
+    cr_assert_eq(n_oob_agg, 1);
+    cr_assert_eq(ru, n_st * 1 + n_ib * 2 + n_oob * 1 + n_oob_agg * 2 + 9);
     /* Power: switches at the catalog's figures (QM9700 750 W, SN4600C 400 W, SN2201 100 W),
      * plus every network module and powered cable in service as the networks' BOMs count them
      * (the racks add them up from the cabling, per cage and cable end). */
-    w_expect = (double)n_st * 750.0 + (double)n_ib * 400.0 + (double)n_oob * 100.0;
+    w_expect = (double)n_st * 750.0 + (double)(n_ib + n_oob_agg) * 400.0 + (double)n_oob * 100.0;
     for (int i = 0; i < fp__plan_net_count(p); i++) {
         const fp_net_bom *b = fp__plan_net_bom(p, i);
         for (int k = 0; k < b->n; k++)
             if (strcmp(b->line[k].category, "switch") != 0 && strcmp(b->line[k].category, "endpoint") != 0)
                 w_expect += b->line[k].ext_w;
     }
-    cr_assert_gt(w_expect, (double)n_st * 750.0 + (double)n_ib * 400.0 + (double)n_oob * 100.0);
+    cr_assert_gt(w_expect, (double)n_st * 750.0 + (double)(n_ib + n_oob_agg) * 400.0 + (double)n_oob * 100.0);
     cr_assert_float_eq(w, w_expect, 0.01 * (double)pl->n_add);
-    /* Out-of-band leaves stand in the compute rack of their first host (one per compute rack
-     * they serve first), the rest in management racks. */
-    int o = net_index(p, "oob");
+    /* Out-of-band leaves stand in the compute rack of their first host (one per scalable unit
+     * of 32 servers: the 4 SUs' leaves), the rest in management racks. */
+    int o = net_index(p, "oob"), in_compute = 0;
     const fp_fabric *f = fp__plan_net_fabric(p, o);
     for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++) {
         const fp_link *lk = &f->link[l];
-        if (lk->a < 128 && l == f->boundary_base[0] + (lk->z - f->tier_base[1]) * 48)
+        if (lk->a < 128 && l == f->boundary_base[0] + (lk->z - f->tier_base[1]) * 32) {
             cr_assert_eq(pl->dev_rack[o][lk->z], lay->dev_rack[lk->a]);
+            in_compute++;
+        }
     }
+    cr_assert_eq(in_compute, 4);
     cr_assert_eq(pl->mgmt_racks, 2);
     fp_plan_free(p);
 }
@@ -407,7 +436,8 @@ Test(networks, placement_units_and_power)
 /* HGX H100 Enterprise RA pattern: 32 nodes, each with two 200 GbE converged ports to two separate
  * switches (RA "Network Logical Architecture"). SN5600 at 200G: 64 x 800G split 4 ways = 256
  * ports, 1:1 -> 128 down: one pair holds all 32 hosts: 2 leaves, 64 host links, 32 up per leaf;
- * out-of-band: 32 BMCs on one 48-port SN2201 leaf (ceil(32/12) = 3 uplinks). */
+ * out-of-band: 32 BMCs on one SN2201 leaf (48 x 1G down), whose 32G need one of its 100G
+ * uplinks (ceil(32 / 100) = 1, to the SN4600C aggregation). */
 Test(networks, hgx_enterprise_converged_pair)
 {
     fp_plan *p = preset_plan("hgx-h100-enterprise-32");
@@ -421,7 +451,63 @@ Test(networks, hgx_enterprise_converged_pair)
     cr_assert_eq(survive, 32);
     cr_assert_eq(net_switches(p, o, 1), 1);
     cr_assert_eq(net_links(p, o, 0), 32);
-    cr_assert_eq(net_links(p, o, 1), 3);
+    cr_assert_eq(net_links(p, o, 1), 1);
+    fp_plan_free(p);
+}
+
+/* Reliability per network, from its own parts as the compute fabric's is from its BOM (parts in
+ * service, independent, exponential lifetimes: failures per day = 24 x sum(quantity / MTBF)).
+ * The DGX preset's out-of-band network (superpod_h100_networks_counts): 7 SN2201 leaves
+ * (catalog MTBF 300,000 h) and 1 SN4600C (250,000 h): 24 x (7/300,000 + 1/250,000) = 0.000656
+ * switch failures a day, the first after 1 / (7/300,000 + 1/250,000) = 36,585.4 h. Links: 215
+ * Cat6A cords (5,000,000 h) and its 7 uplinks, each a 100G DAC (2,000,000 h) or an OM4 cord
+ * (5,000,000 h) between two SR4 modules (87,600 h), as network_cables_by_reach checks them. The
+ * BMCs and switch management ports are the servers' and switches' own: nothing else counts. */
+Test(networks, reliability_per_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    int o = net_index(p, "oob");
+    const fp_fabric *f = fp__plan_net_fabric(p, o);
+    const fp_cabling *cab = &fp__plan_net_phys(p)->cab[o];
+    int64_t dac = 0, fibre = 0;
+    for (int64_t l = f->boundary_base[1]; l < f->boundary_base[2]; l++) {
+        dac += cab->link_medium[l] == FP_MEDIUM_DAC;
+        fibre += cab->link_medium[l] == FP_MEDIUM_MMF;
+    }
+    cr_assert_eq(dac + fibre, 7);
+    double sw_h = 7 / 300000.0 + 1 / 250000.0;
+    double cable_h = 215 / 5e6 + (double)dac / 2e6 + (double)fibre / 5e6;
+    double xcvr_h = 2.0 * (double)fibre / 87600.0;
+    fp_reliability r;
+    fp__net_reliability(fp__plan_net_bom(p, o), &r);
+    cr_assert_float_eq(r.switch_failures_per_day, 24 * sw_h, 1e-12);
+    cr_assert_float_eq(24 * sw_h, 0.000656, 1e-9);
+    cr_assert_float_eq(r.hours_to_first_switch_failure, 1 / sw_h, 1e-6);
+    cr_assert_float_eq(r.cable_failures_per_day, 24 * cable_h, 1e-12);
+    cr_assert_float_eq(r.transceiver_failures_per_day, 24 * xcvr_h, 1e-12);
+    cr_assert_float_eq(r.link_failures_per_day, 24 * (cable_h + xcvr_h), 1e-12);
+    cr_assert_float_eq(r.hours_to_first_link_failure, 1 / (cable_h + xcvr_h), 1e-6);
+    cr_assert_eq(r.nic_failures_per_day, 0);
+    cr_assert_eq(r.units_without_mtbf, 0);
+
+    /* plan.json carries it in networks[].metrics.reliability, as the compute fabric's. */
+    char dir[64], path[128];
+    write_plan(p, FP_WRITE_JSON, dir);
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    cr_assert_not_null(root);
+    const cJSON *nets = cJSON_GetObjectItemCaseSensitive(root, "networks");
+    const cJSON *rel = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nets, o), "metrics"), "reliability");
+    const cJSON *per_day = cJSON_GetObjectItemCaseSensitive(rel, "failures_per_day");
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(per_day, "switches")->valuedouble, 24 * sw_h, 1e-12);
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(per_day, "links")->valuedouble,
+                       24 * (cable_h + xcvr_h), 1e-12);
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(rel, "hours_to_first_switch_failure")->valuedouble,
+                       1 / sw_h, 1e-6);
+    cJSON_Delete(root);
+    free(text);
     fp_plan_free(p);
 }
 
@@ -463,9 +549,10 @@ Test(networks, public_getters)
  *   length >= its route; every longer one takes two MMA1B00-C100D SR4 modules (100 m on OM4,
  *   more than any run on this floor) and an OM4 MPO-12 cord; so the in-band modules number
  *   2 x the links over 5 m.
- * out-of-band (1 GbE on SN2201 RJ45 ports): the Cat6A cord is the catalog's only 1G part: one
- *   cord per link, 215 + 18 = 233 (superpod_h100_networks_counts), each priced $3 + $0.60 per
- *   metre of stock length (the catalog's estimate), no modules. */
+ * out-of-band: the 215 host links (1 GbE on SN2201 RJ45 ports) take the Cat6A cord, the
+ *   catalog's only 1G part, each priced $3 + $0.60 per metre of stock length (the catalog's
+ *   estimate), no modules; the 7 leaf uplinks leave the SN2201's 100G QSFP28 ports, so they
+ *   follow the in-band rule above: the 100G DAC up to 5 m, else two SR4 modules and OM4. */
 Test(networks, network_cables_by_reach)
 {
     static const double dac_stock[] = { 0.5, 1, 1.5, 2, 2.5, 3, 5 };
@@ -516,21 +603,93 @@ Test(networks, network_cables_by_reach)
     cr_assert_eq(cords, f->n_link);
     cr_assert_eq(b->cables_by_medium[FP_MEDIUM_DAC] + b->cables_by_medium[FP_MEDIUM_MMF], f->n_link);
 
+    cab = &np->cab[o];
+    f = fp__plan_net_fabric(p, o);
+    ps = &fp__plan_net(p, o)->rs.phys;
+    int64_t up_fibre = 0, up_dac = 0;
+    for (int64_t l = 0; l < f->n_link; l++) {
+        const fp_cable *cb = &cab->cable[cab->link_cable[l]];
+        const char *id = ps->parts[cb->part].id;
+        if (f->link[l].boundary == 0) {
+            cr_assert_str_eq(id, "generic-cat6a-rj45", "host link %lld", (long long)l);
+        } else if (cab->link_route[l] <= 5.0) {
+            cr_assert_str_eq(id, "nvidia-mcp1600-c0xx", "uplink %lld at %g m", (long long)l, cab->link_route[l]);
+            up_dac++;
+        } else {
+            cr_assert_str_eq(id, "fibre-om4-mpo12", "uplink %lld at %g m", (long long)l, cab->link_route[l]);
+            up_fibre++;
+        }
+    }
+    cr_assert_eq(up_dac + up_fibre, 7);
+    cr_assert_gt(up_fibre, 0);
     b = fp__plan_net_bom(p, o);
-    cords = 0;
+    cords = mods = 0;
     for (int k = 0; k < b->n; k++) {
         const fp_net_bom_line *l = &b->line[k];
-        cr_assert(strcmp(l->category, "transceiver") != 0);
-        if (strcmp(l->category, "copper") != 0)
+        if (l->spare)
             continue;
-        cr_assert_str_eq(l->part, "generic-cat6a-rj45");
+        if (strcmp(l->category, "transceiver") == 0) {
+            cr_assert_str_eq(l->part, "nvidia-mma1b00-c100d");
+            mods += l->qty;
+        }
+        if (strcmp(l->category, "copper") != 0 || strcmp(l->part, "generic-cat6a-rj45") != 0)
+            continue;
         cr_assert_float_eq(l->unit_usd, 3 + 0.6 * l->length_m, 1e-9);
         cr_assert_float_eq(l->ext_usd, l->unit_usd * (double)l->qty, 1e-9);
-        if (!l->spare)
-            cords += l->qty;
+        cords += l->qty;
     }
-    cr_assert_eq(cords, 233);
-    cr_assert_eq(b->cables, 233);
+    cr_assert_eq(cords, 215);
+    cr_assert_eq(mods, 2 * up_fibre);
+    cr_assert_eq(b->cables, 215 + 7);
+    fp_plan_free(p);
+}
+
+/* The SN2201's uplinks at full scale: the DGX preset's networks beside a 131,072-GPU, 4-tier
+ * compute fabric (16,384 DGX). Before the SN2201 had its 4 x 100G QSFP28 uplinks it was 52 x 1G
+ * and an out-of-band leaf-to-aggregation run of 115.8 m had only the 1G Cat6A cord (100 m
+ * channel, TIA-568): the plan stopped. Now every host link is Cat6A (a leaf serves one 32-server
+ * SU, whose racks stand together), every uplink leaves a QSFP28 port (swp49-swp52) at 100G, and
+ * runs beyond copper's reach take fibre: over the 100G DAC's 5 m an SR4 pair on OM4 (100 m,
+ * MMA1B00-C100D datasheet), over 100 m a CWDM4 pair on single-mode (2 km, MMA1L30-CM). Some
+ * uplink on this floor runs past 100 m (the aggregation stands in a central management rack). */
+Test(networks, oob_uplinks_at_full_scale_take_fibre, .timeout = TEST_TIMEOUT(120))
+{
+    static const char *const set[] = { "/cluster/gpus", "131072", "/fabric/tiers", "4", NULL };
+    fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_CABLING, set);
+    int o_net = net_index(p, "oob");
+    const fp_fabric *f = fp__plan_net_fabric(p, o_net);
+    const fp_net_spec *ns = fp__plan_net(p, o_net);
+    const fp_cabling *cab = &fp__plan_net_phys(p)->cab[o_net];
+    cr_assert_eq(f->level[1].switches, (16384 + 5 + 4 + 78 + 31) / 32);  /* a leaf per SU */
+    int64_t host = 0, smf = 0, mmf = 0, dac = 0;
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[2]; l++) {
+        const fp_link *k = &f->link[l];
+        const char *id = ns->rs.phys.parts[cab->cable[cab->link_cable[l]].part].id;
+        double route = cab->link_route[l];
+        if (k->boundary == 0) {
+            cr_assert_str_eq(id, "generic-cat6a-rj45");
+            cr_assert_leq(route, 100.0);
+            host++;
+            continue;
+        }
+        char port[FP_PORT_NAME_MAX];
+        fp__net_port_name(port, sizeof port, ns, f, k->a, k->a_port);
+        cr_assert(strcmp(port, "swp49") >= 0 && strcmp(port, "swp52") <= 0 && strlen(port) == 5,
+                  "uplink on %s", port);
+        cr_assert_eq(ns->rs.gbps[1], 100);
+        if (route > 100.0) {
+            cr_assert_eq(cab->link_medium[l], FP_MEDIUM_SMF, "%g m uplink on %s", route, id);
+            smf++;
+        } else if (route > 5.0) {
+            cr_assert_eq(cab->link_medium[l], FP_MEDIUM_MMF, "%g m uplink on %s", route, id);
+            mmf++;
+        } else {
+            dac++;
+        }
+    }
+    cr_assert_eq(host, ns->hosts);
+    cr_assert_eq(smf + mmf + dac, f->level[1].switches);
+    cr_assert_gt(smf, 0);
     fp_plan_free(p);
 }
 
@@ -569,13 +728,15 @@ Test(networks, cables_labels_topology_network_column)
         oob += strcmp(net, "oob") == 0;
         inband += strcmp(net, "inband") == 0;
         storage += strcmp(net, "storage") == 0;
-        if (strcmp(net, "oob") == 0)
-            cr_assert(strstr(c.line[i], ",DAC,1,generic-cat6a-rj45,") != NULL, "%s", c.line[i]);
+        if (strcmp(net, "oob") == 0)    /* host links at 1G on Cat6A, uplinks at 100G */
+            cr_assert(strstr(c.line[i], ",DAC,1,generic-cat6a-rj45,") != NULL ||
+                      (strstr(c.line[i], ",100,") != NULL && strstr(c.line[i], ",swp49,") != NULL),
+                      "%s", c.line[i]);
         if (strcmp(net, "inband") == 0)
             cr_assert(strstr(c.line[i], ",100,") != NULL, "%s", c.line[i]);
     }
     cr_assert_eq(compute, (int64_t)fp_plan_cable_count(p));
-    cr_assert_eq(oob, 233);
+    cr_assert_eq(oob, 215 + 7);
     cr_assert_eq(inband, 554 + 10); /* 100G: straight DAC or one SR4 cord per link, and the
                                        5 pairs' 2 peer links each */
     cr_assert_eq(storage, (int64_t)fp__net_cable_count(p, net_index(p, "storage")));
@@ -589,7 +750,7 @@ Test(networks, cables_labels_topology_network_column)
     int64_t oob_labels = 0;
     for (long i = 1; i < c.n; i++)
         oob_labels += strcmp(last_field(c.line[i]), "oob") == 0;
-    cr_assert_eq(oob_labels, 2 * 233);
+    cr_assert_eq(oob_labels, 2 * (215 + 7));
     csv_free(&c);
 
     snprintf(path, sizeof path, "%s/topology.csv", dir);
@@ -606,7 +767,7 @@ Test(networks, cables_labels_topology_network_column)
     cr_assert_eq(rows[0], 2048);
     cr_assert_eq(rows[1], 512);
     cr_assert_eq(rows[2], 554 + 10);
-    cr_assert_eq(rows[3], 233);
+    cr_assert_eq(rows[3], 215 + 7);
     csv_free(&c);
     fp_plan_free(p);
 }
@@ -689,8 +850,9 @@ static fp_network_failure net_fail(const fp_plan *p, const char *net, const char
  *   the compute fabric loses nothing;
  * - every leaf, one at a time: no host cut off (the dual-homing promise, through --fail);
  * - both leaves of the first pair: its 28 hosts cut off, all of them DGX servers;
- * out-of-band: its first leaf holds hosts 1-48 (servers) and 4 uplinks: 52 links, 48 cut off,
- * bisection min((215 - 48) x 1, (18 - 4) x 1) / 2 = 7 Gb/s. A name nothing has still fails. */
+ * out-of-band: its first leaf (SU 1's) holds hosts 1-32 (servers) and one 100G uplink: 33
+ * links, 32 cut off, bisection min((215 - 32) x 1, (7 - 1) x 100) / 2 = 91.5 Gb/s. A name
+ * nothing has still fails. */
 Test(networks, fail_per_network)
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
@@ -722,12 +884,12 @@ Test(networks, fail_per_network)
     cr_assert_eq(nf.hosts_cut_off, 28);
     cr_assert_eq(nf.servers_cut_off, 28);
 
-    const char *oob[] = { "oob-leaf-01" };
+    const char *oob[] = { "oob-su01-leaf-r1" };
     nf = net_fail(p, "oob", oob, 1, &r);
-    cr_assert_eq(nf.links_failed, 52);
-    cr_assert_eq(nf.hosts_cut_off, 48);
-    cr_assert_eq(nf.servers_cut_off, 48);
-    cr_assert_float_eq(nf.bisection_after_gbps, 7, 1e-9);
+    cr_assert_eq(nf.links_failed, 33);
+    cr_assert_eq(nf.hosts_cut_off, 32);
+    cr_assert_eq(nf.servers_cut_off, 32);
+    cr_assert_float_eq(nf.bisection_after_gbps, 91.5, 1e-9);
 
     fp_error err = { 0 };
     const char *none[] = { "inband-su09-leaf-r1" };
@@ -837,7 +999,8 @@ Test(networks, trays_carry_network_cables)
 /* ---- plan.xlsx Racks: every network's devices in their racks, the management racks added ---- */
 
 /* The units added over all racks are the networks' switches and endpoints: 12 QM9700 x 1U +
- * the in-band SN4600C (10 leaves and its spines) x 2U + 6 SN2201 x 1U + 9 one-U servers
+ * the in-band SN4600C (10 leaves and its spines) x 2U + the out-of-band 7 SN2201 leaves x 1U
+ * and its SN4600C aggregation x 2U + 9 one-U servers
  * (placement_units_and_power); the
  * first out-of-band leaf stands in the rack of the first DGX (H1-R01-K01) and reads there; the
  * two management racks follow the layout's racks. */
@@ -863,12 +1026,12 @@ Test(networks, xlsx_racks_include_networks)
         used += atoll(row.v[8]);
         mgmt += strcmp(row.v[4], "management") == 0;
         if (strcmp(row.v[0], "H1-R01-K01") == 0)
-            oob_in_k01 = strstr(row.v[13], " oob-leaf-01") != NULL;
+            oob_in_k01 = strstr(row.v[13], " oob-su01-leaf-r1") != NULL;
     }
     cr_assert_eq(rows, lay->n_rack + 2);
     cr_assert_eq(mgmt, 2);
     int ib = net_index(p, "inband");
-    cr_assert_eq(used - layout_used, 12 * 1 + (net_switches(p, ib, 1) + net_switches(p, ib, 2)) * 2 + 6 * 1 + 9);
+    cr_assert_eq(used - layout_used, 12 * 1 + (net_switches(p, ib, 1) + net_switches(p, ib, 2)) * 2 + 7 * 1 + 2 + 9);
     cr_assert(oob_in_k01);
     free(xml);
     fp_plan_free(p);

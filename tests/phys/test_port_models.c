@@ -452,3 +452,61 @@ Test(port_models, fibre_cords_counted_as_built_at_200g)
     cr_expect_eq(twin, 1024);
     fp_plan_free(p);
 }
+
+/* A switch with uplink ports of its own (catalog uplink_ports): NVIDIA SN2201, 48 x 1GbE RJ45
+ * front ports and 4 x 100GbE QSFP28 uplinks (SN2000 series brief). 96 one-port 1G hosts on
+ * SN2201 leaves under an SN4600C (64 x 100G): each leaf keeps its 48 front ports for hosts
+ * (96 / 48 = 2 leaves, no front port spare) and its 48G need ceil(48 / 100) = 1 uplink at 1:1,
+ * on the first uplink port (swp49, after swp1-swp48) at 100G; 2 uplinks to 1 spine. The uplink's
+ * cable fits QSFP28 at both ends (the 100G DAC or an SR4 pair), never the RJ45 Cat6A. */
+Test(port_models, uplink_ports_of_their_own)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1,"
+                           "\"nic\":{\"ports\":1,\"port_gbps\":1,\"cage\":\"RJ45\"}},"
+                           "\"fabric\":{\"topology\":\"clos\",\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}}");
+    fp_tier_info t;
+    cr_assert_eq(fp_plan_tier(p, 0, &t, NULL), FP_OK);
+    cr_assert_eq(t.switches, 2);
+    cr_assert_eq(t.down_ports, 48);
+    cr_assert_eq(t.up_ports, 1);
+    cr_assert_eq(t.port_gbps, 1);
+    cr_assert_eq(t.up_gbps, 100);
+    cr_assert_eq(t.ports_spare, 0);
+    cr_assert_float_eq(t.oversubscription, 0.48, 1e-12);
+    cr_assert_eq(fp_plan_tier(p, 1, &t, NULL), FP_OK);
+    cr_assert_eq(t.switches, 1);
+    cr_assert_eq(boundary_links(p, 0), 96);
+    cr_assert_eq(boundary_links(p, 1), 2);
+    cr_assert_eq(links_at(p, 1, 100), 2);
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_link_info l;
+        cr_assert_eq(fp_plan_link(p, i, &l, NULL), FP_OK);
+        if (l.boundary == 1)
+            cr_assert_str_eq(l.a_port_name, "swp49");
+    }
+    cr_assert_eq(links_of_medium(p, FP_MEDIUM_DAC) + links_of_medium(p, FP_MEDIUM_MMF), 98);
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        if (c.gbps == 100)
+            cr_assert(strcmp(c.part, "nvidia-mcp1600-c0xx") == 0 || strcmp(c.part, "fibre-om4-mpo12") == 0,
+                      "%s", c.part);
+        else
+            cr_assert_str_eq(c.part, "generic-cat6a-rj45");
+    }
+    fp_plan_free(p);
+
+    /* Above the leaf the links run at the uplinks' 100G: an SN2201 spine (1G ports) cannot take
+     * them, and a link_gbps that gives the boundary another speed does not fit the uplinks. */
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1,"
+                            "\"nic\":{\"ports\":1,\"port_gbps\":1}},"
+                            "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-sn2201\"}}", &err), FP_EINVAL);
+    cr_assert(strstr(err.msg, "cannot take the 100G uplinks of the nvidia-sn2201") != NULL, "%s", err.msg);
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1,"
+                            "\"nic\":{\"ports\":1,\"port_gbps\":1}},"
+                            "\"fabric\":{\"topology\":\"clos\",\"link_gbps\":[1,25],"
+                            "\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}}", &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "/fabric/switch/0");
+    cr_assert(strstr(err.msg, "uplink ports of nvidia-sn2201 run at 100G, not the 25G") != NULL, "%s", err.msg);
+}

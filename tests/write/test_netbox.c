@@ -526,9 +526,10 @@ Test(netbox, splitter_plan_follows_netbox_rules)
  *   ceil(137 / 5) = 28 hosts each, so 28 up ports; the 280 uplinks spread evenly: the spine count
  *   is the smallest divisor of 28 at or above ceil(280 / 64) = 5, i.e. 7 (4 links from each
  *   leaf, 40 ports per spine) -> 17 switches; links 274 + 280 + 5 pairs x 2 peer links = 564.
- * oob: 128 + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (52 ports,
- *   12:1: 48 down, 4 up): ceil(215 / 48) = 5 leaves, 4 x 4 + ceil(23 / 12) = 18 uplinks to one
- *   spine -> 6 switches; links 215 + 18 = 233.
+ * oob: 128 + 5 + 4 BMCs + 78 switch management ports = 215 ports at 1G on SN2201 (48 x 1G
+ *   down, 4 x 100G uplinks), one leaf per 32-server SU of the rail-optimized compute fabric:
+ *   ceil(215 / 32) = 7 leaves, each 32G under one 100G uplink, to one SN4600C -> 8 switches;
+ *   links 215 + 7 = 222.
  * compute: RA-11333-001 Table 4, 32 leaves + 16 spines, 1,024 + 1,024 links. */
 Test(netbox, networks_preset_carries_every_network)
 {
@@ -542,7 +543,7 @@ Test(netbox, networks_preset_carries_every_network)
         { "compute", 0, 0, 1024 + 1024 },
         { "storage", 12, 12, 512 },
         { "inband", 17, 17 + 5 + 4, 564 },
-        { "oob", 6, 6 + 5 + 4 + 78, 233 },
+        { "oob", 8, 8 + 5 + 4 + 78, 222 },
     };
     cr_assert_eq(nc.n, 4, "tags: compute and the three networks");
     long sum = 0;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 #include "helpers.h"
 #include "write/writers.h"
+/* The Rack elevation of dgx-h100-4su-networks has 60 rack columns and the U column. */
+#define XL_MAX_COLS 72
 #include "xlsx_read.h"
 #include "xlsx_eval.h"
 
@@ -1003,6 +1005,232 @@ Test(write_xlsx, structured_segments_panels_and_trays)
     cr_assert(xl_next_row(&pos, &row));
     cr_expect_str_eq(row.v[0], "H1-R02");
     cr_expect(!xl_next_row(&pos, &row), "one row per tray");
+    free(xml);
+    fp_plan_free(p);
+}
+
+/* ---- the cluster's other networks (spec `networks`) ---- */
+
+/* The dgx-h100-4su-networks plan with its plan.xlsx written alone; path: the workbook's. */
+static fp_plan *networks_workbook(char path[128])
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_XLSX;
+    tmpdir(dir, sizeof dir);
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, 128, "%s/plan.xlsx", dir);
+    return p;
+}
+
+/* dgx-h100-4su-networks: the BOM sheet lists the compute fabric's lines (with their category
+ * subtotals) and "Subtotal compute fabric", then each network's lines and "Subtotal <network>
+ * network", then "Whole cluster" = the sum of those subtotals. The expected figures are re-added
+ * here line by line, quantity x unit price, from the plan's BOM lines (the compute fabric's
+ * through fp_plan_bom_line, each network's from its BOM); the sheet's formulas are evaluated,
+ * not their cached values read. Raising one storage line's unit price moves the storage
+ * subtotal, the whole cluster and the Summary's storage cost by quantity x the change. */
+Test(write_xlsx, bom_grouped_by_network_with_subtotals)
+{
+    char path[128];
+    fp_plan *p = networks_workbook(path);
+    char *bom = sheet_named(path, "BOM"), *sum = sheet_named(path, "Summary");
+    xe_book b = { 0 };
+    xe_load(&b, "BOM", bom);
+    xe_load(&b, "Summary", sum);
+
+    const int nets = fp__plan_net_count(p);
+    cr_assert_eq(nets, 3);
+    double want[4] = { 0 }, want_w[4] = { 0 }, cluster = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        want[0] += (double)l.quantity * l.unit_cost;
+        want_w[0] += l.spare ? 0 : (double)l.quantity * l.unit_power_w;
+    }
+    for (int k = 0; k < nets; k++) {
+        const fp_net_bom *nb = fp__plan_net_bom(p, k);
+        for (int i = 0; i < nb->n; i++) {
+            const fp_net_bom_line *l = &nb->line[i];
+            want[k + 1] += (double)l->qty * l->unit_usd;
+            if (!l->spare && strcmp(l->category, "endpoint") != 0)
+                want_w[k + 1] += (double)l->qty * l->unit_w;
+        }
+        cr_assert_gt(want[k + 1], 0);
+    }
+    for (int k = 0; k <= nets; k++)
+        cluster += want[k];
+
+    /* Rows: every line names its network in the last column (N), in order compute, storage,
+     * inband, oob; one subtotal per network, after its lines. */
+    static const char *const order[] = { "compute", "storage", "inband", "oob" };
+    static xl_row row;
+    const char *pos = bom;
+    long sub[4] = { 0 }, whole = 0, storage_line = 0;
+    int at = 0;
+    cr_assert(xl_next_row(&pos, &row));
+    cr_expect_str_eq(row.v[13], "Network");
+    while (xl_next_row(&pos, &row)) {
+        if (strcmp(row.v[0], "Whole cluster") == 0) {
+            whole = row.r;
+            continue;
+        }
+        cr_assert_lt(at, 4, "row %ld after the last network's subtotal", row.r);
+        if (strcmp(row.v[13], order[at]) != 0) {
+            cr_assert_gt(sub[at], 0, "%s's lines before %s's subtotal", row.v[13], order[at]);
+            at++;
+        }
+        cr_expect_str_eq(row.v[13], order[at], "row %ld", row.r);
+        char label[64];
+        snprintf(label, sizeof label, at ? "Subtotal %s network" : "Subtotal %s fabric", order[at]);
+        if (strcmp(row.v[0], label) == 0)
+            sub[at] = row.r;
+        else if (at == 1 && storage_line == 0 && row.f[6][0] == '\0' && strtod(row.v[5], NULL) > 0 &&
+                 strcmp(row.v[4], "yes") != 0)
+            storage_line = row.r;
+    }
+    cr_assert_eq(at, 3);
+    cr_assert_gt(whole, sub[3]);
+    for (int k = 0; k <= nets; k++) {
+        cr_assert_gt(sub[k], 0, "no subtotal for %s", order[k]);
+        double got = xe_value(&b, "BOM", sub[k], 7);
+        cr_expect(close_to(got, want[k]), "%s: subtotal %f, re-added %f", order[k], got, want[k]);
+        got = xe_value(&b, "BOM", sub[k], 9);
+        cr_expect(fabs(got - want_w[k]) < 1e-6 * want_w[k], "%s power %f, re-added %f", order[k],
+                  got, want_w[k]);
+    }
+    cr_expect(close_to(xe_value(&b, "BOM", whole, 7), cluster), "whole cluster %f, expected %f",
+              xe_value(&b, "BOM", whole, 7), cluster);
+    /* The plan's own per-network totals agree (what a costing tool reads from the API). */
+    for (int k = 0; k < nets; k++) {
+        fp_network_info ni;
+        cr_assert_eq(fp_plan_network(p, (size_t)k, &ni, NULL), FP_OK);
+        cr_expect(close_to(ni.cost_usd, want[k + 1]), "%s: API %f", order[k + 1], ni.cost_usd);
+    }
+
+    /* A buyer edits a storage unit price: storage subtotal, whole cluster and the Summary's
+     * storage cost (a formula on the BOM) move by quantity x delta; compute stays. */
+    cr_assert_gt(storage_line, 0);
+    long st_row = summary_row(sum, "storage");
+    double q = xe_value(&b, "BOM", storage_line, 5), price = xe_value(&b, "BOM", storage_line, 6);
+    double st_sum = xe_value(&b, "Summary", st_row, 8);
+    cr_expect(close_to(st_sum, want[1]), "Summary storage cost %f", st_sum);
+    xe_set(&b, "BOM", storage_line, 6, price + 100);
+    cr_expect(close_to(xe_value(&b, "BOM", sub[1], 7), want[1] + q * 100));
+    cr_expect(close_to(xe_value(&b, "BOM", whole, 7), cluster + q * 100));
+    cr_expect(close_to(xe_value(&b, "BOM", sub[0], 7), want[0]));
+    cr_expect(close_to(xe_value(&b, "Summary", st_row, 8), want[1] + q * 100));
+    free(b.cell);
+    free(bom);
+    free(sum);
+    fp_plan_free(p);
+}
+
+/* dgx-h100-4su-networks on the Rack elevation: every network device that takes rack units is
+ * drawn in its rack (the management racks get columns after the compute racks) with its name in
+ * its top unit, in a fill of its own: one per network role for switches, one for the extra
+ * endpoints, none shared with the compute servers, leaves or spines, and each is the fill of its
+ * legend line. Devices drawn, from the preset by hand: storage 12 switches (QM9700, 1 U),
+ * in-band 17 switches (SN4600C, 2 U) + 5 management servers + 4 UFM appliances (1 U each),
+ * out-of-band 7 SN2201 leaves (one per 32-server SU: ceil(215 / 32), 1 U) and one SN4600C
+ * aggregation (2 U) = 46 (derivations in test_netbox.c); the 87 BMC and switch-management
+ * entries take no unit and are not drawn. */
+Test(write_xlsx, rack_elevation_shows_network_devices)
+{
+    char path[128];
+    fp_plan *p = networks_workbook(path);
+    char *xml = sheet_named(path, "Rack elevation");
+    const int units = fp__plan_rspec(p)->phys.rack_units;
+    static char head[64][24];
+    static char grid[64][64][48];     /* [U][column] */
+    static int style[64][64];
+    static xl_row row;
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    int ncol = 0;
+    for (int c = 1; c < XL_MAX_COLS && row.present[c]; c++, ncol++)
+        snprintf(head[c], sizeof head[c], "%s", row.v[c]);
+    cr_assert(xl_next_row(&pos, &row));
+    int mgmt_cols = 0;
+    for (int c = 1; c <= ncol; c++)
+        mgmt_cols += strcmp(row.v[c], "management") == 0;
+    cr_expect_eq(mgmt_cols, (int)fp__plan_net_place(p)->mgmt_racks);
+    for (int u = units; u >= 1; u--) {
+        cr_assert(xl_next_row(&pos, &row));
+        for (int c = 1; c <= ncol; c++) {
+            snprintf(grid[u][c], 48, "%s", row.v[c]);
+            style[u][c] = row.style[c];
+        }
+    }
+    /* the compute fills: a server's and a leaf's cell */
+    int srv_style = 0, leaf_style = 0;
+    for (int u = 1; u <= units; u++)
+        for (int c = 1; c <= ncol; c++) {
+            if (strstr(grid[u][c], "-node-") && !srv_style)
+                srv_style = style[u][c];
+            if (strncmp(grid[u][c], "su01-leaf-", 10) == 0 && !leaf_style)
+                leaf_style = style[u][c];
+        }
+    cr_assert(srv_style && leaf_style && srv_style != leaf_style);
+    int role_style[5] = { 0 }, drawn = 0;
+    char name[160], rack[24];
+    const fp_layout *nlay = &fp__plan_net_phys(p)->lay[0];
+    for (int k = 0; k < fp__plan_net_count(p); k++) {
+        const fp_net_spec *ns = fp__plan_net(p, k);
+        const fp_fabric *nf = fp__plan_net_fabric(p, k);
+        for (int64_t d = ns->servers; d < nf->n_dev; d++) {
+            int h = d >= nf->servers ? ns->rs.tier[nf->dev[d].tier - 1].model.ru : 0;
+            if (d < nf->servers)     /* an extra endpoint: its group's units (one port group each) */
+                for (int i = 0, g = (int)(d - ns->servers); i < ns->n_extra; g -= (int)ns->extra[i].count, i++)
+                    if (g >= 0 && g < ns->extra[i].count) {
+                        h = ns->extra[i].ru;
+                        break;
+                    }
+            if (h == 0)
+                continue;
+            int64_t rk = fp__plan_net_place(p)->dev_rack[k][d];
+            int u = fp__plan_net_place(p)->dev_u[k][d] + h - 1;
+            const fp_rack *r = &nlay->rack[rk];
+            snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
+            fp__net_device_name(name, sizeof name, ns, nf, fp__plan_fabric(p), fp__plan_rspec(p), d);
+            int col = 0;
+            for (int c = 1; c <= ncol; c++)
+                if (strcmp(head[c], rack) == 0)
+                    col = c;
+            cr_assert_gt(col, 0, "no column for rack %s", rack);
+            cr_expect_str_eq(grid[u][col], name, "%s at %s U%d", name, rack, u);
+            int slot = d < nf->servers ? 4 : (int)ns->role;
+            if (role_style[slot] == 0)
+                role_style[slot] = style[u][col];
+            cr_expect_eq(style[u][col], role_style[slot], "%s: not its network's fill", name);
+            drawn++;
+        }
+    }
+    cr_expect_eq(drawn, 12 + 17 + 5 + 4 + 8);
+    /* storage, management, oob and the endpoints: four fills, none a compute one */
+    int used[] = { role_style[FP_NET_STORAGE], role_style[FP_NET_MANAGEMENT], role_style[FP_NET_OOB],
+                   role_style[4] };
+    for (int i = 0; i < 4; i++) {
+        cr_expect(used[i] && used[i] != srv_style && used[i] != leaf_style, "fill %d", i);
+        for (int j = 0; j < i; j++)
+            cr_expect_neq(used[i], used[j], "two kinds share a fill");
+    }
+    /* the legend: a line per network in its switches' fill, and the network servers' */
+    int legend[4] = { 0 };
+    while (xl_next_row(&pos, &row)) {
+        if (strncmp(row.v[1], "storage network", 15) == 0)
+            legend[0] = row.style[1];
+        if (strncmp(row.v[1], "inband network", 14) == 0)
+            legend[1] = row.style[1];
+        if (strncmp(row.v[1], "oob network", 11) == 0)
+            legend[2] = row.style[1];
+        if (strncmp(row.v[1], "network server: mgmt-server (1 U), ufm (1 U)", 44) == 0)
+            legend[3] = row.style[1];
+    }
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(legend[i], used[i], "legend line %d: style %d, cells %d", i, legend[i], used[i]);
     free(xml);
     fp_plan_free(p);
 }
