@@ -3,6 +3,7 @@
  * file is where one stage's result is handed to the next. Reading a plan back: plan_read.c,
  * plan_cables.c. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,33 @@ unsigned fp_plan_stages_needed(unsigned stages)
  * Written as a false term so it sits inside the stages' || chains. */
 #define STAGE(name, done) ((progress ? progress(name, done, payload) : (void)0), 0)
 
+/* The metrics that read only the fabric and the resolved spec (fp__analysis_fabric: bisection
+ * max-flow, diameter, hops) run on a thread of their own while this one builds the layout,
+ * cabling and BOM, which write neither; joined before the reliability (from the BOM) is added. */
+typedef struct metrics_job {
+    fp_stages st;               /* rs and fab only */
+    fp_analysis *an;
+    fp_status rc;
+    fp_error err;
+} metrics_job;
+
+static void *metrics_main(void *arg)
+{
+    metrics_job *j = arg;
+    j->rc = fp__analysis_fabric(&j->an, &j->st, &j->err);
+    return NULL;
+}
+
+/* Wait for the metrics thread; the analysis goes to the plan (which frees it either way). */
+static fp_status metrics_join(fp_plan *plan, pthread_t tid, metrics_job *j, fp_error *err)
+{
+    pthread_join(tid, NULL);
+    plan->an = j->an;
+    if (j->rc != FP_OK && err != NULL && err->code == FP_OK)
+        *err = j->err;
+    return j->rc;
+}
+
 fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                            const fp_plan_options *opts, fp_error *err)
 {
@@ -88,7 +116,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     fp_stages st = fp__plan_stages(plan);
     fp_target tg;
-    int grow = 0;
+    metrics_job mj;
+    pthread_t metrics_tid;
+    int grow = 0, metrics_started = 0;
     memset(&tg, 0, sizeof tg);
     if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, &plan->fab, spec, cat, err)) != FP_OK ||
         STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
@@ -96,6 +126,13 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK)
         goto fail;
     plan->stages = FP_STAGE_FABRIC;
+    if (want & FP_STAGE_METRICS) {
+        memset(&mj, 0, sizeof mj);
+        mj.st.rs = &plan->rs;
+        mj.st.fab = &plan->fab;
+        /* When no thread can be made, the metrics are computed in turn below. */
+        metrics_started = pthread_create(&metrics_tid, NULL, metrics_main, &mj) == 0;
+    }
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
     if (want & FP_STAGE_LAYOUT) {
@@ -135,7 +172,14 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         plan->stages |= FP_STAGE_BOM;
     }
     if (want & FP_STAGE_METRICS) {
-        if (STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
+        (void)STAGE("metrics", 0.92);
+        if (metrics_started) {
+            metrics_started = 0;
+            rc = metrics_join(plan, metrics_tid, &mj, err);
+        } else {
+            rc = fp__analysis_fabric(&plan->an, &st, err);
+        }
+        if (rc != FP_OK || (rc = fp__analysis_bom(plan->an, &st, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_METRICS;
     }
@@ -144,6 +188,8 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     *out = plan;
     return FP_OK;
 fail:
+    if (metrics_started)
+        (void)metrics_join(plan, metrics_tid, &mj, NULL);   /* an earlier stage's error stands */
     fp__target_free(&tg);
     fp_plan_free(plan);
     return rc;

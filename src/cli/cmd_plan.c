@@ -167,13 +167,12 @@ static void print_physical(const fp_plan *plan)
         printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);
     printf("\n");
     for (size_t i = 0; i < nc; i++) {
-        fp_cable_info c;
-        fp_plan_cable(plan, i, &c, NULL);
+        double route_m = fp_plan_cable_route_m(plan, i);
         for (int k = 0; k < 5; k++)
-            if (c.route_m > top[k]) {
+            if (route_m > top[k]) {
                 memmove(top + k + 1, top + k, (size_t)(4 - k) * sizeof *top);
                 memmove(top_i + k + 1, top_i + k, (size_t)(4 - k) * sizeof *top_i);
-                top[k] = c.route_m;
+                top[k] = route_m;
                 top_i[k] = i;
                 break;
             }
