@@ -95,5 +95,11 @@ char *fp__plan_port_name(const fp_plan *plan, int64_t i, int p, char *buf, size_
 /* Every device's rack: the layout's rack index (floor order, as fp_plan_rack) per device,
  * borrowed; NULL without a layout. */
 const int32_t *fp__plan_device_racks(const fp_plan *plan);
+/* The same for network k (< fp__plan_net_count; spec `networks`): its fabric's shape (the name
+ * is "<plan>-<network>", servers its hosts: the compute servers it attaches, then its extra
+ * endpoints' port groups; its records through fp__shape_device / fp__shape_link), and the
+ * medium of its link i (an fp_medium, -1 without the cabling stage). */
+void fp__plan_net_shape(const fp_plan *plan, int k, fp_shape *out);
+int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i);
 
 #endif

@@ -3,10 +3,8 @@
 #include <string.h>
 #include "plan_data.h"
 
-void fp__plan_shape(const fp_plan *plan, fp_shape *out)
+static void shape_of(const fp_fabric *fab, const fp_rspec *rs, fp_shape *out)
 {
-    const fp_fabric *fab = &plan->fab;
-    const fp_rspec *rs = &plan->rs;
     memset(out, 0, sizeof *out);
     out->name = rs->name;
     out->topology = rs->topology;
@@ -33,6 +31,22 @@ void fp__plan_shape(const fp_plan *plan, fp_shape *out)
     }
     out->dev = fab->dev;
     out->link = fab->link;
+}
+
+void fp__plan_shape(const fp_plan *plan, fp_shape *out)
+{
+    shape_of(&plan->fab, &plan->rs, out);
+}
+
+void fp__plan_net_shape(const fp_plan *plan, int k, fp_shape *out)
+{
+    shape_of(&plan->net_fab.fab[k], &plan->nets.net[k].rs, out);
+}
+
+int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i)
+{
+    const fp_cabling *cab = k < plan->net_phys.n ? &plan->net_phys.cab[k] : NULL;
+    return cab && cab->link_medium ? cab->link_medium[i] : -1;
 }
 
 char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n)

@@ -331,6 +331,15 @@ static void section_diagrams(FILE *f, const fp_plan *plan, const char *path,
     if (formats & FP_WRITE_OVERVIEW) {
         snprintf(svg, sizeof svg, "%s/%s", dir, "fabric.svg");
         inline_svg(f, svg, "Fabric: groups of identical switches and the links between them");
+        /* With spec `networks`: each network's overview after the compute fabric's. */
+        for (int k = 0; fp__net_overview_file_name(plan, k, "svg", unit, sizeof unit); k++) {
+            char caption[160];
+            snprintf(svg, sizeof svg, "%s/%s", dir, unit);
+            snprintf(caption, sizeof caption, "Network %s (%s): its hosts, switch groups and the "
+                     "links between them", fp__plan_net(plan, k)->name,
+                     fp__net_role_name(fp__plan_net(plan, k)->role));
+            inline_svg(f, svg, caption);
+        }
     }
     if ((formats & FP_WRITE_FIGURE) && fp__figure_file_name(plan, o, "svg", unit, sizeof unit)) {
         snprintf(svg, sizeof svg, "%s/%s", dir, unit);
