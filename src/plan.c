@@ -3,6 +3,7 @@
  * file is where one stage's result is handed to the next. Reading a plan back: plan_read.c,
  * plan_cables.c. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,32 @@ unsigned fp_plan_stages_needed(unsigned stages)
  * Written as a false term so it sits inside the stages' || chains. */
 #define STAGE(name, done) ((progress ? progress(name, done, payload) : (void)0), 0)
 
+/* The metrics that read only the fabric and the resolved spec (fp__analysis_fabric: bisection
+ * max-flow, diameter, hops) run on a thread of their own while this one builds the layout and
+ * the names, which write neither; the reliability (from the BOM) is added at the metrics stage. */
+typedef struct metrics_job {
+    fp_stages st;               /* rs and fab only */
+    fp_analysis *an;
+    fp_status rc;
+    fp_error err;
+} metrics_job;
+
+static void *metrics_main(void *arg)
+{
+    metrics_job *j = arg;
+    j->rc = fp__analysis_fabric(&j->an, &j->st, &j->err);
+    return NULL;
+}
+
+/* The joined metrics thread's analysis goes to the plan (which frees it either way). */
+static fp_status metrics_take(fp_plan *plan, metrics_job *j, fp_error *err)
+{
+    plan->an = j->an;
+    if (j->rc != FP_OK && err != NULL && err->code == FP_OK)
+        *err = j->err;
+    return j->rc;
+}
+
 fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                            const fp_plan_options *opts, fp_error *err)
 {
@@ -88,7 +115,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     fp_stages st = fp__plan_stages(plan);
     fp_target tg;
-    int grow = 0;
+    metrics_job mj;
+    pthread_t metrics_tid;
+    int grow = 0, metrics_started = 0, metrics_joined = 0;
     memset(&tg, 0, sizeof tg);
     if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, &plan->fab, spec, cat, err)) != FP_OK ||
         STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
@@ -96,6 +125,13 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK)
         goto fail;
     plan->stages = FP_STAGE_FABRIC;
+    if (want & FP_STAGE_METRICS) {
+        memset(&mj, 0, sizeof mj);
+        mj.st.rs = &plan->rs;
+        mj.st.fab = &plan->fab;
+        /* When no thread can be made, the metrics are computed in turn below. */
+        metrics_started = pthread_create(&metrics_tid, NULL, metrics_main, &mj) == 0;
+    }
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
     if (want & FP_STAGE_LAYOUT) {
@@ -112,6 +148,15 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     if (STAGE(want & FP_STAGE_CABLING ? "cabling" : "names", 0.02) ||
         (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK)
         goto fail;
+    /* The metrics thread ends here: the cabling's working memory is the largest of the
+     * planning, and igraph's graph beside it would raise the peak (at 1,048,576 GPUs by about
+     * 110 MiB); its result is taken at the metrics stage, so a later stage's error still comes
+     * first. */
+    if (metrics_started) {
+        metrics_started = 0;
+        pthread_join(metrics_tid, NULL);
+        metrics_joined = 1;
+    }
     /* The other networks are placed and cabled with the compute fabric's cabling. */
     if (want & FP_STAGE_CABLING) {
         if ((rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
@@ -135,7 +180,14 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         plan->stages |= FP_STAGE_BOM;
     }
     if (want & FP_STAGE_METRICS) {
-        if (STAGE("metrics", 0.92) || (rc = fp__analysis_run(&plan->an, &st, err)) != FP_OK)
+        (void)STAGE("metrics", 0.92);
+        if (metrics_joined) {
+            metrics_joined = 0;
+            rc = metrics_take(plan, &mj, err);
+        } else {
+            rc = fp__analysis_fabric(&plan->an, &st, err);
+        }
+        if (rc != FP_OK || (rc = fp__analysis_bom(plan->an, &st, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_METRICS;
     }
@@ -144,6 +196,10 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     *out = plan;
     return FP_OK;
 fail:
+    if (metrics_started)
+        pthread_join(metrics_tid, NULL);
+    if (metrics_started || metrics_joined)
+        (void)metrics_take(plan, &mj, NULL);    /* an earlier stage's error stands */
     fp__target_free(&tg);
     fp_plan_free(plan);
     return rc;

@@ -201,6 +201,12 @@ static void fill_end(fp_cable_end *e, end_len *len, const cable_view *v, int64_t
     fp__copy_str(e->transceiver, sizeof e->transceiver, m >= 0 ? rs->phys.parts[m].id : "");
 }
 
+/* A cable's route length as the documents give it: rounded to the centimetre. */
+static double route_cm(const fp_cable *cb)
+{
+    return round(cb->route_m * 100) / 100;
+}
+
 static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
 {
     const fp_cabling *cab = v->cab;
@@ -216,7 +222,7 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
     out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)(v->id_base + links[0]) + 1, 7)] = '\0';
     out->medium = (fp_medium)cb->medium;
     fp__copy_str(out->part, sizeof out->part, rs->phys.parts[cb->part].id);
-    out->route_m = round(cb->route_m * 100) / 100;
+    out->route_m = route_cm(cb);
     out->stock_m = cb->stock_m;
     out->n_segments = 1;
     out->segment_m[0] = out->route_m;
@@ -297,6 +303,13 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     cable_view v = compute_view(plan);
     fill_cable(&v, i, out);
     return FP_OK;
+}
+
+double fp_plan_cable_route_m(const fp_plan *plan, size_t i)
+{
+    if (plan == NULL || !(plan->stages & FP_STAGE_CABLING) || i >= (size_t)plan->cab.n_cable)
+        return 0;
+    return route_cm(&plan->cab.cable[i]);
 }
 
 size_t fp__net_cable_count(const fp_plan *plan, int k)

@@ -50,6 +50,26 @@ static inline fp_plan *plan_from(const char *json)
     return plan;
 }
 
+/* The plan of json (or "preset:NAME") built with just `stages` (fp_plan_new_opts). */
+static inline fp_plan *plan_with_stages(const char *json, unsigned stages)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    fp_plan_options o = FP_PLAN_OPTIONS_INIT;
+    o.stages = stages;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    if (strncmp(json, "preset:", 7) == 0)
+        cr_assert_eq(fp_spec_preset(&spec, json + 7, &err), FP_OK, "%s", err.msg);
+    else
+        cr_assert_eq(fp_spec_parse(&spec, json, strlen(json), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new_opts(&plan, spec, cat, &o, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return plan;
+}
+
 /* Try to build; return the status and copy the error out. */
 static inline fp_status plan_error(const char *json, fp_error *err)
 {

@@ -144,6 +144,10 @@ FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
  *  Needs FP_STAGE_CABLING. Errors: FP_EINVAL when i is out of range; FP_ESTAGE without the
  *  cabling. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
+/** METHOD: cable i's route_m as fp_plan_cable gives it (metres, rounded to the centimetre),
+ *  without building its names and labels: for a pass over every cable that needs only the
+ *  length. 0 when i is out of range or the plan has no FP_STAGE_CABLING. Cannot fail. */
+FP_EXPORT double fp_plan_cable_route_m(const fp_plan *plan, size_t i);
 /** METHOD: the cable that carries link `link` (links.csv row link + 1): its index, as
  *  fp_plan_cable takes it, into *cable. Errors (*cable untouched): FP_EINVAL when link is
  *  out of range or cable is NULL; FP_ESTAGE without FP_STAGE_CABLING. */

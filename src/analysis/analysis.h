@@ -27,9 +27,12 @@ typedef struct fp_analysis {
  * built; else the status and message fp_plan_new fails with for this spec. */
 fp_status fp__compare_refuse(const fp_catalog *cat, const fp_spec *spec, fp_error *err);
 
-/* Compute the metrics of the built stages into a new *out (set before any failure, so the
- * caller frees it with fp__analysis_free either way). */
-fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err);
+/* Compute the metrics into a new *out, in two parts: first what reads only the fabric and the
+ * resolved spec (st->rs, st->fab: bisection, max-flow, diameter, hops; *out is set before any
+ * failure, so the caller frees it with fp__analysis_free either way), which may run on another
+ * thread while the layout, cabling and BOM are built; then the reliability, from st->bom. */
+fp_status fp__analysis_fabric(fp_analysis **out, const fp_stages *st, fp_error *err);
+fp_status fp__analysis_bom(fp_analysis *an, const fp_stages *st, fp_error *err);
 void fp__analysis_free(fp_analysis *an);
 
 /* A failure what-if on the built stages (failure.c): specs as fp_plan_fail documents them.

@@ -470,7 +470,7 @@ fp_status fp__split_links(const fp_fabric *fab, const fp_analysis *an, const uin
     return FP_OK;
 }
 
-fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err)
+fp_status fp__analysis_fabric(fp_analysis **out, const fp_stages *st, fp_error *err)
 {
     const fp_fabric *fab = st->fab;
     const int g = st->rs->link_gbps;
@@ -505,11 +505,15 @@ fp_status fp__analysis_run(fp_analysis **out, const fp_stages *st, fp_error *err
         m->oversubscription[t - 1] = up > 0 ? (double)down * st->rs->gbps[t - 1] /
                                                    ((double)up * st->rs->gbps[t]) : 0;
     }
-    if ((rc = diameter(st, an, err)) != FP_OK || (rc = count_hops(st, an, err)) != FP_OK ||
-        (rc = reliability_from_bom(st->bom, &m->reliability, err)) != FP_OK)
+    if ((rc = diameter(st, an, err)) != FP_OK || (rc = count_hops(st, an, err)) != FP_OK)
         goto out;
 out:
     free(s_links);
     free(t_links);
     return rc;
+}
+
+fp_status fp__analysis_bom(fp_analysis *an, const fp_stages *st, fp_error *err)
+{
+    return reliability_from_bom(st->bom, &an->m.reliability, err);
 }

@@ -1,5 +1,6 @@
 /* fabplan — the fabric overview diagram (fabric.dot/.svg): one node per group of identical
- * switches, one for all servers; see write_dot.c. */
+ * switches, one for all servers; see write_dot.c. With spec `networks`, the same diagram of each
+ * network (fabric-<network>.dot/.svg): its hosts, its tiers, the links between them. */
 #include "write/dot.h"
 
 /* "4096 × 400G" plus the media, one per line ("MMF", or "3072 MMF" and "1024 DAC" below it);
@@ -81,12 +82,14 @@ typedef struct tier_grouping {
 
 typedef struct overview {
     const fp_plan *plan;
+    int net;                /* the network drawn (spec `networks`), -1 the compute fabric */
     fp_shape sh;
     tier_grouping tg[FP_MAX_TIERS + 1];
     int64_t sus;            /* scalable units of a rail-optimized fabric's leaves (0 none) */
     int64_t n_groups;       /* group 0 = servers */
     int64_t *members;       /* per group: devices */
     int64_t *su_lo, *su_hi; /* per group: SU range of its leaves (rail-optimized), -1 none */
+    int64_t *peer;          /* per group: MLAG peer links between its leaves (networks) */
     int64_t *pair_slot;     /* n_groups^2: index into pairs, -1 none */
     struct pair {
         int64_t a, z, count, by_medium[FP_MEDIUM_COUNT];
@@ -146,9 +149,18 @@ static void plan_grouping(overview *ov)
     ov->n_groups = next;
 }
 
+/* A link's medium (-1 none) in the fabric drawn. */
+static int ov_medium(const overview *ov, int64_t i)
+{
+    fp_medium m;
+    if (ov->net >= 0)
+        return fp__plan_net_link_medium(ov->plan, ov->net, i);
+    return fp_plan_link_medium(ov->plan, (size_t)i, &m, NULL) == FP_OK ? (int)m : -1;
+}
+
 static int64_t group_of(const overview *ov, int64_t dev)
 {
-    const fp_device d = fp__plan_device(ov->plan, dev);
+    const fp_device d = fp__shape_device(&ov->sh, dev);
     if (d.tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d.tier];
@@ -162,18 +174,24 @@ static void overview_free(overview *ov)
     free(ov->members);
     free(ov->su_lo);
     free(ov->su_hi);
+    free(ov->peer);
     free(ov->pair_slot);
     free(ov->pairs);
 }
 
-/* Count members of every group and links between every pair of groups (one pass each). */
-static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err)
+/* Count members of every group and links between every pair of groups (one pass each); net:
+ * the network to draw, -1 the compute fabric. */
+static fp_status overview_build(overview *ov, const fp_plan *plan, int net, fp_error *err)
 {
     memset(ov, 0, sizeof *ov);
     ov->plan = plan;
-    fp__plan_shape(plan, &ov->sh);
+    ov->net = net;
+    if (net < 0)
+        fp__plan_shape(plan, &ov->sh);
+    else
+        fp__plan_net_shape(plan, net, &ov->sh);
     for (int64_t i = 0; i < ov->sh.devices; i++) {
-        fp_device d = fp__plan_device(plan, i);
+        fp_device d = fp__shape_device(&ov->sh, i);
         if (d.tier == 1 && d.su >= ov->sus)
             ov->sus = d.su + 1;
     }
@@ -182,9 +200,10 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     ov->members = calloc(G, sizeof *ov->members);
     ov->su_lo = malloc(G * sizeof *ov->su_lo);
     ov->su_hi = malloc(G * sizeof *ov->su_hi);
+    ov->peer = calloc(G, sizeof *ov->peer);
     ov->pair_slot = malloc(G * G * sizeof *ov->pair_slot);
     ov->pairs = calloc(G * G, sizeof *ov->pairs);
-    if (!ov->members || !ov->su_lo || !ov->su_hi || !ov->pair_slot || !ov->pairs) {
+    if (!ov->members || !ov->su_lo || !ov->su_hi || !ov->peer || !ov->pair_slot || !ov->pairs) {
         overview_free(ov);
         FP_FAIL(err, FP_ENOMEM, "fabric.svg", "out of memory for %zu diagram groups", G);
     }
@@ -195,7 +214,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
     for (int64_t i = 0; i < ov->sh.devices; i++) {
         int64_t g = group_of(ov, i);
         ov->members[g]++;
-        fp_device d = fp__plan_device(plan, i);
+        fp_device d = fp__shape_device(&ov->sh, i);
         int64_t su = d.su;
         if (su >= 0 && d.tier == 1) {
             if (ov->su_lo[g] < 0 || su < ov->su_lo[g])
@@ -205,8 +224,13 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
         }
     }
     for (int64_t i = 0; i < ov->sh.links; i++) {
-        const fp_link l = fp__plan_link(plan, i);
+        const fp_link l = fp__shape_link(&ov->sh, i);
         int64_t a = group_of(ov, l.a), z = group_of(ov, l.z);
+        if (i >= ov->sh.boundary_base[ov->sh.tiers]) {
+            /* A network's MLAG peer links (after its last boundary): said on the leaves' node. */
+            ov->peer[a]++;
+            continue;
+        }
         int64_t *slot = &ov->pair_slot[a * (int64_t)G + z];
         if (*slot < 0) {
             *slot = ov->n_pairs++;
@@ -216,8 +240,8 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
         }
         struct pair *p = &ov->pairs[*slot];
         p->count++;
-        fp_medium m;
-        if (fp_plan_link_medium(plan, (size_t)i, &m, NULL) == FP_OK)
+        int m = ov_medium(ov, i);
+        if (m >= 0 && m < FP_MEDIUM_COUNT)
             p->by_medium[m]++;
     }
     return FP_OK;
@@ -229,7 +253,18 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, fp_error *err
 static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
 {
     size_t k = (size_t)snprintf(buf, n, "%s × %lld", role_plural(tier), (long long)ov->members[gid]);
-    if (ov->su_lo[gid] >= 0 && k < n) {
+    if (ov->net >= 0 && ov->su_lo[gid] >= 0 && k < n) {
+        /* A network's leaves by unit: a dual-homed network's unit is one MLAG pair. */
+        int pairs = fp__plan_net(ov->plan, ov->net)->dual_homed;
+        const char *what = pairs ? "MLAG pair" : "unit";
+        if (ov->su_lo[gid] == ov->su_hi[gid])
+            k += (size_t)snprintf(buf + k, n - k, "\n%s %lld", what, (long long)ov->su_lo[gid] + 1);
+        else
+            k += (size_t)snprintf(buf + k, n - k, "\n%ss %lld–%lld", what,
+                                  (long long)ov->su_lo[gid] + 1, (long long)ov->su_hi[gid] + 1);
+        if (ov->peer[gid] > 0 && k < n)
+            snprintf(buf + k, n - k, "\n%lld peer links", (long long)ov->peer[gid]);
+    } else if (ov->su_lo[gid] >= 0 && k < n) {
         if (ov->su_lo[gid] == ov->su_hi[gid])
             k += (size_t)snprintf(buf + k, n - k, "\nSU %lld", (long long)ov->su_lo[gid] + 1);
         else
@@ -285,8 +320,8 @@ static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
 }
 
 /* The overview's graph: its title (name, topology, size, the switch models) and the drawing
- * attributes; NULL when out of memory. */
-static Agraph_t *overview_graph(const fp_shape *sh)
+ * attributes; NULL when out of memory. ns: the network drawn, NULL for the compute fabric. */
+static Agraph_t *overview_graph(const fp_shape *sh, const fp_net_spec *ns)
 {
     char title[400];
     char planes[32] = "";
@@ -294,9 +329,15 @@ static Agraph_t *overview_graph(const fp_shape *sh)
         snprintf(planes, sizeof planes, ", %d planes", sh->planes);
     char models[160];
     models_line(sh, models, sizeof models);
-    snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",
-             sh->name[0] ? sh->name : "fabric", fp_topology_name(sh->topology), (long long)sh->gpus,
-             sh->tiers, planes, models);
+    if (ns)
+        snprintf(title, sizeof title, "%s — %s network%s, %lld hosts, %d tier%s\n%s\n ",
+                 sh->name[0] ? sh->name : "fabric", fp__net_role_name(ns->role),
+                 ns->dual_homed ? ", dual-homed on MLAG pairs" : "", (long long)sh->servers,
+                 sh->tiers, sh->tiers == 1 ? "" : "s", models);
+    else
+        snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",
+                 sh->name[0] ? sh->name : "fabric", fp_topology_name(sh->topology),
+                 (long long)sh->gpus, sh->tiers, planes, models);
     Agraph_t *g = fp__dot_new_graph("fabric", "dot", title);
     if (g == NULL)
         return NULL;
@@ -310,13 +351,30 @@ static Agraph_t *overview_graph(const fp_shape *sh)
     return g;
 }
 
-/* The one node for all servers. */
-static Agnode_t *servers_node(Agraph_t *g, const fp_shape *sh)
+/* A network's hosts: "hosts × 137\n128 compute servers\n5 mgmt-server · 4 ufm\n2 ports each"
+ * (an extra endpoint with several port groups is that many hosts). */
+static void hosts_label(char *buf, size_t n, const fp_shape *sh, const fp_net_spec *ns)
 {
-    char label[256];
-    snprintf(label, sizeof label, "servers × %lld\n%d GPUs and %d fabric ports each",
-             (long long)sh->servers, sh->gpus_per_server,
-             sh->endpoints_per_server * sh->planes);
+    size_t k = (size_t)snprintf(buf, n, "hosts × %lld\n%lld compute servers", (long long)sh->servers,
+                                (long long)ns->servers);
+    for (int i = 0; i < ns->n_extra && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld %s", i ? " · " : "\n",
+                              (long long)ns->extra[i].count, ns->extra[i].name);
+    if (k < n)
+        snprintf(buf + k, n - k, "\n%d port%s each at %dG", ns->ports, ns->ports == 1 ? "" : "s",
+                 sh->link_gbps);
+}
+
+/* The one node for all servers (a network's hosts). */
+static Agnode_t *servers_node(Agraph_t *g, const fp_shape *sh, const fp_net_spec *ns)
+{
+    char label[512];
+    if (ns)
+        hosts_label(label, sizeof label, sh, ns);
+    else
+        snprintf(label, sizeof label, "servers × %lld\n%d GPUs and %d fabric ports each",
+                 (long long)sh->servers, sh->gpus_per_server,
+                 sh->endpoints_per_server * sh->planes);
     Agnode_t *n = agnode(g, S("servers"), 1);
     set_attr(n, "label", label);
     set_attr(n, "fillcolor", fill_of(0));
@@ -426,15 +484,15 @@ static int group_edges(Agraph_t *g, const overview *ov, Agnode_t **node)
     return 0;
 }
 
-fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
-                             fp_error *err)
+/* The overview of the compute fabric (net -1) or of network net. */
+static fp_status write_overview(const fp_plan *plan, int net, const char *path, fp_error *err)
 {
     overview ov;
     fp_status rc;
-    (void)o;
-    if ((rc = overview_build(&ov, plan, err)) != FP_OK)
+    const fp_net_spec *ns = net >= 0 ? fp__plan_net(plan, net) : NULL;
+    if ((rc = overview_build(&ov, plan, net, err)) != FP_OK)
         return rc;
-    Agraph_t *g = overview_graph(&ov.sh);
+    Agraph_t *g = overview_graph(&ov.sh, ns);
     if (g == NULL) {
         overview_free(&ov);
         FP_FAIL(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
@@ -445,7 +503,7 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
         overview_free(&ov);
         FP_FAIL(err, FP_ENOMEM, path, "out of memory");
     }
-    node[0] = servers_node(g, &ov.sh);
+    node[0] = servers_node(g, &ov.sh, ns);
     group_nodes(g, &ov, node);
     if (group_edges(g, &ov, node) != 0) {
         free(node);
@@ -456,4 +514,29 @@ fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_wri
     free(node);
     overview_free(&ov);
     return fp__dot_emit(g, path, err);
+}
+
+fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
+                             fp_error *err)
+{
+    (void)o;
+    return write_overview(plan, -1, path, err);
+}
+
+fp_status fp__write_net_overview(const fp_plan *plan, int k, const char *path,
+                                 const fp_write_options *o, fp_error *err)
+{
+    (void)o;
+    if (k < 0 || k >= fp__plan_net_count(plan))
+        FP_FAIL(err, FP_EINVAL, path, "network %d out of range (the plan has %d)", k,
+                fp__plan_net_count(plan));
+    return write_overview(plan, k, path, err);
+}
+
+int fp__net_overview_file_name(const fp_plan *plan, int k, const char *ext, char *buf, size_t n)
+{
+    if (k < 0 || k >= fp__plan_net_count(plan))
+        return 0;
+    snprintf(buf, n, "fabric-%s.%s", fp__plan_net(plan, k)->name, ext);
+    return 1;
 }

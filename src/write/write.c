@@ -28,6 +28,36 @@
 typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);
 
+/* One overview per network (spec `networks`, at most FP_MAX_NETWORKS): a writer and a file
+ * name function per network index, listed below after fabric.*; a plan with fewer networks
+ * has no file for the rest. */
+#define NET_OVERVIEW(k)                                                                          \
+    static fp_status net_overview_##k(const fp_plan *plan, const char *path,                     \
+                                      const fp_write_options *o, fp_error *err)                  \
+    {                                                                                            \
+        return fp__write_net_overview(plan, k, path, o, err);                                    \
+    }                                                                                            \
+    static int net_overview_name_##k(const fp_plan *plan, const fp_write_options *o,             \
+                                     const char *ext, char *buf, size_t n)                       \
+    {                                                                                            \
+        (void)o;                                                                                 \
+        return fp__net_overview_file_name(plan, k, ext, buf, n);                                 \
+    }
+NET_OVERVIEW(0)
+NET_OVERVIEW(1)
+NET_OVERVIEW(2)
+NET_OVERVIEW(3)
+NET_OVERVIEW(4)
+NET_OVERVIEW(5)
+NET_OVERVIEW(6)
+NET_OVERVIEW(7)
+_Static_assert(FP_MAX_NETWORKS == 8, "one NET_OVERVIEW per network index");
+#define NET_OVERVIEW_OUTPUTS(k)                                                                  \
+    { "dot", FP_WRITE_OVERVIEW, net_overview_##k, net_overview_name_##k, FP_SPLIT_NONE },        \
+    { "svg", FP_WRITE_OVERVIEW, net_overview_##k, net_overview_name_##k, FP_SPLIT_NONE },        \
+    { "png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, net_overview_##k, net_overview_name_##k,          \
+      FP_SPLIT_NONE }
+
 static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
 {
@@ -71,6 +101,9 @@ static const output outputs[] = {
     { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE },
+    NET_OVERVIEW_OUTPUTS(0), NET_OVERVIEW_OUTPUTS(1), NET_OVERVIEW_OUTPUTS(2),
+    NET_OVERVIEW_OUTPUTS(3), NET_OVERVIEW_OUTPUTS(4), NET_OVERVIEW_OUTPUTS(5),
+    NET_OVERVIEW_OUTPUTS(6), NET_OVERVIEW_OUTPUTS(7),
     { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
     { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
     { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },

@@ -55,6 +55,8 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
 #define FP_XLSX_MAX_DATA_ROWS 1048575
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
                               int64_t max_rows, fp_error *err);
+/* How many times this process wrote a workbook's Ports sheet on a thread of its own (tests). */
+long fp__xlsx_ports_threads(void);
 /* Every switch port's link, for writers that walk the ports of each switch (AVD, the Ports sheet):
  * port p of switch dev is slot off[dev - first] + p of link_at, -1 when spare; switches are
  * devices first .. first + n_switches - 1. Free with fp__port_links_free (NULL-safe fields).
@@ -145,6 +147,12 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
  * name it is given: ".dot" writes the Graphviz source, ".svg"/".png" lay out and render. */
 fp_status fp__write_overview(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err);
+/* The overview of network k (spec `networks`, k < fp__plan_net_count): fabric-<network>.dot/.svg
+ * (fp__net_overview_file_name gives the name for ext, 0 when the plan has no network k).
+ * FP_EINVAL when k is out of range. */
+fp_status fp__write_net_overview(const fp_plan *plan, int k, const char *path,
+                                 const fp_write_options *o, fp_error *err);
+int fp__net_overview_file_name(const fp_plan *plan, int k, const char *ext, char *buf, size_t n);
 /* The one-page fabric figure of one scalable-unit group (dot_figure.c): the group of the unit
  * the detail diagram draws (fp_write_options.detail), group-<pod>.dot/.svg. */
 fp_status fp__write_figure(const fp_plan *plan, const char *path, const fp_write_options *o,

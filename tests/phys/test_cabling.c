@@ -118,6 +118,28 @@ Test(cabling, hand_routes_one_scalable_unit)
     fp_plan_free(p);
 }
 
+/* fp_plan_cable_route_m: the length alone, for passes that need nothing else. node-01 nic1 ->
+ * su01-leaf-r1 is route(1, 42, 8 racks x 0.6 m, 0) = 9.04 m by hand (as above); the splitter of
+ * node-31/32 the longer of its two legs; out of range and a plan without cabling give 0. */
+Test(cabling, route_length_alone)
+{
+    fp_plan *p = plan_from(HAND_SPEC);
+    fp_error err = { 0 };
+    size_t ci;
+    cr_assert_eq(fp_plan_link_cable(p, 0, &ci, &err), FP_OK, "%s", err.msg);
+    cr_expect_float_eq(fp_plan_cable_route_m(p, ci), route(1, 42, 8 * 0.6, 0), 0.006);
+    cr_assert_eq(fp_plan_link_cable(p, 30 * 8, &ci, &err), FP_OK, "%s", err.msg);
+    cr_expect_float_eq(fp_plan_cable_route_m(p, ci), fmax(route(17, 42, 0.6, 0), route(25, 42, 0.6, 0)),
+                       0.006);
+    cr_expect_eq(fp_plan_cable_route_m(p, fp_plan_cable_count(p)), 0);
+    cr_expect_eq(fp_plan_cable_route_m(NULL, 0), 0);
+    fp_plan_free(p);
+
+    fp_plan *fab_only = plan_with_stages(HAND_SPEC, FP_STAGE_FABRIC);
+    cr_expect_eq(fp_plan_cable_route_m(fab_only, 0), 0);
+    fp_plan_free(fab_only);
+}
+
 Test(cabling, same_rack_route_stays_in_the_rack)
 {
     /* Top-of-rack leaf (fat-tree leaf: 32 down ports = one rack of 4 x 8-GPU servers) at U42;

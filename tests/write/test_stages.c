@@ -10,25 +10,6 @@
  * 32 up -> 768 leaf-spine links. */
 #define SMALL "{\"name\":\"t\",\"cluster\":{\"gpus\":768}}"
 
-static fp_plan *plan_stages(const char *json, unsigned stages)
-{
-    fp_error err = { 0 };
-    fp_catalog *cat = NULL;
-    fp_spec *spec = NULL;
-    fp_plan *plan = NULL;
-    fp_plan_options o = FP_PLAN_OPTIONS_INIT;
-    o.stages = stages;
-    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    if (strncmp(json, "preset:", 7) == 0)
-        cr_assert_eq(fp_spec_preset(&spec, json + 7, &err), FP_OK, "%s", err.msg);
-    else
-        cr_assert_eq(fp_spec_parse(&spec, json, strlen(json), "<test>", &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_plan_new_opts(&plan, spec, cat, &o, &err), FP_OK, "%s", err.msg);
-    fp_spec_free(spec);
-    fp_catalog_free(cat);
-    return plan;
-}
-
 static void expect_estage(fp_status rc, const fp_error *err, const char *stage)
 {
     cr_expect_eq(rc, FP_ESTAGE, "expected FP_ESTAGE, got %d (%s)", rc, err->msg);
@@ -71,7 +52,7 @@ Test(stages, each_document_declares_what_it_reads)
 
 Test(stages, fabric_only_plan_answers_fabric_and_refuses_the_rest)
 {
-    fp_plan *p = plan_stages(SMALL, FP_STAGE_FABRIC);
+    fp_plan *p = plan_with_stages(SMALL, FP_STAGE_FABRIC);
     fp_error err = { 0 };
     cr_expect_eq(fp_plan_stages(p), FP_STAGE_FABRIC);
     cr_expect_eq(fp_plan_stages(NULL), 0u);
@@ -142,7 +123,7 @@ Test(stages, fabric_only_plan_answers_fabric_and_refuses_the_rest)
 
 Test(stages, write_refuses_a_document_whose_stage_is_missing_before_touching_the_folder)
 {
-    fp_plan *p = plan_stages(SMALL, FP_STAGE_FABRIC);
+    fp_plan *p = plan_with_stages(SMALL, FP_STAGE_FABRIC);
     char dir[256], out[300];
     scratch_dir(dir, sizeof dir, "stages");
     snprintf(out, sizeof out, "%s/out", dir);
@@ -159,8 +140,8 @@ Test(stages, write_refuses_a_document_whose_stage_is_missing_before_touching_the
 
 Test(stages, layout_without_cabling_gives_racks_without_power)
 {
-    fp_plan *p = plan_stages(SMALL, FP_STAGE_LAYOUT);
-    fp_plan *full = plan_stages(SMALL, 0);
+    fp_plan *p = plan_with_stages(SMALL, FP_STAGE_LAYOUT);
+    fp_plan *full = plan_with_stages(SMALL, 0);
     fp_error err = { 0 };
     cr_expect_eq(fp_plan_stages(p), FP_STAGE_FABRIC | FP_STAGE_LAYOUT);
     cr_expect_eq(fp_plan_stages(full), FP_STAGE_ALL);
@@ -214,7 +195,7 @@ static int count_files(const char *dir)
  * same files (none missing from the partial plan's set), every one the same bytes. */
 static void expect_same_alone(const char *json, unsigned formats)
 {
-    fp_plan *full = plan_stages(json, 0), *part = plan_stages(json, fp_write_stages(formats));
+    fp_plan *full = plan_with_stages(json, 0), *part = plan_with_stages(json, fp_write_stages(formats));
     char dir[256], a[300], b[300];
     scratch_dir(dir, sizeof dir, "stages");
     snprintf(a, sizeof a, "%s/full", dir);

@@ -886,3 +886,83 @@ Test(write_dot, two_tier_clos_overview_shows_runs_of_leaves)
     agclose(g);
     fp_plan_free(p);
 }
+
+/* One overview per network (spec `networks`): fabric-<network>.dot/.svg beside fabric.svg, drawn
+ * like the compute fabric's. dgx-h100-4su-networks, counts by hand from the preset (derivations
+ * in tests/write/test_netbox.c):
+ *   storage: 128 hosts (the DGX) x 2 ports at 400G; 8 QM9700 leaves in 4 MLAG pairs, 4 spines;
+ *     256 host links and 256 leaf-spine links, all at 400G.
+ *   inband: 128 DGX + 5 management servers + 4 UFM = 137 hosts x 2 ports at 100G; 10 SN4600C
+ *     leaves in 5 pairs, 7 spines; 274 host links, 280 leaf-spine links, 2 peer links per pair.
+ *   oob: 128 + 5 + 4 BMCs + 78 switch management ports = 215 hosts at 1G; 7 SN2201 leaves (one
+ *     per 32-server unit), one SN4600C; 215 host links at 1G, 7 uplinks at 100G.
+ * Without networks no such file is written. */
+Test(write_dot, one_overview_per_network)
+{
+    static const struct {
+        const char *name;
+        int64_t hosts, leaves, spines, host_links, up_links, peer;
+        int host_gbps, up_gbps;
+    } want[] = {
+        { "storage", 128, 8, 4, 256, 256, 0, 400, 400 },
+        { "inband", 137, 10, 7, 274, 280, 10, 100, 100 },
+        { "oob", 215, 7, 1, 215, 7, 0, 1, 100 },
+    };
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64], file[64];
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
+    for (int k = 0; k < 3; k++) {
+        snprintf(file, sizeof file, "fabric-%s.dot", want[k].name);
+        Agraph_t *g = read_dot(dir, file);
+        int64_t devices[3] = { 0 }, links[2] = { 0 }, peer = 0;
+        Agnode_t *hosts = agnode(g, S("servers"), 0);
+        cr_assert_not_null(hosts);
+        char hl[64];
+        snprintf(hl, sizeof hl, "hosts × %lld\n", (long long)want[k].hosts);
+        cr_expect(strncmp(attr(hosts, "label"), hl, strlen(hl)) == 0, "%s: %s", file,
+                  attr(hosts, "label"));
+        for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+            if (strcmp(agnameof(n), "legend-media") == 0)
+                continue;
+            int t = node_tier(n);
+            cr_assert(t >= 0 && t <= 2, "%s: node %s tier %d", file, agnameof(n), t);
+            if (t > 0)
+                devices[t] += atoll(attr(n, "devices"));
+            const char *pl = strstr(attr(n, "label"), " peer links");
+            if (pl) {
+                while (pl > attr(n, "label") && pl[-1] != '\n')
+                    pl--;
+                peer += atoll(pl);
+            }
+            for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+                int a = node_tier(agtail(e));
+                cr_assert(a == 0 || a == 1);
+                int64_t count = atoll(attr(e, "links"));
+                links[a] += count;
+                char speed[32];
+                snprintf(speed, sizeof speed, "%lld × %dG", (long long)count,
+                         a ? want[k].up_gbps : want[k].host_gbps);
+                cr_expect(strncmp(attr(e, "label"), speed, strlen(speed)) == 0, "%s: \"%s\"",
+                          file, attr(e, "label"));
+            }
+        }
+        cr_expect_eq(devices[1], want[k].leaves, "%s leaves", file);
+        cr_expect_eq(devices[2], want[k].spines, "%s spines", file);
+        cr_expect_eq(links[0], want[k].host_links, "%s host links", file);
+        cr_expect_eq(links[1], want[k].up_links, "%s uplinks", file);
+        cr_expect_eq(peer, want[k].peer, "%s peer links", file);
+        agclose(g);
+        snprintf(file, sizeof file, "fabric-%s.svg", want[k].name);
+        cr_expect(xml_elements(dir, file) > 10, "%s is not well-formed XML", file);
+    }
+    fp_plan_free(p);
+
+    /* The same preset without its networks: fabric.dot alone. */
+    p = plan_from_preset("dgx-h100-4su");
+    tmpdir(dir, sizeof dir);
+    write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
+    cr_expect(exists(dir, "fabric.dot"));
+    cr_expect(!exists(dir, "fabric-storage.dot") && !exists(dir, "fabric-oob.svg"));
+    fp_plan_free(p);
+}
