@@ -55,6 +55,8 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
 #define FP_XLSX_MAX_DATA_ROWS 1048575
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
                               int64_t max_rows, fp_error *err);
+/* How many times this process wrote a workbook's Ports sheet on a thread of its own (tests). */
+long fp__xlsx_ports_threads(void);
 /* Every switch port's link, for writers that walk the ports of each switch (AVD, the Ports sheet):
  * port p of switch dev is slot off[dev - first] + p of link_at, -1 when spare; switches are
  * devices first .. first + n_switches - 1. Free with fp__port_links_free (NULL-safe fields).

@@ -106,7 +106,19 @@ typedef struct book {
     char lc_part[48];       /* the last fibre part asked about (lc_cord in xlsx_cables.c) */
     int lc_last;            /* whether it ends in LC */
     const struct rack_index *rack_idx;
+    int ids_ready;          /* cable_id filled before the Cables sheet (fp_xlsx__cables_scan) */
+    /* With a Ports thread (write_xlsx.c) the Cables, Segments and Ports sheets are created
+     * ahead, in sheet order, and a sheet's parts are found by name: none is added meanwhile. */
+    int sheets_ahead;
+    int sheets_taken;       /* parts found so far (each must be: checked after the threads) */
 } book;
+
+/* What the Cables sheet will show, counted before it is written (the whole plan only). */
+typedef struct cables_scan {
+    int media[FP_MEDIUM_COUNT];     /* media in the order of their first cable */
+    int n_media;
+    int64_t rows, seg_rows;         /* data rows of Cables and of Segments */
+} cables_scan;
 
 /* A sheet that continues on "Name (2)", "Name (3)"... when it reaches max_rows data rows. */
 typedef struct sheet {
@@ -206,7 +218,13 @@ int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l);
 
 void fp_xlsx__write_bom(book *b);           /* xlsx_bom.c */
 void fp_xlsx__write_cables(book *b);        /* xlsx_cables.c */
-void fp_xlsx__write_ports(book *b);         /* xlsx_racks.c */
+/* Every cable's id into b->cable_id, and what cables_scan says; -1 with b->rc set on failure. */
+int fp_xlsx__cables_scan(book *b, cables_scan *out);
+/* xlsx_racks.c. Its rows (one per slot of fp__port_links_build) and formats (the spare grey,
+ * the media's text and integer) are counted ahead by write_xlsx.c's ports_thread_start, which
+ * writes the sheet on a thread of its own: a new row or format there must be counted there too
+ * (test write_xlsx/ports_thread_writes_the_same_bytes). */
+void fp_xlsx__write_ports(book *b);
 void fp_xlsx__write_racks(book *b, const rack_index *ri);
 void fp_xlsx__write_pull_list(book *b);     /* xlsx_cables.c */
 void fp_xlsx__write_segments(book *b);      /* xlsx_cables.c: structured cabling only */

@@ -34,6 +34,11 @@ static const column cable_cols[] = {
 static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t offset, int is_int)
 {
     size_t len = 0;
+    if (!is_int && c->n_z == 1) {
+        /* one leg (nearly every cable): the field itself, not a copy */
+        const char *field = (const char *)&c->z[0] + offset;
+        return field[strspn(field, ";")] == '\0' ? "" : field;
+    }
     buf[0] = '\0';
     for (int k = 0; k < c->n_z && len < n; k++) {
         const char *field = (const char *)&c->z[k] + offset;
@@ -117,6 +122,33 @@ static void gather_pull(book *b, const fp_cable_info *c)
                                      (float)(trunk ? c->segment_m[1] : c->route_m), c->index };
 }
 
+/* Ahead of a Ports thread (write_xlsx.c): every cable's id (the Ports sheet names them), the
+ * media in the order the Cables sheet first shows them, and the data rows of Cables and
+ * Segments. The whole plan only (no split scope). */
+int fp_xlsx__cables_scan(book *b, cables_scan *out)
+{
+    fp_cable_info c;
+    size_t n = fp_plan_cable_count(b->plan);
+    int seen[FP_MEDIUM_COUNT] = { 0 };
+    memset(out, 0, sizeof *out);
+    if ((b->cable_id = fp__malloc((n ? n : 1) * sizeof *b->cable_id)) == NULL) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Cables sheet");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((b->rc = fp_plan_cable(b->plan, i, &c, b->err)) != FP_OK)
+            return -1;
+        memcpy(b->cable_id[i], c.id, sizeof b->cable_id[i]);
+        int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
+        if (!seen[m]++)
+            out->media[out->n_media++] = m;
+        out->rows++;
+        out->seg_rows += c.n_segments >= 3;
+    }
+    b->ids_ready = 1;
+    return 0;
+}
+
 void fp_xlsx__write_cables(book *b)
 {
     sheet s;
@@ -131,7 +163,8 @@ void fp_xlsx__write_cables(book *b)
     const split_index *x = b->split;
     const int64_t *only = x ? x->cable + x->start[x->cur] : NULL;
     int64_t n_iter = x ? x->start[x->cur + 1] - x->start[x->cur] : n;
-    b->cable_id = x ? x->cable_id : fp__malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
+    if (!b->ids_ready)
+        b->cable_id = x ? x->cable_id : fp__malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
     b->pulls = fp__malloc((size_t)(n_iter ? n_iter : 1) * sizeof *b->pulls);
     if (b->cable_id == NULL || b->pulls == NULL) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Cables sheet");
@@ -143,7 +176,7 @@ void fp_xlsx__write_cables(book *b)
         if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
             break;
         progress(b, "plan.xlsx cables", j, n_iter);
-        if (!x)
+        if (!x && !b->ids_ready)
             snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
         if (!cable_in_scope(&b->sc, &c))
             continue;

@@ -1009,6 +1009,57 @@ Test(write_xlsx, structured_segments_panels_and_trays)
     fp_plan_free(p);
 }
 
+/* With two threads the Ports sheet is written on a thread of its own while Cables and Segments
+ * are written (write_xlsx.c); the workbook must be the one a single thread writes, byte for
+ * byte: the same sheets in the same order, the same format numbers. 300 data rows per sheet
+ * make Cables, Segments and Ports continue on further sheets; the plans cover one medium with
+ * every port used (768 GPUs), spare ports (640 GPUs: 20 of 24 leaves' server ports), structured
+ * cabling (the Segments sheet) and a preset with storage, in-band and out-of-band networks
+ * (copper and fibre cables in one book). */
+static void same_bytes_one_or_two_threads(fp_plan *p, const char *what)
+{
+    char dir[64], one[128], two[128], cmd[300];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    tmpdir(dir, sizeof dir);
+    snprintf(one, sizeof one, "%s/one.xlsx", dir);
+    snprintf(two, sizeof two, "%s/two.xlsx", dir);
+    o.jobs = 1;
+    long threads = fp__xlsx_ports_threads();
+    cr_assert_eq(fp__write_xlsx_rows(p, one, &o, 300, &err), FP_OK, "%s: %s", what, err.msg);
+    cr_expect_eq(fp__xlsx_ports_threads(), threads, "%s: a Ports thread with one job", what);
+    o.jobs = 2;
+    cr_assert_eq(fp__write_xlsx_rows(p, two, &o, 300, &err), FP_OK, "%s: %s", what, err.msg);
+    cr_expect_eq(fp__xlsx_ports_threads(), threads + 1, "%s: no Ports thread", what);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", one, two);
+    cr_expect_eq(system(cmd), 0, "%s: plan.xlsx differs with a Ports thread", what);
+    cr_expect_gt(sheet_index(two, "Ports (2)"), 0, "%s: Ports does not continue", what);
+}
+
+Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60))
+{
+    fp_plan *p = plan_from(SPEC_768);
+    same_bytes_one_or_two_threads(p, "768 GPUs");
+    fp_plan_free(p);
+    p = plan_from("{\"name\":\"t640\",\"cluster\":{\"gpus\":640}}");
+    same_bytes_one_or_two_threads(p, "640 GPUs");
+    fp_plan_free(p);
+    p = plan_from("{\"name\":\"s256\",\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
+                  "\"layout\":{\"cabling\":\"structured\"}}");
+    same_bytes_one_or_two_threads(p, "structured");
+    fp_plan_free(p);
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, "dgx-h100-4su-networks", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    same_bytes_one_or_two_threads(p, "dgx-h100-4su-networks");
+    fp_plan_free(p);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
+
 /* ---- the cluster's other networks (spec `networks`) ---- */
 
 /* The dgx-h100-4su-networks plan with its plan.xlsx written alone; path: the workbook's. */
