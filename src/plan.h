@@ -45,11 +45,11 @@ fp_status fp__plan_need(const fp_plan *plan, unsigned stages, const char *what, 
  * for passes over every cable that need only where the ends are (plan_cables.c). */
 int fp__cable_ends(const fp_plan *plan, size_t i, int64_t *a, int64_t z[FP_MAX_LEGS]);
 
-/* ---- The fabric as the diagrams draw it (plan_shape.c): one read for the whole, a copy of a
- * device's or a link's record, names; so write/dot_*.c never index the stages' arrays. ---- */
+/* ---- The fabric as the diagrams draw it (plan_shape.c): one read for the whole, a device's or
+ * a link's record, names; so write/dot_*.c never read the stages' structs. ---- */
 
-/* The fabric's shape and the spec figures a drawing labels. Model ids and the name are
- * borrowed from the plan. */
+/* The fabric's shape and the spec figures a drawing labels. The name, model ids and record
+ * arrays are borrowed from the plan (read them through fp__shape_device and fp__shape_link). */
 typedef struct fp_shape {
     const char *name;           /* the spec's name, "" when none */
     fp_topology topology;
@@ -67,24 +67,39 @@ typedef struct fp_shape {
     fp_tier_size size[FP_MAX_TIERS];         /* [0] = leaf: ports down and up per switch */
     const char *model[FP_MAX_TIERS];         /* switch catalog id per tier, [0] = leaf */
     int radix[FP_MAX_TIERS];                 /* logical ports per switch at the speed below */
+    const fp_device *dev;                    /* [devices] */
+    const fp_link *link;                     /* [links] */
 } fp_shape;
 
 void fp__plan_shape(const fp_plan *plan, fp_shape *out);
-/* Device i's and link i's records (i < devices, i < links), by value. */
-fp_device fp__plan_device(const fp_plan *plan, int64_t i);
-fp_link fp__plan_link(const fp_plan *plan, int64_t i);
+/* One past the last device of tier t (0 = servers): tier t is tier_base[t] up to this. */
+static inline int64_t fp__shape_tier_end(const fp_shape *sh, int t)
+{
+    return t < sh->tiers ? sh->tier_base[t + 1] : sh->devices;
+}
+/* Device i's and link i's records (i < devices, i < links), by value: tier, plane, pod, zone,
+ * su, rail, index; the ends, their ports, the boundary and plane. Inline: the diagrams read
+ * every link at full scale. */
+static inline fp_device fp__shape_device(const fp_shape *sh, int64_t i)
+{
+    return sh->dev[i];
+}
+
+static inline fp_link fp__shape_link(const fp_shape *sh, int64_t i)
+{
+    return sh->link[i];
+}
 /* Device i's name and its port p's name as links.csv writes them, into buf; return buf. */
 char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n);
 char *fp__plan_port_name(const fp_plan *plan, int64_t i, int p, char *buf, size_t n);
-/* The layout's rack index of device i (floor order, as fp_plan_rack); -1 without a layout. */
-int32_t fp__plan_device_rack(const fp_plan *plan, int64_t i);
+/* Every device's rack: the layout's rack index (floor order, as fp_plan_rack) per device,
+ * borrowed; NULL without a layout. */
+const int32_t *fp__plan_device_racks(const fp_plan *plan);
 /* The same for network k (< fp__plan_net_count; spec `networks`): its fabric's shape (the name
  * is "<plan>-<network>", servers its hosts: the compute servers it attaches, then its extra
- * endpoints' port groups), device and link records, and the medium of its link i (an fp_medium,
- * -1 without the cabling stage). */
+ * endpoints' port groups; its records through fp__shape_device / fp__shape_link), and the
+ * medium of its link i (an fp_medium, -1 without the cabling stage). */
 void fp__plan_net_shape(const fp_plan *plan, int k, fp_shape *out);
-fp_device fp__plan_net_device(const fp_plan *plan, int k, int64_t i);
-fp_link fp__plan_net_link(const fp_plan *plan, int k, int64_t i);
 int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i);
 
 #endif

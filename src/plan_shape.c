@@ -1,5 +1,5 @@
 /* fabplan — the fabric read back as the diagrams draw it (plan.h): its shape in one read, a
- * device's or a link's record by value, names and racks. */
+ * device's or a link's record, names and racks. */
 #include <string.h>
 #include "plan_data.h"
 
@@ -29,6 +29,8 @@ static void shape_of(const fp_fabric *fab, const fp_rspec *rs, fp_shape *out)
         out->model[t] = rs->tier[t].model.id;
         out->radix[t] = rs->tier[t].radix;
     }
+    out->dev = fab->dev;
+    out->link = fab->link;
 }
 
 void fp__plan_shape(const fp_plan *plan, fp_shape *out)
@@ -41,30 +43,10 @@ void fp__plan_net_shape(const fp_plan *plan, int k, fp_shape *out)
     shape_of(&plan->net_fab.fab[k], &plan->nets.net[k].rs, out);
 }
 
-fp_device fp__plan_net_device(const fp_plan *plan, int k, int64_t i)
-{
-    return plan->net_fab.fab[k].dev[i];
-}
-
-fp_link fp__plan_net_link(const fp_plan *plan, int k, int64_t i)
-{
-    return plan->net_fab.fab[k].link[i];
-}
-
 int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i)
 {
     const fp_cabling *cab = k < plan->net_phys.n ? &plan->net_phys.cab[k] : NULL;
     return cab && cab->link_medium ? cab->link_medium[i] : -1;
-}
-
-fp_device fp__plan_device(const fp_plan *plan, int64_t i)
-{
-    return plan->fab.dev[i];
-}
-
-fp_link fp__plan_link(const fp_plan *plan, int64_t i)
-{
-    return plan->fab.link[i];
 }
 
 char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n)
@@ -77,7 +59,7 @@ char *fp__plan_port_name(const fp_plan *plan, int64_t i, int p, char *buf, size_
     return fp__port_name(buf, n, &plan->fab, &plan->rs, i, p);
 }
 
-int32_t fp__plan_device_rack(const fp_plan *plan, int64_t i)
+const int32_t *fp__plan_device_racks(const fp_plan *plan)
 {
-    return plan->lay.dev_rack ? plan->lay.dev_rack[i] : -1;
+    return plan->lay.dev_rack;
 }

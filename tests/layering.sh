@@ -7,12 +7,15 @@
 #    includes plan_data.h (struct fp_plan),
 #  - a header whose first line says it is "private to" part of a stage (clos_work.h,
 #    cabling_work.h, layout_work.h, graph.h, writers.h, ...) is included from another folder,
-#  - the include graph between src/ files has a cycle.
+#  - the include graph between src/ files has a cycle,
+#  - a diagram writer (write/dot_*.c) reads a stage's struct (fp__plan_fabric, _rspec, ...)
+#    instead of plan.h's read-back functions (fp__plan_shape, fp__plan_device, ...).
 # Public headers ("fabplan.h", "fabplan/...") and system headers are not checked.
 # usage: tests/layering.sh [SRC_DIR]   (default: src/ beside this script)
 set -eu
 src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
 cd "$src"
+status=0
 find . -name '*.[ch]' | sed 's|^\./||' | sort | while read -r f; do
     # Each include as "file<TAB>included", resolved to a path under src/ when it is one.
     sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
@@ -102,4 +105,9 @@ END {
             visit(nodes[k])
     if (bad) exit 1
     printf "layering: %d includes between %d files, stages in order, no cycles\n", edges, nn
-}'
+}' || status=1
+if grep -n -E 'fp__plan_(fabric|rspec|layout|cabling|names|bom|analysis)\(' write/dot_*.c; then
+    echo "layering: the diagram writers above read a stage's struct; read the fabric through plan.h (fp__plan_shape, fp__plan_device, fp__plan_link, ...)"
+    status=1
+fi
+exit $status

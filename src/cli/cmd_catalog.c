@@ -61,6 +61,53 @@ static void show_part(const fp_part *p)
     printf("source:      %s\n", p->source);
 }
 
+/* catalog show ID: the part, or the close matches when there is none. Returns the exit code. */
+static int catalog_show(const fp_catalog *cat, const char *arg)
+{
+    const fp_part *p = fp_catalog_find(cat, arg);
+    if (p == NULL) {
+        const char *near[5];
+        size_t n = 0;
+        for (int t = FP_PART_SWITCH; t <= FP_PART_FIBRE && n == 0; t++)
+            n = fp_catalog_suggest(cat, arg, (fp_part_type)t, near, 5);
+        fprintf(stderr, "fabplan catalog show: no part \"%s\"", arg);
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "; close matches: ", near[i]);
+        fprintf(stderr, "\n");
+        return EXIT_INPUT;
+    }
+    show_part(p);
+    return EXIT_OK;
+}
+
+/* catalog list [TYPE]: a line per part (of that type). Returns the exit code. */
+static int catalog_list(const fp_catalog *cat, const char *arg)
+{
+    int type = -1;
+    if (arg) {
+        for (int t = FP_PART_SWITCH; t <= FP_PART_FIBRE; t++)
+            if (strcmp(arg, fp_part_type_name((fp_part_type)t)) == 0)
+                type = t;
+        if (type < 0) {
+            fprintf(stderr, "fabplan catalog list: unknown type %s (expected switch, nic, transceiver, cable or fibre)\n", arg);
+            return EXIT_USAGE;
+        }
+    }
+    printf("%-28s %-12s %-14s %10s  %s\n", "id", "type", "ports/speed", "price USD", "name");
+    for (size_t i = 0; i < fp_catalog_count(cat); i++) {
+        const fp_part *p = fp_catalog_part(cat, i);
+        char spd[32] = "";
+        if (type >= 0 && (int)p->type != type)
+            continue;
+        if (p->ports)
+            snprintf(spd, sizeof spd, "%dx%dG", p->ports, p->port_gbps);
+        else if (p->port_gbps)
+            snprintf(spd, sizeof spd, "%dG", p->port_gbps);
+        printf("%-28s %-12s %-14s %10.2f  %s\n", p->id, fp_part_type_name(p->type), spd, p->price_usd, p->name);
+    }
+    return EXIT_OK;
+}
+
 int cmd_catalog(int argc, char **argv)
 {
     const char *sub = "list", *arg = NULL, *file = NULL;
@@ -95,51 +142,10 @@ int cmd_catalog(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (fp_catalog_new(&cat, &err) != FP_OK ||
-        (file && fp_catalog_merge_file(cat, file, &err) != FP_OK)) {
+        (file && fp_catalog_merge_file(cat, file, &err) != FP_OK))
         rc = cli_report("catalog", &err);
-        goto out;
-    }
-    if (strcmp(sub, "show") == 0) {
-        const fp_part *p = fp_catalog_find(cat, arg);
-        if (p == NULL) {
-            const char *near[5];
-            size_t n = 0;
-            for (int t = FP_PART_SWITCH; t <= FP_PART_FIBRE && n == 0; t++)
-                n = fp_catalog_suggest(cat, arg, (fp_part_type)t, near, 5);
-            fprintf(stderr, "fabplan catalog show: no part \"%s\"", arg);
-            for (size_t i = 0; i < n; i++)
-                fprintf(stderr, "%s%s", i ? ", " : "; close matches: ", near[i]);
-            fprintf(stderr, "\n");
-            rc = EXIT_INPUT;
-            goto out;
-        }
-        show_part(p);
-        goto out;
-    }
-    int type = -1;
-    if (arg) {
-        for (int t = FP_PART_SWITCH; t <= FP_PART_FIBRE; t++)
-            if (strcmp(arg, fp_part_type_name((fp_part_type)t)) == 0)
-                type = t;
-        if (type < 0) {
-            fprintf(stderr, "fabplan catalog list: unknown type %s (expected switch, nic, transceiver, cable or fibre)\n", arg);
-            rc = EXIT_USAGE;
-            goto out;
-        }
-    }
-    printf("%-28s %-12s %-14s %10s  %s\n", "id", "type", "ports/speed", "price USD", "name");
-    for (size_t i = 0; i < fp_catalog_count(cat); i++) {
-        const fp_part *p = fp_catalog_part(cat, i);
-        char spd[32] = "";
-        if (type >= 0 && (int)p->type != type)
-            continue;
-        if (p->ports)
-            snprintf(spd, sizeof spd, "%dx%dG", p->ports, p->port_gbps);
-        else if (p->port_gbps)
-            snprintf(spd, sizeof spd, "%dG", p->port_gbps);
-        printf("%-28s %-12s %-14s %10.2f  %s\n", p->id, fp_part_type_name(p->type), spd, p->price_usd, p->name);
-    }
-out:
+    else
+        rc = strcmp(sub, "show") == 0 ? catalog_show(cat, arg) : catalog_list(cat, arg);
     fp_catalog_free(cat);
     return rc;
 }

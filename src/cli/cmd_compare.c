@@ -96,6 +96,80 @@ static int parse_filter(int argc, char **argv, int *i, double *min_bis, double *
     return 0;
 }
 
+/* The command line: spec options into *o, spec paths into paths[], the filters and --jobs.
+ * Returns -1 to go on, else the exit code. */
+static int compare_args(int argc, char **argv, cli_spec_opts *o, const char **paths,
+                        size_t *n_paths, double *min_bis, double *max_over, int *jobs)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            compare_usage(stdout);
+            return EXIT_OK;
+        }
+        int r = parse_filter(argc, argv, &i, min_bis, max_over);
+        if (r == 0)
+            r = cli_parse_jobs("compare", argc, argv, &i, jobs);
+        if (r == 0)
+            r = cli_parse_spec_opt(o, argc, argv, &i);
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_unknown_option("compare", argv[i]);
+        paths[(*n_paths)++] = argv[i];
+    }
+    return -1;
+}
+
+/* Several specs compared as given: each loaded (*specs, the first one's catalog into *cat),
+ * then planned. Returns the exit code. */
+static int compare_given(cli_spec_opts *o, const char **paths, size_t n_paths,
+                         const fp_compare_options *copts, fp_catalog **cat, fp_spec ***specs,
+                         fp_compare_row **rows, size_t *n_rows, fp_error *err)
+{
+    int rc;
+    *specs = calloc(n_paths, sizeof **specs);
+    if (*specs == NULL) {
+        fprintf(stderr, "fabplan: out of memory\n");
+        return EXIT_IO;
+    }
+    for (size_t i = 0; i < n_paths; i++) {
+        fp_catalog *c = NULL;
+        o->spec_path = paths[i];
+        rc = cli_load(o, &c, &(*specs)[i]);
+        if (*cat == NULL)
+            *cat = c;
+        else
+            fp_catalog_free(c);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    if (fp_compare_specs_opts(rows, n_rows, *cat, (const fp_spec *const *)*specs, paths,
+                              n_paths, 0, copts, err) != FP_OK)
+        return cli_report("compare", err);
+    return EXIT_OK;
+}
+
+/* The filters drop working designs that miss the bar; designs that cannot work stay, with
+ * their reasons. 1e-9: a full-bisection design is 1.0 give or take rounding. Returns how many
+ * were dropped. */
+static size_t filter_rows(fp_compare_row *rows, size_t *n_rows, double min_bis, double max_over)
+{
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < *n_rows; i++) {
+        const fp_compare_row *r = &rows[i];
+        if (r->status == FP_OK && ((min_bis > 0 && r->bisection_fraction < min_bis - 1e-9) ||
+                                   (max_over > 0 && r->oversubscription > max_over + 1e-9))) {
+            dropped++;
+            continue;
+        }
+        rows[kept++] = rows[i];
+    }
+    *n_rows = kept;
+    return dropped;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     double min_bis = 0, max_over = 0;
@@ -111,28 +185,9 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "fabplan: out of memory\n");
         return EXIT_IO;
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            compare_usage(stdout);
-            goto out;
-        }
-        int r = parse_filter(argc, argv, &i, &min_bis, &max_over);
-        if (r == 0)
-            r = cli_parse_jobs("compare", argc, argv, &i, &jobs);
-        if (r == 0)
-            r = cli_parse_spec_opt(&o, argc, argv, &i);
-        if (r < 0) {
-            rc = EXIT_USAGE;
-            goto out;
-        }
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            rc = cli_unknown_option("compare", argv[i]);
-            goto out;
-        }
-        paths[n_paths++] = argv[i];
-    }
+    if ((rc = compare_args(argc, argv, &o, paths, &n_paths, &min_bis, &max_over, &jobs)) >= 0)
+        goto out;
+    rc = EXIT_OK;
     fp_compare_options copts = FP_COMPARE_OPTIONS_INIT;
     copts.jobs = jobs ? jobs : cli_default_jobs();
     if (n_paths <= 1) {
@@ -143,43 +198,11 @@ int cmd_compare(int argc, char **argv)
             rc = cli_report("compare", &err);
             goto out;
         }
-    } else {
-        specs = calloc(n_paths, sizeof *specs);
-        if (specs == NULL) {
-            fprintf(stderr, "fabplan: out of memory\n");
-            rc = EXIT_IO;
-            goto out;
-        }
-        for (size_t i = 0; i < n_paths; i++) {
-            fp_catalog *c = NULL;
-            o.spec_path = paths[i];
-            rc = cli_load(&o, &c, &specs[i]);
-            if (cat == NULL)
-                cat = c;
-            else
-                fp_catalog_free(c);
-            if (rc != EXIT_OK)
-                goto out;
-        }
-        if (fp_compare_specs_opts(&rows, &n_rows, cat, (const fp_spec *const *)specs, paths,
-                                  n_paths, 0, &copts, &err) != FP_OK) {
-            rc = cli_report("compare", &err);
-            goto out;
-        }
+    } else if ((rc = compare_given(&o, paths, n_paths, &copts, &cat, &specs, &rows, &n_rows,
+                                   &err)) != EXIT_OK) {
+        goto out;
     }
-    /* The filters drop working designs that miss the bar; designs that cannot work stay, with
-     * their reasons. 1e-9: a full-bisection design is 1.0 give or take rounding. */
-    size_t kept = 0, dropped = 0;
-    for (size_t i = 0; i < n_rows; i++) {
-        const fp_compare_row *r = &rows[i];
-        if (r->status == FP_OK && ((min_bis > 0 && r->bisection_fraction < min_bis - 1e-9) ||
-                                   (max_over > 0 && r->oversubscription > max_over + 1e-9))) {
-            dropped++;
-            continue;
-        }
-        rows[kept++] = rows[i];
-    }
-    n_rows = kept;
+    size_t dropped = filter_rows(rows, &n_rows, min_bis, max_over);
     /* When no candidate works the input is at fault (a bad base spec shows up as the same
      * reason on every row): show the reasons, but exit 3 and write nothing. */
     size_t n_ok = 0;

@@ -351,10 +351,16 @@ static void diff_usage(FILE *f)
           "Exit codes: 0 ok, 2 usage, 3 a file is not a fabplan cables.csv, 4 I/O.\n", f);
 }
 
-int cmd_diff(int argc, char **argv)
+/* What the diff counted: cables by change, and devices from the cable ends. */
+typedef struct diff_counts {
+    int64_t added, removed, reterm, changed, same, renumbered, moved;
+    int64_t dev_added, dev_removed;
+} diff_counts;
+
+/* The command line: the two folders and -o. Returns -1 to go on, else the exit code. */
+static int diff_args(int argc, char **argv, const char *dirs[2], const char **out)
 {
-    const char *dirs[2] = { NULL, NULL }, *out = "diff";
-    int nd = 0, rc;
+    int nd = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             diff_usage(stdout);
@@ -365,7 +371,7 @@ int cmd_diff(int argc, char **argv)
                 fprintf(stderr, "fabplan diff: %s needs a directory\n", argv[i]);
                 return EXIT_USAGE;
             }
-            out = argv[++i];
+            *out = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_unknown_option("diff", argv[i]);
         } else if (nd < 2) {
@@ -379,6 +385,156 @@ int cmd_diff(int argc, char **argv)
         diff_usage(stderr);
         return EXIT_USAGE;
     }
+    return -1;
+}
+
+/* NEW's cable r against OLD's with the same A end (q): re-terminated, changed or the same. */
+static void compare_cable(FILE *f, const cable_table *o, int64_t q, const cable_table *n,
+                          int64_t r, diff_counts *c)
+{
+    if (strcmp(F(o, q, C_ZDEV), F(n, r, C_ZDEV)) != 0 ||
+        strcmp(F(o, q, C_ZPORT), F(n, r, C_ZPORT)) != 0) {
+        change_row(f, "re-terminated", o, q, n, r, "far end moved");
+        c->reterm++;
+        return;
+    }
+    char detail[512] = "";
+    size_t k = 0;
+    static const int cmp_cols[] = { C_MEDIUM, C_PART, C_STOCK, C_AXCVR, C_ZXCVR };
+    static const char *const cmp_names[] = { "medium", "part", "stock length", "A transceiver",
+                                             "Z transceiver" };
+    for (size_t i = 0; i < 5; i++)
+        if (strcmp(F(o, q, cmp_cols[i]), F(n, r, cmp_cols[i])) != 0 && k + 1 < sizeof detail)
+            k += (size_t)snprintf(detail + k, sizeof detail - k, "%s%s %s -> %s", k ? "; " : "",
+                                  cmp_names[i], F(o, q, cmp_cols[i]), F(n, r, cmp_cols[i]));
+    if (k) {
+        change_row(f, "changed", o, q, n, r, detail);
+        c->changed++;
+    } else {
+        c->same++;
+    }
+    c->renumbered += strcmp(F(o, q, C_ID), F(n, r, C_ID)) != 0;
+    for (int col = C_AHALL; col <= C_AU; col++)
+        if (strcmp(F(o, q, col), F(n, r, col)) != 0) {
+            c->moved++;
+            break;
+        }
+}
+
+/* changes.csv's rows: NEW in its order (added, re-terminated, changed), then OLD's removed in
+ * its order. */
+static void change_rows(FILE *f, const cable_table *o, const cable_table *n, diff_counts *c)
+{
+    fputs("change,old_cable_id,new_cable_id,a_device,a_port,old_z_device,old_z_port,new_z_device,"
+          "new_z_port,old_medium,new_medium,old_part,new_part,old_stock_m,new_stock_m,detail,"
+          "label_a,label_z\n", f);
+    for (int64_t r = 0; r < n->rows; r++) {
+        int64_t q = table_find(o, F(n, r, C_ADEV), F(n, r, C_APORT));
+        if (q < 0) {
+            change_row(f, "added", o, -1, n, r, "");
+            c->added++;
+        } else {
+            compare_cable(f, o, q, n, r, c);
+        }
+    }
+    for (int64_t r = 0; r < o->rows; r++)
+        if (table_find(n, F(o, r, C_ADEV), F(o, r, C_APORT)) < 0) {
+            change_row(f, "removed", o, r, n, -1, "");
+            c->removed++;
+        }
+}
+
+/* Devices added and removed, from the cable ends. */
+static void count_devices(const cable_table *o, const cable_table *n, diff_counts *c)
+{
+    char *bo = NULL, *bn = NULL;
+    int64_t ndo = 0, ndn = 0;
+    char **vo = device_set(o, &ndo, &bo), **vn = device_set(n, &ndn, &bn);
+    c->dev_added = vo && vn ? count_missing(vn, ndn, vo, ndo) : 0;
+    c->dev_removed = vo && vn ? count_missing(vo, ndo, vn, ndn) : 0;
+    free(vo);
+    free(vn);
+    free(bo);
+    free(bn);
+}
+
+/* changes-summary.json's text (cJSON_free it), NULL when out of memory. */
+static char *summary_text(const char *const dirs[2], const cable_table *o, const cable_table *n,
+                          const diff_counts *c, int ok, double cost_o, double cost_n)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "old", dirs[0]);
+    cJSON_AddStringToObject(s, "new", dirs[1]);
+    cJSON_AddNumberToObject(s, "cables_old", (double)o->rows);
+    cJSON_AddNumberToObject(s, "cables_new", (double)n->rows);
+    cJSON_AddNumberToObject(s, "cables_added", (double)c->added);
+    cJSON_AddNumberToObject(s, "cables_removed", (double)c->removed);
+    cJSON_AddNumberToObject(s, "cables_reterminated", (double)c->reterm);
+    cJSON_AddNumberToObject(s, "cables_changed", (double)c->changed);
+    cJSON_AddNumberToObject(s, "cables_unchanged", (double)c->same);
+    cJSON_AddNumberToObject(s, "cables_renumbered", (double)c->renumbered);
+    cJSON_AddNumberToObject(s, "cables_with_a_end_moved", (double)c->moved);
+    cJSON_AddNumberToObject(s, "devices_added", (double)c->dev_added);
+    cJSON_AddNumberToObject(s, "devices_removed", (double)c->dev_removed);
+    if (ok)
+        cJSON_AddNumberToObject(s, "cost_of_step_usd", cost_n - cost_o);
+    else
+        cJSON_AddNullToObject(s, "cost_of_step_usd");
+    char *js = cJSON_Print(s);
+    cJSON_Delete(s);
+    return js;
+}
+
+/* Writes changes-summary.json (js, NULL when out of memory) and publishes both files, or
+ * abandons them. Returns the exit code. */
+static int publish_summary(fp_publish *pub, const char *js, const char *out, fp_error *err)
+{
+    FILE *f;
+    if (js == NULL) {
+        cli_io_error(err, "out of memory writing %s/changes-summary.json", out);
+        err->code = FP_ENOMEM;
+        fp_publish_abort(pub);
+        return cli_report("writing outputs", err);
+    }
+    if ((f = fp_publish_create(pub, "changes-summary.json", err)) == NULL) {
+        fp_publish_abort(pub);
+        return cli_report("writing outputs", err);
+    }
+    int werr = fprintf(f, "%s\n", js) < 0;
+    werr |= ferror(f);
+    if ((fclose(f) != 0) | werr) {
+        cli_io_error(err, "cannot write %s/changes-summary.json: %s", out,
+                     strerror(errno ? errno : EIO));
+        fp_publish_abort(pub);
+        return cli_report("writing outputs", err);
+    }
+    if (fp_publish_commit(pub, err) != FP_OK)
+        return cli_report("writing outputs", err);
+    return EXIT_OK;
+}
+
+static void print_diff(const char *const dirs[2], const cable_table *o, const cable_table *n,
+                       const diff_counts *c, int ok, double cost_o, double cost_n,
+                       const char *out)
+{
+    printf("%s -> %s: %lld cables -> %lld\n", dirs[0], dirs[1], (long long)o->rows, (long long)n->rows);
+    printf("  cables: %lld added, %lld removed, %lld re-terminated, %lld changed, %lld unchanged (%lld renumbered)\n",
+           (long long)c->added, (long long)c->removed, (long long)c->reterm, (long long)c->changed,
+           (long long)c->same, (long long)c->renumbered);
+    printf("  devices: %lld added, %lld removed; %lld kept cables whose A end sits elsewhere\n",
+           (long long)c->dev_added, (long long)c->dev_removed, (long long)c->moved);
+    if (ok)
+        printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
+               cost_o, cost_n);
+    printf("  wrote %s/changes.csv, %s/changes-summary.json\n", out, out);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *dirs[2] = { NULL, NULL }, *out = "diff";
+    int rc;
+    if ((rc = diff_args(argc, argv, dirs, &out)) >= 0)
+        return rc;
     cable_table o, n;
     memset(&n, 0, sizeof n);
     if ((rc = table_load(&o, dirs[0])) != EXIT_OK || (rc = table_load(&n, dirs[1])) != EXIT_OK) {
@@ -402,51 +558,9 @@ int cmd_diff(int argc, char **argv)
         table_free(&n);
         return cli_report("writing outputs", &err);
     }
-    fputs("change,old_cable_id,new_cable_id,a_device,a_port,old_z_device,old_z_port,new_z_device,"
-          "new_z_port,old_medium,new_medium,old_part,new_part,old_stock_m,new_stock_m,detail,"
-          "label_a,label_z\n", f);
-    int64_t added = 0, removed = 0, reterm = 0, changed = 0, same = 0, renumbered = 0, moved = 0;
-    /* NEW in its order: added, re-terminated, changed; then OLD's removed in its order. */
-    for (int64_t r = 0; r < n.rows; r++) {
-        int64_t q = table_find(&o, F(&n, r, C_ADEV), F(&n, r, C_APORT));
-        if (q < 0) {
-            change_row(f, "added", &o, -1, &n, r, "");
-            added++;
-            continue;
-        }
-        if (strcmp(F(&o, q, C_ZDEV), F(&n, r, C_ZDEV)) != 0 ||
-            strcmp(F(&o, q, C_ZPORT), F(&n, r, C_ZPORT)) != 0) {
-            change_row(f, "re-terminated", &o, q, &n, r, "far end moved");
-            reterm++;
-            continue;
-        }
-        char detail[512] = "";
-        size_t k = 0;
-        static const int cmp_cols[] = { C_MEDIUM, C_PART, C_STOCK, C_AXCVR, C_ZXCVR };
-        static const char *const cmp_names[] = { "medium", "part", "stock length", "A transceiver",
-                                                 "Z transceiver" };
-        for (size_t c = 0; c < 5; c++)
-            if (strcmp(F(&o, q, cmp_cols[c]), F(&n, r, cmp_cols[c])) != 0 && k + 1 < sizeof detail)
-                k += (size_t)snprintf(detail + k, sizeof detail - k, "%s%s %s -> %s", k ? "; " : "",
-                                      cmp_names[c], F(&o, q, cmp_cols[c]), F(&n, r, cmp_cols[c]));
-        if (k) {
-            change_row(f, "changed", &o, q, &n, r, detail);
-            changed++;
-        } else {
-            same++;
-        }
-        renumbered += strcmp(F(&o, q, C_ID), F(&n, r, C_ID)) != 0;
-        for (int c = C_AHALL; c <= C_AU; c++)
-            if (strcmp(F(&o, q, c), F(&n, r, c)) != 0) {
-                moved++;
-                break;
-            }
-    }
-    for (int64_t r = 0; r < o.rows; r++)
-        if (table_find(&n, F(&o, r, C_ADEV), F(&o, r, C_APORT)) < 0) {
-            change_row(f, "removed", &o, r, &n, -1, "");
-            removed++;
-        }
+    diff_counts c;
+    memset(&c, 0, sizeof c);
+    change_rows(f, &o, &n, &c);
     int bad = ferror(f);
     if ((fclose(f) != 0) | bad) {
         cli_io_error(&err, "cannot write %s/changes.csv: %s", out, strerror(errno ? errno : EIO));
@@ -455,73 +569,14 @@ int cmd_diff(int argc, char **argv)
         table_free(&n);
         return cli_report("writing outputs", &err);
     }
-    /* devices added / removed, from the cable ends */
-    char *bo = NULL, *bn = NULL;
-    int64_t ndo = 0, ndn = 0;
-    char **vo = device_set(&o, &ndo, &bo), **vn = device_set(&n, &ndn, &bn);
-    int64_t dev_added = vo && vn ? count_missing(vn, ndn, vo, ndo) : 0;
-    int64_t dev_removed = vo && vn ? count_missing(vo, ndo, vn, ndn) : 0;
-    free(vo);
-    free(vn);
-    free(bo);
-    free(bn);
+    count_devices(&o, &n, &c);
     int ok_o, ok_n;
     double cost_o = plan_cost(dirs[0], &ok_o), cost_n = plan_cost(dirs[1], &ok_n);
-
-    cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "old", dirs[0]);
-    cJSON_AddStringToObject(s, "new", dirs[1]);
-    cJSON_AddNumberToObject(s, "cables_old", (double)o.rows);
-    cJSON_AddNumberToObject(s, "cables_new", (double)n.rows);
-    cJSON_AddNumberToObject(s, "cables_added", (double)added);
-    cJSON_AddNumberToObject(s, "cables_removed", (double)removed);
-    cJSON_AddNumberToObject(s, "cables_reterminated", (double)reterm);
-    cJSON_AddNumberToObject(s, "cables_changed", (double)changed);
-    cJSON_AddNumberToObject(s, "cables_unchanged", (double)same);
-    cJSON_AddNumberToObject(s, "cables_renumbered", (double)renumbered);
-    cJSON_AddNumberToObject(s, "cables_with_a_end_moved", (double)moved);
-    cJSON_AddNumberToObject(s, "devices_added", (double)dev_added);
-    cJSON_AddNumberToObject(s, "devices_removed", (double)dev_removed);
-    if (ok_o && ok_n)
-        cJSON_AddNumberToObject(s, "cost_of_step_usd", cost_n - cost_o);
-    else
-        cJSON_AddNullToObject(s, "cost_of_step_usd");
-    char *js = cJSON_Print(s);
-    cJSON_Delete(s);
-    rc = EXIT_OK;
-    if (js == NULL) {
-        cli_io_error(&err, "out of memory writing %s/changes-summary.json", out);
-        err.code = FP_ENOMEM;
-        fp_publish_abort(pub);
-        rc = cli_report("writing outputs", &err);
-    } else if ((f = fp_publish_create(pub, "changes-summary.json", &err)) == NULL) {
-        fp_publish_abort(pub);
-        rc = cli_report("writing outputs", &err);
-    } else {
-        int werr = fprintf(f, "%s\n", js) < 0;
-        werr |= ferror(f);
-        if ((fclose(f) != 0) | werr) {
-            cli_io_error(&err, "cannot write %s/changes-summary.json: %s", out,
-                         strerror(errno ? errno : EIO));
-            fp_publish_abort(pub);
-            rc = cli_report("writing outputs", &err);
-        } else if (fp_publish_commit(pub, &err) != FP_OK) {
-            rc = cli_report("writing outputs", &err);
-        }
-    }
+    char *js = summary_text(dirs, &o, &n, &c, ok_o && ok_n, cost_o, cost_n);
+    rc = publish_summary(pub, js, out, &err);
     cJSON_free(js);
-    if (rc == EXIT_OK) {
-        printf("%s -> %s: %lld cables -> %lld\n", dirs[0], dirs[1], (long long)o.rows, (long long)n.rows);
-        printf("  cables: %lld added, %lld removed, %lld re-terminated, %lld changed, %lld unchanged (%lld renumbered)\n",
-               (long long)added, (long long)removed, (long long)reterm, (long long)changed,
-               (long long)same, (long long)renumbered);
-        printf("  devices: %lld added, %lld removed; %lld kept cables whose A end sits elsewhere\n",
-               (long long)dev_added, (long long)dev_removed, (long long)moved);
-        if (ok_o && ok_n)
-            printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
-                   cost_o, cost_n);
-        printf("  wrote %s/changes.csv, %s/changes-summary.json\n", out, out);
-    }
+    if (rc == EXIT_OK)
+        print_diff(dirs, &o, &n, &c, ok_o && ok_n, cost_o, cost_n, out);
     table_free(&o);
     table_free(&n);
     return rc;

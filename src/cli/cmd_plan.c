@@ -256,6 +256,83 @@ typedef struct plan_opts {
     fp_paper paper;
 } plan_opts;
 
+/* The options only plan takes (--split-by, --labels, --formats, --paper, --no-xlsx, --png,
+ * --detail) into *po: 1 when argv[*i] was one (*i on its value), 0 when not, -1 on a bad
+ * value (message printed). */
+static int plan_option(int argc, char **argv, int *i, plan_opts *po)
+{
+    if (strcmp(argv[*i], "--split-by") == 0) {
+        const char *v = *i + 1 < argc ? argv[++*i] : "";
+        if (strcmp(v, "row") == 0)
+            po->split_by = FP_SPLIT_ROW;
+        else if (strcmp(v, "hall") == 0)
+            po->split_by = FP_SPLIT_HALL;
+        else {
+            fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(argv[*i], "--labels") == 0) {
+        const char *v = *i + 1 < argc ? argv[++*i] : "";
+        if (strcmp(v, "plain") == 0)
+            po->labels = FP_LABELS_PLAIN;
+        else if (strcmp(v, "tia606") == 0)
+            po->labels = FP_LABELS_TIA606;
+        else {
+            fprintf(stderr, "fabplan: --labels expects plain or tia606, got \"%s\"\n", v);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(argv[*i], "--formats") == 0 || strncmp(argv[*i], "--formats=", 10) == 0) {
+        const char *v = argv[*i][9] == '=' ? argv[*i] + 10 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (v == NULL) {
+            fprintf(stderr, "fabplan: --formats needs a comma list of: ");
+            list_format_names(stderr);
+            fputc('\n', stderr);
+            return -1;
+        }
+        unsigned bits = parse_formats(v);
+        if (bits == 0)
+            return -1;
+        po->formats |= bits;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--paper") == 0 || strncmp(argv[*i], "--paper=", 8) == 0) {
+        const char *v = argv[*i][7] == '=' ? argv[*i] + 8 : *i + 1 < argc ? argv[++*i] : "";
+        if (strcmp(v, "a4") == 0 || strcmp(v, "A4") == 0)
+            po->paper = FP_PAPER_A4;
+        else if (strcmp(v, "letter") == 0 || strcmp(v, "Letter") == 0)
+            po->paper = FP_PAPER_LETTER;
+        else {
+            fprintf(stderr, "fabplan: --paper expects a4 or letter, got \"%s\"\n", v);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(argv[*i], "--no-xlsx") == 0) {
+        po->no_xlsx = 1;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--png") == 0) {
+        po->png = 1;
+        return 1;
+    }
+    if (strncmp(argv[*i], "--detail", 8) == 0 && (argv[*i][8] == '\0' || argv[*i][8] == '=')) {
+        if (argv[*i][8] == '=')
+            po->detail = argv[*i] + 9;
+        else if (*i + 1 < argc)
+            po->detail = argv[++*i];
+        else {
+            fprintf(stderr, "fabplan: --detail needs a value (su:N or pod:N)\n");
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *), plan_opts *po)
 {
     for (int i = 1; i < argc; i++) {
@@ -263,74 +340,12 @@ static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FIL
             usage(stdout);
             return -1;
         }
-        if (po && strcmp(argv[i], "--split-by") == 0) {
-            const char *v = i + 1 < argc ? argv[++i] : "";
-            if (strcmp(v, "row") == 0)
-                po->split_by = FP_SPLIT_ROW;
-            else if (strcmp(v, "hall") == 0)
-                po->split_by = FP_SPLIT_HALL;
-            else {
-                fprintf(stderr, "fabplan: --split-by expects row or hall, got \"%s\"\n", v);
+        if (po) {
+            int pr = plan_option(argc, argv, &i, po);
+            if (pr < 0)
                 return EXIT_USAGE;
-            }
-            continue;
-        }
-        if (po && strcmp(argv[i], "--labels") == 0) {
-            const char *v = i + 1 < argc ? argv[++i] : "";
-            if (strcmp(v, "plain") == 0)
-                po->labels = FP_LABELS_PLAIN;
-            else if (strcmp(v, "tia606") == 0)
-                po->labels = FP_LABELS_TIA606;
-            else {
-                fprintf(stderr, "fabplan: --labels expects plain or tia606, got \"%s\"\n", v);
-                return EXIT_USAGE;
-            }
-            continue;
-        }
-        if (po && (strcmp(argv[i], "--formats") == 0 || strncmp(argv[i], "--formats=", 10) == 0)) {
-            const char *v = argv[i][9] == '=' ? argv[i] + 10 : i + 1 < argc ? argv[++i] : NULL;
-            if (v == NULL) {
-                fprintf(stderr, "fabplan: --formats needs a comma list of: ");
-                list_format_names(stderr);
-                fputc('\n', stderr);
-                return EXIT_USAGE;
-            }
-            unsigned bits = parse_formats(v);
-            if (bits == 0)
-                return EXIT_USAGE;
-            po->formats |= bits;
-            continue;
-        }
-        if (po && (strcmp(argv[i], "--paper") == 0 || strncmp(argv[i], "--paper=", 8) == 0)) {
-            const char *v = argv[i][7] == '=' ? argv[i] + 8 : i + 1 < argc ? argv[++i] : "";
-            if (strcmp(v, "a4") == 0 || strcmp(v, "A4") == 0)
-                po->paper = FP_PAPER_A4;
-            else if (strcmp(v, "letter") == 0 || strcmp(v, "Letter") == 0)
-                po->paper = FP_PAPER_LETTER;
-            else {
-                fprintf(stderr, "fabplan: --paper expects a4 or letter, got \"%s\"\n", v);
-                return EXIT_USAGE;
-            }
-            continue;
-        }
-        if (po && strcmp(argv[i], "--no-xlsx") == 0) {
-            po->no_xlsx = 1;
-            continue;
-        }
-        if (po && strcmp(argv[i], "--png") == 0) {
-            po->png = 1;
-            continue;
-        }
-        if (po && strncmp(argv[i], "--detail", 8) == 0 && (argv[i][8] == '\0' || argv[i][8] == '=')) {
-            if (argv[i][8] == '=')
-                po->detail = argv[i] + 9;
-            else if (i + 1 < argc)
-                po->detail = argv[++i];
-            else {
-                fprintf(stderr, "fabplan: --detail needs a value (su:N or pod:N)\n");
-                return EXIT_USAGE;
-            }
-            continue;
+            if (pr > 0)
+                continue;
         }
         int r = cli_parse_spec_opt(o, argc, argv, &i);
         if (r == 0)

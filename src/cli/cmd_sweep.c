@@ -109,24 +109,31 @@ static int plan_point(point *pt, const cli_spec_opts *o, const fp_catalog *cat, 
     return EXIT_OK;
 }
 
-/* Plan every point with `jobs` worker processes (sizes are independent; each worker takes every
- * jobs-th size and sends its points back through a pipe), so a sweep uses every core. Results
- * land by index: the output does not depend on which worker finishes first. Returns an exit
- * code. */
-static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, int64_t step,
-                    int jobs)
+/* A worker process: plans every jobs-th size from k and writes each point into fd. */
+static void worker(int fd, int k, int64_t n, int jobs, const cli_spec_opts *o, int64_t a,
+                   int64_t step)
 {
-    int fds[64];
-    pid_t pids[64];
-    int64_t got = 0;
-    if (jobs <= 1 || n < 2) {
-        for (int64_t i = 0; i < n; i++) {
-            int rc = plan_point(&pts[i], o, NULL, a + i * step);
-            if (rc != EXIT_OK)
-                return rc;
+    for (int64_t i = k; i < n; i += jobs) {
+        point pt;
+        if (plan_point(&pt, o, NULL, a + i * step) != EXIT_OK)
+            _exit(1);
+        const char *b = (const char *)&pt;
+        size_t left = sizeof pt;
+        while (left > 0) {
+            ssize_t w = write(fd, b, left);
+            if (w <= 0)
+                _exit(1);
+            b += w;
+            left -= (size_t)w;
         }
-        return EXIT_OK;
     }
+    _exit(0);
+}
+
+/* Start the workers: pids[k], and fds[k] the pipe each writes its points into. */
+static int start_workers(int jobs, int64_t n, const cli_spec_opts *o, int64_t a, int64_t step,
+                         int *fds, pid_t *pids)
+{
     fflush(stdout);
     fflush(stderr);
     for (int k = 0; k < jobs; k++) {
@@ -137,26 +144,18 @@ static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, in
         }
         if (pids[k] == 0) {
             close(pfd[0]);
-            for (int64_t i = k; i < n; i += jobs) {
-                point pt;
-                if (plan_point(&pt, o, NULL, a + i * step) != EXIT_OK)
-                    _exit(1);
-                const char *b = (const char *)&pt;
-                size_t left = sizeof pt;
-                while (left > 0) {
-                    ssize_t w = write(pfd[1], b, left);
-                    if (w <= 0)
-                        _exit(1);
-                    b += w;
-                    left -= (size_t)w;
-                }
-            }
-            _exit(0);
+            worker(pfd[1], k, n, jobs, o, a, step);
         }
         close(pfd[1]);
         fds[k] = pfd[0];
     }
-    /* Read every worker's points as they come (a full pipe would stall its worker). */
+    return EXIT_OK;
+}
+
+/* Read every worker's points as they come (a full pipe would stall its worker) into pts by
+ * index; *got the points read. Closes each pipe at its end (fds[k] = -1). */
+static int gather(point *pts, int64_t n, int jobs, int *fds, int64_t *got)
+{
     point *buf = calloc((size_t)jobs, sizeof *buf);
     size_t *have = calloc((size_t)jobs, sizeof *have);
     int64_t *next = calloc((size_t)jobs, sizeof *next);
@@ -197,10 +196,37 @@ static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, in
                     pts[next[k]] = buf[k];
                 next[k] += jobs;
                 have[k] = 0;
-                got++;
+                (*got)++;
             }
         }
     }
+    free(buf);
+    free(have);
+    free(next);
+    return rc;
+}
+
+/* Plan every point with `jobs` worker processes (sizes are independent; each worker takes every
+ * jobs-th size and sends its points back through a pipe), so a sweep uses every core. Results
+ * land by index: the output does not depend on which worker finishes first. Returns an exit
+ * code. */
+static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, int64_t step,
+                    int jobs)
+{
+    int fds[64];
+    pid_t pids[64];
+    int64_t got = 0;
+    if (jobs <= 1 || n < 2) {
+        for (int64_t i = 0; i < n; i++) {
+            int rc = plan_point(&pts[i], o, NULL, a + i * step);
+            if (rc != EXIT_OK)
+                return rc;
+        }
+        return EXIT_OK;
+    }
+    if (start_workers(jobs, n, o, a, step, fds, pids) != EXIT_OK)
+        return EXIT_FAIL;
+    int rc = gather(pts, n, jobs, fds, &got);
     for (int k = 0; k < jobs; k++) {
         int st;
         if (fds[k] >= 0)
@@ -209,9 +235,6 @@ static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, in
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             rc = rc == EXIT_OK ? EXIT_FAIL : rc;
     }
-    free(buf);
-    free(have);
-    free(next);
     if (rc == EXIT_OK && got != n) {
         fprintf(stderr, "fabplan sweep: a worker stopped early (%lld of %lld sizes planned)\n",
                 (long long)got, (long long)n);
@@ -333,6 +356,113 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
     return (fclose(f) == 0) & !bad;
 }
 
+/* The command line into *o, *out, the --gpus range (its text *range, a..b step) and *jobs.
+ * Returns -1 to go on, else the exit code. */
+static int sweep_args(int argc, char **argv, cli_spec_opts *o, const char **out,
+                      const char **range, int64_t *a, int64_t *b, int64_t *step, int *jobs)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            sweep_usage(stdout);
+            return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--gpus") == 0 || strncmp(argv[i], "--gpus=", 7) == 0) {
+            if (argv[i][6] == '=')
+                *range = argv[i] + 7;
+            else if (i + 1 < argc)
+                *range = argv[++i];
+            if (*range == NULL || !parse_range(*range, a, b, step)) {
+                fprintf(stderr, "fabplan sweep: --gpus expects A..B or A..B:STEP with 1 <= A <= B and STEP >= 1 (e.g. 1024..131072:1024), found \"%s\"\n",
+                        *range ? *range : "");
+                return EXIT_USAGE;
+            }
+            continue;
+        }
+        int jr = cli_parse_jobs("sweep", argc, argv, &i, jobs);
+        if (jr < 0)
+            return EXIT_USAGE;
+        if (jr > 0)
+            continue;
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "fabplan sweep: %s needs a directory\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            *out = argv[++i];
+            continue;
+        }
+        int r = cli_parse_spec_opt(o, argc, argv, &i);
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_unknown_option("sweep", argv[i]);
+        if (o->spec_path != NULL) {
+            fprintf(stderr, "fabplan sweep: one SPEC, found a second: %s\n", argv[i]);
+            return EXIT_USAGE;
+        }
+        o->spec_path = argv[i];
+    }
+    if (*range == NULL) {
+        fprintf(stderr, "fabplan sweep: --gpus A..B[:STEP] is required\n");
+        sweep_usage(stderr);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* sweep.csv and sweep.svg, both or neither, through the publishing plan -o uses (lock, private
+ * temporary folder, rollback, cleanup on SIGINT/SIGTERM). Returns the exit code. */
+static int publish_sweep(const char *out, const point *pts, int64_t n, const char *title)
+{
+    fp_error err = { 0 };
+    fp_publish *pub = NULL;
+    FILE *f;
+    if (fp_publish_begin(out, &pub, &err) != FP_OK)
+        return cli_report("writing outputs", &err);
+    if ((f = fp_publish_create(pub, "sweep.csv", &err)) == NULL ||
+        (!write_csv(f, pts, (size_t)n) &&
+         cli_io_error(&err, "cannot write %s/sweep.csv (disk full?)", out)) ||
+        (f = fp_publish_create(pub, "sweep.svg", &err)) == NULL ||
+        (!write_svg(f, pts, (size_t)n, title) &&
+         cli_io_error(&err, "cannot write %s/sweep.svg (disk full?)", out))) {
+        fp_publish_abort(pub);
+        return cli_report("writing outputs", &err);
+    }
+    if (fp_publish_commit(pub, &err) != FP_OK)
+        return cli_report("writing outputs", &err);
+    return EXIT_OK;
+}
+
+/* The three largest rises in cost per GPU, and whether the tier count changed there. */
+static void print_rises(const point *pts, int64_t n)
+{
+    int64_t best[3] = { -1, -1, -1 };
+    for (int64_t i = 1; i < n; i++) {
+        if (!pts[i].ok || !pts[i - 1].ok)
+            continue;
+        double d = pts[i].cost_per_gpu - pts[i - 1].cost_per_gpu;
+        for (int k = 0; k < 3; k++)
+            if (best[k] < 0 ||
+                d > pts[best[k]].cost_per_gpu - pts[best[k] - 1].cost_per_gpu) {
+                for (int m = 2; m > k; m--)
+                    best[m] = best[m - 1];
+                best[k] = i;
+                break;
+            }
+    }
+    for (int k = 0; k < 3 && best[k] > 0; k++) {
+        const point *p0 = &pts[best[k] - 1], *p1 = &pts[best[k]];
+        if (p1->cost_per_gpu <= p0->cost_per_gpu)
+            break;
+        printf("  cost per GPU rises %+.0f USD from %lld to %lld GPUs (%.0f -> %.0f)%s\n",
+               p1->cost_per_gpu - p0->cost_per_gpu, (long long)p0->gpus, (long long)p1->gpus,
+               p0->cost_per_gpu, p1->cost_per_gpu,
+               p1->tiers != p0->tiers ? " at a tier change" : "");
+    }
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     cli_spec_opts o = { 0 };
@@ -340,64 +470,9 @@ int cmd_sweep(int argc, char **argv)
     int64_t a = 0, b = 0, step = 0;
     int rc = EXIT_OK, jobs = 0;
     point *pts = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            sweep_usage(stdout);
-            goto done;
-        }
-        if (strcmp(argv[i], "--gpus") == 0 || strncmp(argv[i], "--gpus=", 7) == 0) {
-            if (argv[i][6] == '=')
-                range = argv[i] + 7;
-            else if (i + 1 < argc)
-                range = argv[++i];
-            if (range == NULL || !parse_range(range, &a, &b, &step)) {
-                fprintf(stderr, "fabplan sweep: --gpus expects A..B or A..B:STEP with 1 <= A <= B and STEP >= 1 (e.g. 1024..131072:1024), found \"%s\"\n",
-                        range ? range : "");
-                rc = EXIT_USAGE;
-                goto done;
-            }
-            continue;
-        }
-        int jr = cli_parse_jobs("sweep", argc, argv, &i, &jobs);
-        if (jr < 0) {
-            rc = EXIT_USAGE;
-            goto done;
-        }
-        if (jr > 0)
-            continue;
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
-            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-                fprintf(stderr, "fabplan sweep: %s needs a directory\n", argv[i]);
-                rc = EXIT_USAGE;
-                goto done;
-            }
-            out = argv[++i];
-            continue;
-        }
-        int r = cli_parse_spec_opt(&o, argc, argv, &i);
-        if (r < 0) {
-            rc = EXIT_USAGE;
-            goto done;
-        }
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            rc = cli_unknown_option("sweep", argv[i]);
-            goto done;
-        }
-        if (o.spec_path != NULL) {
-            fprintf(stderr, "fabplan sweep: one SPEC, found a second: %s\n", argv[i]);
-            rc = EXIT_USAGE;
-            goto done;
-        }
-        o.spec_path = argv[i];
-    }
-    if (range == NULL) {
-        fprintf(stderr, "fabplan sweep: --gpus A..B[:STEP] is required\n");
-        sweep_usage(stderr);
-        rc = EXIT_USAGE;
+    if ((rc = sweep_args(argc, argv, &o, &out, &range, &a, &b, &step, &jobs)) >= 0)
         goto done;
-    }
+    rc = EXIT_OK;
     int64_t n = (b - a) / step + 1;
     if (n > MAX_POINTS) {
         fprintf(stderr, "fabplan sweep: --gpus %s gives %lld sizes; at most %d\n", range,
@@ -435,59 +510,15 @@ int cmd_sweep(int argc, char **argv)
         rc = EXIT_INPUT;
         goto done;
     }
-    /* Both files or neither, through the publishing plan -o uses (lock, private temporary
-     * folder, rollback, cleanup on SIGINT/SIGTERM). */
     char title[256];
-    fp_error err = { 0 };
-    fp_publish *pub = NULL;
-    FILE *f;
     snprintf(title, sizeof title, "fabplan sweep %s%s%s", range, o.spec_path ? " " : "",
              o.spec_path ? o.spec_path : "");
-    if (fp_publish_begin(out, &pub, &err) != FP_OK) {
-        rc = cli_report("writing outputs", &err);
+    if ((rc = publish_sweep(out, pts, n, title)) != EXIT_OK)
         goto done;
-    }
-    if ((f = fp_publish_create(pub, "sweep.csv", &err)) == NULL ||
-        (!write_csv(f, pts, (size_t)n) &&
-         cli_io_error(&err, "cannot write %s/sweep.csv (disk full?)", out)) ||
-        (f = fp_publish_create(pub, "sweep.svg", &err)) == NULL ||
-        (!write_svg(f, pts, (size_t)n, title) &&
-         cli_io_error(&err, "cannot write %s/sweep.svg (disk full?)", out))) {
-        fp_publish_abort(pub);
-        rc = cli_report("writing outputs", &err);
-        goto done;
-    }
-    if (fp_publish_commit(pub, &err) != FP_OK) {
-        rc = cli_report("writing outputs", &err);
-        goto done;
-    }
     if (!o.quiet) {
         printf("sweep %s: %lld sizes, %lld planned, %lld cannot be built\n", range, (long long)n,
                (long long)ok, (long long)(n - ok));
-        /* the three largest rises in cost per GPU, and whether the tier count changed there */
-        int64_t best[3] = { -1, -1, -1 };
-        for (int64_t i = 1; i < n; i++) {
-            if (!pts[i].ok || !pts[i - 1].ok)
-                continue;
-            double d = pts[i].cost_per_gpu - pts[i - 1].cost_per_gpu;
-            for (int k = 0; k < 3; k++)
-                if (best[k] < 0 ||
-                    d > pts[best[k]].cost_per_gpu - pts[best[k] - 1].cost_per_gpu) {
-                    for (int m = 2; m > k; m--)
-                        best[m] = best[m - 1];
-                    best[k] = i;
-                    break;
-                }
-        }
-        for (int k = 0; k < 3 && best[k] > 0; k++) {
-            const point *p0 = &pts[best[k] - 1], *p1 = &pts[best[k]];
-            if (p1->cost_per_gpu <= p0->cost_per_gpu)
-                break;
-            printf("  cost per GPU rises %+.0f USD from %lld to %lld GPUs (%.0f -> %.0f)%s\n",
-                   p1->cost_per_gpu - p0->cost_per_gpu, (long long)p0->gpus, (long long)p1->gpus,
-                   p0->cost_per_gpu, p1->cost_per_gpu,
-                   p1->tiers != p0->tiers ? " at a tier change" : "");
-        }
+        print_rises(pts, n);
         printf("  wrote %s/sweep.csv, %s/sweep.svg\n", out, out);
     }
 done:

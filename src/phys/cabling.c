@@ -374,6 +374,33 @@ static void group_links(ctx *c, int32_t *parent, int32_t *comp_start, int32_t *c
         comp_links[fill[link_root[l]]++] = (int32_t)l;
 }
 
+/* Media for every link still undecided, a connected group of links (comp_links of its root)
+ * at a time. */
+static fp_status decide_groups(ctx *c, const int32_t *comp_start, const int32_t *comp_links,
+                               const int32_t *link_root, fp_error *err)
+{
+    fp_status rc;
+    for (int64_t l = 0; l < c->fab->n_link; l++) {
+        if (c->link_role[l] != LINK_UNDECIDED)
+            continue;
+        int32_t r = link_root[l];
+        if ((rc = fp__media_decide(c, comp_links + comp_start[r], (size_t)(comp_start[r + 1] - comp_start[r]),
+                         err)) != FP_OK)
+            return rc;
+    }
+    return FP_OK;
+}
+
+/* The plan's note on links moved to a longer-reach optic class by the optical budget. */
+static void budget_note(fp_cabling *cab, const fp_rspec *rs)
+{
+    if (cab->over_budget > 0)
+        snprintf(cab->note, sizeof cab->note,
+                 "optical budget: %lld links moved to a longer-reach optic class because fibre loss plus %d mated connector pair%s per link passed the shorter class's channel budget",
+                 (long long)cab->over_budget, (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs,
+                 (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
+}
+
 fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
                             const fp_rspec *rs, fp_error *err)
 {
@@ -418,24 +445,13 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
         goto out;
 
     group_links(&c, parent, comp_start, comp_links, link_root);
-    for (int64_t l = 0; l < fab->n_link; l++) {
-        if (c.link_role[l] != LINK_UNDECIDED)
-            continue;
-        int32_t r = link_root[l];
-        if ((rc = fp__media_decide(&c, comp_links + comp_start[r], (size_t)(comp_start[r + 1] - comp_start[r]),
-                         err)) != FP_OK)
-            goto out;
-    }
-    if ((rc = make_cables(&c, comp_start, comp_links, link_root, err)) != FP_OK ||
+    if ((rc = decide_groups(&c, comp_start, comp_links, link_root, err)) != FP_OK ||
+        (rc = make_cables(&c, comp_start, comp_links, link_root, err)) != FP_OK ||
         (c.ov_of && (rc = check_override_ids(&c, err)) != FP_OK))
         goto out;
     for (int64_t l = 0; l < fab->n_link; l++)
         cab->by_medium[fab->link[l].boundary][cab->link_medium[l]]++;
-    if (cab->over_budget > 0)
-        snprintf(cab->note, sizeof cab->note,
-                 "optical budget: %lld links moved to a longer-reach optic class because fibre loss plus %d mated connector pair%s per link passed the shorter class's channel budget",
-                 (long long)cab->over_budget, (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs,
-                 (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
+    budget_note(cab, rs);
     if (rs->phys.structured && (rc = fp__structured_build(cab, lay, fab, rs, err)) != FP_OK)
         goto out;
     if ((rc = rack_totals(&c, err)) == FP_OK)

@@ -311,25 +311,62 @@ static void campus_grid(const build *b, const int k_of[], const double span_of[]
     }
 }
 
+/* Row widths: the widest row of a hall sets where the next row in a line begins. */
+static void row_spans(const build *b, double span_of[MAX_HALLS])
+{
+    double w = 0;
+    memset(span_of, 0, MAX_HALLS * sizeof *span_of);
+    for (int64_t i = 0; i < b->lay->n_rack; i++) {
+        const trk *t = &b->rk[i];
+        w = (i > 0 && b->rk[i - 1].hall == t->hall && b->rk[i - 1].row == t->row) ? w + t->width : t->width;
+        if (w > span_of[t->hall])
+            span_of[t->hall] = w;
+    }
+}
+
+/* Rack i of floor order (order[i].index in the stream) into sorted[i] with its 1-based hall,
+ * row and position and its coordinates; inv[stream index] = i. Counts compute and network
+ * racks and the floor's width into the layout. */
+static void place_racks(build *b, const rack_key *order, const double *x_in_row,
+                        const int *k_of, const double *span_of, const double *hall_x0,
+                        const double *hall_y0, fp_rack *sorted, int64_t *inv)
+{
+    fp_layout *lay = b->lay;
+    const fp_phys_spec *ps = b->ps;
+    double pitch = ps->rack_depth_m + ps->aisle_m;
+    lay->floor_w = 0;
+    for (int64_t i = 0; i < lay->n_rack; i++) {
+        int64_t src = order[i].index;
+        const trk *t = &b->rk[src];
+        fp_rack *r = &sorted[i];
+        int k = k_of[t->hall];
+        int32_t row = final_row(b, t->hall, t->row, k);
+        inv[src] = i;
+        r->units_used = lay->rack[src].units_used;
+        r->devices = lay->rack[src].devices;
+        r->hall = t->hall + 1;
+        r->row = row + 1;
+        r->pos = t->pos + 1;
+        r->role = t->role;
+        r->x = hall_x0[t->hall] + (row % k) * (span_of[t->hall] + ps->cross_aisle_m) + x_in_row[src];
+        r->y = hall_y0[t->hall] + (row / k) * pitch;
+        if (r->x + t->width > lay->floor_w)
+            lay->floor_w = r->x + t->width;
+        if (t->role == 0)
+            lay->compute_racks++;
+        else
+            lay->network_racks++;
+    }
+}
+
 /* Number racks in floor order, make hall/row/pos 1-based, set coordinates. */
 static fp_status finish(build *b, fp_error *err)
 {
     fp_layout *lay = b->lay;
-    const fp_phys_spec *ps = b->ps;
     int64_t n = lay->n_rack;
     int k_of[MAX_HALLS];
     double span_of[MAX_HALLS];
-    memset(span_of, 0, sizeof span_of);
-    /* Row widths: the widest row of a hall sets where the next row in a line begins. */
-    {
-        double w = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const trk *t = &b->rk[i];
-            w = (i > 0 && b->rk[i - 1].hall == t->hall && b->rk[i - 1].row == t->row) ? w + t->width : t->width;
-            if (w > span_of[t->hall])
-                span_of[t->hall] = w;
-        }
-    }
+    row_spans(b, span_of);
     for (int h = 0; h < b->halls; h++)
         k_of[h] = rows_per_line(b, b->hall_rows[h] + b->hall_central_rows[h], span_of[h]);
     double *x_in_row = malloc((size_t)n * sizeof *x_in_row);
@@ -352,34 +389,12 @@ static fp_status finish(build *b, fp_error *err)
         order[i].index = i;
     }
     qsort(order, (size_t)n, sizeof *order, rack_key_cmp);
-    double pitch = ps->rack_depth_m + ps->aisle_m, y0 = 0, hall_x0[MAX_HALLS], hall_y0[MAX_HALLS];
-    lay->floor_w = 0;
+    double y0 = 0, hall_x0[MAX_HALLS], hall_y0[MAX_HALLS];
     int64_t rows_total = 0;
     campus_grid(b, k_of, span_of, hall_x0, hall_y0, &y0);
     for (int h = 0; h < b->halls; h++)
         rows_total += b->hall_rows[h] + b->hall_central_rows[h];
-    for (int64_t i = 0; i < n; i++) {
-        int64_t src = order[i].index;
-        const trk *t = &b->rk[src];
-        fp_rack *r = &sorted[i];
-        int k = k_of[t->hall];
-        int32_t row = final_row(b, t->hall, t->row, k);
-        inv[src] = i;
-        r->units_used = lay->rack[src].units_used;
-        r->devices = lay->rack[src].devices;
-        r->hall = t->hall + 1;
-        r->row = row + 1;
-        r->pos = t->pos + 1;
-        r->role = t->role;
-        r->x = hall_x0[t->hall] + (row % k) * (span_of[t->hall] + ps->cross_aisle_m) + x_in_row[src];
-        r->y = hall_y0[t->hall] + (row / k) * pitch;
-        if (r->x + t->width > lay->floor_w)
-            lay->floor_w = r->x + t->width;
-        if (t->role == 0)
-            lay->compute_racks++;
-        else
-            lay->network_racks++;
-    }
+    place_racks(b, order, x_in_row, k_of, span_of, hall_x0, hall_y0, sorted, inv);
     free(lay->rack);
     lay->rack = sorted;
     lay->floor_d = y0;

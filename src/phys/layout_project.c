@@ -14,6 +14,47 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
+/* Keep the racks that hold something now; positions (K12) are the full build's. keep[] maps
+ * the full build's racks to the kept ones (-1 dropped). */
+static void keep_used_racks(fp_layout *lay, const fp_fabric *fab, const fp_layout *full,
+                            int64_t *keep)
+{
+    int64_t n = 0;
+    for (int64_t r = 0; r < full->n_rack; r++) {
+        keep[r] = lay->rack[r].devices > 0 ? n : -1;
+        if (keep[r] >= 0) {
+            lay->rack[n] = lay->rack[r];
+            if (lay->rack[n].role == 0)
+                lay->compute_racks++;
+            else
+                lay->network_racks++;
+            n++;
+        }
+    }
+    lay->n_rack = n;
+    for (int64_t d = 0; d < fab->n_dev; d++)
+        lay->dev_rack[d] = (int32_t)keep[lay->dev_rack[d]];
+    lay->halls = full->halls;
+    lay->rows = full->rows;
+    lay->floor_w = full->floor_w;
+    lay->floor_d = full->floor_d;
+}
+
+/* Every device of the full build by name: fname[d] its name, slot[] an open-addressing hash
+ * table of n_slot entries (a power of two) holding device ids, -1 empty. */
+static void name_index(const fp_fabric *ffab, const fp_rspec *frs, char (*fname)[64],
+                       int64_t *slot, int64_t n_slot)
+{
+    memset(slot, 0xff, sizeof *slot * (size_t)n_slot);
+    for (int64_t d = 0; d < ffab->n_dev; d++) {
+        fp__device_name(fname[d], sizeof fname[d], ffab, frs, d);
+        uint64_t h = name_hash(fname[d]) & (uint64_t)(n_slot - 1);
+        while (slot[h] >= 0)
+            h = (h + 1) & (uint64_t)(n_slot - 1);
+        slot[h] = d;
+    }
+}
+
 fp_status fp__layout_project(fp_layout *lay, const fp_fabric *fab, const fp_rspec *rs,
                              const fp_layout *full, const fp_fabric *ffab, const fp_rspec *frs,
                              fp_error *err)
@@ -34,14 +75,7 @@ fp_status fp__layout_project(fp_layout *lay, const fp_fabric *fab, const fp_rspe
         rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for the layout");
         goto out;
     }
-    memset(slot, 0xff, sizeof *slot * (size_t)n_slot);
-    for (int64_t d = 0; d < ffab->n_dev; d++) {
-        fp__device_name(fname[d], sizeof fname[d], ffab, frs, d);
-        uint64_t h = name_hash(fname[d]) & (uint64_t)(n_slot - 1);
-        while (slot[h] >= 0)
-            h = (h + 1) & (uint64_t)(n_slot - 1);
-        slot[h] = d;
-    }
+    name_index(ffab, frs, fname, slot, n_slot);
     for (int64_t r = 0; r < full->n_rack; r++) {
         lay->rack[r] = full->rack[r];
         lay->rack[r].units_used = 0;
@@ -69,26 +103,7 @@ fp_status fp__layout_project(fp_layout *lay, const fp_fabric *fab, const fp_rspe
                                  : (rs->tier[t - 1].model.ru > 0 ? rs->tier[t - 1].model.ru : 1);
         rk->devices++;
     }
-    /* Keep the racks that hold something now; positions (K12) are the full build's. */
-    int64_t n = 0;
-    for (int64_t r = 0; r < full->n_rack; r++) {
-        keep[r] = lay->rack[r].devices > 0 ? n : -1;
-        if (keep[r] >= 0) {
-            lay->rack[n] = lay->rack[r];
-            if (lay->rack[n].role == 0)
-                lay->compute_racks++;
-            else
-                lay->network_racks++;
-            n++;
-        }
-    }
-    lay->n_rack = n;
-    for (int64_t d = 0; d < fab->n_dev; d++)
-        lay->dev_rack[d] = (int32_t)keep[lay->dev_rack[d]];
-    lay->halls = full->halls;
-    lay->rows = full->rows;
-    lay->floor_w = full->floor_w;
-    lay->floor_d = full->floor_d;
+    keep_used_racks(lay, fab, full, keep);
 out:
     free(slot);
     free(fname);

@@ -105,32 +105,29 @@ static fp_status place_panels(fp_cabling *cab, const fp_layout *lay, const fp_fa
     return FP_OK;
 }
 
-fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
-                               const fp_rspec *rs, fp_error *err)
+/* The catalog ids structured cabling needs: id[0] OM4 trunk, [1] OS2 trunk, [2] panel,
+ * [3] MPO adapter plate, [4] LC cassette. FP_ECATALOG when one is missing. */
+static fp_status need_parts(const fp_phys_spec *ps, int id[5], fp_error *err)
 {
-    const fp_phys_spec *ps = &rs->phys;
     static const char *const need_ids[] = { "trunk-om4-mpo-144f", "trunk-os2-mpo-144f",
                                             "panel-1u-4slot", "adapter-plate-mpo12",
                                             "cassette-mpo-lc12" };
-    int id[5];
     for (int k = 0; k < 5; k++)
         if ((id[k] = part_by_id(ps, need_ids[k])) < 0)
             FP_FAIL(err, FP_ECATALOG, "/layout/cabling",
                     "/layout/cabling: structured cabling needs the catalog part \"%s\" (the built-in catalog has it; a --catalog file must not remove it)",
                     need_ids[k]);
-    size_t nl = FP_MAX_LENGTHS + 1, n = (size_t)cab->n_cable;
-    fp_status rc = FP_OK;
-    int64_t *mpo_ports = calloc((size_t)(lay->n_rack ? lay->n_rack : 1), sizeof *mpo_ports);
-    int64_t *lc_ports = calloc((size_t)(lay->n_rack ? lay->n_rack : 1), sizeof *lc_ports);
-    trunk_key *tk = malloc((n ? n : 1) * sizeof *tk);
-    cab->seg = calloc((n ? n : 1) * 3, sizeof *cab->seg);
-    cab->seg_stock = calloc((n ? n : 1) * 3, sizeof *cab->seg_stock);
-    cab->struct_qty = calloc((size_t)(ps->n_parts ? ps->n_parts : 1) * nl, sizeof *cab->struct_qty);
-    if (!mpo_ports || !lc_ports || !tk || !cab->seg || !cab->seg_stock || !cab->struct_qty) {
-        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for structured cabling");
-        goto out;
-    }
-    size_t nt = 0;
+    return FP_OK;
+}
+
+/* Each fibre cable between two racks as three segments (patch cord, trunk run, patch cord)
+ * into cab->seg and their stock lengths into cab->seg_stock; the panel ports it takes in each
+ * rack (LC or MPO) counted, and its trunk leg into tk[]. Returns the trunk legs. */
+static size_t split_cables(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
+                           const fp_phys_spec *ps, const int id[5], int64_t *mpo_ports,
+                           int64_t *lc_ports, trunk_key *tk)
+{
+    size_t nt = 0, n = (size_t)cab->n_cable;
     double slack = 1.0 + ps->slack_pct / 100.0;
     for (size_t i = 0; i < n; i++) {
         const fp_cable *cb = &cab->cable[i];
@@ -165,7 +162,14 @@ fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_f
         tk[nt].fibres = lc ? 2 : 12;     /* an MPO-12 leg of the trunk, or an LC pair */
         nt++;
     }
-    /* Trunks per rack pair and fibre: enough for the fibres, as long as the longest run. */
+    return nt;
+}
+
+/* Trunks per rack pair and fibre: enough for the fibres, as long as the longest run. */
+static void count_trunks(fp_cabling *cab, const fp_phys_spec *ps, const int id[5],
+                         trunk_key *tk, size_t nt)
+{
+    size_t nl = FP_MAX_LENGTHS + 1;
     qsort(tk, nt, sizeof *tk, trunk_cmp);
     for (size_t a = 0, b; a < nt; a = b) {
         int64_t fibres = 0;
@@ -180,6 +184,29 @@ fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_f
         cab->struct_qty[(size_t)id[tk[a].smf] * nl + (size_t)length_index(tp, len)] +=
             (fibres + TRUNK_FIBRES - 1) / TRUNK_FIBRES;
     }
+}
+
+fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
+                               const fp_rspec *rs, fp_error *err)
+{
+    const fp_phys_spec *ps = &rs->phys;
+    int id[5];
+    fp_status rc;
+    if ((rc = need_parts(ps, id, err)) != FP_OK)
+        return rc;
+    size_t nl = FP_MAX_LENGTHS + 1, n = (size_t)cab->n_cable;
+    int64_t *mpo_ports = calloc((size_t)(lay->n_rack ? lay->n_rack : 1), sizeof *mpo_ports);
+    int64_t *lc_ports = calloc((size_t)(lay->n_rack ? lay->n_rack : 1), sizeof *lc_ports);
+    trunk_key *tk = malloc((n ? n : 1) * sizeof *tk);
+    cab->seg = calloc((n ? n : 1) * 3, sizeof *cab->seg);
+    cab->seg_stock = calloc((n ? n : 1) * 3, sizeof *cab->seg_stock);
+    cab->struct_qty = calloc((size_t)(ps->n_parts ? ps->n_parts : 1) * nl, sizeof *cab->struct_qty);
+    if (!mpo_ports || !lc_ports || !tk || !cab->seg || !cab->seg_stock || !cab->struct_qty) {
+        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory for structured cabling");
+        goto out;
+    }
+    size_t nt = split_cables(cab, lay, fab, ps, id, mpo_ports, lc_ports, tk);
+    count_trunks(cab, ps, id, tk, nt);
     for (int64_t r = 0; r < lay->n_rack; r++) {
         int64_t plates = (mpo_ports[r] + PORTS_PER_PLATE - 1) / PORTS_PER_PLATE;
         int64_t cass = (lc_ports[r] + PORTS_PER_PLATE - 1) / PORTS_PER_PLATE;

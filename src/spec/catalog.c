@@ -63,7 +63,17 @@ static fp_status read_num_array(const cJSON *obj, const char *key, const char *p
     return FP_OK;
 }
 
-static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_error *err)
+/* A JSON reader's failure inside a part: what it reports as FP_EINVAL is a catalog error. */
+static fp_status as_catalog(fp_error *err)
+{
+    if (err && err->code == FP_EINVAL)
+        err->code = FP_ECATALOG;
+    return FP_ECATALOG;
+}
+
+/* The part's id and type (type its text, for messages). */
+static fp_status part_id_type(fp_part *pt, const cJSON *o, const char *ptr, char type[16],
+                              fp_error *err)
 {
     static const char *const keys[] = {
         "id", "type", "name", "vendor", "price_usd", "price_per_m_usd", "power_w", "mtbf_hours",
@@ -72,16 +82,14 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
         "uplink_gbps", "uplink_cage", NULL
     };
-    char type[16] = "", d[96];
-    fp_status rc;
-    memset(pt, 0, sizeof *pt);
+    char d[96];
     if (!cJSON_IsObject(o))
         FP_FAIL(err, FP_ECATALOG, ptr, "%s: expected a part object, found %s", ptr,
                 fp__json_describe(o, d, sizeof d));
-    if ((rc = fp__json_check_keys(o, ptr, keys, err)) != FP_OK ||
-        (rc = fp__json_str(o, "id", ptr, pt->id, sizeof pt->id, err)) != FP_OK ||
-        (rc = fp__json_str(o, "type", ptr, type, sizeof type, err)) != FP_OK)
-        goto fail;
+    if ((fp__json_check_keys(o, ptr, keys, err)) != FP_OK ||
+        (fp__json_str(o, "id", ptr, pt->id, sizeof pt->id, err)) != FP_OK ||
+        (fp__json_str(o, "type", ptr, type, 16, err)) != FP_OK)
+        return as_catalog(err);
     if (pt->id[0] == '\0')
         FP_FAIL(err, FP_ECATALOG, ptr, "%s/id: every part needs a non-empty id", ptr);
     size_t t;
@@ -93,28 +101,35 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
                 "%s/type: expected one of switch, nic, transceiver, cable, fibre for part \"%s\", found \"%s\"",
                 ptr, pt->id, type);
     pt->type = (fp_part_type)t;
+    return FP_OK;
+}
+
+/* Names, prices, power, reach, optics and connectors; protocol and co-packaged optics. */
+static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_error *err)
+{
+    char d[96];
     snprintf(pt->name, sizeof pt->name, "%s", pt->id);
-    if ((rc = fp__json_str(o, "name", ptr, pt->name, sizeof pt->name, err)) != FP_OK ||
-        (rc = fp__json_str(o, "vendor", ptr, pt->vendor, sizeof pt->vendor, err)) != FP_OK ||
-        (rc = fp__json_str(o, "source", ptr, pt->source, sizeof pt->source, err)) != FP_OK ||
-        (rc = fp__json_num(o, "price_usd", ptr, 0, 1e9, &pt->price_usd, err)) != FP_OK ||
-        (rc = fp__json_num(o, "price_per_m_usd", ptr, 0, 1e6, &pt->price_per_m_usd, err)) != FP_OK ||
-        (rc = fp__json_num(o, "power_w", ptr, 0, 1e6, &pt->power_w, err)) != FP_OK ||
-        (rc = fp__json_num(o, "mtbf_hours", ptr, 0, 1e12, &pt->mtbf_hours, err)) != FP_OK ||
-        (rc = fp__json_str(o, "cage", ptr, pt->cage, sizeof pt->cage, err)) != FP_OK ||
-        (rc = fp__json_num(o, "reach_m", ptr, 0, 1e6, &pt->reach_m, err)) != FP_OK ||
-        (rc = fp__json_num(o, "attenuation_db_per_km", ptr, 0, 100, &pt->atten_db_per_km, err)) != FP_OK ||
-        (rc = fp__json_num(o, "mated_pair_db", ptr, 0, 10, &pt->mated_pair_db, err)) != FP_OK ||
-        (rc = fp__json_num(o, "budget_db", ptr, 0, 100, &pt->budget_db, err)) != FP_OK ||
-        (rc = fp__json_str(o, "fibre", ptr, pt->fibre, sizeof pt->fibre, err)) != FP_OK ||
-        (rc = fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
-        (rc = fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK ||
-        (rc = fp__json_str(o, "interface_names", ptr, pt->interface_names,
+    if ((fp__json_str(o, "name", ptr, pt->name, sizeof pt->name, err)) != FP_OK ||
+        (fp__json_str(o, "vendor", ptr, pt->vendor, sizeof pt->vendor, err)) != FP_OK ||
+        (fp__json_str(o, "source", ptr, pt->source, sizeof pt->source, err)) != FP_OK ||
+        (fp__json_num(o, "price_usd", ptr, 0, 1e9, &pt->price_usd, err)) != FP_OK ||
+        (fp__json_num(o, "price_per_m_usd", ptr, 0, 1e6, &pt->price_per_m_usd, err)) != FP_OK ||
+        (fp__json_num(o, "power_w", ptr, 0, 1e6, &pt->power_w, err)) != FP_OK ||
+        (fp__json_num(o, "mtbf_hours", ptr, 0, 1e12, &pt->mtbf_hours, err)) != FP_OK ||
+        (fp__json_str(o, "cage", ptr, pt->cage, sizeof pt->cage, err)) != FP_OK ||
+        (fp__json_num(o, "reach_m", ptr, 0, 1e6, &pt->reach_m, err)) != FP_OK ||
+        (fp__json_num(o, "attenuation_db_per_km", ptr, 0, 100, &pt->atten_db_per_km, err)) != FP_OK ||
+        (fp__json_num(o, "mated_pair_db", ptr, 0, 10, &pt->mated_pair_db, err)) != FP_OK ||
+        (fp__json_num(o, "budget_db", ptr, 0, 100, &pt->budget_db, err)) != FP_OK ||
+        (fp__json_str(o, "fibre", ptr, pt->fibre, sizeof pt->fibre, err)) != FP_OK ||
+        (fp__json_str(o, "connector", ptr, pt->connector, sizeof pt->connector, err)) != FP_OK ||
+        (fp__json_str(o, "medium", ptr, pt->medium, sizeof pt->medium, err)) != FP_OK ||
+        (fp__json_str(o, "interface_names", ptr, pt->interface_names,
                            sizeof pt->interface_names, err)) != FP_OK ||
-        (rc = fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
-        (rc = fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
-        (rc = fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK)
-        goto fail;
+        (fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
+        (fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
+        (fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK)
+        return as_catalog(err);
     pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
     pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;
     if (pt->protocol[0] == '\0')
@@ -131,23 +146,31 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
                     fp__json_describe(cpo, d, sizeof d));
         pt->cpo = cJSON_IsTrue(cpo);
     }
-    pt->legs = 1;
-    if ((rc = fp__json_i32(o, "ports", ptr, 1, 4096, &pt->ports, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "port_gbps", ptr, 1, 100000, &pt->port_gbps, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "cages", ptr, 1, 4096, &pt->cages, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "ru", ptr, 1, 60, &pt->ru, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "uplink_ports", ptr, 1, 64, &pt->uplink_ports, err)) != FP_OK ||
-        (rc = fp__json_i32(o, "uplink_gbps", ptr, 1, 100000, &pt->uplink_gbps, err)) != FP_OK)
-        goto fail;
+    return FP_OK;
+}
+
+/* Ports, cages, units, legs, line cards, uplink ports, breakouts (*nbr of them) and stock
+ * lengths. */
+static fp_status part_counts(fp_part *pt, const cJSON *o, const char *ptr, int *nbr,
+                             fp_error *err)
+{
     double br[FP_MAX_BREAKOUTS];
-    int nbr = 0;
-    if ((rc = read_num_array(o, "breakouts", ptr, br, FP_MAX_BREAKOUTS, &nbr, 1, 2, err)) != FP_OK ||
-        (rc = read_num_array(o, "lengths_m", ptr, pt->lengths_m, FP_MAX_LENGTHS, &pt->n_lengths, 1,
+    pt->legs = 1;
+    *nbr = 0;
+    if ((fp__json_i32(o, "ports", ptr, 1, 4096, &pt->ports, err)) != FP_OK ||
+        (fp__json_i32(o, "port_gbps", ptr, 1, 100000, &pt->port_gbps, err)) != FP_OK ||
+        (fp__json_i32(o, "cages", ptr, 1, 4096, &pt->cages, err)) != FP_OK ||
+        (fp__json_i32(o, "ru", ptr, 1, 60, &pt->ru, err)) != FP_OK ||
+        (fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK ||
+        (fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK ||
+        (fp__json_i32(o, "uplink_ports", ptr, 1, 64, &pt->uplink_ports, err)) != FP_OK ||
+        (fp__json_i32(o, "uplink_gbps", ptr, 1, 100000, &pt->uplink_gbps, err)) != FP_OK)
+        return as_catalog(err);
+    if ((read_num_array(o, "breakouts", ptr, br, FP_MAX_BREAKOUTS, nbr, 1, 2, err)) != FP_OK ||
+        (read_num_array(o, "lengths_m", ptr, pt->lengths_m, FP_MAX_LENGTHS, &pt->n_lengths, 1,
                              0.01, err)) != FP_OK)
-        goto fail;
-    for (int i = 0; i < nbr; i++) {
+        return as_catalog(err);
+    for (int i = 0; i < *nbr; i++) {
         /* Checked before the conversion: a double out of int's range is undefined to convert. */
         if (!(br[i] <= 64) || br[i] != floor(br[i])) {
             char w[200];
@@ -157,51 +180,66 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         }
         pt->breakouts[i] = (int)br[i];
     }
+    return FP_OK;
+}
 
-    /* Required fields per type: what the planner needs to use the part. */
+/* What a switch or NIC needs: ports and speed, cages dividing the ports, port names that
+ * parse, breakouts dividing the speed; a co-packaged-optics switch its fibre and reach; uplink
+ * ports only on a fixed switch. */
+static fp_status check_port_part(fp_part *pt, const cJSON *o, const char *ptr, const char *type,
+                                 int nbr, fp_error *err)
+{
+    char d[96];
+    if (pt->ports == 0 || pt->port_gbps == 0)
+        FP_FAIL(err, FP_ECATALOG, ptr, "%s: %s \"%s\" needs \"ports\" and \"port_gbps\"", ptr,
+                type, pt->id);
+    if (pt->type == FP_PART_SWITCH && pt->ru == 0)
+        pt->ru = 1;
+    if (pt->cages == 0)
+        pt->cages = pt->ports;
+    /* Every cage holds the same number of ports: the cabling lays ports out cage by cage. */
+    if (pt->ports % pt->cages != 0)
+        FP_FAIL(err, FP_ECATALOG, fp__json_ptr(d, sizeof d, ptr, "cages"),
+                "%s/cages: %d cages do not divide %s \"%s\"'s %d ports; expected a divisor of %d (e.g. %d for twin-port cages)",
+                ptr, pt->cages, type, pt->id, pt->ports, pt->ports,
+                pt->ports % 2 == 0 ? pt->ports / 2 : pt->ports);
+    if (cJSON_GetObjectItemCaseSensitive(o, "interface_names")) {
+        char why[200], p[200];
+        fp__json_ptr(p, sizeof p, ptr, "interface_names");
+        if (fp__port_template_check(pt->interface_names, why, sizeof why))
+            FP_FAIL(err, FP_ECATALOG, p, "%s: %s", p, why);
+    }
+    for (int i = 0; i < nbr; i++)
+        if (pt->port_gbps % pt->breakouts[i] != 0)
+            FP_FAIL(err, FP_ECATALOG, ptr, "%s/breakouts/%d: %d does not divide the port speed %d", ptr,
+                    i, pt->breakouts[i], pt->port_gbps);
+    if (pt->ports % pt->cages != 0)
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s/cages: %s \"%s\" has %d ports in %d cages; expected a cage count that divides the ports evenly",
+                ptr, type, pt->id, pt->ports, pt->cages);
+    if (pt->cpo && (pt->type != FP_PART_SWITCH || pt->reach_m <= 0 ||
+                    (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0) ||
+                    pt->connector[0] == '\0'))
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or \"SMF\"), \"connector\" and \"reach_m\" for its ports",
+                ptr, pt->id);
+    if ((pt->uplink_ports > 0 || pt->uplink_gbps > 0 || pt->uplink_cage[0]) &&
+        (pt->type != FP_PART_SWITCH || pt->uplink_ports == 0 || pt->uplink_gbps == 0 ||
+         pt->cpo || pt->line_cards > 0))
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s: part \"%s\": uplink ports take a fixed switch (not co-packaged optics, not a chassis) with both \"uplink_ports\" and \"uplink_gbps\" (and optionally \"uplink_cage\")",
+                ptr, pt->id);
+    return FP_OK;
+}
+
+/* Required fields per type: what the planner needs to use the part. */
+static fp_status check_required(fp_part *pt, const cJSON *o, const char *ptr, const char *type,
+                                int nbr, fp_error *err)
+{
     switch (pt->type) {
     case FP_PART_SWITCH:
     case FP_PART_NIC:
-        if (pt->ports == 0 || pt->port_gbps == 0)
-            FP_FAIL(err, FP_ECATALOG, ptr, "%s: %s \"%s\" needs \"ports\" and \"port_gbps\"", ptr,
-                    type, pt->id);
-        if (pt->type == FP_PART_SWITCH && pt->ru == 0)
-            pt->ru = 1;
-        if (pt->cages == 0)
-            pt->cages = pt->ports;
-        /* Every cage holds the same number of ports: the cabling lays ports out cage by cage. */
-        if (pt->ports % pt->cages != 0)
-            FP_FAIL(err, FP_ECATALOG, fp__json_ptr(d, sizeof d, ptr, "cages"),
-                    "%s/cages: %d cages do not divide %s \"%s\"'s %d ports; expected a divisor of %d (e.g. %d for twin-port cages)",
-                    ptr, pt->cages, type, pt->id, pt->ports, pt->ports,
-                    pt->ports % 2 == 0 ? pt->ports / 2 : pt->ports);
-        if (cJSON_GetObjectItemCaseSensitive(o, "interface_names")) {
-            char why[200], p[200];
-            fp__json_ptr(p, sizeof p, ptr, "interface_names");
-            if (fp__port_template_check(pt->interface_names, why, sizeof why))
-                FP_FAIL(err, FP_ECATALOG, p, "%s: %s", p, why);
-        }
-        for (int i = 0; i < nbr; i++)
-            if (pt->port_gbps % pt->breakouts[i] != 0)
-                FP_FAIL(err, FP_ECATALOG, ptr, "%s/breakouts/%d: %d does not divide the port speed %d", ptr,
-                        i, pt->breakouts[i], pt->port_gbps);
-        if (pt->ports % pt->cages != 0)
-            FP_FAIL(err, FP_ECATALOG, ptr,
-                    "%s/cages: %s \"%s\" has %d ports in %d cages; expected a cage count that divides the ports evenly",
-                    ptr, type, pt->id, pt->ports, pt->cages);
-        if (pt->cpo && (pt->type != FP_PART_SWITCH || pt->reach_m <= 0 ||
-                        (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0) ||
-                        pt->connector[0] == '\0'))
-            FP_FAIL(err, FP_ECATALOG, ptr,
-                    "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or \"SMF\"), \"connector\" and \"reach_m\" for its ports",
-                    ptr, pt->id);
-        if ((pt->uplink_ports > 0 || pt->uplink_gbps > 0 || pt->uplink_cage[0]) &&
-            (pt->type != FP_PART_SWITCH || pt->uplink_ports == 0 || pt->uplink_gbps == 0 ||
-             pt->cpo || pt->line_cards > 0))
-            FP_FAIL(err, FP_ECATALOG, ptr,
-                    "%s: part \"%s\": uplink ports take a fixed switch (not co-packaged optics, not a chassis) with both \"uplink_ports\" and \"uplink_gbps\" (and optionally \"uplink_cage\")",
-                    ptr, pt->id);
-        break;
+        return check_port_part(pt, o, ptr, type, nbr, err);
     case FP_PART_TRANSCEIVER:
         if (pt->ports == 0 || pt->port_gbps == 0 || pt->reach_m <= 0 ||
             (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0))
@@ -230,10 +268,19 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         break;
     }
     return FP_OK;
-fail:
-    if (err && err->code == FP_EINVAL)
-        err->code = FP_ECATALOG;
-    return FP_ECATALOG;
+}
+
+static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_error *err)
+{
+    char type[16] = "";
+    int nbr = 0;
+    fp_status rc;
+    memset(pt, 0, sizeof *pt);
+    if ((rc = part_id_type(pt, o, ptr, type, err)) != FP_OK ||
+        (rc = part_figures(pt, o, ptr, err)) != FP_OK ||
+        (rc = part_counts(pt, o, ptr, &nbr, err)) != FP_OK)
+        return rc;
+    return check_required(pt, o, ptr, type, nbr, err);
 }
 
 static const fp_part *find(const fp_part *parts, size_t n, const char *id)
@@ -257,16 +304,86 @@ static int id_at_cmp(const void *a, const void *b)
     return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
+/* Parse the file's parts into add[] up to the first bad one (*failed_at, its error in *perr;
+ * (size_t)-1 when none), their ids and positions into ids[]. Returns how many parsed. */
+static size_t parse_parts(const cJSON *arr, const char *base, fp_part *add, id_at *ids,
+                          size_t *failed_at, fp_error *perr)
+{
+    const cJSON *it;
+    char p[200];
+    size_t n_add = 0;
+    *failed_at = (size_t)-1;
+    memset(perr, 0, sizeof *perr);
+    cJSON_ArrayForEach(it, arr) {
+        snprintf(p, sizeof p, "%s/parts/%zu", base, n_add);
+        if (parse_part(&add[n_add], it, p, perr) != FP_OK) {
+            *failed_at = n_add;
+            break;
+        }
+        ids[n_add].id = add[n_add].id;
+        ids[n_add].at = n_add;
+        n_add++;
+    }
+    return n_add;
+}
+
+/* The first part (by position) whose id an earlier part of the same file has: its position,
+ * *first the earlier one's; (size_t)-1 when none. Sorts ids. */
+static size_t first_repeat(id_at *ids, size_t n_add, size_t *first)
+{
+    size_t dup = (size_t)-1;
+    *first = 0;
+    qsort(ids, n_add, sizeof *ids, id_at_cmp);
+    for (size_t k = 1; k < n_add; k++)
+        if (strcmp(ids[k].id, ids[k - 1].id) == 0 &&
+            (k < 2 || strcmp(ids[k - 2].id, ids[k].id) != 0) && ids[k].at < dup) {
+            dup = ids[k].at;
+            *first = ids[k - 1].at;
+        }
+    return dup;
+}
+
+/* The catalog's parts into parts[], those of add[] replacing parts of the same id and the
+ * others appended, sorted; returns the count. old_ids is scratch for cat->n ids. */
+static size_t merge_parts(const fp_catalog *cat, fp_part *parts, const fp_part *add,
+                          size_t n_add, id_at *old_ids)
+{
+    size_t n = cat->n;
+    if (cat->n)
+        memcpy(parts, cat->parts, cat->n * sizeof *parts);
+    for (size_t k = 0; k < cat->n; k++) {
+        old_ids[k].id = parts[k].id;
+        old_ids[k].at = k;
+    }
+    qsort(old_ids, cat->n, sizeof *old_ids, id_at_cmp);
+    for (size_t k = 0; k < n_add; k++) {
+        size_t lo = 0, hi = cat->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(old_ids[mid].id, add[k].id) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < cat->n && strcmp(old_ids[lo].id, add[k].id) == 0)
+            parts[old_ids[lo].at] = add[k];
+        else
+            parts[n++] = add[k];
+    }
+    qsort(parts, n, sizeof *parts, part_cmp);
+    return n;
+}
+
 /* Merge: n log n in the parts of both sides (each file part is parsed once, repeats are found
  * by sorting, and existing ids are found by binary search). */
 fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, size_t len,
                                   const char *origin, fp_error *err)
 {
     cJSON *root = NULL;
-    const cJSON *arr, *it;
+    const cJSON *arr;
     fp_part *parts = NULL, *add = NULL;
     id_at *ids = NULL, *old_ids = NULL;
-    size_t n = 0, cap, n_add = 0, failed_at = (size_t)-1;
+    size_t cap, n_add = 0, failed_at = (size_t)-1;
     fp_status rc;
     fp_error perr;
     char base[160], p[200];
@@ -295,26 +412,9 @@ fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, size_t len,
     }
     /* Parse up to the first bad part; its error is reported unless a repeated id comes first
      * (the order a reader scanning the file would meet them). */
-    memset(&perr, 0, sizeof perr);
-    cJSON_ArrayForEach(it, arr) {
-        snprintf(p, sizeof p, "%s/parts/%zu", base, n_add);
-        if (parse_part(&add[n_add], it, p, &perr) != FP_OK) {
-            failed_at = n_add;
-            break;
-        }
-        ids[n_add].id = add[n_add].id;
-        ids[n_add].at = n_add;
-        n_add++;
-    }
+    n_add = parse_parts(arr, base, add, ids, &failed_at, &perr);
     /* A duplicate inside one file is a mistake; across files it is an override. */
-    qsort(ids, n_add, sizeof *ids, id_at_cmp);
-    size_t dup = (size_t)-1, first = 0;
-    for (size_t k = 1; k < n_add; k++)
-        if (strcmp(ids[k].id, ids[k - 1].id) == 0 &&
-            (k < 2 || strcmp(ids[k - 2].id, ids[k].id) != 0) && ids[k].at < dup) {
-            dup = ids[k].at;
-            first = ids[k - 1].at;
-        }
+    size_t first, dup = first_repeat(ids, n_add, &first);
     if (dup != (size_t)-1) {
         snprintf(p, sizeof p, "%s/parts/%zu", base, dup);
         rc = fp__error_set(err, FP_ECATALOG, p, "%s/id: part \"%s\" is defined twice (also at /parts/%zu)",
@@ -328,29 +428,7 @@ fp_status fp_catalog_merge_string(fp_catalog *cat, const char *json, size_t len,
         goto out;
     }
     /* Replace parts whose id exists, append the others. */
-    if (cat->n)
-        memcpy(parts, cat->parts, cat->n * sizeof *parts);
-    n = cat->n;
-    for (size_t k = 0; k < cat->n; k++) {
-        old_ids[k].id = parts[k].id;
-        old_ids[k].at = k;
-    }
-    qsort(old_ids, cat->n, sizeof *old_ids, id_at_cmp);
-    for (size_t k = 0; k < n_add; k++) {
-        size_t lo = 0, hi = cat->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (strcmp(old_ids[mid].id, add[k].id) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < cat->n && strcmp(old_ids[lo].id, add[k].id) == 0)
-            parts[old_ids[lo].at] = add[k];
-        else
-            parts[n++] = add[k];
-    }
-    qsort(parts, n, sizeof *parts, part_cmp);
+    size_t n = merge_parts(cat, parts, add, n_add, old_ids);
     free(cat->parts);
     cat->parts = parts;
     cat->n = n;

@@ -182,10 +182,66 @@ static int pointer_index(const char *tok, int n)
     return atoi(tok);
 }
 
+/* One step of a pointer into a list: tok an index 0..n-1 replaces, n or "-" appends
+ * (/fabric/switch/1). The last step (next NULL) places val (*placed = 1); an earlier one gives
+ * the item to go into (*child), made when missing. Errors: FP_EINVAL, FP_ENOMEM (val is the
+ * caller's to free). */
+static fp_status array_step(cJSON *node, const char *tok, const char *next, cJSON *val,
+                            const char *pointer, cJSON **child, int *placed, fp_error *err)
+{
+    int n = cJSON_GetArraySize(node), at = pointer_index(tok, n);
+    if (at < 0 || at > n)
+        FP_FAIL(err, FP_EINVAL, pointer,
+                "%s: \"%s\" is not an index of this %d-item list; expected 0 to %d or \"-\" to append",
+                pointer, tok, n, n);
+    *child = at < n ? cJSON_GetArrayItem(node, at) : NULL;
+    if (next == NULL) {
+        if (*child)
+            cJSON_ReplaceItemInArray(node, at, val);
+        else
+            cJSON_AddItemToArray(node, val);
+        *placed = 1;
+        return FP_OK;
+    }
+    if (*child == NULL) {
+        *child = pointer_index(next, 0) >= 0 ? cJSON_CreateArray() : cJSON_CreateObject();
+        if (*child == NULL || !cJSON_AddItemToArray(node, *child)) {
+            cJSON_Delete(*child);
+            FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
+        }
+    }
+    return FP_OK;
+}
+
+/* One step of a pointer into an object, as array_step: the last step sets member tok, an
+ * earlier one gives the member to go into, made when missing. */
+static fp_status object_step(cJSON *node, const char *tok, const char *next, cJSON *val,
+                             const char *pointer, cJSON **child, int *placed, fp_error *err)
+{
+    if (next == NULL) {
+        if (cJSON_GetObjectItemCaseSensitive(node, tok))
+            cJSON_ReplaceItemInObjectCaseSensitive(node, tok, val);
+        else
+            cJSON_AddItemToObject(node, tok, val);
+        *placed = 1;
+        return FP_OK;
+    }
+    *child = cJSON_GetObjectItemCaseSensitive(node, tok);
+    if (*child == NULL) {
+        /* No spec key is a number, so "/fabric/oversubscription/0" starts a new list. */
+        *child = pointer_index(next, 0) >= 0 ? cJSON_AddArrayToObject(node, tok)
+                                             : cJSON_AddObjectToObject(node, tok);
+        if (*child == NULL)
+            FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
+    }
+    return FP_OK;
+}
+
 fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_error *err)
 {
     char path[256], *tok, *save = NULL;
     cJSON *node, *val;
+    fp_status rc;
     if (spec == NULL || pointer == NULL || value == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_spec_set: NULL argument");
     if (pointer[0] != '/' || pointer[1] == '\0' || strlen(pointer) >= sizeof path ||
@@ -207,51 +263,16 @@ fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_
             FP_FAIL(err, FP_EINVAL, pointer,
                     "bad JSON pointer \"%s\": '~' must be followed by 0 ('~') or 1 ('/')", pointer);
         }
-        cJSON *child;
-        if (cJSON_IsArray(node)) {
-            /* Array steps: an index 0..n-1 replaces, n or "-" appends (/fabric/switch/1). */
-            int n = cJSON_GetArraySize(node), at = pointer_index(tok, n);
-            if (at < 0 || at > n) {
-                cJSON_Delete(val);
-                FP_FAIL(err, FP_EINVAL, pointer,
-                        "%s: \"%s\" is not an index of this %d-item list; expected 0 to %d or \"-\" to append",
-                        pointer, tok, n, n);
-            }
-            child = at < n ? cJSON_GetArrayItem(node, at) : NULL;
-            if (next == NULL) {
-                if (child)
-                    cJSON_ReplaceItemInArray(node, at, val);
-                else
-                    cJSON_AddItemToArray(node, val);
-                return FP_OK;
-            }
-            if (child == NULL) {
-                child = pointer_index(next, 0) >= 0 ? cJSON_CreateArray() : cJSON_CreateObject();
-                if (child == NULL || !cJSON_AddItemToArray(node, child)) {
-                    cJSON_Delete(child);
-                    cJSON_Delete(val);
-                    FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
-                }
-            }
-        } else {
-            if (next == NULL) {
-                if (cJSON_GetObjectItemCaseSensitive(node, tok))
-                    cJSON_ReplaceItemInObjectCaseSensitive(node, tok, val);
-                else
-                    cJSON_AddItemToObject(node, tok, val);
-                return FP_OK;
-            }
-            child = cJSON_GetObjectItemCaseSensitive(node, tok);
-            if (child == NULL) {
-                /* No spec key is a number, so "/fabric/oversubscription/0" starts a new list. */
-                child = pointer_index(next, 0) >= 0 ? cJSON_AddArrayToObject(node, tok)
-                                                    : cJSON_AddObjectToObject(node, tok);
-                if (child == NULL) {
-                    cJSON_Delete(val);
-                    FP_FAIL(err, FP_ENOMEM, pointer, "out of memory");
-                }
-            }
+        cJSON *child = NULL;
+        int placed = 0;
+        rc = cJSON_IsArray(node) ? array_step(node, tok, next, val, pointer, &child, &placed, err)
+                                 : object_step(node, tok, next, val, pointer, &child, &placed, err);
+        if (rc != FP_OK) {
+            cJSON_Delete(val);
+            return rc;
         }
+        if (placed)
+            return FP_OK;
         if (!cJSON_IsObject(child) && !cJSON_IsArray(child)) {
             cJSON_Delete(val);
             FP_FAIL(err, FP_EINVAL, pointer,

@@ -47,6 +47,38 @@ static void defaults(fp_phys_spec *ps)
     ps->spares[2] = ps->spares[3] = ps->spares[4] = 0.02;
 }
 
+/* The layout's choices by name: leaf racks (middle, end, top-of-rack), spine racks (pod,
+ * central) and cabling (direct, structured). */
+static fp_status resolve_places(fp_phys_spec *ps, const char *place, const char *spines,
+                                const char *cabling, fp_error *err)
+{
+    if (strcmp(place, "middle") == 0)
+        ps->leaf_place = FP_LEAF_MIDDLE;
+    else if (strcmp(place, "end") == 0)
+        ps->leaf_place = FP_LEAF_END;
+    else if (strcmp(place, "top-of-rack") == 0)
+        ps->leaf_place = FP_LEAF_TOR;
+    else
+        FP_FAIL(err, FP_EINVAL, "/layout/leaf_racks",
+                "/layout/leaf_racks: expected \"middle\", \"end\" or \"top-of-rack\", found \"%s\"",
+                place);
+    if (strcmp(spines, "pod") == 0)
+        ps->spine_place = FP_SPINE_POD;
+    else if (strcmp(spines, "central") == 0)
+        ps->spine_place = FP_SPINE_CENTRAL;
+    else
+        FP_FAIL(err, FP_EINVAL, "/layout/spine_racks",
+                "/layout/spine_racks: expected \"pod\" (network racks beside each pod) or \"central\" (central network rows), found \"%s\"",
+                spines);
+    if (strcmp(cabling, "direct") == 0 || strcmp(cabling, "structured") == 0)
+        ps->structured = cabling[0] == 's';
+    else
+        FP_FAIL(err, FP_EINVAL, "/layout/cabling",
+                "/layout/cabling: expected \"direct\" (one cord end to end) or \"structured\" (a patch panel at each end), found \"%s\"",
+                cabling);
+    return FP_OK;
+}
+
 static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
 {
     static const char *const keys[] = { "rack_units", "rack_width_m", "rack_depth_m", "aisle_m",
@@ -101,30 +133,8 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||
         (rc = fp__json_num(l, "slack_percent", "/layout", 0, 100, &ps->slack_pct, err)) != FP_OK)
         return rc;
-    if (strcmp(place, "middle") == 0)
-        ps->leaf_place = FP_LEAF_MIDDLE;
-    else if (strcmp(place, "end") == 0)
-        ps->leaf_place = FP_LEAF_END;
-    else if (strcmp(place, "top-of-rack") == 0)
-        ps->leaf_place = FP_LEAF_TOR;
-    else
-        FP_FAIL(err, FP_EINVAL, "/layout/leaf_racks",
-                "/layout/leaf_racks: expected \"middle\", \"end\" or \"top-of-rack\", found \"%s\"",
-                place);
-    if (strcmp(spines, "pod") == 0)
-        ps->spine_place = FP_SPINE_POD;
-    else if (strcmp(spines, "central") == 0)
-        ps->spine_place = FP_SPINE_CENTRAL;
-    else
-        FP_FAIL(err, FP_EINVAL, "/layout/spine_racks",
-                "/layout/spine_racks: expected \"pod\" (network racks beside each pod) or \"central\" (central network rows), found \"%s\"",
-                spines);
-    if (strcmp(cabling, "direct") == 0 || strcmp(cabling, "structured") == 0)
-        ps->structured = cabling[0] == 's';
-    else
-        FP_FAIL(err, FP_EINVAL, "/layout/cabling",
-                "/layout/cabling: expected \"direct\" (one cord end to end) or \"structured\" (a patch panel at each end), found \"%s\"",
-                cabling);
+    if ((rc = resolve_places(ps, place, spines, cabling, err)) != FP_OK)
+        return rc;
     if (spr * sru > ru)
         FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
                 "/layout/servers_per_rack: %lld servers of %lldU need %lldU, more than the %lldU rack",

@@ -24,6 +24,7 @@
 typedef struct fig {
     Agraph_t *g;
     const fp_plan *plan;
+    fp_shape sh;
     int64_t pod;            /* the group: pod index, -1 = the whole plane (2 tiers) */
     int64_t *local;         /* per device: index within its row of the figure, -1 when not drawn */
     Agnode_t **node;        /* per device drawn */
@@ -123,35 +124,34 @@ static int in_group(const fig *f, const fp_device *d)
  * the devices of higher tiers its links reach (plane 1), and the servers on its leaves. */
 static void select_devices(fig *f)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
     f->su_lo = f->su_hi = -1;
-    for (int64_t i = 0; i < fab->n_dev; i++) {
-        const fp_device *d = &fab->dev[i];
+    for (int64_t i = 0; i < f->sh.devices; i++) {
+        const fp_device d = fp__shape_device(&f->sh, i);
         f->local[i] = -1;
-        if (in_group(f, d)) {
-            f->local[i] = f->n[d->tier]++;
-            if (d->tier == 1 && d->su >= 0) {
-                if (f->su_lo < 0 || d->su < f->su_lo)
-                    f->su_lo = d->su;
-                if (d->su > f->su_hi)
-                    f->su_hi = d->su;
+        if (in_group(f, &d)) {
+            f->local[i] = f->n[d.tier]++;
+            if (d.tier == 1 && d.su >= 0) {
+                if (f->su_lo < 0 || d.su < f->su_lo)
+                    f->su_lo = d.su;
+                if (d.su > f->su_hi)
+                    f->su_hi = d.su;
             }
         }
     }
     /* Links run lower to upper and boundary by boundary, so one pass reaches every tier. */
-    for (int64_t k = 0; k < fab->n_link; k++) {
-        const fp_link *l = &fab->link[k];
-        const fp_device *a = &fab->dev[l->a], *z = &fab->dev[l->z];
-        if (l->boundary == 0) {
-            if (f->local[l->z] >= 0 && z->tier == 1) {
+    for (int64_t k = 0; k < f->sh.links; k++) {
+        const fp_link l = fp__shape_link(&f->sh, k);
+        if (l.boundary == 0) {
+            if (f->local[l.z] >= 0 && fp__shape_device(&f->sh, l.z).tier == 1) {
                 f->links[0]++;
-                if (f->local[l->a] < 0)
-                    f->local[l->a] = f->n[0]++;
+                if (f->local[l.a] < 0)
+                    f->local[l.a] = f->n[0]++;
             }
-        } else if (f->local[l->a] >= 0 && a->tier == l->boundary) {
-            f->links[l->boundary]++;
-            if (f->local[l->z] < 0 && z->tier > 2)
-                f->local[l->z] = f->n[z->tier]++;
+        } else if (f->local[l.a] >= 0 && fp__shape_device(&f->sh, l.a).tier == l.boundary) {
+            const fp_device z = fp__shape_device(&f->sh, l.z);
+            f->links[l.boundary]++;
+            if (f->local[l.z] < 0 && z.tier > 2)
+                f->local[l.z] = f->n[z.tier]++;
         }
     }
 }
@@ -159,7 +159,7 @@ static void select_devices(fig *f)
 /* Row positions: the top tier drawn at FIG_TOP, servers at FIG_BOTTOM, equal gaps between. */
 static void place_rows(fig *f)
 {
-    int tiers = fp__plan_fabric(f->plan)->tiers;
+    int tiers = f->sh.tiers;
     for (int t = 0; t <= tiers; t++)
         f->row_y[t] = FIG_BOTTOM - (FIG_BOTTOM - FIG_TOP) * t / tiers;
 }
@@ -192,16 +192,14 @@ static double leaf_x(const fig *f, const fp_device *d, int64_t local)
  * tooltip. Left out when the box is too narrow to hold them. */
 static void switch_boxes(fig *f, int tier, double w, double h)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
     char name[64], label[32];
     static const char prefix[] = { 'N', 'L', 'S', 'C', 'X' };
-    for (int64_t i = fab->tier_base[tier]; i < fab->n_dev && fab->dev[i].tier == tier; i++) {
-        const fp_device *d = &fab->dev[i];
+    for (int64_t i = f->sh.tier_base[tier]; i < fp__shape_tier_end(&f->sh, tier); i++) {
+        const fp_device dv = fp__shape_device(&f->sh, i), *d = &dv;
         int64_t k = f->local[i];
         if (k < 0)
             continue;
-        fp__device_name(name, sizeof name, fab, rs, i);
+        fp__plan_device_name(f->plan, i, name, sizeof name);
         double cx = tier == 1 ? leaf_x(f, d, k) : spread_x(k, f->n[tier]);
         if (w < 14)
             label[0] = '\0';
@@ -213,7 +211,7 @@ static void switch_boxes(fig *f, int tier, double w, double h)
         f->node[i] = fig_box(f, name, cx, f->row_y[tier], w, h, label,
                          tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fill_of(tier));
         set_attr(f->node[i], "tooltip", name);
-        set_attr(f->node[i], "tier", fp__tier_role(tier, fab->tiers));
+        set_attr(f->node[i], "tier", fp__tier_role(tier, f->sh.tiers));
         if (tier == 1 && d->rail >= 0) {
             set_attr(f->node[i], "fontcolor", "white");
             snprintf(label, sizeof label, "%d", d->rail + 1);
@@ -222,55 +220,131 @@ static void switch_boxes(fig *f, int tier, double w, double h)
     }
 }
 
+/* The su index of server or leaf i within the figure's units (0 without units). */
+static int64_t su_in_fig(const fig *f, int64_t i)
+{
+    return f->su_lo >= 0 ? fp__shape_device(&f->sh, i).su - f->su_lo : 0;
+}
+
+/* Servers one by one: the servers of each unit spread under that unit's leaves (or all under
+ * all leaves), a small box each. */
+static fp_status server_boxes(fig *f, fp_error *err)
+{
+    const fp_shape *sh = &f->sh;
+    char name[64];
+    double y = f->row_y[0];
+    int64_t sus = f->su_lo >= 0 ? f->su_hi - f->su_lo + 1 : 1;
+    int64_t *in_su = calloc((size_t)sus, sizeof *in_su), *seen = calloc((size_t)sus, sizeof *seen);
+    double *lo = malloc((size_t)sus * sizeof *lo), *hi = malloc((size_t)sus * sizeof *hi);
+    if (!in_su || !seen || !lo || !hi) {
+        free(in_su), free(seen), free(lo), free(hi);
+        FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld units", (long long)sus);
+    }
+    for (int64_t s = 0; s < sus; s++)
+        lo[s] = FIG_RIGHT, hi[s] = FIG_LEFT;
+    for (int64_t i = 0; i < sh->tier_base[1]; i++)
+        if (f->local[i] >= 0)
+            in_su[su_in_fig(f, i)]++;
+    double half = (f->su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) / (double)(f->n[1] + sus - 1)
+                                 : pitch_of(f->n[1])) / 2;
+    for (int64_t i = sh->tier_base[1]; i < fp__shape_tier_end(sh, 1); i++) {
+        if (f->local[i] < 0)
+            continue;
+        int64_t s = su_in_fig(f, i);
+        lo[s] = f->x[i] - half < lo[s] ? f->x[i] - half : lo[s];
+        hi[s] = f->x[i] + half > hi[s] ? f->x[i] + half : hi[s];
+    }
+    int64_t most = 1;
+    for (int64_t s = 0; s < sus; s++)
+        most = in_su[s] > most ? in_su[s] : most;
+    double pitch = (hi[0] - lo[0]) / (double)most;
+    double w = pitch * 0.7 > 24 ? 24 : pitch * 0.7;
+    for (int64_t i = 0; i < sh->tier_base[1]; i++) {
+        if (f->local[i] < 0)
+            continue;
+        int64_t s = su_in_fig(f, i);
+        fp__plan_device_name(f->plan, i, name, sizeof name);
+        f->x[i] = lo[s] + (hi[s] - lo[s]) * ((double)seen[s]++ + 0.5) / (double)in_su[s];
+        f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fill_of(0));
+        set_attr(f->node[i], "tooltip", name);
+        set_attr(f->node[i], "tier", "server");
+    }
+    free(in_su), free(seen), free(lo), free(hi);
+    return FP_OK;
+}
+
+/* Server bars: one per scalable unit (or per leaf) spanning its leaves, with its servers
+ * counted once each, and a line to each leaf it has links to (bar_links[bar][leaf]). */
+static fp_status server_bars(fig *f, int64_t n_bars, Agnode_t **bar, const int64_t *bar_links,
+                             fp_error *err)
+{
+    const fp_shape *sh = &f->sh;
+    char name[64], label[96];
+    double y = f->row_y[0], leaf_y = f->row_y[1] + 14;
+    int64_t *servers = calloc((size_t)n_bars, sizeof *servers);
+    double *x0 = malloc((size_t)n_bars * sizeof *x0), *x1 = malloc((size_t)n_bars * sizeof *x1);
+    if (!servers || !x0 || !x1) {
+        free(servers), free(x0), free(x1);
+        FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld server bars", (long long)n_bars);
+    }
+    for (int64_t b = 0; b < n_bars; b++)
+        x0[b] = 1e9, x1[b] = -1e9;
+    for (int64_t i = sh->tier_base[1]; i < fp__shape_tier_end(sh, 1); i++) {
+        if (f->local[i] < 0)
+            continue;
+        int64_t b = f->su_lo >= 0 ? su_in_fig(f, i) : f->local[i];
+        x0[b] = f->x[i] < x0[b] ? f->x[i] : x0[b];
+        x1[b] = f->x[i] > x1[b] ? f->x[i] : x1[b];
+    }
+    for (int64_t i = 0; i < sh->tier_base[1]; i++)
+        if (f->local[i] >= 0 && fp__shape_device(&f->sh, i).su >= 0 && f->su_lo >= 0)
+            servers[su_in_fig(f, i)]++;
+    /* Without units, a leaf's servers: its NIC links over the NIC ports a server has there. */
+    for (int64_t b = 0; b < n_bars; b++) {
+        char cnt[32];
+        if (x1[b] < x0[b])
+            continue;
+        int64_t s = servers[b];
+        if (f->su_lo < 0) {
+            int64_t ln = 0;
+            for (int64_t j = 0; j < f->n[1]; j++)
+                ln += bar_links[b * f->n[1] + j];
+            s = ln;
+        }
+        snprintf(name, sizeof name, "servers-%lld", (long long)b + 1);
+        if (f->su_lo >= 0)
+            snprintf(label, sizeof label, "%s servers", commas(cnt, sizeof cnt, s));
+        else
+            snprintf(label, sizeof label, "%s", commas(cnt, sizeof cnt, s));
+        double half = pitch_of(f->n[1]) * 0.4;
+        bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label, fill_of(0));
+        set_attr(bar[b], "tier", "server");
+        set_attr(bar[b], "fontsize", "9");
+    }
+    for (int64_t b = 0; b < n_bars; b++)
+        for (int64_t i = sh->tier_base[1]; i < fp__shape_tier_end(sh, 1); i++) {
+            if (f->local[i] < 0 || bar[b] == NULL || bar_links[b * f->n[1] + f->local[i]] == 0)
+                continue;
+            const fp_device leaf = fp__shape_device(&f->sh, i);
+            Agedge_t *e = fig_line(f, bar[b], f->node[i], f->x[i], y - 11, f->x[i], leaf_y,
+                               leaf.rail >= 0 ? fp__rail_colour(leaf.rail) : "#555555", 1.2);
+            snprintf(label, sizeof label, "%lld", (long long)bar_links[b * f->n[1] + f->local[i]]);
+            set_attr(e, "links", label);
+        }
+    free(servers), free(x0), free(x1);
+    return FP_OK;
+}
+
 /* Servers: one small box each while they fit, else one bar per scalable unit (or per leaf),
  * and a line from each server (bar) to each leaf it is cabled to, in the leaf's rail colour. */
 static fp_status servers_and_nic_links(fig *f, fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
-    char name[64], label[96];
+    const fp_shape *sh = &f->sh;
+    fp_status rc;
     int one_by_one = f->n[0] <= FIG_MAX_SERVERS;
     double y = f->row_y[0], leaf_y = f->row_y[1] + 14;
-    if (one_by_one) {
-        /* Servers of each unit spread under that unit's leaves (or all under all leaves). */
-        int64_t sus = f->su_lo >= 0 ? f->su_hi - f->su_lo + 1 : 1;
-        int64_t *in_su = calloc((size_t)sus, sizeof *in_su), *seen = calloc((size_t)sus, sizeof *seen);
-        double *lo = malloc((size_t)sus * sizeof *lo), *hi = malloc((size_t)sus * sizeof *hi);
-        if (!in_su || !seen || !lo || !hi) {
-            free(in_su), free(seen), free(lo), free(hi);
-            FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld units", (long long)sus);
-        }
-        for (int64_t s = 0; s < sus; s++)
-            lo[s] = FIG_RIGHT, hi[s] = FIG_LEFT;
-        for (int64_t i = 0; i < fab->tier_base[1]; i++)
-            if (f->local[i] >= 0)
-                in_su[f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : 0]++;
-        double half = (f->su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) / (double)(f->n[1] + sus - 1)
-                                     : pitch_of(f->n[1])) / 2;
-        for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++) {
-            if (f->local[i] < 0)
-                continue;
-            int64_t s = f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : 0;
-            lo[s] = f->x[i] - half < lo[s] ? f->x[i] - half : lo[s];
-            hi[s] = f->x[i] + half > hi[s] ? f->x[i] + half : hi[s];
-        }
-        int64_t most = 1;
-        for (int64_t s = 0; s < sus; s++)
-            most = in_su[s] > most ? in_su[s] : most;
-        double pitch = (hi[0] - lo[0]) / (double)most;
-        double w = pitch * 0.7 > 24 ? 24 : pitch * 0.7;
-        for (int64_t i = 0; i < fab->tier_base[1]; i++) {
-            if (f->local[i] < 0)
-                continue;
-            int64_t s = f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : 0;
-            fp__device_name(name, sizeof name, fab, rs, i);
-            f->x[i] = lo[s] + (hi[s] - lo[s]) * ((double)seen[s]++ + 0.5) / (double)in_su[s];
-            f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fill_of(0));
-            set_attr(f->node[i], "tooltip", name);
-            set_attr(f->node[i], "tier", "server");
-        }
-        free(in_su), free(seen), free(lo), free(hi);
-    }
+    if (one_by_one && (rc = server_boxes(f, err)) != FP_OK)
+        return rc;
     /* One line per server (or bar) and leaf. Bars: one per scalable unit, else one per leaf. */
     int64_t n_bars = 0;
     Agnode_t **bar = NULL;
@@ -285,86 +359,33 @@ static fp_status servers_and_nic_links(fig *f, fp_error *err)
             FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld server bars", (long long)n_bars);
         }
     }
-    for (int64_t k = 0; k < fab->boundary_base[1]; k++) {
-        const fp_link *l = &fab->link[k];
-        if (f->local[l->z] < 0 || f->local[l->a] < 0 || fab->dev[l->z].tier != 1)
+    for (int64_t k = 0; k < sh->boundary_base[1]; k++) {
+        const fp_link l = fp__shape_link(&f->sh, k);
+        if (f->local[l.z] < 0 || f->local[l.a] < 0)
             continue;
-        const fp_device *leaf = &fab->dev[l->z];
-        const char *colour = leaf->rail >= 0 ? fp__rail_colour(leaf->rail)
-                                             : fp__rail_colour(l->a_port / rs->nic.ports);
+        const fp_device leaf = fp__shape_device(&f->sh, l.z);
+        if (leaf.tier != 1)
+            continue;
+        const char *colour = leaf.rail >= 0 ? fp__rail_colour(leaf.rail)
+                                            : fp__rail_colour(l.a_port / sh->nic_ports);
         if (one_by_one) {
-            Agedge_t *e = fig_line(f, f->node[l->a], f->node[l->z], f->x[l->a], y - 11, f->x[l->z],
-                               leaf_y, colour, 0.5);
-            (void)e;
+            fig_line(f, f->node[l.a], f->node[l.z], f->x[l.a], y - 11, f->x[l.z], leaf_y, colour,
+                     0.5);
         } else {
-            int64_t b = f->su_lo >= 0 ? leaf->su - f->su_lo : f->local[l->z];
-            bar_links[b * f->n[1] + f->local[l->z]]++;
+            int64_t b = f->su_lo >= 0 ? leaf.su - f->su_lo : f->local[l.z];
+            bar_links[b * f->n[1] + f->local[l.z]]++;
         }
     }
-    if (!one_by_one) {
-        /* A bar spans its unit's leaves; its servers counted once each. */
-        int64_t *servers = calloc((size_t)n_bars, sizeof *servers);
-        double *x0 = malloc((size_t)n_bars * sizeof *x0), *x1 = malloc((size_t)n_bars * sizeof *x1);
-        if (!servers || !x0 || !x1) {
-            free(servers), free(x0), free(x1), free(bar), free(bar_links);
-            FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld server bars", (long long)n_bars);
-        }
-        for (int64_t b = 0; b < n_bars; b++)
-            x0[b] = 1e9, x1[b] = -1e9;
-        for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++) {
-            if (f->local[i] < 0)
-                continue;
-            int64_t b = f->su_lo >= 0 ? fab->dev[i].su - f->su_lo : f->local[i];
-            x0[b] = f->x[i] < x0[b] ? f->x[i] : x0[b];
-            x1[b] = f->x[i] > x1[b] ? f->x[i] : x1[b];
-        }
-        for (int64_t i = 0; i < fab->tier_base[1]; i++)
-            if (f->local[i] >= 0 && fab->dev[i].su >= 0 && f->su_lo >= 0)
-                servers[fab->dev[i].su - f->su_lo]++;
-        /* Without units, a leaf's servers: its NIC links over the NIC ports a server has there. */
-        for (int64_t b = 0; b < n_bars; b++) {
-            char cnt[32];
-            if (x1[b] < x0[b])
-                continue;
-            int64_t s = servers[b];
-            if (f->su_lo < 0) {
-                int64_t ln = 0;
-                for (int64_t j = 0; j < f->n[1]; j++)
-                    ln += bar_links[b * f->n[1] + j];
-                s = ln;
-            }
-            snprintf(name, sizeof name, "servers-%lld", (long long)b + 1);
-            if (f->su_lo >= 0)
-                snprintf(label, sizeof label, "%s servers", commas(cnt, sizeof cnt, s));
-            else
-                snprintf(label, sizeof label, "%s", commas(cnt, sizeof cnt, s));
-            double half = pitch_of(f->n[1]) * 0.4;
-            bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label, fill_of(0));
-            set_attr(bar[b], "tier", "server");
-            set_attr(bar[b], "fontsize", "9");
-        }
-        for (int64_t b = 0; b < n_bars; b++)
-            for (int64_t i = fab->tier_base[1]; i < fab->n_dev && fab->dev[i].tier == 1; i++) {
-                if (f->local[i] < 0 || bar[b] == NULL || bar_links[b * f->n[1] + f->local[i]] == 0)
-                    continue;
-                const fp_device *leaf = &fab->dev[i];
-                Agedge_t *e = fig_line(f, bar[b], f->node[i], f->x[i], y - 11, f->x[i], leaf_y,
-                                   leaf->rail >= 0 ? fp__rail_colour(leaf->rail) : "#555555", 1.2);
-                snprintf(label, sizeof label, "%lld", (long long)bar_links[b * f->n[1] + f->local[i]]);
-                set_attr(e, "links", label);
-            }
-        free(servers), free(x0), free(x1);
-    }
+    rc = one_by_one ? FP_OK : server_bars(f, n_bars, bar, bar_links, err);
     free(bar);
     free(bar_links);
-    return FP_OK;
+    return rc;
 }
 
 /* Switch-to-switch lines of boundary b (tier b -> b + 1) where both tiers are drawn box by box:
  * one line per pair of switches with links, as wide as their links (a twin link twice as wide). */
 static fp_status pair_lines(fig *f, int b, fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
     int64_t na = f->n[b], nz = f->n[b + 1];
     int32_t *count = calloc((size_t)(na * nz), sizeof *count);
     int64_t *dev_a = malloc((size_t)na * sizeof *dev_a), *dev_z = malloc((size_t)nz * sizeof *dev_z);
@@ -373,13 +394,13 @@ static fp_status pair_lines(fig *f, int b, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, "figure", "out of memory for %lld x %lld switch pairs",
                 (long long)na, (long long)nz);
     }
-    for (int64_t k = fab->boundary_base[b]; k < fab->boundary_base[b + 1]; k++) {
-        const fp_link *l = &fab->link[k];
-        if (f->local[l->a] < 0 || f->local[l->z] < 0)
+    for (int64_t k = f->sh.boundary_base[b]; k < f->sh.boundary_base[b + 1]; k++) {
+        const fp_link l = fp__shape_link(&f->sh, k);
+        if (f->local[l.a] < 0 || f->local[l.z] < 0)
             continue;
-        count[f->local[l->a] * nz + f->local[l->z]]++;
-        dev_a[f->local[l->a]] = l->a;
-        dev_z[f->local[l->z]] = l->z;
+        count[f->local[l.a] * nz + f->local[l.z]]++;
+        dev_a[f->local[l.a]] = l.a;
+        dev_z[f->local[l.z]] = l.z;
     }
     double hy = 14;
     for (int64_t i = 0; i < na; i++)
@@ -388,8 +409,8 @@ static fp_status pair_lines(fig *f, int b, fp_error *err)
             if (c == 0)
                 continue;
             int64_t a = dev_a[i], z = dev_z[j];
-            const fp_device *da = &fab->dev[a];
-            const char *colour = b == 1 && da->rail >= 0 ? fp__rail_colour(da->rail) : "#707070";
+            const fp_device da = fp__shape_device(&f->sh, a);
+            const char *colour = b == 1 && da.rail >= 0 ? fp__rail_colour(da.rail) : "#707070";
             char v[16];
             Agedge_t *e = fig_line(f, f->node[a], f->node[z], f->x[a], f->row_y[b] - hy, f->x[z],
                                f->row_y[b + 1] + hy, colour, 0.5 * c);
@@ -403,9 +424,8 @@ static fp_status pair_lines(fig *f, int b, fp_error *err)
 /* A tier drawn as one band: a wide box naming how many of the tier the group reaches. */
 static Agnode_t *band_box(fig *f, int tier)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
     char name[32], label[160], a[32], b[32];
-    int64_t all = fab->level[tier].switches;
+    int64_t all = f->sh.level[tier].switches;
     if (f->n[tier] == all)
         snprintf(label, sizeof label, "%s %s (every one of the plane's)", commas(a, sizeof a, all),
                  role_plural(tier));
@@ -415,7 +435,7 @@ static Agnode_t *band_box(fig *f, int tier)
     snprintf(name, sizeof name, "band-%s", role_plural(tier));
     Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier], FIG_RIGHT - FIG_LEFT,
                        28, label, fill_of(tier));
-    set_attr(nd, "tier", fp__tier_role(tier, fab->tiers));
+    set_attr(nd, "tier", fp__tier_role(tier, f->sh.tiers));
     set_attr(nd, "fontsize", "13");
     snprintf(label, sizeof label, "%lld", (long long)f->n[tier]);
     set_attr(nd, "devices", label);
@@ -426,7 +446,6 @@ static Agnode_t *band_box(fig *f, int tier)
  * as its links; a band under a band gets one wide line in the middle. */
 static void band_lines(fig *f, int b, Agnode_t *band, Agnode_t *band_below)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
     char v[32];
     if (band_below) {
         Agedge_t *e = fig_line(f, band_below, band, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[b] - 14,
@@ -435,13 +454,15 @@ static void band_lines(fig *f, int b, Agnode_t *band, Agnode_t *band_below)
         set_attr(e, "links", v);
         return;
     }
-    int64_t *up = calloc((size_t)fab->n_dev, sizeof *up);
+    int64_t *up = calloc((size_t)f->sh.devices, sizeof *up);
     if (up == NULL)
         return;
-    for (int64_t k = fab->boundary_base[b]; k < fab->boundary_base[b + 1]; k++)
-        if (f->local[fab->link[k].a] >= 0 && f->node[fab->link[k].a])
-            up[fab->link[k].a]++;
-    for (int64_t i = fab->tier_base[b]; i < fab->n_dev && fab->dev[i].tier == b; i++) {
+    for (int64_t k = f->sh.boundary_base[b]; k < f->sh.boundary_base[b + 1]; k++) {
+        int64_t a = fp__shape_link(&f->sh, k).a;
+        if (f->local[a] >= 0 && f->node[a])
+            up[a]++;
+    }
+    for (int64_t i = f->sh.tier_base[b]; i < fp__shape_tier_end(&f->sh, b); i++) {
         if (up[i] == 0)
             continue;
         double w = 0.25 * (double)up[i];
@@ -456,15 +477,14 @@ static void band_lines(fig *f, int b, Agnode_t *band, Agnode_t *band_below)
 /* "leaf–spine: 1,024 × 400G" beside the gap each boundary crosses, on the left margin. */
 static void boundary_labels(fig *f)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    const fp_shape *sh = &f->sh;
     char name[32], label[128], bn[32], c[32];
-    for (int b = 0; b < fab->tiers; b++) {
+    for (int b = 0; b < sh->tiers; b++) {
         if (f->links[b] == 0)
             continue;
         snprintf(name, sizeof name, "label-boundary-%d", b);
-        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, fab->tiers, bn, sizeof bn),
-                 commas(c, sizeof c, f->links[b]), rs->gbps[b]);
+        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, sh->tiers, bn, sizeof bn),
+                 commas(c, sizeof c, f->links[b]), sh->gbps[b]);
         Agnode_t *nd = fig_text(f, name, FIG_LEFT + 2, (f->row_y[b] + f->row_y[b + 1]) / 2, label, "11");
         set_attr(nd, "labeljust", "l");
         /* Left-aligned against the margin: a plaintext node is centred on pos, so shift it. */
@@ -490,34 +510,31 @@ static void panel_table(fig *f, const char *name, const char *html, int fits, co
 /* Rows of the counts table (each about 20 pt high at its font size). */
 static int counts_rows(const fig *f)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    const fp_shape *sh = &f->sh;
     int models = 0;
-    for (int t = 0; t < fab->tiers; t++) {
+    for (int t = 0; t < sh->tiers; t++) {
         int seen = 0;
         for (int u = 0; u < t; u++)
-            seen |= strcmp(rs->tier[u].model.id, rs->tier[t].model.id) == 0;
+            seen |= strcmp(sh->model[u], sh->model[t]) == 0;
         models += !seen;
     }
-    return 3 + (f->su_lo >= 0) + 2 * fab->tiers + models;
+    return 3 + (f->su_lo >= 0) + 2 * sh->tiers + models;
 }
 
 /* First and last name of the tier's devices in the figure ("pod01-spine-01 … pod01-spine-32"),
  * "" when the tier is a band or empty. */
 static void row_names(const fig *f, int t, char *buf, size_t n)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
     char first[64] = "", last[64] = "";
     buf[0] = '\0';
     if (f->band[t] || f->n[t] == 0)
         return;
-    int64_t lo = t == 0 ? 0 : fab->tier_base[t];
-    for (int64_t i = lo; i < fab->n_dev && fab->dev[i].tier == t; i++)
+    int64_t lo = t == 0 ? 0 : f->sh.tier_base[t];
+    for (int64_t i = lo; i < fp__shape_tier_end(&f->sh, t); i++)
         if (f->local[i] == 0)
-            fp__device_name(first, sizeof first, fab, rs, i);
+            fp__plan_device_name(f->plan, i, first, sizeof first);
         else if (f->local[i] == f->n[t] - 1)
-            fp__device_name(last, sizeof last, fab, rs, i);
+            fp__plan_device_name(f->plan, i, last, sizeof last);
     snprintf(buf, n, f->n[t] > 1 ? "%s … %s" : "%s", first, last);
 }
 
@@ -525,56 +542,55 @@ static void row_names(const fig *f, int t, char *buf, size_t n)
  * with the names of the first and last device drawn in each row. */
 static void counts_table(fig *f)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    const fp_shape *sh = &f->sh;
     char html[8000], a[32], b[32], bn[32], names[160];
     size_t k = 0, cap = sizeof html;
 #define PUT(...) (k += k < cap ? (size_t)snprintf(html + k, cap - k, __VA_ARGS__) : 0)
 #define HEAD "<TD BGCOLOR=\"#e8eef7\"><B>"
     PUT("<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">"
         "<TR>" HEAD "counts</B></TD>" HEAD "this group%s</B></TD>" HEAD "fabric</B></TD>" HEAD
-        "first … last in the figure</B></TD></TR>", fab->planes > 1 ? " (plane 1)" : "");
+        "first … last in the figure</B></TD></TR>", sh->planes > 1 ? " (plane 1)" : "");
 #undef HEAD
-    int64_t gpus_in = f->n[0] * rs->gpus_per_server;
+    int64_t gpus_in = f->n[0] * sh->gpus_per_server;
     row_names(f, 0, names, sizeof names);
     PUT("<TR><TD ALIGN=\"LEFT\">GPUs</TD><TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"RIGHT\">%s</TD>"
-        "<TD></TD></TR>", commas(a, sizeof a, gpus_in), commas(b, sizeof b, rs->gpus));
+        "<TD></TD></TR>", commas(a, sizeof a, gpus_in), commas(b, sizeof b, sh->gpus));
     PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">servers</TD><TD ALIGN=\"RIGHT\">%s</TD>"
         "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(0),
-        commas(a, sizeof a, f->n[0]), commas(b, sizeof b, fab->servers), names);
+        commas(a, sizeof a, f->n[0]), commas(b, sizeof b, sh->servers), names);
     if (f->su_lo >= 0)
         PUT("<TR><TD ALIGN=\"LEFT\">scalable units</TD><TD ALIGN=\"RIGHT\">%lld</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">SU %lld … SU %lld</TD></TR>",
-            (long long)(f->su_hi - f->su_lo + 1), commas(b, sizeof b, fab->su_count),
+            (long long)(f->su_hi - f->su_lo + 1), commas(b, sizeof b, sh->su_count),
             (long long)f->su_lo + 1, (long long)f->su_hi + 1);
-    for (int t = 1; t <= fab->tiers; t++) {
+    for (int t = 1; t <= sh->tiers; t++) {
         row_names(f, t, names, sizeof names);
         PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">%s</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(t), role_plural(t),
             t > 2 ? "reached: " : "", commas(a, sizeof a, f->n[t]),
-            commas(b, sizeof b, fab->level[t].switches * fab->planes), names);
+            commas(b, sizeof b, sh->level[t].switches * sh->planes), names);
     }
-    for (int bd = 0; bd < fab->tiers; bd++) {
-        int64_t all = fab->boundary_base[bd + 1] - fab->boundary_base[bd];
+    for (int bd = 0; bd < sh->tiers; bd++) {
+        int64_t all = sh->boundary_base[bd + 1] - sh->boundary_base[bd];
         if (all == 0)
             continue;
         PUT("<TR><TD ALIGN=\"LEFT\">%s links</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%dG each</TD></TR>",
-            fp__boundary_name(bd, fab->tiers, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
-            commas(a, sizeof a, f->links[bd]), commas(b, sizeof b, all), rs->gbps[bd]);
+            fp__boundary_name(bd, sh->tiers, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
+            commas(a, sizeof a, f->links[bd]), commas(b, sizeof b, all), sh->gbps[bd]);
     }
     /* Switch models, tiers sharing a model named together. */
-    for (int t = 0; t < fab->tiers; t++) {
+    for (int t = 0; t < sh->tiers; t++) {
         int seen = 0;
         for (int u = 0; u < t; u++)
-            seen |= strcmp(rs->tier[u].model.id, rs->tier[t].model.id) == 0;
+            seen |= strcmp(sh->model[u], sh->model[t]) == 0;
         if (seen)
             continue;
         PUT("<TR><TD ALIGN=\"LEFT\">switch</TD><TD COLSPAN=\"3\" ALIGN=\"LEFT\">%s (%d ports): %s",
-            rs->tier[t].model.id, rs->tier[t].radix, fp__tier_role(t + 1, fab->tiers));
-        for (int u = t + 1; u < fab->tiers; u++)
-            if (strcmp(rs->tier[u].model.id, rs->tier[t].model.id) == 0)
-                PUT(", %s", fp__tier_role(u + 1, fab->tiers));
+            sh->model[t], sh->radix[t], fp__tier_role(t + 1, sh->tiers));
+        for (int u = t + 1; u < sh->tiers; u++)
+            if (strcmp(sh->model[u], sh->model[t]) == 0)
+                PUT(", %s", fp__tier_role(u + 1, sh->tiers));
         PUT("</TD></TR>");
     }
     PUT("</TABLE>");
@@ -586,11 +602,10 @@ static void counts_table(fig *f)
 /* The legend: rail colours (rail-optimized) or NIC-port colours, tier fills, what a line is. */
 static void legend(fig *f, double top)
 {
-    const fp_fabric *fab = fp__plan_fabric(f->plan);
-    const fp_rspec *rs = fp__plan_rspec(f->plan);
+    const fp_shape *sh = &f->sh;
     char html[4000];
     size_t k = 0, cap = sizeof html;
-    int rails = rs->endpoints_per_server;
+    int rails = sh->endpoints_per_server;
 #define PUT(...) (k += k < cap ? (size_t)snprintf(html + k, cap - k, __VA_ARGS__) : 0)
     PUT("<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">"
         "<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\"><B>legend</B></TD></TR>");
@@ -600,137 +615,166 @@ static void legend(fig *f, double top)
         for (int c = r; c < r + 2; c++) {
             if (c < shown)
                 PUT("<TD WIDTH=\"24\" BGCOLOR=\"%s\"></TD><TD ALIGN=\"LEFT\">%s %d%s</TD>",
-                    fp__rail_colour(c), rs->topology == FP_TOPO_RAIL ? "rail" : "NIC port", c + 1,
+                    fp__rail_colour(c), sh->topology == FP_TOPO_RAIL ? "rail" : "NIC port", c + 1,
                     rails > 8 && c == 7 ? " (repeat from 9)" : "");
             else
                 PUT("<TD></TD><TD></TD>");
         }
         PUT("</TR>");
     }
-    for (int t = 0; t <= fab->tiers; t++)
+    for (int t = 0; t <= sh->tiers; t++)
         PUT("<TR><TD WIDTH=\"24\" BGCOLOR=\"%s\" BORDER=\"1\"></TD><TD ALIGN=\"LEFT\" COLSPAN=\"3\">%s</TD></TR>",
             fill_of(t), role_plural(t));
     PUT("<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">a line: the links between two devices"
         "<BR ALIGN=\"LEFT\"/>(the wider, the more links)<BR ALIGN=\"LEFT\"/>"
-        "%s</TD></TR>", rs->topology == FP_TOPO_RAIL ? "leaf colour = its rail; NIC and leaf-spine lines"
+        "%s</TD></TR>", sh->topology == FP_TOPO_RAIL ? "leaf colour = its rail; NIC and leaf-spine lines"
                                                      "<BR ALIGN=\"LEFT\"/>in the leaf's rail colour<BR ALIGN=\"LEFT\"/>"
                                                      : "NIC lines in the NIC port's colour<BR ALIGN=\"LEFT\"/>");
     PUT("</TABLE>");
 #undef PUT
-    int rows = (shown + 1) / 2 + fab->tiers + 1 + 1 + 4;
+    int rows = (shown + 1) / 2 + sh->tiers + 1 + 1 + 4;
     panel_table(f, "legend-colours", html, k < cap, "12", (FIG_PANEL + FIG_W - 20) / 2,
                 top + rows * 8.5);
 }
 
-fp_status fp__write_figure(const fp_plan *plan, const char *path, const fp_write_options *o,
-                           fp_error *err)
+/* The graph with the page's corners pinned, so the SVG is exactly 16:9 whatever is drawn;
+ * NULL when out of memory. */
+static Agraph_t *figure_graph(void)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    fp_status rc = FP_OK;
-    fig f;
-    char title[400], label[400], a[32], b[32];
-    memset(&f, 0, sizeof f);
-    f.plan = plan;
-    f.pod = fab->tiers >= 3 ? fp__detail_pod(plan, o) : -1;
-    f.local = malloc((size_t)fab->n_dev * sizeof *f.local);
-    f.node = calloc((size_t)fab->n_dev, sizeof *f.node);
-    f.x = calloc((size_t)fab->n_dev, sizeof *f.x);
-    if (!f.local || !f.node || !f.x) {
-        rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for the fabric figure");
-        goto out;
-    }
-    select_devices(&f);
-    place_rows(&f);
-    int64_t groups = fab->tiers >= 3 ? fab->level[2].blocks : 1;
-    f.g = fp__dot_new_graph("figure", "nop2", "");
-    if (f.g == NULL) {
-        rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
-        goto out;
-    }
-    set_attr(f.g, "notranslate", "true");
-    set_attr(f.g, "pad", "0");
-    set_attr(f.g, "splines", "line");
-    set_attr(f.g, "outputorder", "edgesfirst");
-    agattr(f.g, AGNODE, S("shape"), S("box"));
-    agattr(f.g, AGNODE, S("fixedsize"), S("true"));
-    agattr(f.g, AGNODE, S("fontsize"), S("10"));
-    /* The page's corners, so the SVG is exactly 16:9 whatever is drawn. */
+    Agraph_t *g = fp__dot_new_graph("figure", "nop2", "");
+    if (g == NULL)
+        return NULL;
+    set_attr(g, "notranslate", "true");
+    set_attr(g, "pad", "0");
+    set_attr(g, "splines", "line");
+    set_attr(g, "outputorder", "edgesfirst");
+    agattr(g, AGNODE, S("shape"), S("box"));
+    agattr(g, AGNODE, S("fixedsize"), S("true"));
+    agattr(g, AGNODE, S("fontsize"), S("10"));
     for (int c = 0; c < 2; c++) {
-        Agnode_t *nd = agnode(f.g, c ? S("page-end") : S("page-start"), 1);
+        Agnode_t *nd = agnode(g, c ? S("page-end") : S("page-start"), 1);
         set_attr(nd, "shape", "point");
         set_attr(nd, "style", "invis");
         set_attr(nd, "width", "0.01");
         set_attr(nd, "label", "");
         pin(nd, c ? FIG_W - 0.5 : 0.5, c ? FIG_H - 0.5 : 0.5);
     }
-    /* Title and subtitle. */
-    snprintf(title, sizeof title, "%s — %s fabric, %s GPUs, %d tiers%s", rs->name[0] ? rs->name : "fabric",
-             fp_topology_name(rs->topology), commas(a, sizeof a, rs->gpus), fab->tiers,
-             fab->planes > 1 ? "" : "");
-    fig_text(&f, "title", FIG_W / 2, 26, title, "22");
+    return g;
+}
+
+/* Title and subtitle: the plan, and which group (of how many) this page shows. */
+static void figure_titles(fig *f)
+{
+    const fp_shape *sh = &f->sh;
+    char title[400], label[400], a[32], b[32];
+    int64_t groups = sh->tiers >= 3 ? sh->level[2].blocks : 1;
+    snprintf(title, sizeof title, "%s — %s fabric, %s GPUs, %d tiers%s", sh->name[0] ? sh->name : "fabric",
+             fp_topology_name(sh->topology), commas(a, sizeof a, sh->gpus), sh->tiers,
+             sh->planes > 1 ? "" : "");
+    fig_text(f, "title", FIG_W / 2, 26, title, "22");
     size_t k = 0;
-    if (fab->tiers >= 3)
-        k += (size_t)snprintf(label, sizeof label, f.su_lo >= 0 ? "scalable-unit group %lld of %s (pod %lld)"
-                                                                : "pod %lld of %s",
-                              (long long)f.pod + 1, commas(b, sizeof b, groups), (long long)f.pod + 1);
+    if (sh->tiers >= 3)
+        k += (size_t)snprintf(label, sizeof label, f->su_lo >= 0 ? "scalable-unit group %lld of %s (pod %lld)"
+                                                                 : "pod %lld of %s",
+                              (long long)f->pod + 1, commas(b, sizeof b, groups), (long long)f->pod + 1);
     else
         k += (size_t)snprintf(label, sizeof label, "the whole fabric (2 tiers: one group)");
-    if (f.su_lo >= 0 && k < sizeof label)
-        k += (size_t)snprintf(label + k, sizeof label - k, f.su_lo == f.su_hi ? ": SU %lld" : ": SU %lld–%lld",
-                              (long long)f.su_lo + 1, (long long)f.su_hi + 1);
-    if (fab->planes > 1 && k < sizeof label)
+    if (f->su_lo >= 0 && k < sizeof label)
+        k += (size_t)snprintf(label + k, sizeof label - k, f->su_lo == f->su_hi ? ": SU %lld" : ": SU %lld–%lld",
+                              (long long)f->su_lo + 1, (long long)f->su_hi + 1);
+    if (sh->planes > 1 && k < sizeof label)
         k += (size_t)snprintf(label + k, sizeof label - k, "; plane 1 of %d (the planes are alike)",
-                              fab->planes);
-    if (fab->tiers >= 3 && groups > 1 && k < sizeof label)
-        snprintf(label + k, sizeof label - k, f.su_lo >= 0 ? "; every leaf and spine of the group, the tiers above as reached"
-                                                            : "; every leaf and spine of the pod, the tiers above as reached");
-    fig_text(&f, "subtitle", FIG_W / 2, 52, label, "13");
+                              sh->planes);
+    if (sh->tiers >= 3 && groups > 1 && k < sizeof label)
+        snprintf(label + k, sizeof label - k, f->su_lo >= 0 ? "; every leaf and spine of the group, the tiers above as reached"
+                                                             : "; every leaf and spine of the pod, the tiers above as reached");
+    fig_text(f, "subtitle", FIG_W / 2, 52, label, "13");
+}
 
-    /* Scalable-unit frames first, so they are drawn under the leaves. */
-    if (f.su_lo >= 0) {
-        int64_t sus = f.su_hi - f.su_lo + 1, per = (f.n[1] + sus - 1) / sus;
-        double pitch = (FIG_RIGHT - FIG_LEFT) / (double)(sus * per + sus - 1);
-        for (int64_t s = 0; s < sus; s++) {
-            char name[32], cap[32];
-            double x0 = FIG_LEFT + pitch * (double)(s * (per + 1)), x1 = x0 + pitch * (double)per;
-            double y0 = f.row_y[1] - 40, y1 = f.row_y[0] + 26;
-            snprintf(name, sizeof name, "su-frame-%lld", (long long)(f.su_lo + s + 1));
-            fig_box(&f, name, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, "", NULL);
-            snprintf(name, sizeof name, "su-label-%lld", (long long)(f.su_lo + s + 1));
-            snprintf(cap, sizeof cap, "SU %lld", (long long)(f.su_lo + s + 1));
-            fig_text(&f, name, (x0 + x1) / 2, y0 + 10, cap, pitch * per > 40 ? "11" : "8");
-        }
+/* Scalable-unit frames, drawn first so they lie under the leaves. */
+static void su_frames(fig *f)
+{
+    if (f->su_lo < 0)
+        return;
+    int64_t sus = f->su_hi - f->su_lo + 1, per = (f->n[1] + sus - 1) / sus;
+    double pitch = (FIG_RIGHT - FIG_LEFT) / (double)(sus * per + sus - 1);
+    for (int64_t s = 0; s < sus; s++) {
+        char name[32], cap[32];
+        double x0 = FIG_LEFT + pitch * (double)(s * (per + 1)), x1 = x0 + pitch * (double)per;
+        double y0 = f->row_y[1] - 40, y1 = f->row_y[0] + 26;
+        snprintf(name, sizeof name, "su-frame-%lld", (long long)(f->su_lo + s + 1));
+        fig_box(f, name, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, "", NULL);
+        snprintf(name, sizeof name, "su-label-%lld", (long long)(f->su_lo + s + 1));
+        snprintf(cap, sizeof cap, "SU %lld", (long long)(f->su_lo + s + 1));
+        fig_text(f, name, (x0 + x1) / 2, y0 + 10, cap, pitch * per > 40 ? "11" : "8");
     }
-    /* Rows: leaves and spines box by box, tiers above as boxes while few, else bands. */
-    for (int t = 1; t <= fab->tiers; t++) {
-        double pitch = t == 1 && f.su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) /
-                                                    (double)(f.n[1] + (f.su_hi - f.su_lo))
-                                              : pitch_of(f.n[t]);
-        f.band[t] = t > 2 && f.n[t] > FIG_MAX_BOXES;
-        if (f.band[t])
+}
+
+/* Rows of switches: leaves and spines box by box, tiers above as boxes while few, else bands
+ * (f->band). */
+static void switch_rows(fig *f)
+{
+    for (int t = 1; t <= f->sh.tiers; t++) {
+        double pitch = t == 1 && f->su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) /
+                                                     (double)(f->n[1] + (f->su_hi - f->su_lo))
+                                               : pitch_of(f->n[t]);
+        f->band[t] = t > 2 && f->n[t] > FIG_MAX_BOXES;
+        if (f->band[t])
             continue;
         double w = pitch * 0.8 > 60 ? 60 : pitch * 0.8;
-        switch_boxes(&f, t, w, 28);
+        switch_boxes(f, t, w, 28);
     }
-    if ((rc = servers_and_nic_links(&f, err)) != FP_OK)
-        goto out;
+}
+
+/* The bands and the lines between switch tiers (pair by pair, or into a band). */
+static fp_status switch_lines(fig *f, fp_error *err)
+{
+    fp_status rc = FP_OK;
     Agnode_t *bands[FP_MAX_TIERS + 1] = { 0 };
-    for (int t = 3; t <= fab->tiers; t++)
-        if (f.band[t])
-            bands[t] = band_box(&f, t);
-    for (int bd = 1; bd < fab->tiers; bd++) {
-        if (!f.band[bd + 1])
-            rc = pair_lines(&f, bd, err);
+    for (int t = 3; t <= f->sh.tiers; t++)
+        if (f->band[t])
+            bands[t] = band_box(f, t);
+    for (int bd = 1; bd < f->sh.tiers && rc == FP_OK; bd++) {
+        if (!f->band[bd + 1])
+            rc = pair_lines(f, bd, err);
         else
-            band_lines(&f, bd, bands[bd + 1], f.band[bd] ? bands[bd] : NULL);
-        if (rc != FP_OK)
-            goto out;
+            band_lines(f, bd, bands[bd + 1], f->band[bd] ? bands[bd] : NULL);
     }
+    return rc;
+}
+
+fp_status fp__write_figure(const fp_plan *plan, const char *path, const fp_write_options *o,
+                           fp_error *err)
+{
+    fp_status rc = FP_OK;
+    fig f;
+    char label[400];
+    memset(&f, 0, sizeof f);
+    f.plan = plan;
+    fp__plan_shape(plan, &f.sh);
+    f.pod = f.sh.tiers >= 3 ? fp__detail_pod(plan, o) : -1;
+    f.local = malloc((size_t)f.sh.devices * sizeof *f.local);
+    f.node = calloc((size_t)f.sh.devices, sizeof *f.node);
+    f.x = calloc((size_t)f.sh.devices, sizeof *f.x);
+    if (!f.local || !f.node || !f.x) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for the fabric figure");
+        goto out;
+    }
+    select_devices(&f);
+    place_rows(&f);
+    if ((f.g = figure_graph()) == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
+        goto out;
+    }
+    figure_titles(&f);
+    su_frames(&f);
+    switch_rows(&f);
+    if ((rc = servers_and_nic_links(&f, err)) != FP_OK || (rc = switch_lines(&f, err)) != FP_OK)
+        goto out;
     boundary_labels(&f);
     counts_table(&f);
     legend(&f, 100 + counts_rows(&f) * 20.0);
-    snprintf(label, sizeof label, "fabplan: %s", rs->name[0] ? rs->name : "fabric");
+    snprintf(label, sizeof label, "fabplan: %s", f.sh.name[0] ? f.sh.name : "fabric");
     Agnode_t *foot = fig_text(&f, "footer", FIG_W - 20 - 3.0 * (double)strlen(label), FIG_H - 14, label, "9");
     set_attr(foot, "fontcolor", "#808080");
 out:
@@ -748,8 +792,9 @@ out:
 int fp__figure_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
                          char *buf, size_t n)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    snprintf(buf, n, "group-%lld.%s", fab->tiers >= 3 ? (long long)fp__detail_pod(plan, o) + 1 : 1LL,
+    fp_shape sh;
+    fp__plan_shape(plan, &sh);
+    snprintf(buf, n, "group-%lld.%s", sh.tiers >= 3 ? (long long)fp__detail_pod(plan, o) + 1 : 1LL,
              ext);
     return 1;
 }

@@ -28,7 +28,7 @@ static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, in
 {
     size_t n_cables = fp_plan_cable_count(plan), n_pairs = 0;
     int64_t *pairs = malloc((n_cables * FP_MAX_LEGS + 1) * sizeof *pairs);
-    const int32_t *dev_rack = fp__plan_layout(plan)->dev_rack;
+    const int32_t *dev_rack = fp__plan_device_racks(plan);
     *n_runs = 0;
     tally->runs = tally->rest_max = 0;
     if (pairs == NULL)
@@ -86,8 +86,8 @@ static fp_status busiest_runs(const fp_plan *plan, size_t n_racks, run *runs, in
 /* The run list as a table node left of the floor, below the role legend: each run's two racks
  * and cable count, then how many runs are not drawn. Rack names repeat the box labels (row R,
  * rack K), so a reader finds both ends of each line. */
-static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, int n_runs,
-                           const run_tally *tally, double max_y, fp_error *err)
+static fp_status run_table(Agraph_t *g, const fp_plan *plan, int tiers, const run *runs,
+                           int n_runs, const run_tally *tally, double max_y, fp_error *err)
 {
     char buf[4096];
     size_t k = 0, cap = sizeof buf;
@@ -114,7 +114,7 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, const run *runs, in
     /* Centre pinned: right edge near the floor's left edge, top below the role legend. */
     int rows = n_runs + 1 + (tally->runs > n_runs);
     double height = rows * RUN_TABLE_ROW_PT;
-    double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (fp__plan_fabric(plan)->tiers + 1) - 12.0;
+    double top = (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * (tiers + 1) - 12.0;
     fp__dot_pin(n, -2.6 * 72.0 - FLOOR_LEGEND_SHIFT, top - height / 2);
     return FP_OK;
 }
@@ -266,34 +266,19 @@ static void run_path(Agedge_t *e, const fp_plan *plan, const run *rn, int k, dou
     set_attr(e, "pos", buf);
 }
 
-fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
-                          fp_error *err)
+/* The floor's graph, titled; NULL when out of memory. Positions are given, so no layout engine
+ * moves anything: "nop2" is neato -n2, which takes node and edge pos (in points) as final and
+ * only draws. Plain neato with pinned nodes drew the same picture but spent seconds in its
+ * solver on 5,000 racks at full scale. */
+static Agraph_t *floor_graph(const fp_shape *sh, size_t n_racks)
 {
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    size_t n_racks = fp_plan_rack_count(plan);
-    char title[256], name[64], label[256];
-    fp_status rc = FP_OK;
-    run runs[FLOOR_RUNS];
-    run_tally tally = { 0, 0 };
-    int n_runs = 0;
-    (void)o;
-    Agnode_t **node = calloc(n_racks + 1, sizeof *node);
-    Agraph_t *g = NULL;
-    if (node == NULL) {
-        rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for %zu racks", n_racks);
-        goto out;
-    }
-    snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", rs->name[0] ? rs->name : "fabric",
+    char title[256];
+    snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", sh->name[0] ? sh->name : "fabric",
              n_racks, n_racks ? "; lines: the busiest rack-to-rack runs, listed on the left" :
                                 ": this build places no racks (no layout)");
-    /* Positions are given, so no layout engine moves anything: "nop2" is neato -n2, which takes
-     * node and edge pos (in points) as final and only draws. Plain neato with pinned nodes drew the
-     * same picture but spent seconds in its solver on 5,000 racks at full scale. */
-    g = fp__dot_new_graph("floor", "nop2", title);
-    if (g == NULL) {
-        rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
-        goto out;
-    }
+    Agraph_t *g = fp__dot_new_graph("floor", "nop2", title);
+    if (g == NULL)
+        return NULL;
     set_attr(g, "notranslate", "true");
     set_attr(g, "splines", "line");
     set_attr(g, "outputorder", "edgesfirst");
@@ -301,24 +286,40 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     agattr(g, AGNODE, S("fixedsize"), S("true"));
     agattr(g, AGNODE, S("fontsize"), S("8"));
     agattr(g, AGEDGE, S("fontsize"), S("12"));
-    /* Draw the racks with y growing up the page the way a floor plan is read from the front. */
-    double max_y = 0, max_x = 0;
+    return g;
+}
+
+/* The floor's depth (*max_y, the deepest rack's y) and width (*max_x, its right edge) in m. */
+static fp_status floor_extent(const fp_plan *plan, size_t n_racks, double *max_y, double *max_x,
+                              fp_error *err)
+{
+    fp_status rc;
+    *max_y = *max_x = 0;
     for (size_t i = 0; i < n_racks; i++) {
         fp_rack_info r;
         if ((rc = fp_plan_rack(plan, i, &r, err)) != FP_OK)
-            goto out;
-        if (r.y_m > max_y)
-            max_y = r.y_m;
-        if (r.x_m + 0.6 > max_x)
-            max_x = r.x_m + 0.6;
+            return rc;
+        if (r.y_m > *max_y)
+            *max_y = r.y_m;
+        if (r.x_m + 0.6 > *max_x)
+            *max_x = r.x_m + 0.6;
     }
+    return FP_OK;
+}
+
+/* A box per rack, filled in its role's colour, y growing up the page the way a floor plan is
+ * read from the front; a rack over its power limit outlined in red. */
+static void rack_nodes(Agraph_t *g, const fp_plan *plan, int tiers, Agnode_t **node,
+                       size_t n_racks, double max_y)
+{
+    char label[256];
     for (size_t i = 0; i < n_racks; i++) {
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
         node[i] = agnode(g, r.name, 1);
         int tier = 0;
         for (int t = 0; t <= FP_MAX_TIERS; t++)
-            if (strcmp(r.role, t == 0 ? "compute" : fp__tier_role(t, fp__plan_fabric(plan)->tiers)) == 0)
+            if (strcmp(r.role, t == 0 ? "compute" : fp__tier_role(t, tiers)) == 0)
                 tier = t;
         snprintf(label, sizeof label, "R%02d\nK%02d", r.row, r.rack);
         set_attr(node[i], "label", label);
@@ -339,12 +340,13 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         snprintf(label, sizeof label, "%.4f", 1.2 * FLOOR_PT_PER_M / 72.0);
         set_attr(node[i], "height", label);
     }
-    if ((rc = floor_rows(g, plan, n_racks, max_y, err)) != FP_OK)
-        goto out;
-    if (n_racks > 0)
-        scale_bar(g, max_x, max_y);
-    if (n_racks > 0 && (rc = busiest_runs(plan, n_racks, runs, &n_runs, &tally, err)) != FP_OK)
-        goto out;
+}
+
+/* A line per busiest run, as thick as its count relative to the busiest. */
+static void run_edges(Agraph_t *g, const fp_plan *plan, Agnode_t **node, const run *runs,
+                      int n_runs, double max_x, double max_y)
+{
+    char label[256];
     for (int i = 0; i < n_runs; i++) {
         Agedge_t *e = agedge(g, node[runs[i].a], node[runs[i].b], NULL, 1);
         snprintf(label, sizeof label, "%lld", (long long)runs[i].cables);
@@ -357,11 +359,16 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
         set_attr(e, "color", "#1f4e9acc");
         run_path(e, plan, &runs[i], i, max_x, max_y);
     }
-    /* Legend: one box per role, pinned left of the floor. */
-    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
-        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t, fp__plan_fabric(plan)->tiers));
+}
+
+/* Legend: one box per role, pinned left of the floor. */
+static void role_legend(Agraph_t *g, int tiers, double max_y)
+{
+    char name[64], label[256];
+    for (int t = 0; t <= tiers; t++) {
+        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t, tiers));
         Agnode_t *n = agnode(g, name, 1);
-        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t, fp__plan_fabric(plan)->tiers));
+        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t, tiers));
         set_attr(n, "fillcolor", fill_of(t));
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
@@ -370,7 +377,43 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
                  (max_y + 1.2) * FLOOR_PT_PER_M - 40.0 * t);
         set_attr(n, "pos", label);
     }
-    if (n_runs > 0 && (rc = run_table(g, plan, runs, n_runs, &tally, max_y, err)) != FP_OK)
+}
+
+fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
+                          fp_error *err)
+{
+    fp_shape sh;
+    size_t n_racks = fp_plan_rack_count(plan);
+    fp_status rc = FP_OK;
+    run runs[FLOOR_RUNS];
+    run_tally tally = { 0, 0 };
+    int n_runs = 0;
+    double max_y = 0, max_x = 0;
+    (void)o;
+    fp__plan_shape(plan, &sh);
+    Agnode_t **node = calloc(n_racks + 1, sizeof *node);
+    Agraph_t *g = NULL;
+    if (node == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "out of memory for %zu racks", n_racks);
+        goto out;
+    }
+    if ((g = floor_graph(&sh, n_racks)) == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, path, "Graphviz: cannot create a graph");
+        goto out;
+    }
+    if ((rc = floor_extent(plan, n_racks, &max_y, &max_x, err)) != FP_OK)
+        goto out;
+    rack_nodes(g, plan, sh.tiers, node, n_racks, max_y);
+    if ((rc = floor_rows(g, plan, n_racks, max_y, err)) != FP_OK)
+        goto out;
+    if (n_racks > 0)
+        scale_bar(g, max_x, max_y);
+    if (n_racks > 0 && (rc = busiest_runs(plan, n_racks, runs, &n_runs, &tally, err)) != FP_OK)
+        goto out;
+    run_edges(g, plan, node, runs, n_runs, max_x, max_y);
+    role_legend(g, sh.tiers, max_y);
+    if (n_runs > 0 &&
+        (rc = run_table(g, plan, sh.tiers, runs, n_runs, &tally, max_y, err)) != FP_OK)
         goto out;
 out:
     free(node);

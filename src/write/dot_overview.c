@@ -149,17 +149,7 @@ static void plan_grouping(overview *ov)
     ov->n_groups = next;
 }
 
-/* The device and link records and a link's medium (-1 none) of the fabric drawn. */
-static fp_device ov_device(const overview *ov, int64_t i)
-{
-    return ov->net < 0 ? fp__plan_device(ov->plan, i) : fp__plan_net_device(ov->plan, ov->net, i);
-}
-
-static fp_link ov_link(const overview *ov, int64_t i)
-{
-    return ov->net < 0 ? fp__plan_link(ov->plan, i) : fp__plan_net_link(ov->plan, ov->net, i);
-}
-
+/* A link's medium (-1 none) in the fabric drawn. */
 static int ov_medium(const overview *ov, int64_t i)
 {
     fp_medium m;
@@ -170,7 +160,7 @@ static int ov_medium(const overview *ov, int64_t i)
 
 static int64_t group_of(const overview *ov, int64_t dev)
 {
-    const fp_device d = ov_device(ov, dev);
+    const fp_device d = fp__shape_device(&ov->sh, dev);
     if (d.tier == 0)
         return 0;
     const tier_grouping *g = &ov->tg[d.tier];
@@ -201,7 +191,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, int net, fp_e
     else
         fp__plan_net_shape(plan, net, &ov->sh);
     for (int64_t i = 0; i < ov->sh.devices; i++) {
-        fp_device d = ov_device(ov, i);
+        fp_device d = fp__shape_device(&ov->sh, i);
         if (d.tier == 1 && d.su >= ov->sus)
             ov->sus = d.su + 1;
     }
@@ -224,7 +214,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, int net, fp_e
     for (int64_t i = 0; i < ov->sh.devices; i++) {
         int64_t g = group_of(ov, i);
         ov->members[g]++;
-        fp_device d = ov_device(ov, i);
+        fp_device d = fp__shape_device(&ov->sh, i);
         int64_t su = d.su;
         if (su >= 0 && d.tier == 1) {
             if (ov->su_lo[g] < 0 || su < ov->su_lo[g])
@@ -234,7 +224,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, int net, fp_e
         }
     }
     for (int64_t i = 0; i < ov->sh.links; i++) {
-        const fp_link l = ov_link(ov, i);
+        const fp_link l = fp__shape_link(&ov->sh, i);
         int64_t a = group_of(ov, l.a), z = group_of(ov, l.z);
         if (i >= ov->sh.boundary_base[ov->sh.tiers]) {
             /* A network's MLAG peer links (after its last boundary): said on the leaves' node. */

@@ -3,11 +3,9 @@
 #include <cjson/cJSON.h>
 #include "write/writers.h"
 
-static cJSON *layout_json(const fp_plan *plan)
+/* Power per domain: racks (the most any draws, how many are over their limit), rows, halls. */
+static void power_json(cJSON *o, const fp_plan *plan, const fp_phys_spec *ps)
 {
-    const fp_layout *lay = fp__plan_layout(plan);
-    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
-    cJSON *o = cJSON_CreateObject(), *arr;
     int64_t over = 0;
     double max_w = 0;
     for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
@@ -17,15 +15,6 @@ static cJSON *layout_json(const fp_plan *plan)
         if (r.power_w > max_w)
             max_w = r.power_w;
     }
-    cJSON_AddNumberToObject(o, "halls", lay->halls);
-    cJSON_AddNumberToObject(o, "rows", lay->rows);
-    cJSON_AddNumberToObject(o, "rack_count", (double)lay->n_rack);
-    cJSON_AddNumberToObject(o, "compute_racks", (double)lay->compute_racks);
-    cJSON_AddNumberToObject(o, "network_racks", (double)lay->network_racks);
-    cJSON_AddNumberToObject(o, "floor_width_m", lay->floor_w);
-    cJSON_AddNumberToObject(o, "floor_depth_m", lay->floor_d);
-    cJSON_AddNumberToObject(o, "servers_per_rack", ps->servers_per_rack);
-    cJSON_AddNumberToObject(o, "spare_servers", (double)fp__plan_rspec(plan)->spare_servers);
     cJSON_AddNumberToObject(o, "rack_power_limit_w", ps->rack_power_limit_w);
     cJSON_AddNumberToObject(o, "rack_power_max_w", max_w);
     cJSON_AddNumberToObject(o, "racks_over_limit", (double)over);
@@ -37,36 +26,41 @@ static cJSON *layout_json(const fp_plan *plan)
     cJSON_AddNumberToObject(o, "hall_power_limit_w", pd.hall_limit_w);
     cJSON_AddNumberToObject(o, "hall_power_max_w", round(pd.hall_max_w * 100) / 100);
     cJSON_AddNumberToObject(o, "halls_over_limit", (double)pd.halls_over);
-    cJSON_AddStringToObject(o, "spine_racks", fp__plan_fabric(plan)->tiers < 3 ? "none"
-                                              : ps->spine_place == FP_SPINE_POD ? "pod" : "central");
-    {
-        /* Overhead trays, one per row: flagged when over-full. */
-        size_t nt = fp_plan_tray_count(plan);
-        int64_t over_t = 0;
-        double most = 0;
-        cJSON *trays = cJSON_CreateArray();
-        for (size_t i = 0; i < nt; i++) {
-            fp_tray_info t;
-            fp_plan_tray(plan, i, &t, NULL);
-            over_t += t.over;
-            if (t.fill > most)
-                most = t.fill;
-            cJSON *k = cJSON_CreateObject();
-            cJSON_AddStringToObject(k, "row", t.row);
-            cJSON_AddNumberToObject(k, "cables", (double)t.cables);
-            cJSON_AddNumberToObject(k, "area_mm2", t.area_mm2);
-            cJSON_AddNumberToObject(k, "tiers", t.tiers);
-            cJSON_AddNumberToObject(k, "fill", t.fill);
-            cJSON_AddBoolToObject(k, "over_full", t.over);
-            cJSON_AddItemToArray(trays, k);
-        }
-        cJSON_AddNumberToObject(o, "tray_capacity_mm2", ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max);
-        cJSON_AddNumberToObject(o, "tray_tiers_max", ps->tray_tiers);
-        cJSON_AddNumberToObject(o, "tray_fill_max", most);
-        cJSON_AddNumberToObject(o, "trays_over_full", (double)over_t);
-        cJSON_AddItemToObject(o, "trays", trays);
+}
+
+/* Overhead trays, one per row: flagged when over-full. */
+static void trays_json(cJSON *o, const fp_plan *plan, const fp_phys_spec *ps)
+{
+    size_t nt = fp_plan_tray_count(plan);
+    int64_t over_t = 0;
+    double most = 0;
+    cJSON *trays = cJSON_CreateArray();
+    for (size_t i = 0; i < nt; i++) {
+        fp_tray_info t;
+        fp_plan_tray(plan, i, &t, NULL);
+        over_t += t.over;
+        if (t.fill > most)
+            most = t.fill;
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "row", t.row);
+        cJSON_AddNumberToObject(k, "cables", (double)t.cables);
+        cJSON_AddNumberToObject(k, "area_mm2", t.area_mm2);
+        cJSON_AddNumberToObject(k, "tiers", t.tiers);
+        cJSON_AddNumberToObject(k, "fill", t.fill);
+        cJSON_AddBoolToObject(k, "over_full", t.over);
+        cJSON_AddItemToArray(trays, k);
     }
-    arr = cJSON_AddArrayToObject(o, "racks");
+    cJSON_AddNumberToObject(o, "tray_capacity_mm2", ps->tray_width_mm * ps->tray_depth_mm * ps->tray_fill_max);
+    cJSON_AddNumberToObject(o, "tray_tiers_max", ps->tray_tiers);
+    cJSON_AddNumberToObject(o, "tray_fill_max", most);
+    cJSON_AddNumberToObject(o, "trays_over_full", (double)over_t);
+    cJSON_AddItemToObject(o, "trays", trays);
+}
+
+/* Every rack: where it stands, what it holds and draws, the cables leaving it. */
+static void racks_json(cJSON *o, const fp_plan *plan, const fp_phys_spec *ps)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, "racks");
     for (size_t i = 0; i < fp_plan_rack_count(plan); i++) {
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
@@ -86,6 +80,27 @@ static cJSON *layout_json(const fp_plan *plan)
         cJSON_AddNumberToObject(k, "cables_leaving", (double)r.cables_leaving);
         cJSON_AddItemToArray(arr, k);
     }
+}
+
+static cJSON *layout_json(const fp_plan *plan)
+{
+    const fp_layout *lay = fp__plan_layout(plan);
+    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "halls", lay->halls);
+    cJSON_AddNumberToObject(o, "rows", lay->rows);
+    cJSON_AddNumberToObject(o, "rack_count", (double)lay->n_rack);
+    cJSON_AddNumberToObject(o, "compute_racks", (double)lay->compute_racks);
+    cJSON_AddNumberToObject(o, "network_racks", (double)lay->network_racks);
+    cJSON_AddNumberToObject(o, "floor_width_m", lay->floor_w);
+    cJSON_AddNumberToObject(o, "floor_depth_m", lay->floor_d);
+    cJSON_AddNumberToObject(o, "servers_per_rack", ps->servers_per_rack);
+    cJSON_AddNumberToObject(o, "spare_servers", (double)fp__plan_rspec(plan)->spare_servers);
+    power_json(o, plan, ps);
+    cJSON_AddStringToObject(o, "spine_racks", fp__plan_fabric(plan)->tiers < 3 ? "none"
+                                              : ps->spine_place == FP_SPINE_POD ? "pod" : "central");
+    trays_json(o, plan, ps);
+    racks_json(o, plan, ps);
     return o;
 }
 
