@@ -70,8 +70,8 @@ unsigned fp_plan_stages_needed(unsigned stages)
 #define STAGE(name, done) ((progress ? progress(name, done, payload) : (void)0), 0)
 
 /* The metrics that read only the fabric and the resolved spec (fp__analysis_fabric: bisection
- * max-flow, diameter, hops) run on a thread of their own while this one builds the layout,
- * cabling and BOM, which write neither; joined before the reliability (from the BOM) is added. */
+ * max-flow, diameter, hops) run on a thread of their own while this one builds the layout and
+ * the names, which write neither; the reliability (from the BOM) is added at the metrics stage. */
 typedef struct metrics_job {
     fp_stages st;               /* rs and fab only */
     fp_analysis *an;
@@ -86,10 +86,9 @@ static void *metrics_main(void *arg)
     return NULL;
 }
 
-/* Wait for the metrics thread; the analysis goes to the plan (which frees it either way). */
-static fp_status metrics_join(fp_plan *plan, pthread_t tid, metrics_job *j, fp_error *err)
+/* The joined metrics thread's analysis goes to the plan (which frees it either way). */
+static fp_status metrics_take(fp_plan *plan, metrics_job *j, fp_error *err)
 {
-    pthread_join(tid, NULL);
     plan->an = j->an;
     if (j->rc != FP_OK && err != NULL && err->code == FP_OK)
         *err = j->err;
@@ -118,7 +117,7 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     fp_target tg;
     metrics_job mj;
     pthread_t metrics_tid;
-    int grow = 0, metrics_started = 0;
+    int grow = 0, metrics_started = 0, metrics_joined = 0;
     memset(&tg, 0, sizeof tg);
     if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, &plan->fab, spec, cat, err)) != FP_OK ||
         STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
@@ -149,6 +148,15 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     if (STAGE(want & FP_STAGE_CABLING ? "cabling" : "names", 0.02) ||
         (rc = fp__names_build(&plan->names, &plan->fab, &plan->rs, &plan->lay, err)) != FP_OK)
         goto fail;
+    /* The metrics thread ends here: the cabling's working memory is the largest of the
+     * planning, and igraph's graph beside it would raise the peak (at 1,048,576 GPUs by about
+     * 110 MiB); its result is taken at the metrics stage, so a later stage's error still comes
+     * first. */
+    if (metrics_started) {
+        metrics_started = 0;
+        pthread_join(metrics_tid, NULL);
+        metrics_joined = 1;
+    }
     /* The other networks are placed and cabled with the compute fabric's cabling. */
     if (want & FP_STAGE_CABLING) {
         if ((rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
@@ -173,9 +181,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     }
     if (want & FP_STAGE_METRICS) {
         (void)STAGE("metrics", 0.92);
-        if (metrics_started) {
-            metrics_started = 0;
-            rc = metrics_join(plan, metrics_tid, &mj, err);
+        if (metrics_joined) {
+            metrics_joined = 0;
+            rc = metrics_take(plan, &mj, err);
         } else {
             rc = fp__analysis_fabric(&plan->an, &st, err);
         }
@@ -189,7 +197,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     return FP_OK;
 fail:
     if (metrics_started)
-        (void)metrics_join(plan, metrics_tid, &mj, NULL);   /* an earlier stage's error stands */
+        pthread_join(metrics_tid, NULL);
+    if (metrics_started || metrics_joined)
+        (void)metrics_take(plan, &mj, NULL);    /* an earlier stage's error stands */
     fp__target_free(&tg);
     fp_plan_free(plan);
     return rc;
