@@ -1,5 +1,6 @@
 /* fabplan — the diagram writers' shared Graphviz plumbing (private to src/write/write_dot.c,
- * dot_overview.c, dot_detail.c and dot_floor.c, the only files that include Graphviz).
+ * dot_overview.c, dot_figure.c (with dot_figure.h, dot_figure_panel.c), dot_detail.c and
+ * dot_floor.c, the only files that include Graphviz).
  *
  * Graphviz names and attribute values are non-const char *; literals are cast through S(). Its
  * strings are interned (agstrdup), so stack buffers are fine as values. */
