@@ -6,9 +6,8 @@
 #include "fabric/clos_work.h"
 #include "util/text.h"
 
-/* Down and up ports per switch for an L-tier fabric. When both sides split their physical ports
- * alike, down + up logical ports must fit the usable ones; when they differ (400G down, 800G up
- * on an 800G switch), each side takes whole cages and the cages must fit. */
+/* Down and up ports per switch for an L-tier fabric: below the top, fp__tier_down (resolved.h);
+ * the top takes every usable port down. */
 static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
 {
     for (int t = 0; t < tiers; t++) {
@@ -21,28 +20,8 @@ static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
             sz->up = 0;
             continue;
         }
-        int d = sz->usable;
-        if (ts->model.uplink_ports > 0) {
-            /* Uplink ports of their own (SN2201): the down side has every front port, the up
-             * side what the uplinks carry, and the down side shrinks until its ratio fits. */
-            int ku = (int)floor(ts->model.uplink_ports * (1.0 - rs->reserve) + 1e-9) * ts->breakout_up;
-            while (d > 0 && up_for(rs, t, d) > ku)
-                d--;
-        } else if (ts->breakout_up == ts->breakout) {
-            while (d > 0 && d + up_for(rs, t, d) > sz->usable)
-                d--;
-        } else if (ts->breakout_up > 0) {
-            int cages = ts->model.ports / ts->per_cage;
-            int usable_cages = (int)floor(cages * (1.0 - rs->reserve) + 1e-9);
-            int kd = ts->per_cage * ts->breakout, ku = ts->per_cage * ts->breakout_up;
-            d = usable_cages * kd;
-            while (d > 0 && ceil_div(d, kd) + ceil_div(up_for(rs, t, d), ku) > usable_cages)
-                d--;
-        } else {
-            d = 0;
-        }
-        sz->down = d;
-        sz->up = up_for(rs, t, d);
+        sz->down = fp__tier_down(rs, t);
+        sz->up = up_for(rs, t, sz->down);
     }
     if (rs->topology == FP_TOPO_RAIL && size[0].down > 0) {
         rail_shape r = rail_shape_of(rs, size[0].down);

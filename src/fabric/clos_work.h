@@ -56,14 +56,10 @@ static inline int64_t shared_load(const rail_shape *r, int eps, int64_t su_serve
     return n;
 }
 
-/* Up links a tier-t switch (0 = leaf) needs for d down links at its ratio: the ratio is of
- * bandwidth (down Gb/s : up Gb/s), so faster uplinks need fewer of them. */
+/* Up links a tier-t switch needs for d down links (fp__up_for, resolved.h). */
 static inline int up_for(const fp_rspec *rs, int t, int d)
 {
-    const fp_tier_spec *ts = &rs->tier[t];
-    if (d <= 0)
-        return 0;
-    return (int)ceil((double)d * ts->gbps_down / ((double)ts->gbps_up * rs->oversub[t]) - 1e-9);
+    return fp__up_for(rs, t, d);
 }
 
 /* ---- the block tree ----

@@ -15,27 +15,6 @@ void fp__net_fabrics_free(fp_net_fabrics *nf)
     nf->n = 0;
 }
 
-static fp_status size_one(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
-{
-    fp_rspec *rs = &ns->rs;
-    fp_status rc;
-    if (!ns->dual_homed)
-        return fp__clos_size(fab, rs, err);
-    /* A unit is at most as many hosts as one leaf has down ports: size as a plain Clos to learn
-     * that, then as two rails with that unit, so each unit gets one leaf per port: the MLAG
-     * pair. */
-    rs->topology = FP_TOPO_CLOS;
-    if ((rc = fp__clos_size(fab, rs, err)) != FP_OK)
-        return rc;
-    /* Hosts spread evenly over the pairs: a partial last pair would keep a full pair's uplinks
-     * (the rail rule for partial scalable units), so units are made as even as they can be. */
-    int64_t down = fab->size[0].down > 0 ? fab->size[0].down : 1;
-    int64_t pairs = (ns->hosts + down - 1) / down;
-    rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
-    rs->topology = FP_TOPO_RAIL;
-    return fp__clos_size(fab, rs, err);
-}
-
 /* Logical ports of one cage at the leaf's down split. */
 static int leaf_cage_ports(const fp_rspec *rs)
 {
@@ -49,49 +28,6 @@ static int peer_port0(const fp_fabric *fab, const fp_rspec *rs)
 {
     int kc = leaf_cage_ports(rs), used = fab->size[0].down + fab->size[0].up;
     return (used + kc - 1) / kc * kc;
-}
-
-/* Size again with one more cage per leaf kept free. A sizing error is the caller's to word
- * (the peer links are what does not fit); only running out of memory is passed on as is. */
-static fp_status size_grown(fp_fabric *fab, fp_net_spec *ns, int kc, fp_error *err)
-{
-    fp_error e = { 0 };
-    ns->rs.reserve += (double)kc / ns->rs.tier[0].radix;
-    fp_status rc = size_one(fab, ns, &e);
-    if (rc == FP_ENOMEM && err != NULL)
-        *err = e;
-    return rc;
-}
-
-/* Size a network; a dual-homed one with peer links keeps room for them on its leaves: while
- * they do not fit in the leaf's ports (less the spec's reserve), the sizing reserve grows by one
- * cage (which every tier then keeps free). */
-static fp_status size_net(fp_fabric *fab, fp_net_spec *ns, fp_error *err)
-{
-    fp_rspec *rs = &ns->rs;
-    fp_status rc = size_one(fab, ns, err);
-    if (rc != FP_OK || !ns->dual_homed || ns->peer_links == 0)
-        return rc;
-    const fp_tier_spec *ts = &rs->tier[0];
-    if (ts->breakout_up != ts->breakout) {
-        /* Up links split unlike the down side: no room is reckoned; the peers go without. */
-        ns->peer_links = 0;
-        return FP_OK;
-    }
-    const int kc = leaf_cage_ports(rs);
-    const int cap = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
-    for (int step = 0; peer_port0(fab, rs) + ns->peer_links * kc > cap; step++) {
-        /* Out of cages, or the hosts no longer fit the leaves left after the peers' cages: the
-         * peer links are what does not fit (the pointer is re-based to /networks/N). */
-        if (step > ts->radix / kc || (rc = size_grown(fab, ns, kc, err)) != FP_OK) {
-            if (rc == FP_ENOMEM)
-                return rc;
-            FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
-                    "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d ports) beside their hosts' and up links; expected fewer peer links, a larger switch or more tiers",
-                    ns->peer_links, ts->model.id, ts->radix);
-        }
-    }
-    return FP_OK;
 }
 
 /* The MLAG peer links: peer_links between leaves 2k and 2k+1 of each pair, after the fabric's
@@ -129,7 +65,7 @@ int64_t fp__net_peer_links(const fp_fabric *fab)
     return fab->n_link - fab->boundary_base[fab->tiers];
 }
 
-fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
+fp_status fp__nets_build(fp_net_fabrics *out, const fp_nets *nets, fp_error *err)
 {
     memset(out, 0, sizeof *out);
     if (nets->n == 0)
@@ -139,7 +75,9 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
     for (int i = 0; i < nets->n; i++) {
         fp_status rc;
-        if ((rc = size_net(&out->fab[i], &nets->net[i], err)) != FP_OK ||
+        /* The spec stage shaped the network (spec/networks.c: a dual-homed network's units and
+         * the reserve its peer links need); here it is only sized and built. */
+        if ((rc = fp__clos_size(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
             (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
             (rc = add_peer_links(&out->fab[i], &nets->net[i], err)) != FP_OK) {
             char base[32];

@@ -12,12 +12,12 @@ typedef struct fp_net_fabrics {
     int n;
 } fp_net_fabrics;
 
-/* Size (fp__clos_size, into out->fab[i]) and build (fp__clos_build) every
- * network. A dual-homed network is built as two rails whose leaves, one pair per unit, form the
- * MLAG pairs; units are as few as the leaves' down ports allow, with the hosts spread evenly
- * over them. Errors carry /networks/N pointers.
+/* Size (fp__clos_size, into out->fab[i]) and build (fp__clos_build) every network, as its
+ * resolved spec (read only) shapes it: a dual-homed network is two rails whose leaves, one pair
+ * per unit, form the MLAG pairs (units and the room for peer links chosen by the spec stage,
+ * spec/networks.c), then its MLAG peer links. Errors carry /networks/N pointers.
  * Free with fp__net_fabrics_free (safe on a zeroed struct). */
-fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, fp_error *err);
+fp_status fp__nets_build(fp_net_fabrics *out, const fp_nets *nets, fp_error *err);
 void fp__net_fabrics_free(fp_net_fabrics *nf);
 
 /* Dual-homed networks: the MLAG partner of leaf device `leaf` (the other leaf of its pair), or

@@ -98,139 +98,192 @@ static int32_t dev_hall(const fp_fabric *f, const int64_t *first_host, const int
     return 1;
 }
 
+/* What placing the networks keeps between them: the compute racks' additions and the management
+ * racks being filled. */
+typedef struct place_ctx {
+    const fp_layout *lay;
+    int64_t R;                  /* compute racks (0 without a layout) */
+    int cap_ru;
+    double cap_w;
+    mg_rack *mg;
+    int64_t mg_cap, n_mg;
+    int64_t *open;              /* per hall: the management rack being filled, -1 none */
+    int64_t *ru, *cnt;          /* per compute rack: units and devices added */
+    double *pw;                 /*   and power (the extra endpoints') */
+    char *host;                 /*   holds a host of some network */
+    int64_t *first_host, *host_leaf;    /* the network being placed: see net_hosts */
+} place_ctx;
+
+/* The network's leaves' first compute hosts (first_host, by leaf) and each host's first leaf
+ * (host_leaf); a single-homed network's leaf stands in its first host's rack (dr). */
+static fp_status net_hosts(place_ctx *c, const fp_net_spec *ns, const fp_fabric *f, int64_t *dr)
+{
+    int64_t n_leaf = f->tiers >= 1 ? f->level[1].switches * f->planes : 0;
+    free(c->first_host);
+    free(c->host_leaf);
+    c->first_host = malloc(sizeof *c->first_host * (size_t)(n_leaf ? n_leaf : 1));
+    c->host_leaf = malloc(sizeof *c->host_leaf * (size_t)(f->servers ? f->servers : 1));
+    if (c->first_host == NULL || c->host_leaf == NULL)
+        return FP_ENOMEM;
+    for (int64_t d = 0; d < f->servers; d++)
+        c->host_leaf[d] = -1;
+    for (int64_t l = f->boundary_base[0]; f->tiers >= 1 && l < f->boundary_base[1]; l++)
+        if (f->link[l].a < f->servers && c->host_leaf[f->link[l].a] < 0)
+            c->host_leaf[f->link[l].a] = f->link[l].z;
+    for (int64_t k = 0; k < n_leaf; k++)
+        c->first_host[k] = -1;
+    for (int64_t l = f->boundary_base[0]; c->R && f->tiers >= 1 && l < f->boundary_base[1]; l++) {
+        const fp_link *k = &f->link[l];
+        if (k->a >= ns->servers || c->first_host[k->z - f->tier_base[1]] >= 0)
+            continue;
+        c->first_host[k->z - f->tier_base[1]] = k->a;
+        if (!ns->dual_homed)
+            dr[k->z] = c->lay->dev_rack[k->a];
+    }
+    return FP_OK;
+}
+
+/* The management rack of hall h a device of u units and w watts goes into: the one being filled
+ * while it has room (units, and power once it holds something), else a new one. -1 when out of
+ * memory. */
+static int64_t mg_rack_for(place_ctx *c, int32_t h, int u, double w)
+{
+    int64_t k = c->open[h];
+    if (k < 0 || c->mg[k].ru + u > c->cap_ru ||
+        (c->cap_w > 0 && c->mg[k].w + w > c->cap_w && c->mg[k].cnt > 0)) {
+        if (c->n_mg == c->mg_cap) {
+            mg_rack *x = realloc(c->mg, sizeof *x * (size_t)(c->mg_cap * 2));
+            if (x == NULL)
+                return -1;
+            c->mg = x;
+            c->mg_cap *= 2;
+        }
+        k = c->open[h] = c->n_mg++;
+        memset(&c->mg[k], 0, sizeof c->mg[k]);
+        c->mg[k].hall = h;
+    }
+    return k;
+}
+
+/* Every device of network i: hosts where the layout put them, devices with a compute rack above
+ * the rack's own units and what earlier networks added there, the rest into the management
+ * racks of their hall, filled in order up to the rack's units and power limit. */
+static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_spec *ns,
+                           const fp_fabric *f)
+{
+    const fp_layout *lay = c->lay;
+    int64_t *dr = out->dev_rack[i] = malloc(sizeof *dr * (size_t)(f->n_dev ? f->n_dev : 1));
+    int16_t *du = out->dev_u[i] = calloc((size_t)(f->n_dev ? f->n_dev : 1), sizeof *du);
+    if (dr == NULL || du == NULL)
+        return FP_ENOMEM;
+    for (int64_t d = 0; d < f->n_dev; d++)
+        dr[d] = -1;
+    if (net_hosts(c, ns, f, dr) != FP_OK)
+        return FP_ENOMEM;
+    for (int64_t d = 0; d < f->n_dev; d++) {
+        int u;
+        double w, own_w;
+        dev_size(ns, f, d, &u, &w, &own_w);
+        if (d < ns->servers) {
+            dr[d] = c->R ? lay->dev_rack[d] : -1;
+            du[d] = c->R ? lay->dev_u[d] : 1;
+            if (c->R)
+                c->host[dr[d]] = 1;
+            continue;
+        }
+        if (dr[d] >= 0 && dr[d] < c->R) {
+            du[d] = u_at(lay->rack[dr[d]].units_used + c->ru[dr[d]], c->cap_ru);
+            c->ru[dr[d]] += u;
+            c->pw[dr[d]] += own_w;
+            c->cnt[dr[d]]++;
+            continue;
+        }
+        int32_t h = c->R ? dev_hall(f, c->first_host, c->host_leaf, dr, lay, d) : 1;
+        int64_t k = mg_rack_for(c, h, u, w);
+        if (k < 0)
+            return FP_ENOMEM;
+        dr[d] = c->R + k;
+        du[d] = u_at(c->mg[k].ru, c->cap_ru);
+        c->mg[k].ru += u;
+        c->mg[k].w += w;
+        c->mg[k].own_w += own_w;
+        c->mg[k].cnt++;
+    }
+    return FP_OK;
+}
+
+/* out->add: every compute rack with a network's device or host (a host's ports may bring
+ * modules), then the management racks. */
+static fp_status fill_adds(place_ctx *c, fp_net_place *out)
+{
+    int64_t n_add = c->n_mg;
+    for (int64_t r = 0; r < c->R; r++)
+        n_add += c->cnt[r] > 0 || c->host[r];
+    out->add = calloc((size_t)(n_add ? n_add : 1), sizeof *out->add);
+    out->mgmt_hall = calloc((size_t)(c->n_mg ? c->n_mg : 1), sizeof *out->mgmt_hall);
+    if (out->add == NULL || out->mgmt_hall == NULL)
+        return FP_ENOMEM;
+    for (int64_t r = 0; r < c->R; r++)
+        if (c->cnt[r] > 0 || c->host[r]) {
+            fp_rack_add *a = &out->add[out->n_add++];
+            a->rack = r;
+            a->devices = c->cnt[r];
+            a->ru = c->ru[r];
+            a->power_w = c->pw[r];
+            out->over_ru += c->lay->rack[r].units_used + c->ru[r] > c->cap_ru;
+        }
+    for (int64_t k = 0; k < c->n_mg; k++) {
+        fp_rack_add *a = &out->add[out->n_add++];
+        a->rack = c->R + k;
+        a->devices = c->mg[k].cnt;
+        a->ru = c->mg[k].ru;
+        a->power_w = c->mg[k].own_w;
+        out->mgmt_hall[k] = c->mg[k].hall;
+    }
+    out->mgmt_racks = c->n_mg;
+    return FP_OK;
+}
+
 fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_net_fabrics *nf,
                               const fp_layout *lay, const fp_rspec *crs, fp_error *err)
 {
     memset(out, 0, sizeof *out);
     if (nets->n == 0)
         return FP_OK;
-    const int64_t R = lay->dev_rack ? lay->n_rack : 0;
-    const int cap_ru = crs->phys.rack_units;
-    const double cap_w = crs->phys.rack_power_limit_w;
+    place_ctx c = { 0 };
     const int halls = lay->halls > 0 ? lay->halls : 1;
-    int64_t mg_cap = 16, n_mg = 0;
-    int ok = 0;
-    mg_rack *mg = calloc((size_t)mg_cap, sizeof *mg);
-    int64_t *open = malloc(sizeof *open * (size_t)(halls + 1)), *first_host = NULL, *host_leaf = NULL;
-    int64_t *ru = calloc((size_t)(R ? R : 1), sizeof *ru), *cnt = calloc((size_t)(R ? R : 1), sizeof *cnt);
-    double *pw = calloc((size_t)(R ? R : 1), sizeof *pw);
-    char *host = calloc((size_t)(R ? R : 1), 1);    /* holds a host of some network */
+    fp_status rc = FP_ENOMEM;
+    c.lay = lay;
+    c.R = lay->dev_rack ? lay->n_rack : 0;
+    c.cap_ru = crs->phys.rack_units;
+    c.cap_w = crs->phys.rack_power_limit_w;
+    c.mg_cap = 16;
+    c.mg = calloc((size_t)c.mg_cap, sizeof *c.mg);
+    c.open = malloc(sizeof *c.open * (size_t)(halls + 1));
+    c.ru = calloc((size_t)(c.R ? c.R : 1), sizeof *c.ru);
+    c.cnt = calloc((size_t)(c.R ? c.R : 1), sizeof *c.cnt);
+    c.pw = calloc((size_t)(c.R ? c.R : 1), sizeof *c.pw);
+    c.host = calloc((size_t)(c.R ? c.R : 1), 1);
     out->dev_rack = calloc((size_t)nets->n, sizeof *out->dev_rack);
     out->dev_u = calloc((size_t)nets->n, sizeof *out->dev_u);
-    if (!mg || !open || !ru || !cnt || !pw || !host || !out->dev_rack || !out->dev_u)
-        goto oom;
-    for (int h = 0; h <= halls; h++)
-        open[h] = -1;
-    for (int i = 0; i < nets->n; i++) {
-        const fp_net_spec *ns = &nets->net[i];
-        const fp_fabric *f = &nf->fab[i];
-        int64_t *dr = out->dev_rack[i] = malloc(sizeof *dr * (size_t)(f->n_dev ? f->n_dev : 1));
-        int16_t *du = out->dev_u[i] = calloc((size_t)(f->n_dev ? f->n_dev : 1), sizeof *du);
-        int64_t n_leaf = f->tiers >= 1 ? f->level[1].switches * f->planes : 0;
-        free(first_host);
-        free(host_leaf);
-        first_host = malloc(sizeof *first_host * (size_t)(n_leaf ? n_leaf : 1));
-        host_leaf = malloc(sizeof *host_leaf * (size_t)(f->servers ? f->servers : 1));
-        if (dr == NULL || du == NULL || first_host == NULL || host_leaf == NULL)
-            goto oom;
-        for (int64_t d = 0; d < f->n_dev; d++)
-            dr[d] = -1;
-        for (int64_t d = 0; d < f->servers; d++)
-            host_leaf[d] = -1;
-        for (int64_t l = f->boundary_base[0]; f->tiers >= 1 && l < f->boundary_base[1]; l++)
-            if (f->link[l].a < f->servers && host_leaf[f->link[l].a] < 0)
-                host_leaf[f->link[l].a] = f->link[l].z;
-        for (int64_t k = 0; k < n_leaf; k++)
-            first_host[k] = -1;
-        /* Each leaf's first compute host; a single-homed network's leaf stands in its rack. */
-        for (int64_t l = f->boundary_base[0]; R && f->tiers >= 1 && l < f->boundary_base[1]; l++) {
-            const fp_link *k = &f->link[l];
-            if (k->a >= ns->servers || first_host[k->z - f->tier_base[1]] >= 0)
-                continue;
-            first_host[k->z - f->tier_base[1]] = k->a;
-            if (!ns->dual_homed)
-                dr[k->z] = lay->dev_rack[k->a];
-        }
-        for (int64_t d = 0; d < f->n_dev; d++) {
-            int u;
-            double w, own_w;
-            dev_size(ns, f, d, &u, &w, &own_w);
-            if (d < ns->servers) {
-                dr[d] = R ? lay->dev_rack[d] : -1;
-                du[d] = R ? lay->dev_u[d] : 1;
-                if (R)
-                    host[dr[d]] = 1;
-                continue;
-            }
-            if (dr[d] >= 0 && dr[d] < R) {
-                /* Above the rack's own units and what earlier networks added there. */
-                du[d] = u_at(lay->rack[dr[d]].units_used + ru[dr[d]], cap_ru);
-                ru[dr[d]] += u;
-                pw[dr[d]] += own_w;
-                cnt[dr[d]]++;
-                continue;
-            }
-            /* The management racks of its hall, filled in order up to the rack's units and
-             * power limit. */
-            int32_t h = R ? dev_hall(f, first_host, host_leaf, dr, lay, d) : 1;
-            int64_t k = open[h];
-            if (k < 0 || mg[k].ru + u > cap_ru || (cap_w > 0 && mg[k].w + w > cap_w && mg[k].cnt > 0)) {
-                if (n_mg == mg_cap) {
-                    mg_rack *x = realloc(mg, sizeof *x * (size_t)(mg_cap * 2));
-                    if (x == NULL)
-                        goto oom;
-                    mg = x;
-                    mg_cap *= 2;
-                }
-                k = open[h] = n_mg++;
-                memset(&mg[k], 0, sizeof mg[k]);
-                mg[k].hall = h;
-            }
-            dr[d] = R + k;
-            du[d] = u_at(mg[k].ru, cap_ru);
-            mg[k].ru += u;
-            mg[k].w += w;
-            mg[k].own_w += own_w;
-            mg[k].cnt++;
-        }
+    if (c.mg && c.open && c.ru && c.cnt && c.pw && c.host && out->dev_rack && out->dev_u) {
+        for (int h = 0; h <= halls; h++)
+            c.open[h] = -1;
+        rc = FP_OK;
+        for (int i = 0; i < nets->n && rc == FP_OK; i++)
+            rc = place_net(&c, out, i, &nets->net[i], &nf->fab[i]);
+        if (rc == FP_OK)
+            rc = fill_adds(&c, out);
     }
-    int64_t n_add = n_mg;
-    /* Every compute rack with a network's device or host: a host's ports may bring modules. */
-    for (int64_t r = 0; r < R; r++)
-        n_add += cnt[r] > 0 || host[r];
-    out->add = calloc((size_t)(n_add ? n_add : 1), sizeof *out->add);
-    out->mgmt_hall = calloc((size_t)(n_mg ? n_mg : 1), sizeof *out->mgmt_hall);
-    if (out->add == NULL || out->mgmt_hall == NULL)
-        goto oom;
-    for (int64_t r = 0; r < R; r++)
-        if (cnt[r] > 0 || host[r]) {
-            fp_rack_add *a = &out->add[out->n_add++];
-            a->rack = r;
-            a->devices = cnt[r];
-            a->ru = ru[r];
-            a->power_w = pw[r];
-            out->over_ru += lay->rack[r].units_used + ru[r] > cap_ru;
-        }
-    for (int64_t k = 0; k < n_mg; k++) {
-        fp_rack_add *a = &out->add[out->n_add++];
-        a->rack = R + k;
-        a->devices = mg[k].cnt;
-        a->ru = mg[k].ru;
-        a->power_w = mg[k].own_w;
-        out->mgmt_hall[k] = mg[k].hall;
-    }
-    out->mgmt_racks = n_mg;
-    ok = 1;
-oom:
-    free(mg);
-    free(open);
-    free(first_host);
-    free(host_leaf);
-    free(host);
-    free(ru);
-    free(pw);
-    free(cnt);
-    if (ok)
+    free(c.mg);
+    free(c.open);
+    free(c.first_host);
+    free(c.host_leaf);
+    free(c.host);
+    free(c.ru);
+    free(c.pw);
+    free(c.cnt);
+    if (rc == FP_OK)
         return FP_OK;
     fp__net_place_free(out, nets->n);
     FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory placing the networks");

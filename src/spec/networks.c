@@ -177,16 +177,50 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *co
     return root;
 }
 
-static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
-                             const fp_rspec *compute, const fp_catalog *cat, fp_error *err)
+/* A dual-homed network's shape, decided once here so that the fabric stage only sizes and builds
+ * (the resolved spec is read-only after this stage): two rails whose unit is at most as many
+ * hosts as one leaf has down ports, the hosts spread evenly over as few units as that allows (a
+ * partial last pair would keep a full pair's uplinks, the rail rule for partial scalable
+ * units), so each unit gets one leaf per port: the MLAG pair. With peer links, room for them:
+ * while they do not fit in the leaf's ports (less the spec's reserve) after its host and up
+ * ports, the reserve grows by one cage (which every tier then keeps free). */
+static fp_status shape_dual(fp_net_spec *ns, fp_error *err)
+{
+    fp_rspec *rs = &ns->rs;
+    const fp_tier_spec *ts = &rs->tier[0];
+    if (!ns->dual_homed)
+        return FP_OK;
+    if (ns->peer_links > 0 && ts->breakout_up != ts->breakout)
+        ns->peer_links = 0;     /* up links split unlike the down side: the peers go without */
+    const int kc = (ts->per_cage > 0 ? ts->per_cage : 1) * (ts->breakout > 0 ? ts->breakout : 1);
+    const int cap = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
+    for (int step = 0;; step++) {
+        int64_t down = fp__tier_down(rs, 0) > 0 ? fp__tier_down(rs, 0) : 1;
+        int64_t pairs = (ns->hosts + down - 1) / down;
+        rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
+        rs->topology = FP_TOPO_RAIL;
+        /* The peer links start on the first whole cage after a leaf's unit and its up links. */
+        int used = rs->su_servers + fp__up_for(rs, 0, rs->su_servers);
+        if (ns->peer_links == 0 || (used + kc - 1) / kc * kc + ns->peer_links * kc <= cap)
+            return FP_OK;
+        fp_error e = { 0 };
+        if (step > ts->radix / kc ||
+            (rs->reserve += (double)kc / ts->radix, fp__spec_check_ports(rs, &e)) != FP_OK)
+            FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
+                    "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d ports) beside their hosts' and up links; expected fewer peer links, a larger switch or more tiers",
+                    ns->peer_links, ts->model.id, ts->radix);
+    }
+}
+
+/* The entry's name, role, ports per server and their speed (*gbps). */
+static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, int *gbps,
+                           fp_error *err)
 {
     static const char *const keys[] = { "name", "role", "ports_per_server", "port_gbps", "nic",
                                         "dual_homed", "extra_endpoints", "switch", "tiers",
                                         "oversubscription", "reserve", "mlag_peer_links", NULL };
     char role[32] = "", d[96], p[160];
-    int gbps = 0;
     fp_status rc;
-    memset(ns, 0, sizeof *ns);
     if (!cJSON_IsObject(n))
         FP_FAIL(err, FP_EINVAL, base, "%s: expected an object {\"name\", \"role\", \"switch\", ...}, found %s",
                 base, fp__json_describe(n, d, sizeof d));
@@ -206,13 +240,22 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
     }
     ns->ports = ns->role == FP_NET_CONVERGED || ns->role == FP_NET_STORAGE ? 2 : 1;
     if ((rc = fp__json_i32(n, "ports_per_server", base, 1, 16, &ns->ports, err)) != FP_OK ||
-        (rc = fp__json_i32(n, "port_gbps", base, 1, 1600, &gbps, err)) != FP_OK)
+        (rc = fp__json_i32(n, "port_gbps", base, 1, 1600, gbps, err)) != FP_OK)
         return rc;
-    if (gbps == 0) {
+    if (*gbps == 0) {
         snprintf(p, sizeof p, "%s/port_gbps", base);
         FP_FAIL(err, FP_EINVAL, p, "%s: missing; expected the speed of the servers' ports on this network in Gb/s (200 for a DGX H100's storage ports, 1 for a BMC)",
                 p);
     }
+    return FP_OK;
+}
+
+/* dual_homed (default: converged and storage networks with 2 ports) and mlag_peer_links (-1
+ * when not given: the default follows the protocol, resolve_one). */
+static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, fp_error *err)
+{
+    char d[96], p[160];
+    fp_status rc;
     ns->dual_homed = ns->ports == 2 && ns->role != FP_NET_MANAGEMENT && ns->role != FP_NET_OOB;
     const cJSON *dh = cJSON_GetObjectItemCaseSensitive(n, "dual_homed");
     if (dh != NULL) {
@@ -233,6 +276,42 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         FP_FAIL(err, FP_EINVAL, p, "%s: %d peer links, but the network is not dual-homed; MLAG peer links join the two leaves of a pair (set dual_homed, or leave mlag_peer_links out)",
                 p, ns->peer_links);
     }
+    return FP_OK;
+}
+
+/* The network is cabled on the compute fabric's floor: its racks, trays, slack and service
+ * loops, and its spares fractions. Its hosts' power is counted once, by the compute fabric (a
+ * network adds only its own parts), and its cabling is direct (no patch panels). */
+static void share_floor(fp_phys_spec *ps, const fp_phys_spec *cp)
+{
+    ps->rack_units = cp->rack_units;
+    ps->rack_width_m = cp->rack_width_m;
+    ps->rack_depth_m = cp->rack_depth_m;
+    ps->aisle_m = cp->aisle_m;
+    ps->tray_height_m = cp->tray_height_m;
+    ps->service_loop_m = cp->service_loop_m;
+    ps->slack_pct = cp->slack_pct;
+    ps->extra_mated_pairs = cp->extra_mated_pairs;
+    ps->rack_power_limit_w = cp->rack_power_limit_w;
+    ps->tray_width_mm = cp->tray_width_mm;
+    ps->tray_depth_mm = cp->tray_depth_mm;
+    ps->tray_fill_max = cp->tray_fill_max;
+    ps->tray_tiers = cp->tray_tiers;
+    memcpy(ps->spares, cp->spares, sizeof ps->spares);
+    ps->server_power_w = 0;
+    ps->structured = 0;
+}
+
+static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
+                             const fp_rspec *compute, const fp_catalog *cat, fp_error *err)
+{
+    char p[160];
+    int gbps = 0;
+    fp_status rc;
+    memset(ns, 0, sizeof *ns);
+    if ((rc = read_head(ns, n, base, &gbps, err)) != FP_OK ||
+        (rc = read_homing(ns, n, base, err)) != FP_OK)
+        return rc;
     if (cJSON_GetObjectItemCaseSensitive(n, "switch") == NULL) {
         snprintf(p, sizeof p, "%s/switch", base);
         FP_FAIL(err, FP_EINVAL, p, "%s: missing; expected a switch model id (\"nvidia-sn4600c\") or one per tier, leaf first",
@@ -254,29 +333,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         fp__net_error_repoint(err, base);
         return rc;
     }
-    /* The network is cabled on the compute fabric's floor: its racks, trays, slack and service
-     * loops, and its spares fractions. Its hosts' power is counted once, by the compute fabric
-     * (a network adds only its own parts), and its cabling is direct (no patch panels). */
-    {
-        fp_phys_spec *ps = &ns->rs.phys;
-        const fp_phys_spec *cp = &compute->phys;
-        ps->rack_units = cp->rack_units;
-        ps->rack_width_m = cp->rack_width_m;
-        ps->rack_depth_m = cp->rack_depth_m;
-        ps->aisle_m = cp->aisle_m;
-        ps->tray_height_m = cp->tray_height_m;
-        ps->service_loop_m = cp->service_loop_m;
-        ps->slack_pct = cp->slack_pct;
-        ps->extra_mated_pairs = cp->extra_mated_pairs;
-        ps->rack_power_limit_w = cp->rack_power_limit_w;
-        ps->tray_width_mm = cp->tray_width_mm;
-        ps->tray_depth_mm = cp->tray_depth_mm;
-        ps->tray_fill_max = cp->tray_fill_max;
-        ps->tray_tiers = cp->tray_tiers;
-        memcpy(ps->spares, cp->spares, sizeof ps->spares);
-        ps->server_power_w = 0;
-        ps->structured = 0;
-    }
+    share_floor(&ns->rs.phys, &compute->phys);
     /* MLAG is an Ethernet feature: two peer links per pair by default (a LAG of two, so one
      * cable or port failing keeps the peers joined); an InfiniBand pair has none. */
     if (ns->peer_links < 0)
@@ -286,6 +343,11 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         snprintf(p, sizeof p, "%s/nic", base);
         FP_FAIL(err, FP_EINVAL, p, "%s: %s has %d port%s; expected exactly the network's %d ports per server",
                 p, ns->rs.nic.id, ns->rs.nic.ports, ns->rs.nic.ports == 1 ? "" : "s", ns->ports);
+    }
+    if ((rc = shape_dual(ns, err)) != FP_OK) {
+        fp__phys_free(&ns->rs.phys);
+        fp__net_error_repoint(err, base);
+        return rc;
     }
     return FP_OK;
 }

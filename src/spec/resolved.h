@@ -5,6 +5,7 @@
 #ifndef FP_PRIVATE_SPEC_RESOLVED_H
 #define FP_PRIVATE_SPEC_RESOLVED_H
 
+#include <math.h>
 #include "util/util.h"
 
 #define FP_MAX_TIERS 4
@@ -132,6 +133,24 @@ typedef struct fp_rspec {
 } fp_rspec;
 
 enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
+
+/* Up links a tier-t switch (0 = leaf) needs for d down links at its ratio: the ratio is of
+ * bandwidth (down Gb/s : up Gb/s), so faster uplinks need fewer of them. */
+static inline int fp__up_for(const fp_rspec *rs, int t, int d)
+{
+    const fp_tier_spec *ts = &rs->tier[t];
+    if (d <= 0)
+        return 0;
+    return (int)ceil((double)d * ts->gbps_down / ((double)ts->gbps_up * rs->oversub[t]) - 1e-9);
+}
+/* Down ports of a tier-t switch below the top tier (spec_fabric.c), its up ports
+ * fp__up_for(rs, t, down): as many as fit beside the up links its ratio needs, after the
+ * reserve. When both sides split alike, down + up logical ports fit the usable ones; when they
+ * differ (400G down, 800G up on an 800G switch), each side takes whole cages; a switch with
+ * uplink ports of its own keeps every front port for the down side while its uplinks carry the
+ * ratio. 0 when the up speed cannot be reached. The fabric stage's sizing (fp__clos_size) and the
+ * networks' shaping (spec/networks.c) both read it. */
+int fp__tier_down(const fp_rspec *rs, int t);
 
 /* Parse and check values (everything but the tier count and the ports per tier, which the
  * fabric stage sizes: fp__clos_size, driven by plan.c). */

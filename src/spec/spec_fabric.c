@@ -493,3 +493,30 @@ fp_status fp__spec_check_tiers(const fp_rspec *rs, int tiers, fp_error *err)
     return FP_OK;
 }
 
+
+int fp__tier_down(const fp_rspec *rs, int t)
+{
+    const fp_tier_spec *ts = &rs->tier[t];
+    const int usable = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
+    int d = usable;
+    if (ts->model.uplink_ports > 0) {
+        /* Uplink ports of their own (SN2201): the down side has every front port, the up side
+         * what the uplinks carry, and the down side shrinks until its ratio fits. */
+        int ku = (int)floor(ts->model.uplink_ports * (1.0 - rs->reserve) + 1e-9) * ts->breakout_up;
+        while (d > 0 && fp__up_for(rs, t, d) > ku)
+            d--;
+    } else if (ts->breakout_up == ts->breakout) {
+        while (d > 0 && d + fp__up_for(rs, t, d) > usable)
+            d--;
+    } else if (ts->breakout_up > 0) {
+        int cages = ts->model.ports / ts->per_cage;
+        int usable_cages = (int)floor(cages * (1.0 - rs->reserve) + 1e-9);
+        int kd = ts->per_cage * ts->breakout, ku = ts->per_cage * ts->breakout_up;
+        d = usable_cages * kd;
+        while (d > 0 && (d + kd - 1) / kd + (fp__up_for(rs, t, d) + ku - 1) / ku > usable_cages)
+            d--;
+    } else {
+        d = 0;
+    }
+    return d;
+}
