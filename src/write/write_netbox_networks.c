@@ -382,6 +382,47 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
 
 /* ---- interfaces ---- */
 
+/* Rows for physical ports [p0, p1) of a switch of model m, each split `ways` ways, at gbps; the
+ * ports from m->ports on are the part's uplink group (its own cage). */
+static void port_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_part *m, int p0,
+                      int p1, int ways, int gbps, int ib)
+{
+    char port[FP_PORT_NAME_MAX], speed[24];
+    speed[fp__put_int(speed, (int64_t)gbps * 1000000)] = '\0';     /* Kbps */
+    ways = ways > 0 ? ways : 1;
+    for (int p = p0; p < p1; p++) {
+        const char *cage = p >= m->ports && m->uplink_cage[0] ? m->uplink_cage : m->cage;
+        const char *type = fp__netbox_interface_type(gbps, cage, ib);
+        for (int lane = 0; lane < ways; lane++) {
+            fp_port_fields pf;
+            fp__switch_port_fields(&pf, m, ways, p * ways + lane);
+            const char *r[] = { dev, fp__port_template(port, sizeof port, fp__port_template_of(m), &pf),
+                                type, speed, tag };
+            fp__netbox_row(f, r, 5);
+        }
+    }
+}
+
+/* Every port of switch dev of network ns (tier t), used or spare, at its own speed: the down
+ * side's physical ports split to the speed below the tier; where the up side splits apart
+ * (fp_tier_size.up_phys) or the part has an uplink group (SN2201: 48 x 1G RJ45 down, 4 x 100G
+ * QSFP28 up), those ports at the speed above, or the uplinks' own on a top tier. Named as every
+ * other output names them (fp__switch_port_fields is what fp__port_name reads). */
+static void switch_rows(fp_outbuf *f, const char *dev, const fp_net_spec *ns, const fp_fabric *nf,
+                        int t, int ib)
+{
+    const fp_tier_spec *ts = &ns->rs.tier[t - 1];
+    const fp_tier_size *sz = &nf->size[t - 1];
+    const fp_part *m = &ts->model;
+    int end = m->ports + (m->uplink_ports > 0 ? m->uplink_ports : 0);
+    int up = sz->up_phys >= 0 ? sz->up_phys : m->uplink_ports > 0 ? m->ports : end;
+    port_rows(f, dev, ns->name, m, 0, up, ts->breakout, ts->gbps_down, ib);
+    if (sz->up_phys >= 0)
+        port_rows(f, dev, ns->name, m, up, end, ts->breakout_up, ts->gbps_up, ib);
+    else
+        port_rows(f, dev, ns->name, m, up, end, 1, m->uplink_gbps, ib);
+}
+
 void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
 {
     char name[160], port[FP_PORT_NAME_MAX], speed[24];
@@ -390,21 +431,23 @@ void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
         const fp_fabric *nf = fp__plan_net_fabric(plan, k);
         const fp_rspec *rs = &ns->rs;
         int ib = fp__fabric_infiniband(rs);
-        /* Every port at the network's link speed, as the compute fabric's; a host port whose
-         * part names no cage (on-board ports) takes the leaf's: the cord has the same plug at
-         * both ends (RJ45 at 1G, QSFP28 at 100G). */
+        /* Host ports at the network's port speed; one whose part names no cage (on-board
+         * ports) takes the leaf's: the cord has the same plug at both ends (RJ45 at 1G,
+         * QSFP28 at 100G). */
         speed[fp__put_int(speed, (int64_t)rs->link_gbps * 1000000)] = '\0';
         const char *host_cage = rs->nic.cage[0] ? rs->nic.cage : rs->tier[0].model.cage;
+        const char *host_type = fp__netbox_interface_type(rs->link_gbps, host_cage, ib);
         for (int64_t d = 0; d < nf->n_dev; d++) {
             int t = nf->dev[d].tier;
-            int ports = t == 0 ? ns->ports : rs->tier[t - 1].radix;
-            const char *type = fp__netbox_interface_type(
-                rs->link_gbps, t == 0 ? host_cage : rs->tier[t - 1].model.cage, ib);
             fp__net_device_name(name, sizeof name, ns, nf, fp__plan_fabric(plan),
                                 fp__plan_rspec(plan), d);
-            for (int p = 0; p < ports; p++) {
-                const char *r[] = { name, fp__net_port_name(port, sizeof port, ns, nf, d, p), type,
-                                    speed, ns->name };
+            if (t > 0) {
+                switch_rows(f, name, ns, nf, t, ib);
+                continue;
+            }
+            for (int p = 0; p < ns->ports; p++) {
+                const char *r[] = { name, fp__net_port_name(port, sizeof port, ns, nf, d, p),
+                                    host_type, speed, ns->name };
                 fp__netbox_row(f, r, 5);
             }
         }

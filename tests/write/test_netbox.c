@@ -59,6 +59,25 @@ static int set_has(const strset *t, const char *a, const char *b)
     return bsearch(&k, t->s, (size_t)t->n, sizeof *t->s, cmp_str) != NULL;
 }
 
+/* The third field of the entry "a\tb\t<value>" of a sealed set, or NULL. */
+static const char *set_value(const strset *t, const char *a, const char *b)
+{
+    char key[512];
+    int n = snprintf(key, sizeof key, "%s\t%s\t", a, b);
+    long lo = 0, hi = t->n;
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        int c = strncmp(t->s[mid], key, (size_t)n);
+        if (c == 0)
+            return t->s[mid] + n;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
 static void set_free(strset *t)
 {
     for (long i = 0; i < t->n; i++)
@@ -287,7 +306,7 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         if (i != TAGS_FORM || has_tags)
             t[i] = load_table(dir, &forms[i]);
     strset sites = { 0 }, manufs = { 0 }, roles = { 0 }, types = { 0 }, racks = { 0 },
-           devices = { 0 }, ifaces = { 0 }, ends = { 0 }, tags = { 0 };
+           devices = { 0 }, ifaces = { 0 }, ends = { 0 }, tags = { 0 }, speeds = { 0 };
     if (nc)
         memset(nc, 0, sizeof *nc);
     for (long i = 1; has_tags && i < t[TAGS_FORM].f.n; i++) {
@@ -406,9 +425,13 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         if (has_tags)
             check_tags(f[col(&t[6], "tags")], &tags, NULL);
         set_add(&ifaces, d, f[col(&t[6], "name")]);
+        char nv[256];
+        snprintf(nv, sizeof nv, "%s\t%s", f[col(&t[6], "name")], f[col(&t[6], "speed")]);
+        set_add(&speeds, d, nv);
     }
     dup = set_seal(&ifaces);
     cr_expect_null(dup, "interface %s listed twice", dup);
+    set_seal(&speeds);
     for (long i = 1; i < t[7].f.n; i++) {
         cr_assert_eq(csv_split(t[7].f.line[i], f, 32), t[7].ncol);
         for (int side = 0; side < 2; side++) {
@@ -422,6 +445,12 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
                       i + 1, d, n);
             set_add(&ends, d, n);
         }
+        /* A cable joins two interfaces of one speed. */
+        const char *sa = set_value(&speeds, f[col(&t[7], "side_a_device")], f[col(&t[7], "side_a_name")]);
+        const char *sb = set_value(&speeds, f[col(&t[7], "side_b_device")], f[col(&t[7], "side_b_name")]);
+        cr_expect(sa && sb && strcmp(sa, sb) == 0, "cable row %ld: %s %s at %s, %s %s at %s", i + 1,
+                  f[col(&t[7], "side_a_device")], f[col(&t[7], "side_a_name")], sa ? sa : "?",
+                  f[col(&t[7], "side_b_device")], f[col(&t[7], "side_b_name")], sb ? sb : "?");
         cr_expect(one_of(f[col(&t[7], "type")], cable_types));
         cr_expect(one_of(f[col(&t[7], "status")], link_status));
         cr_expect(one_of(f[col(&t[7], "length_unit")], length_units));
@@ -449,6 +478,7 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
     set_free(&devices);
     set_free(&ifaces);
     set_free(&ends);
+    set_free(&speeds);
     return cables;
 }
 
@@ -556,6 +586,31 @@ Test(netbox, networks_preset_carries_every_network)
         sum += want[i].cables;
     }
     cr_expect_eq(cables, sum);
+    /* An SN2201 leaf has the ports of its datasheet (and of the device-type library's
+     * Nvidia/SN2201.yaml): swp1-swp48 1000BASE-T and swp49-swp52 100G QSFP28, at their own
+     * speeds (Kbps), used or spare. */
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    csv_file c = csv_load(path);
+    int g1 = 0, g100 = 0;
+    for (long i = 1; i < c.n; i++) {
+        char *f[8];
+        if (strncmp(c.line[i], "oob-su01-leaf-r1,", 17) != 0)
+            continue;
+        cr_assert_eq(csv_split(c.line[i], f, 8), 5);
+        int port = atoi(f[1] + 3);
+        if (port <= 48) {
+            cr_expect(strcmp(f[2], "1000base-t") == 0 && strcmp(f[3], "1000000") == 0, "%s %s %s", f[1], f[2], f[3]);
+            g1++;
+        } else {
+            cr_expect(strcmp(f[2], "100gbase-x-qsfp28") == 0 && strcmp(f[3], "100000000") == 0, "%s %s %s", f[1], f[2], f[3]);
+            g100++;
+        }
+    }
+    cr_expect_eq(g1, 48);
+    cr_expect_eq(g100, 4);
+    csv_free(&c);
     fp_plan_free(p);
 }
 
