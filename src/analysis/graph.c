@@ -41,12 +41,21 @@ static int64_t vertex_of(const fp_fabric *fab, int32_t dev)
     return (int64_t)dev - fab->servers;
 }
 
+/* Links i-1 and i join the same two switches: the fabric lists parallel links one after the
+ * other (at 131,072 GPUs, 4 tiers: 131,072 core - super-core links between 8,192 pairs). One
+ * arc (or edge) stands for them all - their capacities added - so the graphs are smaller and
+ * every max-flow value, distance and component is the same. */
+static int same_pair(const fp_fabric *fab, int64_t first, int64_t i)
+{
+    return i > first && fab->link[i].a == fab->link[i - 1].a && fab->link[i].z == fab->link[i - 1].z;
+}
+
 static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
                               const int64_t *t_links, const uint8_t *link_down, double *out,
                               fp_error *err)
 {
     const int64_t nsw = switch_count(fab), n_leaves = fab->tier_base[2] - fab->tier_base[1];
-    const int64_t first = fab->boundary_base[1], n_fab = fab->n_link - first;
+    const int64_t first = fab->boundary_base[1];
     const igraph_integer_t src = nsw, snk = nsw + 1;
     igraph_vector_int_t edges;
     igraph_vector_t cap;
@@ -54,8 +63,10 @@ static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, c
     igraph_error_t ig;
     igraph_real_t value = 0;
     fp_status rc = FP_OK;
-    int64_t n_arcs = 2 * n_fab, e = 0;
+    int64_t n_arcs = 0, e = 0;
 
+    for (int64_t i = first; i < fab->n_link; i++)
+        n_arcs += same_pair(fab, first, i) ? 0 : 2;
     for (int64_t l = 0; l < n_leaves; l++)
         n_arcs += (s_links[l] > 0) + (t_links[l] > 0);
     /* dir2: every link is two opposite arcs, which max-flow handles about twice as fast as
@@ -70,6 +81,11 @@ static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, c
         const fp_link *lk = &fab->link[i];
         double c = link_down && link_down[i] ? 0.0 : (double)gbps[lk->boundary];
         int64_t a = vertex_of(fab, lk->a), z = vertex_of(fab, lk->z);
+        if (same_pair(fab, first, i)) {
+            VECTOR(cap)[e - 2] += c;
+            VECTOR(cap)[e - 1] += c;
+            continue;
+        }
         VECTOR(edges)[2 * e] = a;
         VECTOR(edges)[2 * e + 1] = z;
         VECTOR(cap)[e++] = c;
@@ -122,12 +138,22 @@ static fp_status switch_graph(igraph_t *g, const fp_fabric *fab, const uint8_t *
     int64_t n = 0, e = 0;
     igraph_vector_int_t edges;
     igraph_error_t ig;
-    for (int64_t i = first; i < fab->n_link; i++)
-        n += !(link_down && link_down[i]);
+    /* up: the last link kept joins the same pair as link i and is up (parallel links that are
+     * down are left out; one up link of a pair keeps its edge). */
+    for (int64_t i = first, prev_up = -1; i < fab->n_link; i++) {
+        if (link_down && link_down[i])
+            continue;
+        n += !(prev_up == i - 1 && same_pair(fab, first, i));
+        prev_up = i;
+    }
     if (igraph_vector_int_init(&edges, 2 * n) != IGRAPH_SUCCESS)
         FP_FAIL(err, FP_ENOMEM, what, "out of memory for %lld edges", (long long)n);
-    for (int64_t i = first; i < fab->n_link; i++) {
+    for (int64_t i = first, prev_up = -1; i < fab->n_link; i++) {
         if (link_down && link_down[i])
+            continue;
+        int dup = prev_up == i - 1 && same_pair(fab, first, i);
+        prev_up = i;
+        if (dup)
             continue;
         VECTOR(edges)[e++] = vertex_of(fab, fab->link[i].a);
         VECTOR(edges)[e++] = vertex_of(fab, fab->link[i].z);

@@ -185,9 +185,10 @@ static void remove_tree_at(int dfd, const char *name, int depth)
     int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
+    /* Empty it and remove it; again while it is not empty: a signal handler may run while
+     * another writing thread still creates a document in it. */
     for (int pass = 0; pass < 64; pass++) {
         char buf[4096] __attribute__((aligned(8)));
-        int any = 0;
         long n;
         lseek(fd, 0, SEEK_SET);
         while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
@@ -196,15 +197,13 @@ static void remove_tree_at(int dfd, const char *name, int depth)
                 off += e->d_reclen;
                 if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                     continue;
-                any = 1;
                 remove_tree_at(fd, e->d_name, depth + 1);
             }
         }
-        if (!any)
+        if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno != ENOTEMPTY)
             break;
     }
     close(fd);
-    unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
 /* ---- temporary folders of the writes in progress, for fp_write_cleanup_signal ---- */
