@@ -397,8 +397,9 @@ static unsigned resolve_formats(const plan_opts *po)
     return f;
 }
 
-/* ", by-row/" style list of what was written, for the summary. */
-static void print_written(const char *dir, unsigned f, fp_split_by split_by)
+/* ", by-row/" style list of what was written, for the summary; networks: the plan's other
+ * networks (spec `networks`), each with an overview of its own. */
+static void print_written(const char *dir, unsigned f, fp_split_by split_by, size_t networks)
 {
     printf("  wrote %s/:", dir);
     int first = 1;
@@ -407,6 +408,8 @@ static void print_written(const char *dir, unsigned f, fp_split_by split_by)
             printf("%s %s", first ? "" : ",", format_names[k].files);
             first = 0;
         }
+    if ((f & FP_WRITE_OVERVIEW) && networks > 0)
+        printf(", fabric-<network>.dot/.svg for each of the %zu networks", networks);
     if ((f & FP_WRITE_XLSX) && split_by != FP_SPLIT_NONE)
         printf(", %s", split_by == FP_SPLIT_ROW ? "by-row/" : "by-hall/");
     if ((f & FP_WRITE_PNG) && (f & DIAGRAM_BITS))
@@ -468,7 +471,7 @@ int cmd_plan(int argc, char **argv)
         if (fp_plan_stages(plan) & FP_STAGE_METRICS)
             cli_print_metrics(plan, have_failure ? &failure : NULL);
         print_skipped(plan);
-        print_written(o.out_dir, formats, po.split_by);
+        print_written(o.out_dir, formats, po.split_by, fp_plan_network_count(plan));
         char unit[32];
         fp_error why = { 0 };
         if ((formats & FP_WRITE_DETAIL) && fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &why))
