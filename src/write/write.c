@@ -682,6 +682,35 @@ static fp_status sync_finish(syncer *s, pthread_t tid, fp_status rc, fp_error *e
     return rc;
 }
 
+/* On two cores the other documents wait until plan.xlsx's cells are written: the workbook's
+ * cells (the Cables sheet on its thread, the Ports sheet on another: write_xlsx.c) and then its
+ * compression (one thread, about half its time) are its critical path, and the other documents
+ * written meanwhile would take a third of both cores from the Cables sheet; written during the
+ * compression they use the core it leaves idle. The gate opens at the cells' end, or when the
+ * workbook's thread is done (it failed early). */
+typedef struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int open;
+} gate;
+
+static void gate_open(void *arg)
+{
+    gate *g = arg;
+    pthread_mutex_lock(&g->lock);
+    g->open = 1;
+    pthread_cond_broadcast(&g->cond);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void gate_wait(gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    while (!g->open)
+        pthread_cond_wait(&g->cond, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+}
+
 /* The documents one thread writes, in table order, until one fails. */
 typedef struct doc_list {
     doc_job **job;
@@ -693,6 +722,7 @@ typedef struct doc_list {
     size_t failed_at;           /* outputs[] index of the failed document; N_OUTPUTS: none */
     fp_error *err;
     fp_error own_err;           /* err of the second thread */
+    gate *xlsx_gate;            /* opened when plan.xlsx's cells are written (NULL: none) */
 } doc_list;
 
 static void write_docs(doc_list *w)
@@ -701,7 +731,11 @@ static void write_docs(doc_list *w)
     w->failed_at = N_OUTPUTS;
     for (size_t k = 0; k < w->n; k++) {
         const doc_job *j = w->job[k];
-        if ((w->rc = run_writer(j->out, w->plan, j->path, w->o, w->err)) != FP_OK) {
+        if (w->xlsx_gate != NULL && j->out->fn == fp__write_xlsx)
+            w->rc = fp__write_xlsx_gated(w->plan, j->path, w->o, gate_open, w->xlsx_gate, w->err);
+        else
+            w->rc = run_writer(j->out, w->plan, j->path, w->o, w->err);
+        if (w->rc != FP_OK) {
             w->failed_at = j->at;
             return;
         }
@@ -711,7 +745,10 @@ static void write_docs(doc_list *w)
 
 static void *side_main(void *arg)
 {
-    write_docs(arg);
+    doc_list *w = arg;
+    write_docs(w);
+    if (w->xlsx_gate != NULL)
+        gate_open(w->xlsx_gate);
     return NULL;
 }
 
@@ -796,8 +833,9 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     syncer sync;
     pthread_t side_tid, sync_tid;
     int side_started = 0, sync_started = 0, locked = 0;
-    doc_list here = { mine, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, err, { 0 } };
-    doc_list side = { theirs, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, NULL, { 0 } };
+    gate xg = { .open = 0 };
+    doc_list here = { mine, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, err, { 0 }, NULL };
+    doc_list side = { theirs, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, NULL, { 0 }, NULL };
     side.err = &side.own_err;
     if (threads > 1 && opts->progress != NULL) {
         topts = *opts;
@@ -815,6 +853,12 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
         for (size_t k = 0; k < n_jobs; k++)
             if (on_side(jobs[k].out, opts->formats))
                 theirs[side.n++] = &jobs[k];
+        /* plan.xlsx first, the rest after its cells on two cores (gate) */
+        if (threads == 2 && (opts->formats & FP_WRITE_XLSX)) {
+            pthread_mutex_init(&xg.lock, NULL);
+            pthread_cond_init(&xg.cond, NULL);
+            side.xlsx_gate = &xg;
+        }
         /* When no thread can be made, this one writes them all in table order. */
         if (side.n > 0 && pthread_create(&side_tid, NULL, side_main, &side) == 0)
             side_started = 1;
@@ -822,6 +866,8 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     for (size_t k = 0; k < n_jobs; k++)
         if (!side_started || !on_side(jobs[k].out, opts->formats))
             mine[here.n++] = &jobs[k];
+    if (side_started && side.xlsx_gate != NULL)
+        gate_wait(&xg);
     write_docs(&here);
     rc = here.rc;
     if (side_started) {
@@ -832,6 +878,10 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
             if (err != NULL)
                 *err = side.own_err;
         }
+    }
+    if (side.xlsx_gate != NULL) {
+        pthread_mutex_destroy(&xg.lock);
+        pthread_cond_destroy(&xg.cond);
     }
     if (sync_started)
         rc = sync_finish(&sync, sync_tid, rc, err);

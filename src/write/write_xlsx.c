@@ -451,7 +451,8 @@ static void ports_thread_join(book *b, ports_job *j, int n_sheets)
 /* ---- one workbook ---- */
 
 static fp_status write_book(const fp_plan *plan, const char *path, const fp_write_options *o,
-                            int64_t max_rows, scope sc, const split_index *split, fp_error *err)
+                            int64_t max_rows, scope sc, const split_index *split,
+                            void (*cells_done)(void *), void *arg, fp_error *err)
 {
     book b;
     rack_index ri = { 0 };
@@ -530,6 +531,8 @@ close:
     if (split == NULL)
         free(b.cable_id);
     free(b.pulls);
+    if (cells_done != NULL)
+        cells_done(arg);
     lxw_error ce = workbook_close(b.wb);
     if (b.rc != FP_OK)
         return b.rc;
@@ -546,7 +549,14 @@ fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_wr
                               int64_t max_rows, fp_error *err)
 {
     scope all = { 0, 0 };
-    return write_book(plan, path, o, max_rows, all, NULL, err);
+    return write_book(plan, path, o, max_rows, all, NULL, NULL, NULL, err);
+}
+
+fp_status fp__write_xlsx_gated(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               void (*cells_done)(void *), void *arg, fp_error *err)
+{
+    scope all = { 0, 0 };
+    return write_book(plan, path, o, FP_XLSX_MAX_DATA_ROWS, all, NULL, cells_done, arg, err);
 }
 
 fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -676,7 +686,8 @@ static void *split_worker(void *arg)
             snprintf(path, sizeof path, "%s/plan-H%d-R%02d.xlsx", p->dir, sc->hall, sc->row);
         else
             snprintf(path, sizeof path, "%s/plan-H%d.xlsx", p->dir, sc->hall);
-        fp_status rc = write_book(p->plan, path, p->o, FP_XLSX_MAX_DATA_ROWS, *sc, &x, &e);
+        fp_status rc = write_book(p->plan, path, p->o, FP_XLSX_MAX_DATA_ROWS, *sc, &x, NULL, NULL,
+                                  &e);
         if (rc != FP_OK) {
             pthread_mutex_lock(&split_lock);
             if (p->failed < 0 || i < p->failed) {

@@ -45,6 +45,11 @@ void fp__json_add_networks(struct cJSON *root, const fp_plan *plan, const fp_fai
 /* The installer workbook (write_xlsx.c). */
 fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_options *o,
                          fp_error *err);
+/* As fp__write_xlsx, calling cells_done(arg) once the cells are written (or a sheet failed),
+ * before the workbook is compressed into its file: about half of its time, on one thread; not
+ * called when the file cannot be created. write.c starts the other documents then on 2 cores. */
+fp_status fp__write_xlsx_gated(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               void (*cells_done)(void *), void *arg, fp_error *err);
 /* One workbook per row or hall (o->split_by) in the directory dir (created). */
 /* Threads the writers may use for these options (fp_write_options.jobs; 1 before version 6). */
 int fp__write_jobs(const fp_write_options *o);

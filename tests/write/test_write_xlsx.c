@@ -1285,3 +1285,48 @@ Test(write_xlsx, rack_elevation_shows_network_devices)
     free(xml);
     fp_plan_free(p);
 }
+
+/* On two cores the other documents are written after plan.xlsx's cells (write.c's gate), during
+ * the workbook's compression: every progress report of another document comes after the Cables
+ * and Ports sheets' last one (reports are serialised by fp_plan_write). With three threads
+ * nothing waits, and the order is whatever the scheduler makes of it (not checked). */
+typedef struct stage_log {
+    char stage[64][32];
+    int n, last_cables, last_ports, first_other;
+} stage_log;
+
+static void log_stage(const char *stage, double frac, void *payload)
+{
+    stage_log *l = payload;
+    int at = l->n < 64 ? l->n : 63;
+    snprintf(l->stage[at], sizeof l->stage[at], "%s", stage);
+    if (strcmp(stage, "plan.xlsx cables") == 0 && frac >= 1.0)
+        l->last_cables = l->n;
+    else if (strcmp(stage, "plan.xlsx ports") == 0 && frac >= 1.0)
+        l->last_ports = l->n;
+    else if (strncmp(stage, "plan.xlsx", 9) != 0 && l->first_other < 0)
+        l->first_other = l->n;
+    l->n++;
+}
+
+Test(write_xlsx, other_documents_wait_for_the_cells_on_two_cores)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    fp_error err = { 0 };
+    stage_log log = { .last_cables = -1, .last_ports = -1, .first_other = -1 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.jobs = 2;
+    o.progress = log_stage;
+    o.payload = &log;
+    tmpdir(dir, sizeof dir);
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    cr_assert_geq(log.last_cables, 0, "no Cables progress");
+    cr_assert_geq(log.last_ports, 0, "no Ports progress");
+    cr_assert_geq(log.first_other, 0, "no other document's progress");
+    cr_expect_gt(log.first_other, log.last_cables, "%s before the Cables sheet's end",
+                 log.stage[log.first_other]);
+    cr_expect_gt(log.first_other, log.last_ports, "%s before the Ports sheet's end",
+                 log.stage[log.first_other]);
+    fp_plan_free(p);
+}
