@@ -497,7 +497,11 @@ static unsigned summary_totals(book *b, lxw_worksheet *ws, lxw_row_t *r, const f
 {
     char buf[160];
     put_s(b, ws, *r, 0, "Totals", b->section);
-    put_s(b, ws, (*r)++, 1, "whole plan, spares included", b->section);
+    /* With spec `networks` these are the compute fabric's; the Networks table below adds the
+     * rest up to the whole cluster. */
+    put_s(b, ws, (*r)++, 1, fp__plan_net_count(b->plan) > 0
+                                ? "compute fabric, spares included (networks below)"
+                                : "whole plan, spares included", b->section);
     unsigned cost_row = 0, net_row = 0, xcvr_row = 0;
     if (b->bom_total_row > 0) {
         snprintf(buf, sizeof buf, "=BOM!H%d", b->bom_total_row);
@@ -591,9 +595,12 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
     fp_totals to;
     lxw_row_t r = 0;
     double widths[] = { 28, 16, 26, 10, 11, 8, 11, 12, 10, 11 };
-    /* The Networks table's cost column holds the whole cluster's ($4,826,901.20). */
-    if (fp__plan_net_count(plan) > 0)
+    /* The Networks table's role column reads "management, MLAG pairs", its cost column the
+     * whole cluster's ($4,826,901.20). */
+    if (fp__plan_net_count(plan) > 0) {
+        widths[1] = 23;
         widths[8] = 15;
+    }
     fp_plan_summary(plan, &su);
     fp_plan_totals(plan, &to);
     for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)
