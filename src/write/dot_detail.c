@@ -505,9 +505,9 @@ static int column_of(const detail *dt, int64_t i, int right_col)
 }
 
 /* Place the columns: widths, stacked heights, then centres left to right (servers (left half),
- * leaves, spines, servers (right half)), and pin every node. Returns right_col; *height and *x
- * the drawing's height and right edge. */
-static int place_columns(detail *dt, column *col, double *height, double *x)
+ * leaves, spines, servers (right half)), and pin every node. *height and *x get the drawing's
+ * height and right edge. */
+static void place_columns(detail *dt, column *col, double *height, double *x)
 {
     int top_tier = 0;
     for (int t = 0; t <= FP_MAX_TIERS; t++)
@@ -540,7 +540,6 @@ static int place_columns(detail *dt, column *col, double *height, double *x)
         fp__dot_pin(dt->node[i], col[c].x, col[c].y - dt->nh[i] / 2);
         col[c].y -= dt->nh[i] + STACK_GAP;
     }
-    return right_col;
 }
 
 /* Links leaving the unit: one edge per device to the tier it reaches, with the count. The
