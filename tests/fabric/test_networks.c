@@ -1138,3 +1138,30 @@ Test(networks, rack_unit_clash_is_an_error)
     cr_assert(strstr(err.msg, "U33-U34 (2 units) free") != NULL, "%s", err.msg);
 #undef CLASH_NET
 }
+
+/* MLAG peer links take whole cages after a leaf's host and up ports. An SN2201 leaf's up links
+ * leave by its 4 QSFP28 uplink ports, so a dual-homed network on SN2201 leaves has no place for
+ * them: the default 2 per pair (Ethernet) are dropped and the plan says so (fp_network_info.note,
+ * plan.json networks[].note); asking for them is an error at the entry's mlag_peer_links. */
+Test(networks, dropped_default_peer_links_are_noted)
+{
+#define DUAL_1G(extra) "[{\"name\": \"bmc\", \"role\": \"converged\", \"port_gbps\": 1, " extra \
+                       "\"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]"
+    char json[2048];
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": %s}", DUAL_1G(""));
+    fp_plan *p = plan_from(json);
+    fp_network_info ni;
+    cr_assert_eq(fp_plan_network(p, 0, &ni, NULL), FP_OK);
+    cr_assert(ni.dual_homed);
+    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, 0)), 0);
+    cr_assert(strstr(ni.note, "the default 2 per pair was dropped") != NULL, "note: %s", ni.note);
+    fp_plan_free(p);
+    expect_error(DUAL_1G("\"mlag_peer_links\": 2, "), FP_EDESIGN, "/networks/0/mlag_peer_links",
+                 "uplink ports of their own");
+    /* Leaves whose ports all split alike keep their default peer links and say nothing. */
+    p = preset_plan("dgx-h100-4su-networks");
+    cr_assert_eq(fp_plan_network(p, (size_t)net_index(p, "inband"), &ni, NULL), FP_OK);
+    cr_assert_str_eq(ni.note, "");
+    fp_plan_free(p);
+#undef DUAL_1G
+}
