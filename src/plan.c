@@ -160,8 +160,8 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     /* The other networks are placed and cabled with the compute fabric's cabling. */
     if (want & FP_STAGE_CABLING) {
         if ((rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
-            (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->lay,
-                                      &plan->rs, err)) != FP_OK ||
+            (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->fab,
+                                      &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
             (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab,
                                      &plan->net_place, &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
             (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,

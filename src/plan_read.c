@@ -132,6 +132,7 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
     out->power_w = b ? b->power_w : 0;
     out->bisection_gbps = fp__net_bisection_gbps(f, &ns->rs);
     fp__net_dual_check(f, ns, &out->hosts_on_pairs, &survive);
+    out->note = ns->note;
     return FP_OK;
 }
 

@@ -174,6 +174,8 @@ typedef struct fp_network_info {
     double power_w;         /**< the same parts in service */
     double bisection_gbps;  /**< narrowest boundary's capacity / 2 */
     int64_t hosts_on_pairs; /**< dual-homed: hosts whose two ports land on one MLAG pair */
+    const char *note;       /**< a choice the planner made that the reader should know ("" for
+                                 none; borrowed from the plan): default MLAG peer links dropped */
 } fp_network_info;
 
 /** METHOD: number of networks beside the compute fabric (0 without spec `networks`), and a copy

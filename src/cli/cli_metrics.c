@@ -125,6 +125,8 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
                (long long)ni.hosts, ni.port_gbps, ni.tiers, (long long)ni.switches,
                (long long)ni.links, grouped(a, sizeof a, ni.cost_usd),
                grouped(b, sizeof b, ni.bisection_gbps));
+        if (ni.note[0])
+            printf("    note: %s\n", ni.note);
     }
     if (fp_plan_network_count(plan) > 0) {
         fp_totals t;

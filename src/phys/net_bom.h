@@ -104,8 +104,13 @@ typedef struct fp_net_place {
                                    rack power limit */
 } fp_net_place;
 
+/* Place every network device (cfab, lay, cab and crs: the compute fabric, its layout, its
+ * cabling's patch panels, its spec). A device standing in a compute rack takes the units above
+ * the rack's servers, below its switches and patch panels: when they would overlap, FP_EDESIGN
+ * names the rack, the device and the units (a clash, not a rack silently over its units). */
 fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_net_fabrics *nf,
-                              const fp_layout *lay, const fp_rspec *crs, fp_error *err);
+                              const fp_fabric *cfab, const fp_layout *lay, const fp_cabling *cab,
+                              const fp_rspec *crs, fp_error *err);
 /* Once the networks are cabled: each rack's added power is its extra endpoints' plus what every
  * network's cabling puts there (switches, transceivers, powered cables); over_power counts the
  * compute racks that takes past the rack power limit (cab: the compute fabric's cabling). */

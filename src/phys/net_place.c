@@ -112,7 +112,64 @@ typedef struct place_ctx {
     double *pw;                 /*   and power (the extra endpoints') */
     char *host;                 /*   holds a host of some network */
     int64_t *first_host, *host_leaf;    /* the network being placed: see net_hosts */
+    int16_t *lo, *hi;           /* per compute rack: the units free for the networks, from
+                                   above its highest server to below its lowest switch or
+                                   patch panel */
+    const fp_cabling *cab;      /* the compute fabric's (its patch panels) */
+    fp_error *err;              /* a clash's message */
 } place_ctx;
+
+/* Each compute rack's free units: above its servers (which stack from U1), below its switches
+ * (which stack from the top down) and its structured cabling's patch panels. */
+static void free_units(place_ctx *c, const fp_fabric *cfab, const fp_cabling *cab,
+                       const fp_rspec *crs)
+{
+    const fp_layout *lay = c->lay;
+    for (int64_t r = 0; r < c->R; r++) {
+        c->lo[r] = 1;
+        c->hi[r] = (int16_t)c->cap_ru;
+        if (cab->rack_panels && cab->rack_panels[r] > 0)
+            c->hi[r] = (int16_t)(cab->rack_panel_u[r] - 1);
+    }
+    for (int64_t d = 0; c->R && d < cfab->n_dev; d++) {
+        int64_t r = lay->dev_rack[d];
+        int u = lay->dev_u[d];
+        if (r < 0 || r >= c->R)
+            continue;
+        if (d < cfab->servers) {
+            if (u + crs->phys.server_ru > c->lo[r])
+                c->lo[r] = (int16_t)(u + crs->phys.server_ru);
+        } else if (u - 1 < c->hi[r]) {
+            c->hi[r] = (int16_t)(u - 1);
+        }
+    }
+}
+
+/* FP_EDESIGN: network device d (u units) would take U[at, at + u - 1] of compute rack r, past
+ * its free units. */
+static fp_status clash(place_ctx *c, const fp_net_spec *ns, const fp_fabric *f, int64_t d,
+                       int64_t r, int at, int u, const fp_fabric *cfab, const fp_cabling *cab,
+                       const fp_rspec *crs)
+{
+    const fp_rack *k = &c->lay->rack[r];
+    char name[128], units[32], above[96];
+    fp__net_device_name(name, sizeof name, ns, f, cfab, crs, d);
+    if (u > 1)
+        snprintf(units, sizeof units, "U%d-U%d", at, at + u - 1);
+    else
+        snprintf(units, sizeof units, "U%d", at);
+    if (cab->rack_panels && cab->rack_panels[r] > 0)
+        snprintf(above, sizeof above, "its %d patch panel%s from U%d", cab->rack_panels[r],
+                 cab->rack_panels[r] == 1 ? "" : "s", c->hi[r] + 1);
+    else if (c->hi[r] < c->cap_ru)
+        snprintf(above, sizeof above, "its switches from U%d", c->hi[r] + 1);
+    else
+        snprintf(above, sizeof above, "the rack's top (U%d)", c->cap_ru);
+    FP_FAIL(c->err, FP_EDESIGN, "/networks",
+            "/networks: rack H%d-R%02d-K%02d: %s (%dU) would take %s, which clashes with %s; the rack has U%d-U%d (%d units) free for the networks above its servers; expected fewer servers_per_rack, fewer switches in the rack (max_switches_per_rack), or the network's leaves elsewhere (a dual-homed network's stand in management racks)",
+            k->hall, k->row, k->pos, name, u, units, above, c->lo[r], c->hi[r],
+            c->hi[r] >= c->lo[r] ? c->hi[r] - c->lo[r] + 1 : 0);
+}
 
 /* The network's leaves' first compute hosts (first_host, by leaf) and each host's first leaf
  * (host_leaf); a single-homed network's leaf stands in its first host's rack (dr). */
@@ -169,17 +226,17 @@ static int64_t mg_rack_for(place_ctx *c, int32_t h, int u, double w)
  * the rack's own units and what earlier networks added there, the rest into the management
  * racks of their hall, filled in order up to the rack's units and power limit. */
 static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_spec *ns,
-                           const fp_fabric *f)
+                           const fp_fabric *f, const fp_fabric *cfab, const fp_rspec *crs)
 {
     const fp_layout *lay = c->lay;
     int64_t *dr = out->dev_rack[i] = malloc(sizeof *dr * (size_t)(f->n_dev ? f->n_dev : 1));
     int16_t *du = out->dev_u[i] = calloc((size_t)(f->n_dev ? f->n_dev : 1), sizeof *du);
     if (dr == NULL || du == NULL)
-        return FP_ENOMEM;
+        FP_FAIL(c->err, FP_ENOMEM, "/networks", "out of memory placing the networks");
     for (int64_t d = 0; d < f->n_dev; d++)
         dr[d] = -1;
     if (net_hosts(c, ns, f, dr) != FP_OK)
-        return FP_ENOMEM;
+        FP_FAIL(c->err, FP_ENOMEM, "/networks", "out of memory placing the networks");
     for (int64_t d = 0; d < f->n_dev; d++) {
         int u;
         double w, own_w;
@@ -192,7 +249,10 @@ static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_
             continue;
         }
         if (dr[d] >= 0 && dr[d] < c->R) {
-            du[d] = u_at(lay->rack[dr[d]].units_used + c->ru[dr[d]], c->cap_ru);
+            int at = c->lo[dr[d]] + (int)c->ru[dr[d]];
+            if (u > 0 && at + u - 1 > c->hi[dr[d]])
+                return clash(c, ns, f, d, dr[d], at, u, cfab, c->cab, crs);
+            du[d] = u_at(at - 1, c->cap_ru);
             c->ru[dr[d]] += u;
             c->pw[dr[d]] += own_w;
             c->cnt[dr[d]]++;
@@ -201,7 +261,7 @@ static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_
         int32_t h = c->R ? dev_hall(f, c->first_host, c->host_leaf, dr, lay, d) : 1;
         int64_t k = mg_rack_for(c, h, u, w);
         if (k < 0)
-            return FP_ENOMEM;
+            FP_FAIL(c->err, FP_ENOMEM, "/networks", "out of memory placing the networks");
         dr[d] = c->R + k;
         du[d] = u_at(c->mg[k].ru, c->cap_ru);
         c->mg[k].ru += u;
@@ -222,7 +282,7 @@ static fp_status fill_adds(place_ctx *c, fp_net_place *out)
     out->add = calloc((size_t)(n_add ? n_add : 1), sizeof *out->add);
     out->mgmt_hall = calloc((size_t)(c->n_mg ? c->n_mg : 1), sizeof *out->mgmt_hall);
     if (out->add == NULL || out->mgmt_hall == NULL)
-        return FP_ENOMEM;
+        FP_FAIL(c->err, FP_ENOMEM, "/networks", "out of memory placing the networks");
     for (int64_t r = 0; r < c->R; r++)
         if (c->cnt[r] > 0 || c->host[r]) {
             fp_rack_add *a = &out->add[out->n_add++];
@@ -245,7 +305,8 @@ static fp_status fill_adds(place_ctx *c, fp_net_place *out)
 }
 
 fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_net_fabrics *nf,
-                              const fp_layout *lay, const fp_rspec *crs, fp_error *err)
+                              const fp_fabric *cfab, const fp_layout *lay, const fp_cabling *cab,
+                              const fp_rspec *crs, fp_error *err)
 {
     memset(out, 0, sizeof *out);
     if (nets->n == 0)
@@ -254,6 +315,8 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
     const int halls = lay->halls > 0 ? lay->halls : 1;
     fp_status rc = FP_ENOMEM;
     c.lay = lay;
+    c.cab = cab;
+    c.err = err;
     c.R = lay->dev_rack ? lay->n_rack : 0;
     c.cap_ru = crs->phys.rack_units;
     c.cap_w = crs->phys.rack_power_limit_w;
@@ -264,16 +327,22 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
     c.cnt = calloc((size_t)(c.R ? c.R : 1), sizeof *c.cnt);
     c.pw = calloc((size_t)(c.R ? c.R : 1), sizeof *c.pw);
     c.host = calloc((size_t)(c.R ? c.R : 1), 1);
+    c.lo = calloc((size_t)(c.R ? c.R : 1), sizeof *c.lo);
+    c.hi = calloc((size_t)(c.R ? c.R : 1), sizeof *c.hi);
     out->dev_rack = calloc((size_t)nets->n, sizeof *out->dev_rack);
     out->dev_u = calloc((size_t)nets->n, sizeof *out->dev_u);
-    if (c.mg && c.open && c.ru && c.cnt && c.pw && c.host && out->dev_rack && out->dev_u) {
+    if (c.mg && c.open && c.ru && c.cnt && c.pw && c.host && c.lo && c.hi && out->dev_rack &&
+        out->dev_u) {
         for (int h = 0; h <= halls; h++)
             c.open[h] = -1;
+        free_units(&c, cfab, cab, crs);
         rc = FP_OK;
         for (int i = 0; i < nets->n && rc == FP_OK; i++)
-            rc = place_net(&c, out, i, &nets->net[i], &nf->fab[i]);
+            rc = place_net(&c, out, i, &nets->net[i], &nf->fab[i], cfab, crs);
         if (rc == FP_OK)
             rc = fill_adds(&c, out);
+    } else {
+        fp__error_set(err, FP_ENOMEM, "/networks", "out of memory placing the networks");
     }
     free(c.mg);
     free(c.open);
@@ -283,10 +352,11 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
     free(c.ru);
     free(c.pw);
     free(c.cnt);
-    if (rc == FP_OK)
-        return FP_OK;
-    fp__net_place_free(out, nets->n);
-    FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory placing the networks");
+    free(c.lo);
+    free(c.hi);
+    if (rc != FP_OK)
+        fp__net_place_free(out, nets->n);
+    return rc;
 }
 
 void fp__net_place_power(fp_net_place *pl, const fp_nets *nets, const fp_net_fabrics *nf,
@@ -305,10 +375,5 @@ void fp__net_place_power(fp_net_place *pl, const fp_nets *nets, const fp_net_fab
         a->power_w = round(w * 100) / 100;
         pl->over_power += a->rack < lay->n_rack && cap_w > 0 &&
                           cab->rack_power_w[a->rack] + a->power_w > cap_w;
-        /* Structured cabling's patch panels take units too (placed after the networks). */
-        if (a->rack < lay->n_rack && cab->rack_panels && cab->rack_panels[a->rack] > 0) {
-            int64_t used = lay->rack[a->rack].units_used + a->ru, cap = crs->phys.rack_units;
-            pl->over_ru += used <= cap && used + cab->rack_panels[a->rack] > cap;
-        }
     }
 }

@@ -184,14 +184,27 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *co
  * units), so each unit gets one leaf per port: the MLAG pair. With peer links, room for them:
  * while they do not fit in the leaf's ports (less the spec's reserve) after its host and up
  * ports, the reserve grows by one cage (which every tier then keeps free). */
-static fp_status shape_dual(fp_net_spec *ns, fp_error *err)
+static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
 {
     fp_rspec *rs = &ns->rs;
     const fp_tier_spec *ts = &rs->tier[0];
     if (!ns->dual_homed)
         return FP_OK;
-    if (ns->peer_links > 0 && ts->breakout_up != ts->breakout)
-        ns->peer_links = 0;     /* up links split unlike the down side: the peers go without */
+    if (ns->peer_links > 0 && (ts->breakout_up != ts->breakout || ts->model.uplink_ports > 0)) {
+        /* The peer links take whole cages after the leaf's down and up ports, counted at one
+         * split; a leaf whose up links split otherwise, or leave by uplink ports of their own,
+         * has no such place. Given ones are an error; the default ones are dropped, said so. */
+        if (given_peers)
+            FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
+                    "/mlag_peer_links: %d peer links, but the %s leaves' up links %s, so the peer links have no cages of their own; expected mlag_peer_links 0 (or left out) or a leaf whose ports all split alike",
+                    ns->peer_links, ts->model.id,
+                    ts->model.uplink_ports > 0 ? "leave by uplink ports of their own" : "split unlike their down links");
+        snprintf(ns->note, sizeof ns->note,
+                 "no MLAG peer links: the default %d per pair was dropped because the %s leaves' up links %s; give the pairs their peering elsewhere",
+                 ns->peer_links, ts->model.id,
+                 ts->model.uplink_ports > 0 ? "leave by uplink ports of their own" : "split unlike their down links");
+        ns->peer_links = 0;
+    }
     const int kc = (ts->per_cage > 0 ? ts->per_cage : 1) * (ts->breakout > 0 ? ts->breakout : 1);
     const int cap = (int)floor(ts->radix * (1.0 - rs->reserve) + 1e-9);
     for (int step = 0;; step++) {
@@ -341,6 +354,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
     share_floor(&ns->rs.phys, &compute->phys);
     /* MLAG is an Ethernet feature: two peer links per pair by default (a LAG of two, so one
      * cable or port failing keeps the peers joined); an InfiniBand pair has none. */
+    const int given_peers = ns->peer_links >= 0;
     if (ns->peer_links < 0)
         ns->peer_links = ns->dual_homed && (ns->rs.protocols & FP_PROTO_ETH) ? 2 : 0;
     if (ns->rs.endpoints_per_server != ns->ports) {
@@ -349,7 +363,7 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         FP_FAIL(err, FP_EINVAL, p, "%s: %s has %d port%s; expected exactly the network's %d ports per server",
                 p, ns->rs.nic.id, ns->rs.nic.ports, ns->rs.nic.ports == 1 ? "" : "s", ns->ports);
     }
-    if ((rc = shape_dual(ns, err)) != FP_OK) {
+    if ((rc = shape_dual(ns, given_peers, err)) != FP_OK) {
         fp__phys_free(&ns->rs.phys);
         fp__net_error_repoint(err, base);
         return rc;

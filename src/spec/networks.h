@@ -33,6 +33,8 @@ typedef struct fp_net_spec {
     int peer_links;             /* dual-homed: MLAG peer links between the two leaves of each
                                    pair (spec mlag_peer_links; default 2 on Ethernet, 0 on
                                    InfiniBand, which has no MLAG) */
+    char note[256];             /* a choice the reader should know ("" for none): default MLAG
+                                   peer links dropped */
     int64_t servers;            /* compute servers attached (production and hot spares) */
     int64_t hosts;              /* endpoints the builder sees: servers, plus each extra's ports
                                    in groups of `ports` */

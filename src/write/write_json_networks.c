@@ -103,6 +103,8 @@ static void net_shape(cJSON *o, const fp_net_spec *ns, const fp_fabric *fab)
         cJSON_AddItemToArray(a, x);
     }
     cJSON_AddNumberToObject(o, "mlag_peer_links_per_pair", ns->dual_homed ? ns->peer_links : 0);
+    if (ns->note[0])
+        cJSON_AddStringToObject(o, "note", ns->note);
 }
 
 /* metrics: host bandwidth, leaf ratio, bisection, reliability, and the MLAG pairs' check. */

@@ -1103,3 +1103,70 @@ Test(networks, fail_network_cable)
     cr_assert_eq(nf.links_failed, 0);
     fp_plan_free(p);
 }
+
+/* ---- rack units: network devices never share a unit with the rack's own ---- */
+
+/* 32 DGX H100 (8U each, 4 to a rack: U1-U32) with top-of-rack leaves: the SU's eight 1U QM9700
+ * rail leaves stack from the rack's top down, U42 to U35, in its first rack (H1-R01-K01), which
+ * leaves U33-U34 free. Each single-homed network's leaf stands in the rack of its first host
+ * (the first server), so two networks' leaves take U33 and U34; a third's would need U35, where
+ * a compute leaf stands: a clash, reported with the rack, the device and the units, and no plan
+ * (before, it was stacked onto U35 and counted as one rack over its units). */
+Test(networks, rack_unit_clash_is_an_error)
+{
+#define CLASH_NET(n) "{\"name\": \"" n "\", \"role\": \"management\", \"port_gbps\": 1," \
+                     " \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}"
+    static const char *const head =
+        "{\"name\": \"t\", \"cluster\": {\"gpus\": 256, \"gpus_per_server\": 8, \"nics_per_server\": 1,"
+        " \"nic\": \"nvidia-dgx-h100-sys\"}, \"fabric\": {\"topology\": \"rail-optimized\","
+        " \"switch\": \"nvidia-qm9700\", \"su_servers\": 32},"
+        " \"layout\": {\"leaf_racks\": \"top-of-rack\", \"servers_per_rack\": 4}, \"networks\": [";
+    char json[2048];
+    snprintf(json, sizeof json, "%s%s, %s]}", head, CLASH_NET("oob"), CLASH_NET("mgmt"));
+    fp_plan *p = plan_from(json);
+    const fp_net_place *pl = fp__plan_net_place(p);
+    for (int i = 0; i < 2; i++) {
+        const fp_fabric *f = fp__plan_net_fabric(p, i);
+        int64_t leaf = f->tier_base[1];
+        cr_assert_eq(pl->dev_rack[i][leaf], fp__plan_layout(p)->dev_rack[0]);
+        cr_assert_eq(pl->dev_u[i][leaf], 33 + i);
+    }
+    fp_plan_free(p);
+
+    fp_error err = { 0 };
+    snprintf(json, sizeof json, "%s%s, %s, %s]}", head, CLASH_NET("oob"), CLASH_NET("mgmt"),
+             CLASH_NET("ipmi"));
+    cr_assert_eq(plan_error(json, &err), FP_EDESIGN, "%s", err.msg);
+    cr_assert_str_eq(err.where, "/networks");
+    cr_assert(strstr(err.msg, "rack H1-R01-K01: ipmi-su01-leaf-r1 (1U) would take U35, which clashes with its switches from U35") != NULL,
+              "%s", err.msg);
+    cr_assert(strstr(err.msg, "U33-U34 (2 units) free") != NULL, "%s", err.msg);
+#undef CLASH_NET
+}
+
+/* MLAG peer links take whole cages after a leaf's host and up ports. An SN2201 leaf's up links
+ * leave by its 4 QSFP28 uplink ports, so a dual-homed network on SN2201 leaves has no place for
+ * them: the default 2 per pair (Ethernet) are dropped and the plan says so (fp_network_info.note,
+ * plan.json networks[].note); asking for them is an error at the entry's mlag_peer_links. */
+Test(networks, dropped_default_peer_links_are_noted)
+{
+#define DUAL_1G(extra) "[{\"name\": \"bmc\", \"role\": \"converged\", \"port_gbps\": 1, " extra \
+                       "\"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]"
+    char json[2048];
+    snprintf(json, sizeof json, "{\"name\": \"t\", " COMPUTE ", \"networks\": %s}", DUAL_1G(""));
+    fp_plan *p = plan_from(json);
+    fp_network_info ni;
+    cr_assert_eq(fp_plan_network(p, 0, &ni, NULL), FP_OK);
+    cr_assert(ni.dual_homed);
+    cr_assert_eq(fp__net_peer_links(fp__plan_net_fabric(p, 0)), 0);
+    cr_assert(strstr(ni.note, "the default 2 per pair was dropped") != NULL, "note: %s", ni.note);
+    fp_plan_free(p);
+    expect_error(DUAL_1G("\"mlag_peer_links\": 2, "), FP_EDESIGN, "/networks/0/mlag_peer_links",
+                 "uplink ports of their own");
+    /* Leaves whose ports all split alike keep their default peer links and say nothing. */
+    p = preset_plan("dgx-h100-4su-networks");
+    cr_assert_eq(fp_plan_network(p, (size_t)net_index(p, "inband"), &ni, NULL), FP_OK);
+    cr_assert_str_eq(ni.note, "");
+    fp_plan_free(p);
+#undef DUAL_1G
+}
