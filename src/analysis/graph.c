@@ -165,36 +165,73 @@ static fp_status switch_graph(igraph_t *g, const fp_fabric *fab, const uint8_t *
     return FP_OK;
 }
 
-static fp_status graph_leaf_eccentricity_locked(const fp_fabric *fab, const int64_t *sources, int n,
-                                      int *out_switches, fp_error *err)
+/* BFS over the switch graph in fabplan's own arrays (no igraph: a plain BFS needs neither its
+ * graph nor its lock, and this runs on the metrics thread): the graph in compressed rows, one
+ * edge per pair of switches (same_pair), distances in hops, -1 for a switch not reached (the
+ * leaves of other planes). */
+static fp_status leaf_eccentricity_bfs(const fp_fabric *fab, const int64_t *sources, int n,
+                                       int *out_switches, fp_error *err)
 {
-    igraph_t g;
-    igraph_vector_int_t dist;
-    igraph_error_t ig = IGRAPH_SUCCESS;
-    fp_status rc;
-    int64_t worst = 0;
+    const int64_t nsw = switch_count(fab), first = fab->boundary_base[1];
     const int64_t leaf0 = vertex_of(fab, (int32_t)fab->tier_base[1]),
                   leaf_end = vertex_of(fab, (int32_t)fab->tier_base[2]);
-    if ((rc = switch_graph(&g, fab, NULL, "diameter", err)) != FP_OK)
-        return rc;
-    if (igraph_vector_int_init(&dist, 0) != IGRAPH_SUCCESS) {
-        igraph_destroy(&g);
-        FP_FAIL(err, FP_ENOMEM, "diameter", "out of memory");
+    int64_t *row = calloc((size_t)nsw + 1, sizeof *row), edges = 0, worst = 0;
+    int32_t *dist = malloc(sizeof *dist * (size_t)(nsw > 0 ? nsw : 1));
+    int32_t *queue = malloc(sizeof *queue * (size_t)(nsw > 0 ? nsw : 1));
+    int32_t *adj = NULL;
+    fp_status rc = FP_OK;
+    if (row == NULL || dist == NULL || queue == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "diameter", "out of memory for %lld switches",
+                           (long long)nsw);
+        goto out;
     }
-    for (int i = 0; i < n && ig == IGRAPH_SUCCESS; i++) {
-        IG_CALL(ig, igraph_bfs(&g, vertex_of(fab, (int32_t)sources[i]), NULL, IGRAPH_ALL, 0,
-                               NULL, NULL, NULL, NULL, NULL, NULL, &dist, NULL, NULL));
-        /* Only leaves in the source's plane are reachable; -1 marks the others. */
-        for (int64_t v = leaf0; ig == IGRAPH_SUCCESS && v < leaf_end; v++)
-            if (VECTOR(dist)[v] > worst)
-                worst = VECTOR(dist)[v];
+    for (int64_t i = first; i < fab->n_link; i++)
+        if (!same_pair(fab, first, i)) {
+            row[vertex_of(fab, fab->link[i].a) + 1]++;
+            row[vertex_of(fab, fab->link[i].z) + 1]++;
+            edges++;
+        }
+    for (int64_t v = 0; v < nsw; v++)
+        row[v + 1] += row[v];
+    if ((adj = malloc(sizeof *adj * (size_t)(2 * edges > 0 ? 2 * edges : 1))) == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "diameter", "out of memory for %lld edges",
+                           (long long)edges);
+        goto out;
     }
-    igraph_vector_int_destroy(&dist);
-    igraph_destroy(&g);
-    if (ig != IGRAPH_SUCCESS)
-        FP_FAIL(err, FP_EGRAPH, "diameter", "BFS: %s", igraph_strerror(ig));
+    /* fill with dist[] as each row's cursor */
+    for (int64_t v = 0; v < nsw; v++)
+        dist[v] = 0;
+    for (int64_t i = first; i < fab->n_link; i++)
+        if (!same_pair(fab, first, i)) {
+            int64_t a = vertex_of(fab, fab->link[i].a), z = vertex_of(fab, fab->link[i].z);
+            adj[row[a] + dist[a]++] = (int32_t)z;
+            adj[row[z] + dist[z]++] = (int32_t)a;
+        }
+    for (int s = 0; s < n; s++) {
+        int64_t head = 0, tail = 0, root = vertex_of(fab, (int32_t)sources[s]);
+        for (int64_t v = 0; v < nsw; v++)
+            dist[v] = -1;
+        dist[root] = 0;
+        queue[tail++] = (int32_t)root;
+        while (head < tail) {
+            int32_t v = queue[head++];
+            for (int64_t k = row[v]; k < row[v + 1]; k++)
+                if (dist[adj[k]] < 0) {
+                    dist[adj[k]] = dist[v] + 1;
+                    queue[tail++] = adj[k];
+                }
+        }
+        for (int64_t v = leaf0; v < leaf_end; v++)
+            if (dist[v] > worst)
+                worst = dist[v];
+    }
     *out_switches = (int)worst + 1;
-    return FP_OK;
+out:
+    free(row);
+    free(dist);
+    free(queue);
+    free(adj);
+    return rc;
 }
 
 static fp_status graph_components_locked(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
@@ -244,10 +281,7 @@ fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64
 fp_status fp__graph_leaf_eccentricity(const fp_fabric *fab, const int64_t *sources, int n,
                                       int *out_switches, fp_error *err)
 {
-    ig_enter();
-    fp_status rc = graph_leaf_eccentricity_locked(fab, sources, n, out_switches, err);
-    ig_leave();
-    return rc;
+    return leaf_eccentricity_bfs(fab, sources, n, out_switches, err);
 }
 
 fp_status fp__graph_components(const fp_fabric *fab, const uint8_t *link_down, int64_t **comp,
