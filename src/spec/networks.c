@@ -244,6 +244,11 @@ static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, in
     if (!name_ok(ns->name))
         FP_FAIL(err, FP_EINVAL, base, "%s/name: expected a name of lower-case letters, digits and '-' (it prefixes device names), found \"%s\"",
                 base, ns->name);
+    if (strcmp(ns->name, "compute") == 0) {
+        snprintf(p, sizeof p, "%s/name", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: \"compute\" is the compute fabric's name in the outputs (NetBox tag, BOM network column); expected another name",
+                p);
+    }
     for (ns->role = 0; ns->role < 4 && strcmp(role, role_names[ns->role]) != 0; ns->role++)
         ;
     if (ns->role == 4) {

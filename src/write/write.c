@@ -813,8 +813,10 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
     doc_job *jobs = calloc(N_OUTPUTS, sizeof *jobs);
     doc_job *mine[N_OUTPUTS], *theirs[N_OUTPUTS];
     size_t n_jobs = 0;
-    if (fp__fault(FP_FAULT_ALLOC) || jobs == NULL)
+    if (fp__fault(FP_FAULT_ALLOC) || jobs == NULL) {
+        free(jobs);
         FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
+    }
     if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK) {
         free(jobs);
         return rc;

@@ -101,6 +101,11 @@ Test(networks, validation_errors_point_into_networks)
                  FP_EINVAL, "/networks/0", "lower-case");
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"switch\": \"nvidia-sn4600c\"}]",
                  FP_EINVAL, "/networks/0/port_gbps", "missing");
+    /* "compute" names the compute fabric in every output (NetBox tag, the BOM sheet's Network
+     * column, plan.json): a network of that name would be filed with it. */
+    expect_error("[{\"name\": \"compute\", \"role\": \"oob\", \"port_gbps\": 1,"
+                 " \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]",
+                 FP_EINVAL, "/networks/0/name", "the compute fabric");
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100}]",
                  FP_EINVAL, "/networks/0/switch", "missing");
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\", \"colour\": 1}]",
