@@ -188,8 +188,15 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
 {
     fp_rspec *rs = &ns->rs;
     const fp_tier_spec *ts = &rs->tier[0];
-    if (!ns->dual_homed)
+    if (!ns->dual_homed) {
+        /* A single-homed network in the compute fabric's scalable units (sub_spec): a leaf
+         * that has room for several whole units takes them (SUs of 8 servers on 48-port
+         * leaves: 6 to a leaf), so small units do not each get a leaf of their own. */
+        int d = rs->topology == FP_TOPO_RAIL ? fp__tier_down(rs, 0) : 0;
+        if (rs->su_servers > 0 && d >= 2 * rs->su_servers)
+            rs->su_servers = d / rs->su_servers * rs->su_servers;
         return FP_OK;
+    }
     if (ns->peer_links > 0 && (ts->breakout_up != ts->breakout || ts->model.uplink_ports > 0)) {
         /* The peer links take whole cages after the leaf's down and up ports, counted at one
          * split; a leaf whose up links split otherwise, or leave by uplink ports of their own,

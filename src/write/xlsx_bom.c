@@ -366,10 +366,14 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
     if (cost_row > 0) {
         snprintf(buf, sizeof buf, "=B%u+SUM(I%u:I%u)", cost_row, (unsigned)first + 1, (unsigned)*r);
         put_f(b, ws, *r, 8, buf, to.cost + total, b->money);
+        /* the compute fabric's power is the row after its cost (summary_totals) */
+        snprintf(buf, sizeof buf, "=B%u+SUM(J%u:J%u)", cost_row + 1, (unsigned)first + 1,
+                 (unsigned)*r);
+        put_f(b, ws, (*r)++, 9, buf, to.power_w + total_w, b->watts);
     } else {
         put_n(b, ws, *r, 8, to.cost + total, b->money);
+        put_n(b, ws, (*r)++, 9, to.power_w + total_w, b->watts);
     }
-    put_n(b, ws, (*r)++, 9, to.power_w + total_w, b->watts);
     (*r)++;
 }
 

@@ -1170,3 +1170,25 @@ Test(networks, dropped_default_peer_links_are_noted)
     fp_plan_free(p);
 #undef DUAL_1G
 }
+
+/* A single-homed network takes the compute fabric's scalable units, as many whole ones to a
+ * leaf as its down ports hold: 128 DGX in SUs of 8 servers, out-of-band on SN2201 leaves (48 x
+ * 1G down): 48 / 8 = 6 SUs (48 servers) to a leaf, ceil(128 / 48) = 3 leaves (48 + 48 + 32),
+ * not 16 leaves of 8; with the DGX preset's 32-server SUs one SU to a leaf (48 / 32 = 1). */
+Test(networks, single_homed_leaves_take_whole_units)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"name\": \"t\", \"cluster\": {\"gpus\": 1024, \"gpus_per_server\": 8, \"nics_per_server\": 1,"
+             " \"nic\": \"nvidia-dgx-h100-sys\"}, \"fabric\": {\"topology\": \"rail-optimized\","
+             " \"switch\": \"nvidia-qm9700\", \"su_servers\": 8}, \"networks\": [{\"name\": \"oob\","
+             " \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]}");
+    fp_plan *p = plan_from(json);
+    const fp_fabric *f = fp__plan_net_fabric(p, 0);
+    cr_assert_eq(f->level[1].switches, 3);
+    cr_assert_eq(net_links(p, 0, 0), 128);
+    /* Each leaf's hosts are whole SUs: servers 48k .. 48k + 47. */
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++)
+        cr_assert_eq(f->link[l].z - f->tier_base[1], f->link[l].a / 48);
+    fp_plan_free(p);
+}

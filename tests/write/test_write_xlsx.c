@@ -1173,6 +1173,20 @@ Test(write_xlsx, bom_grouped_by_network_with_subtotals)
     cr_expect(close_to(xe_value(&b, "BOM", whole, 7), cluster + q * 100));
     cr_expect(close_to(xe_value(&b, "BOM", sub[0], 7), want[0]));
     cr_expect(close_to(xe_value(&b, "Summary", st_row, 8), want[1] + q * 100));
+    /* and its unit power: the storage power and the whole cluster's on the Summary move by
+     * quantity x the change (the whole cluster's power was a number, not a formula) */
+    long whole_row = summary_row(sum, "Whole cluster network");
+    double cluster_w = want_w[0] + want_w[1] + want_w[2] + want_w[3];
+    double unit_w = xe_value(&b, "BOM", storage_line, 8);
+    cr_assert_gt(whole_row, 0);
+    cr_expect(fabs(xe_value(&b, "Summary", whole_row, 9) - cluster_w) < 1e-6 * cluster_w,
+              "whole cluster power %f, re-added %f", xe_value(&b, "Summary", whole_row, 9),
+              cluster_w);
+    xe_set(&b, "BOM", storage_line, 8, unit_w + 10);
+    cr_expect(fabs(xe_value(&b, "Summary", st_row, 9) - (want_w[1] + q * 10)) < 1e-6);
+    cr_expect(fabs(xe_value(&b, "Summary", whole_row, 9) - (cluster_w + q * 10)) < 1e-6,
+              "whole cluster power %f after +10 W on %g units, expected %f",
+              xe_value(&b, "Summary", whole_row, 9), q, cluster_w + q * 10);
     free(b.cell);
     free(bom);
     free(sum);
