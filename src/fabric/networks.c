@@ -1,5 +1,7 @@
 /* fabplan — fabric: the cluster's other networks, each built by the Clos builder (clos.c). */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fabric/networks.h"
@@ -201,4 +203,121 @@ void fp__net_dual_check(const fp_fabric *fab, const fp_net_spec *ns, int64_t *pa
         /* One leaf failing takes at most one of two different leaves. */
         *survive += l0 != l1;
     }
+}
+
+/* ---- one name per device across the compute fabric and every network ---- */
+
+/* Names seen so far: open addressing over a flat text buffer; owner -1 is the compute fabric,
+ * k >= 0 network k. */
+typedef struct name_set {
+    char *text;
+    size_t len, cap;
+    size_t *at;                 /* per slot: offset into text + 1, 0 when empty */
+    int *owner;
+    size_t mask;
+} name_set;
+
+static void name_set_free(name_set *s)
+{
+    free(s->text);
+    free(s->at);
+    free(s->owner);
+}
+
+/* Adds name for owner: 0; -2 with *prev the earlier owner when the name is taken; -1 when out
+ * of memory. */
+static int name_set_add(name_set *s, const char *name, int owner, int *prev)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const char *c = name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    size_t i = (size_t)h & s->mask;
+    for (; s->at[i] != 0; i = (i + 1) & s->mask)
+        if (strcmp(s->text + s->at[i] - 1, name) == 0) {
+            *prev = s->owner[i];
+            return -2;
+        }
+    size_t n = strlen(name) + 1;
+    if (s->len + n > s->cap) {
+        size_t cap = (s->len + n) * 2;
+        char *t = realloc(s->text, cap);
+        if (t == NULL)
+            return -1;
+        s->text = t;
+        s->cap = cap;
+    }
+    memcpy(s->text + s->len, name, n);
+    s->at[i] = s->len + 1;
+    s->owner[i] = owner;
+    s->len += n;
+    return 0;
+}
+
+/* The error for network k's device dev whose name is already owner's: an extra endpoint points
+ * at its group's name, a switch at the network's name (it prefixes the switch names). */
+static fp_status name_clash(const fp_nets *nets, const fp_fabric *nfab, int k, int64_t dev,
+                            const char *name, int owner, fp_error *err)
+{
+    const fp_net_spec *ns = &nets->net[k];
+    char where[96], whose[64];
+    if (owner < 0)
+        snprintf(whose, sizeof whose, "a device of the compute fabric");
+    else if (owner == k)
+        snprintf(whose, sizeof whose, "another device of this network");
+    else
+        snprintf(whose, sizeof whose, "a device of network \"%s\"", nets->net[owner].name);
+    if (dev < nfab->servers) {
+        int64_t unit = 0;
+        int grp = 0;
+        const fp_net_extra *x = extra_of(ns, dev, &unit, &grp);
+        snprintf(where, sizeof where, "/networks/%d/extra_endpoints/%d/name", k,
+                 x != NULL ? (int)(x - ns->extra) : 0);
+        FP_FAIL(err, FP_EINVAL, where, "%s: endpoint \"%s\" has the name of %s; the cable sheets and NetBox need one name per device: expected a group name that no generated device name starts with",
+                where, name, whose);
+    }
+    snprintf(where, sizeof where, "/networks/%d/name", k);
+    FP_FAIL(err, FP_EINVAL, where, "%s: switch \"%s\" has the name of %s; the cable sheets and NetBox need one name per device: expected another network name",
+            where, name, whose);
+}
+
+fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
+                               const fp_fabric *cfab, const fp_rspec *crs, fp_error *err)
+{
+    if (nets->n == 0)
+        return FP_OK;
+    size_t total = (size_t)cfab->n_dev, slots = 16;
+    for (int k = 0; k < nf->n; k++)
+        total += (size_t)(nf->fab[k].n_dev - nets->net[k].servers);
+    while (slots < 2 * total)
+        slots *= 2;
+    name_set s = { NULL, 0, 0, calloc(slots, sizeof(size_t)), calloc(slots, sizeof(int)), slots - 1 };
+    fp_status rc = FP_OK;
+    char name[160];
+    int prev = 0, r = 0;
+    if (s.at == NULL || s.owner == NULL)
+        r = -1;
+    for (int64_t d = 0; r == 0 && d < cfab->n_dev; d++)
+        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, d), -1, &prev);
+    /* The compute fabric's own names are unique by construction; a repeat there is not the
+     * networks' to report. */
+    if (r == -2)
+        r = 0;
+    for (int k = 0; r == 0 && k < nf->n; k++) {
+        const fp_net_spec *ns = &nets->net[k];
+        const fp_fabric *nfab = &nf->fab[k];
+        for (int64_t d = ns->servers; r == 0 && d < nfab->n_dev; d++) {
+            int64_t unit = 0;
+            int grp = 0;
+            if (d < nfab->servers && extra_of(ns, d, &unit, &grp) != NULL && grp > 0)
+                continue;       /* a further port group of the same endpoint */
+            r = name_set_add(&s, fp__net_device_name(name, sizeof name, ns, nfab, cfab, crs, d), k,
+                             &prev);
+            if (r == -2)
+                rc = name_clash(nets, nfab, k, d, name, prev, err);
+        }
+    }
+    if (r == -1)
+        rc = fp__error_set(err, FP_ENOMEM, "/networks", "out of memory for %zu device names", total);
+    name_set_free(&s);
+    return rc;
 }

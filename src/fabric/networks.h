@@ -18,6 +18,12 @@ typedef struct fp_net_fabrics {
  * spec/networks.c), then its MLAG peer links. Errors carry /networks/N pointers.
  * Free with fp__net_fabrics_free (safe on a zeroed struct). */
 fp_status fp__nets_build(fp_net_fabrics *out, const fp_nets *nets, fp_error *err);
+/* Every device name of the plan is unique: each network's own devices (extra endpoints, its
+ * switches) against the compute fabric's and the other networks'. FP_EINVAL names the endpoint
+ * group (/networks/N/extra_endpoints/K/name) or the network (/networks/N/name) whose device
+ * repeats a name; FP_ENOMEM. Nothing to free. */
+fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
+                               const fp_fabric *cfab, const fp_rspec *crs, fp_error *err);
 void fp__net_fabrics_free(fp_net_fabrics *nf);
 
 /* Dual-homed networks: the MLAG partner of leaf device `leaf` (the other leaf of its pair), or

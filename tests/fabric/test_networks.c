@@ -161,6 +161,19 @@ Test(networks, validation_errors_point_into_networks)
     expect_error("[{\"name\": \"b\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"],"
                  " \"extra_endpoints\": [{\"name\": \"bmc\", \"count\": 1}, {\"name\": \"bmc\", \"count\": 3}]}]",
                  FP_EINVAL, "/networks/0/extra_endpoints/1/name", "already the name of /networks/0/extra_endpoints/0");
+    /* Endpoint devices are named "<group>-NN": a group named like a generated device name
+     * would give two devices one name (NetBox refuses it; the cable sheets would be
+     * ambiguous). The compute fabric has spine-01 and spine-02 (1,024 GPUs, 2 tiers); the oob
+     * network's top tier is oob-spine-01. */
+    expect_error("[{\"name\": \"o\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"],"
+                 " \"extra_endpoints\": [{\"name\": \"spine\", \"count\": 2, \"ru\": 0}]}]",
+                 FP_EINVAL, "/networks/0/extra_endpoints/0/name",
+                 "\"spine-01\" has the name of a device of the compute fabric");
+    expect_error("[{\"name\": \"oob\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]},"
+                 " {\"name\": \"inb\", \"role\": \"management\", \"port_gbps\": 100, \"switch\": \"nvidia-sn4600c\","
+                 " \"extra_endpoints\": [{\"name\": \"ufm\", \"count\": 1}, {\"name\": \"oob-spine\", \"count\": 2}]}]",
+                 FP_EINVAL, "/networks/1/extra_endpoints/1/name",
+                 "\"oob-spine-01\" has the name of a device of network \"oob\"");
     /* Sizing errors (the fabric stage) too: 128 hosts do not fit 2 tiers of 8-port switches at
      * 1:1 (4 down per leaf, 8 leaves per spine: 32 hosts at most). */
     expect_error("[{\"name\": \"m\", \"role\": \"management\", \"port_gbps\": 100, \"tiers\": 2,"
