@@ -43,10 +43,25 @@ static void say_hosts(char *msg, size_t n)
     snprintf(msg, n, "%s", out);
 }
 
+/* A pointer to the host links' speed inside the message, "(/fabric/link_gbps/0)": the
+ * network's port_gbps. */
+static void repoint_link_speed(char *msg, size_t n, const char *base)
+{
+    static const char from[] = "(/fabric/link_gbps/0)";
+    char *at = strstr(msg, from), out[sizeof ((fp_error *)0)->msg];
+    if (at == NULL)
+        return;
+    snprintf(out, sizeof out, "%.*s(%s/port_gbps)%s", (int)(at - msg), msg, base,
+             at + sizeof from - 1);
+    snprintf(msg, n, "%s", out);
+}
+
 void fp__net_error_repoint(fp_error *err, const char *base)
 {
-    if (err != NULL)
+    if (err != NULL) {
         say_hosts(err->msg, sizeof err->msg);
+        repoint_link_speed(err->msg, sizeof err->msg, base);
+    }
     static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
                                         "/fabric/su_servers", "/fabric", "/mlag_peer_links" };
     static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "", "/mlag_peer_links" };

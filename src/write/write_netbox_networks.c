@@ -9,9 +9,7 @@
  * a compute leaf. Names are the ones links.csv and cables.csv give (fp__net_device_name,
  * fp__net_port_name); the compute servers keep theirs and gain one interface per port they
  * have on a network. */
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "write/writers.h"
 
@@ -213,7 +211,7 @@ void fp__netbox_net_racks(fp_outbuf *f, const fp_plan *plan, const char *site, c
 /* One device row of network k: dev is its first builder host (an extra endpoint with several
  * port groups is several hosts of one device) or a switch. */
 static void device_row(fp_outbuf *f, const fp_plan *plan, int k, int64_t dev, const char *role,
-                       const fp_nb_type *ty, const char *site, const char *tags)
+                       const fp_nb_type *ty, const char *site)
 {
     const fp_net_spec *ns = fp__plan_net(plan, k);
     const fp_fabric *nf = fp__plan_net_fabric(plan, k);
@@ -229,141 +227,28 @@ static void device_row(fp_outbuf *f, const fp_plan *plan, int k, int64_t dev, co
             snprintf(pos, sizeof pos, "%d", pl->dev_u[k][dev]);
     }
     const char *r[] = { name, role, ty->manufacturer, ty->model, "planned", site, rack, pos,
-                        pos[0] ? "front" : "", tags };
+                        pos[0] ? "front" : "", ns->name };
     fp__netbox_row(f, r, 10);
-}
-
-/* Extra endpoints by name over every network: a group named alike on two networks (management
- * servers on the in-band and the out-of-band network) is the same boxes, so one NetBox device
- * each (NetBox refuses a device name twice), tagged with every network it is on. An open-
- * addressing table of names, each with its networks (bits) and whether its row is written. */
-typedef struct endpoint_set {
-    char (*name)[FP_NET_NAME_MAX + 24];
-    unsigned *nets;
-    unsigned char *done;
-    size_t cap;
-} endpoint_set;
-
-static size_t endpoint_slot(endpoint_set *es, const char *name)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (const char *c = name; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ull;
-    size_t i = (size_t)h & (es->cap - 1);
-    while (es->name[i][0] && strcmp(es->name[i], name) != 0)
-        i = (i + 1) & (es->cap - 1);
-    if (es->name[i][0] == '\0')
-        fp__copy_str(es->name[i], sizeof es->name[i], name);
-    return i;
-}
-
-/* Visit every extra endpoint of every network: fn(es, k, dev, x, name). */
-typedef void (*endpoint_fn)(endpoint_set *es, int k, int64_t dev, const fp_net_extra *x,
-                            const char *name, void *arg);
-
-static void each_endpoint(const fp_plan *plan, endpoint_set *es, endpoint_fn fn, void *arg)
-{
-    char name[160];
-    for (int k = 0; k < fp__plan_net_count(plan); k++) {
-        const fp_net_spec *ns = fp__plan_net(plan, k);
-        const fp_fabric *nf = fp__plan_net_fabric(plan, k);
-        /* Builder hosts after the compute servers, group by group, each endpoint taking
-         * ports / ns->ports hosts (its port groups). */
-        int64_t d = ns->servers;
-        for (int i = 0; i < ns->n_extra; i++) {
-            const fp_net_extra *x = &ns->extra[i];
-            int per = ns->ports > 0 && x->ports >= ns->ports ? x->ports / ns->ports : 1;
-            for (int64_t u = 0; u < x->count && d < nf->servers; u++, d += per)
-                fn(es, k, d, x,
-                   fp__net_device_name(name, sizeof name, ns, nf, fp__plan_fabric(plan),
-                                       fp__plan_rspec(plan), d),
-                   arg);
-        }
-    }
-}
-
-static void endpoint_count(endpoint_set *es, int k, int64_t dev, const fp_net_extra *x,
-                           const char *name, void *arg)
-{
-    (void)es, (void)k, (void)dev, (void)x, (void)name;
-    (*(size_t *)arg)++;
-}
-
-static void endpoint_mark(endpoint_set *es, int k, int64_t dev, const fp_net_extra *x,
-                          const char *name, void *arg)
-{
-    (void)dev, (void)x, (void)arg;
-    es->nets[endpoint_slot(es, name)] |= 1u << k;
-}
-
-typedef struct endpoint_out {
-    fp_outbuf *f;
-    const fp_plan *plan;
-    const char *site;
-    int k;                  /* the network whose endpoints are written */
-} endpoint_out;
-
-static void endpoint_write(endpoint_set *es, int k, int64_t dev, const fp_net_extra *x,
-                           const char *name, void *arg)
-{
-    const endpoint_out *eo = arg;
-    size_t i = endpoint_slot(es, name);
-    char tags[FP_MAX_NETWORKS * (FP_NET_NAME_MAX + 1)];
-    size_t len = 0;
-    fp_nb_type ty;
-    if (k != eo->k || es->done[i])
-        return;
-    es->done[i] = 1;
-    tags[0] = '\0';
-    for (int j = 0; j < fp__plan_net_count(eo->plan); j++)
-        if (es->nets[i] & (1u << j))
-            len += (size_t)snprintf(tags + len, sizeof tags - len, "%s%s", len ? "," : "",
-                                    fp__plan_net(eo->plan, j)->name);
-    endpoint_type(&ty, x);
-    device_row(eo->f, eo->plan, k, dev, x->name, &ty, eo->site, tags);
-}
-
-static void endpoint_set_free(endpoint_set *es)
-{
-    free(es->name);
-    free(es->nets);
-    free(es->done);
-}
-
-/* Every network's extra endpoints by name, with their networks. */
-static fp_status endpoint_set_build(endpoint_set *es, const fp_plan *plan, fp_error *err)
-{
-    size_t n = 0;
-    memset(es, 0, sizeof *es);
-    each_endpoint(plan, es, endpoint_count, &n);
-    for (es->cap = 16; es->cap < 2 * n; es->cap *= 2)
-        ;
-    es->name = calloc(es->cap, sizeof *es->name);
-    es->nets = calloc(es->cap, sizeof *es->nets);
-    es->done = calloc(es->cap, 1);
-    if (es->name == NULL || es->nets == NULL || es->done == NULL) {
-        endpoint_set_free(es);
-        return fp__error_set(err, FP_ENOMEM, "netbox-devices.csv",
-                             "out of memory for %zu extra endpoints", n);
-    }
-    each_endpoint(plan, es, endpoint_mark, NULL);
-    return FP_OK;
 }
 
 fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *site,
                                  fp_error *err)
 {
-    endpoint_set es;
-    fp_status rc = endpoint_set_build(&es, plan, err);
-    if (rc != FP_OK)
-        return rc;
-    /* Network by network: its extra endpoints (those not listed by an earlier network), then
-     * its switches. */
+    (void)err;
     for (int k = 0; k < fp__plan_net_count(plan); k++) {
         const fp_net_spec *ns = fp__plan_net(plan, k);
         const fp_fabric *nf = fp__plan_net_fabric(plan, k);
-        endpoint_out eo = { f, plan, site, k };
-        each_endpoint(plan, &es, endpoint_write, &eo);
+        fp_nb_type ty;
+        /* Extra endpoints: builder hosts after the compute servers, group by group, each
+         * endpoint taking ports / ns->ports hosts. */
+        int64_t d = ns->servers;
+        for (int i = 0; i < ns->n_extra; i++) {
+            const fp_net_extra *x = &ns->extra[i];
+            int per = ns->ports > 0 && x->ports >= ns->ports ? x->ports / ns->ports : 1;
+            endpoint_type(&ty, x);
+            for (int64_t u = 0; u < x->count && d < nf->servers; u++, d += per)
+                device_row(f, plan, k, d, x->name, &ty, site);
+        }
         fp_nb_type types[FP_MAX_TIERS + 1];
         char roles[FP_MAX_TIERS + 1][96];
         for (int t = 1; t <= nf->tiers; t++) {
@@ -373,10 +258,9 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
         for (int64_t s = nf->servers; s < nf->n_dev; s++) {
             int t = nf->dev[s].tier;
             if (t >= 1 && t <= nf->tiers)
-                device_row(f, plan, k, s, roles[t], &types[t], site, ns->name);
+                device_row(f, plan, k, s, roles[t], &types[t], site);
         }
     }
-    endpoint_set_free(&es);
     return FP_OK;
 }
 

@@ -101,6 +101,11 @@ Test(networks, validation_errors_point_into_networks)
                  FP_EINVAL, "/networks/0", "lower-case");
     expect_error("[{\"name\": \"s\", \"role\": \"storage\", \"switch\": \"nvidia-sn4600c\"}]",
                  FP_EINVAL, "/networks/0/port_gbps", "missing");
+    /* A switch too slow for the network's ports: the message's own pointer to the speed is the
+     * network's port_gbps (it named the compute fabric's /fabric/link_gbps/0). */
+    expect_error("[{\"name\": \"m\", \"role\": \"oob\", \"port_gbps\": 100,"
+                 " \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]",
+                 FP_EINVAL, "/networks/0/switch/0", "100G links below it (/networks/0/port_gbps)");
     /* "compute" names the compute fabric in every output (NetBox tag, the BOM sheet's Network
      * column, plan.json): a network of that name would be filed with it. */
     expect_error("[{\"name\": \"compute\", \"role\": \"oob\", \"port_gbps\": 1,"

@@ -634,37 +634,6 @@ Test(netbox, enterprise_networks_preset_follows_netbox_rules)
     fp_plan_free(p);
 }
 
-/* An extra endpoint group named alike on two networks (three management servers on the in-band
- * and the out-of-band network) is the same three boxes: one NetBox device each, tagged with
- * both networks, with its ports on both (inband-p1, inband-p2, oob-p1), so the set still
- * follows NetBox's rules (a device name once, every cable end a listed interface). */
-Test(netbox, endpoint_named_alike_on_two_networks_is_one_device)
-{
-    fp_plan *p = plan_from(
-        "{\"name\":\"dup\",\"cluster\":{\"gpus\":256,\"nic\":\"nvidia-dgx-h100-sys\"},"
-        "\"fabric\":{\"topology\":\"rail-optimized\",\"switch\":\"nvidia-qm9700\",\"su_servers\":32},"
-        "\"networks\":[{\"name\":\"inband\",\"role\":\"management\",\"ports_per_server\":2,"
-        "\"port_gbps\":100,\"dual_homed\":true,\"switch\":\"nvidia-sn4600c\",\"extra_endpoints\":"
-        "[{\"name\":\"mgmt\",\"count\":3,\"ports\":2,\"ru\":1}]},{\"name\":\"oob\",\"role\":\"oob\","
-        "\"ports_per_server\":1,\"port_gbps\":1,\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"],"
-        "\"extra_endpoints\":[{\"name\":\"mgmt\",\"count\":3,\"ports\":1,\"ru\":1}]}]}");
-    net_counts nc;
-    check_netbox_counts(p, &nc);
-    char dir[64], path[128];
-    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
-    snprintf(path, sizeof path, "%s/netbox-devices.csv", dir);
-    csv_file c = csv_load(path);
-    int both = 0;
-    for (long i = 1; i < c.n; i++)
-        if (strncmp(c.line[i], "mgmt-0", 6) == 0) {
-            cr_expect(strstr(c.line[i], ",\"inband,oob\"") != NULL, "%s", c.line[i]);
-            both++;
-        }
-    cr_expect_eq(both, 3);
-    csv_free(&c);
-    fp_plan_free(p);
-}
-
 /* ---- one name per port across every output ---- */
 
 /* A plan on the built-in catalog plus `extra` (a catalog JSON text). */
