@@ -393,6 +393,23 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
     return FP_OK;
 }
 
+/* An extra endpoint group's name names its devices (<name>-01, ...) in every output: network
+ * i's groups must not repeat one of its own or of an earlier network. */
+static fp_status extras_unique(const fp_nets *nets, int i, const char *base, fp_error *err)
+{
+    const fp_net_spec *ns = &nets->net[i];
+    for (int k = 0; k < ns->n_extra; k++)
+        for (int j = 0; j <= i; j++)
+            for (int m = 0; m < (j == i ? k : nets->net[j].n_extra); m++)
+                if (strcmp(nets->net[j].extra[m].name, ns->extra[k].name) == 0) {
+                    char p[128];
+                    snprintf(p, sizeof p, "%s/extra_endpoints/%d/name", base, k);
+                    FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is already the name of /networks/%d/extra_endpoints/%d; each endpoint group needs its own name (it names the group's devices)",
+                            p, ns->extra[k].name, j, m);
+                }
+    return FP_OK;
+}
+
 fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rspec *compute,
                            const fp_catalog *cat, fp_error *err)
 {
@@ -423,6 +440,10 @@ fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rs
                 FP_FAIL(err, FP_EINVAL, base, "%s/name: \"%s\" is already the name of /networks/%d; each network needs its own name",
                         base, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(arr, i), "name")->valuestring, j);
             }
+        if ((rc = extras_unique(out, i, base, err)) != FP_OK) {
+            fp__nets_free(out);
+            return rc;
+        }
     }
     return FP_OK;
 }

@@ -151,6 +151,16 @@ Test(networks, validation_errors_point_into_networks)
     expect_error("[{\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]},"
                  " {\"name\": \"a\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}]",
                  FP_EINVAL, "/networks/1", "already the name");
+    /* An extra endpoint group's name names its devices (ufm-01, ...): a second group of that
+     * name, on another network or the same one, would give NetBox two devices of one name. */
+    expect_error("[{\"name\": \"a\", \"role\": \"management\", \"port_gbps\": 100, \"ports_per_server\": 1,"
+                 " \"switch\": \"nvidia-sn4600c\", \"extra_endpoints\": [{\"name\": \"ufm\", \"count\": 2}]},"
+                 " {\"name\": \"b\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"],"
+                 " \"extra_endpoints\": [{\"name\": \"x\", \"count\": 1}, {\"name\": \"ufm\", \"count\": 2}]}]",
+                 FP_EINVAL, "/networks/1/extra_endpoints/1/name", "already the name of /networks/0/extra_endpoints/0");
+    expect_error("[{\"name\": \"b\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"],"
+                 " \"extra_endpoints\": [{\"name\": \"bmc\", \"count\": 1}, {\"name\": \"bmc\", \"count\": 3}]}]",
+                 FP_EINVAL, "/networks/0/extra_endpoints/1/name", "already the name of /networks/0/extra_endpoints/0");
     /* Sizing errors (the fabric stage) too: 128 hosts do not fit 2 tiers of 8-port switches at
      * 1:1 (4 down per leaf, 8 leaves per spine: 32 hosts at most). */
     expect_error("[{\"name\": \"m\", \"role\": \"management\", \"port_gbps\": 100, \"tiers\": 2,"
