@@ -101,6 +101,97 @@ static fp_status metrics_take(fp_plan *plan, metrics_job *j, fp_error *err)
     return j->rc;
 }
 
+/* Start the fabric-only metrics on their own thread; 0 when no thread can be made (they are
+ * then computed in turn at the metrics stage). */
+static int metrics_start(fp_plan *plan, metrics_job *mj, pthread_t *tid)
+{
+    memset(mj, 0, sizeof *mj);
+    mj->st.rs = &plan->rs;
+    mj->st.fab = &plan->fab;
+    return pthread_create(tid, NULL, metrics_main, mj) == 0;
+}
+
+/* The layout stage: projected from the target's layout when a first phase grows toward
+ * fabric.build_for_gpus (grow), else built for the plan itself. */
+static fp_status build_layout(fp_plan *plan, fp_target *tg, int grow, fp_error *err)
+{
+    fp_status rc;
+    if (grow ? (rc = fp__target_build(tg, &plan->rs, &plan->fab, err)) != FP_OK ||
+                   (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg->lay,
+                                            &tg->fab, &tg->rs, err)) != FP_OK
+             : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
+        return rc;
+    return FP_OK;
+}
+
+/* The cabling stage: the compute fabric's cables, then the other networks placed and cabled
+ * with them. */
+static fp_status build_cabling(fp_plan *plan, fp_error *err)
+{
+    fp_status rc;
+    if ((rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->fab,
+                                  &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab,
+                                 &plan->net_place, &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK)
+        return rc;
+    fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
+                        &plan->lay, &plan->cab, &plan->rs);
+    return FP_OK;
+}
+
+/* The BOM stage: the compute fabric's and the networks' BOMs, a growing plan's finish
+ * (from the target), the cost note. */
+static fp_status build_bom(fp_plan *plan, fp_target *tg, int grow, fp_error *err)
+{
+    fp_status rc;
+    if ((rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, &plan->net_phys,
+                                 err)) != FP_OK ||
+        (grow && (rc = fp__growth_finish(plan, tg, err)) != FP_OK))
+        return rc;
+    fp__cost_note(plan);
+    return FP_OK;
+}
+
+/* The metrics stage: the joined thread's result (*joined cleared once taken) or the fabric
+ * metrics computed here, then the reliability from the BOM. */
+static fp_status build_metrics(fp_plan *plan, const fp_stages *st, metrics_job *mj, int *joined,
+                               fp_error *err)
+{
+    fp_status rc;
+    if (*joined) {
+        *joined = 0;
+        rc = metrics_take(plan, mj, err);
+    } else {
+        rc = fp__analysis_fabric(&plan->an, st, err);
+    }
+    if (rc != FP_OK || (rc = fp__analysis_bom(plan->an, st, err)) != FP_OK)
+        return rc;
+    return FP_OK;
+}
+
+/* On failure: wait for a metrics thread still running and hand its analysis to the plan (to
+ * be freed with it) without its error - an earlier stage's error stands. */
+static void metrics_abandon(fp_plan *plan, metrics_job *mj, const pthread_t *tid, int started,
+                            int joined)
+{
+    if (started)
+        pthread_join(*tid, NULL);
+    if (started || joined)
+        (void)metrics_take(plan, mj, NULL);
+}
+
+/* The caller's options (NULL: the defaults) are of a version this library reads. */
+static fp_status check_options(const fp_plan_options *opts, fp_error *err)
+{
+    if (opts != NULL && (opts->version < 1 || opts->version > FP_PLAN_OPTIONS_VERSION))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_new_opts: options version %d; this library reads "
+                "versions 1 to %d (FP_PLAN_OPTIONS_INIT sets it)", opts->version,
+                FP_PLAN_OPTIONS_VERSION);
+    return FP_OK;
+}
+
 fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                            const fp_plan_options *opts, fp_error *err)
 {
@@ -109,10 +200,8 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     if (out == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_new: out is NULL");
     *out = NULL;
-    if (opts != NULL && (opts->version < 1 || opts->version > FP_PLAN_OPTIONS_VERSION))
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_new_opts: options version %d; this library reads "
-                "versions 1 to %d (FP_PLAN_OPTIONS_INIT sets it)", opts->version,
-                FP_PLAN_OPTIONS_VERSION);
+    if ((rc = check_options(opts, err)) != FP_OK)
+        return rc;
     const fp_progress_cb progress = opts ? opts->progress : NULL;
     void *const payload = opts ? opts->payload : NULL;
     const unsigned want = fp_plan_stages_needed(opts && opts->stages ? opts->stages : FP_STAGE_ALL);
@@ -132,21 +221,13 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         (rc = fp__nets_check_names(&plan->nets, &plan->net_fab, &plan->fab, &plan->rs, err)) != FP_OK)
         goto fail;
     plan->stages = FP_STAGE_FABRIC;
-    if (want & FP_STAGE_METRICS) {
-        memset(&mj, 0, sizeof mj);
-        mj.st.rs = &plan->rs;
-        mj.st.fab = &plan->fab;
-        /* When no thread can be made, the metrics are computed in turn below. */
-        metrics_started = pthread_create(&metrics_tid, NULL, metrics_main, &mj) == 0;
-    }
+    if (want & FP_STAGE_METRICS)
+        metrics_started = metrics_start(plan, &mj, &metrics_tid);
     /* A first phase (fabric.build_for_gpus) takes its places from the plan for the target. */
     grow = plan->rs.build_for_gpus > plan->rs.gpus;
     if (want & FP_STAGE_LAYOUT) {
         (void)STAGE("layout", 0.01);
-        if (grow ? (rc = fp__target_build(&tg, &plan->rs, &plan->fab, err)) != FP_OK ||
-                       (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg.lay,
-                                                &tg.fab, &tg.rs, err)) != FP_OK
-                 : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
+        if ((rc = build_layout(plan, &tg, grow, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_LAYOUT;
     }
@@ -164,37 +245,19 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         pthread_join(metrics_tid, NULL);
         metrics_joined = 1;
     }
-    /* The other networks are placed and cabled with the compute fabric's cabling. */
     if (want & FP_STAGE_CABLING) {
-        if ((rc = fp__cabling_build(&plan->cab, &plan->lay, &plan->fab, &plan->rs, err)) != FP_OK ||
-            (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->fab,
-                                      &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
-            (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab,
-                                     &plan->net_place, &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
-            (fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
-                                 &plan->lay, &plan->cab, &plan->rs), 0))
+        if ((rc = build_cabling(plan, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_CABLING;
     }
     if (want & FP_STAGE_BOM) {
-        if (STAGE("bom", 0.91) ||
-            (rc = fp__bom_build(&plan->bom, &plan->cab, &plan->fab, &plan->rs, err)) != FP_OK ||
-            (rc = fp__net_boms_build(&plan->net_bom, &plan->nets, &plan->net_fab, &plan->net_phys,
-                                     err)) != FP_OK ||
-            (grow && (rc = fp__growth_finish(plan, &tg, err)) != FP_OK) ||
-            (fp__cost_note(plan), 0))
+        if (STAGE("bom", 0.91) || (rc = build_bom(plan, &tg, grow, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_BOM;
     }
     if (want & FP_STAGE_METRICS) {
         (void)STAGE("metrics", 0.92);
-        if (metrics_joined) {
-            metrics_joined = 0;
-            rc = metrics_take(plan, &mj, err);
-        } else {
-            rc = fp__analysis_fabric(&plan->an, &st, err);
-        }
-        if (rc != FP_OK || (rc = fp__analysis_bom(plan->an, &st, err)) != FP_OK)
+        if ((rc = build_metrics(plan, &st, &mj, &metrics_joined, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_METRICS;
     }
@@ -203,10 +266,7 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     *out = plan;
     return FP_OK;
 fail:
-    if (metrics_started)
-        pthread_join(metrics_tid, NULL);
-    if (metrics_started || metrics_joined)
-        (void)metrics_take(plan, &mj, NULL);    /* an earlier stage's error stands */
+    metrics_abandon(plan, &mj, &metrics_tid, metrics_started, metrics_joined);
     fp__target_free(&tg);
     fp_plan_free(plan);
     return rc;

@@ -207,15 +207,14 @@ static double route_cm(const fp_cable *cb)
     return round(cb->route_m * 100) / 100;
 }
 
-static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
+/* The cable's own fields: id, medium, part, lengths and segments, the first link's boundary. */
+static void fill_cable_head(const cable_view *v, size_t i, fp_cable_info *out)
 {
     const fp_cabling *cab = v->cab;
-    const fp_fabric *fab = v->fab;
     const fp_rspec *rs = v->rs;
     const fp_cable *cb = &cab->cable[i];
     const int32_t *links = cab->cable_links + cb->first;
-    const fp_link *l0 = &fab->link[links[0]];
-    memset(out, 0, sizeof *out);
+    const fp_link *l0 = &v->fab->link[links[0]];
     out->index = (int64_t)i;
     /* "C%07lld" of the first link's 1-based id (after id_base on a network). */
     out->id[0] = 'C';
@@ -241,15 +240,25 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
     out->gbps = rs->gbps[l0->boundary];
     out->plane = l0->plane;
     out->n_links = cb->n_links;
-    end_len la, lz[FP_MAX_LEGS];
+}
+
+/* The cable's ends and links: a split cable's hub (A) with one port per leg and a Z end per
+ * leg, else one A and one Z end with every link's port; la/lz get the ends' text lengths. */
+static void fill_cable_ends(const cable_view *v, const fp_cable *cb, fp_cable_info *out,
+                            end_len *la, end_len *lz)
+{
+    const fp_cabling *cab = v->cab;
+    const fp_fabric *fab = v->fab;
+    const int32_t *links = cab->cable_links + cb->first;
+    const fp_link *l0 = &fab->link[links[0]];
     int ap[FP_MAX_LEGS] = { 0 }, zp[FP_MAX_LEGS] = { 0 }, nl = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
     if (cb->kind == FP_CABLE_SPLIT) {
         /* The hub is the end whose cage every leg shares; it carries one port per leg. */
-        int hub_z = fp__split_hub_is_z(cab, fab, rs, links, cb->n_links);
+        int hub_z = fp__split_hub_is_z(cab, fab, v->rs, links, cb->n_links);
         int64_t hub = hub_z ? l0->z : l0->a;
         for (int k = 0; k < nl; k++)
             ap[k] = hub_z ? fab->link[links[k]].z_port : fab->link[links[k]].a_port;
-        fill_end(&out->a, &la, v, hub, ap, nl);
+        fill_end(&out->a, la, v, hub, ap, nl);
         out->n_z = nl;
         for (int k = 0; k < nl; k++) {
             const fp_link *l = &fab->link[links[k]];
@@ -264,19 +273,23 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
             zp[k] = fab->link[links[k]].z_port;
             out->links[k] = links[k];
         }
-        fill_end(&out->a, &la, v, l0->a, ap, nl);
+        fill_end(&out->a, la, v, l0->a, ap, nl);
         fill_end(&out->z[0], &lz[0], v, l0->z, zp, nl);
         out->n_z = 1;
     }
-    /* TIA-606 style: cable id, this end, far end(s).
-     * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
-     * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
+}
+
+/* TIA-606 style labels: cable id, this end, far end(s).
+ * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
+ * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
+static void fill_cable_labels(fp_cable_info *out, const end_len *la, const end_len *lz)
+{
     const size_t id_len = 8;   /* "C" and 7 digits at least */
     size_t idn = out->id[id_len] ? strlen(out->id) : id_len;
     label_buf a = { out->a.label, sizeof out->a.label, 0 };
     lb_addn(&a, out->id, idn);
     lb_addn(&a, " ", 1);
-    lb_add_end(&a, &out->a, &la);
+    lb_add_end(&a, &out->a, la);
     lb_addn(&a, " >", 2);
     for (int z = 0; z < out->n_z; z++) {
         lb_addn(&a, " ", 1);
@@ -288,8 +301,17 @@ static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
         lb_addn(&b, " ", 1);
         lb_add_end(&b, &out->z[z], &lz[z]);
         lb_addn(&b, " > ", 3);
-        lb_add_end(&b, &out->a, &la);
+        lb_add_end(&b, &out->a, la);
     }
+}
+
+static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
+{
+    end_len la, lz[FP_MAX_LEGS];
+    memset(out, 0, sizeof *out);
+    fill_cable_head(v, i, out);
+    fill_cable_ends(v, &v->cab->cable[i], out, &la, lz);
+    fill_cable_labels(out, &la, lz);
 }
 
 fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err)

@@ -332,29 +332,15 @@ static int64_t pairs_in(const int64_t *n, int64_t count)
     return p;
 }
 
-static fp_status count_hops(const fp_stages *st, fp_analysis *an, fp_error *err)
+/* Counts of GPUs per leaf, per (pod, rail), per (zone, rail), per rail; and per pod, zone. */
+typedef struct hop_counts {
+    int64_t *leaf_n, *pod_n, *zone_n, *pod_rail_n, *zone_rail_n, *rail_n;
+} hop_counts;
+
+/* Count every GPU into its leaf, pod, zone and rail groups. */
+static void count_gpus(const fp_fabric *fab, const fp_rspec *rs, int rails, hop_counts *c)
 {
-    const fp_fabric *fab = st->fab;
-    const fp_rspec *rs = st->rs;
-    fp_metrics *m = &an->m;
     const int L = fab->tiers, eps = rs->endpoints_per_server, gps = rs->gpus_per_server;
-    const int64_t per_plane = fab->level[1].switches;
-    const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 1, n_zones = L >= 4 ? fab->level[3].blocks : 1;
-    /* Rail-optimized fabrics also split each scope by rail: NCCL's rail-aligned traffic stays on
-     * one rail, so architects want to see how many pairs share it. */
-    const int rails = rs->topology == FP_TOPO_RAIL ? eps : 1;
-    /* counts of GPUs per leaf, per (pod, rail), per (zone, rail), per rail; and per pod, zone */
-    int64_t *leaf_n = calloc((size_t)per_plane, sizeof *leaf_n);
-    int64_t *pod_n = calloc((size_t)n_pods, sizeof *pod_n);
-    int64_t *zone_n = calloc((size_t)n_zones, sizeof *zone_n);
-    int64_t *pod_rail_n = calloc((size_t)(n_pods * rails), sizeof *pod_rail_n);
-    int64_t *zone_rail_n = calloc((size_t)(n_zones * rails), sizeof *zone_rail_n);
-    int64_t *rail_n = calloc((size_t)rails, sizeof *rail_n);
-    fp_status rc = FP_OK;
-    if (!leaf_n || !pod_n || !zone_n || !pod_rail_n || !zone_rail_n || !rail_n) {
-        rc = fp__error_set(err, FP_ENOMEM, "hops", "out of memory");
-        goto out;
-    }
     /* GPU i of a server talks through its NIC port i * eps / gps of plane 0 (one NIC per GPU
      * in the usual case); planes are copies, so plane 0 stands for all. */
     for (int64_t s = 0; s < fab->servers; s++) {
@@ -364,32 +350,23 @@ static fp_status count_hops(const fp_stages *st, fp_analysis *an, fp_error *err)
             const fp_device *leaf = &fab->dev[fab->link[s * eps + r].z];
             int64_t rail = rails > 1 ? r : 0;  /* NIC port r is rail r (a shared leaf holds two) */
             int64_t pod = L >= 3 ? leaf->pod : 0, zone = L >= 4 ? leaf->zone : 0;
-            leaf_n[fab->link[s * eps + r].z - fab->tier_base[1]]++;
-            pod_n[pod]++;
-            zone_n[zone]++;
-            pod_rail_n[pod * rails + rail]++;
-            zone_rail_n[zone * rails + rail]++;
-            rail_n[rail]++;
+            c->leaf_n[fab->link[s * eps + r].z - fab->tier_base[1]]++;
+            c->pod_n[pod]++;
+            c->zone_n[zone]++;
+            c->pod_rail_n[pod * rails + rail]++;
+            c->zone_rail_n[zone * rails + rail]++;
+            c->rail_n[rail]++;
         }
     }
-    const int64_t all = pairs_of(rs->gpus);
-    /* same[k]: pairs inside one level-k block (k = 1 leaf, 2 pod, 3 zone, 4 plane);
-     * same_rail[k]: of those, pairs that also share a rail (rail-optimized only). */
-    int64_t same[5], same_rail[5];
-    same[1] = same_rail[1] = pairs_in(leaf_n, per_plane);
-    same[2] = L >= 3 ? pairs_in(pod_n, n_pods) : all;
-    same[3] = L >= 4 ? pairs_in(zone_n, n_zones) : all;
-    same[4] = all;
-    same_rail[2] = L >= 3 ? pairs_in(pod_rail_n, n_pods * rails) : pairs_in(rail_n, rails);
-    same_rail[3] = L >= 4 ? pairs_in(zone_rail_n, n_zones * rails) : pairs_in(rail_n, rails);
-    same_rail[4] = pairs_in(rail_n, rails);
+}
 
-    m->gpu_pairs = all;
-    m->hop_sample = 0;
-    m->n_hops = 0;
-    /* Level k rows: pairs first joined at level k (inside a level-k block, not a level-(k-1)
-     * one); a path between them climbs k tiers, crossing 2k - 1 switches. Levels that the
-     * fabric does not have are skipped: the top level is the whole plane. */
+/* The hop rows from same[k] / same_rail[k] (pairs inside one level-k block, and of those the
+ * pairs that share a rail): level k rows are the pairs first joined at level k (inside a
+ * level-k block, not a level-(k-1) one); a path between them climbs k tiers, crossing 2k - 1
+ * switches. Levels that the fabric does not have are skipped: the top level is the whole plane. */
+static void add_hop_rows(fp_metrics *m, int L, int rails, const int64_t *same,
+                         const int64_t *same_rail, int64_t all)
+{
     for (int k = 1; k <= L && k <= 4; k++) {
         int64_t in_k = k == L ? all : same[k], in_rail = k == L ? same_rail[4] : same_rail[k];
         const char *name = k == 1 ? "same leaf" : k == 2 && L == 2 ? "across leaves"
@@ -407,13 +384,55 @@ static fp_status count_hops(const fp_stages *st, fp_analysis *an, fp_error *err)
             add_hop_row(m, b, 2 * k - 1, n - n_rail, all);
         }
     }
+}
+
+static fp_status count_hops(const fp_stages *st, fp_analysis *an, fp_error *err)
+{
+    const fp_fabric *fab = st->fab;
+    const fp_rspec *rs = st->rs;
+    fp_metrics *m = &an->m;
+    const int L = fab->tiers, eps = rs->endpoints_per_server;
+    const int64_t per_plane = fab->level[1].switches;
+    const int64_t n_pods = L >= 3 ? fab->level[2].blocks : 1, n_zones = L >= 4 ? fab->level[3].blocks : 1;
+    /* Rail-optimized fabrics also split each scope by rail: NCCL's rail-aligned traffic stays on
+     * one rail, so architects want to see how many pairs share it. */
+    const int rails = rs->topology == FP_TOPO_RAIL ? eps : 1;
+    hop_counts c;
+    c.leaf_n = calloc((size_t)per_plane, sizeof *c.leaf_n);
+    c.pod_n = calloc((size_t)n_pods, sizeof *c.pod_n);
+    c.zone_n = calloc((size_t)n_zones, sizeof *c.zone_n);
+    c.pod_rail_n = calloc((size_t)(n_pods * rails), sizeof *c.pod_rail_n);
+    c.zone_rail_n = calloc((size_t)(n_zones * rails), sizeof *c.zone_rail_n);
+    c.rail_n = calloc((size_t)rails, sizeof *c.rail_n);
+    fp_status rc = FP_OK;
+    if (!c.leaf_n || !c.pod_n || !c.zone_n || !c.pod_rail_n || !c.zone_rail_n || !c.rail_n) {
+        rc = fp__error_set(err, FP_ENOMEM, "hops", "out of memory");
+        goto out;
+    }
+    count_gpus(fab, rs, rails, &c);
+    const int64_t all = pairs_of(rs->gpus);
+    /* same[k]: pairs inside one level-k block (k = 1 leaf, 2 pod, 3 zone, 4 plane);
+     * same_rail[k]: of those, pairs that also share a rail (rail-optimized only). */
+    int64_t same[5], same_rail[5];
+    same[1] = same_rail[1] = pairs_in(c.leaf_n, per_plane);
+    same[2] = L >= 3 ? pairs_in(c.pod_n, n_pods) : all;
+    same[3] = L >= 4 ? pairs_in(c.zone_n, n_zones) : all;
+    same[4] = all;
+    same_rail[2] = L >= 3 ? pairs_in(c.pod_rail_n, n_pods * rails) : pairs_in(c.rail_n, rails);
+    same_rail[3] = L >= 4 ? pairs_in(c.zone_rail_n, n_zones * rails) : pairs_in(c.rail_n, rails);
+    same_rail[4] = pairs_in(c.rail_n, rails);
+
+    m->gpu_pairs = all;
+    m->hop_sample = 0;
+    m->n_hops = 0;
+    add_hop_rows(m, L, rails, same, same_rail, all);
 out:
-    free(leaf_n);
-    free(pod_n);
-    free(zone_n);
-    free(pod_rail_n);
-    free(zone_rail_n);
-    free(rail_n);
+    free(c.leaf_n);
+    free(c.pod_n);
+    free(c.zone_n);
+    free(c.pod_rail_n);
+    free(c.zone_rail_n);
+    free(c.rail_n);
     return rc;
 }
 

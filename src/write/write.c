@@ -793,6 +793,111 @@ static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *
     return FP_OK;
 }
 
+/* Options that depend on the plan, checked before anything touches the disk. */
+static fp_status check_for_plan(const fp_plan *plan, const fp_write_options *opts, fp_error *err)
+{
+    fp_status rc;
+    for (size_t i = 0; i < N_FORMAT_STAGES; i++)
+        if ((opts->formats & format_stages[i].flag) &&
+            (rc = fp__plan_need(plan, format_stages[i].stages, format_stages[i].name, err)) != FP_OK)
+            return rc;
+    if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
+        return rc;
+    return FP_OK;
+}
+
+/* Open the private folder and list the documents (*jobs, *n_jobs); nothing to undo on error. */
+static fp_status begin_jobs(const fp_plan *plan, const char *dir, const fp_write_options *opts,
+                            run **r, doc_job **jobs, size_t *n_jobs, fp_error *err)
+{
+    fp_status rc;
+    *jobs = calloc(N_OUTPUTS, sizeof **jobs);
+    if (fp__fault(FP_FAULT_ALLOC) || *jobs == NULL) {
+        free(*jobs);
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
+    }
+    if ((rc = fp_publish_begin(dir, r, err)) != FP_OK) {
+        free(*jobs);
+        return rc;
+    }
+    if ((rc = plan_jobs(*r, plan, opts, *jobs, n_jobs, err)) != FP_OK) {
+        fp_publish_abort(*r);
+        free(*jobs);
+        return rc;
+    }
+    return FP_OK;
+}
+
+/* The threads of one fp_plan_write and what they share: this thread's list (here), the second
+ * writing thread's (side), the syncing thread, the workbook's gate, progress under a lock. */
+typedef struct crew {
+    doc_job *mine[N_OUTPUTS], *theirs[N_OUTPUTS];
+    doc_list here, side;
+    fp_write_options topts;
+    progress_lock pl;
+    syncer sync;
+    gate xg;
+    pthread_t side_tid, sync_tid;
+    int side_started, sync_started, locked;
+} crew;
+
+/* Both writing threads call progress through one lock, so the caller's sees one call at a time. */
+static void crew_lock_progress(crew *c, const fp_write_options *opts)
+{
+    c->topts = *opts;
+    pthread_mutex_init(&c->pl.lock, NULL);
+    c->pl.fn = opts->progress;
+    c->pl.payload = opts->payload;
+    c->topts.progress = locked_progress;
+    c->topts.payload = &c->pl;
+    c->here.o = c->side.o = &c->topts;
+    c->locked = 1;
+}
+
+/* Start the syncing thread and the second writing thread with its share (on_side); when no
+ * thread can be made, this one writes them all in table order. */
+static void crew_start(crew *c, run *r, doc_job *jobs, size_t n_jobs, const fp_write_options *opts,
+                       int threads)
+{
+    if ((c->sync_started = sync_start(&c->sync, &c->sync_tid, r)) != 0)
+        c->here.sync = c->side.sync = &c->sync;
+    for (size_t k = 0; k < n_jobs; k++)
+        if (on_side(jobs[k].out, opts->formats))
+            c->theirs[c->side.n++] = &jobs[k];
+    /* plan.xlsx first, the rest after its cells on two cores (gate) */
+    if (threads == 2 && (opts->formats & FP_WRITE_XLSX)) {
+        pthread_mutex_init(&c->xg.lock, NULL);
+        pthread_cond_init(&c->xg.cond, NULL);
+        c->side.xlsx_gate = &c->xg;
+    }
+    if (c->side.n > 0 && pthread_create(&c->side_tid, NULL, side_main, &c->side) == 0)
+        c->side_started = 1;
+}
+
+/* Join the threads (the second writer, then the syncer) and return the run's status: of two
+ * failed documents the earlier in the table wins, a document's failure before a sync's. */
+static fp_status crew_finish(crew *c, fp_status rc, fp_error *err)
+{
+    if (c->side_started) {
+        pthread_join(c->side_tid, NULL);
+        /* Both failed: the error of the earlier document in the table. */
+        if (c->side.rc != FP_OK && c->side.failed_at < c->here.failed_at) {
+            rc = c->side.rc;
+            if (err != NULL)
+                *err = c->side.own_err;
+        }
+    }
+    if (c->side.xlsx_gate != NULL) {
+        pthread_mutex_destroy(&c->xg.lock);
+        pthread_cond_destroy(&c->xg.cond);
+    }
+    if (c->sync_started)
+        rc = sync_finish(&c->sync, c->sync_tid, rc, err);
+    if (c->locked)
+        pthread_mutex_destroy(&c->pl.lock);
+    return rc;
+}
+
 fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
                         fp_error *err)
 {
@@ -803,92 +908,32 @@ fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_opt
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: NULL plan or directory");
     if (opts == NULL)
         opts = &def;
-    /* Options that depend on the plan are checked before anything touches the disk. */
-    for (size_t i = 0; i < N_FORMAT_STAGES; i++)
-        if ((opts->formats & format_stages[i].flag) &&
-            (rc = fp__plan_need(plan, format_stages[i].stages, format_stages[i].name, err)) != FP_OK)
-            return rc;
-    if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
+    if ((rc = check_for_plan(plan, opts, err)) != FP_OK)
         return rc;
-    doc_job *jobs = calloc(N_OUTPUTS, sizeof *jobs);
-    doc_job *mine[N_OUTPUTS], *theirs[N_OUTPUTS];
+    doc_job *jobs;
     size_t n_jobs = 0;
-    if (fp__fault(FP_FAULT_ALLOC) || jobs == NULL) {
-        free(jobs);
-        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
-    }
-    if ((rc = fp_publish_begin(dir, &r, err)) != FP_OK) {
-        free(jobs);
+    if ((rc = begin_jobs(plan, dir, opts, &r, &jobs, &n_jobs, err)) != FP_OK)
         return rc;
-    }
-    if ((rc = plan_jobs(r, plan, opts, jobs, &n_jobs, err)) != FP_OK) {
-        fp_publish_abort(r);
-        free(jobs);
-        return rc;
-    }
     /* With threads: a second thread writes its share (on_side) while this one writes the rest,
      * a third fsyncs what they finish; progress calls one at a time. Files go into the private
      * folder either way, and nothing is published until every thread is done. */
     const int threads = fp__write_jobs(opts);
-    fp_write_options topts;
-    progress_lock pl;
-    syncer sync;
-    pthread_t side_tid, sync_tid;
-    int side_started = 0, sync_started = 0, locked = 0;
-    gate xg = { .open = 0 };
-    doc_list here = { mine, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, err, { 0 }, NULL };
-    doc_list side = { theirs, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, NULL, { 0 }, NULL };
-    side.err = &side.own_err;
-    if (threads > 1 && opts->progress != NULL) {
-        topts = *opts;
-        pthread_mutex_init(&pl.lock, NULL);
-        pl.fn = opts->progress;
-        pl.payload = opts->payload;
-        topts.progress = locked_progress;
-        topts.payload = &pl;
-        here.o = side.o = &topts;
-        locked = 1;
-    }
-    if (threads > 1) {
-        if ((sync_started = sync_start(&sync, &sync_tid, r)) != 0)
-            here.sync = side.sync = &sync;
-        for (size_t k = 0; k < n_jobs; k++)
-            if (on_side(jobs[k].out, opts->formats))
-                theirs[side.n++] = &jobs[k];
-        /* plan.xlsx first, the rest after its cells on two cores (gate) */
-        if (threads == 2 && (opts->formats & FP_WRITE_XLSX)) {
-            pthread_mutex_init(&xg.lock, NULL);
-            pthread_cond_init(&xg.cond, NULL);
-            side.xlsx_gate = &xg;
-        }
-        /* When no thread can be made, this one writes them all in table order. */
-        if (side.n > 0 && pthread_create(&side_tid, NULL, side_main, &side) == 0)
-            side_started = 1;
-    }
+    crew c;
+    memset(&c, 0, sizeof c);
+    c.here = (doc_list){ c.mine, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, err, { 0 }, NULL };
+    c.side = (doc_list){ c.theirs, 0, plan, opts, NULL, FP_OK, N_OUTPUTS, NULL, { 0 }, NULL };
+    c.side.err = &c.side.own_err;
+    if (threads > 1 && opts->progress != NULL)
+        crew_lock_progress(&c, opts);
+    if (threads > 1)
+        crew_start(&c, r, jobs, n_jobs, opts, threads);
     for (size_t k = 0; k < n_jobs; k++)
-        if (!side_started || !on_side(jobs[k].out, opts->formats))
-            mine[here.n++] = &jobs[k];
-    if (side_started && side.xlsx_gate != NULL)
-        gate_wait(&xg);
-    write_docs(&here);
-    rc = here.rc;
-    if (side_started) {
-        pthread_join(side_tid, NULL);
-        /* Both failed: the error of the earlier document in the table. */
-        if (side.rc != FP_OK && side.failed_at < here.failed_at) {
-            rc = side.rc;
-            if (err != NULL)
-                *err = side.own_err;
-        }
-    }
-    if (side.xlsx_gate != NULL) {
-        pthread_mutex_destroy(&xg.lock);
-        pthread_cond_destroy(&xg.cond);
-    }
-    if (sync_started)
-        rc = sync_finish(&sync, sync_tid, rc, err);
-    if (locked)
-        pthread_mutex_destroy(&pl.lock);
+        if (!c.side_started || !on_side(jobs[k].out, opts->formats))
+            c.mine[c.here.n++] = &jobs[k];
+    if (c.side_started && c.side.xlsx_gate != NULL)
+        gate_wait(&c.xg);
+    write_docs(&c.here);
+    rc = crew_finish(&c, c.here.rc, err);
     free(jobs);
     if (rc != FP_OK) {
         fp_publish_abort(r);

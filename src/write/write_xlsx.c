@@ -208,7 +208,8 @@ static lxw_format *fmt(book *b, const char *num, int bold, lxw_color_t fill, int
     return f;
 }
 
-static void make_formats(book *b)
+/* The plain styles: headers, titles, number formats, subtotal and total rows, warnings. */
+static void make_cell_formats(book *b)
 {
     b->header = fmt(b, NULL, 1, 0xD9E1F2, 0);
     format_set_bottom(b->header, LXW_BORDER_THIN);
@@ -252,6 +253,11 @@ static void make_formats(book *b)
     format_set_font_color(b->spare_text, 0x808080);
     format_set_indent(b->spare_text, 1);
     b->warn = fmt(b, NULL, 1, 0xFFC7CE, 0);
+}
+
+/* The elevation fills: one per tier, and one per network role when the spec has networks. */
+static void make_role_formats(book *b)
+{
     /* Elevation cells by tier: servers blue, leaves green, spines yellow, cores orange, super-
      * cores lilac; a grey hairline keeps each unit countable. */
     static const lxw_color_t role_fill[FP_MAX_TIERS + 1] = { 0xDDEBF7, 0xC6E0B4, 0xFFE699,
@@ -276,6 +282,11 @@ static void make_formats(book *b)
             format_set_border_color(b->net_fill[k], 0x808080);
         }
     }
+}
+
+/* Patch panels, the percentage warning, sign-off boxes and the cable sheets' colours by medium. */
+static void make_sheet_formats(book *b)
+{
     /* Patch panels (structured cabling): grey, like the panels' steel. */
     b->panel = fmt(b, NULL, 0, 0xD9D9D9, 0);
     b->warn_percent = fmt(b, "0.0%", 1, 0xFFC7CE, 0);
@@ -298,6 +309,14 @@ static void make_formats(book *b)
         format_set_text_wrap(b->medium[m][K_WRAP]);
         format_set_align(b->medium[m][K_WRAP], LXW_ALIGN_VERTICAL_TOP);
     }
+}
+
+/* Every style of the workbook, made in one fixed order (the order numbers them in styles.xml). */
+static void make_formats(book *b)
+{
+    make_cell_formats(b);
+    make_role_formats(b);
+    make_sheet_formats(b);
 }
 
 /* ---- the Ports sheet on a second thread ---- */
@@ -450,31 +469,33 @@ static void ports_thread_join(book *b, ports_job *j, int n_sheets)
 
 /* ---- one workbook ---- */
 
-static fp_status write_book(const fp_plan *plan, const char *path, const fp_write_options *o,
-                            int64_t max_rows, scope sc, const split_index *split,
-                            void (*cells_done)(void *), void *arg, fp_error *err)
+/* The book's settings from the caller's (rows per sheet clamped to 1 .. the xlsx limit). */
+static void book_init(book *b, const fp_plan *plan, const char *path, const fp_write_options *o,
+                      int64_t max_rows, scope sc, const split_index *split, fp_error *err)
 {
-    book b;
-    rack_index ri = { 0 };
-    char tmpdir[4096], title[200];
-    memset(&b, 0, sizeof b);
-    b.plan = plan;
-    b.o = o;
-    b.path = path;
-    b.max_rows = max_rows < 1 ? 1 : max_rows > FP_XLSX_MAX_DATA_ROWS ? FP_XLSX_MAX_DATA_ROWS
-                                                                       : max_rows;
-    b.sc = sc;
-    b.split = split;
-    b.paper = o && o->version >= 3 ? o->paper : FP_PAPER_A4;
-    b.err = err;
-    b.rc = FP_OK;
-    /* Temp files next to the output (about 0.7 kB per row): /tmp may be a small tmpfs. */
-    snprintf(tmpdir, sizeof tmpdir, "%s", path);
+    memset(b, 0, sizeof *b);
+    b->plan = plan;
+    b->o = o;
+    b->path = path;
+    b->max_rows = max_rows < 1 ? 1 : max_rows > FP_XLSX_MAX_DATA_ROWS ? FP_XLSX_MAX_DATA_ROWS
+                                                                        : max_rows;
+    b->sc = sc;
+    b->split = split;
+    b->paper = o && o->version >= 3 ? o->paper : FP_PAPER_A4;
+    b->err = err;
+    b->rc = FP_OK;
+}
+
+/* Create the workbook (b->wb) with its temporary files in tmpdir (n bytes, kept by the caller)
+ * next to the output: /tmp may be a small tmpfs (about 0.7 kB per row). */
+static fp_status book_create(book *b, const char *path, char *tmpdir, size_t n, fp_error *err)
+{
+    snprintf(tmpdir, n, "%s", path);
     char *slash = strrchr(tmpdir, '/');
     if (slash)
         *slash = '\0';
     else
-        snprintf(tmpdir, sizeof tmpdir, ".");
+        snprintf(tmpdir, n, ".");
     lxw_workbook_options wo = { .constant_memory = LXW_TRUE, .tmpdir = tmpdir,
                                 .use_zip64 = LXW_TRUE };
     /* libxlsxwriter opens the file only when closing, and prints its own message when that
@@ -483,8 +504,84 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     if (probe == NULL)
         return FP_EIO;
     fclose(probe);
-    if ((b.wb = workbook_new_opt(path, &wo)) == NULL)
+    if ((b->wb = workbook_new_opt(path, &wo)) == NULL)
         FP_FAIL(err, FP_EIO, path, "cannot create %s", path);
+    return FP_OK;
+}
+
+/* Every sheet, in reading order, until one fails (b->rc); Cables and Segments here while the
+ * Ports sheet is written on a thread of its own when it can be. The Summary is filled last,
+ * from what the data sheets counted (each sheet has its own row stream, so that is allowed in
+ * constant memory). */
+static void write_sheets(book *b, rack_index *ri)
+{
+    lxw_worksheet *summary = fp_xlsx__add_sheet(b, "Summary");
+    if (b->sc.hall == 0 && b->sc.row == 0)
+        fp_xlsx__write_bom(b);
+    ports_job *pj = NULL;
+    int n_ahead = 0;
+    cables_scan cs;
+    if (b->rc == FP_OK && b->split == NULL && fp__write_jobs(b->o) > 1 &&
+        fp_xlsx__cables_scan(b, &cs) == 0)
+        pj = ports_thread_start(b, &cs, &n_ahead);
+    if (b->rc == FP_OK)
+        fp_xlsx__write_cables(b);
+    if (b->rc == FP_OK)
+        fp_xlsx__write_segments(b);
+    if (pj != NULL)
+        ports_thread_join(b, pj, n_ahead);
+    else if (b->rc == FP_OK)
+        fp_xlsx__write_ports(b);
+    if (n_ahead > 0 && pj == NULL && b->rc == FP_OK && b->sheets_taken != n_ahead)
+        b->rc = fp__error_set(b->err, FP_EIO, b->path,
+                              "internal error: %d sheets made ahead, %d written", n_ahead,
+                              b->sheets_taken);
+    b->sheets_ahead = 0;
+    if (b->rc == FP_OK)
+        fp_xlsx__write_racks(b, ri);
+    if (b->rc == FP_OK)
+        fp_xlsx__write_pull_list(b);
+    if (b->rc == FP_OK)
+        fp_xlsx__write_trays(b);
+    if (b->rc == FP_OK && summary)
+        fp_xlsx__write_summary(b, summary);
+}
+
+/* Free the book's working memory, say the cells are done (cells_done), compress and close the
+ * file; the first error stands: a sheet's, libxlsxwriter's while writing, then the close's. */
+static fp_status book_close(book *b, rack_index *ri, void (*cells_done)(void *), void *arg)
+{
+    const char *path = b->path;
+    fp_error *err = b->err;
+    rack_index_free(ri);
+    if (b->split == NULL)
+        free(b->cable_id);
+    free(b->pulls);
+    if (cells_done != NULL)
+        cells_done(arg);
+    lxw_error ce = workbook_close(b->wb);
+    if (b->rc != FP_OK)
+        return b->rc;
+    if (b->lerr != LXW_NO_ERROR)
+        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, lxw_strerror(b->lerr));
+    if (ce != LXW_NO_ERROR)
+        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, lxw_strerror(ce));
+    if (fp__fault(FP_FAULT_WRITE))
+        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, strerror(errno));
+    return FP_OK;
+}
+
+static fp_status write_book(const fp_plan *plan, const char *path, const fp_write_options *o,
+                            int64_t max_rows, scope sc, const split_index *split,
+                            void (*cells_done)(void *), void *arg, fp_error *err)
+{
+    book b;
+    rack_index ri = { 0 };
+    char tmpdir[4096], title[200];
+    fp_status rc;
+    book_init(&b, plan, path, o, max_rows, sc, split, err);
+    if ((rc = book_create(&b, path, tmpdir, sizeof tmpdir, err)) != FP_OK)
+        return rc;
     snprintf(title, sizeof title, "%s: fabric plan", plan_name(plan));
     lxw_doc_properties props = { .title = title, .comments = "generated by fabplan " FP_VERSION,
                                  .created = FIXED_CREATED };
@@ -492,57 +589,11 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     make_formats(&b);
     if (rack_index_build(&ri, plan) != 0) {
         b.rc = fp__error_set(err, FP_ENOMEM, path, "out of memory indexing racks");
-        goto close;
+    } else {
+        b.rack_idx = &ri;
+        write_sheets(&b, &ri);
     }
-    b.rack_idx = &ri;
-    /* Sheets are created in reading order; the Summary is filled last, from what the data sheets
-     * counted (each sheet has its own row stream, so that is allowed in constant memory). */
-    lxw_worksheet *summary = fp_xlsx__add_sheet(&b, "Summary");
-    if (sc.hall == 0 && sc.row == 0)
-        fp_xlsx__write_bom(&b);
-    ports_job *pj = NULL;
-    int n_ahead = 0;
-    cables_scan cs;
-    if (b.rc == FP_OK && split == NULL && fp__write_jobs(o) > 1 &&
-        fp_xlsx__cables_scan(&b, &cs) == 0)
-        pj = ports_thread_start(&b, &cs, &n_ahead);
-    if (b.rc == FP_OK)
-        fp_xlsx__write_cables(&b);
-    if (b.rc == FP_OK)
-        fp_xlsx__write_segments(&b);
-    if (pj != NULL)
-        ports_thread_join(&b, pj, n_ahead);
-    else if (b.rc == FP_OK)
-        fp_xlsx__write_ports(&b);
-    if (n_ahead > 0 && pj == NULL && b.rc == FP_OK && b.sheets_taken != n_ahead)
-        b.rc = fp__error_set(err, FP_EIO, path, "internal error: %d sheets made ahead, %d written",
-                             n_ahead, b.sheets_taken);
-    b.sheets_ahead = 0;
-    if (b.rc == FP_OK)
-        fp_xlsx__write_racks(&b, &ri);
-    if (b.rc == FP_OK)
-        fp_xlsx__write_pull_list(&b);
-    if (b.rc == FP_OK)
-        fp_xlsx__write_trays(&b);
-    if (b.rc == FP_OK && summary)
-        fp_xlsx__write_summary(&b, summary);
-close:
-    rack_index_free(&ri);
-    if (split == NULL)
-        free(b.cable_id);
-    free(b.pulls);
-    if (cells_done != NULL)
-        cells_done(arg);
-    lxw_error ce = workbook_close(b.wb);
-    if (b.rc != FP_OK)
-        return b.rc;
-    if (b.lerr != LXW_NO_ERROR)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, lxw_strerror(b.lerr));
-    if (ce != LXW_NO_ERROR)
-        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, lxw_strerror(ce));
-    if (fp__fault(FP_FAULT_WRITE))
-        FP_FAIL(err, FP_EIO, path, "cannot write %s: %s", path, strerror(errno));
-    return FP_OK;
+    return book_close(&b, &ri, cells_done, arg);
 }
 
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
