@@ -1,29 +1,15 @@
-/* fabplan — write every document into a directory, all or nothing.
- *
- * One run: take the folder's lock (flock on the folder itself; a second run into the same
- * folder fails at once with a message), remove temporary folders that killed runs left, write
- * every document into a fresh private folder DIR/.fabplan-tmp-XXXXXX (mkdtemp, 0700), fsync
- * them, then publish: each old output is renamed into the temporary folder's ".old" and the new
- * one renamed into place; if any rename fails every step is undone in reverse, so the folder
- * holds the old set or the new set. Nothing here follows a symlink when deleting: a link named
- * like an output is replaced or removed as a link, its target untouched. SIGINT/SIGTERM: the
- * CLI's handler calls fp_write_cleanup_signal(), which removes the temporary folders of every
- * write in progress; signals are held back for the few renames of the publish step. */
-#define _DEFAULT_SOURCE /* flock, syscall */
-#include <dirent.h>
+/* fabplan — write every document of a plan into a directory, all or nothing: fp_plan_write
+ * lists the documents asked for, writes them into a publish's private folder (publish.c: lock,
+ * temporary folder, renames, rollback, signal clean-up) on up to two writing threads and one
+ * syncing thread, and publishes them only when every one is written. */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "write/writers.h"
+#include "write/publish.h"
 
 typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);
@@ -158,176 +144,6 @@ unsigned fp_write_stages(unsigned formats)
     return fp_plan_stages_needed(s);
 }
 
-
-#define TMP_PREFIX ".fabplan-tmp-"
-#define OLD_NAME ".old"
-
-/* ---- removing a tree without following links (async-signal-safe) ---- */
-
-/* getdents64's record; the libc wrapper is not async-signal-safe (opendir allocates). */
-struct fp_dirent64 {
-    uint64_t d_ino;
-    int64_t d_off;
-    unsigned short d_reclen;
-    unsigned char d_type;
-    char d_name[];
-};
-
-/* Remove name (relative to dfd): a file or a link is unlinked (unlink never follows a link);
- * a directory is emptied the same way and removed. Uses only system calls, so a signal handler
- * may call it. depth bounds the recursion (our trees are two levels deep). */
-static void remove_tree_at(int dfd, const char *name, int depth)
-{
-    if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
-        return;
-    if (depth > 8)
-        return;
-    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    /* Empty it and remove it; again while it is not empty: a signal handler may run while
-     * another writing thread still creates a document in it. */
-    for (int pass = 0; pass < 64; pass++) {
-        char buf[4096] __attribute__((aligned(8)));
-        long n;
-        lseek(fd, 0, SEEK_SET);
-        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
-            for (long off = 0; off < n;) {
-                struct fp_dirent64 *e = (struct fp_dirent64 *)(void *)(buf + off);
-                off += e->d_reclen;
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                remove_tree_at(fd, e->d_name, depth + 1);
-            }
-        }
-        if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno != ENOTEMPTY)
-            break;
-    }
-    close(fd);
-}
-
-/* ---- temporary folders of the writes in progress, for fp_write_cleanup_signal ---- */
-
-#define MAX_ACTIVE 64
-static struct {
-    int dfd;                    /* the output folder */
-    char name[32];              /* the temporary folder in it */
-    volatile sig_atomic_t used;
-} active[MAX_ACTIVE];
-static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int active_add(int dfd, const char *name)
-{
-    int slot = -1;
-    pthread_mutex_lock(&active_lock);
-    for (int i = 0; i < MAX_ACTIVE && slot < 0; i++)
-        if (!active[i].used) {
-            slot = i;
-            active[i].dfd = dfd;
-            fp__copy_str(active[i].name, sizeof active[i].name, name);
-            __atomic_store_n(&active[i].used, 1, __ATOMIC_SEQ_CST);
-        }
-    pthread_mutex_unlock(&active_lock);
-    return slot;
-}
-
-static void active_remove(int slot)
-{
-    if (slot >= 0)
-        __atomic_store_n(&active[slot].used, 0, __ATOMIC_SEQ_CST);
-}
-
-void fp_write_cleanup_signal(void)
-{
-    for (int i = 0; i < MAX_ACTIVE; i++)
-        if (__atomic_load_n(&active[i].used, __ATOMIC_SEQ_CST)) {
-            remove_tree_at(active[i].dfd, active[i].name, 0);
-            active[i].used = 0;
-        }
-}
-
-/* ---- the output folder ---- */
-
-static fp_status make_dirs(const char *dir, fp_error *err)
-{
-    char path[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path - 64)
-        FP_FAIL(err, FP_EIO, dir, "bad output directory \"%s\"", dir);
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] == '/' || path[i] == '\0') {
-            char c = path[i];
-            path[i] = '\0';
-            if (fp__fault(FP_FAULT_OPEN) || (mkdir(path, 0777) != 0 && errno != EEXIST))
-                FP_FAIL(err, FP_EIO, path, "cannot create directory %s: %s", path, strerror(errno));
-            path[i] = c;
-        }
-    }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        FP_FAIL(err, FP_EIO, dir, "%s is not a directory", dir);
-    return FP_OK;
-}
-
-/* Remove the temporary folders of runs that were killed (we hold the lock, so no live run owns
- * one). They are never published. */
-static void remove_stale(int dfd)
-{
-    int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    struct dirent *e;
-    if (d == NULL) {
-        if (fd >= 0)
-            close(fd);
-        return;
-    }
-    char names[16][256];
-    int n;
-    do {
-        n = 0;
-        rewinddir(d);
-        while ((e = readdir(d)) != NULL && n < 16)
-            if (strncmp(e->d_name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0)
-                fp__copy_str(names[n++], sizeof names[0], e->d_name);
-        for (int i = 0; i < n; i++)
-            remove_tree_at(dfd, names[i], 0);
-    } while (n == 16);
-    closedir(d);
-}
-
-/* Whole tree on disk: fsync every file and folder under name (relative to dfd). */
-static int sync_tree(int dfd, const char *name, int depth)
-{
-    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat st;
-    int bad = 0;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    if (S_ISDIR(st.st_mode) && depth < 4) {
-        int fd2 = dup(fd);
-        DIR *d = fd2 >= 0 ? fdopendir(fd2) : NULL;
-        struct dirent *e;
-        if (d == NULL) {
-            if (fd2 >= 0)
-                close(fd2);
-            bad = -1;
-        } else {
-            while ((e = readdir(d)) != NULL && !bad)
-                if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-                    bad = sync_tree(fd, e->d_name, depth + 1);
-            closedir(d);
-        }
-    }
-    if (!bad && (fp__fault(FP_FAULT_FSYNC) || fsync(fd) != 0))
-        bad = -1;
-    close(fd);
-    return bad;
-}
-
 /* Diagrams go through Graphviz, which keeps process-wide state: one diagram at a time. */
 static pthread_mutex_t graphviz_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -370,219 +186,9 @@ static void locked_progress(const char *stage, double frac, void *payload)
     pthread_mutex_unlock(&p->lock);
 }
 
-/* A publish's state: the folder (its open descriptor and lock), the private temporary folder,
- * the names registered in it, and what was moved where (for the undo). */
-#define PUB_MAX 64
 _Static_assert(N_OUTPUTS <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
-struct fp_publish {
-    char dir[4096];
-    int dfd, lfd, tfd, ofd, slot;
-    char tname[32];
-    char tpath[4200];
-    size_t n;
-    char name[PUB_MAX][256];
-    unsigned char is_dir[PUB_MAX], moved[PUB_MAX], placed[PUB_MAX];
-    unsigned char synced[PUB_MAX];  /* already fsynced by fp_plan_write's syncing thread */
-};
 typedef struct fp_publish run;
 
-static fp_status run_open(run *r, const char *dir, fp_error *err)
-{
-    fp_status rc;
-    fp__copy_str(r->dir, sizeof r->dir, dir);
-    dir = r->dir;
-    r->dfd = r->lfd = r->tfd = r->ofd = r->slot = -1;
-    if ((rc = make_dirs(dir, err)) != FP_OK)
-        return rc;
-    if (fp__fault(FP_FAULT_OPEN) ||
-        (r->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-        FP_FAIL(err, FP_EIO, dir, "cannot open directory %s: %s", dir, strerror(errno));
-    /* The lock is on the folder itself (flock works on directories), so no lock file is left
-     * behind and none can be planted. */
-    if ((r->lfd = dup(r->dfd)) < 0)
-        FP_FAIL(err, FP_EIO, dir, "cannot lock %s: %s", dir, strerror(errno));
-    if (flock(r->lfd, LOCK_EX | LOCK_NB) != 0) {
-        if (errno == EWOULDBLOCK)
-            FP_FAIL(err, FP_EIO, dir,
-                    "another fabplan run is writing into %s; wait for it to finish or choose another folder",
-                    dir);
-        FP_FAIL(err, FP_EIO, dir, "cannot lock %s: %s", dir, strerror(errno));
-    }
-    remove_stale(r->dfd);
-    snprintf(r->tpath, sizeof r->tpath, "%s/" TMP_PREFIX "XXXXXX", dir);
-    if (fp__fault(FP_FAULT_OPEN) || mkdtemp(r->tpath) == NULL)
-        FP_FAIL(err, FP_EIO, dir, "cannot create a temporary folder in %s: %s", dir,
-                strerror(errno));
-    fp__copy_str(r->tname, sizeof r->tname, strrchr(r->tpath, '/') + 1);
-    r->slot = active_add(r->dfd, r->tname);
-    if (fp__fault(FP_FAULT_OPEN) ||
-        (r->tfd = openat(r->dfd, r->tname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-        FP_FAIL(err, FP_EIO, dir, "cannot open %s: %s", r->tpath, strerror(errno));
-    return FP_OK;
-}
-
-static void run_close(run *r)
-{
-    if (r->ofd >= 0)
-        close(r->ofd);
-    if (r->tfd >= 0)
-        close(r->tfd);
-    if (r->dfd >= 0 && r->tname[0]) {
-        remove_tree_at(r->dfd, r->tname, 0);
-        active_remove(r->slot);
-    }
-    if (r->lfd >= 0)
-        close(r->lfd);   /* releases the lock */
-    if (r->dfd >= 0)
-        close(r->dfd);
-}
-
-/* Register name (a plain name in the folder) and give the path to write it at. */
-static fp_status run_add(run *r, const char *name, int is_dir, char *path, size_t n,
-                         fp_error *err)
-{
-    size_t len = strlen(name);
-    if (len == 0 || len >= sizeof r->name[0] || strchr(name, '/') != NULL ||
-        strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, OLD_NAME) == 0 ||
-        strncmp(name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0)
-        FP_FAIL(err, FP_EINVAL, name, "\"%s\" is not a plain file name for %s", name, r->dir);
-    for (size_t i = 0; i < r->n; i++)
-        if (strcmp(r->name[i], name) == 0)
-            FP_FAIL(err, FP_EINVAL, name, "%s/%s is written twice", r->dir, name);
-    if (r->n >= PUB_MAX)
-        FP_FAIL(err, FP_EINVAL, name, "more than %d outputs into %s", PUB_MAX, r->dir);
-    if (path != NULL && (size_t)snprintf(path, n, "%s/%s", r->tpath, name) >= n)
-        FP_FAIL(err, FP_EINVAL, name, "path of %s/%s too long", r->tpath, name);
-    memcpy(r->name[r->n], name, len + 1);
-    r->is_dir[r->n] = (unsigned char)!!is_dir;
-    r->n++;
-    return FP_OK;
-}
-
-/* Swap the new outputs in. Every step is recorded so a failure can undo them all. */
-static fp_status publish(run *r, fp_error *err)
-{
-    fp_status rc = FP_OK;
-    size_t i;
-    /* Everything on disk first. */
-    for (i = 0; i < r->n; i++)
-        if (!r->synced[i] && sync_tree(r->tfd, r->name[i], 0) != 0)
-            FP_FAIL(err, FP_EIO, r->name[i], "cannot sync %s/%s: %s", r->tpath, r->name[i],
-                    strerror(errno));
-    /* An output's name held by something of another kind (a folder where a file goes, or the
-     * other way round) is the user's, not ours: refuse before anything moves. A link is
-     * replaced as a link. */
-    for (i = 0; i < r->n; i++) {
-        struct stat st;
-        if (fstatat(r->dfd, r->name[i], &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode))
-            continue;
-        int want_dir = r->is_dir[i];
-        if (want_dir != !!S_ISDIR(st.st_mode))
-            FP_FAIL(err, FP_EIO, r->name[i],
-                    "cannot replace %s/%s: it is %s, where fabplan writes %s; move it away",
-                    r->dir, r->name[i], S_ISDIR(st.st_mode) ? "a folder" : "not a folder",
-                    want_dir ? "a folder of workbooks" : "a file");
-    }
-    if (fp__fault(FP_FAULT_OPEN) || mkdirat(r->tfd, OLD_NAME, 0700) != 0 ||
-        (r->ofd = openat(r->tfd, OLD_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-        FP_FAIL(err, FP_EIO, r->dir, "cannot create %s/%s: %s", r->tpath, OLD_NAME, strerror(errno));
-    /* The renames run with termination signals held back, so a handler never sees half. */
-    sigset_t block, prev;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &block, &prev);
-    for (i = 0; i < r->n && rc == FP_OK; i++) {
-        int e = 0;
-        if (fp__fault(FP_FAULT_RENAME))
-            e = errno;
-        else if (renameat(r->dfd, r->name[i], r->ofd, r->name[i]) == 0)
-            r->moved[i] = 1;
-        else
-            e = errno;
-        if (e != 0 && e != ENOENT) {
-            errno = e;
-            rc = fp__error_set(err, FP_EIO, r->name[i], "cannot move the old %s/%s aside: %s",
-                               r->dir, r->name[i], strerror(errno));
-            break;
-        }
-        if (fp__fault(FP_FAULT_RENAME) || renameat(r->tfd, r->name[i], r->dfd, r->name[i]) != 0) {
-            rc = fp__error_set(err, FP_EIO, r->name[i], "cannot rename %s/%s to %s/%s: %s",
-                               r->tpath, r->name[i], r->dir, r->name[i], strerror(errno));
-            break;
-        }
-        r->placed[i] = 1;
-    }
-    if (rc == FP_OK && (fp__fault(FP_FAULT_FSYNC) || fsync(r->dfd) != 0))
-        rc = fp__error_set(err, FP_EIO, r->dir, "cannot sync %s: %s", r->dir, strerror(errno));
-    if (rc != FP_OK) {
-        /* Undo in reverse: new files back into the temporary folder, old ones back in place. */
-        for (size_t k = r->n; k-- > 0;) {
-            if (r->placed[k])
-                renameat(r->dfd, r->name[k], r->tfd, r->name[k]);
-            if (r->moved[k])
-                renameat(r->ofd, r->name[k], r->dfd, r->name[k]);
-        }
-        fsync(r->dfd);
-    }
-    pthread_sigmask(SIG_SETMASK, &prev, NULL);
-    return rc;
-}
-
-/* ---- the general interface (fabplan/write.h) ---- */
-
-fp_status fp_publish_begin(const char *dir, fp_publish **out, fp_error *err)
-{
-    fp_status rc;
-    run *r;
-    if (out != NULL)
-        *out = NULL;
-    if (dir == NULL || out == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_publish_begin: NULL argument");
-    if (fp__fault(FP_FAULT_ALLOC) || (r = calloc(1, sizeof *r)) == NULL)
-        FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
-    if ((rc = run_open(r, dir, err)) != FP_OK) {
-        run_close(r);
-        free(r);
-        return rc;
-    }
-    *out = r;
-    return FP_OK;
-}
-
-fp_status fp_publish_path(fp_publish *p, const char *name, char *path, size_t n, fp_error *err)
-{
-    if (p == NULL || name == NULL || path == NULL || n == 0)
-        FP_FAIL(err, FP_EINVAL, "", "fp_publish_path: NULL argument");
-    return run_add(p, name, 0, path, n, err);
-}
-
-FILE *fp_publish_create(fp_publish *p, const char *name, fp_error *err)
-{
-    char path[4600];
-    if (fp_publish_path(p, name, path, sizeof path, err) != FP_OK)
-        return NULL;
-    return fp__create(path, err);
-}
-
-fp_status fp_publish_commit(fp_publish *p, fp_error *err)
-{
-    if (p == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_publish_commit: NULL argument");
-    fp_status rc = publish(p, err);
-    run_close(p);
-    free(p);
-    return rc;
-}
-
-void fp_publish_abort(fp_publish *p)
-{
-    if (p == NULL)
-        return;
-    run_close(p);
-    free(p);
-}
 
 /* ---- fp_plan_write on several threads ---- */
 
@@ -621,7 +227,7 @@ static void *sync_main(void *arg)
         size_t i = s->queue[s->head++];
         int skip = s->failed != PUB_MAX;
         pthread_mutex_unlock(&s->lock);
-        int bad = skip ? 0 : sync_tree(s->r->tfd, s->r->name[i], 0), e = errno;
+        int bad = skip ? 0 : fp__sync_tree(s->r->tfd, s->r->name[i], 0), e = errno;
         pthread_mutex_lock(&s->lock);
         if (skip)
             continue;
@@ -781,7 +387,7 @@ static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *
         if (outputs[i].name_fn &&
             !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
             continue;
-        if ((rc = run_add(r, name, outputs[i].split != FP_SPLIT_NONE, jobs[n].path,
+        if ((rc = fp__publish_add(r, name, outputs[i].split != FP_SPLIT_NONE, jobs[n].path,
                           sizeof jobs[n].path, err)) != FP_OK)
             return rc;
         jobs[n].out = &outputs[i];

@@ -1,0 +1,34 @@
+/* fabplan — private to src/write/write.c and publish.c: the state of one publish (fp_publish of
+ * fabplan/write.h), which fp_plan_write's syncing thread reads, and the two publish steps it
+ * calls directly. publish.c owns it; write.c only reads tfd, tpath, n and name and sets synced. */
+#ifndef FP_WRITE_PUBLISH_H
+#define FP_WRITE_PUBLISH_H
+
+#include <stddef.h>
+#include "write/writers.h"
+
+/* A publish's state: the folder (its open descriptor and lock), the private temporary folder,
+ * the names registered in it, and what was moved where (for the undo). */
+#define PUB_MAX 64
+struct fp_publish {
+    char dir[4096];
+    int dfd, lfd, tfd, ofd, slot;
+    char tname[32];
+    char tpath[4200];
+    size_t n;
+    char name[PUB_MAX][256];
+    unsigned char is_dir[PUB_MAX], moved[PUB_MAX], placed[PUB_MAX];
+    unsigned char synced[PUB_MAX];  /* already fsynced by fp_plan_write's syncing thread */
+};
+
+/* Register name (a plain name in the folder: not ".", "..", ".old" or a temporary folder's
+ * name, not registered before, at most PUB_MAX) as a folder of files when is_dir, and put the
+ * path to write it at into path (n bytes) unless path is NULL. FP_EINVAL otherwise. */
+fp_status fp__publish_add(fp_publish *r, const char *name, int is_dir, char *path, size_t n,
+                          fp_error *err);
+
+/* fsync every file and folder under name (relative to dfd; links are not followed, depth
+ * bounds the recursion: call with 0). 0 on success, -1 with errno set. */
+int fp__sync_tree(int dfd, const char *name, int depth);
+
+#endif
