@@ -65,7 +65,7 @@ static void sheet_close(sheet *s)
 }
 
 /* "Cables", "Cables (2)", ... */
-static void part_name(char *name, size_t n, const char *base, int part)
+void fp_xlsx__part_name(char *name, size_t n, const char *base, int part)
 {
     if (part == 1)
         snprintf(name, n, "%s", base);
@@ -79,9 +79,9 @@ static int sheet_open(sheet *s)
     book *b = s->b;
     sheet_close(s);
     s->part++;
-    part_name(name, sizeof name, s->base, s->part);
+    fp_xlsx__part_name(name, sizeof name, s->base, s->part);
     if (b->sheets_ahead) {
-        /* created ahead (ports_thread_start): adding one now would race the other thread */
+        /* created ahead (fp_xlsx__ports_thread_start): adding one now would race the other thread */
         if ((s->ws = workbook_get_worksheet_by_name(b->wb, name)) == NULL) {
             if (b->rc == FP_OK)
                 b->rc = fp__error_set(b->err, FP_EIO, b->path,
@@ -192,281 +192,6 @@ static void rack_index_free(rack_index *ri)
     free(ri->rack);
 }
 
-/* ---- formats ---- */
-
-static lxw_format *fmt(book *b, const char *num, int bold, lxw_color_t fill, int top_border)
-{
-    lxw_format *f = workbook_add_format(b->wb);
-    if (num)
-        format_set_num_format(f, num);
-    if (bold)
-        format_set_bold(f);
-    if (fill)
-        format_set_bg_color(f, fill);
-    if (top_border)
-        format_set_top(f, LXW_BORDER_THIN);
-    return f;
-}
-
-/* The plain styles: headers, titles, number formats, subtotal and total rows, warnings. */
-static void make_cell_formats(book *b)
-{
-    b->header = fmt(b, NULL, 1, 0xD9E1F2, 0);
-    format_set_bottom(b->header, LXW_BORDER_THIN);
-    format_set_text_wrap(b->header);
-    format_set_align(b->header, LXW_ALIGN_VERTICAL_TOP);
-    b->section = fmt(b, NULL, 1, 0xD9E1F2, 0);
-    format_set_bottom(b->section, LXW_BORDER_THIN);
-    b->left_int = fmt(b, "0", 0, 0, 0);
-    format_set_align(b->left_int, LXW_ALIGN_LEFT);
-    b->center = fmt(b, NULL, 0, 0, 0);
-    format_set_align(b->center, LXW_ALIGN_CENTER);
-    b->indent = fmt(b, NULL, 0, 0, 0);
-    format_set_indent(b->indent, 1);
-    /* Long text (a spine rack's contents) wraps inside its column instead of running across
-     * the page and shrinking the printout. */
-    b->wrap = fmt(b, NULL, 0, 0, 0);
-    format_set_indent(b->wrap, 1);
-    format_set_text_wrap(b->wrap);
-    format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
-    b->title = fmt(b, NULL, 1, 0, 0);
-    format_set_font_size(b->title, 14);
-    b->bold = fmt(b, NULL, 1, 0, 0);
-    b->text = fmt(b, NULL, 0, 0, 0);
-    b->integer = fmt(b, "#,##0", 0, 0, 0);
-    b->len = fmt(b, "0.0", 0, 0, 0);
-    b->money = fmt(b, "$#,##0.00", 0, 0, 0);
-    b->ratio = fmt(b, "0.00", 0, 0, 0);
-    b->watts = fmt(b, "#,##0.0", 0, 0, 0);
-    b->percent = fmt(b, "0.0%", 0, 0, 0);
-    b->rate = fmt(b, "0.0000", 0, 0, 0);
-    b->hours = fmt(b, "#,##0.00", 0, 0, 0);
-    b->sub_text = fmt(b, NULL, 1, 0xF2F2F2, 1);
-    b->sub_int = fmt(b, "#,##0", 1, 0xF2F2F2, 1);
-    b->sub_money = fmt(b, "$#,##0.00", 1, 0xF2F2F2, 1);
-    b->sub_watts = fmt(b, "#,##0.0", 1, 0xF2F2F2, 1);
-    b->tot_text = fmt(b, NULL, 1, 0xD9E1F2, 1);
-    b->tot_int = fmt(b, "#,##0", 1, 0xD9E1F2, 1);
-    b->tot_money = fmt(b, "$#,##0.00", 1, 0xD9E1F2, 1);
-    b->tot_watts = fmt(b, "#,##0.0", 1, 0xD9E1F2, 1);
-    b->spare_text = fmt(b, NULL, 0, 0, 0);
-    format_set_font_color(b->spare_text, 0x808080);
-    format_set_indent(b->spare_text, 1);
-    b->warn = fmt(b, NULL, 1, 0xFFC7CE, 0);
-}
-
-/* The elevation fills: one per tier, and one per network role when the spec has networks. */
-static void make_role_formats(book *b)
-{
-    /* Elevation cells by tier: servers blue, leaves green, spines yellow, cores orange, super-
-     * cores lilac; a grey hairline keeps each unit countable. */
-    static const lxw_color_t role_fill[FP_MAX_TIERS + 1] = { 0xDDEBF7, 0xC6E0B4, 0xFFE699,
-                                                             0xF8CBAD, 0xD9D2E9 };
-    for (int t = 0; t <= FP_MAX_TIERS; t++) {
-        b->role[t] = fmt(b, NULL, 0, role_fill[t], 0);
-        format_set_font_size(b->role[t], 9);
-        format_set_border(b->role[t], LXW_BORDER_HAIR);
-        format_set_border_color(b->role[t], 0x808080);
-    }
-    /* With spec `networks`: their switches by network role (converged teal, storage tan,
-     * in-band management periwinkle, out-of-band coral), their extra endpoints (storage,
-     * management, UFM servers) steel blue, darker than the compute servers. Made only then, so
-     * a plan without networks keeps its styles byte for byte. */
-    if (fp__plan_net_count(b->plan) > 0) {
-        static const lxw_color_t net_fill[FP_NET_OOB + 2] = { 0x8FD3C9, 0xDDC3A5, 0xAAB4E6,
-                                                               0xF4A6A6, 0x9DC3E6 };
-        for (int k = 0; k < FP_NET_OOB + 2; k++) {
-            b->net_fill[k] = fmt(b, NULL, 0, net_fill[k], 0);
-            format_set_font_size(b->net_fill[k], 9);
-            format_set_border(b->net_fill[k], LXW_BORDER_HAIR);
-            format_set_border_color(b->net_fill[k], 0x808080);
-        }
-    }
-}
-
-/* Patch panels, the percentage warning, sign-off boxes and the cable sheets' colours by medium. */
-static void make_sheet_formats(book *b)
-{
-    /* Patch panels (structured cabling): grey, like the panels' steel. */
-    b->panel = fmt(b, NULL, 0, 0xD9D9D9, 0);
-    b->warn_percent = fmt(b, "0.0%", 1, 0xFFC7CE, 0);
-    format_set_font_size(b->panel, 9);
-    format_set_border(b->panel, LXW_BORDER_HAIR);
-    format_set_border_color(b->panel, 0x808080);
-    /* A box to tick or write in (sign-off columns). */
-    b->box = fmt(b, NULL, 0, 0, 0);
-    format_set_border(b->box, LXW_BORDER_THIN);
-    format_set_border_color(b->box, 0xA6A6A6);
-    for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
-        /* Text indented and small numbers centred, so "42" and "su01-leaf-r1" in adjacent
-         * cells do not read as one "42 su01-leaf-r1". */
-        b->medium[m][K_TEXT] = fmt(b, NULL, 0, medium_fill[m], 0);
-        format_set_indent(b->medium[m][K_TEXT], 1);
-        b->medium[m][K_INT] = fmt(b, "0", 0, medium_fill[m], 0);
-        format_set_align(b->medium[m][K_INT], LXW_ALIGN_CENTER);
-        b->medium[m][K_LEN] = fmt(b, "0.0", 0, medium_fill[m], 0);
-        b->medium[m][K_WRAP] = fmt(b, NULL, 0, medium_fill[m], 0);
-        format_set_text_wrap(b->medium[m][K_WRAP]);
-        format_set_align(b->medium[m][K_WRAP], LXW_ALIGN_VERTICAL_TOP);
-    }
-}
-
-/* Every style of the workbook, made in one fixed order (the order numbers them in styles.xml). */
-static void make_formats(book *b)
-{
-    make_cell_formats(b);
-    make_role_formats(b);
-    make_sheet_formats(b);
-}
-
-/* ---- the Ports sheet on a second thread ---- */
-
-/* plan.xlsx's cells are written by libxlsxwriter, which spends most of the workbook's time
- * formatting each sheet's XML; the Cables and Ports sheets are nearly all of it. Each sheet
- * writes its rows to a temporary file of its own, so the Ports sheet is written on a thread of
- * its own while this one writes Cables and Segments. What the sheets share is made safe first:
- * - sheets: adding one changes the workbook's list, so every part of Cables, Segments and Ports
- *   is created here, in sheet order, and found by name when its first row comes;
- * - formats: libxlsxwriter numbers a format (its place in styles.xml) when a cell first uses
- *   it, in a table the workbook shares. Every format the three sheets can use is numbered here,
- *   in the order one thread would have reached them (the Cables sheet first uses the header,
- *   then per medium in the order of its first cable the text, integer and length formats, the
- *   sign-off box after the first cable's; Segments uses only formats Cables used; Ports those
- *   and the spare rows' grey), so the file is the same byte for byte and the threads only read
- *   the numbers. When Ports would show a medium no cable has, it is written on this thread.
- * The Ports thread's errors and counts go into its own copy of the book, merged after the join
- * (a Cables error comes first, as it would one thread). */
-typedef struct ports_job {
-    book b;
-    fp_error err;
-    pthread_t tid;
-    /* progress from both threads, one call at a time */
-    fp_write_options o;
-    const fp_write_options *caller;
-    pthread_mutex_t lock;
-} ports_job;
-
-static void ports_progress(const char *stage, double frac, void *payload)
-{
-    ports_job *j = payload;
-    pthread_mutex_lock(&j->lock);
-    j->caller->progress(stage, frac, j->caller->payload);
-    pthread_mutex_unlock(&j->lock);
-}
-
-static long ports_threads;
-
-long fp__xlsx_ports_threads(void)
-{
-    return __atomic_load_n(&ports_threads, __ATOMIC_RELAXED);
-}
-
-static void *ports_main(void *arg)
-{
-    ports_job *j = arg;
-    fp_xlsx__write_ports(&j->b);
-    return NULL;
-}
-
-/* Sheets of `rows` data rows, at least one. */
-static int parts_of(const book *b, int64_t rows)
-{
-    return rows <= 0 ? 1 : (int)((rows + b->max_rows - 1) / b->max_rows);
-}
-
-static void add_parts(book *b, const char *base, int parts)
-{
-    char name[32];
-    for (int k = 1; k <= parts; k++) {
-        part_name(name, sizeof name, base, k);
-        fp_xlsx__add_sheet(b, name);
-    }
-}
-
-/* Start the Ports thread (NULL: write Ports on this thread, after Segments, as without one). */
-static ports_job *ports_thread_start(book *b, const cables_scan *cs, int *n_sheets)
-{
-    fp_port_links map;
-    int in_cables[FP_MEDIUM_COUNT] = { 0 }, spare = 0, ok = 1;
-    if (fp__port_links_build(&map, b->plan) != 0)
-        return NULL;
-    for (int k = 0; k < cs->n_media; k++)
-        in_cables[cs->media[k]] = 1;
-    int64_t port_rows = map.off[map.n_switches];
-    for (int64_t k = 0; k < port_rows && ok; k++) {
-        fp_medium m;
-        if (map.link_at[k] < 0)
-            spare = 1;
-        else if (fp_plan_link_medium(b->plan, (size_t)map.link_at[k], &m, NULL) == FP_OK)
-            ok = (unsigned)m < FP_MEDIUM_COUNT && in_cables[m];
-    }
-    fp__port_links_free(&map);
-    ports_job *j = ok ? calloc(1, sizeof *j) : NULL;
-    if (j == NULL)
-        return NULL;
-    lxw_format_get_xf_index(b->header);
-    for (int k = 0; k < cs->n_media; k++) {
-        lxw_format **f = b->medium[cs->media[k]];
-        lxw_format_get_xf_index(f[K_TEXT]);
-        lxw_format_get_xf_index(f[K_INT]);
-        lxw_format_get_xf_index(f[K_LEN]);
-        if (k == 0)
-            lxw_format_get_xf_index(b->box);
-    }
-    if (spare)
-        lxw_format_get_xf_index(b->spare_text);
-    int cables = parts_of(b, cs->rows), segs = 0, ports = parts_of(b, port_rows);
-    if (fp__plan_rspec(b->plan)->phys.structured)
-        segs = parts_of(b, cs->seg_rows);
-    add_parts(b, "Cables", cables);
-    add_parts(b, "Segments", segs);
-    add_parts(b, "Ports", ports);
-    *n_sheets = cables + segs + ports;
-    b->sheets_ahead = 1;
-    j->caller = b->o;
-    j->o = *b->o;
-    if (j->o.progress != NULL) {
-        j->o.progress = ports_progress;
-        j->o.payload = j;
-    }
-    pthread_mutex_init(&j->lock, NULL);
-    j->b = *b;
-    j->b.err = &j->err;
-    j->b.o = &j->o;
-    if (b->lerr != LXW_NO_ERROR || pthread_create(&j->tid, NULL, ports_main, j) != 0) {
-        /* no thread: Ports is written here, still into the sheets made ahead */
-        pthread_mutex_destroy(&j->lock);
-        free(j);
-        return NULL;
-    }
-    b->o = &j->o;
-    __atomic_fetch_add(&ports_threads, 1, __ATOMIC_RELAXED);
-    return j;
-}
-
-/* Join the Ports thread and take its errors and counts; check every sheet made ahead was used. */
-static void ports_thread_join(book *b, ports_job *j, int n_sheets)
-{
-    pthread_join(j->tid, NULL);
-    if (b->rc == FP_OK && j->b.rc != FP_OK) {
-        b->rc = j->b.rc;
-        if (b->err != NULL)
-            *b->err = j->err;
-    }
-    if (b->lerr == LXW_NO_ERROR)
-        b->lerr = j->b.lerr;
-    b->switches = j->b.switches;
-    b->ports_spare = j->b.ports_spare;
-    b->sheets_taken += j->b.sheets_taken;
-    b->o = j->caller;
-    pthread_mutex_destroy(&j->lock);
-    free(j);
-    if (b->rc == FP_OK && b->lerr == LXW_NO_ERROR && b->sheets_taken != n_sheets)
-        b->rc = fp__error_set(b->err, FP_EIO, b->path,
-                              "internal error: %d sheets made ahead, %d written", n_sheets,
-                              b->sheets_taken);
-}
-
 /* ---- one workbook ---- */
 
 /* The book's settings from the caller's (rows per sheet clamped to 1 .. the xlsx limit). */
@@ -523,13 +248,13 @@ static void write_sheets(book *b, rack_index *ri)
     cables_scan cs;
     if (b->rc == FP_OK && b->split == NULL && fp__write_jobs(b->o) > 1 &&
         fp_xlsx__cables_scan(b, &cs) == 0)
-        pj = ports_thread_start(b, &cs, &n_ahead);
+        pj = fp_xlsx__ports_thread_start(b, &cs, &n_ahead);
     if (b->rc == FP_OK)
         fp_xlsx__write_cables(b);
     if (b->rc == FP_OK)
         fp_xlsx__write_segments(b);
     if (pj != NULL)
-        ports_thread_join(b, pj, n_ahead);
+        fp_xlsx__ports_thread_join(b, pj, n_ahead);
     else if (b->rc == FP_OK)
         fp_xlsx__write_ports(b);
     if (n_ahead > 0 && pj == NULL && b->rc == FP_OK && b->sheets_taken != n_ahead)
@@ -586,7 +311,7 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     lxw_doc_properties props = { .title = title, .comments = "generated by fabplan " FP_VERSION,
                                  .created = FIXED_CREATED };
     keep(&b, workbook_set_properties(b.wb, &props));
-    make_formats(&b);
+    fp_xlsx__make_formats(&b);
     if (rack_index_build(&ri, plan) != 0) {
         b.rc = fp__error_set(err, FP_ENOMEM, path, "out of memory indexing racks");
     } else {

@@ -1,7 +1,8 @@
 /* fabplan — the installer workbook's private header: the book being written, its sheets and
  * cell helpers. write_xlsx.c opens and closes the book and its sheets; xlsx_cables.c writes the
  * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_racks.c the Ports, Racks, Rack
- * elevation and Trays.
+ * elevation and Trays; xlsx_formats.c makes the cell formats, xlsx_ports_thread.c runs the
+ * Ports sheet on a thread of its own.
  * Only these files include libxlsxwriter. */
 #ifndef FP_WRITE_XLSX_H
 #define FP_WRITE_XLSX_H
@@ -213,6 +214,26 @@ lxw_row_t fp_xlsx__sheet_next(sheet *s);
 void fp_xlsx__sheet_end(sheet *s);
 /* Rack number of a location, -1 when unknown. */
 int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l);
+/* A part's sheet name into name (n bytes): "Cables" for part 1, "Cables (2)", ... after. */
+void fp_xlsx__part_name(char *name, size_t n, const char *base, int part);
+
+/* ---- xlsx_formats.c ---- */
+
+/* Every style of the workbook into b's format fields, made in one fixed order (the order
+ * numbers them in styles.xml). */
+void fp_xlsx__make_formats(book *b);
+
+/* ---- xlsx_ports_thread.c: the Ports sheet on a thread of its own ---- */
+
+typedef struct ports_job ports_job;
+/* Make every Cables, Segments and Ports sheet and number every format they share (*n_sheets:
+ * how many sheets were made ahead, 0 when none), then start the Ports thread on a copy of b.
+ * NULL when there is no thread (Ports is then written on this thread, after Segments, still
+ * into the sheets made ahead if *n_sheets > 0). */
+ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sheets);
+/* Join the Ports thread, take its errors and counts into b, check every sheet made ahead was
+ * used, and free j. */
+void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets);
 
 /* ---- the sheets, in the order write_book calls them ---- */
 
