@@ -44,6 +44,8 @@ static int cmp_str(const void *x, const void *y)
 /* Sort; returns the first duplicate key or NULL. */
 static const char *set_seal(strset *t)
 {
+    if (t->n == 0)
+        return NULL;            /* an empty set has no array: qsort's base must not be NULL */
     qsort(t->s, (size_t)t->n, sizeof *t->s, cmp_str);
     for (long i = 1; i < t->n; i++)
         if (strcmp(t->s[i - 1], t->s[i]) == 0)
@@ -56,7 +58,7 @@ static int set_has(const strset *t, const char *a, const char *b)
     char key[512];
     snprintf(key, sizeof key, "%s\t%s", a, b ? b : "");
     const char *k = key;
-    return bsearch(&k, t->s, (size_t)t->n, sizeof *t->s, cmp_str) != NULL;
+    return t->n > 0 && bsearch(&k, t->s, (size_t)t->n, sizeof *t->s, cmp_str) != NULL;
 }
 
 /* The third field of the entry "a\tb\t<value>" of a sealed set, or NULL. */
