@@ -242,7 +242,7 @@ void fp_xlsx__write_cables(book *b);        /* xlsx_cables.c */
 /* Every cable's id into b->cable_id, and what cables_scan says; -1 with b->rc set on failure. */
 int fp_xlsx__cables_scan(book *b, cables_scan *out);
 /* xlsx_racks.c. Its rows (one per slot of fp__port_links_build) and formats (the spare grey,
- * the media's text and integer) are counted ahead by write_xlsx.c's ports_thread_start, which
+ * the media's text and integer) are counted ahead by fp_xlsx__ports_thread_start (xlsx_ports_thread.c), which
  * writes the sheet on a thread of its own: a new row or format there must be counted there too
  * (test write_xlsx/ports_thread_writes_the_same_bytes). */
 void fp_xlsx__write_ports(book *b);
