@@ -1,6 +1,5 @@
 /* fabplan — fabric: the cluster's other networks, each built by the Clos builder (clos.c). */
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,10 +227,7 @@ static void name_set_free(name_set *s)
  * of memory. */
 static int name_set_add(name_set *s, const char *name, int owner, int *prev)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (const char *c = name; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ull;
-    size_t i = (size_t)h & s->mask;
+    size_t i = (size_t)fp__hash_text(name) & s->mask;
     for (; s->at[i] != 0; i = (i + 1) & s->mask)
         if (strcmp(s->text + s->at[i] - 1, name) == 0) {
             *prev = s->owner[i];

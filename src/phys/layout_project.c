@@ -6,14 +6,6 @@
 #include <string.h>
 #include "phys/phys.h"
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 /* Keep the racks that hold something now; positions (K12) are the full build's. keep[] maps
  * the full build's racks to the kept ones (-1 dropped). */
 static void keep_used_racks(fp_layout *lay, const fp_fabric *fab, const fp_layout *full,
@@ -48,7 +40,7 @@ static void name_index(const fp_fabric *ffab, const fp_rspec *frs, char (*fname)
     memset(slot, 0xff, sizeof *slot * (size_t)n_slot);
     for (int64_t d = 0; d < ffab->n_dev; d++) {
         fp__device_name(fname[d], sizeof fname[d], ffab, frs, d);
-        uint64_t h = name_hash(fname[d]) & (uint64_t)(n_slot - 1);
+        uint64_t h = fp__hash_text(fname[d]) & (uint64_t)(n_slot - 1);
         while (slot[h] >= 0)
             h = (h + 1) & (uint64_t)(n_slot - 1);
         slot[h] = d;
@@ -83,7 +75,7 @@ fp_status fp__layout_project(fp_layout *lay, const fp_fabric *fab, const fp_rspe
     }
     for (int64_t d = 0; d < fab->n_dev; d++) {
         fp__device_name(name, sizeof name, fab, rs, d);
-        uint64_t h = name_hash(name) & (uint64_t)(n_slot - 1);
+        uint64_t h = fp__hash_text(name) & (uint64_t)(n_slot - 1);
         int64_t f = -1;
         for (; slot[h] >= 0; h = (h + 1) & (uint64_t)(n_slot - 1))
             if (strcmp(fname[slot[h]], name) == 0) {

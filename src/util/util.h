@@ -20,6 +20,16 @@ fp_status fp__error_set(fp_error *err, fp_status code, const char *where, const 
     FP_PRINTF(4, 5);
 #define FP_FAIL(err, code, where, ...) return fp__error_set((err), (code), (where), __VA_ARGS__)
 
+/* FNV-1a hash of a NUL-terminated text: the open-addressing name tables (layout projection,
+ * the networks' device-name check) index by it. */
+static inline uint64_t fp__hash_text(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
 /* ---- files (util.c) ---- */
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
 /* CSV field quoting per RFC 4180 when needed. */
