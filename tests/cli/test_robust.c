@@ -230,3 +230,20 @@ Test(robust, diff_refuses_what_it_cannot_pair, .timeout = TEST_TIMEOUT(120))
     cr_expect_eq(run(BIN " diff a nojson -o d", out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "cost of the step: unknown") != NULL, "%s", out);
 }
+
+/* A plan name with '&' before 'G' or "[Picture]": libxlsxwriter reads "&&G" in the sheets'
+ * print header as an image placeholder, finds no image and frees the header it then writes
+ * ("double free or corruption", exit 134, for `fabplan plan --name 'R&G'`). The header now
+ * carries an invisible word joiner (U+2060, bytes E2 81 A0) after the escaped '&'; Excel and
+ * LibreOffice print "R&G &[Picture]". */
+Test(robust, ampersand_g_in_the_name, .timeout = TEST_TIMEOUT(120))
+{
+    char out[8192];
+    cr_assert_eq(run(BIN " plan --gpus 64 --name 'R&G &[Picture]' -q --formats xlsx -o a", out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "WARNING") == NULL, "libxlsxwriter complained: %s", out);
+    cr_assert_eq(run("unzip -p a/plan.xlsx xl/worksheets/sheet1.xml | grep -o '<oddHeader>[^<]*'", out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "<oddHeader>&amp;L&amp;\"-,Bold\"R&amp;&amp;\xE2\x81\xA0G &amp;&amp;\xE2\x81\xA0[Picture]: fabric plan") != NULL,
+              "%.600s", out);
+}
