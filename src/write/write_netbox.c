@@ -32,15 +32,24 @@ void fp__netbox_row(fp_outbuf *ob, const char *const *fields, size_t n)
 
 /* ---- device types: the community device-type library's names where the part is there ---- */
 
-/* Parts of the built-in catalog that the NetBox devicetype-library has (device-types/Nvidia/):
- * the same manufacturer, model and slug, so a library import and this set name one type. */
+/* Parts of the built-in catalog that the NetBox devicetype-library has: its manufacturer,
+ * model and slug, so a library import and this set name one type (NetBox keys a device type by
+ * manufacturer and model). Read in netbox-community/devicetype-library: device-types/Nvidia/
+ * QM9700.yaml, SN5600.yaml, Q3400-RA.yaml, SN2201.yaml (slug mellanox-sn2201, as the file
+ * gives it), and device-types/Mellanox/SN4600C.yml (the SN4600C is filed under Mellanox only).
+ * The library has no Q3450-LD and no SN6810 (device-types/Nvidia/ lists neither): they take
+ * the library's style, Nvidia, the bare model and slug nvidia-<model>. Every other part (the
+ * generic and custom switches) has no model number, and its type is its catalog name. */
 static const struct {
-    const char *id, *model, *slug;
+    const char *id, *manufacturer, *model, *slug;
 } library[] = {
-    { "nvidia-qm9700", "QM9700", "nvidia-qm9700" },
-    { "nvidia-sn5600", "SN5600", "nvidia-sn5600" },
-    { "nvidia-q3400", "Q3400-RA", "nvidia-q3400-ra" },
-    { "nvidia-sn2201", "SN2201", "mellanox-sn2201" },
+    { "nvidia-qm9700", "Nvidia", "QM9700", "nvidia-qm9700" },
+    { "nvidia-sn5600", "Nvidia", "SN5600", "nvidia-sn5600" },
+    { "nvidia-q3400", "Nvidia", "Q3400-RA", "nvidia-q3400-ra" },
+    { "nvidia-sn2201", "Nvidia", "SN2201", "mellanox-sn2201" },
+    { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
+    { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
+    { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
 };
 
 typedef fp_nb_type nb_type;
@@ -97,6 +106,7 @@ void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p)
     t->u_height = p->ru > 0 ? p->ru : 1;
     for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
         if (strcmp(p->id, library[i].id) == 0) {
+            snprintf(t->manufacturer, sizeof t->manufacturer, "%s", library[i].manufacturer);
             snprintf(t->model, sizeof t->model, "%s", library[i].model);
             snprintf(t->slug, sizeof t->slug, "%s", library[i].slug);
             return;
