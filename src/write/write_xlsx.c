@@ -24,21 +24,51 @@ lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name)
     return ws;
 }
 
+/* The plan name as header text, at most max characters, cut between whole characters. '&'
+ * starts a code in a header, so a literal one is written twice; before a 'G' or '[' a word
+ * joiner (U+2060, invisible) follows, because libxlsxwriter counts "&&G" and "&&[Picture]" as
+ * image placeholders and, finding no image, frees the header it goes on to write (a use
+ * after free; "double free or corruption" for a plan named "R&G"). */
+static void header_name(char *out, size_t n, const char *from, int max)
+{
+    size_t k = 0;
+    int chars = 0;
+    while (*from) {
+        char piece[8];
+        size_t len = 0;
+        int w = 1;
+        if (*from == '&') {
+            memcpy(piece, "&&", 2);
+            len = 2;
+            w = 2;
+            if (from[1] == 'G' || from[1] == '[') {
+                memcpy(piece + len, "\xE2\x81\xA0", 3);
+                len += 3;
+                w = 3;
+            }
+            from++;
+        } else {
+            do
+                piece[len++] = *from++;
+            while (len < 4 && ((unsigned char)*from & 0xC0) == 0x80);
+        }
+        if (chars + w > max || k + len >= n)
+            break;
+        memcpy(out + k, piece, len);
+        k += len;
+        chars += w;
+    }
+    out[k] = '\0';
+}
+
 /* How every sheet prints: the chosen paper, narrow side margins (the data is wide), the plan and
  * sheet named in the header, "page X of Y" in the footer, one page wide. Rows repeat with
  * worksheet_repeat_rows where a sheet has a header row. */
 void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
 {
-    char head[300], name[2 * sizeof fp__plan_rspec(b->plan)->name];
-    const char *from = plan_name(b->plan);
-    size_t k = 0;
-    /* '&' starts a code in a header: a literal one is written twice */
-    for (; *from && k + 2 < sizeof name; from++) {
-        if (*from == '&')
-            name[k++] = '&';
-        name[k++] = *from;
-    }
-    name[k] = '\0';
+    /* a header holds 255 characters (LXW_HEADER_FOOTER_MAX): 28 are ours */
+    char head[1024], name[800];
+    header_name(name, sizeof name, plan_name(b->plan), 200);
     if (landscape)
         worksheet_set_landscape(ws);
     else
@@ -49,7 +79,7 @@ void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
     double side = b->paper == FP_PAPER_LETTER ? 0.2 : 0.3;
     worksheet_set_margins(ws, side, side, 0.6, 0.6);
     lxw_header_footer_options hf = { .margin = 0.25 };
-    snprintf(head, sizeof head, "&L&\"-,Bold\"%.200s: fabric plan&R&A", name);
+    snprintf(head, sizeof head, "&L&\"-,Bold\"%s: fabric plan&R&A", name);
     keep(b, worksheet_set_header_opt(ws, head, &hf));
     keep(b, worksheet_set_footer_opt(ws, "&Lfabplan " FP_VERSION "&Cpage &P of &N", &hf));
     worksheet_fit_to_pages(ws, 1, 0);
