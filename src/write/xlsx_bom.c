@@ -338,7 +338,8 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
         if (fp_plan_network(plan, i, &ni, NULL) != FP_OK)
             break;
         put_s(b, ws, *r, 0, ni.name, NULL);
-        snprintf(buf, sizeof buf, "%s%s", ni.role, ni.dual_homed ? ", MLAG pairs" : "");
+        snprintf(buf, sizeof buf, "%s%s%s%s", ni.role, ni.dual_homed ? ", " : "", ni.pair_name,
+                 ni.dual_homed ? "s" : "");
         put_s(b, ws, *r, 1, buf, NULL);
         put_n(b, ws, *r, 2, (double)ni.hosts, b->integer);
         put_n(b, ws, *r, 3, ni.port_gbps, NULL);

@@ -567,6 +567,16 @@ Test(networks, public_getters)
             cabling += b->line[k].ext_usd;
     cr_assert_gt(cabling, 0);
     cr_assert_float_eq(ni.cost_usd, (double)ni.switches * 25000 + cabling, 1e-6);
+    /* Pairs named by protocol: in-band is Ethernet (SN4600C), MLAG pairs; storage InfiniBand
+     * (QM9700), which has no MLAG: leaf pairs; out-of-band single-homed: none. */
+    cr_assert_str_eq(ni.pair_name, "MLAG pair");
+    cr_assert_eq(fp_plan_network(p, 0, &ni, &err), FP_OK);
+    cr_assert_str_eq(ni.name, "storage");
+    cr_assert_eq(ni.dual_homed, 1);
+    cr_assert_str_eq(ni.pair_name, "leaf pair");
+    cr_assert_eq(fp_plan_network(p, 2, &ni, &err), FP_OK);
+    cr_assert_eq(ni.dual_homed, 0);
+    cr_assert_str_eq(ni.pair_name, "");
     cr_assert_eq(fp_plan_network(p, 3, &ni, &err), FP_EINVAL);
     fp_plan_free(p);
     p = preset_plan("dgx-h100-4su");
@@ -1224,5 +1234,37 @@ Test(networks, single_homed_leaves_take_whole_units)
     /* Each leaf's hosts are whole SUs: servers 48k .. 48k + 47. */
     for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++)
         cr_assert_eq(f->link[l].z - f->tier_base[1], f->link[l].a / 48);
+    fp_plan_free(p);
+}
+
+/* The workbook's Networks table (Summary) words each network's pairs by its protocol: the
+ * InfiniBand storage network is on leaf pairs, the Ethernet in-band one on MLAG pairs, the
+ * single-homed out-of-band one on neither. */
+Test(networks, workbook_words_pairs_by_protocol)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    char dir[64], xlsx[128], names[16][32];
+    write_plan(p, FP_WRITE_XLSX, dir);
+    snprintf(xlsx, sizeof xlsx, "%s/plan.xlsx", dir);
+    int n = xl_sheet_names(xlsx, names, 16), summary = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], "Summary") == 0)
+            summary = i + 1;
+    cr_assert_gt(summary, 0);
+    char *xml = xl_sheet(xlsx, summary);
+    const char *pos = xml;
+    xl_row *row = malloc(sizeof *row);
+    int seen = 0;
+    while (xl_next_row(&pos, row)) {
+        if (strcmp(row->v[0], "storage") == 0 && (seen |= 1))
+            cr_expect_str_eq(row->v[1], "storage, leaf pairs");
+        if (strcmp(row->v[0], "inband") == 0 && (seen |= 2))
+            cr_expect_str_eq(row->v[1], "management, MLAG pairs");
+        if (strcmp(row->v[0], "oob") == 0 && (seen |= 4))
+            cr_expect_str_eq(row->v[1], "oob");
+    }
+    cr_expect_eq(seen, 7);
+    free(row);
+    free(xml);
     fp_plan_free(p);
 }
