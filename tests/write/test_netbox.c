@@ -1161,3 +1161,63 @@ Test(netbox, device_types_use_library_names)
     csv_free(&c);
     fp_plan_free(p);
 }
+
+/* Interfaces of the compute fabric at each port's own speed. MIXED: 512 GPUs, one 400G NIC per
+ * GPU, SN5600 (64 x 800G OSFP, breakouts 2 and 4), links 400G below the leaves and 800G above,
+ * two-tier Clos at 1:1. A leaf's down bandwidth equals its up: d x 400 = u x 800, and its 64
+ * cages hold d / 2 split ports plus u whole ones, so d = 64 (swp1-swp32, s0 and s1, at 400G)
+ * and u = 32 (swp33-swp64 at 800G): 96 interfaces, 64 `400gbase-x-osfp` and 32
+ * `800gbase-x-osfp`. A spine's 64 ports all run 800G whole. 512 / 64 = 8 leaves x 32 = 256
+ * uplinks over 4 spines. Before, every port was listed at the NIC speed and a leaf had 128
+ * (swp33-swp96 at 400G: ports the switch does not have). RJ45: the SN2201 leaves of the 96-host
+ * 1 GbE fabric (device-type library SN2201: swp1-48 1000BASE-T, swp49-52 100G QSFP28) and the
+ * SN4600C spine, 64 x 100G. Every cable end must be one of these interfaces (check_netbox). */
+#define MIXED "{\"name\":\"mixed\",\"cluster\":{\"gpus\":512,\"gpus_per_server\":8,\"nic\":\"nvidia-cx7-osfp\"}," \
+              "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-sn5600\",\"link_gbps\":[400,800]}}"
+#define RJ45 "{\"name\":\"rj45\",\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1," \
+             "\"nic\":{\"ports\":1,\"port_gbps\":1,\"cage\":\"RJ45\"}}," \
+             "\"fabric\":{\"topology\":\"clos\",\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}}"
+
+/* Interfaces of device `dev` in dir/netbox-interfaces.csv with this type and speed (Kbps). */
+static long interfaces_of(const char *dir, const char *dev, const char *type, const char *kbps)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    csv_file c = csv_load(path);
+    long n = 0;
+    for (long i = 1; i < c.n; i++) {
+        char *f[8];
+        cr_assert_geq(csv_split(c.line[i], f, 8), 4);
+        n += strcmp(f[0], dev) == 0 && strcmp(f[2], type) == 0 && strcmp(f[3], kbps) == 0;
+    }
+    csv_free(&c);
+    return n;
+}
+
+Test(netbox, interfaces_at_each_ports_speed)
+{
+    fp_plan *p = plan_from(MIXED);
+    char dir[64];
+    cr_expect_eq(check_netbox(p), 512 + 256);
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "400gbase-x-osfp", "400000000"), 64);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "800gbase-x-osfp", "800000000"), 32);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "400gbase-x-osfp", "800000000") +
+                 interfaces_of(dir, "leaf-01", "800gbase-x-osfp", "400000000"), 0);
+    cr_expect_eq(interfaces_of(dir, "spine-01", "800gbase-x-osfp", "800000000"), 64);
+    for (size_t i = 0; i < fp_plan_device_count(p); i++) {
+        fp_device_info d;
+        cr_assert_eq(fp_plan_device(p, i, &d, NULL), FP_OK);
+        if (d.tier > 0)
+            cr_expect_eq(d.ports, d.tier == 1 ? 64 + 32 : 64, "%s", d.name);
+    }
+    fp_plan_free(p);
+
+    p = plan_from(RJ45);
+    cr_expect_eq(check_netbox(p), 96 + 2);
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "1000base-t", "1000000"), 48);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "100gbase-x-qsfp28", "100000000"), 4);
+    cr_expect_eq(interfaces_of(dir, "spine-01", "100gbase-x-qsfp28", "100000000"), 64);
+    fp_plan_free(p);
+}
