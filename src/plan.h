@@ -101,5 +101,10 @@ const int32_t *fp__plan_device_racks(const fp_plan *plan);
  * medium of its link i (an fp_medium, -1 without the cabling stage). */
 void fp__plan_net_shape(const fp_plan *plan, int k, fp_shape *out);
 int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i);
+/* How many media the outputs list per medium (media 0 .. n-1, fp_medium order): every medium
+ * when any cable of the plan (compute fabric or a network) is twisted pair, else all but
+ * FP_MEDIUM_TP, the last, so plans without it read as they did before it existed. Without
+ * the cabling stage: all but FP_MEDIUM_TP. */
+int fp__plan_media_shown(const fp_plan *plan);
 
 #endif

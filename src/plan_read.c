@@ -202,7 +202,7 @@ fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_
         out->ports = plan->rs.nics_per_server * plan->rs.nic.ports;
         out->model = plan->rs.nic.id;
     } else {
-        out->ports = plan->rs.tier[d->tier - 1].radix;
+        out->ports = fp__switch_ports(f, &plan->rs, d->tier - 1);
         out->model = plan->rs.tier[d->tier - 1].model.id;
     }
     fp__device_name(out->name, sizeof out->name, f, &plan->rs, (int64_t)i);

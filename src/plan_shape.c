@@ -49,6 +49,23 @@ int fp__plan_net_link_medium(const fp_plan *plan, int k, int64_t i)
     return cab && cab->link_medium ? cab->link_medium[i] : -1;
 }
 
+/* Links of medium m in one cabling, every boundary. */
+static int64_t medium_links(const fp_cabling *cab, int m)
+{
+    int64_t n = 0;
+    for (int b = 0; b < FP_MAX_TIERS; b++)
+        n += cab->by_medium[b][m];
+    return n;
+}
+
+int fp__plan_media_shown(const fp_plan *plan)
+{
+    int64_t tp = medium_links(&plan->cab, FP_MEDIUM_TP);
+    for (int k = 0; k < plan->net_phys.n; k++)
+        tp += medium_links(&plan->net_phys.cab[k], FP_MEDIUM_TP);
+    return tp > 0 ? FP_MEDIUM_COUNT : FP_MEDIUM_TP;
+}
+
 char *fp__plan_device_name(const fp_plan *plan, int64_t i, char *buf, size_t n)
 {
     return fp__device_name(buf, n, &plan->fab, &plan->rs, i);

@@ -16,17 +16,19 @@
 extern "C" {
 #endif
 
-/** Media a link can use, cheapest reach first. */
+/** Media a link can use: the direct-attach media, cheapest reach first, then the optics, then
+ *  twisted pair (added last so the others keep their numbers). */
 typedef enum fp_medium {
     FP_MEDIUM_DAC = 0,  /**< passive direct-attach copper */
     FP_MEDIUM_ACC,      /**< active copper cable */
     FP_MEDIUM_AEC,      /**< active electrical cable */
     FP_MEDIUM_MMF,      /**< multimode optics (SR) on OM4 fibre */
     FP_MEDIUM_SMF,      /**< single-mode optics (DR/FR) on OS2 fibre */
+    FP_MEDIUM_TP,       /**< twisted-pair copper: BASE-T on RJ45 (Cat6A patch cords, 100 m) */
     FP_MEDIUM_COUNT
 } fp_medium;
 
-/** Static name of a medium: "DAC", "ACC", "AEC", "MMF", "SMF". */
+/** Static name of a medium: "DAC", "ACC", "AEC", "MMF", "SMF", "TP"; "unknown" out of range. */
 FP_EXPORT const char *fp_medium_name(fp_medium m);
 
 /** Where a device sits. Numbers are 1-based as printed on the floor. */

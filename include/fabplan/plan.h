@@ -65,7 +65,9 @@ typedef struct fp_device_info {
     int su;                 /**< 0-based scalable unit (rail-optimized), -1 when none */
     int rail;               /**< 0-based rail of a rail leaf, -1 when none */
     int index;              /**< 0-based index in its group */
-    int ports;              /**< logical ports (servers: NIC ports cabled) */
+    int ports;              /**< logical ports, the numbers links use (servers: NIC ports cabled;
+                                 a switch whose up side splits otherwise, or that has uplink ports,
+                                 counts its down ports, then every port from the up side on) */
     const char *model;      /**< catalog id (borrowed) */
     char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17" */
 } fp_device_info;

@@ -164,7 +164,8 @@ static void print_physical(const fp_plan *plan)
     }
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
-        printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);
+        if (m != FP_MEDIUM_TP || by[m] > 0)     /* twisted pair only where it is used */
+            printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);
     printf("\n");
     for (size_t i = 0; i < nc; i++) {
         double route_m = fp_plan_cable_route_m(plan, i);

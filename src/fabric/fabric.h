@@ -99,6 +99,20 @@ static inline int fp__switch_phys(const fp_fabric *fab, const fp_rspec *rs, int 
     return base + port / b;
 }
 
+/* Logical ports of a switch of tier t (0 = leaf): the port numbers fp__switch_phys maps. Both
+ * sides split alike: radix. Else the down side's `down` ports, then every physical port from
+ * up_phys on (the rest of the front ports, and a part's uplink group) at the up side's split:
+ * an SN2201 leaf's 48 RJ45 ports and its 4 QSFP28 uplinks are ports 0-47 and 48-51. */
+static inline int fp__switch_ports(const fp_fabric *fab, const fp_rspec *rs, int t)
+{
+    const fp_tier_spec *ts = &rs->tier[t];
+    const fp_tier_size *sz = &fab->size[t];
+    if (sz->up_phys < 0)
+        return ts->radix;
+    int phys = ts->model.ports + (ts->model.uplink_ports > 0 ? ts->model.uplink_ports : 0);
+    return sz->down + (phys - sz->up_phys) * ts->breakout_up;
+}
+
 /* ---- names (names.c) ---- */
 const char *fp__tier_role(int tier, int tiers);
 /* Device name ("su03-leaf-r5"); returns buf. */

@@ -303,7 +303,7 @@ static fp_status rack_totals(const ctx *c, fp_error *err)
             ends[n_ends++] = lay->dev_rack[l0->a];
             ends[n_ends++] = lay->dev_rack[l0->z];
         }
-        if (cb->medium <= FP_MEDIUM_AEC)
+        if (fp__medium_copper(cb->medium))
             for (int e = 0; e < n_ends; e++)
                 power[ends[e]] += c->ps->parts[cb->part].power_w / n_ends;
         /* Every rack this cable touches counts it once, when it touches more than one. */

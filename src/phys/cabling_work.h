@@ -31,7 +31,7 @@ typedef struct comp_cage {
  * (fp__media_prepare): the strings it matches become small ids (equal strings, equal ids), so
  * choosing the media of a set of cages compares integers. */
 typedef struct part_key {
-    int8_t copper;          /* a cable's FP_MEDIUM_DAC/ACC/AEC, else -1 */
+    int8_t copper;          /* a cable's FP_MEDIUM_DAC/ACC/AEC/TP, else -1 */
     int8_t optic;           /* a transceiver's optic class (0 SR, 1 DR, 2 FR), else -1 */
     uint8_t proto;          /* proto_ok */
     int16_t cage, far;      /* ids: cage; a cable's far end or legs (leg_cage, else cage) */
@@ -200,6 +200,8 @@ static inline int copper_medium(const fp_part *p)
         return FP_MEDIUM_ACC;
     if (strcmp(p->medium, "AEC") == 0)
         return FP_MEDIUM_AEC;
+    if (strcmp(p->medium, "TP") == 0)
+        return FP_MEDIUM_TP;
     return -1;
 }
 

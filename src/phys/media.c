@@ -1,8 +1,8 @@
 /* fabplan — media choice: the medium, cable or fibre, and transceivers for each set of links
  * that share cages.
  *
- * For each set we try, in order, passive DAC, active copper (ACC), AEC — only for shapes one
- * copper cable can serve: a straight cable between two cages, or a splitter from one hub cage
+ * For each set we try, in order, passive DAC, active copper (ACC), AEC, twisted pair (RJ45
+ * ports only) — only for shapes one copper cable can serve: a straight cable between two cages, or a splitter from one hub cage
  * to single-port cages — then optics: SR on multimode, DR then FR on single-mode. Each link
  * keeps its own fibre; each cage gets one module (a twin-port module counts once for its two
  * links). */
@@ -408,9 +408,12 @@ static fp_status set_read(ctx *c, const int32_t *links, size_t n, fp_media_set *
 /* One copper cable for the whole set, the cheapest medium first; the part or -1. */
 static int set_copper(ctx *c, const int32_t *links, size_t n, const fp_media_set *s)
 {
+    /* Twisted pair fits only RJ45 cages, where no other copper does: its place is moot. */
+    static const int copper[] = { FP_MEDIUM_DAC, FP_MEDIUM_ACC, FP_MEDIUM_AEC, FP_MEDIUM_TP };
     int part = -1, medium = -1, kind = FP_CABLE_STRAIGHT;
     double stock = 0;
-    for (int m = FP_MEDIUM_DAC; m <= FP_MEDIUM_AEC && part < 0; m++) {
+    for (size_t x = 0; x < sizeof copper / sizeof copper[0] && part < 0; x++) {
+        const int m = copper[x];
         if (!(s->allowed & (1u << m)))
             continue;
         part = try_copper(c, links, n, c->cg, s->ncg, s->cu_route, m, s->forced, &stock, &kind);

@@ -95,6 +95,13 @@ typedef struct fp_cable {
 } fp_cable;
 enum { FP_CABLE_STRAIGHT = 0, FP_CABLE_TWIN, FP_CABLE_SPLIT };
 
+/* A copper cable end to end (DAC, ACC, AEC or twisted pair): no fibre, no module; its own
+ * power, if any, is drawn at its ends. */
+static inline int fp__medium_copper(int m)
+{
+    return m <= FP_MEDIUM_AEC || m == FP_MEDIUM_TP;
+}
+
 typedef struct fp_cabling {
     fp_cable *cable;
     int64_t n_cable;

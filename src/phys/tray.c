@@ -1,6 +1,7 @@
 /* fabplan — overhead tray fill: the tray over each row carries every cable with an end in that
  * row (a cable between rows rides the tray of each row it leaves or enters; cables within one
- * rack stay in it). A cable counts its cross-section: copper (DAC, ACC, AEC) 7.5 mm across,
+ * rack stay in it). A cable counts its cross-section: copper (DAC, ACC, AEC, and
+ * twisted pair: a Cat6A U/UTP cord is 6-7.5 mm) 7.5 mm across,
  * a fibre cord 3.0 mm; with structured cabling a link between racks puts 1/12 of a 144-fibre
  * trunk (9.0 mm across) in the tray instead of its cords, which stay in their racks. The tray
  * holds tray_width_mm x tray_depth_mm x tray_fill_max (docs/layout.md). */
@@ -54,7 +55,7 @@ fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *
             leaves |= racks[k] != racks[0];
         if (!leaves)
             continue;
-        double area = cb->medium <= FP_MEDIUM_AEC ? disc(7.5) : disc(3.0);
+        double area = fp__medium_copper(cb->medium) ? disc(7.5) : disc(3.0);
         if (cab->seg && cab->seg[3 * i + 1] > 0)
             area = disc(9.0) / 12.0;
         /* Each row the cable touches, once. */

@@ -232,6 +232,36 @@ static fp_status check_port_part(fp_part *pt, const cJSON *o, const char *ptr, c
     return FP_OK;
 }
 
+/* A copper cable: its speed, reach, stock lengths and medium. Twisted pair (medium "TP") is
+ * the RJ45 cord and only it: an RJ45 cage takes no direct-attach cable, and a BASE-T channel
+ * is at most 100 m at any category (TIA-568.2-D: 90 m permanent link plus 10 m of cords;
+ * 1000BASE-T, IEEE 802.3ab, and 10GBASE-T on Cat6A, IEEE 802.3an). */
+static fp_status check_cable(const fp_part *pt, const char *ptr, fp_error *err)
+{
+    const int tp = strcmp(pt->medium, "TP") == 0;
+    const int rj45 = strcmp(pt->cage, "RJ45") == 0 || strcmp(pt->leg_cage, "RJ45") == 0;
+    if (pt->port_gbps == 0 || pt->reach_m <= 0 || pt->n_lengths == 0 ||
+        (strcmp(pt->medium, "DAC") != 0 && strcmp(pt->medium, "ACC") != 0 &&
+         strcmp(pt->medium, "AEC") != 0 && !tp))
+        FP_FAIL(err, FP_ECATALOG, ptr,
+                "%s: cable \"%s\" needs \"port_gbps\", \"reach_m\", \"lengths_m\" and \"medium\" (\"DAC\", \"ACC\", \"AEC\" or \"TP\")",
+                ptr, pt->id);
+    char where[160];
+    if (tp != rj45 || (tp && pt->leg_cage[0] && strcmp(pt->leg_cage, "RJ45") != 0)) {
+        snprintf(where, sizeof where, "%s/medium", ptr);
+        FP_FAIL(err, FP_ECATALOG, where,
+                "%s: cable \"%s\": twisted pair (\"TP\") is the RJ45 cord, RJ45 at both ends; found medium \"%s\", cage \"%s\", leg_cage \"%s\"",
+                where, pt->id, pt->medium, pt->cage, pt->leg_cage);
+    }
+    if (tp && pt->reach_m > 100 + 1e-9) {
+        snprintf(where, sizeof where, "%s/reach_m", ptr);
+        FP_FAIL(err, FP_ECATALOG, where,
+                "%s: cable \"%s\": a twisted-pair channel is at most 100 m (TIA-568.2-D), found %g m",
+                where, pt->id, pt->reach_m);
+    }
+    return FP_OK;
+}
+
 /* Required fields per type: what the planner needs to use the part. */
 static fp_status check_required(fp_part *pt, const cJSON *o, const char *ptr, const char *type,
                                 int nbr, fp_error *err)
@@ -248,13 +278,7 @@ static fp_status check_required(fp_part *pt, const cJSON *o, const char *ptr, co
                     ptr, pt->id);
         break;
     case FP_PART_CABLE:
-        if (pt->port_gbps == 0 || pt->reach_m <= 0 || pt->n_lengths == 0 ||
-            (strcmp(pt->medium, "DAC") != 0 && strcmp(pt->medium, "ACC") != 0 &&
-             strcmp(pt->medium, "AEC") != 0))
-            FP_FAIL(err, FP_ECATALOG, ptr,
-                    "%s: cable \"%s\" needs \"port_gbps\", \"reach_m\", \"lengths_m\" and \"medium\" (\"DAC\", \"ACC\" or \"AEC\")",
-                    ptr, pt->id);
-        break;
+        return check_cable(pt, ptr, err);
     case FP_PART_FIBRE:
         /* A fitting of structured cabling (patch panel, adapter plate, cassette) is sold by
          * the piece: connector "panel", "plate" or "cassette", no lengths and no fibre. */
@@ -564,7 +588,7 @@ fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp
     return FP_OK;
 }
 
-static const char *const medium_names[] = { "DAC", "ACC", "AEC", "MMF", "SMF" };
+static const char *const medium_names[FP_MEDIUM_COUNT] = { "DAC", "ACC", "AEC", "MMF", "SMF", "TP" };
 
 const char *fp_medium_name(fp_medium m)
 {

@@ -169,7 +169,7 @@ static fp_status media_value(unsigned *out, const cJSON *v, const char *ptr, fp_
         int m = medium_from_name(v->valuestring);
         if (m < 0)
             FP_FAIL(err, FP_EINVAL, ptr,
-                    "%s: unknown medium \"%s\"; expected DAC, ACC, AEC, MMF or SMF", ptr,
+                    "%s: unknown medium \"%s\"; expected DAC, ACC, AEC, MMF, SMF or TP", ptr,
                     v->valuestring);
         *out = 1u << m;
         return FP_OK;
@@ -184,7 +184,7 @@ static fp_status media_value(unsigned *out, const cJSON *v, const char *ptr, fp_
         fp__json_ptr_index(p, sizeof p, ptr, i++);
         int m = cJSON_IsString(it) ? medium_from_name(it->valuestring) : -1;
         if (m < 0)
-            FP_FAIL(err, FP_EINVAL, p, "%s: expected DAC, ACC, AEC, MMF or SMF, found %s", p,
+            FP_FAIL(err, FP_EINVAL, p, "%s: expected DAC, ACC, AEC, MMF, SMF or TP, found %s", p,
                     fp__json_describe(it, d, sizeof d));
         mask |= 1u << m;
     }

@@ -26,9 +26,9 @@ static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64
 }
 
 /* Media colours, after cable jackets where there is a convention: OM4 aqua, OS2 yellow; copper
- * in browns and a red for active electrical cables. */
+ * in browns and a red for active electrical cables; twisted pair in purple. */
 static const char *const medium_colour[FP_MEDIUM_COUNT] = { "#8c510a", "#d27b00", "#b2182b",
-                                                            "#00a3ad", "#d4b000" };
+                                                            "#00a3ad", "#d4b000", "#7b4fb0" };
 
 /* An edge's colour list: one line per medium it carries ("#00a3ad", or "#d27b00:#00a3ad" drawn
  * as parallel lines), grey while the plan has no cabling. */

@@ -363,7 +363,7 @@ int fp__port_links_build(fp_port_links *out, const fp_plan *plan)
         return -1;
     off[0] = 0;
     for (int64_t d = 0; d < nsw; d++)
-        off[d + 1] = off[d] + rs->tier[fab->dev[first + d].tier - 1].radix;
+        off[d + 1] = off[d] + fp__switch_ports(fab, rs, fab->dev[first + d].tier - 1);
     if ((link_at = malloc((size_t)(off[nsw] ? off[nsw] : 1) * sizeof *link_at)) == NULL) {
         free(off);
         return -1;

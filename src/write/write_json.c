@@ -72,7 +72,7 @@ static void add_growth(cJSON *root, const fp_plan *plan)
                                 (double)g.links_by_boundary[i]);
     cJSON_AddNumberToObject(o, "cables", (double)g.cables);
     t = cJSON_AddObjectToObject(o, "cables_by_medium");
-    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+    for (int m = 0; m < fp__plan_media_shown(plan); m++)
         cJSON_AddNumberToObject(t, fp_medium_name((fp_medium)m), (double)g.cables_by_medium[m]);
     cJSON_AddNumberToObject(o, "transceivers", (double)g.transceivers);
     cJSON_AddNumberToObject(o, "cost_usd", round(g.cost_usd * 100) / 100);

@@ -159,8 +159,9 @@ static void net_place_fail(cJSON *o, const fp_plan *plan, int i, const fp_failur
     }
 }
 
-/* Its bill of materials: the lines and their totals. */
-static void net_bom(cJSON *o, const fp_net_bom *b)
+/* Its bill of materials: the lines and their totals (cables of the first `shown` media,
+ * fp__plan_media_shown). */
+static void net_bom(cJSON *o, const fp_net_bom *b, int shown)
 {
     cJSON *bo = cJSON_AddObjectToObject(o, "bom");
     cJSON *a = cJSON_AddArrayToObject(bo, "lines");
@@ -187,7 +188,7 @@ static void net_bom(cJSON *o, const fp_net_bom *b)
     cJSON_AddNumberToObject(bo, "cables", (double)b->cables);
     cJSON_AddNumberToObject(bo, "transceivers", (double)b->transceivers);
     cJSON *bm = cJSON_AddObjectToObject(bo, "cables_by_medium");
-    for (int k = 0; k < FP_MEDIUM_COUNT; k++)
+    for (int k = 0; k < shown; k++)
         cJSON_AddNumberToObject(bm, fp_medium_name((fp_medium)k), (double)b->cables_by_medium[k]);
     cJSON_AddNumberToObject(bo, "rack_units", (double)b->ru);
 }
@@ -212,7 +213,7 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan, const fp_failure_re
         net_shape(o, ns, fab);
         net_metrics(o, ns, fab, b);
         net_place_fail(o, plan, i, failure);
-        net_bom(o, b);
+        net_bom(o, b, fp__plan_media_shown(plan));
         cost += b->cost;
         power += b->power_w;
         switches += b->switches;

@@ -115,7 +115,7 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
     for (int b = 0; b < fp__plan_fabric(plan)->tiers; b++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, fp__plan_fabric(plan)->tiers, bn, sizeof bn));
-        for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        for (int m = 0; m < fp__plan_media_shown(plan); m++)
             cJSON_AddNumberToObject(o, fp_medium_name((fp_medium)m), (double)cab->by_medium[b][m]);
         cJSON_AddItemToArray(arr, o);
     }

@@ -355,12 +355,14 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
-/* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2).
- * NetBox has no AEC type; active copper is the nearest. */
+/* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2,
+ * blue management patch cords). NetBox has no AEC type; active copper is the nearest. Twisted
+ * pair is NetBox's `cat6a`: the catalog's twisted-pair cord is Cat6A. */
 static const char *const cable_type[FP_MEDIUM_COUNT] = { "dac-passive", "dac-active",
-                                                         "dac-active", "mmf-om4", "smf-os2" };
+                                                         "dac-active", "mmf-om4", "smf-os2",
+                                                         "cat6a" };
 static const char *const cable_color[FP_MEDIUM_COUNT] = { "000000", "000000", "000000",
-                                                          "00ffff", "ffff00" };
+                                                          "00ffff", "ffff00", "2196f3" };
 
 void fp__netbox_cable_kind(int medium, const char **type, const char **color)
 {

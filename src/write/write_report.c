@@ -10,7 +10,7 @@
 #include "write/writers.h"
 
 static const char *const medium_colour[FP_MEDIUM_COUNT] = { "#7f7f7f", "#a6a6a6", "#5b9bd5",
-                                                           "#2ab0b0", "#e0b000" };
+                                                           "#2ab0b0", "#e0b000", "#8e6cc0" };
 static const char *const category[] = { "switch", "nic", "transceiver", "copper", "fibre" };
 static const char *const category_colour[] = { "#4472c4", "#70ad47", "#ed7d31", "#7f7f7f",
                                                 "#ffc000" };
@@ -80,41 +80,59 @@ static void bar_chart(FILE *f, const char *title, const char *const *labels, con
     fputs("</svg>\n", f);
 }
 
-/* Links by medium per boundary: one stacked bar per boundary, shares of its links. */
+/* One stacked bar at row y: the shares of by[] (links per medium, the first `shown` media). */
+static void media_bar(FILE *f, int y, const char *label, const int64_t *by, int shown)
+{
+    double total = 0, x = 138;
+    for (int m = 0; m < shown; m++)
+        total += (double)by[m];
+    fprintf(f, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">%s</text>\n", y + 15, label);
+    for (int m = 0; m < shown && total > 0; m++) {
+        double w = 400.0 * (double)by[m] / total;
+        if (w <= 0)
+            continue;
+        fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"20\" fill=\"%s\">"
+                   "<title>%s: %lld links</title></rect>\n",
+                x, y + 2, w, medium_colour[m], fp_medium_name((fp_medium)m), (long long)by[m]);
+        if (w > 34)
+            fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"in\">%s</text>\n",
+                    x + w / 2, y + 16, fp_medium_name((fp_medium)m));
+        x += w;
+    }
+}
+
+/* Links by medium per boundary: one stacked bar per boundary, shares of its links; with spec
+ * `networks`, one more bar per network (all its links). */
 static void media_chart(FILE *f, const fp_plan *plan)
 {
     const fp_cabling *cab = fp__plan_cabling(plan);
-    int tiers = fp__plan_fabric(plan)->tiers, h = 60 + 30 * tiers;
-    char bn[32];
+    const int tiers = fp__plan_fabric(plan)->tiers, nets = fp__plan_net_count(plan);
+    const int shown = fp__plan_media_shown(plan), rows = tiers + nets, h = 60 + 30 * rows;
+    char bn[48];
     fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 560 %d\" width=\"560\" height=\"%d\" "
                "role=\"img\"><title>Media mix</title>"
-               "<text x=\"0\" y=\"16\" class=\"ct\">Links by medium, per boundary</text>\n", h, h);
-    for (int b = 0; b < tiers; b++) {
-        double total = 0, x = 138;
-        int y = 28 + 30 * b;
-        for (int m = 0; m < FP_MEDIUM_COUNT; m++)
-            total += (double)cab->by_medium[b][m];
-        fprintf(f, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">%s</text>\n", y + 15,
-                fp__boundary_name(b, tiers, bn, sizeof bn));
-        for (int m = 0; m < FP_MEDIUM_COUNT && total > 0; m++) {
-            double w = 400.0 * (double)cab->by_medium[b][m] / total;
-            if (w <= 0)
-                continue;
-            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"20\" fill=\"%s\">"
-                       "<title>%s: %lld links</title></rect>\n",
-                    x, y + 2, w, medium_colour[m], fp_medium_name((fp_medium)m),
-                    (long long)cab->by_medium[b][m]);
-            if (w > 34)
-                fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"in\">%s</text>\n",
-                        x + w / 2, y + 16, fp_medium_name((fp_medium)m));
-            x += w;
+               "<text x=\"0\" y=\"16\" class=\"ct\">Links by medium, per boundary%s</text>\n", h,
+            h, nets ? " and per network" : "");
+    for (int b = 0; b < tiers; b++)
+        media_bar(f, 28 + 30 * b, fp__boundary_name(b, tiers, bn, sizeof bn), cab->by_medium[b],
+                  shown);
+    for (int k = 0; k < nets; k++) {
+        int64_t by[FP_MEDIUM_COUNT] = { 0 };
+        const fp_fabric *nf = fp__plan_net_fabric(plan, k);
+        for (int64_t i = 0; i < nf->n_link; i++) {
+            int m = fp__plan_net_link_medium(plan, k, i);
+            if (m >= 0 && m < FP_MEDIUM_COUNT)
+                by[m]++;
         }
+        snprintf(bn, sizeof bn, "%s network", fp__plan_net(plan, k)->name);
+        media_bar(f, 28 + 30 * (tiers + k), bn, by, shown);
     }
-    int ly = 36 + 30 * tiers;
-    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+    /* the legend: 80 px a medium, 70 when twisted pair makes six (within the 560 px) */
+    const int ly = 36 + 30 * rows, step = shown > FP_MEDIUM_TP ? 70 : 80;
+    for (int m = 0; m < shown; m++)
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
                    "<text x=\"%d\" y=\"%d\">%s</text>\n",
-                138 + 80 * m, ly, medium_colour[m], 154 + 80 * m, ly + 11,
+                138 + step * m, ly, medium_colour[m], 154 + step * m, ly + 11,
                 fp_medium_name((fp_medium)m));
     fputs("</svg>\n", f);
 }

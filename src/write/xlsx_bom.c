@@ -551,7 +551,7 @@ static void summary_media(book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     put_s(b, ws, *r, 0, "Cables by medium", b->section);
     put_s(b, ws, (*r)++, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->section);
-    for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
+    for (int m = 0; m < fp__plan_media_shown(b->plan); m++) {
         put_s(b, ws, *r, 0, fp_medium_name((fp_medium)m), b->medium[m][K_TEXT]);
         put_n(b, ws, (*r)++, 1, (double)b->cables_by_medium[m], b->integer);
     }

@@ -645,6 +645,7 @@ Test(networks, network_cables_by_reach)
         const char *id = ps->parts[cb->part].id;
         if (f->link[l].boundary == 0) {
             cr_assert_str_eq(id, "generic-cat6a-rj45", "host link %lld", (long long)l);
+            cr_assert_eq(cab->link_medium[l], FP_MEDIUM_TP, "host link %lld", (long long)l);
         } else if (cab->link_route[l] <= 5.0) {
             cr_assert_str_eq(id, "nvidia-mcp1600-c0xx", "uplink %lld at %g m", (long long)l, cab->link_route[l]);
             up_dac++;
@@ -674,6 +675,11 @@ Test(networks, network_cables_by_reach)
     cr_assert_eq(cords, 215);
     cr_assert_eq(mods, 2 * up_fibre);
     cr_assert_eq(b->cables, 215 + 7);
+    /* By medium: the 215 Cat6A cords are twisted pair, not DAC; DAC only the 100G uplinks. */
+    cr_assert_eq(b->cables_by_medium[FP_MEDIUM_TP], 215);
+    cr_assert_eq(b->cables_by_medium[FP_MEDIUM_DAC], up_dac);
+    cr_assert_eq(b->cables_by_medium[FP_MEDIUM_MMF], up_fibre);
+    cr_assert_eq(fp__plan_net_bom(p, ib)->cables_by_medium[FP_MEDIUM_TP], 0);
     fp_plan_free(p);
 }
 
@@ -762,7 +768,7 @@ Test(networks, cables_labels_topology_network_column)
         inband += strcmp(net, "inband") == 0;
         storage += strcmp(net, "storage") == 0;
         if (strcmp(net, "oob") == 0)    /* host links at 1G on Cat6A, uplinks at 100G */
-            cr_assert(strstr(c.line[i], ",DAC,1,generic-cat6a-rj45,") != NULL ||
+            cr_assert(strstr(c.line[i], ",TP,1,generic-cat6a-rj45,") != NULL ||
                       (strstr(c.line[i], ",100,") != NULL && strstr(c.line[i], ",swp49,") != NULL),
                       "%s", c.line[i]);
         if (strcmp(net, "inband") == 0)

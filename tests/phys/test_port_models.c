@@ -484,7 +484,18 @@ Test(port_models, uplink_ports_of_their_own)
         if (l.boundary == 1)
             cr_assert_str_eq(l.a_port_name, "swp49");
     }
-    cr_assert_eq(links_of_medium(p, FP_MEDIUM_DAC) + links_of_medium(p, FP_MEDIUM_MMF), 98);
+    /* A leaf numbers its 48 front ports and then its 4 uplinks (52 logical ports, the uplink
+     * swp49 is port 48); the SN4600C spine its 64. The Ports sheet and the AVD topology list a
+     * switch's ports by these numbers: with 48 a leaf's uplink fell on the next leaf's port 0. */
+    for (size_t i = 0; i < fp_plan_device_count(p); i++) {
+        fp_device_info d;
+        cr_assert_eq(fp_plan_device(p, i, &d, NULL), FP_OK);
+        if (d.tier > 0)
+            cr_assert_eq(d.ports, d.tier == 1 ? 48 + 4 : 64, "%s", d.name);
+    }
+    /* The 96 host links are twisted pair (RJ45 at both ends), the 2 uplinks DAC or OM4. */
+    cr_assert_eq(links_of_medium(p, FP_MEDIUM_TP), 96);
+    cr_assert_eq(links_of_medium(p, FP_MEDIUM_DAC) + links_of_medium(p, FP_MEDIUM_MMF), 2);
     for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
         fp_cable_info c;
         cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
@@ -493,6 +504,7 @@ Test(port_models, uplink_ports_of_their_own)
                       "%s", c.part);
         else
             cr_assert_str_eq(c.part, "generic-cat6a-rj45");
+        cr_assert_eq(c.medium == FP_MEDIUM_TP, c.gbps == 1, "%s: %s", c.id, fp_medium_name(c.medium));
     }
     fp_plan_free(p);
 
@@ -509,4 +521,28 @@ Test(port_models, uplink_ports_of_their_own)
                             "\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}}", &err), FP_EINVAL);
     cr_assert_str_eq(err.where, "/fabric/switch/0");
     cr_assert(strstr(err.msg, "uplink ports of nvidia-sn2201 run at 100G, not the 25G") != NULL, "%s", err.msg);
+}
+
+/* The media policy names twisted pair as "TP": the 96 RJ45 host links of
+ * uplink_ports_of_their_own take it when it is allowed, forced or listed, and have no medium
+ * when the nic-leaf boundary allows only the direct-attach and optical media (the Cat6A cord is
+ * the only part that fits RJ45 at both ends); an unknown name lists "TP" among the six. */
+#define RJ45_HOSTS "{\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1," \
+                   "\"nic\":{\"ports\":1,\"port_gbps\":1,\"cage\":\"RJ45\"}}," \
+                   "\"fabric\":{\"topology\":\"clos\",\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}," \
+                   "\"media\":{\"nic-leaf\":"
+Test(port_models, media_policy_names_twisted_pair)
+{
+    fp_plan *p = plan_from(RJ45_HOSTS "\"TP\"}}");
+    cr_assert_eq(links_of_medium(p, FP_MEDIUM_TP), 96);
+    fp_plan_free(p);
+    p = plan_from(RJ45_HOSTS "[\"DAC\",\"TP\"]}}");
+    cr_assert_eq(links_of_medium(p, FP_MEDIUM_TP), 96);
+    fp_plan_free(p);
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error(RJ45_HOSTS "[\"DAC\",\"ACC\",\"AEC\",\"MMF\",\"SMF\"]}}", &err), FP_EDESIGN);
+    cr_assert(strstr(err.msg, "RJ45") != NULL, "%s", err.msg);
+    cr_assert_eq(plan_error(RJ45_HOSTS "\"Cat6A\"}}", &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "/media/nic-leaf");
+    cr_assert(strstr(err.msg, "DAC, ACC, AEC, MMF, SMF or TP") != NULL, "%s", err.msg);
 }

@@ -134,3 +134,65 @@ Test(catalog, suggest_close_ids)
     cr_expect_eq(fp_catalog_suggest(c, "zzzzzzzzzzzzzzzzzzzz", FP_PART_SWITCH, near, 3), 0);
     fp_catalog_free(c);
 }
+
+/* Twisted pair is a medium of its own ("TP", fp_medium FP_MEDIUM_TP, after the five older
+ * ones so they keep their numbers): the built-in Cat6A cord carries it with the 100 m channel
+ * of TIA-568.2-D, a user's RJ45 cord may say so, and the rules hold: a twisted-pair cable is
+ * RJ45 at both ends, an RJ45 cable is twisted pair, and no channel is longer than 100 m. */
+Test(catalog, twisted_pair_medium)
+{
+    cr_assert_str_eq(fp_medium_name(FP_MEDIUM_TP), "TP");
+    cr_assert_eq(FP_MEDIUM_TP, 5);
+    cr_assert_eq(FP_MEDIUM_COUNT, 6);
+    cr_assert_str_eq(fp_medium_name(FP_MEDIUM_SMF), "SMF");
+    cr_assert_str_eq(fp_medium_name(FP_MEDIUM_COUNT), "unknown");
+    fp_catalog *c = cat_new();
+    const fp_part *cat6a = fp_catalog_find(c, "generic-cat6a-rj45");
+    cr_assert_not_null(cat6a);
+    cr_assert_str_eq(cat6a->medium, "TP");
+    cr_assert_float_eq(cat6a->reach_m, 100, 1e-9);
+    cr_assert(strstr(cat6a->source, "TIA-568") != NULL, "%s", cat6a->source);
+    for (size_t i = 0; i < fp_catalog_count(c); i++) {
+        const fp_part *p = fp_catalog_part(c, i);
+        if (p->type == FP_PART_CABLE)
+            cr_assert_eq(strcmp(p->medium, "TP") == 0, strcmp(p->cage, "RJ45") == 0, "%s", p->id);
+    }
+
+    fp_error err = { 0 };
+    const char *ok = "{\"parts\":[{\"id\":\"cat6-10g\",\"type\":\"cable\",\"port_gbps\":10,"
+                     "\"cage\":\"RJ45\",\"medium\":\"TP\",\"legs\":1,\"reach_m\":100,"
+                     "\"lengths_m\":[1,3,100]}]}";
+    cr_assert_eq(merge_text(c, ok, "user.json", &err), FP_OK, "%s", err.msg);
+    cr_assert_str_eq(fp_catalog_find(c, "cat6-10g")->medium, "TP");
+
+    /* 150 m is beyond any BASE-T channel */
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"long\",\"type\":\"cable\",\"port_gbps\":1,"
+                               "\"cage\":\"RJ45\",\"medium\":\"TP\",\"reach_m\":150,\"lengths_m\":[150]}]}",
+                            "u.json", &err), FP_ECATALOG);
+    cr_expect(strstr(err.where, "/parts/0/reach_m") != NULL, "%s", err.where);
+    cr_expect(strstr(err.msg, "100 m") != NULL && strstr(err.msg, "150") != NULL, "%s", err.msg);
+    /* an RJ45 cord called DAC, a TP cable with QSFP28 ends, a TP splitter to QSFP28 legs */
+    static const char *const wrong[] = {
+        "{\"parts\":[{\"id\":\"w\",\"type\":\"cable\",\"port_gbps\":1,\"cage\":\"RJ45\","
+        "\"medium\":\"DAC\",\"reach_m\":100,\"lengths_m\":[1]}]}",
+        "{\"parts\":[{\"id\":\"w\",\"type\":\"cable\",\"port_gbps\":100,\"cage\":\"QSFP28\","
+        "\"medium\":\"TP\",\"reach_m\":5,\"lengths_m\":[1]}]}",
+        "{\"parts\":[{\"id\":\"w\",\"type\":\"cable\",\"port_gbps\":1,\"cage\":\"RJ45\","
+        "\"leg_cage\":\"QSFP28\",\"medium\":\"TP\",\"reach_m\":5,\"lengths_m\":[1]}]}",
+    };
+    for (size_t k = 0; k < sizeof wrong / sizeof *wrong; k++) {
+        memset(&err, 0, sizeof err);
+        cr_assert_eq(merge_text(c, wrong[k], "u.json", &err), FP_ECATALOG, "case %zu", k);
+        cr_expect(strstr(err.where, "/parts/0/medium") != NULL, "case %zu: %s", k, err.where);
+        cr_expect(strstr(err.msg, "RJ45") != NULL, "case %zu: %s", k, err.msg);
+    }
+    cr_assert_null(fp_catalog_find(c, "w"));
+    /* an unknown copper medium still names the five it takes */
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"w\",\"type\":\"cable\",\"port_gbps\":1,"
+                               "\"cage\":\"RJ45\",\"medium\":\"UTP\",\"reach_m\":100,\"lengths_m\":[1]}]}",
+                            "u.json", &err), FP_ECATALOG);
+    cr_expect(strstr(err.msg, "\"TP\"") != NULL, "%s", err.msg);
+    fp_catalog_free(c);
+}

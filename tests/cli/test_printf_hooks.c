@@ -1,0 +1,55 @@
+/* The programs refuse glibc's printf hooks (src/cli/printf_hooks.c): libquadmath is in the
+ * process (Debian's igraph -> ARPACK -> libgfortran -> libquadmath) but registers none. This
+ * binary links printf_hooks.c the way the CLI does. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <printf.h>
+#include "helpers.h"
+
+#define BIN FP_TEST_BIN_DIR "/src/fabplan"
+
+/* libquadmath in this process (else the test below would pass for the wrong reason). */
+static void expect_quadmath_loaded(void)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":64}}");   /* uses igraph: keeps it linked */
+    fp_plan_free(p);
+    void *q = dlopen("libquadmath.so.0", RTLD_NOLOAD | RTLD_LAZY);
+    cr_assert_not_null(q, "libquadmath is not loaded: if igraph no longer pulls it in, "
+                          "src/cli/printf_hooks.c and this test can go");
+    dlclose(q);
+}
+
+Test(printf_hooks, quadmath_is_loaded_but_its_conversion_is_not_registered)
+{
+    expect_quadmath_loaded();
+    /* With libquadmath's hooks, "%Qf" formats a __float128 as "1.500000"; without them glibc
+     * copies the unknown conversion as it is. A variable format keeps -Wformat out of it. */
+    const char *fmt = "<%Qf>";
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, (__float128)1.5);
+    cr_expect_str_eq(buf, "<%Qf>");
+}
+
+Test(printf_hooks, the_refusals_answer_as_glibc_does_for_a_bad_argument)
+{
+    errno = 0;
+    cr_expect_eq(register_printf_modifier(L"Q"), -1);
+    cr_expect_eq(errno, ENOSYS);
+    errno = 0;
+    cr_expect_eq(register_printf_specifier('Z', NULL, NULL), -1);
+    cr_expect_eq(errno, ENOSYS);
+}
+
+/* The CLI itself: the dynamic linker binds libquadmath's registration call to the CLI's
+ * refusal, not to glibc (LD_DEBUG=bindings names both ends of every binding). */
+Test(printf_hooks, the_cli_binds_libquadmath_to_its_refusal)
+{
+    char out[8192];
+    int rc = run_shell("LD_DEBUG=bindings " BIN " presets 2>&1 >/dev/null | "
+                       "grep 'libquadmath.*register_printf'", out, sizeof out);
+    cr_assert_eq(rc, 0, "libquadmath registers no printf hook at all: %s", out);
+    cr_expect_not_null(strstr(out, "/src/fabplan [0]: normal symbol `register_printf_type'"),
+                       "%s", out);
+    cr_expect_null(strstr(out, "libc.so.6 [0]: normal symbol `register_printf"),
+                   "a hook reached glibc:\n%s", out);
+}
