@@ -133,6 +133,7 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
     out->bisection_gbps = fp__net_bisection_gbps(f, &ns->rs);
     fp__net_dual_check(f, ns, &out->hosts_on_pairs, &survive);
     out->note = ns->note;
+    out->pair_name = ns->dual_homed ? fp__net_pair_name(ns) : "";
     return FP_OK;
 }
 

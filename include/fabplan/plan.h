@@ -164,7 +164,7 @@ FP_EXPORT fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *ou
 typedef struct fp_network_info {
     const char *name;       /**< the spec's name (borrowed from the plan) */
     const char *role;       /**< "converged", "storage", "management" or "oob" (static) */
-    int dual_homed;         /**< 1 when each host's two ports go to the two leaves of an MLAG pair */
+    int dual_homed;         /**< 1 when each host's two ports go to the two leaves of a pair */
     int tiers;              /**< switch tiers of the network's fabric */
     int port_gbps;          /**< speed of the hosts' ports */
     int64_t hosts;          /**< endpoints: servers plus the extra endpoints' port groups */
@@ -178,6 +178,9 @@ typedef struct fp_network_info {
     int64_t hosts_on_pairs; /**< dual-homed: hosts whose two ports land on one MLAG pair */
     const char *note;       /**< a choice the planner made that the reader should know ("" for
                                  none; borrowed from the plan): default MLAG peer links dropped */
+    const char *pair_name;  /**< dual-homed: what its leaf pairs are called, "MLAG pair" on
+                                 Ethernet, "leaf pair" on InfiniBand (no MLAG there); "" when
+                                 single-homed (static) */
 } fp_network_info;
 
 /** METHOD: number of networks beside the compute fabric (0 without spec `networks`), and a copy

@@ -120,8 +120,9 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         fp_network_info ni;
         if (fp_plan_network(plan, i, &ni, NULL) != FP_OK)
             continue;
-        printf("  network %s (%s%s): %lld hosts at %d Gb/s, %d tiers, %lld switches, %lld links, $%s, bisection %s Gb/s\n",
-               ni.name, ni.role, ni.dual_homed ? ", dual-homed on MLAG pairs" : "",
+        printf("  network %s (%s%s%s%s): %lld hosts at %d Gb/s, %d tiers, %lld switches, %lld links, $%s, bisection %s Gb/s\n",
+               ni.name, ni.role, ni.dual_homed ? ", dual-homed on " : "", ni.pair_name,
+               ni.dual_homed ? "s" : "",
                (long long)ni.hosts, ni.port_gbps, ni.tiers, (long long)ni.switches,
                (long long)ni.links, grouped(a, sizeof a, ni.cost_usd),
                grouped(b, sizeof b, ni.bisection_gbps));

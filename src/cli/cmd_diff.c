@@ -138,6 +138,35 @@ static uint64_t hash2(const char *a, const char *b)
 
 #define F(t, r, c) ((t)->field[(r) * C_N + (c)])
 
+/* Index the rows by A end. Cables are matched by their A end, so one A end twice (a file
+ * fabplan did not write, or two files pasted together) is an error: the diff would pair a
+ * cable with the wrong one. Returns an exit code (message printed). */
+static int table_index(cable_table *t, const char *path)
+{
+    t->n_slot = 1;
+    while (t->n_slot < t->rows * 2 + 2)
+        t->n_slot *= 2;
+    t->slot = malloc(sizeof *t->slot * (size_t)t->n_slot);
+    if (t->slot == NULL) {
+        fprintf(stderr, "fabplan diff: out of memory reading %s\n", path);
+        return EXIT_IO;
+    }
+    memset(t->slot, 0xff, sizeof *t->slot * (size_t)t->n_slot);
+    for (int64_t r = 0; r < t->rows; r++) {
+        uint64_t h = hash2(F(t, r, C_ADEV), F(t, r, C_APORT)) & (uint64_t)(t->n_slot - 1);
+        for (int64_t q; (q = t->slot[h]) >= 0; h = (h + 1) & (uint64_t)(t->n_slot - 1))
+            if (strcmp(F(t, q, C_ADEV), F(t, r, C_ADEV)) == 0 &&
+                strcmp(F(t, q, C_APORT), F(t, r, C_APORT)) == 0) {
+                fprintf(stderr, "fabplan diff: %s: cables %s and %s both start at %s %s; expected "
+                        "one cable per A end (a cables.csv written by fabplan plan)\n", path,
+                        F(t, q, C_ID), F(t, r, C_ID), F(t, r, C_ADEV), F(t, r, C_APORT));
+                return EXIT_INPUT;
+            }
+        t->slot[h] = r;
+    }
+    return EXIT_OK;
+}
+
 /* Load DIR/cables.csv; returns an exit code (message printed). */
 static int table_load(cable_table *t, const char *dir)
 {
@@ -150,6 +179,13 @@ static int table_load(cable_table *t, const char *dir)
     if (t->text == NULL) {
         fprintf(stderr, "fabplan diff: cannot read %s: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_IO;
+    }
+    /* the rows are split as C strings: a NUL would end the file there, unseen */
+    const char *nul = memchr(t->text, '\0', len);
+    if (nul != NULL) {
+        fprintf(stderr, "fabplan diff: %s has a NUL byte at offset %zu; expected a text cables.csv "
+                "written by fabplan plan\n", path, (size_t)(nul - t->text));
+        return EXIT_INPUT;
     }
     int64_t lines = 0;
     for (size_t i = 0; i < len; i++)
@@ -170,7 +206,7 @@ static int table_load(cable_table *t, const char *dir)
     t->field = calloc((size_t)(lines + 1) * C_N, sizeof *t->field);
     if (t->field == NULL) {
         fprintf(stderr, "fabplan diff: out of memory reading %s\n", path);
-        return EXIT_FAIL;
+        return EXIT_IO;
     }
     while (*p) {
         char *f[64];
@@ -186,22 +222,7 @@ static int table_load(cable_table *t, const char *dir)
             F(t, t->rows, c) = f[col[c]];
         t->rows++;
     }
-    t->n_slot = 1;
-    while (t->n_slot < t->rows * 2 + 2)
-        t->n_slot *= 2;
-    t->slot = malloc(sizeof *t->slot * (size_t)t->n_slot);
-    if (t->slot == NULL) {
-        fprintf(stderr, "fabplan diff: out of memory reading %s\n", path);
-        return EXIT_FAIL;
-    }
-    memset(t->slot, 0xff, sizeof *t->slot * (size_t)t->n_slot);
-    for (int64_t r = 0; r < t->rows; r++) {
-        uint64_t h = hash2(F(t, r, C_ADEV), F(t, r, C_APORT)) & (uint64_t)(t->n_slot - 1);
-        while (t->slot[h] >= 0)
-            h = (h + 1) & (uint64_t)(t->n_slot - 1);
-        t->slot[h] = r;
-    }
-    return EXIT_OK;
+    return table_index(t, path);
 }
 
 static int64_t table_find(const cable_table *t, const char *dev, const char *port)
@@ -279,25 +300,37 @@ static int64_t count_missing(char **a, int64_t na, char **b, int64_t nb)
     return miss;
 }
 
-static double plan_cost(const char *dir, int *ok)
+/* The plan's cost, DIR/plan.json's totals.cost, in *cost (*ok = 1); *ok = 0 when DIR has no
+ * plan.json (a plan written without json in --formats). A plan.json that cannot be read or has
+ * no totals.cost is an error, not an unknown cost. Returns an exit code (message printed). */
+static int plan_cost(const char *dir, double *cost, int *ok)
 {
     char path[4096];
     size_t len = 0;
     snprintf(path, sizeof path, "%s/plan.json", dir);
-    char *text = read_all(path, &len);
-    double v = 0;
+    *cost = 0;
     *ok = 0;
-    if (text == NULL)
-        return 0;
-    cJSON *root = cJSON_Parse(text);
+    errno = 0;
+    char *text = read_all(path, &len);
+    if (text == NULL) {
+        if (errno == ENOENT)
+            return EXIT_OK;
+        fprintf(stderr, "fabplan diff: cannot read %s: %s\n", path, strerror(errno ? errno : EIO));
+        return EXIT_IO;
+    }
+    cJSON *root = cJSON_ParseWithLength(text, len);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "totals"), "cost");
     if (cJSON_IsNumber(c)) {
-        v = c->valuedouble;
+        *cost = c->valuedouble;
         *ok = 1;
     }
     cJSON_Delete(root);
     free(text);
-    return v;
+    if (*ok)
+        return EXIT_OK;
+    fprintf(stderr, "fabplan diff: %s is not a plan.json written by fabplan plan (expected a number "
+            "at /totals/cost); remove it or write the plan again\n", path);
+    return EXIT_INPUT;
 }
 
 static void csv_put(FILE *f, const char *s)
@@ -374,6 +407,10 @@ static int diff_args(int argc, char **argv, const char *dirs[2], const char **ou
             *out = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_unknown_option("diff", argv[i]);
+        } else if (argv[i][0] == '\0') {
+            fprintf(stderr, "fabplan diff: an empty folder name; expected OLD_DIR and NEW_DIR, "
+                    "each holding a plan's cables.csv\n");
+            return EXIT_USAGE;
         } else if (nd < 2) {
             dirs[nd++] = argv[i];
         } else {
@@ -526,6 +563,8 @@ static void print_diff(const char *const dirs[2], const cable_table *o, const ca
     if (ok)
         printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
                cost_o, cost_n);
+    else
+        printf("  cost of the step: unknown (no plan.json beside both cables.csv)\n");
     printf("  wrote %s/changes.csv, %s/changes-summary.json\n", out, out);
 }
 
@@ -537,7 +576,11 @@ int cmd_diff(int argc, char **argv)
         return rc;
     cable_table o, n;
     memset(&n, 0, sizeof n);
-    if ((rc = table_load(&o, dirs[0])) != EXIT_OK || (rc = table_load(&n, dirs[1])) != EXIT_OK) {
+    int ok_o, ok_n;
+    double cost_o, cost_n;
+    if ((rc = table_load(&o, dirs[0])) != EXIT_OK || (rc = table_load(&n, dirs[1])) != EXIT_OK ||
+        (rc = plan_cost(dirs[0], &cost_o, &ok_o)) != EXIT_OK ||
+        (rc = plan_cost(dirs[1], &cost_n, &ok_n)) != EXIT_OK) {
         table_free(&o);
         table_free(&n);
         return rc;
@@ -570,8 +613,6 @@ int cmd_diff(int argc, char **argv)
         return cli_report("writing outputs", &err);
     }
     count_devices(&o, &n, &c);
-    int ok_o, ok_n;
-    double cost_o = plan_cost(dirs[0], &ok_o), cost_n = plan_cost(dirs[1], &ok_n);
     char *js = summary_text(dirs, &o, &n, &c, ok_o && ok_n, cost_o, cost_n);
     rc = publish_summary(pub, js, out, &err);
     cJSON_free(js);

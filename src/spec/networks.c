@@ -14,6 +14,11 @@ const char *fp__net_role_name(fp_net_role role)
     return (unsigned)role < 4 ? role_names[role] : "?";
 }
 
+const char *fp__net_pair_name(const fp_net_spec *ns)
+{
+    return ns->rs.protocols == FP_PROTO_IB ? "leaf pair" : "MLAG pair";
+}
+
 void fp__nets_free(fp_nets *nets)
 {
     if (nets == NULL)
@@ -305,7 +310,7 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
                     fp__json_describe(dh, d, sizeof d));
         ns->dual_homed = cJSON_IsTrue(dh);
         if (ns->dual_homed && ns->ports != 2)
-            FP_FAIL(err, FP_EINVAL, p, "%s: dual-homing takes exactly 2 ports per server (one to each leaf of an MLAG pair), found ports_per_server %d",
+            FP_FAIL(err, FP_EINVAL, p, "%s: dual-homing takes exactly 2 ports per server (one to each leaf of a pair), found ports_per_server %d",
                     p, ns->ports);
     }
     ns->peer_links = -1;

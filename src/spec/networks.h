@@ -66,5 +66,9 @@ void fp__nets_free(fp_nets *nets);
 void fp__net_error_repoint(fp_error *err, const char *base);
 /* "converged", "storage", "management", "oob". */
 const char *fp__net_role_name(fp_net_role role);
+/* What a dual-homed network's leaf pairs are called, by its protocol: "MLAG pair" on Ethernet,
+ * "leaf pair" on InfiniBand (which has no MLAG: each host's two ports are two paths through
+ * the subnet manager's routing). Static. */
+const char *fp__net_pair_name(const fp_net_spec *ns);
 
 #endif

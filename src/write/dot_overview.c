@@ -254,9 +254,10 @@ static void group_label(const overview *ov, int64_t gid, int tier, char *buf, si
 {
     size_t k = (size_t)snprintf(buf, n, "%s × %lld", role_plural(tier), (long long)ov->members[gid]);
     if (ov->net >= 0 && ov->su_lo[gid] >= 0 && k < n) {
-        /* A network's leaves by unit: a dual-homed network's unit is one MLAG pair. */
-        int pairs = fp__plan_net(ov->plan, ov->net)->dual_homed;
-        const char *what = pairs ? "MLAG pair" : "unit";
+        /* A network's leaves by unit: a dual-homed network's unit is one leaf pair (an MLAG
+         * pair on Ethernet). */
+        const fp_net_spec *ns = fp__plan_net(ov->plan, ov->net);
+        const char *what = ns->dual_homed ? fp__net_pair_name(ns) : "unit";
         if (ov->su_lo[gid] == ov->su_hi[gid])
             k += (size_t)snprintf(buf + k, n - k, "\n%s %lld", what, (long long)ov->su_lo[gid] + 1);
         else
@@ -330,9 +331,10 @@ static Agraph_t *overview_graph(const fp_shape *sh, const fp_net_spec *ns)
     char models[160];
     models_line(sh, models, sizeof models);
     if (ns)
-        snprintf(title, sizeof title, "%s — %s network%s, %lld hosts, %d tier%s\n%s\n ",
+        snprintf(title, sizeof title, "%s — %s network%s%s%s, %lld hosts, %d tier%s\n%s\n ",
                  sh->name[0] ? sh->name : "fabric", fp__net_role_name(ns->role),
-                 ns->dual_homed ? ", dual-homed on MLAG pairs" : "", (long long)sh->servers,
+                 ns->dual_homed ? ", dual-homed on " : "", ns->dual_homed ? fp__net_pair_name(ns) : "",
+                 ns->dual_homed ? "s" : "", (long long)sh->servers,
                  sh->tiers, sh->tiers == 1 ? "" : "s", models);
     else
         snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",

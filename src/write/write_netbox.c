@@ -32,15 +32,24 @@ void fp__netbox_row(fp_outbuf *ob, const char *const *fields, size_t n)
 
 /* ---- device types: the community device-type library's names where the part is there ---- */
 
-/* Parts of the built-in catalog that the NetBox devicetype-library has (device-types/Nvidia/):
- * the same manufacturer, model and slug, so a library import and this set name one type. */
+/* Parts of the built-in catalog that the NetBox devicetype-library has: its manufacturer,
+ * model and slug, so a library import and this set name one type (NetBox keys a device type by
+ * manufacturer and model). Read in netbox-community/devicetype-library: device-types/Nvidia/
+ * QM9700.yaml, SN5600.yaml, Q3400-RA.yaml, SN2201.yaml (slug mellanox-sn2201, as the file
+ * gives it), and device-types/Mellanox/SN4600C.yml (the SN4600C is filed under Mellanox only).
+ * The library has no Q3450-LD and no SN6810 (device-types/Nvidia/ lists neither): they take
+ * the library's style, Nvidia, the bare model and slug nvidia-<model>. Every other part (the
+ * generic and custom switches) has no model number, and its type is its catalog name. */
 static const struct {
-    const char *id, *model, *slug;
+    const char *id, *manufacturer, *model, *slug;
 } library[] = {
-    { "nvidia-qm9700", "QM9700", "nvidia-qm9700" },
-    { "nvidia-sn5600", "SN5600", "nvidia-sn5600" },
-    { "nvidia-q3400", "Q3400-RA", "nvidia-q3400-ra" },
-    { "nvidia-sn2201", "SN2201", "mellanox-sn2201" },
+    { "nvidia-qm9700", "Nvidia", "QM9700", "nvidia-qm9700" },
+    { "nvidia-sn5600", "Nvidia", "SN5600", "nvidia-sn5600" },
+    { "nvidia-q3400", "Nvidia", "Q3400-RA", "nvidia-q3400-ra" },
+    { "nvidia-sn2201", "Nvidia", "SN2201", "mellanox-sn2201" },
+    { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
+    { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
+    { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
 };
 
 typedef fp_nb_type nb_type;
@@ -97,6 +106,7 @@ void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p)
     t->u_height = p->ru > 0 ? p->ru : 1;
     for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
         if (strcmp(p->id, library[i].id) == 0) {
+            snprintf(t->manufacturer, sizeof t->manufacturer, "%s", library[i].manufacturer);
             snprintf(t->model, sizeof t->model, "%s", library[i].model);
             snprintf(t->slug, sizeof t->slug, "%s", library[i].slug);
             return;
@@ -304,21 +314,31 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
     return fp__outbuf_close(f, path, rc, err);
 }
 
+/* A switch of tier t whose ports all run at one speed, split alike: its logical ports are
+ * its interfaces, in order (the fast path: names from the name table). */
+static int uniform_ports(const fp_fabric *fab, const fp_rspec *rs, int t)
+{
+    return t == 0 || (fab->size[t - 1].up_phys < 0 && rs->tier[t - 1].model.uplink_ports <= 0);
+}
+
 fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
                                       const fp_write_options *o, fp_error *err)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    char port[FP_PORT_NAME_MAX], speed[24];
-    /* Every port is at the link speed: NIC ports are, and switch ports are split to it. */
-    speed[fp__put_int(speed, (int64_t)rs->link_gbps * 1000000)] = '\0';   /* Kbps */
+    char port[FP_PORT_NAME_MAX], speed[FP_MAX_TIERS + 1][24];
+    /* NIC ports at the NIC-leaf speed; a switch's ports at the speed below its tier, or, where
+     * its sides differ (400G down, 800G up; an uplink group), each at its own. Kbps. */
     int ib = fp__fabric_infiniband(rs);
     const char *type[FP_MAX_TIERS + 1];
-    type[0] = fp__netbox_interface_type(rs->link_gbps, rs->nic.cage, ib);
-    for (int t = 1; t <= fab->tiers; t++)
-        type[t] = fp__netbox_interface_type(rs->link_gbps, rs->tier[t - 1].model.cage, ib);
+    for (int t = 0; t <= fab->tiers; t++) {
+        int gbps = t == 0 ? rs->link_gbps : rs->tier[t - 1].gbps_down;
+        speed[t][fp__put_int(speed[t], (int64_t)gbps * 1000000)] = '\0';
+        type[t] = fp__netbox_interface_type(gbps, t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage, ib);
+    }
     /* With spec `networks`, a last column tags: the network of the port. */
     const int nets = fp__plan_net_count(plan);
     if ((rc = fp__outbuf_open(&f, path, nets ? "device,name,type,speed,tags\n"
@@ -327,15 +347,20 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
     size_t n = (size_t)fab->n_dev;
     for (size_t d = 0; d < n; d++) {
         int t = fab->dev[d].tier;
+        const char *dev = fp__dev_name(nm, (int64_t)d);
+        size_t dev_len = fp__dev_name_len(nm, (int64_t)d);
+        if (!uniform_ports(fab, rs, t)) {
+            fp__netbox_switch_rows(f, dev, nets ? FP_NETBOX_COMPUTE_TAG : NULL, rs,
+                                   &fab->size[t - 1], t, ib);
+            continue;
+        }
         int ports = t == 0 ? rs->nics_per_server * rs->nic.ports : rs->tier[t - 1].radix;
-        const char *dev = fp__dev_name(fp__plan_names(plan), (int64_t)d);
-        size_t dev_len = fp__dev_name_len(fp__plan_names(plan), (int64_t)d);
         for (int p = 0; p < ports; p++) {
             fp__outbuf_put(f, dev, dev_len);
             fp__outbuf_char(f, ',');
             /* Port names never need quoting (fp__port_template_check refuses ',', '"', CR, LF). */
             size_t pl;
-            const char *pt = fp__port_text(fp__plan_names(plan), fab, (int64_t)d, p, &pl);
+            const char *pt = fp__port_text(nm, fab, (int64_t)d, p, &pl);
             if (pt)
                 fp__outbuf_put(f, pt, pl);
             else
@@ -343,7 +368,7 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
             fp__outbuf_char(f, ',');
             fp__outbuf_str(f, type[t]);
             fp__outbuf_char(f, ',');
-            fp__outbuf_str(f, speed);
+            fp__outbuf_str(f, speed[t]);
             if (nets)
                 fp__outbuf_str(f, "," FP_NETBOX_COMPUTE_TAG);
             fp__outbuf_char(f, '\n');

@@ -267,7 +267,8 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
 /* ---- interfaces ---- */
 
 /* Rows for physical ports [p0, p1) of a switch of model m, each split `ways` ways, at gbps; the
- * ports from m->ports on are the part's uplink group (its own cage). */
+ * ports from m->ports on are the part's uplink group (its own cage). tag: the tags column's
+ * text, NULL for no such column. */
 static void port_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_part *m, int p0,
                       int p1, int ways, int gbps, int ib)
 {
@@ -282,29 +283,23 @@ static void port_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_p
             fp__switch_port_fields(&pf, m, ways, p * ways + lane);
             const char *r[] = { dev, fp__port_template(port, sizeof port, fp__port_template_of(m), &pf),
                                 type, speed, tag };
-            fp__netbox_row(f, r, 5);
+            fp__netbox_row(f, r, tag ? 5 : 4);
         }
     }
 }
 
-/* Every port of switch dev of network ns (tier t), used or spare, at its own speed: the down
- * side's physical ports split to the speed below the tier; where the up side splits apart
- * (fp_tier_size.up_phys) or the part has an uplink group (SN2201: 48 x 1G RJ45 down, 4 x 100G
- * QSFP28 up), those ports at the speed above, or the uplinks' own on a top tier. Named as every
- * other output names them (fp__switch_port_fields is what fp__port_name reads). */
-static void switch_rows(fp_outbuf *f, const char *dev, const fp_net_spec *ns, const fp_fabric *nf,
-                        int t, int ib)
+void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_rspec *rs,
+                            const fp_tier_size *sz, int t, int ib)
 {
-    const fp_tier_spec *ts = &ns->rs.tier[t - 1];
-    const fp_tier_size *sz = &nf->size[t - 1];
+    const fp_tier_spec *ts = &rs->tier[t - 1];
     const fp_part *m = &ts->model;
     int end = m->ports + (m->uplink_ports > 0 ? m->uplink_ports : 0);
     int up = sz->up_phys >= 0 ? sz->up_phys : m->uplink_ports > 0 ? m->ports : end;
-    port_rows(f, dev, ns->name, m, 0, up, ts->breakout, ts->gbps_down, ib);
+    port_rows(f, dev, tag, m, 0, up, ts->breakout, ts->gbps_down, ib);
     if (sz->up_phys >= 0)
-        port_rows(f, dev, ns->name, m, up, end, ts->breakout_up, ts->gbps_up, ib);
+        port_rows(f, dev, tag, m, up, end, ts->breakout_up, ts->gbps_up, ib);
     else
-        port_rows(f, dev, ns->name, m, up, end, 1, m->uplink_gbps, ib);
+        port_rows(f, dev, tag, m, up, end, 1, m->uplink_gbps, ib);
 }
 
 void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
@@ -326,7 +321,7 @@ void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
             fp__net_device_name(name, sizeof name, ns, nf, fp__plan_fabric(plan),
                                 fp__plan_rspec(plan), d);
             if (t > 0) {
-                switch_rows(f, name, ns, nf, t, ib);
+                fp__netbox_switch_rows(f, name, ns->name, &ns->rs, &nf->size[t - 1], t, ib);
                 continue;
             }
             for (int p = 0; p < ns->ports; p++) {

@@ -54,21 +54,51 @@ void fp_xlsx__sheet_started(const book *b, const char *name)
         sheet_hook(name, b->ports_thread, sheet_hook_arg);
 }
 
+/* The plan name as header text, at most max characters, cut between whole characters. '&'
+ * starts a code in a header, so a literal one is written twice; before a 'G' or '[' a word
+ * joiner (U+2060, invisible) follows, because libxlsxwriter counts "&&G" and "&&[Picture]" as
+ * image placeholders and, finding no image, frees the header it goes on to write (a use
+ * after free; "double free or corruption" for a plan named "R&G"). */
+static void header_name(char *out, size_t n, const char *from, int max)
+{
+    size_t k = 0;
+    int chars = 0;
+    while (*from) {
+        char piece[8];
+        size_t len = 0;
+        int w = 1;
+        if (*from == '&') {
+            memcpy(piece, "&&", 2);
+            len = 2;
+            w = 2;
+            if (from[1] == 'G' || from[1] == '[') {
+                memcpy(piece + len, "\xE2\x81\xA0", 3);
+                len += 3;
+                w = 3;
+            }
+            from++;
+        } else {
+            do
+                piece[len++] = *from++;
+            while (len < 4 && ((unsigned char)*from & 0xC0) == 0x80);
+        }
+        if (chars + w > max || k + len >= n)
+            break;
+        memcpy(out + k, piece, len);
+        k += len;
+        chars += w;
+    }
+    out[k] = '\0';
+}
+
 /* How every sheet prints: the chosen paper, narrow side margins (the data is wide), the plan and
  * sheet named in the header, "page X of Y" in the footer, one page wide. Rows repeat with
  * worksheet_repeat_rows where a sheet has a header row. */
 void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
 {
-    char head[300], name[2 * sizeof fp__plan_rspec(b->plan)->name];
-    const char *from = plan_name(b->plan);
-    size_t k = 0;
-    /* '&' starts a code in a header: a literal one is written twice */
-    for (; *from && k + 2 < sizeof name; from++) {
-        if (*from == '&')
-            name[k++] = '&';
-        name[k++] = *from;
-    }
-    name[k] = '\0';
+    /* a header holds 255 characters (LXW_HEADER_FOOTER_MAX): 28 are ours */
+    char head[1024], name[800];
+    header_name(name, sizeof name, plan_name(b->plan), 200);
     if (landscape)
         worksheet_set_landscape(ws);
     else
@@ -79,7 +109,7 @@ void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
     double side = b->paper == FP_PAPER_LETTER ? 0.2 : 0.3;
     worksheet_set_margins(ws, side, side, 0.6, 0.6);
     lxw_header_footer_options hf = { .margin = 0.25 };
-    snprintf(head, sizeof head, "&L&\"-,Bold\"%.200s: fabric plan&R&A", name);
+    snprintf(head, sizeof head, "&L&\"-,Bold\"%s: fabric plan&R&A", name);
     keep(b, worksheet_set_header_opt(ws, head, &hf));
     keep(b, worksheet_set_footer_opt(ws, "&Lfabplan " FP_VERSION "&Cpage &P of &N", &hf));
     worksheet_fit_to_pages(ws, 1, 0);
@@ -525,6 +555,33 @@ static void *split_worker(void *arg)
     return NULL;
 }
 
+static int cmp_scope(const void *x, const void *y)
+{
+    const scope *a = x, *b = y;
+    return a->hall != b->hall ? (a->hall < b->hall ? -1 : 1) : (a->row > b->row) - (a->row < b->row);
+}
+
+/* With spec `networks`: the management racks' halls and rows join the books (a management row
+ * gets its workbook as any other row: its racks, their elevation and its tray), in floor order
+ * with the others, each once. Returns the new count; books holds n_books + mgmt_racks. */
+static int add_mgmt_books(const fp_plan *plan, scope *books, int n_books, fp_split_by by)
+{
+    if (fp__plan_net_count(plan) == 0)
+        return n_books;
+    const fp_layout *nlay = &fp__plan_net_phys(plan)->lay[0];
+    const int64_t first = (int64_t)fp_plan_rack_count(plan);
+    const int64_t end = first + fp__plan_net_place(plan)->mgmt_racks;
+    int n = n_books;
+    for (int64_t i = first; i < end && i < nlay->n_rack; i++)
+        books[n++] = (scope){ nlay->rack[i].hall, by == FP_SPLIT_ROW ? nlay->rack[i].row : 0 };
+    qsort(books, (size_t)n, sizeof *books, cmp_scope);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (k == 0 || cmp_scope(&books[k - 1], &books[i]) != 0)
+            books[k++] = books[i];
+    return k;
+}
+
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err)
 {
@@ -538,8 +595,9 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
         FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
     /* Racks come in floor order (hall, row, rack): each new hall or row starts a workbook. The
      * BOM is left out: it prices the whole plan, and a row's share of it would mislead. */
-    if ((books = fp__malloc((n ? n : 1) * sizeof *books)) == NULL)
-        FP_FAIL(err, FP_ENOMEM, dir, "out of memory for %zu racks", n);
+    size_t n_mgmt = fp__plan_net_count(plan) ? (size_t)fp__plan_net_place(plan)->mgmt_racks : 0;
+    if ((books = fp__malloc((n + n_mgmt ? n + n_mgmt : 1) * sizeof *books)) == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory for %zu racks", n + n_mgmt);
     for (size_t i = 0; i < n; i++) {
         fp_rack_info r;
         if ((rc = fp_plan_rack(plan, i, &r, err)) != FP_OK) {
@@ -552,6 +610,7 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
         last = sc;
         books[n_books++] = sc;
     }
+    n_books = add_mgmt_books(plan, books, n_books, by);
     if ((rc = split_index_build(&x, plan, books, n_books, by, dir, err)) == FP_OK) {
         split_pool p = { plan, dir, o, books, n_books, by, &x, 0, 0, -1, FP_OK, { 0 } };
         pthread_t tid[64];

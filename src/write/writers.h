@@ -110,6 +110,14 @@ typedef struct fp_nb_type {
     int u_height;
 } fp_nb_type;
 void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
+/* netbox-interfaces.csv rows of every port of switch dev (tier t >= 1 of a fabric with
+ * resolved spec rs, that tier's sizing sz), used or spare, each at its own speed and type: the
+ * down side's physical ports split to the speed below the tier; where the up side splits apart
+ * (sz->up_phys >= 0) or the part has an uplink group (SN2201: 48 x 1G RJ45 down, 4 x 100G
+ * QSFP28 up), those ports at the speed above, or the uplinks' own on a top tier. Named as
+ * every other output names them. tag: the tags column, NULL for none. */
+void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_rspec *rs,
+                            const fp_tier_size *sz, int t, int ib);
 void fp__netbox_cable_kind(int medium, const char **type, const char **color);
 /* Names a NetBox file already holds (manufacturers, roles, type slugs), so each is listed once:
  * fp__nb_seen_add returns 1 and remembers v when it is new, 0 when it was added before. */

@@ -199,3 +199,51 @@ Test(robust, diff_failing_part_way_leaves_earlier_outputs, .timeout = TEST_TIMEO
     snprintf(path, sizeof path, "%s/d", dir);
     cr_expect_eq(count_temp(path), 0);
 }
+
+/* diff matches cables by their A end: input it cannot pair without guessing is an error (exit
+ * 3, the file and what was wrong), never a summary built from part of it; a plan.json beside a
+ * cables.csv that is not fabplan's is an error too, a missing one an unknown cost that says so. */
+Test(robust, diff_refuses_what_it_cannot_pair, .timeout = TEST_TIMEOUT(120))
+{
+    char out[8192];
+    cr_assert_eq(run(BIN " plan --gpus 64 -q --formats json,cables -o a && mkdir dup nul bad nojson && "
+                     "cp a/cables.csv a/plan.json dup/ && sed -n 2p a/cables.csv >> dup/cables.csv && "
+                     "cp a/plan.json nul/ && head -c 400 a/cables.csv > nul/cables.csv && "
+                     "printf 'x\\0y\\n' >> nul/cables.csv && sed 1d a/cables.csv >> nul/cables.csv && "
+                     "cp a/cables.csv bad/ && printf '{\"totals\":' > bad/plan.json && "
+                     "cp a/cables.csv nojson/",
+                     out, sizeof out),
+                 0, "%s", out);
+    /* the first cable's A end twice: which NEW cable is the OLD one? (was exit 0) */
+    cr_expect_eq(run(BIN " diff a dup -o d", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "dup/cables.csv: cables C0000001 and C0000001 both start at") != NULL, "%s", out);
+    /* a NUL hid every row after it (was exit 0 with 1 of 160 cables) */
+    cr_expect_eq(run(BIN " diff a nul -o d", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "nul/cables.csv has a NUL byte at offset 401") != NULL, "%s", out);
+    /* a broken plan.json was read as "cost unknown" (exit 0) */
+    cr_expect_eq(run(BIN " diff a bad -o d", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "bad/plan.json is not a plan.json written by fabplan plan") != NULL, "%s", out);
+    cr_expect_neq(access("d", F_OK), 0, "a refused diff wrote its folder");
+    /* an empty folder name read /cables.csv */
+    cr_expect_eq(run(BIN " diff '' a -o d", out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "an empty folder name") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " diff a nojson -o d", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "cost of the step: unknown") != NULL, "%s", out);
+}
+
+/* A plan name with '&' before 'G' or "[Picture]": libxlsxwriter reads "&&G" in the sheets'
+ * print header as an image placeholder, finds no image and frees the header it then writes
+ * ("double free or corruption", exit 134, for `fabplan plan --name 'R&G'`). The header now
+ * carries an invisible word joiner (U+2060, bytes E2 81 A0) after the escaped '&'; Excel and
+ * LibreOffice print "R&G &[Picture]". */
+Test(robust, ampersand_g_in_the_name, .timeout = TEST_TIMEOUT(120))
+{
+    char out[8192];
+    cr_assert_eq(run(BIN " plan --gpus 64 --name 'R&G &[Picture]' -q --formats xlsx -o a", out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "WARNING") == NULL, "libxlsxwriter complained: %s", out);
+    cr_assert_eq(run("unzip -p a/plan.xlsx xl/worksheets/sheet1.xml | grep -o '<oddHeader>[^<]*'", out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "<oddHeader>&amp;L&amp;\"-,Bold\"R&amp;&amp;\xE2\x81\xA0G &amp;&amp;\xE2\x81\xA0[Picture]: fabric plan") != NULL,
+              "%.600s", out);
+}

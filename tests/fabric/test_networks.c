@@ -567,6 +567,16 @@ Test(networks, public_getters)
             cabling += b->line[k].ext_usd;
     cr_assert_gt(cabling, 0);
     cr_assert_float_eq(ni.cost_usd, (double)ni.switches * 25000 + cabling, 1e-6);
+    /* Pairs named by protocol: in-band is Ethernet (SN4600C), MLAG pairs; storage InfiniBand
+     * (QM9700), which has no MLAG: leaf pairs; out-of-band single-homed: none. */
+    cr_assert_str_eq(ni.pair_name, "MLAG pair");
+    cr_assert_eq(fp_plan_network(p, 0, &ni, &err), FP_OK);
+    cr_assert_str_eq(ni.name, "storage");
+    cr_assert_eq(ni.dual_homed, 1);
+    cr_assert_str_eq(ni.pair_name, "leaf pair");
+    cr_assert_eq(fp_plan_network(p, 2, &ni, &err), FP_OK);
+    cr_assert_eq(ni.dual_homed, 0);
+    cr_assert_str_eq(ni.pair_name, "");
     cr_assert_eq(fp_plan_network(p, 3, &ni, &err), FP_EINVAL);
     fp_plan_free(p);
     p = preset_plan("dgx-h100-4su");
@@ -1224,5 +1234,134 @@ Test(networks, single_homed_leaves_take_whole_units)
     /* Each leaf's hosts are whole SUs: servers 48k .. 48k + 47. */
     for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++)
         cr_assert_eq(f->link[l].z - f->tier_base[1], f->link[l].a / 48);
+    fp_plan_free(p);
+}
+
+/* The workbook's Networks table (Summary) words each network's pairs by its protocol: the
+ * InfiniBand storage network is on leaf pairs, the Ethernet in-band one on MLAG pairs, the
+ * single-homed out-of-band one on neither. */
+Test(networks, workbook_words_pairs_by_protocol)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    char dir[64], xlsx[128], names[16][32];
+    write_plan(p, FP_WRITE_XLSX, dir);
+    snprintf(xlsx, sizeof xlsx, "%s/plan.xlsx", dir);
+    int n = xl_sheet_names(xlsx, names, 16), summary = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], "Summary") == 0)
+            summary = i + 1;
+    cr_assert_gt(summary, 0);
+    char *xml = xl_sheet(xlsx, summary);
+    const char *pos = xml;
+    xl_row *row = malloc(sizeof *row);
+    int seen = 0;
+    while (xl_next_row(&pos, row)) {
+        if (strcmp(row->v[0], "storage") == 0 && (seen |= 1))
+            cr_expect_str_eq(row->v[1], "storage, leaf pairs");
+        if (strcmp(row->v[0], "inband") == 0 && (seen |= 2))
+            cr_expect_str_eq(row->v[1], "management, MLAG pairs");
+        if (strcmp(row->v[0], "oob") == 0 && (seen |= 4))
+            cr_expect_str_eq(row->v[1], "oob");
+    }
+    cr_expect_eq(seen, 7);
+    free(row);
+    free(xml);
+    fp_plan_free(p);
+}
+
+/* --split-by row with spec `networks`: the management row (the racks the networks add, a row of
+ * their own after the compute rows) gets its workbook like any other row, with its racks, their
+ * elevation and its tray. Every rack of plan.xlsx's Racks sheet is in exactly one row's
+ * workbook. The Summary line of each says how many network devices stand in it; over all rows
+ * that is every network device (dgx-h100-4su-networks, superpod_h100_networks_counts): switches
+ * 12 storage + 17 in-band + 8 out-of-band = 37, endpoints 5 management servers + 4 UFM
+ * (in-band) + 5 + 4 BMCs + 78 switch management ports (out-of-band) = 96; 133 in all. The
+ * compute rows hold only the out-of-band leaves that stand in compute racks. */
+static int64_t net_devices_said(const char *xlsx)
+{
+    char *xml = xl_sheet(xlsx, 1);
+    const char *s = strstr(xml, " devices of the other networks");
+    int64_t n = 0;
+    if (s) {
+        const char *d = s;
+        while (d > xml && d[-1] >= '0' && d[-1] <= '9')
+            d--;
+        n = atoll(d);
+    }
+    free(xml);
+    return n;
+}
+
+/* Rack names of the Racks sheet (column A, rows 2 on) of xlsx, with their role, appended to
+ * names ("H1-R04-K01 management"); returns how many. */
+static int racks_listed(const char *xlsx, char (*names)[64], int at, int max)
+{
+    char sheets[16][32];
+    int ns = xl_sheet_names(xlsx, sheets, 16), idx = 0;
+    for (int i = 0; i < ns; i++)
+        if (strcmp(sheets[i], "Racks") == 0)
+            idx = i + 1;
+    cr_assert_gt(idx, 0, "%s has no Racks sheet", xlsx);
+    char *xml = xl_sheet(xlsx, idx);
+    const char *pos = xml;
+    xl_row *row = malloc(sizeof *row);
+    int n = 0;
+    while (xl_next_row(&pos, row))
+        if (row->r > 1 && at + n < max)
+            snprintf(names[at + n++], 64, "%s %s", row->v[0], row->v[4]);
+    free(row);
+    free(xml);
+    return n;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TEST_TIMEOUT(120))
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    char dir[64], path[192];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_XLSX;
+    o.split_by = FP_SPLIT_ROW;
+    scratch_dir(dir, sizeof dir, "nets-split");
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    /* the compute racks stand in rows 1-3 of hall 1; the management row is the next, 4 */
+    int max_row = 0;
+    for (size_t i = 0; i < fp_plan_rack_count(p); i++) {
+        fp_rack_info r;
+        cr_assert_eq(fp_plan_rack(p, i, &r, NULL), FP_OK);
+        cr_assert_eq(r.hall, 1);
+        max_row = r.row > max_row ? r.row : max_row;
+    }
+    cr_assert_eq(max_row, 3);
+    static char whole[128][64], split[128][64];
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    int n_whole = racks_listed(path, whole, 0, 128), n_split = 0;
+    int64_t devices = 0, in_compute_rows = 0;
+    for (int row = 1; row <= 4; row++) {
+        snprintf(path, sizeof path, "%s/by-row/plan-H1-R%02d.xlsx", dir, row);
+        cr_assert_eq(access(path, R_OK), 0, "missing %s", path);
+        int k = racks_listed(path, split, n_split, 128);
+        for (int i = n_split; i < n_split + k; i++)
+            cr_expect_eq(strstr(split[i], " management") != NULL, row == 4, "%s", split[i]);
+        n_split += k;
+        int64_t d = net_devices_said(path);
+        devices += d;
+        in_compute_rows += row < 4 ? d : 0;
+    }
+    snprintf(path, sizeof path, "%s/by-row/plan-H1-R05.xlsx", dir);
+    cr_expect_neq(access(path, R_OK), 0, "no row 5");
+    cr_expect_eq(devices, 37 + 96);
+    cr_expect_lt(in_compute_rows, 8);   /* at most the 7 out-of-band leaves (one per SU) */
+    /* the same racks, each once */
+    cr_assert_eq(n_split, n_whole);
+    qsort(whole, (size_t)n_whole, sizeof whole[0], cmp_name);
+    qsort(split, (size_t)n_split, sizeof split[0], cmp_name);
+    for (int i = 0; i < n_whole; i++)
+        cr_expect_str_eq(split[i], whole[i]);
     fp_plan_free(p);
 }

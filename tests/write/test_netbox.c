@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "helpers.h"
 #include "xlsx_read.h"
+#include "write/writers.h"
 
 /* ---- a sorted set of strings ---- */
 
@@ -1082,5 +1083,141 @@ Test(avd, cv_topology_lists_every_switch_link)
     write_set(p, dir, sizeof dir, FP_WRITE_AVD);
     snprintf(path, sizeof path, "%s/avd-cv-topology.yml", dir);
     cr_expect_neq(access(path, F_OK), 0, "an InfiniBand plan should write no AVD topology");
+    fp_plan_free(p);
+}
+
+/* Device types carry the NetBox device-type library's names where the library has the switch
+ * (netbox-community/devicetype-library, read for this test): device-types/Nvidia/QM9700.yaml
+ * (Nvidia, QM9700, nvidia-qm9700), SN5600.yaml (SN5600, nvidia-sn5600), Q3400-RA.yaml
+ * (Q3400-RA, nvidia-q3400-ra), SN2201.yaml (SN2201, slug mellanox-sn2201) and
+ * device-types/Mellanox/SN4600C.yml (manufacturer Mellanox, SN4600C, sn4600c). The Q3450-LD
+ * and SN6810 are not in it: Nvidia, the bare model, nvidia-<model>. Generic parts keep their
+ * catalog name, and their vendor decides the manufacturer. */
+Test(netbox, device_types_use_library_names)
+{
+    static const struct {
+        const char *id, *manufacturer, *model, *slug;
+    } want[] = {
+        { "nvidia-qm9700", "Nvidia", "QM9700", "nvidia-qm9700" },
+        { "nvidia-sn5600", "Nvidia", "SN5600", "nvidia-sn5600" },
+        { "nvidia-q3400", "Nvidia", "Q3400-RA", "nvidia-q3400-ra" },
+        { "nvidia-sn2201", "Nvidia", "SN2201", "mellanox-sn2201" },
+        { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
+        { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
+        { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
+    };
+    fp_catalog *cat = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    size_t checked = 0;
+    for (size_t i = 0; i < fp_catalog_count(cat); i++) {
+        const fp_part *part = fp_catalog_part(cat, i);
+        if (part->type != FP_PART_SWITCH)
+            continue;
+        fp_nb_type t;
+        fp__netbox_switch_type(&t, part);
+        size_t k = 0;
+        while (k < sizeof want / sizeof *want && strcmp(want[k].id, part->id) != 0)
+            k++;
+        if (k < sizeof want / sizeof *want) {
+            cr_expect_str_eq(t.manufacturer, want[k].manufacturer, "%s", part->id);
+            cr_expect_str_eq(t.model, want[k].model, "%s", part->id);
+            cr_expect_str_eq(t.slug, want[k].slug, "%s", part->id);
+            checked++;
+        } else {
+            /* every NVIDIA switch of the catalog is in the table above */
+            cr_expect_str_neq(part->vendor, "NVIDIA", "%s has no library name", part->id);
+            cr_expect_str_eq(t.model, part->name, "%s", part->id);
+        }
+        cr_expect_eq(t.u_height, part->ru > 0 ? part->ru : 1, "%s", part->id);
+    }
+    cr_expect_eq(checked, sizeof want / sizeof *want);
+    fp_catalog_free(cat);
+
+    /* In the networks preset's files: the in-band switches (10 leaves, 7 spines) and the
+     * out-of-band spine are Mellanox SN4600C, 18 devices; Mellanox is listed as a manufacturer
+     * once; no device type keeps the descriptive name. */
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-device-types.csv", dir);
+    char *types = slurp(path);
+    cr_expect_not_null(strstr(types, "\nMellanox,SN4600C,sn4600c,"), "%s", types);
+    cr_expect_not_null(strstr(types, "\nNvidia,SN2201,mellanox-sn2201,"), "%s", types);
+    cr_expect_not_null(strstr(types, "\nNvidia,QM9700,nvidia-qm9700,"), "%s", types);
+    cr_expect_null(strstr(types, "NVIDIA Spectrum"), "%s", types);
+    free(types);
+    snprintf(path, sizeof path, "%s/netbox-manufacturers.csv", dir);
+    char *makers = slurp(path);
+    cr_expect_not_null(strstr(makers, "\nMellanox,mellanox\n"), "%s", makers);
+    cr_expect_null(strstr(strstr(makers, "Mellanox") + 1, "Mellanox"), "%s", makers);
+    free(makers);
+    snprintf(path, sizeof path, "%s/netbox-devices.csv", dir);
+    csv_file c = csv_load(path);
+    long sn4600c = 0;
+    for (long i = 1; i < c.n; i++)
+        sn4600c += strstr(c.line[i], ",Mellanox,SN4600C,") != NULL;
+    cr_expect_eq(sn4600c, 10 + 7 + 1);
+    csv_free(&c);
+    fp_plan_free(p);
+}
+
+/* Interfaces of the compute fabric at each port's own speed. MIXED: 512 GPUs, one 400G NIC per
+ * GPU, SN5600 (64 x 800G OSFP, breakouts 2 and 4), links 400G below the leaves and 800G above,
+ * two-tier Clos at 1:1. A leaf's down bandwidth equals its up: d x 400 = u x 800, and its 64
+ * cages hold d / 2 split ports plus u whole ones, so d = 64 (swp1-swp32, s0 and s1, at 400G)
+ * and u = 32 (swp33-swp64 at 800G): 96 interfaces, 64 `400gbase-x-osfp` and 32
+ * `800gbase-x-osfp`. A spine's 64 ports all run 800G whole. 512 / 64 = 8 leaves x 32 = 256
+ * uplinks over 4 spines. Before, every port was listed at the NIC speed and a leaf had 128
+ * (swp33-swp96 at 400G: ports the switch does not have). RJ45: the SN2201 leaves of the 96-host
+ * 1 GbE fabric (device-type library SN2201: swp1-48 1000BASE-T, swp49-52 100G QSFP28) and the
+ * SN4600C spine, 64 x 100G. Every cable end must be one of these interfaces (check_netbox). */
+#define MIXED "{\"name\":\"mixed\",\"cluster\":{\"gpus\":512,\"gpus_per_server\":8,\"nic\":\"nvidia-cx7-osfp\"}," \
+              "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-sn5600\",\"link_gbps\":[400,800]}}"
+#define RJ45 "{\"name\":\"rj45\",\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1," \
+             "\"nic\":{\"ports\":1,\"port_gbps\":1,\"cage\":\"RJ45\"}}," \
+             "\"fabric\":{\"topology\":\"clos\",\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}}"
+
+/* Interfaces of device `dev` in dir/netbox-interfaces.csv with this type and speed (Kbps). */
+static long interfaces_of(const char *dir, const char *dev, const char *type, const char *kbps)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    csv_file c = csv_load(path);
+    long n = 0;
+    for (long i = 1; i < c.n; i++) {
+        char *f[8];
+        cr_assert_geq(csv_split(c.line[i], f, 8), 4);
+        n += strcmp(f[0], dev) == 0 && strcmp(f[2], type) == 0 && strcmp(f[3], kbps) == 0;
+    }
+    csv_free(&c);
+    return n;
+}
+
+Test(netbox, interfaces_at_each_ports_speed)
+{
+    fp_plan *p = plan_from(MIXED);
+    char dir[64];
+    cr_expect_eq(check_netbox(p), 512 + 256);
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "400gbase-x-osfp", "400000000"), 64);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "800gbase-x-osfp", "800000000"), 32);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "400gbase-x-osfp", "800000000") +
+                 interfaces_of(dir, "leaf-01", "800gbase-x-osfp", "400000000"), 0);
+    cr_expect_eq(interfaces_of(dir, "spine-01", "800gbase-x-osfp", "800000000"), 64);
+    for (size_t i = 0; i < fp_plan_device_count(p); i++) {
+        fp_device_info d;
+        cr_assert_eq(fp_plan_device(p, i, &d, NULL), FP_OK);
+        if (d.tier > 0)
+            cr_expect_eq(d.ports, d.tier == 1 ? 64 + 32 : 64, "%s", d.name);
+    }
+    fp_plan_free(p);
+
+    p = plan_from(RJ45);
+    cr_expect_eq(check_netbox(p), 96 + 2);
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "1000base-t", "1000000"), 48);
+    cr_expect_eq(interfaces_of(dir, "leaf-01", "100gbase-x-qsfp28", "100000000"), 4);
+    cr_expect_eq(interfaces_of(dir, "spine-01", "100gbase-x-qsfp28", "100000000"), 64);
     fp_plan_free(p);
 }

@@ -890,8 +890,10 @@ Test(write_dot, two_tier_clos_overview_shows_runs_of_leaves)
 /* One overview per network (spec `networks`): fabric-<network>.dot/.svg beside fabric.svg, drawn
  * like the compute fabric's. dgx-h100-4su-networks, counts by hand from the preset (derivations
  * in tests/write/test_netbox.c):
- *   storage: 128 hosts (the DGX) x 2 ports at 400G; 8 QM9700 leaves in 4 MLAG pairs, 4 spines;
- *     256 host links and 256 leaf-spine links, all at 400G.
+ *   storage: 128 hosts (the DGX) x 2 ports at 400G; 8 QM9700 leaves in 4 leaf pairs, 4 spines;
+ *     256 host links and 256 leaf-spine links, all at 400G. InfiniBand has no MLAG: its pairs
+ *     are "leaf pairs" (title "dual-homed on leaf pairs", nodes "leaf pair 1" ...), the in-band
+ *     network's (Ethernet) "MLAG pairs"; the out-of-band network is single-homed: neither.
  *   inband: 128 DGX + 5 management servers + 4 UFM = 137 hosts x 2 ports at 100G; 10 SN4600C
  *     leaves in 5 pairs, 7 spines; 274 host links, 280 leaf-spine links, 2 peer links per pair.
  *   oob: 128 + 5 + 4 BMCs + 78 switch management ports = 215 hosts at 1G; 7 SN2201 leaves (one
@@ -903,10 +905,11 @@ Test(write_dot, one_overview_per_network)
         const char *name;
         int64_t hosts, leaves, spines, host_links, up_links, peer;
         int host_gbps, up_gbps;
+        long mlag_pairs, leaf_pairs;    /* "<word> pair" in the title and the leaves' nodes */
     } want[] = {
-        { "storage", 128, 8, 4, 256, 256, 0, 400, 400 },
-        { "inband", 137, 10, 7, 274, 280, 10, 100, 100 },
-        { "oob", 215, 7, 1, 215, 7, 0, 1, 100 },
+        { "storage", 128, 8, 4, 256, 256, 0, 400, 400, 0, 1 + 4 },
+        { "inband", 137, 10, 7, 274, 280, 10, 100, 100, 1 + 5, 0 },
+        { "oob", 215, 7, 1, 215, 7, 0, 1, 100, 0, 0 },
     };
     fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
     char dir[64], file[64];
@@ -914,6 +917,18 @@ Test(write_dot, one_overview_per_network)
     write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
     for (int k = 0; k < 3; k++) {
         snprintf(file, sizeof file, "fabric-%s.dot", want[k].name);
+        char path[160];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        char *text = slurp(path);
+        long words[2] = { 0, 0 };
+        for (int w = 0; w < 2; w++)
+            for (const char *q = text; (q = strstr(q, w ? "leaf pair" : "MLAG pair")) != NULL; q++)
+                words[w]++;
+        cr_expect_eq(words[0], want[k].mlag_pairs, "%s: MLAG pair x %ld", file, words[0]);
+        cr_expect_eq(words[1], want[k].leaf_pairs, "%s: leaf pair x %ld", file, words[1]);
+        if (want[k].mlag_pairs == 0)
+            cr_expect_null(strstr(text, "MLAG"), "%s says MLAG", file);
+        free(text);
         Agraph_t *g = read_dot(dir, file);
         int64_t devices[3] = { 0 }, links[2] = { 0 }, peer = 0;
         Agnode_t *hosts = agnode(g, S("servers"), 0);
