@@ -4,6 +4,41 @@
 #include <string.h>
 #include "write/writers.h"
 
+void fp__net_bom_line_read(fp_bom_line *out, const fp_net_bom_line *l)
+{
+    int endpoint = strcmp(l->category, "endpoint") == 0;
+    memset(out, 0, sizeof *out);
+    out->part = l->part;
+    out->category = l->category;
+    out->description = l->desc;
+    out->length_m = l->length_m;
+    out->spare = l->spare;
+    out->quantity = l->qty;
+    out->unit_cost = l->unit_usd;
+    out->cost = l->ext_usd;
+    out->unit_power_w = endpoint ? 0 : l->unit_w;
+    out->power_w = endpoint ? 0 : l->ext_w;
+    out->mtbf_hours = l->mtbf_hours;
+}
+
+/* One bom.csv line (the part, its figures as fp_bom_line gives them); net: the network
+ * column's text, NULL without spec `networks`. */
+static void bom_row(FILE *f, const fp_bom_line *l, const char *net)
+{
+    fprintf(f, "%s,", l->category);
+    fp__csv_field(f, l->part);
+    fputc(',', f);
+    fp__csv_field(f, l->description);
+    fprintf(f, ",%g,%d,%lld,%.2f,%.2f,%.2f,%.2f,%.0f", l->length_m, l->spare,
+            (long long)l->quantity, l->unit_cost, l->cost, l->unit_power_w, l->power_w,
+            l->mtbf_hours);
+    if (net) {
+        fputc(',', f);
+        fp__csv_field(f, net);
+    }
+    fputc('\n', f);
+}
+
 fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                             fp_error *err)
 {
@@ -12,21 +47,33 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
     (void)o;
     if (f == NULL)
         return FP_EIO;
-    fputs("category,part,description,length_m,spare,quantity,unit_cost_usd,cost_usd,unit_power_w,power_w,mtbf_hours\n",
+    /* With spec `networks`, a last column names each line's network ("compute" for the compute
+     * fabric's), every network's lines follow, and the total is the whole cluster's. */
+    const int nets = fp__plan_net_count(plan);
+    fputs("category,part,description,length_m,spare,quantity,unit_cost_usd,cost_usd,unit_power_w,power_w,mtbf_hours",
           f);
+    fputs(nets ? ",network\n" : "\n", f);
     for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {
         fp_bom_line l;
         fp_plan_bom_line(plan, i, &l, NULL);
-        fprintf(f, "%s,", l.category);
-        fp__csv_field(f, l.part);
-        fputc(',', f);
-        fp__csv_field(f, l.description);
-        fprintf(f, ",%g,%d,%lld,%.2f,%.2f,%.2f,%.2f,%.0f\n", l.length_m, l.spare,
-                (long long)l.quantity, l.unit_cost, l.cost, l.unit_power_w, l.power_w,
-                l.mtbf_hours);
+        bom_row(f, &l, nets ? "compute" : NULL);
     }
     fp_plan_totals(plan, &t);
-    fprintf(f, "total,,,,,,,%.2f,,%.2f,\n", t.cost, t.power_w);
+    double cost = t.cost, power = t.power_w;
+    for (int k = 0; k < nets; k++) {
+        const fp_net_bom *b = fp__plan_net_bom(plan, k);
+        for (int i = 0; i < b->n; i++) {
+            fp_bom_line l;
+            fp__net_bom_line_read(&l, &b->line[i]);
+            bom_row(f, &l, fp__plan_net(plan, k)->name);
+        }
+        cost += b->cost;
+        power += b->power_w;
+    }
+    if (nets)
+        fprintf(f, "total,,,,,,,%.2f,,%.2f,,all\n", cost, power);
+    else
+        fprintf(f, "total,,,,,,,%.2f,,%.2f,\n", t.cost, t.power_w);
     return fp__close_written(f, path, err);
 }
 

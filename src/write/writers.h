@@ -109,6 +109,11 @@ typedef struct fp_nb_type {
     char manufacturer[40], model[100], slug[100];
     int u_height;
 } fp_nb_type;
+/* A network's BOM line as fp_plan_bom_line gives a compute one (strings borrowed from l).
+ * Extra endpoints (storage, management servers) are listed for their count but priced and
+ * powered elsewhere, as the compute servers are: no cost, and their power is their racks', not
+ * the network's (power 0 here). */
+void fp__net_bom_line_read(fp_bom_line *out, const fp_net_bom_line *l);
 void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
 /* netbox-interfaces.csv rows of every port of switch dev (tier t >= 1 of a fabric with
  * resolved spec rs, that tier's sizing sz), used or spare, each at its own speed and type: the

@@ -122,25 +122,6 @@ static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line 
 
 /* ---- with spec `networks`: the compute fabric's lines, then each network's ---- */
 
-/* A network's BOM line as bom_line reads one. Extra endpoints (storage, management servers)
- * are listed for their count but priced and powered elsewhere, as the compute servers are: no
- * cost, and their power is the racks', not the network's. */
-static void net_line(fp_bom_line *out, const fp_net_bom_line *l)
-{
-    int endpoint = strcmp(l->category, "endpoint") == 0;
-    memset(out, 0, sizeof *out);
-    out->part = l->part;
-    out->category = l->category;
-    out->description = l->desc;
-    out->length_m = l->length_m;
-    out->spare = l->spare;
-    out->quantity = l->qty;
-    out->unit_cost = l->unit_usd;
-    out->cost = l->ext_usd;
-    out->unit_power_w = endpoint ? 0 : l->unit_w;
-    out->power_w = endpoint ? 0 : l->ext_w;
-}
-
 /* After the compute fabric's lines (ending at row *r, their sums in compute[]): its subtotal,
  * each network's lines and subtotal, and the whole cluster = the sum of the subtotals. */
 static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double compute[3])
@@ -163,7 +144,7 @@ static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double c
         for (int i = 0; i < nb->n; i++) {
             fp_bom_line l;
             double v[3];
-            net_line(&l, &nb->line[i]);
+            fp__net_bom_line_read(&l, &nb->line[i]);
             bom_line(b, ws, ++r, &l, &ns->rs.phys, v);
             put_s(b, ws, r, BC_N, ns->name, b->indent);
             for (int j = 0; j < 3; j++)

@@ -1365,3 +1365,73 @@ Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TE
         cr_expect_str_eq(split[i], whole[i]);
     fp_plan_free(p);
 }
+
+/* bom.csv carries every network's lines after the compute fabric's, each named in a last
+ * column, and its total is the whole cluster's: the sum of every line's cost and power (a
+ * costing tool that reads bom.csv gets the networks too). Extra endpoints are counted at no
+ * cost and no power (theirs is their racks'). By hand from the catalog: the out-of-band
+ * network's 7 SN2201 leaves at $6,000 = $42,000 and 7 x 100 W = 700 W; its 78 switch
+ * management ports, 0U endpoints. Without networks the header has no network column. */
+Test(networks, bom_csv_carries_every_network)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    char dir[64], path[128];
+    write_plan(p, FP_WRITE_BOM, dir);
+    snprintf(path, sizeof path, "%s/bom.csv", dir);
+    csv_file c = csv_load(path);
+    cr_assert_str_eq(last_field(c.line[0]), "network");
+    double cost = 0, power = 0, total_cost = -1, total_power = -1;
+    long compute = 0, per_net[3] = { 0 }, sn2201 = 0, mgmt_ports = 0;
+    for (long i = 1; i < c.n; i++) {
+        char line[1024], *f[16];
+        snprintf(line, sizeof line, "%s", c.line[i]);
+        cr_assert_eq(csv_split(line, f, 16), 12, "%s", c.line[i]);
+        if (strcmp(f[0], "total") == 0) {
+            cr_assert_eq(i, c.n - 1, "the total is the last row");
+            cr_assert_str_eq(f[11], "all");
+            total_cost = atof(f[7]);
+            total_power = atof(f[9]);
+            continue;
+        }
+        cost += atof(f[7]);
+        power += atof(f[9]);
+        compute += strcmp(f[11], "compute") == 0;
+        for (int k = 0; k < 3; k++)
+            per_net[k] += strcmp(f[11], fp__plan_net(p, k)->name) == 0;
+        if (strcmp(f[11], "oob") == 0 && strcmp(f[1], "nvidia-sn2201") == 0 && atoi(f[4]) == 0) {
+            sn2201++;
+            cr_expect_eq(atoll(f[5]), 7);
+            cr_expect_float_eq(atof(f[7]), 7 * 6000.0, 1e-6);
+            cr_expect_float_eq(atof(f[9]), 7 * 100.0, 1e-6);
+        }
+        if (strcmp(f[11], "oob") == 0 && strcmp(f[1], "switch-mgmt") == 0) {
+            mgmt_ports++;
+            cr_expect_str_eq(f[0], "endpoint");
+            cr_expect_eq(atoll(f[5]), 78);
+            cr_expect_float_eq(atof(f[7]) + atof(f[9]), 0, 1e-9);
+        }
+    }
+    csv_free(&c);
+    cr_expect_eq(compute, (long)fp_plan_bom_count(p));
+    for (int k = 0; k < 3; k++)
+        cr_expect_eq(per_net[k], fp__plan_net_bom(p, k)->n, "%s", fp__plan_net(p, k)->name);
+    cr_expect_eq(sn2201, 1);
+    cr_expect_eq(mgmt_ports, 1);
+    cr_expect_float_eq(total_cost, cost, 0.01 * (double)c.n);
+    cr_expect_float_eq(total_power, power, 0.01 * (double)c.n);
+    fp_totals t;
+    fp_plan_totals(p, &t);
+    double nets = 0;
+    for (int k = 0; k < 3; k++)
+        nets += fp__plan_net_bom(p, k)->cost;
+    cr_expect_float_eq(total_cost, t.cost + nets, 0.01);
+    fp_plan_free(p);
+
+    p = preset_plan("dgx-h100-4su");
+    write_plan(p, FP_WRITE_BOM, dir);
+    snprintf(path, sizeof path, "%s/bom.csv", dir);
+    c = csv_load(path);
+    cr_expect_str_eq(last_field(c.line[0]), "mtbf_hours");
+    csv_free(&c);
+    fp_plan_free(p);
+}
