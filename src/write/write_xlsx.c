@@ -298,6 +298,8 @@ static void write_sheets(book *b, rack_index *ri)
         fp_xlsx__write_pull_list(b);
     if (b->rc == FP_OK)
         fp_xlsx__write_trays(b);
+    if (b->rc == FP_OK)
+        fp_xlsx__write_net_cables(b);
     if (b->rc == FP_OK && summary)
         fp_xlsx__write_summary(b, summary);
 }
