@@ -183,6 +183,11 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
         int is_json = val[0] == '{' || val[0] == '[';
         int as_list = !is_json && flags[k].list &&
                       (strchr(val, ',') || strcmp(flags[k].pointer, "/fabric/oversubscription") == 0);
+        if (strcmp(flags[k].pointer, "/overrides") == 0 && val[0] == '\0') {
+            fprintf(stderr, "fabplan: %s needs a non-empty value (a file of cable overrides)\n",
+                    flags[k].flag);
+            return -1;
+        }
         if (strcmp(flags[k].pointer, "/overrides") == 0 && !is_json)
             o->set_val[o->n_set] = path_to_json(val);
         else

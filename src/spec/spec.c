@@ -360,8 +360,13 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
         FP_FAIL(err, FP_EINVAL, "", "NULL spec or catalog");
     default_name(rs->name, sizeof rs->name, spec->origin);
     if ((rc = fp__json_check_keys(spec->root, "", keys, err)) != FP_OK ||
-        (rc = fp__json_str(spec->root, "name", "", rs->name, sizeof rs->name, err)) != FP_OK ||
-        (rc = fp__json_obj(spec->root, "cluster", "", &cluster, err)) != FP_OK ||
+        (rc = fp__json_str(spec->root, "name", "", rs->name, sizeof rs->name, err)) != FP_OK)
+        return rc;
+    /* the name titles every document and names the NetBox site: "" is a mistake, not a name */
+    if (rs->name[0] == '\0')
+        FP_FAIL(err, FP_EINVAL, "/name", "/name: expected a name of 1 to %zu characters (it titles "
+                "every document), found an empty string", sizeof rs->name - 1);
+    if ((rc = fp__json_obj(spec->root, "cluster", "", &cluster, err)) != FP_OK ||
         (rc = fp__json_obj(spec->root, "fabric", "", &fabric, err)) != FP_OK ||
         (rc = fp__spec_resolve_cluster(rs, cluster, cat, err)) != FP_OK ||
         (rc = fp__spec_resolve_fabric(rs, fabric, cat, err)) != FP_OK ||

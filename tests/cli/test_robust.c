@@ -247,3 +247,14 @@ Test(robust, ampersand_g_in_the_name, .timeout = TEST_TIMEOUT(120))
     cr_expect(strstr(out, "<oddHeader>&amp;L&amp;\"-,Bold\"R&amp;&amp;\xE2\x81\xA0G &amp;&amp;\xE2\x81\xA0[Picture]: fabric plan") != NULL,
               "%.600s", out);
 }
+
+/* An empty --overrides read the working folder as the file ("cannot read ./: Is a directory",
+ * exit 4): a usage error like the other flags that take a file. */
+Test(robust, empty_overrides_is_usage)
+{
+    char out[4096];
+    cr_expect_eq(run(BIN " validate --gpus 64 --overrides ''", out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "--overrides needs a non-empty value") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --gpus 64 --overrides=", out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "--overrides needs a non-empty value") != NULL, "%s", out);
+}

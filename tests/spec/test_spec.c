@@ -49,6 +49,17 @@ Test(spec, bad_value_names_pointer_expected_found)
     cr_expect_str_eq(err.where, "/fabric/topology");
 }
 
+/* An empty name titled every document with nothing and made the NetBox site "fabplan" (a
+ * silent default); a name given must say something. */
+Test(spec, empty_name_refused)
+{
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"name\":\"\",\"cluster\":{\"gpus\":64}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/name");
+    cr_expect(strstr(err.msg, "expected a name of 1 to 127 characters") && strstr(err.msg, "found an empty string"),
+              "%s", err.msg);
+}
+
 Test(spec, unknown_key_suggests)
 {
     fp_error err = { 0 };
