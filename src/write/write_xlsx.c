@@ -18,10 +18,40 @@
 
 lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name)
 {
+    if (b->sheet_lock != NULL)
+        pthread_mutex_lock(b->sheet_lock);
     lxw_worksheet *ws = workbook_add_worksheet(b->wb, name);
+    if (b->sheet_lock != NULL)
+        pthread_mutex_unlock(b->sheet_lock);
     if (ws == NULL && b->lerr == LXW_NO_ERROR)
         b->lerr = LXW_ERROR_MEMORY_MALLOC_FAILED;
     return ws;
+}
+
+/* The sheet made ahead named name (the Ports thread may be adding one meanwhile). */
+static lxw_worksheet *find_sheet(book *b, const char *name)
+{
+    if (b->sheet_lock != NULL)
+        pthread_mutex_lock(b->sheet_lock);
+    lxw_worksheet *ws = workbook_get_worksheet_by_name(b->wb, name);
+    if (b->sheet_lock != NULL)
+        pthread_mutex_unlock(b->sheet_lock);
+    return ws;
+}
+
+static void (*sheet_hook)(const char *sheet, int ports_thread, void *arg);
+static void *sheet_hook_arg;
+
+void fp__xlsx_sheet_hook(void (*fn)(const char *sheet, int ports_thread, void *arg), void *arg)
+{
+    sheet_hook = fn;
+    sheet_hook_arg = arg;
+}
+
+void fp_xlsx__sheet_started(const book *b, const char *name)
+{
+    if (sheet_hook != NULL)
+        sheet_hook(name, b->ports_thread, sheet_hook_arg);
 }
 
 /* The plan name as header text, at most max characters, cut between whole characters. '&'
@@ -111,8 +141,9 @@ static int sheet_open(sheet *s)
     s->part++;
     fp_xlsx__part_name(name, sizeof name, s->base, s->part);
     if (b->sheets_ahead) {
-        /* created ahead (fp_xlsx__ports_thread_start): adding one now would race the other thread */
-        if ((s->ws = workbook_get_worksheet_by_name(b->wb, name)) == NULL) {
+        /* created ahead (fp_xlsx__ports_thread_start): adding one now would put it after the
+         * sheets the other thread adds meanwhile */
+        if ((s->ws = find_sheet(b, name)) == NULL) {
             if (b->rc == FP_OK)
                 b->rc = fp__error_set(b->err, FP_EIO, b->path,
                                       "internal error: sheet '%s' was not counted ahead", name);
@@ -122,6 +153,7 @@ static int sheet_open(sheet *s)
     } else if ((s->ws = fp_xlsx__add_sheet(b, name)) == NULL) {
         return -1;
     }
+    fp_xlsx__sheet_started(b, name);
     /* Two lines for the wrapped titles: libxlsxwriter does not grow rows to fit. */
     keep(b, worksheet_set_row(s->ws, 0, 30, NULL));
     for (int c = 0; c < s->ncols; c++) {
@@ -264,11 +296,32 @@ static fp_status book_create(book *b, const char *path, char *tmpdir, size_t n, 
     return FP_OK;
 }
 
+void fp_xlsx__write_tail(book *b)
+{
+    if (b->rc == FP_OK)
+        fp_xlsx__write_racks(b, b->rack_idx);
+    if (b->rc == FP_OK && b->tail_apart)
+        fp_xlsx__gather_pulls(b);
+    if (b->rc == FP_OK)
+        fp_xlsx__write_pull_list(b);
+    if (b->tail_apart) {
+        /* gathered for the Pull list alone: not kept while the other thread still writes */
+        free(b->pulls);
+        b->pulls = NULL;
+    }
+    if (b->rc == FP_OK)
+        fp_xlsx__write_trays(b);
+    /* With spec `networks`: their cables, last (on the Ports thread when there is one: it
+     * numbers every format after Segments, so one used first here is numbered alike). */
+    if (b->rc == FP_OK)
+        fp_xlsx__write_net_cables(b);
+}
+
 /* Every sheet, in reading order, until one fails (b->rc); Cables and Segments here while the
- * Ports sheet is written on a thread of its own when it can be. The Summary is filled last,
- * from what the data sheets counted (each sheet has its own row stream, so that is allowed in
- * constant memory). */
-static void write_sheets(book *b, rack_index *ri)
+ * Ports sheet and the sheets after it are written on a thread of their own when they can be.
+ * The Summary is filled last, from what the data sheets counted (each sheet has its own row
+ * stream, so that is allowed in constant memory). */
+static void write_sheets(book *b)
 {
     lxw_worksheet *summary = fp_xlsx__add_sheet(b, "Summary");
     if (b->sc.hall == 0 && b->sc.row == 0)
@@ -283,23 +336,19 @@ static void write_sheets(book *b, rack_index *ri)
         fp_xlsx__write_cables(b);
     if (b->rc == FP_OK)
         fp_xlsx__write_segments(b);
-    if (pj != NULL)
+    if (pj != NULL) {
         fp_xlsx__ports_thread_join(b, pj, n_ahead);
-    else if (b->rc == FP_OK)
-        fp_xlsx__write_ports(b);
-    if (n_ahead > 0 && pj == NULL && b->rc == FP_OK && b->sheets_taken != n_ahead)
-        b->rc = fp__error_set(b->err, FP_EIO, b->path,
-                              "internal error: %d sheets made ahead, %d written", n_ahead,
-                              b->sheets_taken);
+    } else {
+        if (n_ahead > 0 && b->rc == FP_OK && b->sheets_taken != n_ahead)
+            b->rc = fp__error_set(b->err, FP_EIO, b->path,
+                                  "internal error: %d sheets made ahead, %d written", n_ahead,
+                                  b->sheets_taken);
+        b->sheets_ahead = 0;
+        if (b->rc == FP_OK)
+            fp_xlsx__write_ports(b);
+        fp_xlsx__write_tail(b);
+    }
     b->sheets_ahead = 0;
-    if (b->rc == FP_OK)
-        fp_xlsx__write_racks(b, ri);
-    if (b->rc == FP_OK)
-        fp_xlsx__write_pull_list(b);
-    if (b->rc == FP_OK)
-        fp_xlsx__write_trays(b);
-    if (b->rc == FP_OK)
-        fp_xlsx__write_net_cables(b);
     if (b->rc == FP_OK && summary)
         fp_xlsx__write_summary(b, summary);
 }
@@ -348,7 +397,7 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
         b.rc = fp__error_set(err, FP_ENOMEM, path, "out of memory indexing racks");
     } else {
         b.rack_idx = &ri;
-        write_sheets(&b, &ri);
+        write_sheets(&b);
     }
     return book_close(&b, &ri, cells_done, arg);
 }

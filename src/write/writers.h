@@ -62,6 +62,10 @@ fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_wr
                               int64_t max_rows, fp_error *err);
 /* How many times this process wrote a workbook's Ports sheet on a thread of its own (tests). */
 long fp__xlsx_ports_threads(void);
+/* Tests: call fn(sheet, ports_thread, arg) when a data sheet of a workbook gets its cells,
+ * ports_thread 1 on the Ports thread (from both threads at once: fn must lock); NULL stops.
+ * Set it only while no workbook is being written. */
+void fp__xlsx_sheet_hook(void (*fn)(const char *sheet, int ports_thread, void *arg), void *arg);
 /* Every switch port's link, for writers that walk the ports of each switch (AVD, the Ports sheet):
  * port p of switch dev is slot off[dev - first] + p of link_at, -1 when spare; switches are
  * devices first .. first + n_switches - 1. Free with fp__port_links_free (NULL-safe fields).

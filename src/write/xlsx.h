@@ -2,12 +2,13 @@
  * cell helpers. write_xlsx.c opens and closes the book and its sheets; xlsx_cables.c writes the
  * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_racks.c the Ports, Racks, Rack
  * elevation and Trays; xlsx_formats.c makes the cell formats, xlsx_ports_thread.c runs the
- * Ports sheet on a thread of its own.
+ * Ports sheet and the sheets after it (Racks to Trays) on a thread of its own.
  * Only these files include libxlsxwriter. */
 #ifndef FP_WRITE_XLSX_H
 #define FP_WRITE_XLSX_H
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,10 @@ typedef struct book {
     const struct split_index *split;
     pull *pulls;            /* cables in scope whose both racks are known */
     size_t n_pulls;
+    /* With a Ports thread the Racks, Rack elevation, Pull list, Trays and Network cables sheets
+     * are written on it after Ports (fp_xlsx__write_tail): the Pull list then gathers its
+     * cables there (fp_xlsx__gather_pulls) instead of the Cables sheet here. */
+    int tail_apart;
     char parts[MAX_PARTS][48];
     int n_parts;
     char lc_part[48];       /* the last fibre part asked about (lc_cord in xlsx_cables.c) */
@@ -114,6 +119,10 @@ typedef struct book {
      * ahead, in sheet order, and a sheet's parts are found by name: none is added meanwhile. */
     int sheets_ahead;
     int sheets_taken;       /* parts found so far (each must be: checked after the threads) */
+    /* While the Ports thread runs: held to add a sheet or find one by name (the Ports thread
+     * adds the sheets after Ports while this one finds its parts made ahead); NULL without. */
+    pthread_mutex_t *sheet_lock;
+    int ports_thread;       /* this copy of the book is the Ports thread's (the sheet hook) */
 } book;
 
 /* What the Cables sheet will show, counted before it is written (the whole plan only). */
@@ -218,6 +227,11 @@ void fp_xlsx__sheet_end(sheet *s);
 int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l);
 /* A part's sheet name into name (n bytes): "Cables" for part 1, "Cables (2)", ... after. */
 void fp_xlsx__part_name(char *name, size_t n, const char *base, int part);
+/* Tell the sheet hook (fp__xlsx_sheet_hook, tests) that sheet name gets its cells now. */
+void fp_xlsx__sheet_started(const book *b, const char *name);
+/* Racks, Rack elevation, Pull list and Trays, in sheet order, each while b->rc is FP_OK: on the
+ * Ports thread after Ports when b->tail_apart, else on the workbook thread after Ports. */
+void fp_xlsx__write_tail(book *b);
 
 /* ---- xlsx_formats.c ---- */
 
@@ -229,9 +243,10 @@ void fp_xlsx__make_formats(book *b);
 
 typedef struct ports_job ports_job;
 /* Make every Cables, Segments and Ports sheet and number every format they share (*n_sheets:
- * how many sheets were made ahead, 0 when none), then start the Ports thread on a copy of b.
- * NULL when there is no thread (Ports is then written on this thread, after Segments, still
- * into the sheets made ahead if *n_sheets > 0). */
+ * how many sheets were made ahead, 0 when none), then start the Ports thread on a copy of b;
+ * it writes the sheets after Ports too (b->tail_apart set) when this thread's formats all have
+ * numbers of their own. NULL when there is no thread (Ports and the sheets after it are then
+ * written on this thread, after Segments, still into the sheets made ahead if *n_sheets > 0). */
 ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sheets);
 /* Join the Ports thread, take its errors and counts into b, check every sheet made ahead was
  * used, and free j. */
@@ -243,18 +258,21 @@ void fp_xlsx__write_bom(book *b);           /* xlsx_bom.c */
 void fp_xlsx__write_cables(book *b);        /* xlsx_cables.c */
 /* Every cable's id into b->cable_id, and what cables_scan says; -1 with b->rc set on failure. */
 int fp_xlsx__cables_scan(book *b, cables_scan *out);
-/* xlsx_racks.c. Its rows (one per slot of fp__port_links_build) and formats (the spare grey,
- * the media's text and integer) are counted ahead by fp_xlsx__ports_thread_start (xlsx_ports_thread.c), which
- * writes the sheet on a thread of its own: a new row or format there must be counted there too
- * (test write_xlsx/ports_thread_writes_the_same_bytes). */
+/* xlsx_racks.c. With two jobs Ports and the sheets after it (fp_xlsx__write_tail) are written
+ * on a thread of their own while Cables and Segments are written (xlsx_ports_thread.c): the
+ * Cables and Segments sheets may then use only the formats numbered ahead there, and no sheet
+ * may add a sheet before its own (test write_xlsx/ports_thread_writes_the_same_bytes). */
 void fp_xlsx__write_ports(book *b);
 void fp_xlsx__write_racks(book *b, const rack_index *ri);
 void fp_xlsx__write_pull_list(book *b);     /* xlsx_cables.c */
+/* The whole plan's cables for the Pull list into b->pulls, apart from the Cables sheet (with
+ * b->tail_apart, on the Ports thread); -1 with b->rc set on failure. xlsx_cables.c */
+int fp_xlsx__gather_pulls(book *b);
 void fp_xlsx__write_segments(book *b);      /* xlsx_cables.c: structured cabling only */
 void fp_xlsx__write_trays(book *b);         /* xlsx_racks.c */
 void fp_xlsx__write_summary(book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
-/* xlsx_net_cables.c: with spec `networks`, their cables in scope (nothing without); after the
- * Ports thread's join, before the Summary. */
+/* xlsx_net_cables.c: with spec `networks`, their cables in scope (nothing without); the last
+ * sheet of fp_xlsx__write_tail (on the Ports thread when there is one). */
 void fp_xlsx__write_net_cables(book *b);
 /* xlsx_cables.c: a cable's Z-end field over its legs ("a;b"; offset: a string field of
  * fp_cable_end), and a Z location number (a number, or "1;1" text over a breakout's legs). */

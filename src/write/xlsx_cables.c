@@ -149,6 +149,24 @@ int fp_xlsx__cables_scan(book *b, cables_scan *out)
     return 0;
 }
 
+int fp_xlsx__gather_pulls(book *b)
+{
+    fp_cable_info c;
+    size_t n = fp_plan_cable_count(b->plan);
+    if ((b->pulls = fp__malloc((n ? n : 1) * sizeof *b->pulls)) == NULL) {
+        b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Pull list");
+        return -1;
+    }
+    /* the whole plan (a Ports thread is never used for a split workbook's scope), every cable
+     * in order, as fp_xlsx__write_cables gathers them: the same parts in the same order */
+    for (size_t i = 0; i < n; i++) {
+        if ((b->rc = fp_plan_cable(b->plan, i, &c, b->err)) != FP_OK)
+            return -1;
+        gather_pull(b, &c);
+    }
+    return 0;
+}
+
 void fp_xlsx__write_cables(book *b)
 {
     sheet s;
@@ -165,8 +183,9 @@ void fp_xlsx__write_cables(book *b)
     int64_t n_iter = x ? x->start[x->cur + 1] - x->start[x->cur] : n;
     if (!b->ids_ready)
         b->cable_id = x ? x->cable_id : fp__malloc((size_t)(n ? n : 1) * sizeof *b->cable_id);
-    b->pulls = fp__malloc((size_t)(n_iter ? n_iter : 1) * sizeof *b->pulls);
-    if (b->cable_id == NULL || b->pulls == NULL) {
+    if (!b->tail_apart)
+        b->pulls = fp__malloc((size_t)(n_iter ? n_iter : 1) * sizeof *b->pulls);
+    if (b->cable_id == NULL || (!b->tail_apart && b->pulls == NULL)) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Cables sheet");
         fp_xlsx__sheet_end(&s);
         return;
@@ -180,7 +199,8 @@ void fp_xlsx__write_cables(book *b)
             snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
         if (!cable_in_scope(&b->sc, &c))
             continue;
-        gather_pull(b, &c);
+        if (!b->tail_apart)
+            gather_pull(b, &c);
         int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
         lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
         lxw_row_t r = fp_xlsx__sheet_next(&s);

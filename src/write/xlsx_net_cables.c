@@ -4,9 +4,10 @@
  * (--split-by) holds the cables with an end in its row or hall, so a management row's crew gets
  * the cables of the switches it installs.
  *
- * Written after every other data sheet, on the workbook's own thread once the Ports thread has
- * joined (write_xlsx.c): the formats it is first to use (a medium the compute fabric has not,
- * such as twisted pair) are numbered then, in the same order with one thread or two. */
+ * Written after every other data sheet, last of fp_xlsx__write_tail (write_xlsx.c): on the Ports
+ * thread when there is one, which numbers every format after Segments, so the formats this
+ * sheet is first to use (a medium the compute fabric has not, such as twisted pair) are
+ * numbered in the same order with one thread or two. Its count goes back with the thread's. */
 #include <stddef.h>
 #include "xlsx.h"
 

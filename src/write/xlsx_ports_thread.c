@@ -1,30 +1,39 @@
-/* fabplan — the workbook's Ports sheet on a thread of its own (see xlsx.h): the sheets and
- * formats it shares with the Cables sheet are made ahead, so both threads write the same bytes
- * one thread would. */
+/* fabplan — the workbook's Ports sheet and the sheets after it on a thread of its own (see
+ * xlsx.h): what they share with the Cables sheet is settled first, so both threads write the
+ * same bytes one thread would. */
 #include <pthread.h>
 #include "xlsx.h"
 
-/* ---- the Ports sheet on a second thread ---- */
+/* ---- the Ports sheet and the sheets after it on a second thread ---- */
 
 /* plan.xlsx's cells are written by libxlsxwriter, which spends most of the workbook's time
  * formatting each sheet's XML; the Cables and Ports sheets are nearly all of it. Each sheet
- * writes its rows to a temporary file of its own, so the Ports sheet is written on a thread of
- * its own while this one writes Cables and Segments. What the sheets share is made safe first:
- * - sheets: adding one changes the workbook's list, so every part of Cables, Segments and Ports
- *   is created here, in sheet order, and found by name when its first row comes;
- * - formats: libxlsxwriter numbers a format (its place in styles.xml) when a cell first uses
- *   it, in a table the workbook shares. Every format the three sheets can use is numbered here,
- *   in the order one thread would have reached them (the Cables sheet first uses the header,
- *   then per medium in the order of its first cable the text, integer and length formats, the
- *   sign-off box after the first cable's; Segments uses only formats Cables used; Ports those
- *   and the spare rows' grey), so the file is the same byte for byte and the threads only read
- *   the numbers. When Ports would show a medium no cable has, it is written on this thread.
- * The Ports thread's errors and counts go into its own copy of the book, merged after the join
- * (a Cables error comes first, as it would one thread). */
+ * writes its rows to a temporary file of its own, so the sheets after Segments (Ports, Racks,
+ * Rack elevation, Pull list, Trays) are written on a thread of their own while this one writes
+ * Cables and Segments; the Summary stays last on this thread, after the join (it shows what the
+ * data sheets counted). What the threads share is made safe first:
+ * - sheets: adding one changes the workbook's list and its names. Every part of Cables and
+ *   Segments is created here, in sheet order, before the thread starts, and found by name when
+ *   its first row comes; the other thread adds the sheets after them, in their order (nothing
+ *   is added here meanwhile). Adding and finding take b->sheet_lock.
+ * - formats: libxlsxwriter numbers a format (its place in styles.xml) when a row using it is
+ *   flushed, the first time, in a table the workbook shares (a format equal to a numbered one
+ *   looks the table up at each use). Every format Cables and Segments use is numbered here, in
+ *   the order one thread would reach them (the Cables sheet first uses the header, then per
+ *   medium in the order of its first cable the text, integer and length formats, the sign-off
+ *   box after the first cable's; Segments uses only formats Cables used), and each must have a
+ *   number of its own: this thread then only reads numbers kept in its formats, and the other
+ *   thread is the only one that numbers or looks up anything until the join. It numbers the
+ *   formats of its sheets as they come, in the order one thread would after Segments, and the
+ *   Summary's and the sheets' last rows (flushed by workbook_close) come after the join on this
+ *   thread, as they would: the file is the same byte for byte.
+ * The other thread's errors and counts go into its own copy of the book, merged after the join
+ * (a Cables or Segments error comes first, as it would on one thread). */
 struct ports_job {
     book b;
     fp_error err;
     pthread_t tid;
+    pthread_mutex_t sheets;     /* b->sheet_lock of both threads */
     /* progress from both threads, one call at a time */
     fp_write_options o;
     const fp_write_options *caller;
@@ -49,7 +58,9 @@ long fp__xlsx_ports_threads(void)
 static void *ports_main(void *arg)
 {
     ports_job *j = arg;
-    fp_xlsx__write_ports(&j->b);
+    if (j->b.rc == FP_OK)
+        fp_xlsx__write_ports(&j->b);
+    fp_xlsx__write_tail(&j->b);
     return NULL;
 }
 
@@ -68,46 +79,32 @@ static void add_parts(book *b, const char *base, int parts)
     }
 }
 
-/* Start the Ports thread (NULL: write Ports on this thread, after Segments, as without one). */
-ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sheets)
+/* Number format f now; 1 when the number is its own (kept in f: a format equal to an earlier
+ * one is looked up in the workbook's table at each use instead). */
+static int number_own(lxw_format *f)
 {
-    fp_port_links map;
-    int in_cables[FP_MEDIUM_COUNT] = { 0 }, spare = 0, ok = 1;
-    if (fp__port_links_build(&map, b->plan) != 0)
-        return NULL;
-    for (int k = 0; k < cs->n_media; k++)
-        in_cables[cs->media[k]] = 1;
-    int64_t port_rows = map.off[map.n_switches];
-    for (int64_t k = 0; k < port_rows && ok; k++) {
-        fp_medium m;
-        if (map.link_at[k] < 0)
-            spare = 1;
-        else if (fp_plan_link_medium(b->plan, (size_t)map.link_at[k], &m, NULL) == FP_OK)
-            ok = (unsigned)m < FP_MEDIUM_COUNT && in_cables[m];
-    }
-    fp__port_links_free(&map);
-    ports_job *j = ok ? calloc(1, sizeof *j) : NULL;
-    if (j == NULL)
-        return NULL;
-    lxw_format_get_xf_index(b->header);
+    int32_t xf = lxw_format_get_xf_index(f);
+    return f->xf_index == xf;
+}
+
+/* The formats of the Cables and Segments sheets numbered in the order the Cables sheet first
+ * uses them; 1 when each has a number of its own. */
+static int number_cables_formats(book *b, const cables_scan *cs)
+{
+    int own = number_own(b->header);
     for (int k = 0; k < cs->n_media; k++) {
         lxw_format **f = b->medium[cs->media[k]];
-        lxw_format_get_xf_index(f[K_TEXT]);
-        lxw_format_get_xf_index(f[K_INT]);
-        lxw_format_get_xf_index(f[K_LEN]);
+        for (int kind = K_TEXT; kind <= K_LEN; kind++)
+            own &= number_own(f[kind]);
         if (k == 0)
-            lxw_format_get_xf_index(b->box);
+            own &= number_own(b->box);
     }
-    if (spare)
-        lxw_format_get_xf_index(b->spare_text);
-    int cables = parts_of(b, cs->rows), segs = 0, ports = parts_of(b, port_rows);
-    if (fp__plan_rspec(b->plan)->phys.structured)
-        segs = parts_of(b, cs->seg_rows);
-    add_parts(b, "Cables", cables);
-    add_parts(b, "Segments", segs);
-    add_parts(b, "Ports", ports);
-    *n_sheets = cables + segs + ports;
-    b->sheets_ahead = 1;
+    return own;
+}
+
+/* The Ports thread's book: a copy of b with its own errors, progress and sheets after Segments. */
+static void job_init(ports_job *j, book *b)
+{
     j->caller = b->o;
     j->o = *b->o;
     if (j->o.progress != NULL) {
@@ -115,12 +112,42 @@ ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sh
         j->o.payload = j;
     }
     pthread_mutex_init(&j->lock, NULL);
+    pthread_mutex_init(&j->sheets, NULL);
+    b->sheet_lock = &j->sheets;
+    b->tail_apart = 1;
     j->b = *b;
     j->b.err = &j->err;
     j->b.o = &j->o;
+    j->b.sheets_ahead = 0;
+    j->b.ports_thread = 1;
+}
+
+/* Start the Ports thread (NULL: write Ports and the sheets after it on this thread, after
+ * Segments, as without one). */
+ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sheets)
+{
+    *n_sheets = 0;
+    ports_job *j = calloc(1, sizeof *j);
+    if (j == NULL)
+        return NULL;
+    if (!number_cables_formats(b, cs)) {
+        free(j);
+        return NULL;
+    }
+    int cables = parts_of(b, cs->rows), segs = 0;
+    if (fp__plan_rspec(b->plan)->phys.structured)
+        segs = parts_of(b, cs->seg_rows);
+    add_parts(b, "Cables", cables);
+    add_parts(b, "Segments", segs);
+    *n_sheets = cables + segs;
+    b->sheets_ahead = 1;
+    job_init(j, b);
     if (b->lerr != LXW_NO_ERROR || pthread_create(&j->tid, NULL, ports_main, j) != 0) {
-        /* no thread: Ports is written here, still into the sheets made ahead */
+        /* no thread: Ports and the rest are written here, after the sheets made ahead */
+        b->sheet_lock = NULL;
+        b->tail_apart = 0;
         pthread_mutex_destroy(&j->lock);
+        pthread_mutex_destroy(&j->sheets);
         free(j);
         return NULL;
     }
@@ -142,9 +169,13 @@ void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets)
         b->lerr = j->b.lerr;
     b->switches = j->b.switches;
     b->ports_spare = j->b.ports_spare;
-    b->sheets_taken += j->b.sheets_taken;
+    b->racks = j->b.racks;
+    b->net_cables = j->b.net_cables;
     b->o = j->caller;
+    b->sheet_lock = NULL;
     pthread_mutex_destroy(&j->lock);
+    pthread_mutex_destroy(&j->sheets);
+    free(j->b.pulls);
     free(j);
     if (b->rc == FP_OK && b->lerr == LXW_NO_ERROR && b->sheets_taken != n_sheets)
         b->rc = fp__error_set(b->err, FP_EIO, b->path,

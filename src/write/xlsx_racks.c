@@ -406,6 +406,7 @@ static void write_elevation(book *b, const placed *pl, size_t np, const net_elev
     }
     if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
         goto out;
+    fp_xlsx__sheet_started(b, "Rack elevation");
     keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
     /* wider with networks: "inband-su01-leaf-r1" */
     if (nr > 0)

@@ -2,6 +2,7 @@
  * against links.csv / cables.csv, and against counts derived by hand in the comments. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "helpers.h"
@@ -32,8 +33,8 @@ static void write_all(const fp_plan *p, const char *dir)
 /* 1-based index of a sheet by name, 0 when absent. */
 static int sheet_index(const char *xlsx, const char *name)
 {
-    char names[64][32];
-    int n = xl_sheet_names(xlsx, names, 64);
+    char names[512][32];
+    int n = xl_sheet_names(xlsx, names, 512);
     for (int i = 0; i < n; i++)
         if (strcmp(names[i], name) == 0)
             return i + 1;
@@ -1009,55 +1010,138 @@ Test(write_xlsx, structured_segments_panels_and_trays)
     fp_plan_free(p);
 }
 
-/* With two threads the Ports sheet is written on a thread of its own while Cables and Segments
- * are written (write_xlsx.c); the workbook must be the one a single thread writes, byte for
- * byte: the same sheets in the same order, the same format numbers. 300 data rows per sheet
- * make Cables, Segments and Ports continue on further sheets; the plans cover one medium with
- * every port used (768 GPUs), spare ports (640 GPUs: 20 of 24 leaves' server ports), structured
- * cabling (the Segments sheet) and a preset with storage, in-band and out-of-band networks
- * (copper and fibre cables in one book). */
-static void same_bytes_one_or_two_threads(fp_plan *p, const char *what)
+/* Which thread gave each data sheet its cells (fp__xlsx_sheet_hook), in the order they came. */
+typedef struct sheet_log {
+    pthread_mutex_t lock;
+    char name[512][32];
+    int ports_thread[512];
+    int n;
+} sheet_log;
+
+static void log_sheet(const char *sheet, int ports_thread, void *arg)
 {
-    char dir[64], one[128], two[128], cmd[300];
+    sheet_log *l = arg;
+    pthread_mutex_lock(&l->lock);
+    if (l->n < 512) {
+        snprintf(l->name[l->n], sizeof l->name[l->n], "%s", sheet);
+        l->ports_thread[l->n] = ports_thread;
+    }
+    l->n++;
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* Where each sheet of workbook xlsx was written, by log l: every sheet but the Summary and the
+ * BOM (written by the workbook's thread before and after the others) exactly once; with a Ports
+ * thread (threaded) Cables and Segments with their parts on the workbook's thread and every
+ * sheet after them (Ports, Racks, Rack elevation, Pull list, Trays, with their parts) on the
+ * Ports thread, without one all on the workbook's thread. */
+static void expect_sheet_threads(const char *xlsx, const sheet_log *l, int threaded,
+                                 const char *what)
+{
+    char names[512][32];
+    int n = xl_sheet_names(xlsx, names, 512), logged = 0;
+    cr_assert_lt(l->n, 512, "%s: %d sheets logged", what, l->n);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], "Summary") == 0 || strcmp(names[i], "BOM") == 0)
+            continue;
+        int seen = 0, on = -1;
+        for (int k = 0; k < l->n; k++)
+            if (strcmp(l->name[k], names[i]) == 0) {
+                seen++;
+                on = l->ports_thread[k];
+            }
+        int before_ports = strncmp(names[i], "Cables", 6) == 0 ||
+                           strncmp(names[i], "Segments", 8) == 0;
+        cr_expect_eq(seen, 1, "%s: sheet \"%s\" written %d times", what, names[i], seen);
+        cr_expect_eq(on, threaded && !before_ports, "%s: sheet \"%s\" written on the %s thread",
+                     what, names[i], on ? "Ports" : "workbook's");
+        logged++;
+    }
+    cr_expect_eq(l->n, logged, "%s: %d sheets logged, %d in the workbook", what, l->n, logged);
+}
+
+/* One workbook of p with `jobs` threads and max_rows data rows per sheet at path; checks which
+ * thread wrote each sheet. */
+static void write_threads(fp_plan *p, const char *path, int jobs, int64_t max_rows,
+                          const char *what)
+{
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    sheet_log *log = calloc(1, sizeof *log);
+    cr_assert_not_null(log);
+    pthread_mutex_init(&log->lock, NULL);
+    o.jobs = jobs;
+    long threads = fp__xlsx_ports_threads();
+    fp__xlsx_sheet_hook(log_sheet, log);
+    fp_status rc = fp__write_xlsx_rows(p, path, &o, max_rows, &err);
+    fp__xlsx_sheet_hook(NULL, NULL);
+    cr_assert_eq(rc, FP_OK, "%s: %s", what, err.msg);
+    cr_expect_eq(fp__xlsx_ports_threads(), threads + (jobs > 1), "%s: %d jobs, %ld Ports threads",
+                 what, jobs, fp__xlsx_ports_threads() - threads);
+    expect_sheet_threads(path, log, jobs > 1, what);
+    pthread_mutex_destroy(&log->lock);
+    free(log);
+}
+
+/* With two threads the sheets after Segments (Ports, Racks, Rack elevation, Pull list, Trays)
+ * are written on a thread of their own while Cables and Segments are written (write_xlsx.c,
+ * xlsx_ports_thread.c); the workbook must be the one a single thread writes, byte for byte:
+ * the same sheets in the same order, the same format numbers (styles.xml and every cell's s=).
+ * max_rows data rows per sheet make sheets continue on further sheets; each sheet named in
+ * `parts` (NULL-terminated) must exist, so the plan covers what it is meant to. */
+static void same_bytes_one_or_two_threads(fp_plan *p, const char *what, int64_t max_rows,
+                                          const char *const *parts)
+{
+    char dir[64], one[128], two[128], cmd[300];
     tmpdir(dir, sizeof dir);
     snprintf(one, sizeof one, "%s/one.xlsx", dir);
     snprintf(two, sizeof two, "%s/two.xlsx", dir);
-    o.jobs = 1;
-    long threads = fp__xlsx_ports_threads();
-    cr_assert_eq(fp__write_xlsx_rows(p, one, &o, 300, &err), FP_OK, "%s: %s", what, err.msg);
-    cr_expect_eq(fp__xlsx_ports_threads(), threads, "%s: a Ports thread with one job", what);
-    o.jobs = 2;
-    cr_assert_eq(fp__write_xlsx_rows(p, two, &o, 300, &err), FP_OK, "%s: %s", what, err.msg);
-    cr_expect_eq(fp__xlsx_ports_threads(), threads + 1, "%s: no Ports thread", what);
+    write_threads(p, one, 1, max_rows, what);
+    write_threads(p, two, 2, max_rows, what);
+    snprintf(cmd, sizeof cmd, "unzip -p %s xl/styles.xml | cmp -s - <(unzip -p %s xl/styles.xml)",
+             one, two);
+    char sh[400];
+    snprintf(sh, sizeof sh, "bash -c '%s'", cmd);
+    cr_expect_eq(system(sh), 0, "%s: styles.xml differs with a Ports thread", what);
     snprintf(cmd, sizeof cmd, "cmp -s %s %s", one, two);
     cr_expect_eq(system(cmd), 0, "%s: plan.xlsx differs with a Ports thread", what);
-    cr_expect_gt(sheet_index(two, "Ports (2)"), 0, "%s: Ports does not continue", what);
+    for (int k = 0; parts[k] != NULL; k++)
+        cr_expect_gt(sheet_index(two, parts[k]), 0, "%s: no sheet \"%s\"", what, parts[k]);
 }
 
+/* The plans: one medium with every port used (768 GPUs), spare ports (640 GPUs: 20 of 24
+ * leaves' server ports), structured cabling (the Segments sheet, patch panels on the elevation,
+ * an over-full tray), a preset with storage, in-band and out-of-band networks (copper and
+ * fibre in one book, management racks on the Racks sheet and the elevation), and a small
+ * structured plan with a rack per row and a power limit that four of its six racks exceed, at
+ * 4 rows per sheet so that Racks, Pull list and Trays continue too (its first rack is over the
+ * limit, its third within: the Racks sheet's warning and watts formats are first used on
+ * different rows, both on the Ports thread). */
 Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60))
 {
+    static const char *const cables[] = { "Cables (2)", "Ports (2)", "Pull list", "Trays", NULL };
+    static const char *const segs[] = { "Cables (2)", "Segments (2)", "Ports (2)", NULL };
+    static const char *const nets[] = { "Cables (2)", "Ports (2)", "Rack elevation", NULL };
+    static const char *const tails[] = { "Cables (2)", "Segments (2)", "Ports (2)", "Racks (2)",
+                                         "Pull list (2)", "Trays (2)", NULL };
     fp_plan *p = plan_from(SPEC_768);
-    same_bytes_one_or_two_threads(p, "768 GPUs");
+    same_bytes_one_or_two_threads(p, "768 GPUs", 300, cables);
     fp_plan_free(p);
     p = plan_from("{\"name\":\"t640\",\"cluster\":{\"gpus\":640}}");
-    same_bytes_one_or_two_threads(p, "640 GPUs");
+    same_bytes_one_or_two_threads(p, "640 GPUs", 300, cables);
     fp_plan_free(p);
     p = plan_from("{\"name\":\"s256\",\"cluster\":{\"gpus\":256},\"media\":{\"default\":\"MMF\"},"
                   "\"layout\":{\"cabling\":\"structured\"}}");
-    same_bytes_one_or_two_threads(p, "structured");
+    same_bytes_one_or_two_threads(p, "structured", 300, segs);
     fp_plan_free(p);
-    fp_error err = { 0 };
-    fp_catalog *cat = NULL;
-    fp_spec *spec = NULL;
-    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_spec_preset(&spec, "dgx-h100-4su-networks", &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
-    same_bytes_one_or_two_threads(p, "dgx-h100-4su-networks");
+    p = plan_from_preset("dgx-h100-4su-networks");
+    same_bytes_one_or_two_threads(p, "dgx-h100-4su-networks", 300, nets);
     fp_plan_free(p);
-    fp_spec_free(spec);
-    fp_catalog_free(cat);
+    p = plan_from("{\"name\":\"tiny\",\"cluster\":{\"gpus\":64},\"media\":{\"default\":\"MMF\"},"
+                  "\"layout\":{\"cabling\":\"structured\",\"racks_per_row\":1,"
+                  "\"servers_per_rack\":2,\"rack_power_limit_w\":15000}}");
+    same_bytes_one_or_two_threads(p, "rack per row, 4 rows per sheet", 4, tails);
+    fp_plan_free(p);
 }
 
 /* ---- the cluster's other networks (spec `networks`) ---- */
