@@ -362,10 +362,12 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
     if ((rc = fp__json_check_keys(spec->root, "", keys, err)) != FP_OK ||
         (rc = fp__json_str(spec->root, "name", "", rs->name, sizeof rs->name, err)) != FP_OK)
         return rc;
-    /* the name titles every document and names the NetBox site: "" is a mistake, not a name */
-    if (rs->name[0] == '\0')
+    /* the name titles every document and names the NetBox site (which must not be blank):
+     * "" or spaces alone is a mistake, not a name */
+    if (rs->name[strspn(rs->name, " ")] == '\0')
         FP_FAIL(err, FP_EINVAL, "/name", "/name: expected a name of 1 to %zu characters (it titles "
-                "every document), found an empty string", sizeof rs->name - 1);
+                "every document), found %s", sizeof rs->name - 1,
+                rs->name[0] ? "only spaces" : "an empty string");
     if ((rc = fp__json_obj(spec->root, "cluster", "", &cluster, err)) != FP_OK ||
         (rc = fp__json_obj(spec->root, "fabric", "", &fabric, err)) != FP_OK ||
         (rc = fp__spec_resolve_cluster(rs, cluster, cat, err)) != FP_OK ||

@@ -1,5 +1,6 @@
 /* Fuzz the catalog: any bytes as a user catalog merged over the built-in one; when accepted,
- * a small default plan must build with it or be refused cleanly (no crash on odd parts). */
+ * a small default plan and the 256-GPU networks preset (hgx-h100-enterprise-32) must build
+ * with it or be refused cleanly (no crash on odd parts). */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,6 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fp_spec *spec = NULL;
         const char *j = "{\"cluster\":{\"gpus\":64}}";
         FUZZ_CHECK(fp_spec_parse(&spec, j, strlen(j), "<fuzz>", &err) == FP_OK, "%s", err.msg);
+        fp_plan_free(fuzz_plan(spec, cat));
+        fp_spec_free(spec);
+        /* the networks preset: its SN2201 (uplink ports), SN4600C and SN5600 as the user's
+         * catalog redefines them */
+        spec = NULL;
+        FUZZ_CHECK(fp_spec_preset(&spec, "hgx-h100-enterprise-32", &err) == FP_OK, "%s", err.msg);
         fp_plan_free(fuzz_plan(spec, cat));
         fp_spec_free(spec);
     }

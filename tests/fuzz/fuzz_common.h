@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "fabplan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -67,6 +68,51 @@ static inline fp_plan *fuzz_plan(fp_spec *spec, const fp_catalog *cat)
     fp_status rc = fp_plan_new(&plan, spec, cat, &err);
     fuzz_check_error(rc, &err);
     return rc == FP_OK ? plan : NULL;
+}
+
+/* The output folder of this process ($TMPDIR/fabplan-fuzz-TAG-PID), reused by every input
+ * and removed with everything in it when the process ends. */
+static char fuzz_dir_path[256];
+
+static inline void fuzz_remove_dir(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fuzz_dir_path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "fuzz: could not remove %s\n", fuzz_dir_path);
+}
+
+static inline const char *fuzz_out_dir(const char *tag)
+{
+    if (fuzz_dir_path[0] == '\0') {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(fuzz_dir_path, sizeof fuzz_dir_path, "%s/fabplan-fuzz-%s-%ld",
+                 tmp != NULL && *tmp ? tmp : "/tmp", tag, (long)getpid());
+        atexit(fuzz_remove_dir);
+    }
+    return fuzz_dir_path;
+}
+
+/* DIR/name read whole (free it), NULL when it cannot be read. */
+static inline char *fuzz_slurp(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[n] = '\0';
+    fclose(f);
+    return b;
 }
 
 #endif

@@ -5,38 +5,7 @@
  * asks for TIA-606 labels. Every accepted plan is written (CSV, JSON, workbook, NetBox) and
  * plan.json must parse. */
 #include <cjson/cJSON.h>
-#include <unistd.h>
 #include "fuzz_common.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
-static char dir[256];
-
-/* The output folder is reused by every input of this process; gone when the process ends. */
-static void remove_outputs(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "fuzz_writers: could not remove %s\n", dir);
-}
 
 /* The spec text: the plan the first bytes choose, named by the rest; or the rest itself. */
 static char *spec_text(const uint8_t *data, size_t size)
@@ -66,6 +35,7 @@ static char *spec_text(const uint8_t *data, size_t size)
 
 static void write_and_check(const fp_plan *plan, const uint8_t *data)
 {
+    const char *dir = fuzz_out_dir("w");
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     o.formats = FP_WRITE_JSON | FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_BOM |
@@ -80,9 +50,7 @@ static void write_and_check(const fp_plan *plan, const uint8_t *data)
     fp_status rc = fp_plan_write(plan, dir, &o, &err);
     fuzz_check_error(rc, &err);
     FUZZ_CHECK(rc == FP_OK, "writing failed: %s", err.msg);
-    char path[300];
-    snprintf(path, sizeof path, "%s/plan.json", dir);
-    char *json = slurp(path);
+    char *json = fuzz_slurp(dir, "plan.json");
     FUZZ_CHECK(json != NULL, "no plan.json");
     cJSON *back = cJSON_Parse(json);
     FUZZ_CHECK(back != NULL, "plan.json does not parse");
@@ -94,11 +62,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 4)
         return 0;
-    if (dir[0] == '\0') {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/fabplan-fuzz-w-%ld", tmp != NULL && *tmp ? tmp : "/tmp", (long)getpid());
-        atexit(remove_outputs);
-    }
     char *text = spec_text(data, size);
     fp_spec *spec = NULL;
     fp_error err = { 0 };

@@ -50,7 +50,7 @@ Test(spec, bad_value_names_pointer_expected_found)
 }
 
 /* An empty name titled every document with nothing and made the NetBox site "fabplan" (a
- * silent default); a name given must say something. */
+ * silent default), one of spaces a blank site NetBox refuses; a name given must say something. */
 Test(spec, empty_name_refused)
 {
     fp_error err = { 0 };
@@ -58,6 +58,9 @@ Test(spec, empty_name_refused)
     cr_expect_str_eq(err.where, "/name");
     cr_expect(strstr(err.msg, "expected a name of 1 to 127 characters") && strstr(err.msg, "found an empty string"),
               "%s", err.msg);
+    /* NetBox refuses a blank site name: the import failed on "  " */
+    cr_assert_eq(plan_error("{\"name\":\"  \",\"cluster\":{\"gpus\":64}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "found only spaces"), "%s", err.msg);
 }
 
 Test(spec, unknown_key_suggests)
