@@ -311,6 +311,10 @@ void fp_xlsx__write_tail(book *b)
     }
     if (b->rc == FP_OK)
         fp_xlsx__write_trays(b);
+    /* With spec `networks`: their cables, last (on the Ports thread when there is one: it
+     * numbers every format after Segments, so one used first here is numbered alike). */
+    if (b->rc == FP_OK)
+        fp_xlsx__write_net_cables(b);
 }
 
 /* Every sheet, in reading order, until one fails (b->rc); Cables and Segments here while the

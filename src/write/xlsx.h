@@ -89,6 +89,7 @@ typedef struct book {
     lxw_format *medium[FP_MEDIUM_COUNT][K_KINDS];
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
+    int64_t net_cables;     /* with spec `networks`: rows of the Network cables sheet */
     int bom_total_row;      /* 1-based row of the BOM total (0 = none); with spec `networks`
                                the compute fabric's subtotal */
     int bom_net_row[FP_MAX_NETWORKS];   /* with networks: 1-based row of each one's subtotal */
@@ -104,9 +105,9 @@ typedef struct book {
     const struct split_index *split;
     pull *pulls;            /* cables in scope whose both racks are known */
     size_t n_pulls;
-    /* With a Ports thread the Racks, Rack elevation, Pull list and Trays sheets are written on
-     * it after Ports (fp_xlsx__write_tail): the Pull list then gathers its cables there
-     * (fp_xlsx__gather_pulls) instead of the Cables sheet here. */
+    /* With a Ports thread the Racks, Rack elevation, Pull list, Trays and Network cables sheets
+     * are written on it after Ports (fp_xlsx__write_tail): the Pull list then gathers its
+     * cables there (fp_xlsx__gather_pulls) instead of the Cables sheet here. */
     int tail_apart;
     char parts[MAX_PARTS][48];
     int n_parts;
@@ -270,5 +271,13 @@ int fp_xlsx__gather_pulls(book *b);
 void fp_xlsx__write_segments(book *b);      /* xlsx_cables.c: structured cabling only */
 void fp_xlsx__write_trays(book *b);         /* xlsx_racks.c */
 void fp_xlsx__write_summary(book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
+/* xlsx_net_cables.c: with spec `networks`, their cables in scope (nothing without); the last
+ * sheet of fp_xlsx__write_tail (on the Ports thread when there is one). */
+void fp_xlsx__write_net_cables(book *b);
+/* xlsx_cables.c: a cable's Z-end field over its legs ("a;b"; offset: a string field of
+ * fp_cable_end), and a Z location number (a number, or "1;1" text over a breakout's legs). */
+const char *fp_xlsx__legs(char *buf, size_t n, const fp_cable_info *c, size_t offset);
+void fp_xlsx__put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
+                        const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text);
 
 #endif

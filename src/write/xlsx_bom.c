@@ -379,7 +379,7 @@ static int64_t net_devices_in_scope(const fp_plan *plan, const scope *sc)
 }
 
 /* Title, generator and, for a workbook of one hall or row, what it covers; with networks, how
- * many of their devices stand here and where their cables are listed. */
+ * many of their devices stand here and of their cables have an end here, and where to look. */
 static void summary_title(book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     char buf[320];
@@ -398,10 +398,10 @@ static void summary_title(book *b, lxw_worksheet *ws, lxw_row_t *r)
                      (long long)b->cables, (long long)b->switches);
         int64_t nd = net_devices_in_scope(b->plan, &b->sc);
         size_t k = strlen(buf);
-        if (nd > 0 && k > 0)
-            snprintf(buf + k - 1, sizeof buf - (k - 1), "; %lld devices of the other networks, "
-                     "see Racks and Rack elevation; their cables are in cables.csv, column "
-                     "network)", (long long)nd);
+        if ((nd > 0 || b->net_cables > 0) && k > 0)
+            snprintf(buf + k - 1, sizeof buf - (k - 1), "; of the other networks %lld devices "
+                     "and %lld cables with an end here: Racks, Rack elevation, Network cables)",
+                     (long long)nd, (long long)b->net_cables);
         put_s(b, ws, (*r)++, 0, buf, b->warn);
     }
     (*r)++;

@@ -423,3 +423,15 @@ void fp_xlsx__write_segments(book *b)
     }
     fp_xlsx__sheet_end(&s);
 }
+
+/* For the Network cables sheet (xlsx_net_cables.c): the Z-end fields as this sheet writes them. */
+const char *fp_xlsx__legs(char *buf, size_t n, const fp_cable_info *c, size_t offset)
+{
+    return legs_of(buf, n, c, offset, 0);
+}
+
+void fp_xlsx__put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
+                        const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text)
+{
+    put_z_num(b, ws, r, col, c, offset, num, text);
+}

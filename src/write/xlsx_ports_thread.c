@@ -170,6 +170,7 @@ void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets)
     b->switches = j->b.switches;
     b->ports_spare = j->b.ports_spare;
     b->racks = j->b.racks;
+    b->net_cables = j->b.net_cables;
     b->o = j->caller;
     b->sheet_lock = NULL;
     pthread_mutex_destroy(&j->lock);

@@ -1280,29 +1280,29 @@ Test(networks, workbook_words_pairs_by_protocol)
 static int64_t net_devices_said(const char *xlsx)
 {
     char *xml = xl_sheet(xlsx, 1);
-    const char *s = strstr(xml, " devices of the other networks");
-    int64_t n = 0;
-    if (s) {
-        const char *d = s;
-        while (d > xml && d[-1] >= '0' && d[-1] <= '9')
-            d--;
-        n = atoll(d);
-    }
+    const char *s = strstr(xml, "; of the other networks ");
+    int64_t n = s ? atoll(s + strlen("; of the other networks ")) : 0;
     free(xml);
     return n;
+}
+
+/* The XML of sheet `name` of xlsx (caller frees); fails the test when there is none. */
+static char *sheet_of(const char *xlsx, const char *name)
+{
+    char sheets[32][32];
+    int ns = xl_sheet_names(xlsx, sheets, 32);
+    for (int i = 0; i < ns; i++)
+        if (strcmp(sheets[i], name) == 0)
+            return xl_sheet(xlsx, i + 1);
+    cr_assert_fail("%s has no sheet %s", xlsx, name);
+    return NULL;
 }
 
 /* Rack names of the Racks sheet (column A, rows 2 on) of xlsx, with their role, appended to
  * names ("H1-R04-K01 management"); returns how many. */
 static int racks_listed(const char *xlsx, char (*names)[64], int at, int max)
 {
-    char sheets[16][32];
-    int ns = xl_sheet_names(xlsx, sheets, 16), idx = 0;
-    for (int i = 0; i < ns; i++)
-        if (strcmp(sheets[i], "Racks") == 0)
-            idx = i + 1;
-    cr_assert_gt(idx, 0, "%s has no Racks sheet", xlsx);
-    char *xml = xl_sheet(xlsx, idx);
+    char *xml = sheet_of(xlsx, "Racks");
     const char *pos = xml;
     xl_row *row = malloc(sizeof *row);
     int n = 0;
@@ -1355,6 +1355,20 @@ Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TE
     }
     snprintf(path, sizeof path, "%s/by-row/plan-H1-R05.xlsx", dir);
     cr_expect_neq(access(path, R_OK), 0, "no row 5");
+    /* the management row's Network cables: each has an end in row 4 (A row, or a Z row) */
+    snprintf(path, sizeof path, "%s/by-row/plan-H1-R04.xlsx", dir);
+    char *xml = sheet_of(path, "Network cables");
+    const char *pos = xml;
+    xl_row *row = malloc(sizeof *row);
+    long in_row4 = 0;
+    while (xl_next_row(&pos, row))
+        if (row->r > 1) {
+            cr_expect(atoi(row->v[3]) == 4 || strstr(row->v[9], "4") != NULL, "row %ld", row->r);
+            in_row4++;
+        }
+    cr_expect_gt(in_row4, 0);
+    free(row);
+    free(xml);
     cr_expect_eq(devices, 37 + 96);
     cr_expect_lt(in_compute_rows, 8);   /* at most the 7 out-of-band leaves (one per SU) */
     /* the same racks, each once */
@@ -1433,5 +1447,64 @@ Test(networks, bom_csv_carries_every_network)
     c = csv_load(path);
     cr_expect_str_eq(last_field(c.line[0]), "mtbf_hours");
     csv_free(&c);
+    fp_plan_free(p);
+}
+
+/* The workbook lists the networks' cables on a sheet of their own (Network cables), as
+ * cables.csv does: one row per cable, the network beside the id, the medium in the Cables
+ * sheet's colours. Per network the rows are cables.csv's rows of that network; the out-of-band
+ * network's 215 host cords are twisted pair (TP, superpod_h100_networks_counts), its 7 uplinks
+ * not. A plan without networks has no such sheet. */
+Test(networks, workbook_lists_the_networks_cables)
+{
+    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    char dir[64], path[128];
+    write_plan(p, FP_WRITE_XLSX | FP_WRITE_CABLES, dir);
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    csv_file c = csv_load(path);
+    long csv_rows[3] = { 0 };
+    for (long i = 1; i < c.n; i++)
+        for (int k = 0; k < 3; k++)
+            csv_rows[k] += strcmp(last_field(c.line[i]), fp__plan_net(p, k)->name) == 0;
+    csv_free(&c);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_of(path, "Network cables");
+    const char *pos = xml;
+    xl_row *row = malloc(sizeof *row);
+    long rows[3] = { 0 }, oob_tp = 0, oob_other = 0;
+    int tp_style = -1;
+    while (xl_next_row(&pos, row)) {
+        if (row->r == 1) {
+            cr_expect_str_eq(row->v[1], "Network");
+            cr_expect_str_eq(row->v[14], "Medium");
+            continue;
+        }
+        for (int k = 0; k < 3; k++)
+            rows[k] += strcmp(row->v[1], fp__plan_net(p, k)->name) == 0;
+        if (strcmp(row->v[1], "oob") == 0) {
+            int tp = strcmp(row->v[14], "TP") == 0;
+            oob_tp += tp;
+            oob_other += !tp;
+            if (tp && tp_style < 0)
+                tp_style = row->style[14];
+            if (tp)
+                cr_expect_eq(row->style[14], tp_style, "row %ld", row->r);
+        }
+    }
+    free(row);
+    free(xml);
+    for (int k = 0; k < 3; k++)
+        cr_expect_eq(rows[k], csv_rows[k], "%s", fp__plan_net(p, k)->name);
+    cr_expect_eq(oob_tp, 215);
+    cr_expect_eq(oob_other, 7);
+    fp_plan_free(p);
+
+    p = preset_plan("dgx-h100-4su");
+    write_plan(p, FP_WRITE_XLSX, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char names[32][32];
+    int ns = xl_sheet_names(path, names, 32);
+    for (int i = 0; i < ns; i++)
+        cr_expect_str_neq(names[i], "Network cables");
     fp_plan_free(p);
 }

@@ -1,0 +1,118 @@
+/* fabplan — the workbook's Network cables sheet (spec `networks` only): every cable of the
+ * cluster's other networks (storage, in-band, out-of-band), as cables.csv lists them, coloured by
+ * medium as the Cables sheet is, with the network named beside the cable id. A split workbook
+ * (--split-by) holds the cables with an end in its row or hall, so a management row's crew gets
+ * the cables of the switches it installs.
+ *
+ * Written after every other data sheet, last of fp_xlsx__write_tail (write_xlsx.c): on the Ports
+ * thread when there is one, which numbers every format after Segments, so the formats this
+ * sheet is first to use (a medium the compute fabric has not, such as twisted pair) are
+ * numbered in the same order with one thread or two. Its count goes back with the thread's. */
+#include <stddef.h>
+#include "xlsx.h"
+
+/* The Cables sheet's columns (xlsx_cables.c) with Network after the cable id; the printed part
+ * runs through the sign-off boxes. */
+static const column net_cable_cols[] = {
+    { "Cable ID", 9 }, { "Network", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 },
+    { "A U", 4 }, { "A device", 24 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 },
+    { "Z rack", 5 }, { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 },
+    { "Gb/s", 5 }, { "Cable part", 24 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 },
+    { "Initials", 7 }, { "Date", 8 }, { "Route m", 8 }, { "A transceiver", 24 },
+    { "Z transceiver", 24 }, { "Label A", 75 }, { "Label Z", 75 },
+};
+#define N_NET_CABLE_COLS ((int)(sizeof net_cable_cols / sizeof net_cable_cols[0]))
+#define NET_SIGN_OFF 18
+#define NET_PRINT_COLS 22
+
+/* One row: cable c of network `net`; a fan-out's legs joined with ';' as on the Cables sheet. */
+static void net_cable_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
+                          const char *net)
+{
+    char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],
+        zlabel[FP_MAX_LEGS * 130];
+    int m = (unsigned)c->medium < FP_MEDIUM_COUNT ? (int)c->medium : FP_MEDIUM_SMF;
+    lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
+    const fp_cable_end *a = &c->a;
+    put_s(b, ws, r, 0, c->id, t);
+    put_s(b, ws, r, 1, net, t);
+    put_n(b, ws, r, 2, a->loc.hall, in);
+    put_n(b, ws, r, 3, a->loc.row, in);
+    put_n(b, ws, r, 4, a->loc.rack, in);
+    put_n(b, ws, r, 5, a->loc.u, in);
+    put_s(b, ws, r, 6, a->device_name, t);
+    put_s(b, ws, r, 7, a->port, t);
+    fp_xlsx__put_z_num(b, ws, r, 8, c, offsetof(fp_cable_end, loc.hall), in, in);
+    fp_xlsx__put_z_num(b, ws, r, 9, c, offsetof(fp_cable_end, loc.row), in, in);
+    fp_xlsx__put_z_num(b, ws, r, 10, c, offsetof(fp_cable_end, loc.rack), in, in);
+    fp_xlsx__put_z_num(b, ws, r, 11, c, offsetof(fp_cable_end, loc.u), in, in);
+    put_s(b, ws, r, 12, fp_xlsx__legs(zdev, sizeof zdev, c, offsetof(fp_cable_end, device_name)), t);
+    put_s(b, ws, r, 13, fp_xlsx__legs(zport, sizeof zport, c, offsetof(fp_cable_end, port)), t);
+    put_s(b, ws, r, 14, fp_medium_name(c->medium), t);
+    put_n(b, ws, r, 15, c->gbps, in);
+    put_s(b, ws, r, 16, c->part, t);
+    put_n(b, ws, r, 17, c->stock_m, ln);
+    for (int k = 0; k < 4; k++)
+        put_s(b, ws, r, (lxw_col_t)(NET_SIGN_OFF + k), "", b->box);
+    put_n(b, ws, r, 22, c->route_m, ln);
+    put_s(b, ws, r, 23, a->transceiver, t);
+    put_s(b, ws, r, 24, fp_xlsx__legs(zxcvr, sizeof zxcvr, c, offsetof(fp_cable_end, transceiver)), t);
+    put_s(b, ws, r, 25, a->label, t);
+    put_s(b, ws, r, 26, fp_xlsx__legs(zlabel, sizeof zlabel, c, offsetof(fp_cable_end, label)), t);
+}
+
+/* Whether cable i of network k may have an end in scope sc, from its links' devices' racks
+ * alone (the network's layout, which places the cable's ends): a split workbook then builds
+ * only its own cables' rows, not every network cable's for every row. */
+static int may_be_in_scope(const fp_plan *plan, int k, size_t i, const scope *sc)
+{
+    if (sc->hall == 0 && sc->row == 0)
+        return 1;
+    const fp_cabling *cab = &fp__plan_net_phys(plan)->cab[k];
+    const fp_layout *lay = &fp__plan_net_phys(plan)->lay[k];
+    const fp_fabric *nf = fp__plan_net_fabric(plan, k);
+    const fp_cable *cb = &cab->cable[i];
+    for (int j = 0; j < cb->n_links; j++) {
+        const fp_link *l = &nf->link[cab->cable_links[cb->first + j]];
+        const int64_t ends[2] = { l->a, l->z };
+        for (int e = 0; e < 2; e++) {
+            int32_t r = lay->dev_rack[ends[e]];
+            if (r < 0 || r >= lay->n_rack)
+                return 1;       /* not placed: let the cable's own ends decide */
+            fp_location where = { .hall = lay->rack[r].hall, .row = lay->rack[r].row };
+            if (in_scope(sc, &where))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+void fp_xlsx__write_net_cables(book *b)
+{
+    const fp_plan *plan = b->plan;
+    const int nets = fp__plan_net_count(plan);
+    fp_cable_info c;
+    sheet s;
+    if (nets == 0)
+        return;
+    fp_xlsx__sheet_init(&s, b, "Network cables", net_cable_cols, N_NET_CABLE_COLS);
+    s.print_cols = NET_PRINT_COLS;
+    for (int k = 0; k < nets && b->rc == FP_OK; k++) {
+        const char *name = fp__plan_net(plan, k)->name;
+        size_t n = fp__net_cable_count(plan, k);
+        for (size_t i = 0; i < n && b->rc == FP_OK; i++) {
+            if (!may_be_in_scope(plan, k, i, &b->sc))
+                continue;
+            if ((b->rc = fp__net_cable(plan, k, i, &c, b->err)) != FP_OK)
+                break;
+            if (!cable_in_scope(&b->sc, &c))
+                continue;
+            lxw_row_t r = fp_xlsx__sheet_next(&s);
+            if (r == 0)
+                break;
+            b->net_cables++;
+            net_cable_row(b, s.ws, r, &c, name);
+        }
+    }
+    fp_xlsx__sheet_end(&s);
+}
