@@ -157,19 +157,27 @@ static double central_power(const build *b)
     return w;
 }
 
-/* Groups into halls. layout.halls given: divided evenly. Otherwise in order, a new hall when
- * the next group (or zone, when zones fit in a hall) would pass the hall limit less the hall's
- * share of the central tiers; repeated with more halls until the shares agree. */
+/* Groups into halls. layout.halls given: divided evenly, every hall used (group g in hall
+ * g * halls / groups: each hall takes floor or ceil of groups / halls, the larger ones first);
+ * more halls than groups is an error, as a group never spans two halls. (The earlier
+ * ceil-sized halls used fewer halls than asked, silently: 16 units in 7 halls made 6.)
+ * Otherwise in order, a new hall when the next group (or zone, when zones fit in a hall)
+ * would pass the hall limit less the hall's share of the central tiers; repeated with more
+ * halls until the shares agree. */
 static fp_status assign_halls(build *b, fp_error *err)
 {
     const fp_phys_spec *ps = b->ps;
     int64_t ng = b->n_groups;
     if (ps->halls > 0 || ps->hall_power_limit_w <= 0) {
         int h = ps->halls > 0 ? ps->halls : 1;
-        int64_t per = ceil_div(ng, h);
+        if (h > ng)
+            FP_FAIL(err, FP_EDESIGN, "/layout/halls",
+                    "/layout/halls: %d halls for %lld %s; a %s never spans two halls, so at most %lld",
+                    h, (long long)ng, b->fab->tiers <= 2 ? "scalable units" : "pods",
+                    b->fab->tiers <= 2 ? "unit" : "pod", (long long)ng);
         for (int64_t g = 0; g < ng; g++)
-            b->grp_hall[g] = (int32_t)(g / per);
-        b->halls = (int)ceil_div(ng, per);
+            b->grp_hall[g] = (int32_t)(g * h / ng);
+        b->halls = h;
         return FP_OK;
     }
     double top = central_power(b), limit = ps->hall_power_limit_w, zone_max = 0, zw = 0;

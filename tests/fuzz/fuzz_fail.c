@@ -27,8 +27,9 @@ static const fp_plan *plan_of(int k)
         FUZZ_CHECK(fp_spec_preset(&spec, "hgx-h100-enterprise-32", &err) == FP_OK, "%s", err.msg);
         FUZZ_CHECK(fp_plan_new(&plans[0], spec, fuzz_catalog(), &err) == FP_OK, "%s", err.msg);
         fp_spec_free(spec);
-        plans[1] = make_plan("{\"cluster\":{\"gpus\":512},\"fabric\":{\"topology\":\"clos\",\"tiers\":3},"
-                             "\"layout\":{\"halls\":2}}");
+        /* 32-port switches: 2 pods of 256 GPUs, one a hall */
+        plans[1] = make_plan("{\"cluster\":{\"gpus\":512},\"fabric\":{\"topology\":\"clos\",\"tiers\":3,"
+                             "\"switch\":\"generic-th3-32x400\"},\"layout\":{\"halls\":2}}");
         plans[2] = make_plan("{\"cluster\":{\"gpus\":64}}");
     }
     return plans[k];

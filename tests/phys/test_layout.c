@@ -527,3 +527,33 @@ Test(layout, many_halls_far_apart_still_plan)
     cr_expect_gt(longest, 2 * 200, "%g", longest);
     fp_plan_free(p);
 }
+
+/* Halls given are all used. 2,048 GPUs in 2 tiers = 8 units of 32 servers (256 GPUs each).
+ * 5 halls: unit g goes to hall floor(g x 5 / 8) + 1 = 1 1 2 2 3 4 4 5, so the halls hold
+ * 2, 2, 1, 2, 1 units = 64, 64, 32, 64, 32 servers. The earlier ceil-sized halls (2 units
+ * each) filled 4 halls and said nothing. 9 halls for 8 units cannot be: a unit never spans
+ * two halls. */
+Test(layout, halls_given_are_all_used)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"tiers\":2},\"layout\":{\"halls\":5}}");
+    int servers[7] = { 0 };
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    for (size_t d = 0; d < (size_t)s.servers; d++) {
+        fp_device_info di;
+        fp_plan_device(p, d, &di, NULL);
+        cr_assert_eq(di.tier, 0, "devices start with the servers");
+        int h = loc(p, d).hall;
+        cr_assert(h >= 1 && h <= 6, "hall %d", h);
+        servers[h]++;
+    }
+    const int want[7] = { 0, 64, 64, 32, 64, 32, 0 };
+    for (int h = 1; h <= 6; h++)
+        cr_expect_eq(servers[h], want[h], "hall %d: %d servers, expected %d", h, servers[h], want[h]);
+    fp_plan_free(p);
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":2048},\"fabric\":{\"tiers\":2},\"layout\":{\"halls\":9}}", &err),
+                 FP_EDESIGN);
+    cr_expect_str_eq(err.where, "/layout/halls");
+    cr_expect(strstr(err.msg, "9 halls for 8 scalable units") && strstr(err.msg, "at most 8"), "%s", err.msg);
+}
