@@ -90,6 +90,7 @@ typedef struct book {
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
     int64_t net_cables;     /* with spec `networks`: rows of the Network cables sheet */
+    int64_t net_cables_by_medium[FP_MEDIUM_COUNT];
     int bom_total_row;      /* 1-based row of the BOM total (0 = none); with spec `networks`
                                the compute fabric's subtotal */
     int bom_net_row[FP_MAX_NETWORKS];   /* with networks: 1-based row of each one's subtotal */

@@ -557,11 +557,19 @@ static unsigned summary_totals(book *b, lxw_worksheet *ws, lxw_row_t *r, const f
 /* Cables by medium, counted over this workbook's cables. */
 static void summary_media(book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
+    /* With spec `networks` a second column: their cables (the Network cables sheet's). */
+    const int nets = fp__plan_net_count(b->plan) > 0;
     put_s(b, ws, *r, 0, "Cables by medium", b->section);
-    put_s(b, ws, (*r)++, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->section);
+    put_s(b, ws, *r, 1, b->sc.hall || b->sc.row ? "in this workbook" : "Cables", b->section);
+    if (nets)
+        put_s(b, ws, *r, 2, "Network cables", b->section);
+    (*r)++;
     for (int m = 0; m < fp__plan_media_shown(b->plan); m++) {
         put_s(b, ws, *r, 0, fp_medium_name((fp_medium)m), b->medium[m][K_TEXT]);
-        put_n(b, ws, (*r)++, 1, (double)b->cables_by_medium[m], b->integer);
+        put_n(b, ws, *r, 1, (double)b->cables_by_medium[m], b->integer);
+        if (nets)
+            put_n(b, ws, *r, 2, (double)b->net_cables_by_medium[m], b->integer);
+        (*r)++;
     }
     (*r)++;
 }

@@ -111,6 +111,7 @@ void fp_xlsx__write_net_cables(book *b)
             if (r == 0)
                 break;
             b->net_cables++;
+            b->net_cables_by_medium[(unsigned)c.medium < FP_MEDIUM_COUNT ? c.medium : FP_MEDIUM_SMF]++;
             net_cable_row(b, s.ws, r, &c, name);
         }
     }

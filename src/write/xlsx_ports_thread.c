@@ -171,6 +171,7 @@ void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets)
     b->ports_spare = j->b.ports_spare;
     b->racks = j->b.racks;
     b->net_cables = j->b.net_cables;
+    memcpy(b->net_cables_by_medium, j->b.net_cables_by_medium, sizeof b->net_cables_by_medium);
     b->o = j->caller;
     b->sheet_lock = NULL;
     pthread_mutex_destroy(&j->lock);

@@ -1497,6 +1497,38 @@ Test(networks, workbook_lists_the_networks_cables)
         cr_expect_eq(rows[k], csv_rows[k], "%s", fp__plan_net(p, k)->name);
     cr_expect_eq(oob_tp, 215);
     cr_expect_eq(oob_other, 7);
+    /* The Summary's Cables by medium: the compute fabric's column and the networks' beside it,
+     * each medium's network cables the networks' BOMs' count (TP: the 215 out-of-band cords). */
+    xml = sheet_of(path, "Summary");
+    pos = xml;
+    row = malloc(sizeof *row);
+    int media_rows = 0, in_media = 0;
+    while (xl_next_row(&pos, row)) {
+        if (strcmp(row->v[0], "Cables by medium") == 0) {
+            cr_expect_str_eq(row->v[2], "Network cables");
+            in_media = 1;
+            continue;
+        }
+        if (!in_media || row->v[0][0] == '\0')
+            continue;
+        int m = 0;
+        while (m < FP_MEDIUM_COUNT && strcmp(fp_medium_name((fp_medium)m), row->v[0]) != 0)
+            m++;
+        if (m == FP_MEDIUM_COUNT) {
+            in_media = 0;
+            continue;
+        }
+        int64_t want = 0;
+        for (int k = 0; k < 3; k++)
+            want += fp__plan_net_bom(p, k)->cables_by_medium[m];
+        cr_expect_eq(atoll(row->v[2]), want, "%s", row->v[0]);
+        if (m == FP_MEDIUM_TP)
+            cr_expect_eq(atoll(row->v[2]), 215);
+        media_rows++;
+    }
+    cr_expect_eq(media_rows, FP_MEDIUM_COUNT);
+    free(row);
+    free(xml);
     fp_plan_free(p);
 
     p = preset_plan("dgx-h100-4su");
