@@ -300,9 +300,11 @@ static int64_t count_missing(char **a, int64_t na, char **b, int64_t nb)
     return miss;
 }
 
-/* The plan's cost, DIR/plan.json's totals.cost, in *cost (*ok = 1); *ok = 0 when DIR has no
- * plan.json (a plan written without json in --formats). A plan.json that cannot be read or has
- * no totals.cost is an error, not an unknown cost. Returns an exit code (message printed). */
+/* The plan's cost in *cost (*ok = 1): DIR/plan.json's cluster_totals.cost_usd with spec
+ * `networks` (cables.csv lists their cables too, so the step must cost their parts), else its
+ * totals.cost (the compute fabric, the whole plan then); *ok = 0 when DIR has no plan.json (a
+ * plan written without json in --formats). A plan.json that cannot be read or has no
+ * totals.cost is an error, not an unknown cost. Returns an exit code (message printed). */
 static int plan_cost(const char *dir, double *cost, int *ok)
 {
     char path[4096];
@@ -320,6 +322,12 @@ static int plan_cost(const char *dir, double *cost, int *ok)
     }
     cJSON *root = cJSON_ParseWithLength(text, len);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "totals"), "cost");
+    const cJSON *cluster = cJSON_GetObjectItemCaseSensitive(root, "cluster_totals");
+    const char *where = "/totals/cost";
+    if (cluster != NULL && cJSON_IsNumber(c)) {
+        c = cJSON_GetObjectItemCaseSensitive(cluster, "cost_usd");
+        where = "/cluster_totals/cost_usd";
+    }
     if (cJSON_IsNumber(c)) {
         *cost = c->valuedouble;
         *ok = 1;
@@ -329,7 +337,7 @@ static int plan_cost(const char *dir, double *cost, int *ok)
     if (*ok)
         return EXIT_OK;
     fprintf(stderr, "fabplan diff: %s is not a plan.json written by fabplan plan (expected a number "
-            "at /totals/cost); remove it or write the plan again\n", path);
+            "at %s); remove it or write the plan again\n", path, where);
     return EXIT_INPUT;
 }
 

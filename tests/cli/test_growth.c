@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "helpers.h"
+#include "xlsx_read.h"
 
 #define BIN FP_TEST_BIN_DIR "/src/fabplan"
 
@@ -154,6 +155,48 @@ Test(growth, diff_bad_input)
     cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "no column \"cable_id\"") != NULL, "%s", out);
     cr_expect_neq(access("fabplan-diff-never/changes.csv", F_OK), 0);
+}
+
+/* A step that adds a network (spec `networks`) costs that network: cables.csv lists its cables,
+ * so diff counts them, and the step's cost must count its parts too. 256 GPUs (32 servers of 8)
+ * without and with an out-of-band network of 1 GbE BMC ports on SN2201 leaves (48 x 1G + 4 x
+ * 100G) under an SN4600C: 32 BMCs take one leaf, whose one 100G uplink needs one spine. Hand
+ * count: 32 cords + 1 uplink = 33 cables added, 2 switches added, and at least the switches'
+ * catalog prices, $6,000 + $25,000; exactly the oob lines of the new plan's bom.csv. The compute
+ * fabric is the same in both plans, so plan.json `totals` (compute only) would say $0. */
+Test(growth, diff_costs_an_added_network, .timeout = TEST_TIMEOUT(60))
+{
+    char out[8192], cmd[1024], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "diffnet");
+    snprintf(cmd, sizeof cmd,
+             BIN " plan --set /cluster/gpus=256 --formats json,cables,bom -q -o %s/a && "
+             BIN " plan --set /cluster/gpus=256 --set '/networks=[{\"name\":\"oob\",\"role\":\"oob\","
+             "\"port_gbps\":1,\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}]' "
+             "--formats json,cables,bom -q -o %s/b && " BIN " diff %s/a %s/b -o %s/d",
+             dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/d/changes-summary.json", dir);
+    cJSON *d = load_json(path);
+    cr_expect_eq(json_num(d, "cables_added", NULL), 33);
+    cr_expect_eq(json_num(d, "devices_added", NULL), 2);
+    /* the oob lines of b's bom.csv (last column: network) */
+    snprintf(path, sizeof path, "%s/b/bom.csv", dir);
+    csv_file c = csv_load(path);
+    double oob = 0;
+    for (long i = 1; i < c.n; i++) {
+        char line[4096], *f[32];
+        snprintf(line, sizeof line, "%s", c.line[i]);
+        int nf = csv_split(line, f, 32);
+        cr_assert_eq(nf, 12, "bom.csv line %ld: %s", i, c.line[i]);
+        if (strcmp(f[11], "oob") == 0)
+            oob += strtod(f[7], NULL);
+    }
+    csv_free(&c);
+    cr_expect_geq(oob, 6000 + 25000);
+    double step = json_num(d, "cost_of_step_usd", NULL);
+    cr_expect(fabs(step - oob) < 0.01, "cost of the step $%.2f, the oob network's lines $%.2f", step,
+              oob);
+    cJSON_Delete(d);
 }
 
 /* fabplan sweep, clos on QM9700 (64 x 400G, 32 down / 32 up at 1:1), even spread:
