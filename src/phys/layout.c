@@ -173,8 +173,8 @@ static fp_status assign_halls(build *b, fp_error *err)
         int h = ps->halls > 0 ? ps->halls : 1;
         if (h > ng)
             FP_FAIL(err, FP_EDESIGN, "/layout/halls",
-                    "/layout/halls: %d halls for %lld %s; a %s never spans two halls, so at most %lld",
-                    h, (long long)ng, b->fab->tiers <= 2 ? "scalable units" : "pods",
+                    "/layout/halls: %d halls for %lld %s%s; a %s never spans two halls, so at most %lld",
+                    h, (long long)ng, b->fab->tiers <= 2 ? "scalable unit" : "pod", ng == 1 ? "" : "s",
                     b->fab->tiers <= 2 ? "unit" : "pod", (long long)ng);
         for (int64_t g = 0; g < ng; g++)
             b->grp_hall[g] = (int32_t)(g * h / ng);
