@@ -382,17 +382,43 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
 
 /* NetBox cable types and jacket colours (the usual ones: black copper, aqua OM4, yellow OS2,
  * blue management patch cords). NetBox has no AEC type; active copper is the nearest. Twisted
- * pair is NetBox's `cat6a`: the catalog's twisted-pair cord is Cat6A. */
+ * pair takes NetBox's category type its part names (fp__netbox_cable_kind), else `cat6a`, the
+ * built-in cord's. */
 static const char *const cable_type[FP_MEDIUM_COUNT] = { "dac-passive", "dac-active",
                                                          "dac-active", "mmf-om4", "smf-os2",
                                                          "cat6a" };
 static const char *const cable_color[FP_MEDIUM_COUNT] = { "000000", "000000", "000000",
                                                           "00ffff", "ffff00", "2196f3" };
 
-void fp__netbox_cable_kind(int medium, const char **type, const char **color)
+/* NetBox's twisted-pair types (CableTypeChoices), longest name first so "cat6a" is not read
+ * as "cat6". */
+static const char *const tp_types[] = { "cat5e", "cat6a", "cat7a", "cat3", "cat5", "cat6",
+                                        "cat7", "cat8" };
+
+static int starts_nocase(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != *prefix)
+            return 0;
+    return 1;
+}
+
+/* The category a twisted-pair part's id or name gives ("Cat6 U/UTP" -> cat6), else cat6a. */
+static const char *tp_type(const fp_part *p)
+{
+    const char *texts[2] = { p ? p->id : "", p ? p->name : "" };
+    for (int t = 0; t < 2; t++)
+        for (size_t k = 0; k < sizeof tp_types / sizeof tp_types[0]; k++)
+            for (const char *s = texts[t]; *s; s++)
+                if (starts_nocase(s, tp_types[k]))
+                    return tp_types[k];
+    return "cat6a";
+}
+
+void fp__netbox_cable_kind(int medium, const fp_part *part, const char **type, const char **color)
 {
     int m = medium >= 0 && medium < FP_MEDIUM_COUNT ? medium : FP_MEDIUM_SMF;
-    *type = cable_type[m];
+    *type = m == FP_MEDIUM_TP ? tp_type(part) : cable_type[m];
     *color = cable_color[m];
 }
 
@@ -426,7 +452,9 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
         id[0] = 'C';
         size_t id_len = 1 + fp__put_uint_w(id + 1, (uint64_t)cl[0] + 1, 7);
         id[id_len] = '\0';
-        int m = cb->medium < FP_MEDIUM_COUNT ? (int)cb->medium : FP_MEDIUM_SMF;
+        const char *type, *color;
+        fp__netbox_cable_kind(cb->medium, cb->part >= 0 ? &rs->phys.parts[cb->part] : NULL,
+                              &type, &color);
         const char *length_text = fp__memo_format(&length, "%.1f", (double)cb->stock_m, NULL);
         int links = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
         /* One NetBox cable per link: each ends on the two interfaces of its link. */
@@ -446,7 +474,7 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                 at ? at : fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
                                 fp__dev_name(nm, l->z), "dcim.interface",
                                 zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
-                                cable_type[m], "planned", label, cable_color[m], length_text,
+                                type, "planned", label, color, length_text,
                                 "m", FP_NETBOX_COMPUTE_TAG };
             fp__netbox_row(f, r, nets ? 13 : 12);
         }

@@ -343,11 +343,14 @@ fp_status fp__netbox_net_cables(fp_outbuf *f, const fp_plan *plan, fp_error *err
     for (int k = 0; k < fp__plan_net_count(plan); k++) {
         const fp_net_spec *ns = fp__plan_net(plan, k);
         const fp_fabric *nf = fp__plan_net_fabric(plan, k);
+        const fp_cabling *cab = &fp__plan_net_phys(plan)->cab[k];
         for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
             if ((rc = fp__net_cable(plan, k, i, &c, err)) != FP_OK)
                 return rc;
             const char *type, *color;
-            fp__netbox_cable_kind((int)c.medium, &type, &color);
+            int16_t part = cab->cable[i].part;
+            fp__netbox_cable_kind((int)c.medium, part >= 0 ? &ns->rs.phys.parts[part] : NULL,
+                                  &type, &color);
             snprintf(length, sizeof length, "%.1f", c.stock_m);
             int links = c.n_links < FP_MAX_LEGS ? c.n_links : FP_MAX_LEGS;
             for (int j = 0; j < links; j++) {

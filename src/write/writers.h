@@ -123,7 +123,9 @@ void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
  * every other output names them. tag: the tags column, NULL for none. */
 void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_rspec *rs,
                             const fp_tier_size *sz, int t, int ib);
-void fp__netbox_cable_kind(int medium, const char **type, const char **color);
+/* NetBox's cable type and colour for a cable of this medium and part (NULL: unknown); twisted
+ * pair by the category its part's id or name gives (cat5e, cat6, cat6a, ...), else cat6a. */
+void fp__netbox_cable_kind(int medium, const fp_part *part, const char **type, const char **color);
 /* Names a NetBox file already holds (manufacturers, roles, type slugs), so each is listed once:
  * fp__nb_seen_add returns 1 and remembers v when it is new, 0 when it was added before. */
 typedef struct fp_nb_seen {

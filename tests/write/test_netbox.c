@@ -1221,3 +1221,39 @@ Test(netbox, interfaces_at_each_ports_speed)
     cr_expect_eq(interfaces_of(dir, "spine-01", "100gbase-x-qsfp28", "100000000"), 64);
     fp_plan_free(p);
 }
+
+/* A cable's NetBox type: by medium (DAC dac-passive, ACC and AEC dac-active, MMF mmf-om4, SMF
+ * smf-os2), and twisted pair by the category its part's id or name says (NetBox's cat3 ... cat8
+ * choices), "Cat6A" before "Cat6"; a part that says none is the built-in cord's cat6a. Colours:
+ * black copper, aqua OM4, yellow OS2, blue twisted pair. */
+Test(netbox, cable_types_by_medium_and_category)
+{
+    static const struct {
+        int medium;
+        const char *id, *name, *type, *color;
+    } want[] = {
+        { FP_MEDIUM_DAC, "x", "x", "dac-passive", "000000" },
+        { FP_MEDIUM_ACC, "x", "x", "dac-active", "000000" },
+        { FP_MEDIUM_AEC, "x", "x", "dac-active", "000000" },
+        { FP_MEDIUM_MMF, "x", "x", "mmf-om4", "00ffff" },
+        { FP_MEDIUM_SMF, "x", "x", "smf-os2", "ffff00" },
+        { FP_MEDIUM_TP, "generic-cat6a-rj45", "Cat6A U/UTP RJ45 patch cord", "cat6a", "2196f3" },
+        { FP_MEDIUM_TP, "acme-cord-10g", "Cat6 U/UTP patch cord", "cat6", "2196f3" },
+        { FP_MEDIUM_TP, "cat5e-1g", "patch cord", "cat5e", "2196f3" },
+        { FP_MEDIUM_TP, "acme-cord", "CAT8 S/FTP 40G", "cat8", "2196f3" },
+        { FP_MEDIUM_TP, "acme-cord", "twisted pair", "cat6a", "2196f3" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        fp_part p;
+        memset(&p, 0, sizeof p);
+        snprintf(p.id, sizeof p.id, "%s", want[i].id);
+        snprintf(p.name, sizeof p.name, "%s", want[i].name);
+        const char *type = NULL, *color = NULL;
+        fp__netbox_cable_kind(want[i].medium, &p, &type, &color);
+        cr_expect_str_eq(type, want[i].type, "case %zu", i);
+        cr_expect_str_eq(color, want[i].color, "case %zu", i);
+    }
+    const char *type = NULL, *color = NULL;
+    fp__netbox_cable_kind(FP_MEDIUM_TP, NULL, &type, &color);
+    cr_expect_str_eq(type, "cat6a");
+}
