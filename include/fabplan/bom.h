@@ -20,7 +20,7 @@ typedef enum fp_bom_category {
     FP_BOM_SWITCH = 0,      /**< switches */
     FP_BOM_NIC,             /**< server NICs */
     FP_BOM_TRANSCEIVER,     /**< optical modules (a twin-port module counts once) */
-    FP_BOM_COPPER,          /**< DAC, ACC and AEC cables and splitters */
+    FP_BOM_COPPER,          /**< DAC, ACC and AEC cables and splitters, twisted-pair cords */
     FP_BOM_FIBRE,           /**< fibre patch cords */
     FP_BOM_CATEGORY_COUNT
 } fp_bom_category;

@@ -158,9 +158,10 @@ static double central_power(const build *b)
 }
 
 /* Groups into halls. layout.halls given: divided evenly, every hall used (group g in hall
- * g * halls / groups: each hall takes floor or ceil of groups / halls, the larger ones first);
- * more halls than groups is an error, as a group never spans two halls. (The earlier
- * ceil-sized halls used fewer halls than asked, silently: 16 units in 7 halls made 6.)
+ * g * halls / groups: each hall takes floor or ceil of groups / halls, the larger ones spread
+ * along the halls, not first: 16 in 7 halls take 3 2 2 3 2 2 2); more halls than groups is
+ * an error, as a group never spans two halls. (The earlier ceil-sized halls used fewer halls
+ * than asked, silently: 16 units in 7 halls made 6.)
  * Otherwise in order, a new hall when the next group (or zone, when zones fit in a hall)
  * would pass the hall limit less the hall's share of the central tiers; repeated with more
  * halls until the shares agree. */

@@ -191,6 +191,20 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
     }
     if (limit == NULL) {
         const fp_link *wl = &c->fab->link[s->worst];
+        /* A part of a medium the policy leaves out fits (RJ45 ports: only twisted pair does):
+         * say that, not which optics do not fit. */
+        const fp_part *other;
+        longest_reach(c, s->worst, (1u << FP_MEDIUM_COUNT) - 1, &other);
+        if (other != NULL) {
+            const int cu = copper_medium(other);
+            const char *med = cu >= 0 ? fp_medium_name((fp_medium)cu) : other->fibre;
+            char bn[32];
+            fp__boundary_name(wl->boundary, fab->tiers, bn, sizeof bn);
+            FP_FAIL(err, FP_EDESIGN, "/media",
+                    "/media: link %s: no allowed medium fits its %s and %s cages; the media allowed at %s leave out medium %s, which %s fits; expected %s in the list for %s (or \"default\")",
+                    what, cage_word(fab, rs, wl->a, 1), cage_word(fab, rs, wl->z, 0), bn, med,
+                    other->id, med, bn);
+        }
         char missing[600];
         missing_text(c, s->worst, s->allowed, missing, sizeof missing);
         FP_FAIL(err, FP_EDESIGN, where,

@@ -526,7 +526,9 @@ Test(port_models, uplink_ports_of_their_own)
 /* The media policy names twisted pair as "TP": the 96 RJ45 host links of
  * uplink_ports_of_their_own take it when it is allowed, forced or listed, and have no medium
  * when the nic-leaf boundary allows only the direct-attach and optical media (the Cat6A cord is
- * the only part that fits RJ45 at both ends); an unknown name lists "TP" among the six. */
+ * the only part that fits RJ45 at both ends): the error points at /media and names the cord
+ * and the medium left out (such a policy planned this fabric while the cord counted as DAC);
+ * an unknown name lists "TP" among the six. */
 #define RJ45_HOSTS "{\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,\"nics_per_server\":1," \
                    "\"nic\":{\"ports\":1,\"port_gbps\":1,\"cage\":\"RJ45\"}}," \
                    "\"fabric\":{\"topology\":\"clos\",\"switch\":[\"nvidia-sn2201\",\"nvidia-sn4600c\"]}," \
@@ -542,6 +544,9 @@ Test(port_models, media_policy_names_twisted_pair)
     fp_error err = { 0 };
     cr_assert_eq(plan_error(RJ45_HOSTS "[\"DAC\",\"ACC\",\"AEC\",\"MMF\",\"SMF\"]}}", &err), FP_EDESIGN);
     cr_assert(strstr(err.msg, "RJ45") != NULL, "%s", err.msg);
+    cr_expect_str_eq(err.where, "/media");
+    cr_expect(strstr(err.msg, "leave out medium TP, which generic-cat6a-rj45 fits") != NULL, "%s",
+              err.msg);
     cr_assert_eq(plan_error(RJ45_HOSTS "\"Cat6A\"}}", &err), FP_EINVAL);
     cr_assert_str_eq(err.where, "/media/nic-leaf");
     cr_assert(strstr(err.msg, "DAC, ACC, AEC, MMF, SMF or TP") != NULL, "%s", err.msg);
