@@ -138,6 +138,8 @@ static int compare_given(cli_spec_opts *o, const char **paths, size_t n_paths,
         fp_catalog *c = NULL;
         o->spec_path = paths[i];
         rc = cli_load(o, &c, &(*specs)[i]);
+        if (rc == EXIT_OK)
+            rc = cli_inline_overrides((*specs)[i], paths[i]);
         if (*cat == NULL)
             *cat = c;
         else
@@ -192,7 +194,8 @@ int cmd_compare(int argc, char **argv)
     copts.jobs = jobs ? jobs : cli_default_jobs();
     if (n_paths <= 1) {
         o.spec_path = n_paths ? paths[0] : NULL;
-        if ((rc = cli_load(&o, &cat, &base)) != EXIT_OK)
+        if ((rc = cli_load(&o, &cat, &base)) != EXIT_OK ||
+            (rc = cli_inline_overrides(base, o.spec_path)) != EXIT_OK)
             goto out;
         if (fp_compare_designs_opts(&rows, &n_rows, cat, base, 0, &copts, &err) != FP_OK) {
             rc = cli_report("compare", &err);

@@ -40,40 +40,6 @@ static void table_free(cable_table *t)
     memset(t, 0, sizeof *t);
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (f == NULL)
-        return NULL;
-    for (;;) {
-        if (cap - n < 65536) {
-            cap = cap ? cap * 2 : 1 << 20;
-            char *nb = realloc(buf, cap + 1);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* Split one CSV record at *p in place (RFC 4180 quotes); fields[] get up to max starts. Returns
  * the number of fields, advancing *p past the line end. */
 static int csv_record(char **p, char **fields, int max)
@@ -175,7 +141,7 @@ static int table_load(cable_table *t, const char *dir)
     int col[C_N];
     memset(t, 0, sizeof *t);
     snprintf(path, sizeof path, "%s/cables.csv", dir);
-    t->text = read_all(path, &len);
+    t->text = cli_read_file(path, &len);
     if (t->text == NULL) {
         fprintf(stderr, "fabplan diff: cannot read %s: %s\n", path, strerror(errno ? errno : EIO));
         return EXIT_IO;
@@ -313,7 +279,7 @@ static int plan_cost(const char *dir, double *cost, int *ok)
     *cost = 0;
     *ok = 0;
     errno = 0;
-    char *text = read_all(path, &len);
+    char *text = cli_read_file(path, &len);
     if (text == NULL) {
         if (errno == ENOENT)
             return EXIT_OK;

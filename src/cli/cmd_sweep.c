@@ -479,7 +479,8 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     /* The spec loads once, before anything is planned or written. */
-    if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
+    if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK ||
+        (rc = cli_inline_overrides(spec, o.spec_path)) != EXIT_OK)
         goto done;
     sweep_src src = { spec, cat };
     pts = calloc((size_t)n, sizeof *pts);

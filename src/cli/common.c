@@ -1,8 +1,11 @@
 /* fabplan CLI — spec options shared by plan, validate and compare. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "cli.h"
 
 typedef struct flag_map {
@@ -278,4 +281,72 @@ int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec)
         if (fp_spec_set(*spec, o->set_ptr[i], o->set_val[i], &err) != FP_OK)
             return cli_report("command line", &err);
     return EXIT_OK;
+}
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int bad = 0;
+    if (f == NULL)
+        return NULL;
+    for (;;) {
+        if (cap - n < 65536) {
+            char *nb = realloc(buf, (cap = cap ? cap * 2 : 1 << 20) + 1);
+            if (nb == NULL) {
+                bad = ENOMEM;
+                break;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (!bad && ferror(f))
+        bad = errno ? errno : EIO;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        errno = bad;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int cli_inline_overrides(fp_spec *spec, const char *spec_path)
+{
+    char *json = NULL, path[4096];
+    fp_error err = { 0 };
+    if (fp_spec_to_json(spec, &json, &err) != FP_OK)
+        return cli_report(NULL, &err);
+    cJSON *root = cJSON_Parse(json);
+    fp_free(json);
+    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(root, "overrides");
+    int rc = EXIT_OK;
+    if (cJSON_IsString(ov)) {
+        const char *slash = spec_path ? strrchr(spec_path, '/') : NULL;
+        if (ov->valuestring[0] == '/' || slash == NULL)
+            snprintf(path, sizeof path, "%s", ov->valuestring);
+        else
+            snprintf(path, sizeof path, "%.*s/%s", (int)(slash - spec_path), spec_path, ov->valuestring);
+        size_t len = 0;
+        errno = 0;
+        char *text = cli_read_file(path, &len);
+        cJSON *parsed = text ? cJSON_ParseWithLength(text, len) : NULL;
+        if (text == NULL) {
+            fprintf(stderr, "fabplan: /overrides: cannot read %s: %s\n", path, strerror(errno));
+            rc = EXIT_IO;
+        } else if (parsed != NULL && fp_spec_set(spec, "/overrides", text, &err) != FP_OK) {
+            rc = cli_report("command line", &err);
+        }
+        cJSON_Delete(parsed);
+        free(text);
+    }
+    cJSON_Delete(root);
+    return rc;
 }

@@ -285,3 +285,23 @@ Test(robust, validate_reads_piped_overrides_once)
                  "%s", out);
     cr_expect(strstr(out, "valid") != NULL, "%s", out);
 }
+
+/* sweep and compare build many plans from one spec, and each plan read the spec's overrides
+ * file again: from a pipe every size after the first failed ("JSON syntax error at end of
+ * input" in sweep.csv's reason); and compare's candidate specs lost the spec's folder, so a
+ * relative overrides path made every candidate "cannot open ov.json" (exit 3). The file is
+ * read once now, relative to the spec's folder. */
+Test(robust, overrides_read_once_for_sweep_and_compare, .timeout = TEST_TIMEOUT(120))
+{
+    char out[8192];
+    cr_assert_eq(run("echo '[]' | " BIN " sweep --gpus 64..128:64 -j 1 -q -o s --overrides /dev/stdin && cat s/sweep.csv",
+                     out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "\n128,2,") != NULL && strstr(out, "syntax") == NULL, "%s", out);
+    cr_assert_eq(run("mkdir -p sub && echo '[]' > sub/ov.json && "
+                     "echo '{\"cluster\":{\"gpus\":64},\"overrides\":\"ov.json\"}' > sub/spec.json && "
+                     BIN " compare -q -j 1 -o c sub/spec.json && grep -c ',ok,' c/compare.csv",
+                     out, sizeof out),
+                 0, "%s", out);
+    cr_expect(atoi(out) > 0, "no candidate works: %s", out);
+}
