@@ -63,22 +63,25 @@ static int parse_range(const char *s, int64_t *a, int64_t *b, int64_t *step)
     return 1;
 }
 
-static int plan_point(point *pt, const cli_spec_opts *o, const fp_catalog *cat, int64_t gpus)
+/* The spec and catalog, loaded once by cmd_sweep: a spec read from a pipe (/dev/stdin, a shell's
+ * <(...)) cannot be read again, so each size only sets /cluster/gpus on this one (a worker
+ * process sets its own copy). */
+typedef struct sweep_src {
+    fp_spec *spec;
+    const fp_catalog *cat;
+} sweep_src;
+
+static void plan_point(point *pt, const sweep_src *src, int64_t gpus)
 {
-    fp_spec *spec = NULL;
-    fp_catalog *c = NULL;
+    fp_spec *spec = src->spec;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
     char v[32];
     memset(pt, 0, sizeof *pt);
     pt->gpus = gpus;
-    (void)cat;
-    int rc = cli_load(o, &c, &spec);
-    if (rc != EXIT_OK)
-        return rc;
     snprintf(v, sizeof v, "%lld", (long long)gpus);
     if (fp_spec_set(spec, "/cluster/gpus", v, &err) == FP_OK &&
-        fp_plan_new(&plan, spec, c, &err) == FP_OK) {
+        fp_plan_new(&plan, spec, src->cat, &err) == FP_OK) {
         fp_summary s;
         fp_totals t;
         fp_plan_summary(plan, &s);
@@ -104,19 +107,15 @@ static int plan_point(point *pt, const cli_spec_opts *o, const fp_catalog *cat, 
         snprintf(pt->reason, sizeof pt->reason, "%s", err.msg);
     }
     fp_plan_free(plan);
-    fp_spec_free(spec);
-    fp_catalog_free(c);
-    return EXIT_OK;
 }
 
 /* A worker process: plans every jobs-th size from k and writes each point into fd. */
-static void worker(int fd, int k, int64_t n, int jobs, const cli_spec_opts *o, int64_t a,
+static void worker(int fd, int k, int64_t n, int jobs, const sweep_src *src, int64_t a,
                    int64_t step)
 {
     for (int64_t i = k; i < n; i += jobs) {
         point pt;
-        if (plan_point(&pt, o, NULL, a + i * step) != EXIT_OK)
-            _exit(1);
+        plan_point(&pt, src, a + i * step);
         const char *b = (const char *)&pt;
         size_t left = sizeof pt;
         while (left > 0) {
@@ -131,7 +130,7 @@ static void worker(int fd, int k, int64_t n, int jobs, const cli_spec_opts *o, i
 }
 
 /* Start the workers: pids[k], and fds[k] the pipe each writes its points into. */
-static int start_workers(int jobs, int64_t n, const cli_spec_opts *o, int64_t a, int64_t step,
+static int start_workers(int jobs, int64_t n, const sweep_src *src, int64_t a, int64_t step,
                          int *fds, pid_t *pids)
 {
     fflush(stdout);
@@ -140,11 +139,11 @@ static int start_workers(int jobs, int64_t n, const cli_spec_opts *o, int64_t a,
         int pfd[2];
         if (pipe(pfd) != 0 || (pids[k] = fork()) < 0) {
             fprintf(stderr, "fabplan sweep: cannot start a worker: %s\n", strerror(errno));
-            return EXIT_FAIL;
+            return EXIT_IO;
         }
         if (pids[k] == 0) {
             close(pfd[0]);
-            worker(pfd[1], k, n, jobs, o, a, step);
+            worker(pfd[1], k, n, jobs, src, a, step);
         }
         close(pfd[1]);
         fds[k] = pfd[0];
@@ -161,7 +160,7 @@ static int gather(point *pts, int64_t n, int jobs, int *fds, int64_t *got)
     int64_t *next = calloc((size_t)jobs, sizeof *next);
     int open_n = jobs, rc = EXIT_OK;
     if (buf == NULL || have == NULL || next == NULL)
-        rc = EXIT_FAIL;
+        rc = EXIT_IO;
     for (int k = 0; k < jobs && next; k++)
         next[k] = k;
     while (rc == EXIT_OK && open_n > 0) {
@@ -176,7 +175,7 @@ static int gather(point *pts, int64_t n, int jobs, int *fds, int64_t *got)
         if (poll(pf, (nfds_t)m, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            rc = EXIT_FAIL;
+            rc = EXIT_IO;
             break;
         }
         for (int j = 0; j < m; j++) {
@@ -210,22 +209,19 @@ static int gather(point *pts, int64_t n, int jobs, int *fds, int64_t *got)
  * jobs-th size and sends its points back through a pipe), so a sweep uses every core. Results
  * land by index: the output does not depend on which worker finishes first. Returns an exit
  * code. */
-static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, int64_t step,
+static int plan_all(point *pts, int64_t n, const sweep_src *src, int64_t a, int64_t step,
                     int jobs)
 {
     int fds[64];
     pid_t pids[64];
     int64_t got = 0;
     if (jobs <= 1 || n < 2) {
-        for (int64_t i = 0; i < n; i++) {
-            int rc = plan_point(&pts[i], o, NULL, a + i * step);
-            if (rc != EXIT_OK)
-                return rc;
-        }
+        for (int64_t i = 0; i < n; i++)
+            plan_point(&pts[i], src, a + i * step);
         return EXIT_OK;
     }
-    if (start_workers(jobs, n, o, a, step, fds, pids) != EXIT_OK)
-        return EXIT_FAIL;
+    if (start_workers(jobs, n, src, a, step, fds, pids) != EXIT_OK)
+        return EXIT_IO;
     int rc = gather(pts, n, jobs, fds, &got);
     for (int k = 0; k < jobs; k++) {
         int st;
@@ -233,12 +229,12 @@ static int plan_all(point *pts, int64_t n, const cli_spec_opts *o, int64_t a, in
             close(fds[k]);
         waitpid(pids[k], &st, 0);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-            rc = rc == EXIT_OK ? EXIT_FAIL : rc;
+            rc = rc == EXIT_OK ? EXIT_IO : rc;
     }
     if (rc == EXIT_OK && got != n) {
         fprintf(stderr, "fabplan sweep: a worker stopped early (%lld of %lld sizes planned)\n",
                 (long long)got, (long long)n);
-        rc = EXIT_FAIL;
+        rc = EXIT_IO;
     }
     return rc;
 }
@@ -470,6 +466,8 @@ int cmd_sweep(int argc, char **argv)
     int64_t a = 0, b = 0, step = 0;
     int rc = EXIT_OK, jobs = 0;
     point *pts = NULL;
+    fp_spec *spec = NULL;
+    fp_catalog *cat = NULL;
     if ((rc = sweep_args(argc, argv, &o, &out, &range, &a, &b, &step, &jobs)) >= 0)
         goto done;
     rc = EXIT_OK;
@@ -480,19 +478,14 @@ int cmd_sweep(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    /* The spec must load before anything is planned or written. */
-    {
-        fp_catalog *c = NULL;
-        fp_spec *s = NULL;
-        if ((rc = cli_load(&o, &c, &s)) != EXIT_OK)
-            goto done;
-        fp_spec_free(s);
-        fp_catalog_free(c);
-    }
+    /* The spec loads once, before anything is planned or written. */
+    if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
+        goto done;
+    sweep_src src = { spec, cat };
     pts = calloc((size_t)n, sizeof *pts);
     if (pts == NULL) {
         fprintf(stderr, "fabplan: out of memory\n");
-        rc = EXIT_FAIL;
+        rc = EXIT_IO;
         goto done;
     }
     int64_t ok = 0;
@@ -500,7 +493,7 @@ int cmd_sweep(int argc, char **argv)
         jobs = cli_default_jobs();
     if (jobs > n)
         jobs = (int)n;
-    if ((rc = plan_all(pts, n, &o, a, step, jobs)) != EXIT_OK)
+    if ((rc = plan_all(pts, n, &src, a, step, jobs)) != EXIT_OK)
         goto done;
     for (int64_t i = 0; i < n; i++)
         ok += pts[i].ok;
@@ -523,6 +516,8 @@ int cmd_sweep(int argc, char **argv)
     }
 done:
     free(pts);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
     cli_opts_free(&o);
     return rc;
 }

@@ -258,3 +258,19 @@ Test(robust, empty_overrides_is_usage)
     cr_expect_eq(run(BIN " validate --gpus 64 --overrides=", out, sizeof out), 2, "%s", out);
     cr_expect(strstr(out, "--overrides needs a non-empty value") != NULL, "%s", out);
 }
+
+/* sweep read the spec again for every size: from a pipe (/dev/stdin, a shell's <(...)) the
+ * second read found nothing and the sweep failed with "JSON syntax error at end of input"
+ * (exit 3). It is read once now, with one worker or several. */
+Test(robust, sweep_reads_a_piped_spec_once, .timeout = TEST_TIMEOUT(120))
+{
+    char out[4096];
+    for (int j = 1; j <= 2; j++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "echo '{\"cluster\":{\"gpus\":64}}' | " BIN " sweep --gpus 64..128:64 -j %d -q -o s%d /dev/stdin && "
+                 "wc -l < s%d/sweep.csv", j, j, j);
+        cr_expect_eq(run(cmd, out, sizeof out), 0, "-j %d: %s", j, out);
+        cr_expect_eq(atoi(out), 3, "-j %d: a header and 2 sizes, got %s", j, out);
+    }
+}

@@ -255,3 +255,31 @@ Test(twisted_pair, absent_without_rj45, .timeout = TEST_TIMEOUT(120))
     free(xml);
     fp_plan_free(p);
 }
+
+/* 10GBASE-T: Cat6A carries it over the full 100 m channel (IEEE 802.3an, TIA-568.2-D), so the
+ * catalog's 10G Cat6A cord serves 10G RJ45 ports. 96 one-port 10G hosts on 48-port 10G RJ45
+ * switches at 1:1: 24 down and 24 up per leaf, 96 / 24 = 4 leaves, 4 x 24 = 96 uplinks over 48-port
+ * spines = 2 spines; all 192 links RJ45 at both ends at 10G: 192 twisted-pair cables of
+ * generic-cat6a-rj45-10g, 96 per boundary; NetBox interfaces 10gbase-t: 96 NIC ports + 6
+ * switches x 48 = 384. */
+Test(twisted_pair, ten_gig_rj45_takes_the_10g_cord, .timeout = TEST_TIMEOUT(60))
+{
+    fp_plan *p = plan_from("{\"name\":\"rj10\",\"cluster\":{\"gpus\":96,\"gpus_per_server\":1,"
+                           "\"nics_per_server\":1,\"nic\":{\"ports\":1,\"port_gbps\":10,\"cage\":\"RJ45\","
+                           "\"price_usd\":0,\"power_w\":0}},\"fabric\":{\"topology\":\"clos\",\"tiers\":2,"
+                           "\"switch\":{\"ports\":48,\"port_gbps\":10,\"cage\":\"RJ45\",\"price_usd\":0,"
+                           "\"power_w\":0}}}");
+    char dir[64];
+    write_all(p, dir);
+    cJSON *j = load_json(dir);
+    const cJSON *b;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(j, "media_by_boundary"))
+        cr_assert_eq(num(b, "TP"), 96);
+    cJSON_Delete(j);
+    int med = column_of(dir, "cables.csv", "medium"), part = column_of(dir, "cables.csv", "cable_part");
+    cr_assert_eq(rows_with(dir, "cables.csv", med, "TP", NULL), 192);
+    cr_assert_eq(rows_with(dir, "cables.csv", part, "generic-cat6a-rj45-10g", NULL), 192);
+    cr_assert_eq(rows_with(dir, "netbox-interfaces.csv", 2, "10gbase-t", NULL), 384);
+    cr_assert_eq(rows_with(dir, "netbox-cables.csv", 6, "cat6a", NULL), 192);
+    fp_plan_free(p);
+}
