@@ -520,11 +520,10 @@ int cmd_validate(int argc, char **argv)
     }
     if ((rc = cli_load(&o, &cat, &spec)) != EXIT_OK)
         goto out;
-    if (fp_spec_validate(spec, cat, &err) != FP_OK) {
-        rc = cli_report(o.spec_path, &err);
-        goto out;
-    }
-    /* The plan checks what the spec alone cannot: media reach, cage fit, override ids. */
+    /* Building the plan makes every check plan makes (the spec's, and what the spec alone
+     * cannot: media reach, cage fit, override ids), with plan's messages. The spec is read
+     * once: fp_spec_validate first read the overrides file a second time, so from a pipe
+     * validate failed where plan did not. */
     if (fp_plan_new(&plan, spec, cat, &err) != FP_OK) {
         rc = cli_report(o.spec_path, &err);
         goto out;

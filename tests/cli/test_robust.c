@@ -274,3 +274,14 @@ Test(robust, sweep_reads_a_piped_spec_once, .timeout = TEST_TIMEOUT(120))
         cr_expect_eq(atoi(out), 3, "-j %d: a header and 2 sizes, got %s", j, out);
     }
 }
+
+/* validate read the overrides file twice (fp_spec_validate, then building the plan): from a
+ * pipe the second read found nothing, "JSON syntax error at end of input" (exit 3), where plan
+ * with the same input succeeds. */
+Test(robust, validate_reads_piped_overrides_once)
+{
+    char out[4096];
+    cr_expect_eq(run("echo '[]' | " BIN " validate --gpus 64 --overrides /dev/stdin", out, sizeof out), 0,
+                 "%s", out);
+    cr_expect(strstr(out, "valid") != NULL, "%s", out);
+}
