@@ -201,7 +201,7 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
             char bn[32];
             fp__boundary_name(wl->boundary, fab->tiers, bn, sizeof bn);
             FP_FAIL(err, FP_EDESIGN, "/media",
-                    "/media: link %s: no allowed medium fits its %s and %s cages; the media allowed at %s leave out medium %s, which %s fits; expected %s in the list for %s (or \"default\")",
+                    "/media: link %s: no allowed medium fits its %s and %s cages; the media allowed at %s leave out medium %s, which %s fits; expected %s in the list for %s (or \"default\"), or a part of an allowed medium for these cages in the catalog (--catalog FILE)",
                     what, cage_word(fab, rs, wl->a, 1), cage_word(fab, rs, wl->z, 0), bn, med,
                     other->id, med, bn);
         }

@@ -403,13 +403,14 @@ static int starts_nocase(const char *s, const char *prefix)
     return 1;
 }
 
-/* The category a twisted-pair part's id or name gives ("Cat6 U/UTP" -> cat6), else cat6a. */
+/* The category a twisted-pair part's id or name gives ("Cat6 U/UTP" -> cat6), else cat6a: the
+ * first one the text names ("Cat6 cord, replaces Cat5e" -> cat6), the id before the name. */
 static const char *tp_type(const fp_part *p)
 {
     const char *texts[2] = { p ? p->id : "", p ? p->name : "" };
     for (int t = 0; t < 2; t++)
-        for (size_t k = 0; k < sizeof tp_types / sizeof tp_types[0]; k++)
-            for (const char *s = texts[t]; *s; s++)
+        for (const char *s = texts[t]; *s; s++)
+            for (size_t k = 0; k < sizeof tp_types / sizeof tp_types[0]; k++)
                 if (starts_nocase(s, tp_types[k]))
                     return tp_types[k];
     return "cat6a";

@@ -1242,6 +1242,9 @@ Test(netbox, cable_types_by_medium_and_category)
         { FP_MEDIUM_TP, "cat5e-1g", "patch cord", "cat5e", "2196f3" },
         { FP_MEDIUM_TP, "acme-cord", "CAT8 S/FTP 40G", "cat8", "2196f3" },
         { FP_MEDIUM_TP, "acme-cord", "twisted pair", "cat6a", "2196f3" },
+        /* the first category the text names, not the first of NetBox's list found anywhere */
+        { FP_MEDIUM_TP, "acme-cord", "Cat6 patch cord (not Cat6A)", "cat6", "2196f3" },
+        { FP_MEDIUM_TP, "acme-cord", "Cat6 cord, replaces Cat5e", "cat6", "2196f3" },
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         fp_part p;
