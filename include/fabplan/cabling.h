@@ -163,7 +163,8 @@ FP_EXPORT fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_med
 /** What adding the rest of fabric.build_for_gpus takes (filled by fp_plan_growth): the plan
  *  for build_for_gpus GPUs less this one. Counts are over all planes; the tiers above the pods
  *  are already built for the target, so the switches to add are the new pods' leaves and
- *  spines, and the links those pods bring. */
+ *  spines, and the links those pods bring. The compute fabric only: the networks of spec
+ *  `networks` are sized for the servers present, and their growth is not counted here. */
 typedef struct fp_growth {
     int64_t gpus_now, gpus_target;
     int64_t servers;                            /**< servers to add (hot spares included) */
