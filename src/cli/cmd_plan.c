@@ -80,7 +80,7 @@ static void plan_usage(FILE *f)
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
           "                      (or one of fabric, figure, floor, detail), png, all. E.g. --formats\n"
-          "                      json,bom to iterate quickly: plan.xlsx alone takes ~30 s at\n"
+          "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"
           "                      131,072 GPUs. Only the planning stages these outputs read are\n"
           "                      built (links, topology, avd, detail: the fabric alone)\n"
           "  --no-xlsx           everything but plan.xlsx (and its --split-by workbooks)\n"
