@@ -1144,6 +1144,44 @@ Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60)
     fp_plan_free(p);
 }
 
+/* The edges of numbering the Cables formats ahead (xlsx_ports_thread.c): a medium whose first
+ * cable is the last row of a Cables part - a row libxlsxwriter writes out only when the next
+ * part's rows come, or at workbook_close for the sheet's last row. One and two threads must
+ * still give the same bytes, with the Ports thread used. 640 GPUs: (1) the second medium's
+ * first cable ends part 1; (2) the last cable forced to single-mode fibre by an override, the
+ * only SMF cable. */
+Test(write_xlsx, medium_first_on_a_parts_last_row_keeps_the_bytes, .timeout = TEST_TIMEOUT(60))
+{
+    static const char *const two_parts[] = { "Cables (2)", NULL };
+    static const char *const one_part[] = { "Cables", NULL };
+    const char *spec = "{\"name\":\"t640\",\"cluster\":{\"gpus\":640}}";
+    fp_plan *p = plan_from(spec);
+    fp_cable_info c;
+    fp_error err = { 0 };
+    size_t n = fp_plan_cable_count(p), first = 0;
+    cr_assert_eq(fp_plan_cable(p, 0, &c, &err), FP_OK, "%s", err.msg);
+    fp_medium m0 = c.medium;
+    for (size_t i = 1; i < n && first == 0; i++) {
+        cr_assert_eq(fp_plan_cable(p, i, &c, &err), FP_OK, "%s", err.msg);
+        if (c.medium != m0)
+            first = i;
+    }
+    cr_assert_gt(first, 0, "the plan needs a second medium");
+    same_bytes_one_or_two_threads(p, "second medium ends part 1", (int64_t)first + 1, two_parts);
+    cr_assert_eq(fp_plan_cable(p, n - 1, &c, &err), FP_OK, "%s", err.msg);
+    cr_assert_neq(c.medium, FP_MEDIUM_SMF);
+    char json[300];
+    snprintf(json, sizeof json,
+             "{\"name\":\"t640\",\"cluster\":{\"gpus\":640},\"overrides\":"
+             "[{\"cable\":\"%s\",\"part\":\"fibre-os2-mpo12-apc\"}]}", c.id);
+    fp_plan_free(p);
+    p = plan_from(json);
+    cr_assert_eq(fp_plan_cable(p, n - 1, &c, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(c.medium, FP_MEDIUM_SMF, "the override makes the last cable single-mode");
+    same_bytes_one_or_two_threads(p, "only SMF cable last", FP_XLSX_MAX_DATA_ROWS, one_part);
+    fp_plan_free(p);
+}
+
 /* ---- the cluster's other networks (spec `networks`) ---- */
 
 /* The dgx-h100-4su-networks plan with its plan.xlsx written alone; path: the workbook's. */
