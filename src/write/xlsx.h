@@ -275,10 +275,9 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
 /* xlsx_net_cables.c: with spec `networks`, their cables in scope (nothing without); the last
  * sheet of fp_xlsx__write_tail (on the Ports thread when there is one). */
 void fp_xlsx__write_net_cables(book *b);
-/* xlsx_cables.c: a cable's Z-end field over its legs ("a;b"; offset: a string field of
- * fp_cable_end), and a Z location number (a number, or "1;1" text over a breakout's legs). */
-const char *fp_xlsx__legs(char *buf, size_t n, const fp_cable_info *c, size_t offset);
-void fp_xlsx__put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
-                        const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text);
+/* xlsx_cables.c: cable c's row r as the Cables sheet writes it; with `network` (not NULL) a
+ * Network column after the id (the Network cables sheet), the other columns one to the right. */
+void fp_xlsx__cable_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
+                        const char *network);
 
 #endif

@@ -171,8 +171,6 @@ void fp_xlsx__write_cables(book *b)
 {
     sheet s;
     fp_cable_info c;
-    char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],
-        zlabel[FP_MAX_LEGS * 130];
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     fp_xlsx__sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
     /* On paper, through the sign-off boxes: the route, transceivers and labels (what labels.csv
@@ -202,38 +200,12 @@ void fp_xlsx__write_cables(book *b)
         if (!b->tail_apart)
             gather_pull(b, &c);
         int m = (unsigned)c.medium < FP_MEDIUM_COUNT ? (int)c.medium : FP_MEDIUM_SMF;
-        lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
         lxw_row_t r = fp_xlsx__sheet_next(&s);
         if (r == 0)
             break;
-        lxw_worksheet *ws = s.ws;
-        const fp_cable_end *a = &c.a;
         b->cables++;
         b->cables_by_medium[m]++;
-        put_s(b, ws, r, 0, c.id, t);
-        put_n(b, ws, r, 1, a->loc.hall, in);
-        put_n(b, ws, r, 2, a->loc.row, in);
-        put_n(b, ws, r, 3, a->loc.rack, in);
-        put_n(b, ws, r, 4, a->loc.u, in);
-        put_s(b, ws, r, 5, a->device_name, t);
-        put_s(b, ws, r, 6, a->port, t);
-        put_z_num(b, ws, r, 7, &c, offsetof(fp_cable_end, loc.hall), in, in);
-        put_z_num(b, ws, r, 8, &c, offsetof(fp_cable_end, loc.row), in, in);
-        put_z_num(b, ws, r, 9, &c, offsetof(fp_cable_end, loc.rack), in, in);
-        put_z_num(b, ws, r, 10, &c, offsetof(fp_cable_end, loc.u), in, in);
-        put_s(b, ws, r, 11, legs(zdev, sizeof zdev, &c, offsetof(fp_cable_end, device_name)), t);
-        put_s(b, ws, r, 12, legs(zport, sizeof zport, &c, offsetof(fp_cable_end, port)), t);
-        put_s(b, ws, r, 13, fp_medium_name(c.medium), t);
-        put_n(b, ws, r, 14, c.gbps, in);
-        put_s(b, ws, r, 15, c.part, t);
-        put_n(b, ws, r, 16, c.stock_m, ln);
-        for (int k = 0; k < 4; k++)
-            put_s(b, ws, r, (lxw_col_t)(CABLE_SIGN_OFF + k), "", b->box);
-        put_n(b, ws, r, 21, c.route_m, ln);
-        put_s(b, ws, r, 22, a->transceiver, t);
-        put_s(b, ws, r, 23, legs(zxcvr, sizeof zxcvr, &c, offsetof(fp_cable_end, transceiver)), t);
-        put_s(b, ws, r, 24, a->label, t);
-        put_s(b, ws, r, 25, legs(zlabel, sizeof zlabel, &c, offsetof(fp_cable_end, label)), t);
+        fp_xlsx__cable_row(b, s.ws, r, &c, NULL);
     }
     progress(b, "plan.xlsx cables", n, n);
     fp_xlsx__sheet_end(&s);
@@ -424,14 +396,41 @@ void fp_xlsx__write_segments(book *b)
     fp_xlsx__sheet_end(&s);
 }
 
-/* For the Network cables sheet (xlsx_net_cables.c): the Z-end fields as this sheet writes them. */
-const char *fp_xlsx__legs(char *buf, size_t n, const fp_cable_info *c, size_t offset)
+/* One cable's row from column 0 as the Cables sheet shows it; with `network` (not NULL) the
+ * Network cables sheet's: a Network column after the id, the rest one column to the right. */
+void fp_xlsx__cable_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
+                        const char *network)
 {
-    return legs_of(buf, n, c, offset, 0);
-}
-
-void fp_xlsx__put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
-                        const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text)
-{
-    put_z_num(b, ws, r, col, c, offset, num, text);
+    char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],
+        zlabel[FP_MAX_LEGS * 130];
+    int m = (unsigned)c->medium < FP_MEDIUM_COUNT ? (int)c->medium : FP_MEDIUM_SMF;
+    lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
+    const fp_cable_end *a = &c->a;
+    const lxw_col_t o = network != NULL;
+    put_s(b, ws, r, 0, c->id, t);
+    if (network != NULL)
+        put_s(b, ws, r, 1, network, t);
+    put_n(b, ws, r, o + 1, a->loc.hall, in);
+    put_n(b, ws, r, o + 2, a->loc.row, in);
+    put_n(b, ws, r, o + 3, a->loc.rack, in);
+    put_n(b, ws, r, o + 4, a->loc.u, in);
+    put_s(b, ws, r, o + 5, a->device_name, t);
+    put_s(b, ws, r, o + 6, a->port, t);
+    put_z_num(b, ws, r, o + 7, c, offsetof(fp_cable_end, loc.hall), in, in);
+    put_z_num(b, ws, r, o + 8, c, offsetof(fp_cable_end, loc.row), in, in);
+    put_z_num(b, ws, r, o + 9, c, offsetof(fp_cable_end, loc.rack), in, in);
+    put_z_num(b, ws, r, o + 10, c, offsetof(fp_cable_end, loc.u), in, in);
+    put_s(b, ws, r, o + 11, legs(zdev, sizeof zdev, c, offsetof(fp_cable_end, device_name)), t);
+    put_s(b, ws, r, o + 12, legs(zport, sizeof zport, c, offsetof(fp_cable_end, port)), t);
+    put_s(b, ws, r, o + 13, fp_medium_name(c->medium), t);
+    put_n(b, ws, r, o + 14, c->gbps, in);
+    put_s(b, ws, r, o + 15, c->part, t);
+    put_n(b, ws, r, o + 16, c->stock_m, ln);
+    for (int k = 0; k < 4; k++)
+        put_s(b, ws, r, (lxw_col_t)(o + CABLE_SIGN_OFF + k), "", b->box);
+    put_n(b, ws, r, o + 21, c->route_m, ln);
+    put_s(b, ws, r, o + 22, a->transceiver, t);
+    put_s(b, ws, r, o + 23, legs(zxcvr, sizeof zxcvr, c, offsetof(fp_cable_end, transceiver)), t);
+    put_s(b, ws, r, o + 24, a->label, t);
+    put_s(b, ws, r, o + 25, legs(zlabel, sizeof zlabel, c, offsetof(fp_cable_end, label)), t);
 }

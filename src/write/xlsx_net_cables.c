@@ -8,7 +8,6 @@
  * thread when there is one, which numbers every format after Segments, so the formats this
  * sheet is first to use (a medium the compute fabric has not, such as twisted pair) are
  * numbered in the same order with one thread or two. Its count goes back with the thread's. */
-#include <stddef.h>
 #include "xlsx.h"
 
 /* The Cables sheet's columns (xlsx_cables.c) with Network after the cable id; the printed part
@@ -22,44 +21,7 @@ static const column net_cable_cols[] = {
     { "Z transceiver", 24 }, { "Label A", 75 }, { "Label Z", 75 },
 };
 #define N_NET_CABLE_COLS ((int)(sizeof net_cable_cols / sizeof net_cable_cols[0]))
-#define NET_SIGN_OFF 18
 #define NET_PRINT_COLS 22
-
-/* One row: cable c of network `net`; a fan-out's legs joined with ';' as on the Cables sheet. */
-static void net_cable_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
-                          const char *net)
-{
-    char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],
-        zlabel[FP_MAX_LEGS * 130];
-    int m = (unsigned)c->medium < FP_MEDIUM_COUNT ? (int)c->medium : FP_MEDIUM_SMF;
-    lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
-    const fp_cable_end *a = &c->a;
-    put_s(b, ws, r, 0, c->id, t);
-    put_s(b, ws, r, 1, net, t);
-    put_n(b, ws, r, 2, a->loc.hall, in);
-    put_n(b, ws, r, 3, a->loc.row, in);
-    put_n(b, ws, r, 4, a->loc.rack, in);
-    put_n(b, ws, r, 5, a->loc.u, in);
-    put_s(b, ws, r, 6, a->device_name, t);
-    put_s(b, ws, r, 7, a->port, t);
-    fp_xlsx__put_z_num(b, ws, r, 8, c, offsetof(fp_cable_end, loc.hall), in, in);
-    fp_xlsx__put_z_num(b, ws, r, 9, c, offsetof(fp_cable_end, loc.row), in, in);
-    fp_xlsx__put_z_num(b, ws, r, 10, c, offsetof(fp_cable_end, loc.rack), in, in);
-    fp_xlsx__put_z_num(b, ws, r, 11, c, offsetof(fp_cable_end, loc.u), in, in);
-    put_s(b, ws, r, 12, fp_xlsx__legs(zdev, sizeof zdev, c, offsetof(fp_cable_end, device_name)), t);
-    put_s(b, ws, r, 13, fp_xlsx__legs(zport, sizeof zport, c, offsetof(fp_cable_end, port)), t);
-    put_s(b, ws, r, 14, fp_medium_name(c->medium), t);
-    put_n(b, ws, r, 15, c->gbps, in);
-    put_s(b, ws, r, 16, c->part, t);
-    put_n(b, ws, r, 17, c->stock_m, ln);
-    for (int k = 0; k < 4; k++)
-        put_s(b, ws, r, (lxw_col_t)(NET_SIGN_OFF + k), "", b->box);
-    put_n(b, ws, r, 22, c->route_m, ln);
-    put_s(b, ws, r, 23, a->transceiver, t);
-    put_s(b, ws, r, 24, fp_xlsx__legs(zxcvr, sizeof zxcvr, c, offsetof(fp_cable_end, transceiver)), t);
-    put_s(b, ws, r, 25, a->label, t);
-    put_s(b, ws, r, 26, fp_xlsx__legs(zlabel, sizeof zlabel, c, offsetof(fp_cable_end, label)), t);
-}
 
 /* Whether cable i of network k may have an end in scope sc, from its links' devices' racks
  * alone (the network's layout, which places the cable's ends): a split workbook then builds
@@ -112,7 +74,7 @@ void fp_xlsx__write_net_cables(book *b)
                 break;
             b->net_cables++;
             b->net_cables_by_medium[(unsigned)c.medium < FP_MEDIUM_COUNT ? c.medium : FP_MEDIUM_SMF]++;
-            net_cable_row(b, s.ws, r, &c, name);
+            fp_xlsx__cable_row(b, s.ws, r, &c, name);
         }
     }
     fp_xlsx__sheet_end(&s);
