@@ -17,6 +17,11 @@
  *   range; counts (fp_plan_x_count) return 0 for a stage the plan was built without.
  * - Text is taken as (text, len) where it may be large or not NUL-terminated (specs, catalogs);
  *   short names and JSON pointers are NUL-terminated strings.
+ * - Networks: a plan is one cluster of networks; network 0 is the compute fabric and networks
+ *   1 .. fp_plan_net_count - 1 the spec's `networks` in order. The fp_plan_net_* calls take
+ *   that index right after the plan (fp_plan_net_bom_line(plan, net, i, &out, err)); the calls
+ *   without it read network 0, and fp_plan_network(plan, k) describes network k + 1. Cluster
+ *   figures (fp_plan_totals, fp_plan_rack) count every network.
  * - Errors: see fp_error in fabplan/error.h (the first failure is kept until cleared).
  *
  * ABI policy for the result structs the caller owns (fp_summary, fp_tier_info,

@@ -125,7 +125,7 @@ static fp_status build_layout(fp_plan *plan, fp_target *tg, int grow, fp_error *
 }
 
 /* The cabling stage: the compute fabric's cables, then the other networks placed and cabled
- * with them. */
+ * with them, then every rack's units and power as all of them fill it (their one owner). */
 static fp_status build_cabling(fp_plan *plan, fp_error *err)
 {
     fp_status rc;
@@ -133,10 +133,10 @@ static fp_status build_cabling(fp_plan *plan, fp_error *err)
         (rc = fp__net_place_build(&plan->net_place, &plan->nets, &plan->net_fab, &plan->fab,
                                   &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
         (rc = fp__net_phys_build(&plan->net_phys, &plan->nets, &plan->net_fab,
-                                 &plan->net_place, &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK)
+                                 &plan->net_place, &plan->lay, &plan->cab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__racks_build(&plan->racks, &plan->lay, &plan->cab, &plan->net_place,
+                              &plan->net_phys, &plan->rs, err)) != FP_OK)
         return rc;
-    fp__net_place_power(&plan->net_place, &plan->nets, &plan->net_fab, &plan->net_phys,
-                        &plan->lay, &plan->cab, &plan->rs);
     return FP_OK;
 }
 
@@ -312,6 +312,7 @@ void fp_plan_free(fp_plan *plan)
 {
     if (plan == NULL)
         return;
+    fp__racks_free(&plan->racks);
     fp__net_place_free(&plan->net_place, plan->nets.n);
     fp__net_boms_free(&plan->net_bom);
     fp__net_phys_free(&plan->net_phys);

@@ -24,6 +24,9 @@ const fp_net_spec *fp__plan_net(const fp_plan *plan, int i);
 const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
+/* Every rack of the floor as all the networks fill it (the owner of fp_plan_rack's units,
+ * devices, power and cables leaving); zeroed without FP_STAGE_CABLING. */
+const fp_racks *fp__plan_racks(const fp_plan *plan);
 /* Each network's layout (compute racks, then the management racks), cabling and parts. */
 const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
 /* Network k's cables, read back as fp_plan_cable reads the compute fabric's: ends named as

@@ -24,12 +24,14 @@ fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_locatio
 
 size_t fp_plan_rack_count(const fp_plan *plan)
 {
-    return (size_t)plan->lay.n_rack;
+    return (size_t)(plan->stages & FP_STAGE_CABLING ? plan->racks.n : plan->lay.n_rack);
 }
 
-static const char *rack_role(int role)
+static const char *rack_role(int role, int management)
 {
     static const char *const roles[] = { "compute", "leaf", "spine", "core", "super-core" };
+    if (management)
+        return "management";
     return role >= 0 && role <= FP_MAX_TIERS ? roles[role] : "network";
 }
 
@@ -39,31 +41,34 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     if (rc != FP_OK)
         return rc;
     const fp_layout *lay = &plan->lay;
-    if (i >= (size_t)lay->n_rack)
-        FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %lld)", i,
-                (long long)lay->n_rack);
-    const fp_rack *r = &lay->rack[i];
+    const int cabled = (plan->stages & FP_STAGE_CABLING) != 0;
+    const size_t n = fp_plan_rack_count(plan);
+    if (i >= n)
+        FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %zu)", i, n);
+    const fp_rack *r = cabled ? &plan->racks.rack[i] : &lay->rack[i];
+    const int mgmt = (int64_t)i >= lay->n_rack;
     memset(out, 0, sizeof *out);
     out->hall = r->hall;
     out->row = r->row;
     out->rack = r->pos;
     snprintf(out->name, sizeof out->name, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
-    out->role = rack_role(r->role);
+    out->role = rack_role(r->role, mgmt);
     out->x_m = r->x;
     out->y_m = r->y;
     out->units = plan->rs.phys.rack_units;
-    out->units_used = r->units_used;
-    out->devices = r->devices;
-    if (plan->stages & FP_STAGE_CABLING) {
-        if (plan->cab.rack_panels && plan->cab.rack_panels[i] > 0) {
+    out->units_used = mgmt ? 0 : r->units_used;
+    out->devices = mgmt ? 0 : r->devices;
+    if (cabled) {
+        if (!mgmt && plan->cab.rack_panels && plan->cab.rack_panels[i] > 0) {
             out->panels = plan->cab.rack_panels[i];
             out->panel_u = plan->cab.rack_panel_u[i];
-            out->units_used += out->panels;
         }
-        out->power_w = plan->cab.rack_power_w[i];
+        out->units_used = plan->racks.units_used[i];
+        out->devices = plan->racks.devices[i];
+        out->power_w = plan->racks.power_w[i];
         out->over_limit = plan->rs.phys.rack_power_limit_w > 0 &&
                           out->power_w > plan->rs.phys.rack_power_limit_w;
-        out->cables_leaving = plan->cab.rack_cables_leaving[i];
+        out->cables_leaving = plan->racks.cables_leaving[i];
     }
     return FP_OK;
 }

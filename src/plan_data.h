@@ -22,6 +22,8 @@ struct fp_plan {
     fp_net_boms net_bom;        /* phys stage: parts per network */
     fp_net_place net_place;     /* phys stage: racks of the networks' devices */
     fp_net_phys net_phys;       /* phys stage: each network's layout, cabling and parts */
+    fp_racks racks;             /* phys stage (cabling): every rack of the floor as all the
+                                   networks fill it: the one rack units and power */
     int has_growth;             /* fabric.build_for_gpus > cluster.gpus (plan_growth.c) */
     char cost_note[400];        /* the fabric's extra and other-spread links priced (plan_growth.c) */
     fp_growth growth;

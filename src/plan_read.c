@@ -64,6 +64,11 @@ const fp_net_place *fp__plan_net_place(const fp_plan *plan)
     return &plan->net_place;
 }
 
+const fp_racks *fp__plan_racks(const fp_plan *plan)
+{
+    return &plan->racks;
+}
+
 const fp_net_phys *fp__plan_net_phys(const fp_plan *plan)
 {
     return &plan->net_phys;
@@ -285,9 +290,116 @@ fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_e
     return FP_OK;
 }
 
+/* The per-GPU figures of *t, over the GPUs requested. */
+static void per_gpu(const fp_plan *plan, fp_totals *t)
+{
+    double gpus = (double)(plan->rs.gpus > 0 ? plan->rs.gpus : 1);
+    t->cost_per_gpu = t->cost / gpus;
+    t->power_w_per_gpu = t->power_w / gpus;
+    t->transceivers_per_gpu = (double)t->transceivers / gpus;
+}
+
+/* Network net's totals (net < fp_plan_net_count, FP_STAGE_BOM built). */
+static void net_totals(const fp_plan *plan, size_t net, fp_totals *out)
+{
+    if (net == 0) {
+        *out = plan->bom.totals;
+        out->switches = plan->fab.n_dev - plan->fab.servers;
+        return;
+    }
+    const fp_net_bom *b = &plan->net_bom.b[net - 1];
+    memset(out, 0, sizeof *out);
+    out->cost = b->cost;
+    out->power_w = b->power_w;
+    out->transceivers = b->transceivers;
+    out->cables = b->cables;
+    out->unpriced_parts = b->unpriced;
+    out->switches = b->switches;
+    per_gpu(plan, out);
+}
+
+size_t fp_plan_net_count(const fp_plan *plan)
+{
+    return plan ? 1 + (size_t)plan->nets.n : 0;
+}
+
+fp_status fp_plan_net_totals(const fp_plan *plan, size_t net, fp_totals *out, fp_error *err)
+{
+    fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_net_totals", err);
+    if (rc != FP_OK)
+        return rc;
+    if (out == NULL || net >= fp_plan_net_count(plan))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_net_totals: no network %zu (the plan has %zu), or out is NULL",
+                net, fp_plan_net_count(plan));
+    net_totals(plan, net, out);
+    return FP_OK;
+}
+
 void fp_plan_totals(const fp_plan *plan, fp_totals *out)
 {
-    *out = plan->bom.totals;
+    memset(out, 0, sizeof *out);
+    if (!(plan->stages & FP_STAGE_BOM))
+        return;
+    net_totals(plan, 0, out);
+    if (plan->nets.n == 0)
+        return;
+    for (size_t k = 1; k < fp_plan_net_count(plan); k++) {
+        fp_totals t;
+        net_totals(plan, k, &t);
+        out->cost += t.cost;
+        out->power_w += t.power_w;
+        out->transceivers += t.transceivers;
+        out->cables += t.cables;
+        out->unpriced_parts += t.unpriced_parts;
+        out->switches += t.switches;
+    }
+    per_gpu(plan, out);
+}
+
+/* A network's BOM line as the compute fabric's reads (fp_bom_line); the extra endpoints' lines
+ * carry no power here (they are not network power) and kind FP_BOM_CATEGORY_COUNT. */
+static void net_bom_line_read(fp_bom_line *out, const fp_net_bom_line *l)
+{
+    int endpoint = strcmp(l->category, "endpoint") == 0;
+    memset(out, 0, sizeof *out);
+    out->part = l->part;
+    out->category = l->category;
+    out->description = l->desc;
+    out->length_m = l->length_m;
+    out->spare = l->spare;
+    out->quantity = l->qty;
+    out->unit_cost = l->unit_usd;
+    out->cost = l->ext_usd;
+    out->unit_power_w = endpoint ? 0 : l->unit_w;
+    out->power_w = endpoint ? 0 : l->ext_w;
+    out->mtbf_hours = l->mtbf_hours;
+    out->kind = FP_BOM_CATEGORY_COUNT;
+    for (int k = 0; k < FP_BOM_CATEGORY_COUNT; k++)
+        if (strcmp(l->category, fp_bom_category_name((fp_bom_category)k)) == 0)
+            out->kind = (fp_bom_category)k;
+}
+
+size_t fp_plan_net_bom_count(const fp_plan *plan, size_t net)
+{
+    if (plan == NULL || !(plan->stages & FP_STAGE_BOM) || net >= fp_plan_net_count(plan))
+        return 0;
+    return net == 0 ? plan->bom.n : (size_t)plan->net_bom.b[net - 1].n;
+}
+
+fp_status fp_plan_net_bom_line(const fp_plan *plan, size_t net, size_t i, fp_bom_line *out,
+                               fp_error *err)
+{
+    fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_net_bom_line", err);
+    if (rc != FP_OK)
+        return rc;
+    if (out == NULL || net >= fp_plan_net_count(plan) || i >= fp_plan_net_bom_count(plan, net))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_net_bom_line: no line %zu of network %zu (the plan has %zu networks), or out is NULL",
+                i, net, fp_plan_net_count(plan));
+    if (net == 0)
+        *out = plan->bom.row[i].line;
+    else
+        net_bom_line_read(out, &plan->net_bom.b[net - 1].line[i]);
+    return FP_OK;
 }
 
 size_t fp_plan_warning_count(const fp_plan *plan)
@@ -331,33 +443,40 @@ const fp_metrics *fp_plan_metrics(const fp_plan *plan)
     return plan && plan->an ? &plan->an->m : &no_metrics;
 }
 
-/* Power per rack, row and hall, summed from the racks in floor order (rows are consecutive). */
+/* Power per rack, row and hall, summed from every rack of the floor (fp_plan_rack: the
+ * layout's in floor order, then the management racks hall by hall). A row's racks are
+ * consecutive; a hall's are its run of the layout's racks plus its management racks. */
 void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
 {
-    const fp_layout *lay = &plan->lay;
     const fp_phys_spec *ps = &plan->rs.phys;
+    const fp_racks *rk = &plan->racks;
+    const int64_t n = (plan->stages & FP_STAGE_CABLING) ? rk->n : 0, R = rk->n_layout;
     double row_w = 0, hall_w = 0;
     memset(out, 0, sizeof *out);
     out->rack_limit_w = ps->rack_power_limit_w;
     out->row_limit_w = ps->row_power_limit_w;
     out->hall_limit_w = ps->hall_power_limit_w;
-    for (int64_t i = 0; i < lay->n_rack; i++) {
-        const fp_rack *r = &lay->rack[i];
-        double w = plan->cab.rack_power_w ? plan->cab.rack_power_w[i] : 0;
-        int same_hall = i > 0 && lay->rack[i - 1].hall == r->hall;
-        int same_row = same_hall && lay->rack[i - 1].row == r->row;
+    for (int64_t i = 0; i < n; i++) {
+        const fp_rack *r = &rk->rack[i];
+        double w = rk->power_w[i];
+        int same_hall = i > 0 && i != R && rk->rack[i - 1].hall == r->hall;
+        int same_row = same_hall && rk->rack[i - 1].row == r->row;
         row_w = same_row ? row_w + w : w;
         hall_w = same_hall ? hall_w + w : w;
         if (w > out->rack_max_w)
             out->rack_max_w = w;
         out->racks_over += ps->rack_power_limit_w > 0 && w > ps->rack_power_limit_w;
-        int last = i + 1 == lay->n_rack;
-        if (last || lay->rack[i + 1].hall != r->hall || lay->rack[i + 1].row != r->row) {
+        int last = i + 1 == n || i + 1 == R;
+        if (last || rk->rack[i + 1].hall != r->hall || rk->rack[i + 1].row != r->row) {
             if (row_w > out->row_max_w)
                 out->row_max_w = row_w;
             out->rows_over += ps->row_power_limit_w > 0 && row_w > ps->row_power_limit_w;
         }
-        if (last || lay->rack[i + 1].hall != r->hall) {
+        if (i >= R)
+            continue;           /* a management rack: counted in its hall's run below */
+        if (last || rk->rack[i + 1].hall != r->hall) {
+            for (int64_t m = R; m < n; m++)
+                hall_w += rk->rack[m].hall == r->hall ? rk->power_w[m] : 0;
             if (hall_w > out->hall_max_w)
                 out->hall_max_w = hall_w;
             out->halls_over += ps->hall_power_limit_w > 0 && hall_w > ps->hall_power_limit_w;

@@ -66,12 +66,45 @@ typedef struct fp_totals {
     int64_t cables;             /**< physical cables (copper and fibre), spares excluded */
     int64_t unpriced_parts;     /**< parts in the BOM that give no price_usd (or, but fibre, no
                                      power_w): counted as $0 / 0 W; each has a warning */
+    int64_t switches;           /**< switches in service, all tiers (spares excluded) */
 } fp_totals;
 
-/** METHOD: fill the caller's *out with the BOM totals: spares add cost, not power (they sit on
- *  a shelf); per-GPU figures divide by the GPUs requested. All 0 without FP_STAGE_BOM.
- *  Cannot fail. */
+/** METHOD: fill the caller's *out with the whole cluster's BOM totals: the compute fabric's
+ *  and every other network's (spec `networks`), each member the sum of fp_plan_net_totals over
+ *  networks 0 .. fp_plan_net_count - 1, added in that order; bom.csv's total line and
+ *  report.html's cost are these figures. Spares add cost, not power (they sit on a shelf); the
+ *  extra endpoints of a network (storage arrays, management servers) are not priced and their
+ *  power is not network power. Per-GPU figures divide by the GPUs requested. Without spec
+ *  `networks` these are the compute fabric's. All 0 without FP_STAGE_BOM. Cannot fail. */
 FP_EXPORT void fp_plan_totals(const fp_plan *plan, fp_totals *out);
+
+/* ---- Every network by index ----
+ * The fp_plan_net_* calls read one network of the cluster by its index `net`: network 0 is the
+ * compute fabric, networks 1 .. fp_plan_net_count - 1 the spec's `networks` in order (the one
+ * fp_plan_network(plan, net - 1) describes). Network 0 gives what the calls without an index
+ * give (fp_plan_bom_line, fp_plan_cable, ...). */
+
+/** METHOD: networks in the cluster: 1 (the compute fabric) + fp_plan_network_count. Cannot
+ *  fail; 0 for a NULL plan. */
+FP_EXPORT size_t fp_plan_net_count(const fp_plan *plan);
+
+/** METHOD: network net's BOM totals into the caller's *out, as fp_plan_totals sums them (per-GPU
+ *  figures over the cluster's GPUs; a network's unpriced_parts counts its switch models without
+ *  a price). Errors: FP_EINVAL (*out untouched) when net >= fp_plan_net_count or out is NULL;
+ *  FP_ESTAGE without FP_STAGE_BOM. */
+FP_EXPORT fp_status fp_plan_net_totals(const fp_plan *plan, size_t net, fp_totals *out,
+                                       fp_error *err);
+
+/** METHOD: number of BOM lines of network net (0 when out of range or without FP_STAGE_BOM), and
+ *  a copy of its line i into the caller's *out (strings borrowed from the plan). A network's
+ *  lines are its switches per tier, the NICs bought for it, the modules, copper and fibre its
+ *  cabling chose with their spares, then its extra endpoints: category "endpoint", kind
+ *  FP_BOM_CATEGORY_COUNT, quantity and rack units only (no price; power 0 here, as they are not
+ *  network power). Errors: FP_EINVAL when net or i is out of range; FP_ESTAGE without
+ *  FP_STAGE_BOM. */
+FP_EXPORT size_t fp_plan_net_bom_count(const fp_plan *plan, size_t net);
+FP_EXPORT fp_status fp_plan_net_bom_line(const fp_plan *plan, size_t net, size_t i,
+                                         fp_bom_line *out, fp_error *err);
 
 /** METHOD: number of warnings about the plan's numbers (a part without a price or power), and
  *  warning i: a borrowed string that lives with the plan, NULL when out of range (none

@@ -47,7 +47,8 @@ FP_EXPORT fp_status fp_plan_device_location(const fp_plan *plan, size_t device, 
 typedef struct fp_rack_info {
     int hall, row, rack;        /**< 1-based */
     char name[24];              /**< "H1-R05-K12" */
-    const char *role;           /**< "compute", "leaf", "spine", "core", "super-core" (static) */
+    const char *role;           /**< "compute", "leaf", "spine", "core", "super-core",
+                                     "management" (static) */
     double x_m, y_m;            /**< floor position of the rack's front-left corner */
     int units;                  /**< rack height in U */
     int units_used;             /**< devices' units plus its patch panels */
@@ -55,13 +56,16 @@ typedef struct fp_rack_info {
     int panels;                 /**< 1U patch panels (layout.cabling "structured"; else 0) */
     int panel_u;                /**< U of the lowest panel; they fill panel_u .. panel_u +
                                      panels - 1, just below the rack's switches (0: none) */
-    double power_w;             /**< servers + switches + optics in the rack */
+    double power_w;             /**< servers + switches + optics in the rack, every network's */
     int over_limit;             /**< 1 when power_w exceeds the layout's per-rack limit */
     int64_t cables_leaving;     /**< cables with one end in this rack and the other elsewhere */
 } fp_rack_info;
 
-/** METHOD: number of racks (compute and network) on the floor; 0 without FP_STAGE_LAYOUT.
- *  Cannot fail. */
+/** METHOD: number of racks the plan uses: the layout's (compute and network) in floor order,
+ *  then, with FP_STAGE_CABLING, the management racks the other networks add (spec `networks`;
+ *  role "management", hall by hall, each hall's in a row of their own); 0 without
+ *  FP_STAGE_LAYOUT. A rack's units, devices, power and cables leaving count every network's
+ *  devices and cables in it. Cannot fail. */
 FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
 /** METHOD: copy rack i, in floor order (hall, row, rack), into the caller's *out; its role
  *  string is static. Needs FP_STAGE_LAYOUT; power_w, over_limit and cables_leaving come from

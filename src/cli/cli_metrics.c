@@ -132,14 +132,8 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
     if (fp_plan_network_count(plan) > 0) {
         fp_totals t;
         fp_plan_totals(plan, &t);
-        double cost = t.cost;
-        for (size_t i = 0; i < fp_plan_network_count(plan); i++) {
-            fp_network_info ni;
-            if (fp_plan_network(plan, i, &ni, NULL) == FP_OK)
-                cost += ni.cost_usd;
-        }
         printf("  whole cluster network (compute fabric BOM + every network): $%s\n",
-               grouped(a, sizeof a, cost));
+               grouped(a, sizeof a, t.cost));
     }
     if (f == NULL)
         return;

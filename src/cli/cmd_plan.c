@@ -178,8 +178,8 @@ static void print_physical(const fp_plan *plan)
                 break;
             }
     }
-    fp_plan_totals(plan, &t);
-    if (fp_plan_stages(plan) & FP_STAGE_BOM)
+    /* the compute fabric's (network 0); the whole cluster's follows with spec `networks` */
+    if (fp_plan_net_totals(plan, 0, &t, NULL) == FP_OK)
         printf("  BOM: $%.0f, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
            t.cost, t.power_w / 1000, t.cost_per_gpu, t.power_w_per_gpu, t.transceivers_per_gpu,
            (long long)t.transceivers, (long long)t.cables);

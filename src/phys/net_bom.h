@@ -82,13 +82,14 @@ void fp__net_boms_free(fp_net_boms *nb);
  * numbered after the layout's racks, per hall: a leaf's in the hall of its first host, an extra
  * endpoint's beside its leaf, a switch below the top tier beside the first switch under it, the
  * top tier in the middle hall. fp_rack_add lists every compute rack that gains a device or holds
- * a network's host (its ports may bring modules), then the management racks; rack units and
- * power are the layout's and cabling's figures plus these. */
+ * a network's host (its ports may bring modules), then the management racks, with what placing
+ * puts there; the rack's whole units and power are fp_racks' (racks.c). */
 typedef struct fp_rack_add {
     int64_t rack;               /* index into the layout's racks, or n_rack + k for management
                                    rack k */
     int64_t devices, ru;
-    double power_w;
+    double power_w;             /* the extra endpoints placed there (switches, modules and
+                                   powered cables come with each network's cabling) */
 } fp_rack_add;
 
 typedef struct fp_net_place {
@@ -100,8 +101,7 @@ typedef struct fp_net_place {
     int64_t mgmt_racks;         /* management racks added */
     int32_t *mgmt_hall;         /* per management rack: its hall (a leaf's is its first host's,
                                    upper tiers the middle hall, extra endpoints hall 1) */
-    int64_t over_ru, over_power;/* compute racks the additions take past rack_units / the
-                                   rack power limit */
+    int64_t over_ru;            /* compute racks the additions take past rack_units */
 } fp_net_place;
 
 /* Place every network device (cfab, lay, cab and crs: the compute fabric, its layout, its
@@ -111,12 +111,34 @@ typedef struct fp_net_place {
 fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_net_fabrics *nf,
                               const fp_fabric *cfab, const fp_layout *lay, const fp_cabling *cab,
                               const fp_rspec *crs, fp_error *err);
-/* Once the networks are cabled: each rack's added power is its extra endpoints' plus what every
- * network's cabling puts there (switches, transceivers, powered cables); over_power counts the
- * compute racks that takes past the rack power limit (cab: the compute fabric's cabling). */
-void fp__net_place_power(fp_net_place *pl, const fp_nets *nets, const fp_net_fabrics *nf,
-                         const fp_net_phys *np, const fp_layout *lay, const fp_cabling *cab,
-                         const fp_rspec *crs);
 void fp__net_place_free(fp_net_place *pl, int n_nets);
+
+/* ---- the cluster's racks (racks.c) ---- */
+/* Every rack of the cluster's floor as every network fills it: the layout's racks (floor order),
+ * then the management racks the networks add (hall by hall, as fp_net_place numbers them). The
+ * one owner of a rack's units, devices, power and cables leaving: built once, after every
+ * network is cabled, and read by fp_plan_rack, fp_plan_power_domains and every writer. Without
+ * networks it is the compute fabric's layout and cabling as they are. Free with fp__racks_free
+ * (safe on a zeroed struct). */
+typedef struct fp_racks {
+    int64_t n;                  /* the layout's racks, then the management racks */
+    int64_t n_layout;           /* the layout's racks */
+    const fp_rack *rack;        /* [n], borrowed: the networks' floor (every network's layout
+                                   has these racks) or the compute layout's */
+    int32_t *units_used;        /* devices' units, patch panels and the networks' devices */
+    int64_t *devices;           /* servers, switches and the networks' devices (no panels) */
+    double *power_w;            /* the compute fabric's figure plus net_power_w */
+    double *net_power_w;        /* the networks' share: extra endpoints, and each network's
+                                   switches, modules and powered cables (W, to hundredths) */
+    int64_t *cables_leaving;    /* every network's cables with one end here, the other elsewhere */
+    int64_t over_power;         /* compute racks the networks' additions hold (fp_rack_add)
+                                   that are over the rack power limit */
+} fp_racks;
+
+/* pl and np: the networks' placement and cabling (zeroed without networks). FP_ENOMEM. */
+fp_status fp__racks_build(fp_racks *out, const fp_layout *lay, const fp_cabling *cab,
+                          const fp_net_place *pl, const fp_net_phys *np, const fp_rspec *crs,
+                          fp_error *err);
+void fp__racks_free(fp_racks *r);
 
 #endif

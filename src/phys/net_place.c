@@ -21,8 +21,8 @@ void fp__net_place_free(fp_net_place *pl, int n_nets)
     memset(pl, 0, sizeof *pl);
 }
 
-/* Rack units and power of one network device (*own_w: the part of *w fp__net_place_power
- * counts itself, an extra endpoint's; a switch's comes with its cabling). */
+/* Rack units and power of one network device (*own_w: the part of *w placing counts itself, an
+ * extra endpoint's; a switch's comes with its network's cabling). */
 static void dev_size(const fp_net_spec *ns, const fp_fabric *f, int64_t d, int *ru, double *w,
                      double *own_w)
 {
@@ -272,6 +272,38 @@ static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_
     return FP_OK;
 }
 
+/* Number the management racks hall by hall (in the order each hall's were opened), so the
+ * floor's racks read hall, row, rack after the layout's; the devices' racks follow. */
+static fp_status mgmt_by_hall(place_ctx *c, fp_net_place *out, const fp_nets *nets,
+                              const fp_net_fabrics *nf)
+{
+    int64_t *to = malloc(sizeof *to * (size_t)(c->n_mg ? c->n_mg : 1));
+    mg_rack *sorted = malloc(sizeof *sorted * (size_t)(c->n_mg ? c->n_mg : 1));
+    if (to == NULL || sorted == NULL) {
+        free(to);
+        free(sorted);
+        FP_FAIL(c->err, FP_ENOMEM, "/networks", "out of memory placing the networks");
+    }
+    int32_t max_hall = 0;
+    for (int64_t k = 0; k < c->n_mg; k++)
+        max_hall = c->mg[k].hall > max_hall ? c->mg[k].hall : max_hall;
+    int64_t n = 0;
+    for (int32_t h = 0; h <= max_hall; h++)
+        for (int64_t k = 0; k < c->n_mg; k++)
+            if (c->mg[k].hall == h) {
+                to[k] = n;
+                sorted[n++] = c->mg[k];
+            }
+    memcpy(c->mg, sorted, sizeof *sorted * (size_t)c->n_mg);
+    for (int i = 0; i < nets->n; i++)
+        for (int64_t d = 0; d < nf->fab[i].n_dev; d++)
+            if (out->dev_rack[i][d] >= c->R)
+                out->dev_rack[i][d] = c->R + to[out->dev_rack[i][d] - c->R];
+    free(to);
+    free(sorted);
+    return FP_OK;
+}
+
 /* out->add: every compute rack with a network's device or host (a host's ports may bring
  * modules), then the management racks. */
 static fp_status fill_adds(place_ctx *c, fp_net_place *out)
@@ -340,6 +372,8 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
         for (int i = 0; i < nets->n && rc == FP_OK; i++)
             rc = place_net(&c, out, i, &nets->net[i], &nf->fab[i], cfab, crs);
         if (rc == FP_OK)
+            rc = mgmt_by_hall(&c, out, nets, nf);
+        if (rc == FP_OK)
             rc = fill_adds(&c, out);
     } else {
         fp__error_set(err, FP_ENOMEM, "/networks", "out of memory placing the networks");
@@ -357,23 +391,4 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
     if (rc != FP_OK)
         fp__net_place_free(out, nets->n);
     return rc;
-}
-
-void fp__net_place_power(fp_net_place *pl, const fp_nets *nets, const fp_net_fabrics *nf,
-                         const fp_net_phys *np, const fp_layout *lay, const fp_cabling *cab,
-                         const fp_rspec *crs)
-{
-    const double cap_w = crs->phys.rack_power_limit_w;
-    (void)nf;
-    pl->over_power = 0;
-    for (int64_t k = 0; k < pl->n_add; k++) {
-        fp_rack_add *a = &pl->add[k];
-        double w = a->power_w;
-        for (int i = 0; i < nets->n && i < np->n; i++)
-            if (a->rack < np->lay[i].n_rack)
-                w += np->cab[i].rack_power_w[a->rack];
-        a->power_w = round(w * 100) / 100;
-        pl->over_power += a->rack < lay->n_rack && cap_w > 0 &&
-                          cab->rack_power_w[a->rack] + a->power_w > cap_w;
-    }
 }

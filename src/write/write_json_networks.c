@@ -4,43 +4,33 @@
 #include <cjson/cJSON.h>
 #include "write/writers.h"
 
-/* Racks that gain the networks' devices: units and power with them. */
+/* Racks that gain the networks' devices: what they add, and the rack's units and power with
+ * them as fp_plan_rack gives them (the one figure every document reads). */
 static void placement(cJSON *root, const fp_plan *plan)
 {
     const fp_net_place *pl = fp__plan_net_place(plan);
-    const fp_layout *lay = fp__plan_layout(plan);
-    const fp_cabling *cab = fp__plan_cabling(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
+    const fp_racks *rk = fp__plan_racks(plan);
     cJSON *o = cJSON_AddObjectToObject(root, "network_placement"), *arr;
-    char name[48];
     cJSON_AddNumberToObject(o, "management_racks", (double)pl->mgmt_racks);
     int64_t gaining = 0;
     for (int64_t k = 0; k < pl->n_add; k++)
-        gaining += pl->add[k].rack < lay->n_rack && pl->add[k].devices > 0;
+        gaining += pl->add[k].rack < rk->n_layout && pl->add[k].devices > 0;
     cJSON_AddNumberToObject(o, "compute_racks_gaining_devices", (double)gaining);
     cJSON_AddNumberToObject(o, "compute_racks_over_rack_units", (double)pl->over_ru);
-    cJSON_AddNumberToObject(o, "compute_racks_over_power_limit", (double)pl->over_power);
+    cJSON_AddNumberToObject(o, "compute_racks_over_power_limit", (double)rk->over_power);
     arr = cJSON_AddArrayToObject(o, "racks");
     for (int64_t k = 0; k < pl->n_add; k++) {
         const fp_rack_add *a = &pl->add[k];
+        fp_rack_info r;
         cJSON *x = cJSON_CreateObject();
-        int compute = a->rack < lay->n_rack;
-        if (compute) {
-            const fp_rack *r = &lay->rack[a->rack];
-            snprintf(name, sizeof name, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
-        } else {
-            snprintf(name, sizeof name, "MGMT-%02lld", (long long)(a->rack - lay->n_rack + 1));
-        }
-        cJSON_AddStringToObject(x, "rack", name);
+        fp_plan_rack(plan, (size_t)a->rack, &r, NULL);
+        cJSON_AddStringToObject(x, "rack", r.name);
         cJSON_AddNumberToObject(x, "devices_added", (double)a->devices);
         cJSON_AddNumberToObject(x, "rack_units_added", (double)a->ru);
-        cJSON_AddNumberToObject(x, "power_added_w", a->power_w);
-        cJSON_AddNumberToObject(x, "rack_units_used",
-                                (double)(a->ru + (compute ? lay->rack[a->rack].units_used +
-                                                                (cab->rack_panels ? cab->rack_panels[a->rack] : 0)
-                                                          : 0)));
-        cJSON_AddNumberToObject(x, "power_w", a->power_w + (compute ? cab->rack_power_w[a->rack] : 0));
-        cJSON_AddNumberToObject(x, "rack_units", rs->phys.rack_units);
+        cJSON_AddNumberToObject(x, "power_added_w", rk->net_power_w[a->rack]);
+        cJSON_AddNumberToObject(x, "rack_units_used", r.units_used);
+        cJSON_AddNumberToObject(x, "power_w", r.power_w);
+        cJSON_AddNumberToObject(x, "rack_units", r.units);
         cJSON_AddItemToArray(arr, x);
     }
 }

@@ -139,7 +139,7 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
         cJSON_AddNumberToObject(o, "mtbf_hours", l.mtbf_hours);
         cJSON_AddItemToArray(arr, o);
     }
-    fp_plan_totals(plan, &t);
+    fp_plan_net_totals(plan, 0, &t, NULL);     /* the compute fabric's BOM (network 0) */
     cJSON *o = cJSON_AddObjectToObject(root, "totals");
     cJSON_AddNumberToObject(o, "cost", t.cost);
     cJSON_AddNumberToObject(o, "power_w", t.power_w);

@@ -262,7 +262,6 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
         fp__netbox_row(f, fields, 5);
         report(o, "netbox-racks.csv", i, n);
     }
-    fp__netbox_net_racks(f, plan, site, units);
     report(o, "netbox-racks.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);
 }

@@ -182,29 +182,6 @@ void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *
     }
 }
 
-/* Rack `rack` (fp_rack_add.rack: a compute rack, or a management rack after them) by name, as
- * the networks' layouts (and so cables.csv) name it. */
-static void rack_name(char *buf, size_t n, const fp_plan *plan, int64_t rack)
-{
-    const fp_rack *r = &fp__plan_net_phys(plan)->lay[0].rack[rack];
-    snprintf(buf, n, "H%d-R%02d-K%02d", r->hall, r->row, r->pos);
-}
-
-void fp__netbox_net_racks(fp_outbuf *f, const fp_plan *plan, const char *site, const char *units)
-{
-    if (fp__plan_net_count(plan) == 0)
-        return;
-    const fp_net_place *pl = fp__plan_net_place(plan);
-    const int64_t n_rack = fp__plan_layout(plan)->n_rack;
-    char name[48];
-    for (int64_t a = 0; a < pl->n_add; a++) {
-        if (pl->add[a].rack < n_rack)
-            continue;
-        rack_name(name, sizeof name, plan, pl->add[a].rack);
-        const char *r[] = { site, name, "planned", "19", units };
-        fp__netbox_row(f, r, 5);
-    }
-}
 
 /* ---- devices ---- */
 
@@ -221,7 +198,9 @@ static void device_row(fp_outbuf *f, const fp_plan *plan, int k, int64_t dev, co
                         dev);
     int64_t rk = pl->dev_rack[k][dev];
     if (rk >= 0) {
-        rack_name(rack, sizeof rack, plan, rk);
+        fp_rack_info ri;
+        fp_plan_rack(plan, (size_t)rk, &ri, NULL);
+        snprintf(rack, sizeof rack, "%s", ri.name);
         /* NetBox refuses a rack position for a 0U device type. */
         if (ty->u_height > 0)
             snprintf(pos, sizeof pos, "%d", pl->dev_u[k][dev]);

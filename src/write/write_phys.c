@@ -4,23 +4,6 @@
 #include <string.h>
 #include "write/writers.h"
 
-void fp__net_bom_line_read(fp_bom_line *out, const fp_net_bom_line *l)
-{
-    int endpoint = strcmp(l->category, "endpoint") == 0;
-    memset(out, 0, sizeof *out);
-    out->part = l->part;
-    out->category = l->category;
-    out->description = l->desc;
-    out->length_m = l->length_m;
-    out->spare = l->spare;
-    out->quantity = l->qty;
-    out->unit_cost = l->unit_usd;
-    out->cost = l->ext_usd;
-    out->unit_power_w = endpoint ? 0 : l->unit_w;
-    out->power_w = endpoint ? 0 : l->ext_w;
-    out->mtbf_hours = l->mtbf_hours;
-}
-
 /* One bom.csv line (the part, its figures as fp_bom_line gives them); net: the network
  * column's text, NULL without spec `networks`. */
 static void bom_row(FILE *f, const fp_bom_line *l, const char *net)
@@ -53,27 +36,14 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
     fputs("category,part,description,length_m,spare,quantity,unit_cost_usd,cost_usd,unit_power_w,power_w,mtbf_hours",
           f);
     fputs(nets ? ",network\n" : "\n", f);
-    for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {
-        fp_bom_line l;
-        fp_plan_bom_line(plan, i, &l, NULL);
-        bom_row(f, &l, nets ? "compute" : NULL);
-    }
-    fp_plan_totals(plan, &t);
-    double cost = t.cost, power = t.power_w;
-    for (int k = 0; k < nets; k++) {
-        const fp_net_bom *b = fp__plan_net_bom(plan, k);
-        for (int i = 0; i < b->n; i++) {
+    for (size_t k = 0; k < fp_plan_net_count(plan); k++)
+        for (size_t i = 0; i < fp_plan_net_bom_count(plan, k); i++) {
             fp_bom_line l;
-            fp__net_bom_line_read(&l, &b->line[i]);
-            bom_row(f, &l, fp__plan_net(plan, k)->name);
+            fp_plan_net_bom_line(plan, k, i, &l, NULL);
+            bom_row(f, &l, !nets ? NULL : k == 0 ? "compute" : fp__plan_net(plan, (int)k - 1)->name);
         }
-        cost += b->cost;
-        power += b->power_w;
-    }
-    if (nets)
-        fprintf(f, "total,,,,,,,%.2f,,%.2f,,all\n", cost, power);
-    else
-        fprintf(f, "total,,,,,,,%.2f,,%.2f,\n", t.cost, t.power_w);
+    fp_plan_totals(plan, &t);
+    fprintf(f, nets ? "total,,,,,,,%.2f,,%.2f,,all\n" : "total,,,,,,,%.2f,,%.2f,\n", t.cost, t.power_w);
     return fp__close_written(f, path, err);
 }
 

@@ -166,9 +166,11 @@ static void section_bom(FILE *f, const fp_plan *plan)
 {
     double qty[N_CAT] = { 0 }, cost[N_CAT] = { 0 }, power[N_CAT] = { 0 }, total = 0;
     char a[64], b[64], c[64];
-    for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {
+    /* Every network's lines (the compute fabric's alone without spec `networks`). */
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++)
+    for (size_t i = 0; i < fp_plan_net_bom_count(plan, net); i++) {
         fp_bom_line l;
-        if (fp_plan_bom_line(plan, i, &l, NULL) != FP_OK)
+        if (fp_plan_net_bom_line(plan, net, i, &l, NULL) != FP_OK)
             break;
         for (int k = 0; k < N_CAT; k++)
             if (strcmp(l.category, category[k]) == 0) {
@@ -189,6 +191,37 @@ static void section_bom(FILE *f, const fp_plan *plan)
     bar_chart(f, "Cost by category (USD)", category, cost, category_colour, N_CAT, "", 0);
     bar_chart(f, "Network power by category (W)", category, power, category_colour, N_CAT, "W", 0);
     fputs("</div></section>\n", f);
+}
+
+/* With spec `networks`: each network of the cluster (the compute fabric first) with its
+ * switches, cables, transceivers, cost and power (fp_plan_net_totals), and the whole cluster's
+ * (fp_plan_totals: the summary's figures), cost to the cent. */
+static void section_networks(FILE *f, const fp_plan *plan, const fp_totals *all)
+{
+    char a[64], b[64], c[64], d[64], e[64];
+    if (fp_plan_network_count(plan) == 0)
+        return;
+    fputs("<section><h2>Networks</h2>\n<table><tr><th>Network</th><th>Role</th><th>Switches</th>"
+          "<th>Cables</th><th>Transceivers</th><th>Cost USD</th><th>Network power W</th></tr>\n", f);
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++) {
+        fp_totals t;
+        fp_network_info ni = { .name = "compute", .role = "compute fabric" };
+        if (fp_plan_net_totals(plan, net, &t, NULL) != FP_OK ||
+            (net > 0 && fp_plan_network(plan, net - 1, &ni, NULL) != FP_OK))
+            break;
+        fputs("<tr><td>", f);
+        esc(f, ni.name);
+        fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                ni.role, grouped(a, sizeof a, (double)t.switches, 0),
+                grouped(b, sizeof b, (double)t.cables, 0),
+                grouped(c, sizeof c, (double)t.transceivers, 0), grouped(d, sizeof d, t.cost, 2),
+                grouped(e, sizeof e, t.power_w, 1));
+    }
+    fprintf(f, "<tr><th>whole cluster</th><th></th><th>%s</th><th>%s</th><th>%s</th>"
+               "<th id=\"cluster-cost\">%s</th><th>%s</th></tr>\n</table></section>\n",
+            grouped(a, sizeof a, (double)all->switches, 0), grouped(b, sizeof b, (double)all->cables, 0),
+            grouped(c, sizeof c, (double)all->transceivers, 0), grouped(d, sizeof d, all->cost, 2),
+            grouped(e, sizeof e, all->power_w, 1));
 }
 
 static void section_metrics(FILE *f, const fp_plan *plan)
@@ -308,7 +341,7 @@ static void section_summary(FILE *f, const fp_plan *plan, const fp_summary *su,
     fputs("<section><h2>Summary</h2><div class=\"cards\">\n", f);
     card(f, "GPUs", grouped(a, sizeof a, (double)su->gpus, 0));
     card(f, "servers", grouped(a, sizeof a, (double)su->servers, 0));
-    card(f, "switches", grouped(a, sizeof a, (double)su->switches, 0));
+    card(f, "switches", grouped(a, sizeof a, (double)t->switches, 0));
     card(f, "cables", grouped(a, sizeof a, (double)t->cables, 0));
     card(f, "transceivers", grouped(a, sizeof a, (double)t->transceivers, 0));
     snprintf(b, sizeof b, "$%s", grouped(a, sizeof a, t->cost, 0));
@@ -405,6 +438,7 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
     fp_plan_totals(plan, &t);
     report_head(f, name, &su);
     section_summary(f, plan, &su, &t);
+    section_networks(f, plan, &t);
     section_tiers(f, plan);
     section_bom(f, plan);
 

@@ -565,19 +565,12 @@ static int cmp_scope(const void *x, const void *y)
     return a->hall != b->hall ? (a->hall < b->hall ? -1 : 1) : (a->row > b->row) - (a->row < b->row);
 }
 
-/* With spec `networks`: the management racks' halls and rows join the books (a management row
- * gets its workbook as any other row: its racks, their elevation and its tray), in floor order
- * with the others, each once. Returns the new count; books holds n_books + mgmt_racks. */
-static int add_mgmt_books(const fp_plan *plan, scope *books, int n_books, fp_split_by by)
+/* The books in floor order, each once: the management racks the networks add come after the
+ * layout's racks (fp_plan_rack), so their halls (and rows) may repeat an earlier book's; a
+ * management row gets its workbook as any other row (its racks, their elevation, its tray).
+ * Returns the new count. */
+static int sort_books(scope *books, int n)
 {
-    if (fp__plan_net_count(plan) == 0)
-        return n_books;
-    const fp_layout *nlay = &fp__plan_net_phys(plan)->lay[0];
-    const int64_t first = (int64_t)fp_plan_rack_count(plan);
-    const int64_t end = first + fp__plan_net_place(plan)->mgmt_racks;
-    int n = n_books;
-    for (int64_t i = first; i < end && i < nlay->n_rack; i++)
-        books[n++] = (scope){ nlay->rack[i].hall, by == FP_SPLIT_ROW ? nlay->rack[i].row : 0 };
     qsort(books, (size_t)n, sizeof *books, cmp_scope);
     int k = 0;
     for (int i = 0; i < n; i++)
@@ -599,9 +592,8 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
         FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
     /* Racks come in floor order (hall, row, rack): each new hall or row starts a workbook. The
      * BOM is left out: it prices the whole plan, and a row's share of it would mislead. */
-    size_t n_mgmt = fp__plan_net_count(plan) ? (size_t)fp__plan_net_place(plan)->mgmt_racks : 0;
-    if ((books = fp__malloc((n + n_mgmt ? n + n_mgmt : 1) * sizeof *books)) == NULL)
-        FP_FAIL(err, FP_ENOMEM, dir, "out of memory for %zu racks", n + n_mgmt);
+    if ((books = fp__malloc((n ? n : 1) * sizeof *books)) == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory for %zu racks", n);
     for (size_t i = 0; i < n; i++) {
         fp_rack_info r;
         if ((rc = fp_plan_rack(plan, i, &r, err)) != FP_OK) {
@@ -614,7 +606,7 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
         last = sc;
         books[n_books++] = sc;
     }
-    n_books = add_mgmt_books(plan, books, n_books, by);
+    n_books = sort_books(books, n_books);
     if ((rc = split_index_build(&x, plan, books, n_books, by, dir, err)) == FP_OK) {
         split_pool p = { plan, dir, o, books, n_books, by, &x, 0, 0, -1, FP_OK, { 0 } };
         pthread_t tid[64];

@@ -113,7 +113,6 @@ typedef struct fp_nb_type {
  * Extra endpoints (storage, management servers) are listed for their count but priced and
  * powered elsewhere, as the compute servers are: no cost, and their power is their racks', not
  * the network's (power 0 here). */
-void fp__net_bom_line_read(fp_bom_line *out, const fp_net_bom_line *l);
 void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
 /* netbox-interfaces.csv rows of every port of switch dev (tier t >= 1 of a fabric with
  * resolved spec rs, that tier's sizing sz), used or spare, each at its own speed and type: the
@@ -154,7 +153,6 @@ void fp__netbox_server_tags(char *buf, size_t n, const fp_plan *plan);
 void fp__netbox_net_manufacturers(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
 void fp__netbox_net_roles(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
 void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
-void fp__netbox_net_racks(fp_outbuf *f, const fp_plan *plan, const char *site, const char *units);
 fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *site,
                                  fp_error *err);
 void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan);

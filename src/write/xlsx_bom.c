@@ -144,7 +144,7 @@ static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double c
         for (int i = 0; i < nb->n; i++) {
             fp_bom_line l;
             double v[3];
-            fp__net_bom_line_read(&l, &nb->line[i]);
+            fp_plan_net_bom_line(plan, (size_t)k + 1, (size_t)i, &l, NULL);
             bom_line(b, ws, ++r, &l, &ns->rs.phys, v);
             put_s(b, ws, r, BC_N, ns->name, b->indent);
             for (int j = 0; j < 3; j++)
@@ -342,7 +342,7 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
         total_w += ni.power_w;
     }
     fp_totals to;
-    fp_plan_totals(plan, &to);
+    fp_plan_net_totals(plan, 0, &to, NULL);
     put_s(b, ws, *r, 0, "Whole cluster network", b->bold);
     put_s(b, ws, *r, 1, "compute fabric + every network", b->indent);
     if (cost_row > 0) {
@@ -622,7 +622,7 @@ void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
         widths[8] = 15;
     }
     fp_plan_summary(plan, &su);
-    fp_plan_totals(plan, &to);
+    fp_plan_net_totals(plan, 0, &to, NULL);     /* the compute fabric's: its own block */
     for (int c = 0; c < (int)(sizeof widths / sizeof widths[0]); c++)
         keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, widths[c], NULL));
     fp_xlsx__page_setup(b, ws, 1);

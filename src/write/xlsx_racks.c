@@ -194,29 +194,6 @@ typedef struct net_elev {
 } net_elev;
 #define NET_CELL(k) (-3 - (int64_t)(k))
 
-/* The management racks the networks add: how many (racks after the layout's). */
-static size_t mgmt_rack_count(const fp_plan *plan)
-{
-    return fp__plan_net_count(plan) ? (size_t)fp__plan_net_place(plan)->mgmt_racks : 0;
-}
-
-/* Rack i of the elevation: a compute rack (i < fp_plan_rack_count) or a management rack after
- * them, as the networks' layouts place it; role "management". */
-static void elevation_rack(const fp_plan *plan, size_t i, fp_rack_info *ra)
-{
-    memset(ra, 0, sizeof *ra);
-    if (i < fp_plan_rack_count(plan)) {
-        fp_plan_rack(plan, i, ra, NULL);
-        return;
-    }
-    const fp_rack *rk = &fp__plan_net_phys(plan)->lay[0].rack[i];
-    ra->hall = rk->hall;
-    ra->row = rk->row;
-    ra->rack = rk->pos;
-    snprintf(ra->name, sizeof ra->name, "H%d-R%02d-K%02d", rk->hall, rk->row, rk->pos);
-    ra->role = "management";
-}
-
 /* Mark the units of the networks' devices in the grid (after the compute devices: a network
  * device stands above a compute rack's own units). */
 static void grid_add_networks(const fp_plan *plan, const net_elev *ne, const int32_t *col,
@@ -241,16 +218,16 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
 {
     const fp_plan *plan = b->plan;
     const fp_rspec *rs = fp__plan_rspec(plan);
-    size_t n = fp_plan_rack_count(plan), n_all = n + mgmt_rack_count(plan), nr = 0;
-    int32_t *col = *colp = malloc((n_all ? n_all : 1) * sizeof *col);
-    size_t *racks = *racksp = malloc((n_all ? n_all : 1) * sizeof *racks);
+    size_t n = fp_plan_rack_count(plan), nr = 0;
+    int32_t *col = *colp = malloc((n ? n : 1) * sizeof *col);
+    size_t *racks = *racksp = malloc((n ? n : 1) * sizeof *racks);
     int64_t *grid;
     if (col == NULL || racks == NULL)
         return -1;
-    for (size_t i = 0; i < n_all; i++) {
+    for (size_t i = 0; i < n; i++) {
         fp_rack_info ra;
         col[i] = -1;
-        elevation_rack(plan, i, &ra);
+        fp_plan_rack(plan, i, &ra, NULL);
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (in_scope(&b->sc, &where) && nr < LXW_COL_MAX - 2) {
             col[i] = (int32_t)nr;
@@ -269,11 +246,11 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
             if (u >= 1)
                 grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
     }
-    grid_add_networks(plan, ne, col, n_all, units, grid);
+    grid_add_networks(plan, ne, col, n, units, grid);
     /* Patch panels (structured cabling): -2 in their units. */
     for (size_t c = 0; c < nr; c++) {
         fp_rack_info ra;
-        elevation_rack(plan, racks[c], &ra);
+        fp_plan_rack(plan, racks[c], &ra, NULL);
         for (int u = ra.panel_u; ra.panels > 0 && u < ra.panel_u + ra.panels && u <= units; u++)
             if (u >= 1)
                 grid[c * (size_t)units + (size_t)(u - 1)] = -2;
@@ -303,7 +280,7 @@ static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size
         put_s(b, ws, (lxw_row_t)hr, 0, hr ? "" : "U", b->header);
         for (size_t c = 0; c < nr; c++) {
             fp_rack_info ra;
-            elevation_rack(plan, racks[c], &ra);
+            fp_plan_rack(plan, racks[c], &ra, NULL);
             put_s(b, ws, (lxw_row_t)hr, (lxw_col_t)(c + 1), hr ? ra.role : ra.name, b->header);
         }
     }
@@ -455,52 +432,6 @@ static size_t net_contents(char *contents, size_t len, const fp_plan *plan, cons
     return len;
 }
 
-/* The management racks the networks add (spec `networks`), after the layout's racks: placed in
- * a row of their own beyond their hall, as the networks' layouts and cables.csv place them. */
-static void write_mgmt_racks(book *b, sheet *s, const net_placed *v, size_t n, size_t *k,
-                             char *contents)
-{
-    const fp_plan *plan = b->plan;
-    const fp_net_place *pl = fp__plan_net_place(plan);
-    const fp_layout *lay = fp__plan_layout(plan), *nlay = &fp__plan_net_phys(plan)->lay[0];
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    for (int64_t a = 0; a < pl->n_add && b->rc == FP_OK; a++) {
-        const fp_rack_add *ad = &pl->add[a];
-        if (ad->rack < lay->n_rack)
-            continue;
-        const fp_rack *rk = &nlay->rack[ad->rack];
-        fp_location where = { .hall = rk->hall, .row = rk->row, .rack = rk->pos };
-        size_t len = net_contents(contents, 0, plan, v, n, k, ad->rack);
-        contents[len] = '\0';
-        if (!in_scope(&b->sc, &where))
-            continue;
-        b->racks++;
-        lxw_row_t r = fp_xlsx__sheet_next(s);
-        if (r == 0)
-            break;
-        lxw_worksheet *ws = s->ws;
-        char name[48];
-        int over = rs->phys.rack_power_limit_w > 0 && ad->power_w > rs->phys.rack_power_limit_w;
-        snprintf(name, sizeof name, "H%d-R%02d-K%02d", rk->hall, rk->row, rk->pos);
-        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
-        if (lines > 1)
-            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
-        put_s(b, ws, r, 0, name, NULL);
-        put_n(b, ws, r, 1, rk->hall, b->center);
-        put_n(b, ws, r, 2, rk->row, b->center);
-        put_n(b, ws, r, 3, rk->pos, b->center);
-        put_s(b, ws, r, 4, "management", b->indent);
-        put_n(b, ws, r, 5, rk->x, b->ratio);
-        put_n(b, ws, r, 6, rk->y, b->ratio);
-        put_n(b, ws, r, 7, rs->phys.rack_units, NULL);
-        put_n(b, ws, r, 8, (double)ad->ru, NULL);
-        put_n(b, ws, r, 9, (double)ad->devices, b->integer);
-        put_n(b, ws, r, 10, ad->power_w, over ? b->warn : b->watts);
-        put_s(b, ws, r, 11, over ? "OVER" : "", over ? b->warn : NULL);
-        put_s(b, ws, r, 13, contents, b->wrap);
-    }
-}
-
 /* Contents of rack i: "U41 spine-07; U39 spine-08" (pl sorted, *k advanced past the rack),
  * with its patch panels in their place below the switches ("U24-U34 11 patch panels") -
  * capped below Excel's 32,767 characters. Returns the length written into contents. */
@@ -529,23 +460,6 @@ static size_t rack_contents(const fp_plan *plan, const fp_rack_info *ra, size_t 
     if (panels_left && len <= 32000)
         len += panel_text(contents + len, 32768 - len, len, ra);
     return len;
-}
-
-/* What the networks add to rack i (spec `networks`): their devices' units, count and power
- * into *ra (*k_add advanced past the rack). */
-static void rack_add_networks(const fp_plan *plan, fp_rack_info *ra, size_t i, size_t *k_add)
-{
-    const fp_net_place *npl = fp__plan_net_place(plan);
-    const double limit = fp__plan_rspec(plan)->phys.rack_power_limit_w;
-    while (*k_add < (size_t)npl->n_add && npl->add[*k_add].rack < (int64_t)i)
-        (*k_add)++;
-    if (*k_add < (size_t)npl->n_add && npl->add[*k_add].rack == (int64_t)i) {
-        const fp_rack_add *ad = &npl->add[*k_add];
-        ra->units_used += (int)ad->ru;
-        ra->devices += ad->devices;
-        ra->power_w += ad->power_w;
-        ra->over_limit = limit > 0 && ra->power_w > limit;
-    }
 }
 
 /* One rack's line at row r; contents (len characters) in the last column. */
@@ -598,10 +512,11 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
     placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
     char *contents = malloc(32768);
     sheet s;
-    /* With spec `networks`: their devices in the racks that hold them (units, devices, power
-     * and contents include them), then the management racks they add. */
+    /* With spec `networks`: their devices in the contents of the racks that hold them, the
+     * management racks they add among the plan's racks (fp_plan_rack: units, devices and power
+     * are every network's). */
     const int nets = fp__plan_net_count(plan);
-    size_t n_nd = 0, k_nd = 0, k_add = 0;
+    size_t n_nd = 0, k_nd = 0;
     net_placed *nd = nets ? net_devices(plan, &n_nd) : NULL;
     fp_xlsx__sheet_init(&s, b, "Racks", rack_cols, N_RACK_COLS);
     if (pl == NULL || contents == NULL || (nets && nd == NULL)) {
@@ -614,10 +529,8 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         if ((b->rc = fp_plan_rack(plan, i, &ra, b->err)) != FP_OK)
             break;
         size_t len = rack_contents(plan, &ra, i, pl, np, &k, contents);
-        if (nets) {
+        if (nets)
             len = net_contents(contents, len, plan, nd, n_nd, &k_nd, (int64_t)i);
-            rack_add_networks(plan, &ra, i, &k_add);
-        }
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (!in_scope(&b->sc, &where))
             continue;
@@ -627,8 +540,6 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
             break;
         rack_row(b, s.ws, r, &ra, contents, len);
     }
-    if (nets && b->rc == FP_OK)
-        write_mgmt_racks(b, &s, nd, n_nd, &k_nd, contents);
 out:
     fp_xlsx__sheet_end(&s);
     if (b->rc == FP_OK && pl) {

@@ -425,7 +425,7 @@ Test(networks, placement_units_and_power)
     double w = 0, w_expect = 0;
     for (int64_t k = 0; k < pl->n_add; k++) {
         ru += pl->add[k].ru;
-        w += pl->add[k].power_w;
+        w += fp__plan_racks(p)->net_power_w[pl->add[k].rack];
         cr_assert_leq(pl->add[k].ru + (pl->add[k].rack < lay->n_rack ? lay->rack[pl->add[k].rack].units_used : 0),
                       42, "rack %lld over its units", (long long)pl->add[k].rack);
     }
@@ -1329,15 +1329,22 @@ Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TE
     o.split_by = FP_SPLIT_ROW;
     scratch_dir(dir, sizeof dir, "nets-split");
     cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
-    /* the compute racks stand in rows 1-3 of hall 1; the management row is the next, 4 */
-    int max_row = 0;
+    /* the compute racks stand in rows 1-3 of hall 1; the management row is the next, 4 (the
+     * plan's racks list them after the layout's) */
+    int max_row = 0, mgmt = 0;
     for (size_t i = 0; i < fp_plan_rack_count(p); i++) {
         fp_rack_info r;
         cr_assert_eq(fp_plan_rack(p, i, &r, NULL), FP_OK);
         cr_assert_eq(r.hall, 1);
-        max_row = r.row > max_row ? r.row : max_row;
+        if (strcmp(r.role, "management") == 0) {
+            cr_assert_eq(r.row, 4);
+            mgmt++;
+        } else {
+            max_row = r.row > max_row ? r.row : max_row;
+        }
     }
     cr_assert_eq(max_row, 3);
+    cr_assert_eq(mgmt, fp__plan_net_place(p)->mgmt_racks);
     static char whole[128][64], split[128][64];
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     int n_whole = racks_listed(path, whole, 0, 128), n_split = 0;
@@ -1434,7 +1441,7 @@ Test(networks, bom_csv_carries_every_network)
     cr_expect_float_eq(total_cost, cost, 0.01 * (double)c.n);
     cr_expect_float_eq(total_power, power, 0.01 * (double)c.n);
     fp_totals t;
-    fp_plan_totals(p, &t);
+    fp_plan_net_totals(p, 0, &t, NULL);     /* the compute fabric's */
     double nets = 0;
     for (int k = 0; k < 3; k++)
         nets += fp__plan_net_bom(p, k)->cost;
