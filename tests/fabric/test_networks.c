@@ -1319,7 +1319,7 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TEST_TIMEOUT(120))
+Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TEST_TIMEOUT(300))
 {
     fp_plan *p = preset_plan("dgx-h100-4su-networks");
     char dir[64], path[192];
