@@ -156,14 +156,17 @@ static int64_t even_load(build_ctx *c, const bundle *mb, int64_t k, int64_t n)
     return max;
 }
 
-/* Upper switches for one group: down ports d, full uplink count U of the lower tier. */
+/* Upper switches for one group: down ports d, full uplink count U of the lower tier, at least
+ * at_least of them (the top tier's min_top_switches). */
 static int64_t group_size(build_ctx *c, int spread, const bundle *mb, int64_t k, int64_t d,
-                          int64_t U)
+                          int64_t U, int64_t at_least)
 {
     int64_t S = 0, n;
     for (int64_t i = 0; i < k; i++)
         S += mb[i].k;
     n = ceil_div(S, d);
+    if (n < at_least)
+        n = at_least;
     if (n < 1)
         n = 1;
     if (spread == FP_SPREAD_BALANCED)
@@ -344,7 +347,10 @@ static int64_t merged_size(const sw_list *lo, int64_t cb0, int64_t cb1, int64_t 
 static int64_t group_sizes(build_ctx *c, pass *ps, sw_list *lo, const sw_list *hi, int64_t *need,
                            int64_t *extra)
 {
-    int64_t total = 0;
+    int64_t total = 0, at_least = 1;
+    /* The top tier's minimum (min_top_switches), shared over its groups. */
+    if (ps->t == ps->L && c->rs->min_top > 1 && ps->G > 0)
+        at_least = ceil_div(c->rs->min_top, ps->G);
     for (int64_t beta = 0; beta < ps->nb; beta++) {
         int64_t cb0, cb1, base = 0, P = ps->gq_first[beta + 1] - ps->gq_first[beta];
         children_of(ps, lo, beta, &cb0, &cb1);
@@ -364,9 +370,11 @@ static int64_t group_sizes(build_ctx *c, pass *ps, sw_list *lo, const sw_list *h
                 if (need)
                     *need += n;
             } else {
-                n = group_size(c, ps->spread, ps->mb, k, ps->d, ps->U);
-                if (need)
-                    *need += S > 0 ? ceil_div(S, ps->d) : 1;
+                n = group_size(c, ps->spread, ps->mb, k, ps->d, ps->U, at_least);
+                if (need) {
+                    int64_t by_links = S > 0 ? ceil_div(S, ps->d) : 1;
+                    *need += by_links > at_least ? by_links : at_least;
+                }
             }
             ps->gq_n[g] = (int32_t)n;
             ps->gq_base[g] = (int32_t)base;
