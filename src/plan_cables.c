@@ -400,3 +400,25 @@ fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *mediu
     *medium = (fp_medium)plan->cab.link_medium[link];
     return FP_OK;
 }
+
+fp_status fp_plan_media_audit(const fp_plan *plan, int b, fp_media_audit *out, fp_error *err)
+{
+    if (out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: out is NULL");
+    if (b < 0 || b >= plan->fab.tiers)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: boundary %d out of range (the plan has %d)",
+                b, plan->fab.tiers);
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_media_audit", err);
+    if (rc != FP_OK)
+        return rc;
+    const fp_cabling *cab = &plan->cab;
+    memset(out, 0, sizeof *out);
+    out->chosen_usd = cab->audit_cost[b];
+    out->chosen_usd_of_those = cab->audit_alt_chosen[b];
+    out->alternative_usd = cab->audit_alt_cost[b];
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
+        out->alternative_links[m] = cab->audit_alt_links[b][m];
+        out->links_with_alternative += cab->audit_alt_links[b][m];
+    }
+    return FP_OK;
+}

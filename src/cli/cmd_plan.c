@@ -162,6 +162,26 @@ static void print_physical(const fp_plan *plan)
         if (fp_plan_link_medium(plan, l, &m, NULL) == FP_OK)
             by[m]++;
     }
+    for (int b = 0; b < (int)fp_plan_tier_count(plan); b++) {
+        fp_media_audit ma;
+        fp_tier_info lo, hi;
+        if (fp_plan_media_audit(plan, b, &ma, NULL) != FP_OK ||
+            fp_plan_tier(plan, (size_t)b, &hi, NULL) != FP_OK)
+            continue;
+        if (b > 0)
+            fp_plan_tier(plan, (size_t)b - 1, &lo, NULL);
+        printf("  media audit %s-%s: chosen $%.0f", b > 0 ? lo.role : "nic", hi.role, ma.chosen_usd);
+        if (ma.links_with_alternative > 0) {
+            int alt = 0;
+            for (int m = 1; m < FP_MEDIUM_COUNT; m++)
+                if (ma.alternative_links[m] > ma.alternative_links[alt])
+                    alt = m;
+            printf("; the %lld links another medium fits: $%.0f, the cheapest alternative $%.0f (+$%.0f, mostly %s)",
+                   (long long)ma.links_with_alternative, ma.chosen_usd_of_those, ma.alternative_usd,
+                   ma.alternative_usd - ma.chosen_usd_of_those, fp_medium_name((fp_medium)alt));
+        }
+        printf("\n");
+    }
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         if (m != FP_MEDIUM_TP || by[m] > 0)     /* twisted pair only where it is used */
@@ -201,8 +221,8 @@ static void print_summary(const fp_plan *plan)
            (long long)s.gpus, (long long)s.servers, s.tiers, s.tiers == 1 ? "" : "s", s.planes,
            s.planes == 1 ? "" : "s");
     printf("  %s\n", s.tier_choice);
-    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s\n", "tier", "model", "switches", "ports",
-           "used", "spare", "down:up", "links up");
+    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
+           "used", "spare", "down:up", "links up", "min");
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
         fp_tier_info t;
         fp_plan_tier(plan, i, &t, NULL);
@@ -211,9 +231,9 @@ static void print_summary(const fp_plan *plan)
             fp_ratio_text(t.oversubscription, ratio, sizeof ratio);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld\n", t.tier, t.role, t.model,
+        printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld %9lld\n", t.tier, t.role, t.model,
                (long long)t.switches, t.ports_per_switch, (long long)t.ports_used,
-               (long long)t.ports_spare, ratio, (long long)t.links_up);
+               (long long)t.ports_spare, ratio, (long long)t.links_up, (long long)t.switches_min);
     }
     int64_t nic_leaf = 0;
     fp_plan_boundary_links(plan, 0, &nic_leaf, NULL);   /* every plan has boundary 0 */

@@ -132,6 +132,7 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
         cJSON_AddNumberToObject(t, "ports_spare", (double)ti.ports_spare);
         cJSON_AddNumberToObject(t, "oversubscription", ti.oversubscription);
         cJSON_AddNumberToObject(t, "links_up", (double)ti.links_up);
+        cJSON_AddNumberToObject(t, "switches_min", (double)ti.switches_min);
         cJSON_AddItemToArray(arr, t);
     }
     arr = cJSON_AddArrayToObject(root, "links_by_boundary");
