@@ -37,4 +37,25 @@ fi
 MANPATH=$prefix/share/man MANWIDTH=80 man fabplan 2>/dev/null | grep -q 'plan the network fabric of a GPU cluster'
 # The installed completion completes commands and a command's options from the installed binary.
 sh "$src/tests/cli/completion_test.sh" "$prefix/share/bash-completion/completions/fabplan" "$prefix/bin/fabplan"
+# find_package: the installed version accepts a request for its own MAJOR.MINOR and refuses an
+# earlier minor (on 0.x every minor release may change the ABI, so 0.2 must not pass for 0.1).
+ver=$(sed -n 's/^#define FP_VERSION "\(.*\)"/\1/p' "$src/include/fabplan.h")
+mm=${ver%.*}
+cfgdir=$(dirname "$(find "$prefix" -name fabplan-config-version.cmake)")
+find_version() {
+    cat > "$prefix/find-version.cmake" <<CMK
+set(PACKAGE_FIND_VERSION "$1")
+set(PACKAGE_FIND_VERSION_MAJOR "${1%%.*}")
+set(PACKAGE_FIND_VERSION_MINOR "${1#*.}")
+set(PACKAGE_FIND_VERSION_COUNT 2)
+include("$cfgdir/fabplan-config-version.cmake")
+message(STATUS "compatible=\${PACKAGE_VERSION_COMPATIBLE}")
+CMK
+    cmake -P "$prefix/find-version.cmake" 2>&1
+}
+find_version "$mm" | grep -q 'compatible=TRUE' || { echo "install: find_package(fabplan $mm) refused $ver" >&2; exit 1; }
+if [ "${mm#*.}" -gt 0 ]; then
+    earlier="${mm%%.*}.$(( ${mm#*.} - 1 ))"
+    find_version "$earlier" | grep -q 'compatible=FALSE' || { echo "install: find_package(fabplan $earlier) accepted $ver" >&2; exit 1; }
+fi
 echo "install ok"

@@ -106,10 +106,12 @@ static inline char *xl_sheet(const char *xlsx, int i)
 /* One parsed row: cell text by column (A = 0), formulas apart. */
 typedef struct xl_row {
     long r;                             /* 1-based row number */
+    double ht;                          /* the row's height in points, 0 when the default */
     char v[XL_MAX_COLS][XL_CELL];       /* value: string text, or number / cached formula value */
     char f[XL_MAX_COLS][96];            /* formula text without "=", "" when none */
     int present[XL_MAX_COLS];
-    int style[XL_MAX_COLS];             /* the cell's s="N" (its format), 0 when none */
+    int style[XL_MAX_COLS];             /* the cell's s="N" (its format), 0 when none; blank
+                                         * formatted cells have one too */
 } xl_row;
 
 static inline void xl_copy(char *dst, size_t n, const char *from, const char *to)
@@ -135,6 +137,8 @@ static inline int xl_next_row(const char **pos, xl_row *row)
     const char *end = strstr(p, "</row>");
     const char *selfclose = strstr(p, "/>");
     const char *gt = strchr(p, '>');
+    const char *ht = strstr(p, " ht=\"");
+    row->ht = ht && ht < gt ? strtod(ht + 5, NULL) : 0;
     if (end == NULL || (gt && selfclose && selfclose < gt + 1 && selfclose + 1 == gt)) {
         *pos = gt + 1;                  /* <row .../> without cells */
         return 1;
@@ -146,7 +150,10 @@ static inline int xl_next_row(const char **pos, xl_row *row)
             col = col * 26 + (*c++ - 'A' + 1);
         col -= 1;
         const char *ce = strchr(c, '>');
-        if (ce[-1] == '/') {            /* <c r="B2" s="3"/>: blank, formatted */
+        const char *st = strstr(c, " s=\"");
+        if (st && st < ce && col >= 0 && col < XL_MAX_COLS)
+            row->style[col] = atoi(st + 4);
+        if (ce[-1] == '/') {            /* <c r="B2" s="3"/>: blank, formatted (not present) */
             c = ce;
             continue;
         }
@@ -156,9 +163,6 @@ static inline int xl_next_row(const char **pos, xl_row *row)
             continue;
         }
         row->present[col] = 1;
-        const char *st = strstr(c, " s=\"");
-        if (st && st < ce)
-            row->style[col] = atoi(st + 4);
         const char *t = strstr(ce, "<t");
         const char *v = strstr(ce, "<v>");
         const char *f = strstr(ce, "<f>");
@@ -174,6 +178,26 @@ static inline int xl_next_row(const char **pos, xl_row *row)
     }
     *pos = end + 6;
     return 1;
+}
+
+/* The vertical alignment of cell style s (a cell's s="N") in styles.xml's text: "top",
+ * "center", ... or "bottom" (the default when the style sets none). Returns a static string or
+ * one into styles. */
+static inline const char *xl_style_valign(const char *styles, int s, char *out, size_t n)
+{
+    const char *p = strstr(styles, "<cellXfs");
+    cr_assert_not_null(p, "styles.xml: no <cellXfs>");
+    const char *end = strstr(p, "</cellXfs>");
+    for (int i = 0; i <= s; i++) {
+        p = strstr(p + 1, "<xf ");
+        cr_assert(p != NULL && p < end, "styles.xml: no cell style %d", s);
+    }
+    const char *next = strstr(p + 1, "<xf ");
+    const char *v = strstr(p, "vertical=\"");
+    if (v == NULL || (next && v > next) || v > end)
+        return "bottom";
+    xl_copy(out, n, v + 10, strchr(v + 10, '"'));
+    return out;
 }
 
 /* Number of <row> elements in a sheet. */

@@ -186,6 +186,52 @@ lxw_row_t fp_xlsx__sheet_next(sheet *s)
     return ++s->row;
 }
 
+/* A character's width in units of a digit's (the unit of column widths): punctuation and spaces
+ * about half a digit in the workbook's font, everything else counted as a full digit (capitals
+ * are a little wider, most lower case narrower). */
+static double char_width(char c)
+{
+    return strchr(" ,.;:()-/'|!", c) != NULL ? 0.5 : 1.0;
+}
+
+size_t fp_xlsx__wrapped_lines(const char *text, int width)
+{
+    /* The wrapped cells are indented by one character, which is not for text. */
+    double w = width > 2 ? width - 1 : 1, at = 0;
+    size_t lines = 1;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (n == 0)
+            break;
+        double word = 0;
+        for (size_t k = 0; k < n; k++)
+            word += char_width(p[k]);
+        if (at > 0 && at + char_width(' ') + word <= w) {
+            at += char_width(' ') + word;
+        } else {
+            lines += at > 0;
+            while (word > w) {      /* a word wider than the line: broken inside it */
+                lines++;
+                word -= w;
+            }
+            at = word;
+        }
+        p += n;
+    }
+    return lines;
+}
+
+void fp_xlsx__fit_row(book *b, lxw_worksheet *ws, lxw_row_t r, const char *text, int width,
+                      size_t max_lines)
+{
+    size_t lines = fp_xlsx__wrapped_lines(text, width);
+    if (lines > 1)
+        keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > max_lines ? max_lines : lines),
+                                  NULL));
+}
+
 /* The sheet must exist even when it has no data rows (a header alone). */
 void fp_xlsx__sheet_end(sheet *s)
 {

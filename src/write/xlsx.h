@@ -228,6 +228,14 @@ void fp_xlsx__sheet_end(sheet *s);
 int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l);
 /* A part's sheet name into name (n bytes): "Cables" for part 1, "Cables (2)", ... after. */
 void fp_xlsx__part_name(char *name, size_t n, const char *base, int part);
+/* Lines text takes when wrapped at its spaces (a word longer than a line broken inside it) in a
+ * column `width` characters wide. */
+size_t fp_xlsx__wrapped_lines(const char *text, int width);
+/* Give row r of ws the height of text's wrapped lines in a column `width` characters wide (15
+ * points a line, at most max_lines): readers do not grow a row to fit wrapped text. A row of one
+ * line keeps the default height. */
+void fp_xlsx__fit_row(book *b, lxw_worksheet *ws, lxw_row_t r, const char *text, int width,
+                      size_t max_lines);
 /* Tell the sheet hook (fp__xlsx_sheet_hook, tests) that sheet name gets its cells now. */
 void fp_xlsx__sheet_started(const book *b, const char *name);
 /* Racks, Rack elevation, Pull list and Trays, in sheet order, each while b->rc is FP_OK: on the

@@ -322,11 +322,8 @@ void fp_xlsx__write_pull_list(book *b)
         put_n(b, s.ws, r, 5, (double)count, in);
         put_n(b, s.ws, r, 6, total, ln);
         put_n(b, s.ws, r, 7, longest, ln);
-        size_t len = bundle_ids(b, pl + i, j - i, ids, IDS_MAX);
-        /* Wrapped text needs the lines it takes (readers do not grow rows), 15 pt each. */
-        size_t per_line = (size_t)pull_cols[PULL_CABLES].width, lines = (len + per_line - 1) / per_line;
-        if (lines > 1)
-            keep(b, worksheet_set_row(s.ws, r, 15.0 * (double)(lines > 27 ? 27 : lines), NULL));
+        bundle_ids(b, pl + i, j - i, ids, IDS_MAX);
+        fp_xlsx__fit_row(b, s.ws, r, ids, pull_cols[PULL_CABLES].width, 27);
         put_s(b, s.ws, r, PULL_CABLES, ids, b->medium[m][K_WRAP]);
         for (int k = 1; k <= 4; k++)
             put_s(b, s.ws, r, (lxw_col_t)(PULL_CABLES + k), "", b->box);

@@ -3,9 +3,13 @@
  * bytes). See xlsx.h. */
 #include "xlsx.h"
 
+/* A new style. Every style is top-aligned: a cell beside a wrapped one (a bundle's cable ids on
+ * the Pull list, a rack's contents on Racks) starts on the wrapped cell's first line, not at the
+ * bottom of the tall row where it would read as belonging to the row below. */
 static lxw_format *fmt(book *b, const char *num, int bold, lxw_color_t fill, int top_border)
 {
     lxw_format *f = workbook_add_format(b->wb);
+    format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
     if (num)
         format_set_num_format(f, num);
     if (bold)
@@ -23,7 +27,6 @@ static void make_cell_formats(book *b)
     b->header = fmt(b, NULL, 1, 0xD9E1F2, 0);
     format_set_bottom(b->header, LXW_BORDER_THIN);
     format_set_text_wrap(b->header);
-    format_set_align(b->header, LXW_ALIGN_VERTICAL_TOP);
     b->section = fmt(b, NULL, 1, 0xD9E1F2, 0);
     format_set_bottom(b->section, LXW_BORDER_THIN);
     b->left_int = fmt(b, "0", 0, 0, 0);
@@ -37,7 +40,6 @@ static void make_cell_formats(book *b)
     b->wrap = fmt(b, NULL, 0, 0, 0);
     format_set_indent(b->wrap, 1);
     format_set_text_wrap(b->wrap);
-    format_set_align(b->wrap, LXW_ALIGN_VERTICAL_TOP);
     b->title = fmt(b, NULL, 1, 0, 0);
     format_set_font_size(b->title, 14);
     b->bold = fmt(b, NULL, 1, 0, 0);
@@ -116,7 +118,7 @@ static void make_sheet_formats(book *b)
         b->medium[m][K_LEN] = fmt(b, "0.0", 0, medium_fill[m], 0);
         b->medium[m][K_WRAP] = fmt(b, NULL, 0, medium_fill[m], 0);
         format_set_text_wrap(b->medium[m][K_WRAP]);
-        format_set_align(b->medium[m][K_WRAP], LXW_ALIGN_VERTICAL_TOP);
+        format_set_indent(b->medium[m][K_WRAP], 1);
     }
 }
 

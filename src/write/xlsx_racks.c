@@ -482,18 +482,16 @@ static void write_mgmt_racks(book *b, sheet *s, const net_placed *v, size_t n, s
         char name[48];
         int over = rs->phys.rack_power_limit_w > 0 && ad->power_w > rs->phys.rack_power_limit_w;
         snprintf(name, sizeof name, "H%d-R%02d-K%02d", rk->hall, rk->row, rk->pos);
-        size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
-        if (lines > 1)
-            keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
-        put_s(b, ws, r, 0, name, NULL);
+        fp_xlsx__fit_row(b, ws, r, contents, rack_cols[13].width, 400);
+        put_s(b, ws, r, 0, name, b->text);
         put_n(b, ws, r, 1, rk->hall, b->center);
         put_n(b, ws, r, 2, rk->row, b->center);
         put_n(b, ws, r, 3, rk->pos, b->center);
         put_s(b, ws, r, 4, "management", b->indent);
         put_n(b, ws, r, 5, rk->x, b->ratio);
         put_n(b, ws, r, 6, rk->y, b->ratio);
-        put_n(b, ws, r, 7, rs->phys.rack_units, NULL);
-        put_n(b, ws, r, 8, (double)ad->ru, NULL);
+        put_n(b, ws, r, 7, rs->phys.rack_units, b->text);
+        put_n(b, ws, r, 8, (double)ad->ru, b->text);
         put_n(b, ws, r, 9, (double)ad->devices, b->integer);
         put_n(b, ws, r, 10, ad->power_w, over ? b->warn : b->watts);
         put_s(b, ws, r, 11, over ? "OVER" : "", over ? b->warn : NULL);
@@ -550,22 +548,18 @@ static void rack_add_networks(const fp_plan *plan, fp_rack_info *ra, size_t i, s
 
 /* One rack's line at row r; contents (len characters) in the last column. */
 static void rack_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_rack_info *ra,
-                     const char *contents, size_t len)
+                     const char *contents)
 {
-    /* Readers do not grow a row to fit wrapped text: give it the lines it needs (about one
-     * character per unit of column width), 15 points each. */
-    size_t per_line = (size_t)rack_cols[13].width, lines = (len + per_line - 1) / per_line;
-    if (lines > 1)
-        keep(b, worksheet_set_row(ws, r, 15.0 * (double)(lines > 400 ? 400 : lines), NULL));
-    put_s(b, ws, r, 0, ra->name, NULL);
+    fp_xlsx__fit_row(b, ws, r, contents, rack_cols[13].width, 400);
+    put_s(b, ws, r, 0, ra->name, b->text);
     put_n(b, ws, r, 1, ra->hall, b->center);
     put_n(b, ws, r, 2, ra->row, b->center);
     put_n(b, ws, r, 3, ra->rack, b->center);
     put_s(b, ws, r, 4, ra->role, b->indent);
     put_n(b, ws, r, 5, ra->x_m, b->ratio);
     put_n(b, ws, r, 6, ra->y_m, b->ratio);
-    put_n(b, ws, r, 7, ra->units, NULL);
-    put_n(b, ws, r, 8, ra->units_used, NULL);
+    put_n(b, ws, r, 7, ra->units, b->text);
+    put_n(b, ws, r, 8, ra->units_used, b->text);
     put_n(b, ws, r, 9, (double)ra->devices, b->integer);
     put_n(b, ws, r, 10, ra->power_w, ra->over_limit ? b->warn : b->watts);
     put_s(b, ws, r, 11, ra->over_limit ? "OVER" : "", ra->over_limit ? b->warn : NULL);
@@ -625,7 +619,7 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
         lxw_row_t r = fp_xlsx__sheet_next(&s);
         if (r == 0)
             break;
-        rack_row(b, s.ws, r, &ra, contents, len);
+        rack_row(b, s.ws, r, &ra, contents);
     }
     if (nets && b->rc == FP_OK)
         write_mgmt_racks(b, &s, nd, n_nd, &k_nd, contents);

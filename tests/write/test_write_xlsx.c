@@ -1,6 +1,7 @@
 /* The installer workbook: unzip plan.xlsx, parse the sheet XML, and check it against the plan,
  * against links.csv / cables.csv, and against counts derived by hand in the comments. */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -733,6 +734,55 @@ Test(write_xlsx, pull_list_names_every_cable_once)
     for (size_t c = 1; c <= n; c++)
         cr_expect_eq(seen[c], 1, "cable %zu named %d times", c, seen[c]);
     free(seen);
+    free(xml);
+    fp_plan_free(p);
+}
+
+/* A lower bound on the lines text takes wrapped in a column `width` digits wide: no line holds
+ * more than `width` digits' worth, a letter or digit is at least a digit wide (Calibri's digits
+ * are the unit of column widths, its capitals are wider) and anything else at least 0.4 of one
+ * (Calibri's space, the narrowest character used here, is 0.226 em against 0.507 em a digit). */
+static long wrapped_lines_at_least(const char *text, double width)
+{
+    double w = 0;
+    for (const char *c = text; *c; c++)
+        w += isalnum((unsigned char)*c) ? 1.0 : 0.4;
+    return (long)ceil(w / width);
+}
+
+/* The printed Pull list reads row by row (issue 27): every cell of a row, the sign-off boxes
+ * too, is top-aligned, so on a tall row the racks, part and counts stand beside the first line
+ * of their own bundle's ids instead of at the bottom, next to the row below; and each row is
+ * as tall as its ids wrapped in the Cables column (44 wide), 15 points a line, so no id is cut
+ * off the page. The 768-GPU plan has bundles of leaf-spine cables whose ids take more than one
+ * line (a leaf rack to a spine rack: 4 leaves x 32 uplinks spread over the spine racks). */
+Test(write_xlsx, pull_list_rows_are_top_aligned_and_tall_enough)
+{
+    char dir[64], path[128], va[16];
+    fp_plan *p = written_768(dir, path);
+    char *xml = sheet_named(path, "Pull list");
+    char *styles = xl_member(path, "xl/styles.xml");
+    static xl_row row;
+    const char *pos = xml;
+    long rows = 0, tall = 0;
+    while (xl_next_row(&pos, &row)) {
+        for (int c = 0; c < 13; c++) {
+            const char *align = xl_style_valign(styles, row.style[c], va, sizeof va);
+            cr_expect_str_eq(align, "top", "Pull list row %ld column %c: aligned %s", row.r,
+                             'A' + c, align);
+        }
+        if (row.r == 1)
+            continue;
+        long lines = wrapped_lines_at_least(row.v[8], 44);
+        double ht = row.ht > 0 ? row.ht : 15;
+        cr_expect_geq(ht, 15.0 * (double)lines, "row %ld: %.0f pt for %ld lines of %s", row.r, ht,
+                      lines, row.v[8]);
+        tall += lines > 1;
+        rows++;
+    }
+    cr_expect_gt(rows, 0);
+    cr_expect_gt(tall, 0, "no bundle's ids take two lines: the heights are not tested");
+    free(styles);
     free(xml);
     fp_plan_free(p);
 }
