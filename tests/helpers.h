@@ -207,6 +207,19 @@ static inline void scratch_dir(char *buf, size_t n, const char *tag)
     scratch_dir_in(buf, n, tmp != NULL && *tmp != '\0' ? tmp : "/tmp", tag);
 }
 
+/* Non-spare BOM quantity of one part (all its stock lengths). */
+static inline int64_t bom_quantity(const fp_plan *p, const char *part)
+{
+    int64_t q = 0;
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        if (!l.spare && strcmp(l.part, part) == 0)
+            q += l.quantity;
+    }
+    return q;
+}
+
 /* Run the test inside its own scratch folder (a suite's .init): fixed file names the test uses
  * (relative ones) then never meet another run's, even when two suites run at once. */
 static inline void enter_scratch_dir(void)

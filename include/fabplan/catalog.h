@@ -79,6 +79,15 @@ typedef struct fp_part {
     char uplink_cage[16];   /**< cage of the uplink ports ("QSFP28"); one port per cage */
     int priced;             /**< 1 when the part gave price_usd (else its cost counts as 0) */
     int powered;            /**< 1 when the part gave power_w (else its power counts as 0) */
+    /* electrical host interface (switches, NICs, transceivers, copper cables): a port at
+     * port_gbps runs `lanes` lanes of `lane_gbps` each (SN5600 800G: 8 x 100G; Quantum-X800
+     * 800G: 4 x 200G; a transceiver or cable: its host side per port or leg). A module or cable
+     * fits a port only when their lane rates are equal; 0 = not given, not checked. */
+    int lanes;              /**< lanes of one port (cable: of its cage end, or of one leg) */
+    int lane_gbps;          /**< rate of one lane (the SerDes class: 25, 50, 100, 200) */
+    int uplink_lanes;       /**< switches with uplink ports: lanes of one uplink port */
+    int uplink_lane_gbps;   /**<   and their rate */
+    char lane_source[160];  /**< where the lane figures come from */
 } fp_part;
 
 /** Protocol bits of a part: FP_PROTO_IB, FP_PROTO_ETH, or both. */

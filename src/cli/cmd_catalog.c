@@ -36,6 +36,12 @@ static void show_part(const fp_part *p)
     }
     if (p->ru)
         printf("rack units:  %d\n", p->ru);
+    if (p->lanes > 0)
+        printf("lanes:       %d x %dG\n", p->lanes, p->lane_gbps);
+    if (p->uplink_lanes > 0)
+        printf("uplink lanes: %d x %dG\n", p->uplink_lanes, p->uplink_lane_gbps);
+    if (p->lane_source[0])
+        printf("lane source: %s\n", p->lane_source);
     if (p->reach_m > 0)
         printf("reach:       %g m\n", p->reach_m);
     if (p->fibre[0])

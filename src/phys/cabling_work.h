@@ -39,6 +39,7 @@ typedef struct part_key {
     int16_t fibre;          /* id of the fibre type ("MMF", "SMF") */
     int32_t legs, ports;    /* copies of the part's fields the loops read, kept together */
     int32_t gbps;           /*   (port_gbps) */
+    int32_t lane_gbps;      /*   (lane_gbps) */
     double reach;           /*   (reach_m) */
 } part_key;
 
@@ -75,6 +76,9 @@ typedef struct ctx {
     int16_t mmf, smf;                   /* ids of "MMF" and "SMF" */
     int16_t dev_cage[FP_MAX_TIERS + 1]; /* per tier (0 = NICs): id of its cage type, -1 untyped */
     int16_t up_cage[FP_MAX_TIERS + 1];  /* per switch tier with uplink ports: their cage type */
+    int32_t dev_lane[FP_MAX_TIERS + 1]; /* per tier: lane rate of its ports (0 not given) */
+    int32_t up_lane[FP_MAX_TIERS + 1];  /*   and of its uplink ports */
+    double min_mod[3];                  /* per optic class: the cheapest module's price */
     int8_t cpo_optic[FP_MAX_TIERS + 1]; /* per switch tier with co-packaged optics: their class */
     int16_t cpo_conn[FP_MAX_TIERS + 1]; /*   and the id of their connector */
 } ctx;
@@ -148,6 +152,24 @@ static inline const char *cage_type(const fp_fabric *fab, const fp_rspec *rs, in
         return rs->nic.cage;
     const fp_part *m = &rs->tier[t - 1].model;
     return up && m->uplink_ports > 0 ? m->uplink_cage : m->cage;
+}
+
+/* Lane rate of dev's ports on one side (as cage_type): its part's lane_gbps, or on a switch
+ * with uplink ports its uplink_lane_gbps for the links up; 0 when the part gives none. */
+static inline int port_lane_gbps(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int up)
+{
+    int t = fab->dev[dev].tier;
+    if (t == 0)
+        return rs->nic.lane_gbps;
+    const fp_part *m = &rs->tier[t - 1].model;
+    return up && m->uplink_ports > 0 ? m->uplink_lane_gbps : m->lane_gbps;
+}
+
+/* Whether a module's or cable's lane rate fits a port's: equal, or either not given (0). The
+ * host interface must match: a 200G-lane module in a 100G-SerDes port (SN5600) does not run. */
+static inline int lane_fits(int part_lane_gbps, int port_lane_gbps)
+{
+    return part_lane_gbps == 0 || port_lane_gbps == 0 || part_lane_gbps == port_lane_gbps;
 }
 
 /* cage_type for messages: "untyped" when the part names no cage form factor. */

@@ -1,10 +1,13 @@
 /* fabplan — media choice: the medium, cable or fibre, and transceivers for each set of links
  * that share cages.
  *
- * For each set we try, in order, passive DAC, active copper (ACC), AEC, twisted pair (RJ45
- * ports only) — only for shapes one copper cable can serve: a straight cable between two cages, or a splitter from one hub cage
- * to single-port cages — then optics: SR on multimode, DR then FR on single-mode. Each link
- * keeps its own fibre; each cage gets one module (a twin-port module counts once for its two
+ * For each set the candidates are one copper cable of each allowed copper medium (passive DAC,
+ * active copper (ACC), AEC, twisted pair on RJ45 ports) — only for shapes one copper cable can
+ * serve: a straight cable between two cages, or a splitter from one hub cage to single-port
+ * cages — and optics: SR on multimode, DR and FR on single-mode, for each lane connector and
+ * cord. Only parts of the ports' lane rate fit. The cheapest whole wins (modules, the cable or
+ * a cord per link at stock length), then the lower power, then catalog order. Each link keeps
+ * its own fibre; each cage gets one module (a twin-port module counts once for its two
  * links). */
 #include <math.h>
 #include <stdlib.h>
@@ -53,6 +56,7 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
         q->legs = p->legs;
         q->ports = p->ports;
         q->gbps = p->port_gbps;
+        q->lane_gbps = p->lane_gbps;
         q->reach = p->reach_m;
     }
     for (int t = 0; t <= c->fab->tiers; t++) {
@@ -60,6 +64,8 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
         c->dev_cage[t] = m->cage[0] ? intern(tab, &nt, m->cage) : -1;
         c->up_cage[t] = t > 0 && m->uplink_ports > 0 && m->uplink_cage[0]
                             ? intern(tab, &nt, m->uplink_cage) : -1;
+        c->dev_lane[t] = m->lane_gbps;
+        c->up_lane[t] = t > 0 && m->uplink_ports > 0 ? m->uplink_lane_gbps : m->lane_gbps;
         c->cpo_optic[t] = (int8_t)(t > 0 && m->cpo ? optic_class(m) : -1);
         c->cpo_conn[t] = intern(tab, &nt, m->connector);
     }
@@ -83,6 +89,10 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
             if (c->pk[i].optic == cls && c->pk[i].proto)
                 *w++ = (int16_t)i;
         c->n_mods[cls] = (int)(w - mods);
+        c->min_mod[cls] = 0;
+        for (int x = 0; x < c->n_mods[cls]; x++)
+            if (x == 0 || ps->parts[mods[x]].price_usd < c->min_mod[cls])
+                c->min_mod[cls] = ps->parts[mods[x]].price_usd;
         c->lanes[cls] = w;
         for (int x = 0; x < c->n_mods[cls]; x++) {
             int seen = 0;
@@ -110,7 +120,44 @@ static int16_t port_cage(const ctx *c, const comp_cage *g)
     return c->dev_cage[t];
 }
 
+/* Whether a part of lane rate lane_gbps fits cage g's ports (lane_fits): the uplink ports'
+ * rate on a switch's uplink cages, else its tier's. */
+static int port_lane_fits(const ctx *c, const comp_cage *g, int lane_gbps)
+{
+    const int t = c->fab->dev[g->dev].tier;
+    int port = c->dev_lane[t];
+    if (t > 0 && c->rs->tier[t - 1].model.uplink_ports > 0) {
+        const fp_tier_spec *ts = &c->rs->tier[t - 1];
+        int64_t in_switch = (g->cage - c->cab->cage_base[t]) % cages_per_switch(ts);
+        if (in_switch >= cages_per_switch(ts) - ts->model.uplink_ports)
+            port = c->up_lane[t];
+    }
+    return lane_fits(lane_gbps, port);
+}
+
 /* ---- the decision for one set of cages ---- */
+
+/* A candidate for a set: its total cost (modules, and the cable or one cord per link at their
+ * stock lengths), its power and its part (the cable, or the cord; -1 none yet). */
+typedef struct media_pick {
+    double cost, power;
+    int part;
+} media_pick;
+
+/* Whether (cost, power, part) beats b: lower cost, then lower power, then the lower catalog
+ * index (the catalog is sorted by type and id), so the choice is deterministic. */
+static int pick_better(double cost, double power, int part, const media_pick *b)
+{
+    if (b->part < 0 || cost < b->cost - 1e-9)
+        return 1;
+    if (cost > b->cost + 1e-9)
+        return 0;
+    if (power < b->power - 1e-9)
+        return 1;
+    if (power > b->power + 1e-9)
+        return 0;
+    return part < b->part;
+}
 
 static fp_status grow(ctx *c, size_t n_links, fp_error *err)
 {
@@ -162,13 +209,15 @@ static unsigned allowed_for(const ctx *c, const int32_t *links, size_t n)
 
 /* Try one copper cable for the whole set. Returns the part or -1; *stock set. */
 static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_cage *cg,
-                      size_t ncg, double route, int medium, int forced, double *stock, int *kind)
+                      size_t ncg, double route, int medium, int forced, double *stock, int *kind,
+                      media_pick *pick)
 {
     const fp_rspec *rs = c->rs;
     const int speed = rs->gbps[c->fab->link[links[0]].boundary];
-    int legs, gbps, best = -1;
+    int legs, gbps;
     size_t hub = 0;
-    double best_cost = 0, best_stock = 0;
+    double best_stock = 0;
+    media_pick best = { 0, 0, -1 };
     for (size_t i = 0; i < ncg; i++)
         if (cpo_of(c->fab, rs, cg[i].dev))
             return -1;      /* a co-packaged port takes fibre only */
@@ -203,46 +252,32 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
             q->gbps != gbps)
             continue;
         const fp_part *p = &c->ps->parts[i];
-        /* The cable's own end (`cage`) and its far end or legs (`leg_cage`, else the same). */
+        /* The cable's own end (`cage`) and its far end or legs (`leg_cage`, else the same),
+         * each of the lane rate the cable carries. */
         int fits = 1;
+        for (size_t k = 0; k < ncg; k++)
+            fits &= port_lane_fits(c, &cg[k], q->lane_gbps);
         if (*kind == FP_CABLE_SPLIT) {
             for (size_t k = 0; k < ncg; k++)
                 if (!cage_id_fits(k == hub ? q->cage : q->far, port_cage(c, &cg[k])))
                     fits = 0;
         } else {
             const int16_t t0 = port_cage(c, &cg[0]), t1 = port_cage(c, &cg[1]);
-            fits = (cage_id_fits(q->cage, t0) && cage_id_fits(q->far, t1)) ||
-                   (cage_id_fits(q->cage, t1) && cage_id_fits(q->far, t0));
+            fits &= (cage_id_fits(q->cage, t0) && cage_id_fits(q->far, t1)) ||
+                    (cage_id_fits(q->cage, t1) && cage_id_fits(q->far, t0));
         }
         double s = stock_for(p, route);
         if (!fits || s < 0)
             continue;
         double cost = part_cost(p, s);
-        if (best < 0 || cost < best_cost - 1e-9) {
-            best = i;
-            best_cost = cost;
+        if (pick_better(cost, p->power_w, i, &best)) {
+            best = (media_pick){ cost, p->power_w, i };
             best_stock = s;
         }
     }
     *stock = best_stock;
-    return best;
-}
-
-/* The cheapest fibre cord of this fibre and lane connector (the forced part only, when one
- * is forced); -1 when none. */
-static int cheapest_cord(const ctx *c, int16_t fibre, int16_t conn, int forced)
-{
-    const fp_phys_spec *ps = c->ps;
-    int fp_i = -1;
-    for (int y = 0; y < c->n_cords; y++) {
-        const int j = c->cords[y];
-        const fp_part *f = &ps->parts[j];
-        if (c->pk[j].fibre != fibre || c->pk[j].conn != conn || (forced >= 0 && j != forced))
-            continue;
-        if (fp_i < 0 || part_cost(f, 10) < part_cost(&ps->parts[fp_i], 10) - 1e-9)
-            fp_i = j;
-    }
-    return fp_i;
+    *pick = best;
+    return best.part;
 }
 
 /* Each link's stock length of cord f into c->stock, and each cage's longest (cg[].need).
@@ -267,7 +302,7 @@ static int cord_lengths(ctx *c, const int32_t *links, size_t n, comp_cage *cg, s
     return 1;
 }
 
-/* The cheapest module of class cls and lane connector conn for every cage (cg[].mod; -1 at
+/* The cheapest module of class cls, lane connector conn and the cage's lane rate for every cage (cg[].mod; -1 at
  * co-packaged optics, which must match instead) that reaches its cage's longest cord within
  * the loss budget (pairs: mated connector pairs between the modules). 0 when a cage gets none. */
 static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn, int speed,
@@ -291,7 +326,8 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
             const int j = c->mods[cls][y];
             const part_key *q = &c->pk[j];
             if (q->lane != conn || q->ports != cg[k].k || q->gbps != speed ||
-                !cage_id_fits(q->cage, ct) || q->reach + 1e-9 < cg[k].need)
+                !cage_id_fits(q->cage, ct) || !port_lane_fits(c, &cg[k], q->lane_gbps) ||
+                q->reach + 1e-9 < cg[k].need)
                 continue;
             const fp_part *m = &ps->parts[j];
             /* Loss budget: fibre attenuation over the longest cord on this cage plus the
@@ -302,7 +338,10 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
                 c->budget_cut = 1;
                 continue;
             }
-            if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9)
+            /* the cheapest, then the lowest power, then the first in catalog (id) order */
+            if (best < 0 || m->price_usd < ps->parts[best].price_usd - 1e-9 ||
+                (m->price_usd < ps->parts[best].price_usd + 1e-9 &&
+                 m->power_w < ps->parts[best].power_w - 1e-9))
                 best = j;
         }
         if (best < 0)
@@ -312,15 +351,34 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
     return ok;
 }
 
-/* Try optics of one class on every link of the set; fills cg[].mod and c->stock. Returns the
- * fibre part or -1. */
+/* The cost and power of the set's optics as cage_modules and cord_lengths left them: a
+ * module per cage, a cord f per link at its stock length. */
+static media_pick optics_cost(const ctx *c, size_t n, const comp_cage *cg, size_t ncg, int f)
+{
+    const fp_phys_spec *ps = c->ps;
+    media_pick m = { 0, 0, f };
+    for (size_t k = 0; k < ncg; k++)
+        if (cg[k].mod >= 0) {
+            m.cost += ps->parts[cg[k].mod].price_usd;
+            m.power += ps->parts[cg[k].mod].power_w;
+        }
+    for (size_t i = 0; i < n; i++)
+        m.cost += part_cost(&ps->parts[f], c->stock[i]);
+    return m;
+}
+
+/* Optics of one class on every link of the set: each lane connector its modules (or a
+ * co-packaged end) use and each cord of that connector, keeping the cheapest whole (modules,
+ * cords at stock length; pick_better) into *best when it beats it. Leaves cg[].mod and
+ * c->stock as the last one tried: rerun optics_apply for the winner. 1 when one fits. */
 static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
-                      const double *route, int cls, int forced)
+                      const double *route, int cls, int forced, media_pick *best, int16_t *conn_out)
 {
     const fp_rspec *rs = c->rs;
     const fp_phys_spec *ps = c->ps;
     const int16_t fibre = cls == 0 ? c->mmf : c->smf;
     const int speed = rs->gbps[c->fab->link[links[0]].boundary];
+    int found = 0;
     /* A co-packaged end fixes the connector: only it is tried (x = -1). */
     const fp_part *cpo_end = NULL;
     int cpo_tier = 0;
@@ -343,15 +401,22 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
             /* Each distinct lane connector of this class's modules, in catalog order. */
             conn = c->pk[c->lanes[cls][x]].lane;
         }
-        int fp_i = cheapest_cord(c, fibre, conn, forced);
-        if (fp_i < 0)
-            continue;
-        const fp_part *f = &ps->parts[fp_i];
-        if (cord_lengths(c, links, n, cg, ncg, route, f) &&
-            cage_modules(c, cg, ncg, cls, conn, speed, f, pairs))
-            return fp_i;
+        for (int y = 0; y < c->n_cords; y++) {
+            const int f = c->cords[y];
+            if (c->pk[f].fibre != fibre || c->pk[f].conn != conn || (forced >= 0 && f != forced))
+                continue;
+            if (!cord_lengths(c, links, n, cg, ncg, route, &ps->parts[f]) ||
+                !cage_modules(c, cg, ncg, cls, conn, speed, &ps->parts[f], pairs))
+                continue;
+            found = 1;
+            media_pick m = optics_cost(c, n, cg, ncg, f);
+            if (pick_better(m.cost, m.power, m.part, best)) {
+                *best = m;
+                *conn_out = conn;
+            }
+        }
     }
-    return -1;
+    return found;
 }
 
 /* The set's routes, cages and hand overrides into *s and c->route / c->cg. FP_EINVAL when two
@@ -405,23 +470,38 @@ static fp_status set_read(ctx *c, const int32_t *links, size_t n, fp_media_set *
     return FP_OK;
 }
 
-/* One copper cable for the whole set, the cheapest medium first; the part or -1. */
-static int set_copper(ctx *c, const int32_t *links, size_t n, const fp_media_set *s)
+/* The cheapest copper cable for the whole set among the allowed copper media (pick_better)
+ * into *best when it beats it; nothing is written. The part or -1; *medium, *stock and *kind
+ * the cable's. */
+static int copper_best(const ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
+                       media_pick *best, int *medium, double *stock, int *kind)
 {
     /* Twisted pair fits only RJ45 cages, where no other copper does: its place is moot. */
     static const int copper[] = { FP_MEDIUM_DAC, FP_MEDIUM_ACC, FP_MEDIUM_AEC, FP_MEDIUM_TP };
-    int part = -1, medium = -1, kind = FP_CABLE_STRAIGHT;
-    double stock = 0;
-    for (size_t x = 0; x < sizeof copper / sizeof copper[0] && part < 0; x++) {
+    int part = -1;
+    for (size_t x = 0; x < sizeof copper / sizeof copper[0]; x++) {
         const int m = copper[x];
         if (!(s->allowed & (1u << m)))
             continue;
-        part = try_copper(c, links, n, c->cg, s->ncg, s->cu_route, m, s->forced, &stock, &kind);
-        if (part >= 0)
-            medium = m;
+        double st = 0;
+        int k = FP_CABLE_STRAIGHT;
+        media_pick pk;
+        if (try_copper(c, links, n, c->cg, s->ncg, s->cu_route, m, s->forced, &st, &k, &pk) >= 0 &&
+            pick_better(pk.cost, pk.power, pk.part, best)) {
+            *best = pk;
+            part = pk.part;
+            *medium = m;
+            *stock = st;
+            *kind = k;
+        }
     }
-    if (part < 0)
-        return -1;
+    return part;
+}
+
+/* One copper cable part for the set, of this medium, stock length and kind. */
+static void copper_apply(ctx *c, const int32_t *links, size_t n, const fp_media_set *s, int part,
+                         int medium, double stock, int kind)
+{
     for (size_t i = 0; i < n; i++) {
         c->link_part[links[i]] = (int16_t)part;
         c->link_stock[links[i]] = (float)stock;
@@ -432,49 +512,83 @@ static int set_copper(ctx *c, const int32_t *links, size_t n, const fp_media_set
     }
     if (n > 1 || kind != FP_CABLE_STRAIGHT)
         c->link_role[links[0]] = LINK_SHARED_FIRST;
-    return part;
 }
 
-/* Optics for the set: SR, then DR, then FR; a module per cage and a fibre per link. The part
- * or -1. */
-static int set_optics(ctx *c, const int32_t *links, size_t n, const fp_media_set *s)
+/* Optics of each allowed class (SR, DR, FR) into *best when one beats it; a class whose
+ * cheapest modules alone cost more than *best is not tried. The winning class or -1; *conn
+ * its lane connector. *cut: a class before the winner failed only on its loss budget. */
+static int optics_best(ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
+                       media_pick *best, int16_t *conn, int *cut)
 {
-    fp_cabling *cab = c->cab;
-    int part = -1, medium = -1, cut = 0;
-    for (int cls = 0; cls < 3 && part < 0; cls++) {
+    int win = -1, failed_cut = 0;
+    size_t modules = 0;
+    for (size_t k = 0; k < s->ncg; k++)
+        modules += cpo_of(c->fab, c->rs, c->cg[k].dev) == NULL;
+    *cut = 0;
+    for (int cls = 0; cls < 3; cls++) {
         int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
-        if (!(s->allowed & (1u << m)))
+        if (!(s->allowed & (1u << m)) || c->n_mods[cls] + (modules < s->ncg) == 0 ||
+            (best->part >= 0 && (double)modules * c->min_mod[cls] > best->cost + 1e-9))
             continue;
         c->budget_cut = 0;
-        part = try_optics(c, links, n, c->cg, s->ncg, c->route, cls, s->forced);
-        if (part >= 0)
-            medium = m;
-        else
-            cut |= c->budget_cut;
+        const int before = best->part;
+        if (!try_optics(c, links, n, c->cg, s->ncg, c->route, cls, s->forced, best, conn)) {
+            failed_cut |= c->budget_cut;
+            continue;
+        }
+        if (best->part != before) {
+            win = cls;
+            *cut = failed_cut;
+        }
     }
-    if (part < 0)
-        return -1;
+    return win;
+}
+
+/* Optics of class cls, lane connector conn and cord f for the set: a module per cage and a
+ * fibre per link. */
+static void optics_apply(ctx *c, const int32_t *links, size_t n, const fp_media_set *s, int cls,
+                         int16_t conn, int f, int cut)
+{
+    fp_cabling *cab = c->cab;
+    const fp_phys_spec *ps = c->ps;
+    const fp_link *l0 = &c->fab->link[links[0]];
+    const int between = c->lay->dev_rack[l0->a] != c->lay->dev_rack[l0->z];
+    const int pairs = (ps->structured && between ? 2 : 0) + ps->extra_mated_pairs;
+    cord_lengths(c, links, n, c->cg, s->ncg, c->route, &ps->parts[f]);
+    cage_modules(c, c->cg, s->ncg, cls, conn, c->rs->gbps[l0->boundary], &ps->parts[f], pairs);
     if (cut)
         cab->over_budget += (int64_t)n;
     for (size_t k = 0; k < s->ncg; k++)
         cab->cage_mod[c->cg[k].cage] = c->cg[k].mod;
+    const int medium = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
     for (size_t i = 0; i < n; i++) {
-        c->link_part[links[i]] = (int16_t)part;
+        c->link_part[links[i]] = (int16_t)f;
         c->link_stock[links[i]] = (float)c->stock[i];
         cab->link_medium[links[i]] = (uint8_t)medium;
         c->link_role[links[i]] = LINK_OWN_CABLE;    /* one fibre per link */
     }
-    fp__media_share_cords(c, links, n, s->ncg, part);
-    return part;
+    fp__media_share_cords(c, links, n, s->ncg, f);
 }
 
+/* The set's media: the cheapest valid whole among one copper cable and the optics of each
+ * class (pick_better: cost, then power, then catalog order). */
 fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
 {
     fp_media_set s;
     fp_status rc;
     if ((rc = grow(c, n, err)) != FP_OK || (rc = set_read(c, links, n, &s, err)) != FP_OK)
         return rc;
-    if (set_copper(c, links, n, &s) < 0 && set_optics(c, links, n, &s) < 0)
+    media_pick best = { 0, 0, -1 };
+    int medium = -1, kind = FP_CABLE_STRAIGHT, cut = 0;
+    int16_t conn = -1;
+    double stock = 0;
+    const int cu = copper_best(c, links, n, &s, &best, &medium, &stock, &kind);
+    const int cls = optics_best(c, links, n, &s, &best, &conn, &cut);
+    if (cls >= 0)
+        optics_apply(c, links, n, &s, cls, conn, best.part, cut);
+    else if (cu >= 0)
+        copper_apply(c, links, n, &s, cu, medium, stock, kind);
+    else
         return fp__media_fail(c, n, &s, err);
     return FP_OK;
 }

@@ -45,6 +45,8 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
             const char *far = p->leg_cage[0] ? p->leg_cage : p->cage;
             const char *t0 = cage_type(fab, c->rs, dev[0], 1), *t1 = cage_type(fab, c->rs, dev[1], 0);
             if (m < 0 || !(allowed & (1u << m)) || cpo[0] || cpo[1] ||
+                !lane_fits(p->lane_gbps, port_lane_gbps(fab, c->rs, dev[0], 1)) ||
+                !lane_fits(p->lane_gbps, port_lane_gbps(fab, c->rs, dev[1], 0)) ||
                 !((cage_fits(p->cage, t0) && cage_fits(far, t1)) ||
                   (cage_fits(p->cage, t1) && cage_fits(far, t0))))
                 continue;
@@ -74,6 +76,7 @@ static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_
                     if (mo->type != FP_PART_TRANSCEIVER || strcmp(mo->fibre, p->fibre) != 0 ||
                         strcmp(lane_connector(mo), p->connector) != 0 || mo->ports != per[e] ||
                         mo->port_gbps != gbps || !proto_ok(c->rs, mo) ||
+                        !lane_fits(mo->lane_gbps, port_lane_gbps(fab, c->rs, dev[e], e == 0)) ||
                         !cage_fits(mo->cage, cage_type(fab, c->rs, dev[e], e == 0)))
                         continue;
                     if (end_best[e] == NULL || mo->reach_m > end_best[e]->reach_m)
@@ -128,13 +131,15 @@ static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, s
             continue;
         }
         int best[3] = { -1, -1, -1 }, score[3] = { 0, 0, 0 };
+        const int lane = port_lane_gbps(fab, rs, dev[e], e == 0);
         for (int j = 0; j < ps->n_parts; j++) {
             const fp_part *m = &ps->parts[j];
             int mm = m->type == FP_PART_TRANSCEIVER ? (optic_class(m) == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF) : -1;
             if (mm < 0 || !(allowed & (1u << mm)) || !proto_ok(rs, m))
                 continue;
-            int sc = 2 * cage_fits(m->cage, ct) + (m->port_gbps == gbps) + (m->ports == per);
-            if (sc == 4) {
+            int sc = 2 * cage_fits(m->cage, ct) + (m->port_gbps == gbps) + (m->ports == per) +
+                     lane_fits(m->lane_gbps, lane);
+            if (sc == 5) {
                 any[e] = m;
                 break;
             }
@@ -151,13 +156,17 @@ static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, s
         }
         if (any[e])
             continue;
-        w += (size_t)snprintf(buf + w, n - w, "%sno %dG module for a%s %s cage holding %d link%s (%s)",
+        char lanes[32] = "";
+        if (lane > 0)
+            snprintf(lanes, sizeof lanes, " on %dG lanes", lane);
+        w += (size_t)snprintf(buf + w, n - w, "%sno %dG module for a%s %s cage holding %d link%s%s (%s)",
                               w ? "; " : "", gbps, ct[0] == 'O' ? "n" : "", ct[0] ? ct : "(any)",
-                              per, per == 1 ? "" : "s", proto_text(rs->protocols));
+                              per, per == 1 ? "" : "s", lanes, proto_text(rs->protocols));
         for (int q = 0; q < 3 && best[q] >= 0 && w < n; q++) {
             const fp_part *m = &ps->parts[best[q]];
-            w += (size_t)snprintf(buf + w, n - w, "%s%s (%d x %dG, %s)", q ? ", " : "; closest: ",
-                                  m->id, m->ports, m->port_gbps, m->cage);
+            w += (size_t)snprintf(buf + w, n - w, "%s%s (%d x %dG, %s, %dG lanes)",
+                                  q ? ", " : "; closest: ", m->id, m->ports, m->port_gbps,
+                                  m->cage, m->lane_gbps);
         }
     }
     if (w == 0 && any[0] && any[1])
@@ -204,6 +213,19 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
                     "/media: link %s: no allowed medium fits its %s and %s cages; the media allowed at %s leave out medium %s, which %s fits; expected %s in the list for %s (or \"default\"), or a part of an allowed medium for these cages in the catalog (--catalog FILE)",
                     what, cage_word(fab, rs, wl->a, 1), cage_word(fab, rs, wl->z, 0), bn, med,
                     other->id, med, bn);
+        }
+        /* Ends of different lane rates: no cable joins them, and the catalog has no module
+         * pair that converts between them. Say so, with where each rate comes from. */
+        const int la = port_lane_gbps(fab, rs, wl->a, 1), lz = port_lane_gbps(fab, rs, wl->z, 0);
+        if (la > 0 && lz > 0 && la != lz) {
+            const int ta = fab->dev[wl->a].tier, tz = fab->dev[wl->z].tier;
+            const fp_part *pa = ta == 0 ? &rs->nic : &rs->tier[ta - 1].model;
+            const fp_part *pz = &rs->tier[tz - 1].model;
+            const int g = rs->gbps[wl->boundary];
+            FP_FAIL(err, FP_EDESIGN, where,
+                    "link %s: %s runs %dG on %d x %dG lanes (%s); %s on %d x %dG (%s): no catalog cable or module pair joins these host interfaces; choose parts of one lane rate or add such parts (--catalog FILE)",
+                    what, pa->id, g, g / la, la, pa->lane_source, pz->id, g / lz, lz,
+                    pz->lane_source);
         }
         char missing[600];
         missing_text(c, s->worst, s->allowed, missing, sizeof missing);

@@ -80,7 +80,8 @@ static fp_status part_id_type(fp_part *pt, const cJSON *o, const char *ptr, char
         "source", "ports", "port_gbps", "cages", "cage", "breakouts", "ru", "reach_m", "fibre",
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
         "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
-        "uplink_gbps", "uplink_cage", NULL
+        "uplink_gbps", "uplink_cage", "lanes", "lane_gbps", "uplink_lanes", "uplink_lane_gbps",
+        "lane_source", NULL
     };
     char d[96];
     if (!cJSON_IsObject(o))
@@ -128,7 +129,8 @@ static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_e
                            sizeof pt->interface_names, err)) != FP_OK ||
         (fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
         (fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
-        (fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK)
+        (fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK ||
+        (fp__json_str(o, "lane_source", ptr, pt->lane_source, sizeof pt->lane_source, err)) != FP_OK)
         return as_catalog(err);
     pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
     pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;
@@ -164,7 +166,11 @@ static fp_status part_counts(fp_part *pt, const cJSON *o, const char *ptr, int *
         (fp__json_i32(o, "legs", ptr, 1, 8, &pt->legs, err)) != FP_OK ||
         (fp__json_i32(o, "line_cards", ptr, 1, 64, &pt->line_cards, err)) != FP_OK ||
         (fp__json_i32(o, "uplink_ports", ptr, 1, 64, &pt->uplink_ports, err)) != FP_OK ||
-        (fp__json_i32(o, "uplink_gbps", ptr, 1, 100000, &pt->uplink_gbps, err)) != FP_OK)
+        (fp__json_i32(o, "uplink_gbps", ptr, 1, 100000, &pt->uplink_gbps, err)) != FP_OK ||
+        (fp__json_i32(o, "lanes", ptr, 1, 64, &pt->lanes, err)) != FP_OK ||
+        (fp__json_i32(o, "lane_gbps", ptr, 1, 100000, &pt->lane_gbps, err)) != FP_OK ||
+        (fp__json_i32(o, "uplink_lanes", ptr, 1, 64, &pt->uplink_lanes, err)) != FP_OK ||
+        (fp__json_i32(o, "uplink_lane_gbps", ptr, 1, 100000, &pt->uplink_lane_gbps, err)) != FP_OK)
         return as_catalog(err);
     if ((read_num_array(o, "breakouts", ptr, br, FP_MAX_BREAKOUTS, nbr, 1, 2, err)) != FP_OK ||
         (read_num_array(o, "lengths_m", ptr, pt->lengths_m, FP_MAX_LENGTHS, &pt->n_lengths, 1,
@@ -294,6 +300,25 @@ static fp_status check_required(fp_part *pt, const cJSON *o, const char *ptr, co
     return FP_OK;
 }
 
+/* Lane figures: both of a pair or neither, multiplying to the speed they describe (a port,
+ * a transceiver port, a cable end or leg); on the parts that have an electrical interface. */
+static fp_status check_lanes(const fp_part *pt, const char *ptr, fp_error *err)
+{
+    const int electrical = pt->type != FP_PART_FIBRE && !(pt->type == FP_PART_SWITCH && pt->cpo);
+    char w[200];
+    if ((pt->lanes || pt->lane_gbps) &&
+        (!electrical || pt->lanes * pt->lane_gbps != pt->port_gbps))
+        FP_FAIL(err, FP_ECATALOG, fp__json_ptr(w, sizeof w, ptr, "lanes"),
+                "%s/lanes: part \"%s\": \"lanes\" x \"lane_gbps\" (%d x %dG) must equal its port speed %dG, on a switch, NIC, transceiver or copper cable (a co-packaged port has no pluggable interface)",
+                ptr, pt->id, pt->lanes, pt->lane_gbps, pt->port_gbps);
+    if ((pt->uplink_lanes || pt->uplink_lane_gbps) &&
+        (pt->uplink_ports == 0 || pt->uplink_lanes * pt->uplink_lane_gbps != pt->uplink_gbps))
+        FP_FAIL(err, FP_ECATALOG, fp__json_ptr(w, sizeof w, ptr, "uplink_lanes"),
+                "%s/uplink_lanes: part \"%s\": \"uplink_lanes\" x \"uplink_lane_gbps\" (%d x %dG) must equal its uplink speed %dG",
+                ptr, pt->id, pt->uplink_lanes, pt->uplink_lane_gbps, pt->uplink_gbps);
+    return FP_OK;
+}
+
 static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_error *err)
 {
     char type[16] = "";
@@ -302,9 +327,10 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
     memset(pt, 0, sizeof *pt);
     if ((rc = part_id_type(pt, o, ptr, type, err)) != FP_OK ||
         (rc = part_figures(pt, o, ptr, err)) != FP_OK ||
-        (rc = part_counts(pt, o, ptr, &nbr, err)) != FP_OK)
+        (rc = part_counts(pt, o, ptr, &nbr, err)) != FP_OK ||
+        (rc = check_required(pt, o, ptr, type, nbr, err)) != FP_OK)
         return rc;
-    return check_required(pt, o, ptr, type, nbr, err);
+    return check_lanes(pt, ptr, err);
 }
 
 static const fp_part *find(const fp_part *parts, size_t n, const char *id)

@@ -196,3 +196,48 @@ Test(catalog, twisted_pair_medium)
     cr_expect(strstr(err.msg, "\"TP\"") != NULL, "%s", err.msg);
     fp_catalog_free(c);
 }
+
+Test(catalog, lane_figures)
+{
+    /* Every built-in switch, NIC, transceiver and copper cable says how its ports run: lanes
+     * x lane rate equal to its port speed (a cable: per end or leg), with a source; a
+     * co-packaged-optics switch has no pluggable interface and says so. Spot checks from the
+     * datasheets: SN5600 800G = 8 x 100G (Spectrum-4, 100G SerDes), Q3400 800G = 4 x 200G
+     * (XDR), the XDR 800G DR4 OSFP224 module 4 x 200G, the 800G DR8 8 x 100G. */
+    fp_catalog *c = cat_new();
+    for (size_t i = 0; i < fp_catalog_count(c); i++) {
+        const fp_part *p = fp_catalog_part(c, i);
+        if (p->type == FP_PART_FIBRE)
+            continue;
+        cr_expect(p->lane_source[0] != '\0', "%s: no lane_source", p->id);
+        if (p->type == FP_PART_SWITCH && p->cpo)
+            continue;
+        cr_expect(p->lanes > 0 && p->lanes * p->lane_gbps == p->port_gbps, "%s: %d x %dG for %dG",
+                  p->id, p->lanes, p->lane_gbps, p->port_gbps);
+        if (p->uplink_ports > 0)
+            cr_expect(p->uplink_lanes * p->uplink_lane_gbps == p->uplink_gbps, "%s", p->id);
+    }
+    static const struct { const char *id; int lanes, gbps; } spot[] = {
+        { "nvidia-sn5600", 8, 100 }, { "nvidia-q3400", 4, 200 },
+        { "generic-800g-dr4-osfp224", 4, 200 }, { "generic-800g-dr8-osfp", 8, 100 },
+    };
+    for (size_t k = 0; k < sizeof spot / sizeof *spot; k++) {
+        const fp_part *p = fp_catalog_find(c, spot[k].id);
+        cr_assert_not_null(p, "%s", spot[k].id);
+        cr_expect_eq(p->lanes, spot[k].lanes, "%s", p->id);
+        cr_expect_eq(p->lane_gbps, spot[k].gbps, "%s", p->id);
+    }
+    /* 4 x 100G does not make an 800G port; lanes on a fibre cord mean nothing */
+    fp_error err = { 0 };
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"w\",\"type\":\"transceiver\",\"ports\":1,"
+                               "\"port_gbps\":800,\"reach_m\":50,\"fibre\":\"MMF\",\"lanes\":4,"
+                               "\"lane_gbps\":100}]}", "u.json", &err), FP_ECATALOG);
+    cr_expect(strstr(err.where, "/parts/0/lanes") != NULL, "%s", err.where);
+    cr_expect(strstr(err.msg, "4 x 100G") && strstr(err.msg, "800G"), "%s", err.msg);
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"w\",\"type\":\"fibre\",\"fibre\":\"SMF\","
+                               "\"lengths_m\":[1],\"lanes\":1,\"lane_gbps\":100}]}", "u.json", &err),
+                 FP_ECATALOG);
+    cr_assert_null(fp_catalog_find(c, "w"));
+    fp_catalog_free(c);
+}
