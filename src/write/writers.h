@@ -66,6 +66,10 @@ long fp__xlsx_ports_threads(void);
  * ports_thread 1 on the Ports thread (from both threads at once: fn must lock); NULL stops.
  * Set it only while no workbook is being written. */
 void fp__xlsx_sheet_hook(void (*fn)(const char *sheet, int ports_thread, void *arg), void *arg);
+/* Tests: leave entry `entry` of the table of formats numbered ahead (xlsx_ports_thread.c) out of
+ * the numbering, as a new format on the Cables sheet that nobody added to the table would be;
+ * -1 restores. Set it only while no workbook is being written. */
+void fp__xlsx_test_leave_out(int entry);
 /* Every switch port's link, for writers that walk the ports of each switch (AVD, the Ports sheet):
  * port p of switch dev is slot off[dev - first] + p of link_at, -1 when spare; switches are
  * devices first .. first + n_switches - 1. Free with fp__port_links_free (NULL-safe fields).

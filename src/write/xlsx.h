@@ -124,6 +124,13 @@ typedef struct book {
      * adds the sheets after Ports while this one finds its parts made ahead); NULL without. */
     pthread_mutex_t *sheet_lock;
     int ports_thread;       /* this copy of the book is the Ports thread's (the sheet hook) */
+    /* Set on the workbook thread while the Ports thread runs: every cell written must use a
+     * format of the table numbered ahead (put_s, put_n and put_f check it), since the other
+     * thread is the only one that may number formats meanwhile (xlsx_ports_thread.c). */
+    int formats_frozen;
+    lxw_format *ahead[2 + FP_MEDIUM_COUNT * 3];     /* that table */
+    int n_ahead;
+    const lxw_format *ahead_hit;                    /* the entry the last check found */
 } book;
 
 /* What the Cables sheet will show, counted before it is written (the whole plan only). */
@@ -152,9 +159,24 @@ static inline void keep(book *b, lxw_error e)
         b->lerr = e;
 }
 
+/* The threading rule as code: while formats are frozen, a cell whose format is not in the
+ * table numbered ahead would make libxlsxwriter number it, or look it up, in the workbook's
+ * shared table on this thread while the Ports thread may insert into it: a data race. Such a
+ * cell is not written; the book fails with an internal error naming the sheet's cell (the
+ * format belongs in the table, xlsx_ports_thread.c). Returns 1 when the cell may be written. */
+int fp_xlsx__cell_format_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                            const lxw_format *f);
+static inline int cell_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                          const lxw_format *f)
+{
+    return !b->formats_frozen || f == b->ahead_hit || fp_xlsx__cell_format_ok(b, ws, r, c, f);
+}
+
 static inline void put_s(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s,
                   lxw_format *f)
 {
+    if (!cell_ok(b, ws, r, c, f))
+        return;
     if (s == NULL || s[0] == '\0') {
         if (f)
             keep(b, worksheet_write_blank(ws, r, c, f));
@@ -166,6 +188,8 @@ static inline void put_s(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, c
 /* NaN or infinity would be written as a corrupt cell: leave the cell blank instead. */
 static inline void put_n(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *f)
 {
+    if (!cell_ok(b, ws, r, c, f))
+        return;
     if (!isfinite(v)) {
         if (f)
             keep(b, worksheet_write_blank(ws, r, c, f));
@@ -178,6 +202,8 @@ static inline void put_n(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, d
 static inline void put_f(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *formula,
                   double v, lxw_format *f)
 {
+    if (!cell_ok(b, ws, r, c, f))
+        return;
     keep(b, worksheet_write_formula_num(ws, r, c, formula, f, isfinite(v) ? v : 0));
 }
 

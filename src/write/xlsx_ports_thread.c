@@ -87,19 +87,64 @@ static int number_own(lxw_format *f)
     return f->xf_index == xf;
 }
 
-/* The formats of the Cables and Segments sheets numbered in the order the Cables sheet first
- * uses them; 1 when each has a number of its own. */
-static int number_cables_formats(book *b, const cables_scan *cs)
+/* The table of the formats numbered ahead: every format the Cables and Segments sheets use, in
+ * the order the Cables sheet first uses them (the header; per medium, in the order of its first
+ * cable, the text, integer and length formats, the sign-off box after the first medium's).
+ * A new format on those sheets goes here, else the cell check (cell_ok in xlsx.h) refuses it.
+ * Returns the number of entries (at most 2 + FP_MEDIUM_COUNT * 3). */
+static int ahead_table(book *b, const cables_scan *cs, lxw_format **t)
 {
-    int own = number_own(b->header);
+    int n = 0;
+    t[n++] = b->header;
     for (int k = 0; k < cs->n_media; k++) {
         lxw_format **f = b->medium[cs->media[k]];
         for (int kind = K_TEXT; kind <= K_LEN; kind++)
-            own &= number_own(f[kind]);
+            t[n++] = f[kind];
         if (k == 0)
-            own &= number_own(b->box);
+            t[n++] = b->box;
     }
+    return n;
+}
+
+static int leave_out_for_test = -1;
+
+void fp__xlsx_test_leave_out(int entry)
+{
+    leave_out_for_test = entry;
+}
+
+/* The table into b->ahead, numbered in its order; 1 when each entry has a number of its own. */
+static int number_cables_formats(book *b, const cables_scan *cs)
+{
+    lxw_format *t[2 + FP_MEDIUM_COUNT * 3];
+    int n = ahead_table(b, cs, t), own = 1;
+    b->n_ahead = 0;
+    for (int k = 0; k < n; k++)
+        if (k != leave_out_for_test) {
+            own &= number_own(t[k]);
+            b->ahead[b->n_ahead++] = t[k];
+        }
+    b->ahead_hit = NULL;
     return own;
+}
+
+int fp_xlsx__cell_format_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                            const lxw_format *f)
+{
+    if (f == NULL)
+        return 1;
+    for (int k = 0; k < b->n_ahead; k++)
+        if (b->ahead[k] == f) {
+            b->ahead_hit = f;
+            return 1;
+        }
+    if (b->rc == FP_OK)
+        b->rc = fp__error_set(b->err, FP_EIO, b->path,
+                              "internal error: sheet '%s' cell row %u column %u uses a format not "
+                              "numbered ahead while the Ports thread runs (add it to ahead_table "
+                              "in xlsx_ports_thread.c)",
+                              ws->name ? ws->name : "?", (unsigned)r + 1, (unsigned)c + 1);
+    return 0;
 }
 
 /* The Ports thread's book: a copy of b with its own errors, progress and sheets after Segments. */
@@ -152,6 +197,7 @@ ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sh
         return NULL;
     }
     b->o = &j->o;
+    b->formats_frozen = 1;
     __atomic_fetch_add(&ports_threads, 1, __ATOMIC_RELAXED);
     return j;
 }
@@ -160,6 +206,7 @@ ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sh
 void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets)
 {
     pthread_join(j->tid, NULL);
+    b->formats_frozen = 0;
     if (b->rc == FP_OK && j->b.rc != FP_OK) {
         b->rc = j->b.rc;
         if (b->err != NULL)

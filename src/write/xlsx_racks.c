@@ -242,7 +242,7 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
     const fp_plan *plan = b->plan;
     const fp_rspec *rs = fp__plan_rspec(plan);
     size_t n = fp_plan_rack_count(plan), n_all = n + mgmt_rack_count(plan), nr = 0;
-    int32_t *col = *colp = malloc((n_all ? n_all : 1) * sizeof *col);
+    int32_t *col = *colp = calloc(n_all ? n_all : 1, sizeof *col);
     size_t *racks = *racksp = malloc((n_all ? n_all : 1) * sizeof *racks);
     int64_t *grid;
     if (col == NULL || racks == NULL)

@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <printf.h>
+#include <pthread.h>
+#include <time.h>
 #include "helpers.h"
 
 #define BIN FP_TEST_BIN_DIR "/src/fabplan"
@@ -52,4 +54,44 @@ Test(printf_hooks, the_cli_binds_libquadmath_to_its_refusal)
                        "%s", out);
     cr_expect_null(strstr(out, "libc.so.6 [0]: normal symbol `register_printf"),
                    "a hook reached glibc:\n%s", out);
+}
+
+/* gmtime with a result per thread (src/cli/gmtime_hook.c): libxlsxwriter calls gmtime() when it
+ * closes a workbook, and the CLI closes workbooks on several threads. Two threads' results are
+ * two buffers, each the time it was asked for (1 January 1970 and 2001-09-09 01:46:40 UTC,
+ * time 1e9); and the CLI binds libxlsxwriter's call to its own definition, not glibc's. */
+static void *gmtime_of_a_billion(void *arg)
+{
+    (void)arg;
+    time_t t = 1000000000;
+    return gmtime(&t);
+}
+
+Test(printf_hooks, gmtime_keeps_one_result_per_thread)
+{
+    time_t zero = 0;
+    struct tm *mine = gmtime(&zero);
+    pthread_t th;
+    void *theirs = NULL;
+    cr_assert_eq(pthread_create(&th, NULL, gmtime_of_a_billion, NULL), 0);
+    pthread_join(th, &theirs);
+    cr_assert_not_null(theirs);
+    cr_expect_neq((void *)mine, theirs, "both threads got the same static result");
+    cr_expect_eq(mine->tm_year, 70, "this thread's result was overwritten: year %d", mine->tm_year);
+    cr_expect_eq(mine->tm_yday, 0);
+}
+
+Test(printf_hooks, the_cli_binds_libxlsxwriter_gmtime_to_its_own)
+{
+    char out[8192], cmd[512], dir[] = "/tmp/fabplan-gmtime-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cd %s && LD_DEBUG=bindings " BIN " plan --gpus 64 --formats xlsx "
+             "-o out -q 2>&1 >/dev/null | grep \"symbol .gmtime'\"", dir);
+    int rc = run_shell(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+    cr_assert_eq(rc, 0, "no binding of gmtime seen: %s", out);
+    cr_expect_not_null(strstr(out, "libxlsxwriter.so.4 [0] to "), "%s", out);
+    cr_expect_not_null(strstr(out, "/src/fabplan [0]: normal symbol `gmtime'"), "%s", out);
+    cr_expect_null(strstr(out, "libc.so.6 [0]: normal symbol `gmtime'"), "bound to glibc:\n%s", out);
 }

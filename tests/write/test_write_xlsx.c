@@ -1516,3 +1516,35 @@ Test(write_xlsx, other_documents_wait_for_the_cells_on_two_cores)
                  log.stage[log.first_other]);
     fp_plan_free(p);
 }
+
+/* The threading rule as code (xlsx.h cell_ok, xlsx_ports_thread.c): a format the Cables sheet
+ * uses that nobody numbered ahead - here the first medium's text format (entry 1 of the table:
+ * 0 is the header), left out of the numbering as a newly added format would be - must stop the
+ * workbook with the check's internal error on the Cables sheet, not race with the Ports thread
+ * and show only as a byte difference (the check is by membership of the table, so it does not
+ * depend on which thread reaches the format first). The same plan on one thread needs no
+ * numbering ahead and writes; with the entry restored two threads write again. */
+Test(write_xlsx, a_format_not_numbered_ahead_stops_the_book, .timeout = TEST_TIMEOUT(60))
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/broken.xlsx", dir);
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    fp_error err = { 0 };
+    o.jobs = 2;
+    fp__xlsx_test_leave_out(1);
+    long threads = fp__xlsx_ports_threads();
+    fp_status rc = fp__write_xlsx_rows(p, path, &o, FP_XLSX_MAX_DATA_ROWS, &err);
+    fp__xlsx_test_leave_out(-1);
+    cr_expect_eq(fp__xlsx_ports_threads(), threads + 1, "the Ports thread must have run");
+    cr_assert_eq(rc, FP_EIO, "a format not numbered ahead must fail the book, got %d (%s)", rc,
+                 err.msg);
+    cr_expect(strstr(err.msg, "not numbered ahead") != NULL, "message: %s", err.msg);
+    cr_expect(strstr(err.msg, "sheet 'Cables'") != NULL, "the Cables sheet: %s", err.msg);
+    snprintf(path, sizeof path, "%s/one.xlsx", dir);
+    write_threads(p, path, 1, FP_XLSX_MAX_DATA_ROWS, "one thread");
+    snprintf(path, sizeof path, "%s/two.xlsx", dir);
+    write_threads(p, path, 2, FP_XLSX_MAX_DATA_ROWS, "entry restored");
+    fp_plan_free(p);
+}
