@@ -36,6 +36,24 @@ fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *
         free(copy);
         FP_FAIL(err, FP_EPARSE, origin, "%s: NUL byte at offset %zu; expected JSON text", origin, at);
     }
+    /* One rule for every JSON string (keys, values, ids): no U+0000, raw (above) or escaped.
+     * cJSON decodes "\u0000" into a NUL that ends the C string, so "a\u0000b" would read as
+     * "a" and a key "gpus\u0000junk" as "gpus". Found in the text, outside strings' other
+     * escapes: a backslash starts an escape only when not itself escaped. */
+    for (size_t i = 0, in_str = 0; i < len; i++) {
+        if (copy[i] == '"') {
+            in_str = !in_str;
+        } else if (in_str && copy[i] == '\\' && i + 1 < len) {
+            if (len - i >= 6 && copy[i + 1] == 'u' && copy[i + 2] == '0' && copy[i + 3] == '0' &&
+                copy[i + 4] == '0' && copy[i + 5] == '0') {
+                free(copy);
+                FP_FAIL(err, FP_EPARSE, origin,
+                        "%s: \\u0000 (a NUL character) in a string at offset %zu; expected "
+                        "text without NUL", origin, i);
+            }
+            i++;    /* the escaped character */
+        }
+    }
     root = fp__cjson_parse(copy, len + 1, &end);
     if (root == NULL) {
         size_t off = end ? (size_t)(end - copy) : 0;

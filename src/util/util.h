@@ -50,14 +50,19 @@ void *fp__malloc(size_t n);
 int fp__csv_record(char **p, char **fields, int max);
 
 /* ---- test-only fault injection (fault.c) ---- */
+/* FP_FAULT_STEP: a point between two steps of the publish that cannot fail, only be killed. */
 typedef enum fp_fault_kind {
-    FP_FAULT_OPEN, FP_FAULT_WRITE, FP_FAULT_FSYNC, FP_FAULT_RENAME, FP_FAULT_ALLOC
+    FP_FAULT_OPEN, FP_FAULT_WRITE, FP_FAULT_FSYNC, FP_FAULT_RENAME, FP_FAULT_ALLOC, FP_FAULT_STEP
 } fp_fault_kind;
 /* 1 (errno set: EIO, ENOSPC for writes, ENOMEM for allocations) when this failure point is the
- * one armed; every open, write, fsync, rename and allocation on the writing path asks. */
+ * one armed; every open, write, fsync, rename and allocation on the writing path asks. Armed
+ * to kill (fp__fault_arm_kill), only renames, fsyncs and steps count, and the n-th kills the
+ * process (SIGKILL) before it happens. */
 int fp__fault(fp_fault_kind kind);
 /* Make the n-th point from now fail (0 disarms) and restart the count. */
 void fp__fault_arm(long n);
+/* Make the process die of SIGKILL at the n-th rename, fsync or step from now (0 disarms). */
+void fp__fault_arm_kill(long n);
 /* Points passed since the last fp__fault_arm. */
 long fp__fault_points(void);
 

@@ -430,6 +430,7 @@ static fp_status begin_jobs(const fp_plan *plan, const char *dir, const fp_write
         free(*jobs);
         return rc;
     }
+    (*r)->replace = 1;  /* one plan per folder: the earlier plan's other documents go */
     if ((rc = plan_jobs(*r, plan, opts, *jobs, n_jobs, err)) != FP_OK) {
         fp_publish_abort(*r);
         free(*jobs);

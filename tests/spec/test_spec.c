@@ -277,3 +277,40 @@ Test(spec, switch_with_too_few_ports)
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":4,\"gpus_per_server\":1},\"fabric\":{\"topology\":\"clos\",\"reserve\":0.5,"
                             "\"switch\":{\"ports\":8,\"port_gbps\":400}}}", &err), FP_OK, "%s", err.msg);
 }
+
+/* No U+0000 in any JSON string, raw or escaped: cJSON decodes \u0000 into a NUL that ends the C
+ * string, so on a6fa17a {"name":"a\u0000b"} planned as "a", a key "gpus\u0000junk" was read as
+ * "gpus", and a catalog part "nvidia-qm9700\u0000evil" replaced the built-in QM9700. Each is
+ * FP_EPARSE naming the offset of the backslash (counted by hand below). An escaped backslash
+ * followed by "u0000" is six ordinary characters and stays allowed. */
+Test(spec, escaped_nul_in_any_string_is_refused)
+{
+    static const struct { const char *json; size_t at; } bad[] = {
+        { "{\"name\":\"a\\u0000b\"}", 10 },                    /* {"name":"a = 10 bytes */
+        { "{\"cluster\":{\"gpus\\u0000junk\":128}}", 17 },     /* {"cluster":{"gpus = 17 */
+        { "{\"name\":\"\\u0000\"}", 9 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fp_error err = { 0 };
+        fp_spec *s = NULL;
+        cr_expect_eq(fp_spec_parse(&s, bad[i].json, strlen(bad[i].json), "<t>", &err), FP_EPARSE,
+                     "%s", bad[i].json);
+        char want[64];
+        snprintf(want, sizeof want, "at offset %zu", bad[i].at);
+        cr_expect(strstr(err.msg, want) != NULL && strstr(err.msg, "NUL") != NULL, "%s", err.msg);
+        fp_spec_free(s);
+    }
+    static const char part[] =
+        "{\"parts\":[{\"id\":\"nvidia-qm9700\\u0000evil\",\"type\":\"switch\",\"ports\":64,"
+        "\"port_gbps\":400,\"price_usd\":1}]}";
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_expect_eq(fp_catalog_merge_string(cat, part, strlen(part), "<t>", &err), FP_EPARSE);
+    cr_expect(strstr(err.msg, "NUL") != NULL, "%s", err.msg);
+    fp_catalog_free(cat);
+    static const char ok[] = "{\"name\":\"a\\\\u0000b\"}";
+    fp_spec *s = NULL;
+    cr_expect_eq(fp_spec_parse(&s, ok, strlen(ok), "<t>", &err), FP_OK, "%s", err.msg);
+    fp_spec_free(s);
+}
