@@ -34,9 +34,16 @@ extern "C" {
                                       (the pod of the unit fp_write_options.detail selects): every
                                       leaf, rails coloured, spines and the tiers above, counts table */
 #define FP_WRITE_PNG 0x8000u /**< also render each diagram selected above as PNG (on request) */
+/** The planned fabric for InfiniBand tools (on request; InfiniBand fabrics only, nothing for
+ *  Ethernet): ibnetdiscover.topo (ibnetdiscover's topology-file form, which ibsim loads),
+ *  ib-node-name-map (its GUIDs, synthetic, and names) and ib-ports.csv (each planned port's node
+ *  description and InfiniBand port number: what fp_verify_run matches a discovery by). */
+#define FP_WRITE_IBNET 0x20000u
 #define FP_WRITE_ALL 0xffffffffu
-/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies. */
-#define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_PNG)
+/** The documents only written on request (not in FP_WRITE_DEFAULT). */
+#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET)
+/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the verifier exports. */
+#define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_ON_REQUEST)
 
 /** How the installer workbook is split for crews (fp_write_options.split_by). */
 typedef enum fp_split_by {

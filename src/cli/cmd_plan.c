@@ -27,6 +27,8 @@ static const format_name format_names[] = {
     { "figure", FP_WRITE_FIGURE, "group figure .dot/.svg" },
     { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
     { "detail", FP_WRITE_DETAIL, "detail .dot/.svg" },
+    { "ibnetdiscover", FP_WRITE_IBNET,
+      "ibnetdiscover.topo, ib-node-name-map, ib-ports.csv (InfiniBand fabrics)" },
     { "png", FP_WRITE_PNG, NULL },
     { "all", FP_WRITE_DEFAULT, NULL },
 };
@@ -79,7 +81,9 @@ static void plan_usage(FILE *f)
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
-          "                      (or one of fabric, figure, floor, detail), png, all. E.g. --formats\n"
+          "                      (or one of fabric, figure, floor, detail), ibnetdiscover, png,\n"
+          "                      all. all is every output but png and ibnetdiscover (the planned\n"
+          "                      InfiniBand fabric for ibsim and fabplan verify). E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"
           "                      131,072 GPUs. Only the planning stages these outputs read are\n"
           "                      built (links, topology, avd, detail: the fabric alone)\n"

@@ -48,6 +48,7 @@ static const cli_cmd cmds[] = {
     { "compare", cmd_compare, "plan candidate designs side by side, sorted by cost" },
     { "sweep", cmd_sweep, "plan a spec at every GPU count of a range: sweep.csv, sweep.svg" },
     { "diff", cmd_diff, "compare two plans' cables: what an expansion phase adds, removes, moves" },
+    { "verify", cmd_verify, "check the built fabric against the plan (ibnetdiscover): verify.csv" },
 };
 
 static void usage(FILE *f)
@@ -57,7 +58,7 @@ static void usage(FILE *f)
             fp_version());
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fputs("\nExit codes: 0 ok, 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
+    fputs("\nExit codes: 0 ok, 1 differences found (verify), 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
 }
 
 static const cli_cmd *find_cmd(const char *name)

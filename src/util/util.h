@@ -43,6 +43,12 @@ FILE *fp__create(const char *path, fp_error *err);
 /* malloc that a fault-injection run can make fail (the writers' allocations). */
 void *fp__malloc(size_t n);
 
+/* ---- reading CSV (csv_read.c) ---- */
+/* Split the CSV record at *p in place (RFC 4180 quotes, "" inside quotes; CRLF or LF ends it):
+ * each field NUL-terminated, the first max starts into fields[]. Returns the number of fields
+ * (0 at the end of the text) and moves *p past the record. */
+int fp__csv_record(char **p, char **fields, int max);
+
 /* ---- test-only fault injection (fault.c) ---- */
 /* FP_FAULT_STEP: a point between two steps of the publish that cannot fail, only be killed. */
 typedef enum fp_fault_kind {

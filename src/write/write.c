@@ -84,6 +84,9 @@ static const output outputs[] = {
     { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE },
     { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE },
     { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE },
+    { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE },
+    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE },
+    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE },
     { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE },
@@ -127,6 +130,7 @@ static const struct {
     { FP_WRITE_NETBOX, FP_STAGE_CABLING, "the NetBox files" },
     { FP_WRITE_TOPOLOGY, FP_STAGE_FABRIC, "topology.csv" },
     { FP_WRITE_AVD, FP_STAGE_FABRIC, "avd-cv-topology.yml" },
+    { FP_WRITE_IBNET, FP_STAGE_FABRIC, "ibnetdiscover.topo" },
     { FP_WRITE_REPORT, FP_STAGE_ALL, "report.html" },
     { FP_WRITE_OVERVIEW, FP_STAGE_CABLING, "fabric.svg" },   /* links coloured by medium */
     { FP_WRITE_FIGURE, FP_STAGE_FABRIC, "the group figure" },
