@@ -195,7 +195,7 @@ static void run_pool(const fp_catalog *cat, fp_spec **spec, fp_compare_row *row,
     if (jobs > 64)
         jobs = 64;
     for (int k = 1; k < jobs; k++)
-        if (pthread_create(&tid[started], NULL, pool_worker, &p) == 0)
+        if (fp__thread_start(&tid[started], pool_worker, &p) == 0)
             started++;
     pool_worker(&p);
     for (int k = 0; k < started; k++)

@@ -66,4 +66,11 @@ void fp__fault_arm_kill(long n);
 /* Points passed since the last fp__fault_arm. */
 long fp__fault_points(void);
 
+/* pthread_create with every signal blocked in the new thread (it inherits the mask set around
+ * the call): the library's worker threads never take a signal, so a program's handler (the
+ * CLI's clean-up on SIGTERM) always runs on a thread of the program's, never in the middle of a
+ * worker's step. Returns pthread_create's result. */
+#include <pthread.h>
+int fp__thread_start(pthread_t *tid, void *(*fn)(void *), void *arg);
+
 #endif

@@ -265,7 +265,7 @@ static int sync_start(syncer *s, pthread_t *tid, run *r)
     s->failed = PUB_MAX;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
-    if (pthread_create(tid, NULL, sync_main, s) == 0)
+    if (fp__thread_start(tid, sync_main, s) == 0)
         return 1;
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
@@ -481,7 +481,7 @@ static void crew_start(crew *c, run *r, doc_job *jobs, size_t n_jobs, const fp_w
         pthread_cond_init(&c->xg.cond, NULL);
         c->side.xlsx_gate = &c->xg;
     }
-    if (c->side.n > 0 && pthread_create(&c->side_tid, NULL, side_main, &c->side) == 0)
+    if (c->side.n > 0 && fp__thread_start(&c->side_tid, side_main, &c->side) == 0)
         c->side_started = 1;
 }
 
