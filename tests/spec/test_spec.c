@@ -314,3 +314,21 @@ Test(spec, escaped_nul_in_any_string_is_refused)
     cr_expect_eq(fp_spec_parse(&s, ok, strlen(ok), "<t>", &err), FP_OK, "%s", err.msg);
     fp_spec_free(s);
 }
+
+/* An out-of-range number is quoted with the digits that tell it from the bound: on a6fa17a
+ * "reserve": 0.9000000001 said "found 0.9" (%g), which reads as in range. */
+Test(spec, out_of_range_number_keeps_its_digits)
+{
+    static const char json[] = "{\"fabric\":{\"reserve\":0.9000000001}}";
+    fp_error err = { 0 };
+    fp_spec *s = NULL;
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    fp_status rc = fp_spec_parse(&s, json, strlen(json), "<t>", &err);
+    if (rc == FP_OK)
+        rc = fp_spec_validate(s, cat, &err);
+    cr_expect_eq(rc, FP_EINVAL);
+    cr_expect(strstr(err.msg, "found 0.9000000001") != NULL, "%s", err.msg);
+    fp_spec_free(s);
+    fp_catalog_free(cat);
+}
