@@ -332,3 +332,20 @@ Test(spec, out_of_range_number_keeps_its_digits)
     fp_spec_free(s);
     fp_catalog_free(cat);
 }
+
+/* fp_spec_set (--set): a value that starts like JSON goes through the JSON reader. On a6fa17a a
+ * lone surrogate "\ud800" failed cJSON's parse and silently became the 8-character literal
+ * "\"\\ud800\"", and "a\u0000b" set the name "a". Both are FP_EPARSE now; a bare word is still
+ * a string. */
+Test(spec, set_value_follows_the_json_rules)
+{
+    fp_error err = { 0 };
+    fp_spec *s = NULL;
+    cr_assert_eq(fp_spec_preset(&s, "default", &err), FP_OK, "%s", err.msg);
+    fp_error e1 = { 0 }, e2 = { 0 }, e3 = { 0 };   /* an fp_error keeps its first failure */
+    cr_expect_eq(fp_spec_set(s, "/name", "\"\\ud800\"", &e1), FP_EPARSE);
+    cr_expect_eq(fp_spec_set(s, "/name", "\"a\\u0000b\"", &e2), FP_EPARSE);
+    cr_expect(strstr(e2.msg, "NUL") != NULL, "%s", e2.msg);
+    cr_expect_eq(fp_spec_set(s, "/name", "plain-word", &e3), FP_OK, "%s", e3.msg);
+    fp_spec_free(s);
+}
