@@ -117,6 +117,8 @@ static fp_status build_layout(fp_plan *plan, fp_target *tg, int grow, fp_error *
 {
     fp_status rc;
     if (grow ? (rc = fp__target_build(tg, &plan->rs, &plan->fab, err)) != FP_OK ||
+                   (rc = fp__fabric_number_as(&plan->fab, &plan->rs, &tg->fab, &tg->rs,
+                                              err)) != FP_OK ||
                    (rc = fp__layout_project(&plan->lay, &plan->fab, &plan->rs, &tg->lay,
                                             &tg->fab, &tg->rs, err)) != FP_OK
              : (rc = fp__layout_build(&plan->lay, &plan->fab, &plan->rs, err)) != FP_OK)
@@ -364,7 +366,7 @@ fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *
 fp_net_view fp__plan_net_view(const fp_plan *plan, int k)
 {
     fp_net_view v = { &plan->nets.net[k], &plan->net_fab.fab[k], &plan->net_phys.lay[k],
-                      &plan->net_phys.cab[k], plan->fab.n_link, &plan->fab, &plan->rs };
+                      &plan->net_phys.cab[k], fp__link_numbers(&plan->fab), &plan->fab, &plan->rs };
     for (int j = 0; j < k; j++)
         v.id_base += plan->net_fab.fab[j].n_link;
     return v;

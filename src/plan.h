@@ -29,7 +29,7 @@ const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
 /* Network k's cables, read back as fp_plan_cable reads the compute fabric's: ends named as
  * links.csv names them (fp__net_device_name, fp__net_port_name), locations in the network's
  * layout (a management rack is a row of its own beyond its hall), cable ids "C%07lld" numbered
- * on after the compute fabric's links and the earlier networks' links, so they are unique in
+ * on after the compute fabric's link numbers (fp__link_numbers) and the earlier networks' links, so they are unique in
  * the plan. fp__net_cable: FP_EINVAL when k or i is out of range. */
 size_t fp__net_cable_count(const fp_plan *plan, int k);
 /* Network k as a failure what-if reads it (plan.c). */

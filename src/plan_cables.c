@@ -129,7 +129,7 @@ static cable_view compute_view(const fp_plan *plan)
 static cable_view net_view(const fp_plan *plan, int k)
 {
     cable_view v = { plan, k, &plan->net_fab.fab[k], &plan->nets.net[k].rs,
-                     &plan->net_phys.cab[k], &plan->net_phys.lay[k], plan->fab.n_link };
+                     &plan->net_phys.cab[k], &plan->net_phys.lay[k], fp__link_numbers(&plan->fab) };
     for (int j = 0; j < k; j++)
         v.id_base += plan->net_fab.fab[j].n_link;
     return v;
@@ -216,9 +216,9 @@ static void fill_cable_head(const cable_view *v, size_t i, fp_cable_info *out)
     const int32_t *links = cab->cable_links + cb->first;
     const fp_link *l0 = &v->fab->link[links[0]];
     out->index = (int64_t)i;
-    /* "C%07lld" of the first link's 1-based id (after id_base on a network). */
+    /* "C%07lld" of the first link's number (after id_base on a network). */
     out->id[0] = 'C';
-    out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)(v->id_base + links[0]) + 1, 7)] = '\0';
+    out->id[1 + fp__put_uint_w(out->id + 1, (uint64_t)(v->id_base + fp__link_number(v->fab, links[0])), 7)] = '\0';
     out->medium = (fp_medium)cb->medium;
     fp__copy_str(out->part, sizeof out->part, rs->phys.parts[cb->part].id);
     out->route_m = route_cm(cb);

@@ -119,7 +119,9 @@ typedef struct fp_cable_end {
 /** One physical cable (a breakout cable is one cable with several Z legs). */
 typedef struct fp_cable_info {
     int64_t index;              /**< 0-based, fixed order */
-    char id[16];                /**< unique cable id, "C0000123": C + number of its first link */
+    char id[16];                /**< unique cable id, "C0000123": C + number of its first link
+                                     (a first phase of fabric.build_for_gpus numbers its links
+                                     as the target plan does: ids are kept across phases) */
     fp_medium medium;
     char part[48];              /**< cable or fibre catalog id */
     double route_m;             /**< estimated route length (or the hand override) */

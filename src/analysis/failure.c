@@ -81,7 +81,7 @@ static fp_status fail_cable(const fp_stages *st, const char *id, uint8_t *link_d
         const fp_cable *cb = &cab->cable[i];
         const int32_t *links = cab->cable_links + cb->first;
         char cid[24];
-        snprintf(cid, sizeof cid, "C%07lld", (long long)links[0] + 1);
+        snprintf(cid, sizeof cid, "C%07lld", (long long)fp__link_number(st->fab, links[0]));
         if (strcmp(cid, id) != 0)
             continue;
         for (int k = 0; k < cb->n_links; k++)
@@ -147,10 +147,11 @@ static fp_status apply_one(const fp_stages *st, const char *spec, uint8_t *dev_d
     const char *v = colon + 1;
     if (strcmp(kind, "link") == 0) {
         const char *num = (v[0] == 'L' || v[0] == 'l') ? v + 1 : v;
-        if (!parse_count(num, &k) || k < 1 || k > fab->n_link)
+        int64_t l = parse_count(num, &k) ? fp__link_by_number(fab, k) : -1;
+        if (l < 0)
             FP_FAIL(err, FP_EINVAL, spec, "--fail %s: expected a link id from L%07d to L%07lld (links.csv)",
-                    spec, 1, (long long)fab->n_link);
-        link_down[k - 1] = 1;
+                    spec, 1, (long long)fp__link_numbers(fab));
+        link_down[l] = 1;
         return FP_OK;
     }
     if (strcmp(kind, "cable") == 0)

@@ -3,7 +3,8 @@
  * renumbered cable id is not a change. Per A end present in both plans: the same far end(s)
  * and the same medium, part and stock length is unchanged; another far end is "re-terminated";
  * the same ends with another medium, part, stock length or transceiver is "changed". A ends
- * only in NEW are "added", only in OLD "removed". Writes changes.csv (one row per change) and
+ * only in NEW are "added", only in OLD "removed"; a kept cable whose labels differ is to be
+ * relabelled ("relabel" when nothing else changed). Writes changes.csv (one row per change) and
  * changes-summary.json; prints the summary. */
 #include <errno.h>
 #include <stdint.h>
@@ -337,7 +338,8 @@ static void diff_usage(FILE *f)
           "DIR/changes.csv (every cable added, removed, re-terminated or changed, with both ends\n"
           "and labels) and DIR/changes-summary.json (devices added, cables added / removed /\n"
           "re-terminated / changed, cost of the step from each plan.json). Cables are matched by\n"
-          "their A end (device and port), so renumbered cable ids are not changes.\n\n"
+          "their A end (device and port), so renumbered cable ids are not changes; every kept\n"
+          "cable whose labels change (another id, far end or place) is listed to relabel.\n\n"
           "  -o, --out DIR   output directory (default: diff)\n"
           "  -h, --help      this help\n\n"
           "Exit codes: 0 ok, 2 usage, 3 a file is not a fabplan cables.csv, 4 I/O.\n", f);
@@ -345,7 +347,7 @@ static void diff_usage(FILE *f)
 
 /* What the diff counted: cables by change, and devices from the cable ends. */
 typedef struct diff_counts {
-    int64_t added, removed, reterm, changed, same, renumbered, moved;
+    int64_t added, removed, reterm, changed, same, renumbered, moved, relabel;
     int64_t dev_added, dev_removed;
 } diff_counts;
 
@@ -384,10 +386,15 @@ static int diff_args(int argc, char **argv, const char *dirs[2], const char **ou
     return -1;
 }
 
-/* NEW's cable r against OLD's with the same A end (q): re-terminated, changed or the same. */
+/* NEW's cable r against OLD's with the same A end (q): re-terminated, changed or the same;
+ * any of them whose labels differ (another id, a far end or an end's place) is to be relabelled,
+ * and an otherwise unchanged one gets a "relabel" row with its new labels. */
 static void compare_cable(FILE *f, const cable_table *o, int64_t q, const cable_table *n,
                           int64_t r, diff_counts *c)
 {
+    int relabel = strcmp(F(o, q, C_LABA), F(n, r, C_LABA)) != 0 ||
+                  strcmp(F(o, q, C_LABZ), F(n, r, C_LABZ)) != 0;
+    c->relabel += relabel;
     if (strcmp(F(o, q, C_ZDEV), F(n, r, C_ZDEV)) != 0 ||
         strcmp(F(o, q, C_ZPORT), F(n, r, C_ZPORT)) != 0) {
         change_row(f, "re-terminated", o, q, n, r, "far end moved");
@@ -407,6 +414,9 @@ static void compare_cable(FILE *f, const cable_table *o, int64_t q, const cable_
         change_row(f, "changed", o, q, n, r, detail);
         c->changed++;
     } else {
+        if (relabel)
+            change_row(f, "relabel", o, q, n, r,
+                       strcmp(F(o, q, C_ID), F(n, r, C_ID)) != 0 ? "cable id changed" : "an end's place changed");
         c->same++;
     }
     c->renumbered += strcmp(F(o, q, C_ID), F(n, r, C_ID)) != 0;
@@ -470,6 +480,7 @@ static char *summary_text(const char *const dirs[2], const cable_table *o, const
     cJSON_AddNumberToObject(s, "cables_unchanged", (double)c->same);
     cJSON_AddNumberToObject(s, "cables_renumbered", (double)c->renumbered);
     cJSON_AddNumberToObject(s, "cables_with_a_end_moved", (double)c->moved);
+    cJSON_AddNumberToObject(s, "cables_to_relabel", (double)c->relabel);
     cJSON_AddNumberToObject(s, "devices_added", (double)c->dev_added);
     cJSON_AddNumberToObject(s, "devices_removed", (double)c->dev_removed);
     if (ok)
@@ -519,6 +530,7 @@ static void print_diff(const char *const dirs[2], const cable_table *o, const ca
            (long long)c->same, (long long)c->renumbered);
     printf("  devices: %lld added, %lld removed; %lld kept cables whose A end sits elsewhere\n",
            (long long)c->dev_added, (long long)c->dev_removed, (long long)c->moved);
+    printf("  relabel: %lld kept cables (new labels in %s/changes.csv)\n", (long long)c->relabel, out);
     if (ok)
         printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
                cost_o, cost_n);

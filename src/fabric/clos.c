@@ -510,7 +510,9 @@ void fp__fabric_free(fp_fabric *fab)
         return;
     free(fab->dev);
     free(fab->link);
+    free(fab->link_num);
     fab->dev = NULL;
     fab->link = NULL;
+    fab->link_num = NULL;
     fab->n_dev = fab->n_link = 0;
 }

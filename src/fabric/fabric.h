@@ -66,6 +66,13 @@ typedef struct fp_fabric {
     int64_t capacity_endpoints;             /* per plane */
     char notes[FP_MAX_NOTES][320];
     int n_notes;
+    /* The 1-based number each link carries in ids (links.csv "L...", a cable's "C..." after its
+     * first link): NULL when it is the link's index + 1. A first phase (fabric.build_for_gpus)
+     * numbers its links as the plan for the target does (fp__fabric_number_as), so a cable
+     * keeps its id when the later phases are built; link_numbers is then the numbers in use
+     * (the target's links and any link the target does not have), else unused. */
+    int64_t *link_num;
+    int64_t link_numbers;
 } fp_fabric;
 
 /* Largest number of endpoints per plane `tiers` tiers can hold with these settings (size[]
@@ -112,6 +119,32 @@ static inline int fp__switch_ports(const fp_fabric *fab, const fp_rspec *rs, int
     int phys = ts->model.ports + (ts->model.uplink_ports > 0 ? ts->model.uplink_ports : 0);
     return sz->down + (phys - sz->up_phys) * ts->breakout_up;
 }
+
+/* ---- link numbers (names.c) ---- */
+
+/* The 1-based number of link l in ids ("L0000042", and "C0000042" for the cable it is the first
+ * link of). */
+static inline int64_t fp__link_number(const fp_fabric *fab, int64_t l)
+{
+    return fab->link_num ? fab->link_num[l] : l + 1;
+}
+
+/* How many numbers the links use (the largest number): ids of another network's links follow. */
+static inline int64_t fp__link_numbers(const fp_fabric *fab)
+{
+    return fab->link_num ? fab->link_numbers : fab->n_link;
+}
+
+/* The link numbered num, -1 when no link has that number. */
+int64_t fp__link_by_number(const fp_fabric *fab, int64_t num);
+
+/* Number fab's links (a first phase, rs) as target (the plan for fabric.build_for_gpus, trs)
+ * numbers them: each link takes the number of the target's link from the same A end (device
+ * name and port), so growing into the target keeps every installed cable's id; a link the
+ * target lacks takes a number after the target's. Fills fab->link_num and link_numbers (freed
+ * by fp__fabric_free). FP_ENOMEM on allocation failure. */
+fp_status fp__fabric_number_as(fp_fabric *fab, const fp_rspec *rs, const fp_fabric *target,
+                               const fp_rspec *trs, fp_error *err);
 
 /* ---- names (names.c) ---- */
 const char *fp__tier_role(int tier, int tiers);

@@ -1,4 +1,5 @@
 /* fabplan — names of devices and ports, derived from ids when written (never stored). */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "fabric/fabric.h"
@@ -115,4 +116,87 @@ const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)
 {
     snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b, tiers), fp__tier_role(b + 1, tiers));
     return buf;
+}
+
+/* ---- link numbers: a first phase numbered as its target ---- */
+
+int64_t fp__link_by_number(const fp_fabric *fab, int64_t num)
+{
+    if (fab->link_num == NULL)
+        return num >= 1 && num <= fab->n_link ? num - 1 : -1;
+    for (int64_t l = 0; l < fab->n_link; l++)
+        if (fab->link_num[l] == num)
+            return l;
+    return -1;
+}
+
+typedef struct named_dev {
+    char name[48];
+    int64_t dev;
+} named_dev;
+
+static int named_cmp(const void *x, const void *y)
+{
+    return strcmp(((const named_dev *)x)->name, ((const named_dev *)y)->name);
+}
+
+fp_status fp__fabric_number_as(fp_fabric *fab, const fp_rspec *rs, const fp_fabric *target,
+                               const fp_rspec *trs, fp_error *err)
+{
+    fp_status rc = FP_OK;
+    size_t nt = (size_t)target->n_dev;
+    named_dev *names = malloc((nt ? nt : 1) * sizeof *names);
+    int64_t *first = calloc(nt + 1, sizeof *first);          /* target links by A device */
+    int64_t *by_a = malloc((size_t)(target->n_link ? target->n_link : 1) * sizeof *by_a);
+    int64_t *at = calloc(nt + 1, sizeof *at);
+    int64_t *num = malloc((size_t)(fab->n_link ? fab->n_link : 1) * sizeof *num);
+    if (names == NULL || first == NULL || by_a == NULL || at == NULL || num == NULL) {
+        rc = fp__error_set(err, FP_ENOMEM, "", "out of memory numbering the links as the target's");
+        free(num);
+        goto out;
+    }
+    /* The target's devices by name, and its links grouped by A device (A is the lower end, and
+     * each port carries one link: device and port name a link). */
+    for (size_t d = 0; d < nt; d++) {
+        fp__device_name(names[d].name, sizeof names[d].name, target, trs, (int64_t)d);
+        names[d].dev = (int64_t)d;
+    }
+    qsort(names, nt, sizeof *names, named_cmp);
+    for (int64_t l = 0; l < target->n_link; l++)
+        first[target->link[l].a + 1]++;
+    for (size_t d = 0; d < nt; d++)
+        first[d + 1] += first[d];
+    for (int64_t l = 0; l < target->n_link; l++) {
+        int32_t a = target->link[l].a;
+        by_a[first[a] + at[a]++] = l;
+    }
+    int64_t next = target->n_link;
+    named_dev key;
+    int64_t last_a = -1, ta = -1;
+    for (int64_t l = 0; l < fab->n_link; l++) {
+        const fp_link *k = &fab->link[l];
+        if (k->a != last_a) {
+            fp__device_name(key.name, sizeof key.name, fab, rs, k->a);
+            const named_dev *hit = bsearch(&key, names, nt, sizeof *names, named_cmp);
+            ta = hit ? hit->dev : -1;
+            last_a = k->a;
+        }
+        num[l] = 0;
+        for (int64_t i = ta >= 0 ? first[ta] : 0; ta >= 0 && i < first[ta + 1]; i++)
+            if (target->link[by_a[i]].a_port == k->a_port) {
+                num[l] = by_a[i] + 1;
+                break;
+            }
+        if (num[l] == 0)
+            num[l] = ++next;
+    }
+    free(fab->link_num);
+    fab->link_num = num;
+    fab->link_numbers = next;
+out:
+    free(names);
+    free(first);
+    free(by_a);
+    free(at);
+    return rc;
 }

@@ -91,7 +91,7 @@ static fp_status attach_override(ctx *c, int64_t l, int32_t i, fp_error *err)
     if (c->ov_of[l] >= 0 && c->ov_of[l] != i)
         FP_FAIL(err, FP_EINVAL, o->where,
                 "%s: link L%07lld is already overridden at %s; expected one override per cable",
-                o->where, (long long)l + 1, c->ps->ov[c->ov_of[l]].where);
+                o->where, (long long)fp__link_number(c->fab, l), c->ps->ov[c->ov_of[l]].where);
     c->ov_of[l] = i;
     return FP_OK;
 }
@@ -120,8 +120,9 @@ static fp_status apply_overrides(ctx *c, fp_error *err)
         }
         long long num = 0;
         char tail = 0;
-        if (sscanf(o->cable, "C%lld%c", &num, &tail) == 1 && num >= 1 && num <= n) {
-            if ((rc = attach_override(c, num - 1, i, err)) != FP_OK)
+        int64_t l = sscanf(o->cable, "C%lld%c", &num, &tail) == 1 ? fp__link_by_number(fab, num) : -1;
+        if (l >= 0) {
+            if ((rc = attach_override(c, l, i, err)) != FP_OK)
                 goto out;
             matched[i] = 1;
         }
@@ -157,7 +158,7 @@ static fp_status apply_overrides(ctx *c, fp_error *err)
             if (o->cable[0])
                 rc = fp__error_set(err, FP_EINVAL, o->where,
                                    "%s: no cable \"%s\" in this plan; expected an id from cables.csv (C0000001 to C%07lld, a cable is named after its first link)",
-                                   o->where, o->cable, (long long)n);
+                                   o->where, o->cable, (long long)fp__link_numbers(fab));
             else
                 rc = fp__error_set(err, FP_EINVAL, o->where,
                                    "%s: no link between \"%s\" and \"%s\" in this plan; expected \"device port\" names as in cables.csv (e.g. \"su01-node-01 nic1\")",
@@ -178,13 +179,14 @@ static fp_status check_override_ids(const ctx *c, fp_error *err)
         long long num = 0;
         if (o->cable[0] == '\0' || sscanf(o->cable, "C%lld", &num) != 1)
             continue;
-        int64_t l = num - 1;
+        int64_t l = fp__link_by_number(c->fab, num);
         const fp_cable *cb = &c->cab->cable[c->cab->link_cable[l]];
         int32_t first = c->cab->cable_links[cb->first];
+        long long n_first = (long long)fp__link_number(c->fab, first);
         if (first != l)
             FP_FAIL(err, FP_EINVAL, o->where,
                     "%s: no cable \"%s\" in this plan: link L%07lld is a leg of cable C%07lld; expected \"C%07lld\"",
-                    o->where, o->cable, (long long)l + 1, (long long)first + 1, (long long)first + 1);
+                    o->where, o->cable, num, n_first, n_first);
     }
     return FP_OK;
 }

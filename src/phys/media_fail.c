@@ -7,7 +7,7 @@ static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
 {
     char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], bn[32];
     const fp_link *k = &c->fab->link[l];
-    snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)l + 1,
+    snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)fp__link_number(c->fab, l),
              fp__boundary_name(k->boundary, c->fab->tiers, bn, sizeof bn),
              fp__device_name(an, sizeof an, c->fab, c->rs, k->a),
              fp__port_name(ap, sizeof ap, c->fab, c->rs, k->a, k->a_port),
@@ -183,7 +183,7 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
     const fp_part *limit;
     double reach = longest_reach(c, s->worst, s->allowed, &limit);
     link_label(what, sizeof what, c, s->worst);
-    snprintf(where, sizeof where, "L%07lld", (long long)s->worst + 1);
+    snprintf(where, sizeof where, "L%07lld", (long long)fp__link_number(fab, s->worst));
     if (s->forced >= 0) {
         const fp_part *fpart = &c->ps->parts[s->forced];
         double r = fpart->type == FP_PART_CABLE ? s->cu_route : s->route_max;

@@ -115,7 +115,7 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         const fp_link *l = &fab->link[i];
         size_t k = 0;
         row[k++] = 'L';
-        k += fp__put_uint_w(row + k, (uint64_t)i + 1, 7);
+        k += fp__put_uint_w(row + k, (uint64_t)fp__link_number(fab, i), 7);
         row[k++] = ',';
         fp__outbuf_put(ob, row, k);
         fp__outbuf_field_n(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a), plain);

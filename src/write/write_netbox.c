@@ -441,7 +441,7 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
         const int32_t *cl = cab->cable_links + cb->first;
         char id[16];
         id[0] = 'C';
-        size_t id_len = 1 + fp__put_uint_w(id + 1, (uint64_t)cl[0] + 1, 7);
+        size_t id_len = 1 + fp__put_uint_w(id + 1, (uint64_t)fp__link_number(fab, cl[0]), 7);
         id[id_len] = '\0';
         const char *type, *color;
         fp__netbox_cable_kind(cb->medium, cb->part >= 0 ? &rs->phys.parts[cb->part] : NULL,

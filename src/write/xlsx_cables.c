@@ -242,6 +242,20 @@ static int cmp_pull(const void *x, const void *y)
 
 #define IDS_MAX 32000     /* below Excel's 32,767 characters in a cell */
 
+/* Cable z follows cable a in a run: the next cable. In a first phase of fabric.build_for_gpus
+ * (links numbered as the target's) also the next id but for a's legs: the numbers of cables
+ * still to come are not in this plan, and a run does not reach over them. */
+static int run_continues(const book *b, const pull *a, const pull *z)
+{
+    if (z->cable != a->cable + 1)
+        return 0;
+    if (fp__plan_fabric(b->plan)->link_num == NULL)
+        return 1;
+    long long ia = strtoll(b->cable_id[a->cable] + 1, NULL, 10),
+              iz = strtoll(b->cable_id[z->cable] + 1, NULL, 10);
+    return iz > ia && iz - ia <= FP_MAX_LEGS;
+}
+
 /* The ids of a bundle's n cables (sorted by cable number) into buf: runs of consecutive cables
  * as "first-last (count)", others one by one, comma separated. Returns the length. */
 static size_t bundle_ids(const book *b, const pull *pl, size_t n, char *buf, size_t cap)
@@ -250,7 +264,7 @@ static size_t bundle_ids(const book *b, const pull *pl, size_t n, char *buf, siz
     buf[0] = '\0';
     for (size_t i = 0; i < n && len + 40 < cap;) {
         size_t j = i + 1;
-        while (j < n && pl[j].cable == pl[j - 1].cable + 1)
+        while (j < n && run_continues(b, &pl[j - 1], &pl[j]))
             j++;
         const char *first = b->cable_id[pl[i].cable], *last = b->cable_id[pl[j - 1].cable];
         int w;

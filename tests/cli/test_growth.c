@@ -92,6 +92,197 @@ Test(growth, phase_one_is_a_subset_of_the_full_build, .timeout = TEST_TIMEOUT(30
     cJSON_Delete(d);
 }
 
+/* One cables.csv read for comparing: its lines, and per line the cable id, the A end and the
+ * labels (fields of the copy in `split`). */
+typedef struct cable_rows {
+    csv_file f;
+    char **id, **aend, **lab_a, **lab_z;
+    char *split;
+    long n;
+} cable_rows;
+
+static cable_rows cable_rows_load(const char *path)
+{
+    cable_rows c = { .f = csv_load(path) };
+    size_t len = 0;
+    for (long i = 0; i < c.f.n; i++)
+        len += strlen(c.f.line[i]) + 1;
+    c.split = malloc(len + 1);
+    c.id = calloc((size_t)c.f.n, sizeof *c.id);
+    c.aend = calloc((size_t)c.f.n, sizeof *c.aend);
+    c.lab_a = calloc((size_t)c.f.n, sizeof *c.lab_a);
+    c.lab_z = calloc((size_t)c.f.n, sizeof *c.lab_z);
+    cr_assert(c.split && c.id && c.aend && c.lab_a && c.lab_z);
+    char *w = c.split;
+    for (long i = 1; i < c.f.n; i++) {       /* line 0: the header */
+        char *fld[32];
+        strcpy(w, c.f.line[i]);
+        int nf = csv_split(w, fld, 32);
+        w += strlen(c.f.line[i]) + 1;
+        if (nf < 22)
+            continue;
+        /* cable_id, a_hall, ... a_device (5), a_port (6), ..., label_a (20), label_z (21) */
+        c.id[c.n] = fld[0];
+        fld[6][-1] = ' ';                   /* "device port": a_device's NUL back to a space */
+        c.aend[c.n] = fld[5];
+        c.lab_a[c.n] = fld[20];
+        c.lab_z[c.n] = fld[21];
+        c.n++;
+    }
+    return c;
+}
+
+static void cable_rows_free(cable_rows *c)
+{
+    csv_free(&c->f);
+    free(c->split);
+    free(c->id);
+    free(c->aend);
+    free(c->lab_a);
+    free(c->lab_z);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* c's A ends sorted, each followed by its row: row_of_aend finds a row by binary search. */
+typedef struct aend_row {
+    const char *aend;
+    long row;
+} aend_row;
+
+static aend_row *aend_index(const cable_rows *c)
+{
+    aend_row *x = malloc((size_t)(c->n ? c->n : 1) * sizeof *x);
+    cr_assert_not_null(x);
+    for (long i = 0; i < c->n; i++)
+        x[i] = (aend_row){ c->aend[i], i };
+    qsort(x, (size_t)c->n, sizeof *x, cmp_str);
+    return x;
+}
+
+/* The row of the indexed table whose A end is aend, -1 when none. */
+static long row_of_aend(const aend_row *x, long n, const char *aend)
+{
+    aend_row key = { aend, 0 };
+    const aend_row *hit = bsearch(&key, x, (size_t)n, sizeof *x, cmp_str);
+    return hit ? hit->row : -1;
+}
+
+/* Issue 27: a cable keeps its id, and so its labels, from the phase that first built it.
+ * Phase 1: 8,192 GPUs built for 16,384 (default rail-optimized, 3 tiers: its pods are whole, so
+ * nothing is re-terminated); phase 2: the 16,384-GPU plan. Every phase-1 row of cables.csv is
+ * in phase 2 word for word (id, ends, places, lengths, labels: the ends' places are the
+ * target's, docs/spec.md); the diff renumbers and relabels nothing; phase 2's new cables take
+ * ids phase 1 does not use (phase 2's ids are distinct, so the ids common to both are exactly
+ * phase 1's). A plain 8,192-GPU plan against the same full build does renumber (its leaf-spine
+ * cables follow its own 8,192 NIC cables, in phase 2 they follow 16,384): there the diff lists
+ * every kept cable whose labels differ, each with a row of changes.csv holding its new labels,
+ * and cables_to_relabel is their count. */
+Test(growth, phase_one_cable_ids_survive_growth, .timeout = TEST_TIMEOUT(120))
+{
+    char out[8192], cmd[1024], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "ids");
+    snprintf(cmd, sizeof cmd,
+             BIN " plan --gpus 8192 --set /fabric/build_for_gpus=16384 --formats json,cables -q -o %s/ph1 && "
+             BIN " plan --gpus 16384 --formats json,cables -q -o %s/ph2 && "
+             BIN " plan --gpus 8192 --formats json,cables -q -o %s/p8 && "
+             BIN " diff %s/ph1 %s/ph2 -o %s/d12 && " BIN " diff %s/p8 %s/ph2 -o %s/d82",
+             dir, dir, dir, dir, dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/ph1/cables.csv", dir);
+    csv_file f1 = csv_load(path);
+    snprintf(path, sizeof path, "%s/ph2/cables.csv", dir);
+    csv_file f2 = csv_load(path);
+    cr_assert_gt(f1.n, 1);
+    cr_assert_gt(f2.n, f1.n);
+    /* both files list cables in id order: a merge finds each phase-1 row in phase 2 */
+    long j = 1, missing = 0;
+    for (long i = 1; i < f1.n; i++) {
+        while (j < f2.n && strncmp(f2.line[j], f1.line[i], 8) < 0)
+            j++;
+        if (j >= f2.n || strcmp(f2.line[j], f1.line[i]) != 0) {
+            if (missing++ < 3)
+                cr_expect_fail("phase 1 row not in phase 2: %s", f1.line[i]);
+        }
+    }
+    cr_expect_eq(missing, 0, "%ld of %ld phase-1 cables are not in phase 2 as they were",
+                 missing, f1.n - 1);
+    /* phase 2's ids are distinct */
+    char **ids = malloc((size_t)f2.n * sizeof *ids);
+    for (long i = 1; i < f2.n; i++)
+        ids[i - 1] = f2.line[i];
+    long dup = 0;
+    for (long i = 1; i < f2.n - 1; i++)
+        dup += strncmp(ids[i - 1], ids[i], 9) == 0;
+    cr_expect_eq(dup, 0);
+    free(ids);
+    csv_free(&f1);
+    csv_free(&f2);
+
+    snprintf(path, sizeof path, "%s/d12/changes-summary.json", dir);
+    cJSON *d = load_json(path);
+    cr_expect_eq(json_num(d, "cables_renumbered", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_to_relabel", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_reterminated", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_unchanged", NULL), json_num(d, "cables_old", NULL));
+    cJSON_Delete(d);
+    cr_expect(strstr(out, "(0 renumbered)") != NULL, "%s", out);
+
+    /* the plain 8,192-GPU plan: every kept cable whose labels differ is listed */
+    snprintf(path, sizeof path, "%s/p8/cables.csv", dir);
+    cable_rows o = cable_rows_load(path);
+    snprintf(path, sizeof path, "%s/ph2/cables.csv", dir);
+    cable_rows n = cable_rows_load(path);
+    snprintf(path, sizeof path, "%s/d82/changes.csv", dir);
+    csv_file ch = csv_load(path);
+    /* changes.csv's rows by "a_device a_port" -> their labels */
+    char **listed = calloc((size_t)ch.n, sizeof *listed);
+    long n_listed = 0;
+    for (long i = 1; i < ch.n; i++) {
+        char *fld[24];
+        if (csv_split(ch.line[i], fld, 24) < 18 || strcmp(fld[0], "added") == 0 ||
+            strcmp(fld[0], "removed") == 0)
+            continue;
+        fld[4][-1] = ' ';
+        listed[n_listed++] = fld[3];        /* "device port", then label_a (16) and label_z (17) */
+    }
+    qsort(listed, (size_t)n_listed, sizeof *listed, cmp_str);
+    long relabel = 0, renumbered = 0;
+    aend_row *nx = aend_index(&n);
+    for (long i = 0; i < o.n; i++) {
+        long k = row_of_aend(nx, n.n, o.aend[i]);
+        if (k < 0)
+            continue;
+        renumbered += strcmp(o.id[i], n.id[k]) != 0;
+        if (strcmp(o.lab_a[i], n.lab_a[k]) == 0 && strcmp(o.lab_z[i], n.lab_z[k]) == 0)
+            continue;
+        relabel++;
+        char *key = o.aend[i];
+        char **hit = bsearch(&key, listed, (size_t)n_listed, sizeof *listed, cmp_str);
+        cr_expect_not_null(hit, "%s: labels change (%s -> %s) but changes.csv has no row", o.aend[i],
+                           o.lab_a[i], n.lab_a[k]);
+        if (hit) {
+            const char *lab_a = *hit + strlen(*hit) + 1;     /* the fields after a_device a_port */
+            for (int f = 5; f < 16; f++)    /* fld[5] .. fld[15]: to label_a, fld[16] */
+                lab_a += strlen(lab_a) + 1;
+            cr_expect_str_eq(lab_a, n.lab_a[k]);
+        }
+    }
+    cr_expect_gt(renumbered, 0, "the plain phase renumbers nothing: the test cannot fail");
+    snprintf(path, sizeof path, "%s/d82/changes-summary.json", dir);
+    d = load_json(path);
+    cr_expect_eq(json_num(d, "cables_to_relabel", NULL), relabel);
+    cJSON_Delete(d);
+    free(nx);
+    free(listed);
+    csv_free(&ch);
+    cable_rows_free(&o);
+    cable_rows_free(&n);
+}
+
 /* A diff the other way round removes what the forward diff adds and re-terminates the same
  * cables: 2,560 and 3,072 GPUs (3 tiers; the third pod holds 16 leaves with 16 spines in the
  * first, 32 leaves with 32 spines in the second). A different spread moves cables (the partial
