@@ -223,9 +223,18 @@ fp_status fp__json_num(const cJSON *obj, const char *key, const char *ptr, doubl
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
         FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %s", p, min, max,
                 fp__json_describe(v, d, sizeof d));
-    if (v->valuedouble < min || v->valuedouble > max)
-        FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %g", p, min, max,
-                v->valuedouble);
+    if (v->valuedouble < min || v->valuedouble > max) {
+        /* The value with as many digits as it takes to tell it from the bound: %g rounded
+         * 0.9000000001 to "0.9", which read as in range. */
+        char found[40];
+        for (int prec = 6; prec <= 17; prec++) {
+            snprintf(found, sizeof found, "%.*g", prec, v->valuedouble);
+            if (strtod(found, NULL) == v->valuedouble)
+                break;
+        }
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %s", p, min, max,
+                found);
+    }
     *out = v->valuedouble;
     return FP_OK;
 }

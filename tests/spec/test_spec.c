@@ -314,3 +314,38 @@ Test(spec, escaped_nul_in_any_string_is_refused)
     cr_expect_eq(fp_spec_parse(&s, ok, strlen(ok), "<t>", &err), FP_OK, "%s", err.msg);
     fp_spec_free(s);
 }
+
+/* An out-of-range number is quoted with the digits that tell it from the bound: on a6fa17a
+ * "reserve": 0.9000000001 said "found 0.9" (%g), which reads as in range. */
+Test(spec, out_of_range_number_keeps_its_digits)
+{
+    static const char json[] = "{\"fabric\":{\"reserve\":0.9000000001}}";
+    fp_error err = { 0 };
+    fp_spec *s = NULL;
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    fp_status rc = fp_spec_parse(&s, json, strlen(json), "<t>", &err);
+    if (rc == FP_OK)
+        rc = fp_spec_validate(s, cat, &err);
+    cr_expect_eq(rc, FP_EINVAL);
+    cr_expect(strstr(err.msg, "found 0.9000000001") != NULL, "%s", err.msg);
+    fp_spec_free(s);
+    fp_catalog_free(cat);
+}
+
+/* fp_spec_set (--set): a value that starts like JSON goes through the JSON reader. On a6fa17a a
+ * lone surrogate "\ud800" failed cJSON's parse and silently became the 8-character literal
+ * "\"\\ud800\"", and "a\u0000b" set the name "a". Both are FP_EPARSE now; a bare word is still
+ * a string. */
+Test(spec, set_value_follows_the_json_rules)
+{
+    fp_error err = { 0 };
+    fp_spec *s = NULL;
+    cr_assert_eq(fp_spec_preset(&s, "default", &err), FP_OK, "%s", err.msg);
+    fp_error e1 = { 0 }, e2 = { 0 }, e3 = { 0 };   /* an fp_error keeps its first failure */
+    cr_expect_eq(fp_spec_set(s, "/name", "\"\\ud800\"", &e1), FP_EPARSE);
+    cr_expect_eq(fp_spec_set(s, "/name", "\"a\\u0000b\"", &e2), FP_EPARSE);
+    cr_expect(strstr(e2.msg, "NUL") != NULL, "%s", e2.msg);
+    cr_expect_eq(fp_spec_set(s, "/name", "plain-word", &e3), FP_OK, "%s", e3.msg);
+    fp_spec_free(s);
+}
