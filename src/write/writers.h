@@ -7,10 +7,12 @@
 #include "util/text.h"
 
 /* plan.json, with the failure section when failure is not NULL. */
+/* plan.json; labels: the style labels.csv is written in by the same call, or -1 (then plan.json
+ * says nothing of labels), for the "labels_cut" section (docs/outputs.md). */
 fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
-                         fp_error *err);
-fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
-                             fp_error *err);
+                         int labels, fp_error *err);
+fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, int labels,
+                             char **out, fp_error *err);
 /* 1 when no text the per-cable CSV rows of the compute fabric are made of can need CSV quoting:
  * every device name and location in the name table, every port-name template (NIC and switch
  * models) and every part id is free of ',', '"', CR and LF. Decided once per document, so the
