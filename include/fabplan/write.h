@@ -168,6 +168,14 @@ FP_EXPORT fp_status fp_publish_commit(fp_publish *p, fp_error *err);
  *  folder's files are untouched. NULL is a harmless no-op. */
 FP_EXPORT void fp_publish_abort(fp_publish *p);
 
+/** Write text as one CSV cell into f, by the rule of every CSV fabplan writes (docs/outputs.md,
+ *  "CSV cells"): as it is when it holds no ',', '"', CR or LF and does not start like a formula;
+ *  else quoted with inner quotes doubled (RFC 4180), and text starting with = + - @ TAB or CR
+ *  (a formula to a spreadsheet; a number such as "-12" is not) gets an apostrophe after the
+ *  opening quote. For programs that write CSV beside fabplan's (the CLI's diff and sweep).
+ *  f and text must not be NULL (the call does nothing then); write errors show in ferror(f). */
+FP_EXPORT void fp_csv_field(FILE *f, const char *text);
+
 /*  Threads: fp_plan_write may run from several threads at once, on one plan or several, into
  *  different folders (into one folder the lock makes all but one fail). Diagrams go through
  *  Graphviz, whose error handler, plugin tables and layout state are process-wide (fabplan keeps

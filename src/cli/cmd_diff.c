@@ -308,21 +308,6 @@ static int plan_cost(const char *dir, double *cost, int *ok)
     return EXIT_INPUT;
 }
 
-static void csv_put(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r") == NULL) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void change_row(FILE *f, const char *what, const cable_table *o, int64_t ro,
                        const cable_table *n, int64_t rn, const char *detail)
 {
@@ -341,7 +326,7 @@ static void change_row(FILE *f, const char *what, const cable_table *o, int64_t 
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         if (i)
             fputc(',', f);
-        csv_put(f, v[i]);
+        fp_csv_field(f, v[i]);
     }
     fputc('\n', f);
 }

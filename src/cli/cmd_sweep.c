@@ -246,10 +246,9 @@ static int write_csv(FILE *f, const point *p, size_t n)
           "cost_per_gpu_usd,switches_per_gpu,optics_per_gpu,power_w_per_gpu,full_bisection,reason\n", f);
     for (size_t i = 0; i < n; i++) {
         if (!p[i].ok) {
-            fprintf(f, "%lld,,,,,,,,,,,,,,,,\"", (long long)p[i].gpus);
-            for (const char *c = p[i].reason; *c; c++)
-                fputs(*c == '"' ? "\"\"" : *c == '\n' ? " " : (char[2]){ *c, 0 }, f);
-            fputs("\"\n", f);
+            fprintf(f, "%lld,,,,,,,,,,,,,,,,", (long long)p[i].gpus);
+            fp_csv_field(f, p[i].reason);
+            fputc('\n', f);
             continue;
         }
         fprintf(f, "%lld,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.6f,%.4f,%.2f,%s,\n",

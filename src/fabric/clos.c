@@ -99,6 +99,23 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
                      fp__tier_role(t, L), a);
         }
     }
+    if (sh->ds[L].merged) {
+        const sw_list *top = &sh->ds[L];
+        const int64_t saved = top->per_position - top->n, over = top->n - top->min_links;
+        const char *below = fp__tier_role(L - 1, L), *role = fp__tier_role(L, L);
+        const char *blk = L - 1 >= 3 ? "zone" : L - 1 == 2 ? "pod" : "block";
+        grouped(a, sizeof a, (double)saved * P * rs->tier[L - 1].model.price_usd);
+        grouped(b, sizeof b, (double)over * P * rs->tier[L - 1].model.price_usd);
+        if (over > 0)
+            add_note(fab, "tier %d: %lld %ss where the links need %lld: one group over every %s, each %s taking the same share of each %s (a split along %ss crosses in full), which takes the %lld more ($%s); a group per %s position would build %lld (+%lld, $%s)",
+                     L, (long long)(top->n * P), role, (long long)(top->min_links * P), below, role,
+                     blk, blk, (long long)(over * P), b, below, (long long)(top->per_position * P),
+                     (long long)(saved * P), a);
+        else
+            add_note(fab, "tier %d: %lld %ss, the fewest that carry its links: one group over every %s, each %s taking the same share of each %s (a split along %ss crosses in full); a group per %s position would build %lld (+%lld, $%s)",
+                     L, (long long)(top->n * P), role, below, role, blk, blk, below,
+                     (long long)(top->per_position * P), (long long)(saved * P), a);
+    }
     for (int t = 1; t < L; t++) {
         fab->extra_links[t] = sh->extra_links[t] * P;
         if (sh->extra_links[t] > 0)

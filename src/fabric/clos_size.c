@@ -86,7 +86,7 @@ static void describe(char *buf, size_t n, const fp_rspec *rs, int tiers)
     for (int t = 1; t < tiers; t++)
         if (rs->tier[t].radix != rs->tier[0].radix)
             same = 0;
-    for (int t = 0; t < tiers - 1; t++)
+    for (int t = rs->leaf_up > 0 ? 1 : 0; t < tiers - 1; t++)
         if (rs->oversub[t] != 1.0)
             all_one = 0;
     if (same) {
@@ -101,13 +101,18 @@ static void describe(char *buf, size_t n, const fp_rspec *rs, int tiers)
             k += (size_t)snprintf(buf + k, n - k, "%s%d", t ? "/" : "", rs->tier[t].radix);
         k += (size_t)snprintf(buf + k, n - k, " ports (leaf first)");
     }
-    if (all_one) {
+    /* A leaf with uplinks_per_leaf has its up links given, not a ratio. */
+    const int t0 = rs->leaf_up > 0 ? 1 : 0;
+    if (rs->leaf_up > 0)
+        k += (size_t)snprintf(buf + k, n - k, " with %d up link%s per leaf", rs->leaf_up,
+                              rs->leaf_up == 1 ? "" : "s");
+    if (t0 < tiers - 1 && all_one) {
         k += (size_t)snprintf(buf + k, n - k, " at 1:1");
-    } else {
+    } else if (t0 < tiers - 1) {
         k += (size_t)snprintf(buf + k, n - k, " at ");
-        for (int t = 0; t < tiers - 1; t++) {
+        for (int t = t0; t < tiers - 1; t++) {
             char ratio[32];
-            k += (size_t)snprintf(buf + k, n - k, "%s%s", t ? "/" : "",
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", t > t0 ? "/" : "",
                                   fp_ratio_text(rs->oversub[t], ratio, sizeof ratio));
         }
     }

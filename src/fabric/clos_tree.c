@@ -73,6 +73,9 @@ static int list_copy(sw_list *dst, const sw_list *src)
     memcpy(dst->gq_base, src->gq_base, sizeof *dst->gq_base * (size_t)(src->n_gq ? src->n_gq : 1));
     memcpy(dst->gq_n, src->gq_n, sizeof *dst->gq_n * (size_t)(src->n_gq ? src->n_gq : 1));
     dst->n_gq = src->n_gq;
+    dst->merged = src->merged;
+    dst->per_position = src->per_position;
+    dst->min_links = src->min_links;
     return 1;
 }
 
@@ -153,14 +156,17 @@ static int64_t even_load(build_ctx *c, const bundle *mb, int64_t k, int64_t n)
     return max;
 }
 
-/* Upper switches for one group: down ports d, full uplink count U of the lower tier. */
+/* Upper switches for one group: down ports d, full uplink count U of the lower tier, at least
+ * at_least of them (the top tier's min_top_switches). */
 static int64_t group_size(build_ctx *c, int spread, const bundle *mb, int64_t k, int64_t d,
-                          int64_t U)
+                          int64_t U, int64_t at_least)
 {
     int64_t S = 0, n;
     for (int64_t i = 0; i < k; i++)
         S += mb[i].k;
     n = ceil_div(S, d);
+    if (n < at_least)
+        n = at_least;
     if (n < 1)
         n = 1;
     if (spread == FP_SPREAD_BALANCED)
@@ -172,11 +178,17 @@ static int64_t group_size(build_ctx *c, int spread, const bundle *mb, int64_t k,
 }
 
 /* Members of group q (of P) of a block whose children are lower blocks cb0..cb1-1. inv[q]: the
- * group's turn in the order a smaller child deals its uplinks. */
+ * group's turn in the order a smaller child deals its uplinks. merged: the block's one group
+ * takes every switch of its children. */
 static int64_t gather(bundle *mb, const sw_list *lo, int64_t cb0, int64_t cb1, int64_t q,
-                      int64_t P, const int64_t *inv)
+                      int64_t P, const int64_t *inv, int merged)
 {
     int64_t k = 0;
+    if (merged) {
+        for (int64_t sw = lo->first[cb0]; sw < lo->first[cb1]; sw++)
+            mb[k++] = (bundle){ sw, lo->up[sw], 0, 1, 1 };
+        return k;
+    }
     for (int64_t b = cb0; b < cb1; b++) {
         int64_t pb = lo->first[b + 1] - lo->first[b];
         if (pb >= P) {
@@ -220,7 +232,8 @@ static void deal_order(int64_t *inv, const sw_list *lo, int64_t cb0, int64_t cb1
 
 /* One pass of level_pass: the groups of every upper block and the members' scratch. */
 typedef struct pass {
-    int t, L, spread, fixed;
+    int t, L, spread, fixed, merged;
+    int64_t limit, min_links;   /* merged: switches to beat; the fewest for the links */
     int64_t d, U;           /* down ports of a tier-t switch, full uplinks of a tier-(t-1) one */
     int64_t ch, nb;         /* children per upper block, upper blocks */
     int64_t *gq_first, G;   /* first group of each upper block; groups */
@@ -265,13 +278,15 @@ static int groups_make(pass *ps, const sw_list *lo, const sw_list *hi)
                 p = lo->first[b + 1] - lo->first[b];
         if (ps->fixed)
             p = hi->gq_first[beta + 1] - hi->gq_first[beta];
+        else if (ps->merged)
+            p = 1;
         ps->gq_first[beta] = ps->G;
         ps->G += p;
     }
     ps->gq_first[ps->nb] = ps->G;
     ps->gq_n = calloc((size_t)(ps->G ? ps->G : 1), sizeof *ps->gq_n);
     ps->gq_base = calloc((size_t)(ps->G ? ps->G : 1), sizeof *ps->gq_base);
-    ps->mb = calloc((size_t)(ps->ch + maxp + 1), sizeof *ps->mb);
+    ps->mb = calloc((size_t)(ps->ch + maxp + 1 + (ps->merged ? lo->n : 0)), sizeof *ps->mb);
     ps->inv = calloc((size_t)(ps->G + 1), sizeof *ps->inv);
     return ps->gq_n && ps->gq_base && ps->mb && ps->inv;
 }
@@ -295,27 +310,71 @@ static void partial_children(pass *ps, sw_list *lo, int64_t *extra)
     }
 }
 
+/* Links of child block b. */
+static int64_t block_links(const sw_list *lo, int64_t b)
+{
+    int64_t w = 0;
+    for (int64_t sw = lo->first[b]; sw < lo->first[b + 1]; sw++)
+        w += lo->up[sw];
+    return w;
+}
+
+/* Switches of the merged top group: the fewest n that carry the links (ceil(S / d), into
+ * *min_links), reach U distinct switches from each switch below (one link to each), and give
+ * every top switch the same share of each child block: link j of every block lands on switch
+ * j mod n, so each block's links split evenly over the tier and every split along blocks
+ * crosses in full; that needs the sum over blocks of ceil(W_b / n) <= d. 0 when no n below
+ * `limit` does. */
+static int64_t merged_size(const sw_list *lo, int64_t cb0, int64_t cb1, int64_t d, int64_t U,
+                           int64_t limit, int64_t *min_links)
+{
+    int64_t S = 0;
+    for (int64_t b = cb0; b < cb1; b++)
+        S += block_links(lo, b);
+    *min_links = S > 0 ? ceil_div(S, d) : 1;
+    for (int64_t n = *min_links > U ? *min_links : U; n < limit; n++) {
+        int64_t most = 0;
+        for (int64_t b = cb0; b < cb1 && most <= d; b++)
+            most += ceil_div(block_links(lo, b), n);
+        if (most <= d)
+            return n;
+    }
+    return 0;
+}
+
 /* Pass A: group sizes (fixed: the design's); whole members rounded up to the even
  * multiplicity. Returns the upper switches the groups get (0 when fixed). */
 static int64_t group_sizes(build_ctx *c, pass *ps, sw_list *lo, const sw_list *hi, int64_t *need,
                            int64_t *extra)
 {
-    int64_t total = 0;
+    int64_t total = 0, at_least = 1;
+    /* The top tier's minimum (min_top_switches), shared over its groups. */
+    if (ps->t == ps->L && c->rs->min_top > 1 && ps->G > 0)
+        at_least = ceil_div(c->rs->min_top, ps->G);
     for (int64_t beta = 0; beta < ps->nb; beta++) {
         int64_t cb0, cb1, base = 0, P = ps->gq_first[beta + 1] - ps->gq_first[beta];
         children_of(ps, lo, beta, &cb0, &cb1);
         for (int64_t q = 0; q < P; q++) {
             int64_t g = ps->gq_first[beta] + q, n, S = 0;
-            int64_t k = gather(ps->mb, lo, cb0, cb1, q, P, ps->inv + ps->gq_first[beta]);
+            int64_t k = gather(ps->mb, lo, cb0, cb1, q, P, ps->inv + ps->gq_first[beta],
+                               ps->merged);
             for (int64_t i = 0; i < k; i++)
                 S += ps->mb[i].k;
             if (ps->fixed) {
                 n = hi->gq_n[hi->gq_first[beta] + q];
                 base = hi->gq_base[hi->gq_first[beta] + q];
-            } else {
-                n = group_size(c, ps->spread, ps->mb, k, ps->d, ps->U);
+            } else if (ps->merged) {
+                n = merged_size(lo, cb0, cb1, ps->d, ps->U, ps->limit, &ps->min_links);
+                if (n == 0)
+                    return -1;
                 if (need)
-                    *need += S > 0 ? ceil_div(S, ps->d) : 1;
+                    *need += n;
+            } else {
+                n = group_size(c, ps->spread, ps->mb, k, ps->d, ps->U, at_least);
+                if (need) {
+                    int64_t by_links = S > 0 ? ceil_div(S, ps->d) : 1;
+                    *need += by_links > at_least ? by_links : at_least;
+                }
             }
             ps->gq_n[g] = (int32_t)n;
             ps->gq_base[g] = (int32_t)base;
@@ -360,17 +419,40 @@ static int upper_make(const pass *ps, sw_list *hi, int64_t total)
     return 1;
 }
 
+/* Pass B of the merged top group (merged_size): link j of every child block on switch
+ * j mod n. */
+static void merged_place(pass *ps, sw_list *lo, sw_list *hi, int64_t *zc)
+{
+    const int64_t n = ps->gq_n[0];
+    for (int64_t b = 0; b < lo->blocks; b++) {
+        int64_t j = 0;
+        for (int64_t sw = lo->first[b]; sw < lo->first[b + 1]; sw++)
+            for (int64_t k = 0; k < lo->up[sw]; k++, j++) {
+                const int64_t z = j % n, at = lo->upoff[sw] + k;
+                lo->tgt[at] = (int32_t)z;
+                lo->tport[at] = (int32_t)zc[z]++;
+                if (!ps->fixed)
+                    hi->load[z]++;
+            }
+    }
+}
+
 /* Pass B: every uplink's upper switch and port, members in child order; zc counts the links
  * each upper switch takes. */
 static void uplinks_place(pass *ps, sw_list *lo, sw_list *hi, int64_t *zc)
 {
     const int even = ps->spread == FP_SPREAD_EVEN;
+    if (ps->merged) {
+        merged_place(ps, lo, hi, zc);
+        return;
+    }
     for (int64_t beta = 0; beta < ps->nb; beta++) {
         int64_t cb0, cb1, P = ps->gq_first[beta + 1] - ps->gq_first[beta];
         children_of(ps, lo, beta, &cb0, &cb1);
         for (int64_t q = 0; q < P; q++) {
             int64_t g = ps->gq_first[beta] + q, n = ps->gq_n[g];
-            int64_t k = gather(ps->mb, lo, cb0, cb1, q, P, ps->inv + ps->gq_first[beta]);
+            int64_t k = gather(ps->mb, lo, cb0, cb1, q, P, ps->inv + ps->gq_first[beta],
+                               ps->merged);
             int64_t gb = hi->first[beta] + ps->gq_base[g], s = 0;
             for (int64_t i = 0; i < k; i++) {
                 const bundle *mb = &ps->mb[i];
@@ -413,12 +495,68 @@ static int level_pass(build_ctx *c, int spread, int t, sw_list *lo, sw_list *hi,
     ps.nb = t == ps.L ? 1 : ceil_div(lo->blocks, ps.ch);
     if (fixed && hi->blocks < ps.nb)
         return 0;   /* the design has every block the present fabric has */
+    ps.merged = fixed ? hi->merged : 0;
     if (!groups_make(&ps, lo, hi))
         goto out;
+    int32_t *up0 = NULL;
+    /* The top of 4 tiers only: over pods (3 tiers) a split inside a pod loses a little of the
+     * bisection when the cores mix positions (max-flow on 20,000 GPUs), over zones it does not. */
+    if (!fixed && t == ps.L && ps.L >= 4 && (up0 = malloc(sizeof *up0 * (size_t)(lo->n + 1))) == NULL)
+        goto out;
+    if (up0)
+        memcpy(up0, lo->up, sizeof *up0 * (size_t)lo->n);
+    const int64_t need0 = need ? *need : 0;
+    int64_t per_position = 0, min_links = 0;
     partial_children(&ps, lo, extra);
     int64_t total = group_sizes(c, &ps, lo, hi, need, extra);
+    if (up0) {
+        /* The top tier as one group over every switch below, when that builds fewer than the
+         * groups per position (a few zones or pods under-fill each position's group): a
+         * switch's uplinks then spread over the whole tier, which carries every link at the
+         * minimum count and keeps the bisection (each zone's share of every top switch). */
+        pass pm = ps;
+        pm.merged = 1;
+        pm.limit = total;
+        pm.gq_first = NULL;
+        pm.gq_n = NULL;
+        pm.gq_base = NULL;
+        pm.mb = NULL;
+        pm.inv = NULL;
+        pm.G = 0;
+        int32_t *up1 = malloc(sizeof *up1 * (size_t)(lo->n + 1));
+        int ok_m = up1 != NULL && groups_make(&pm, lo, hi);
+        if (ok_m) {
+            int64_t need_m = 0;
+            memcpy(up1, lo->up, sizeof *up1 * (size_t)lo->n);
+            memcpy(lo->up, up0, sizeof *up0 * (size_t)lo->n);
+            int64_t tm = group_sizes(c, &pm, lo, hi, &need_m, NULL);
+            if (tm > 0 && tm < total) {
+                pass_free(&ps);
+                ps = pm;
+                per_position = total;
+                min_links = pm.min_links;
+                total = tm;
+                if (need)
+                    *need = need0 + need_m;
+            } else {
+                memcpy(lo->up, up1, sizeof *up1 * (size_t)lo->n);
+                pass_free(&pm);
+            }
+        } else {
+            pass_free(&pm);
+        }
+        free(up1);
+        free(up0);
+        if (!ok_m)
+            goto out;
+    }
     if (!fixed && !upper_make(&ps, hi, total))
         goto out;
+    if (!fixed) {
+        hi->merged = ps.merged;
+        hi->per_position = per_position;
+        hi->min_links = min_links;
+    }
     lo->upoff[0] = 0;
     for (int64_t i = 0; i < lo->n; i++)
         lo->upoff[i + 1] = lo->upoff[i] + lo->up[i];

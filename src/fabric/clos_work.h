@@ -93,6 +93,10 @@ typedef struct sw_list {
     int64_t *gq_first;
     int32_t *gq_base, *gq_n;
     int64_t n_gq;
+    int merged;         /* the top tier as one group over every switch below (no tier beyond
+                           need: the groups per position would build more) */
+    int64_t per_position;   /* merged: the switches groups per position would have built */
+    int64_t min_links;      /* merged: the fewest that carry the links, ceil(links / down) */
 } sw_list;
 
 typedef struct shape {

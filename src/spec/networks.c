@@ -68,8 +68,10 @@ void fp__net_error_repoint(fp_error *err, const char *base)
         repoint_link_speed(err->msg, sizeof err->msg, base);
     }
     static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
-                                        "/fabric/su_servers", "/fabric", "/mlag_peer_links" };
-    static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "", "/mlag_peer_links" };
+                                        "/fabric/su_servers", "/fabric", "/mlag_peer_links",
+                                        "/hosts_per_leaf" };
+    static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "", "/mlag_peer_links",
+                                      "/hosts_per_leaf" };
     if (err == NULL)
         return;
     for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
@@ -157,7 +159,8 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
 static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *compute, int gbps)
 {
     const char *plan_name = compute->name;
-    static const char *const pass[] = { "switch", "tiers", "oversubscription", "reserve", NULL };
+    static const char *const pass[] = { "switch", "tiers", "oversubscription", "reserve", "spread",
+                                        "min_top_switches", "uplinks_per_leaf", NULL };
     cJSON *root = cJSON_CreateObject(), *cl = cJSON_CreateObject(), *fa = cJSON_CreateObject();
     char name[200];
     if (root == NULL || cl == NULL || fa == NULL) {
@@ -184,10 +187,16 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *co
         cJSON_AddItemToObject(cl, "nic", on);
         cJSON_AddNumberToObject(cl, "nics_per_server", 1);
     }
-    int by_unit = !ns->dual_homed && compute->topology == FP_TOPO_RAIL;
+    /* hosts_per_leaf: units of that many hosts, a leaf (or a pair) each. */
+    int by_unit = !ns->dual_homed && (compute->topology == FP_TOPO_RAIL || ns->hosts_per_leaf > 0);
     cJSON_AddStringToObject(fa, "topology", ns->dual_homed || by_unit ? "rail-optimized" : "clos");
     if (by_unit)
-        cJSON_AddNumberToObject(fa, "su_servers", compute->su_servers);
+        cJSON_AddNumberToObject(fa, "su_servers", ns->hosts_per_leaf > 0 ? ns->hosts_per_leaf
+                                                                         : compute->su_servers);
+    /* Never one top switch for a dual-homed network: its pairs would share a single point of
+     * failure above them. */
+    if (ns->dual_homed && cJSON_GetObjectItemCaseSensitive(n, "min_top_switches") == NULL)
+        cJSON_AddNumberToObject(fa, "min_top_switches", 2);
     cJSON_AddNumberToObject(fa, "link_gbps", gbps);
     for (int k = 0; pass[k]; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, pass[k]);
@@ -208,12 +217,18 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
 {
     fp_rspec *rs = &ns->rs;
     const fp_tier_spec *ts = &rs->tier[0];
+    if (ns->hosts_per_leaf > fp__tier_down(rs, 0))
+        FP_FAIL(err, FP_EDESIGN, "/hosts_per_leaf",
+                "/hosts_per_leaf: %d hosts, but the %s leaf has %d down ports beside its up links%s; expected at most %d",
+                ns->hosts_per_leaf, ts->model.id, fp__tier_down(rs, 0),
+                rs->reserve > 0 ? " and the reserve" : "", fp__tier_down(rs, 0));
     if (!ns->dual_homed) {
         /* A single-homed network in the compute fabric's scalable units (sub_spec): a leaf
          * that has room for several whole units takes them (SUs of 8 servers on 48-port
-         * leaves: 6 to a leaf), so small units do not each get a leaf of their own. */
+         * leaves: 6 to a leaf), so small units do not each get a leaf of their own. With
+         * hosts_per_leaf the units are that many hosts already. */
         int d = rs->topology == FP_TOPO_RAIL ? fp__tier_down(rs, 0) : 0;
-        if (rs->su_servers > 0 && d >= 2 * rs->su_servers)
+        if (ns->hosts_per_leaf == 0 && rs->su_servers > 0 && d >= 2 * rs->su_servers)
             rs->su_servers = d / rs->su_servers * rs->su_servers;
         return FP_OK;
     }
@@ -237,7 +252,8 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
     for (int step = 0;; step++) {
         int64_t down = fp__tier_down(rs, 0) > 0 ? fp__tier_down(rs, 0) : 1;
         int64_t pairs = (ns->hosts + down - 1) / down;
-        rs->su_servers = (int)((ns->hosts + pairs - 1) / pairs);
+        rs->su_servers = ns->hosts_per_leaf > 0 ? ns->hosts_per_leaf
+                                                : (int)((ns->hosts + pairs - 1) / pairs);
         rs->topology = FP_TOPO_RAIL;
         /* The peer links start on the first whole cage after a leaf's unit and its up links. */
         int used = rs->su_servers + fp__up_for(rs, 0, rs->su_servers);
@@ -245,7 +261,8 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
             return FP_OK;
         fp_error e = { 0 };
         if (step > ts->radix / kc ||
-            (rs->reserve += (double)kc / ts->radix, fp__spec_check_ports(rs, &e)) != FP_OK)
+            (rs->reserve += (double)kc / ts->radix, fp__spec_check_ports(rs, &e)) != FP_OK ||
+            ns->hosts_per_leaf > fp__tier_down(rs, 0))
             FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
                     "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d ports) beside their hosts' and up links; expected fewer peer links, a larger switch or more tiers",
                     ns->peer_links, ts->model.id, ts->radix);
@@ -258,7 +275,9 @@ static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, in
 {
     static const char *const keys[] = { "name", "role", "ports_per_server", "port_gbps", "nic",
                                         "dual_homed", "extra_endpoints", "switch", "tiers",
-                                        "oversubscription", "reserve", "mlag_peer_links", NULL };
+                                        "oversubscription", "reserve", "mlag_peer_links",
+                                        "spread", "min_top_switches", "uplinks_per_leaf",
+                                        "hosts_per_leaf", NULL };
     char role[32] = "", d[96], p[160];
     fp_status rc;
     if (!cJSON_IsObject(n))
@@ -314,8 +333,18 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
                     p, ns->ports);
     }
     ns->peer_links = -1;
-    if ((rc = fp__json_i32(n, "mlag_peer_links", base, 0, 16, &ns->peer_links, err)) != FP_OK)
+    int min_top = 0;
+    if ((rc = fp__json_i32(n, "mlag_peer_links", base, 0, 16, &ns->peer_links, err)) != FP_OK ||
+        (rc = fp__json_i32(n, "hosts_per_leaf", base, 1, 4096, &ns->hosts_per_leaf, err)) != FP_OK ||
+        (rc = fp__json_i32(n, "min_top_switches", base, 1, 4096, &min_top, err)) != FP_OK)
         return rc;
+    if (ns->dual_homed && min_top % 2 != 0) {
+        /* The top switches of a dual-homed network come in pairs: each leaf pair's two
+         * uplink sets then land on two switches, and one failing leaves the other. */
+        snprintf(p, sizeof p, "%s/min_top_switches", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: %d, but a dual-homed network's top switches come in pairs (never one above all its pairs); expected an even number (default 2)",
+                p, min_top);
+    }
     if (ns->peer_links > 0 && !ns->dual_homed) {
         snprintf(p, sizeof p, "%s/mlag_peer_links", base);
         FP_FAIL(err, FP_EINVAL, p, "%s: %d peer links, but the network is not dual-homed; MLAG peer links join the two leaves of a pair (set dual_homed, or leave mlag_peer_links out)",

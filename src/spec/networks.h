@@ -33,6 +33,10 @@ typedef struct fp_net_spec {
     int peer_links;             /* dual-homed: MLAG peer links between the two leaves of each
                                    pair (spec mlag_peer_links; default 2 on Ethernet, 0 on
                                    InfiniBand, which has no MLAG) */
+    int hosts_per_leaf;         /* spec hosts_per_leaf: the hosts one leaf takes (a dual-homed
+                                   pair: each of its leaves), 0 when not given (single-homed
+                                   beside a rail-optimized compute fabric: whole scalable units;
+                                   dual-homed: spread evenly over as few pairs as hold them) */
     char note[256];             /* a choice the reader should know ("" for none): default MLAG
                                    peer links dropped */
     int64_t servers;            /* compute servers attached (production and hot spares) */

@@ -127,6 +127,10 @@ typedef struct fp_rspec {
     unsigned protocols;     /* FP_PROTO_* every device of the fabric speaks */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int min_top;                /* fabric.min_top_switches: the top tier has at least this many
+                                   switches (1 when not given; 2 for a dual-homed network) */
+    int leaf_up;                /* fabric.uplinks_per_leaf: every leaf with hosts has exactly
+                                   this many up links, whatever its ratio (0: by the ratio) */
     int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
@@ -135,12 +139,15 @@ typedef struct fp_rspec {
 enum { FP_SPREAD_EVEN = 0, FP_SPREAD_BALANCED = 1 };
 
 /* Up links a tier-t switch (0 = leaf) needs for d down links at its ratio: the ratio is of
- * bandwidth (down Gb/s : up Gb/s), so faster uplinks need fewer of them. */
+ * bandwidth (down Gb/s : up Gb/s), so faster uplinks need fewer of them. A leaf with
+ * uplinks_per_leaf given (rs->leaf_up) has that many, whatever d. */
 static inline int fp__up_for(const fp_rspec *rs, int t, int d)
 {
     const fp_tier_spec *ts = &rs->tier[t];
     if (d <= 0)
         return 0;
+    if (t == 0 && rs->leaf_up > 0)
+        return rs->leaf_up;
     return (int)ceil((double)d * ts->gbps_down / ((double)ts->gbps_up * rs->oversub[t]) - 1e-9);
 }
 /* Down ports of a tier-t switch below the top tier (spec_fabric.c), its up ports

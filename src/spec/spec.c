@@ -103,11 +103,13 @@ fp_status fp_spec_preset_info(size_t i, char *name, size_t name_n, char *desc, s
     if (rc != FP_OK)
         return rc;
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "presets");
-    const cJSON *p = cJSON_GetArrayItem(arr, (int)i);
-    if (p == NULL || i > (size_t)cJSON_GetArraySize(arr)) {
+    const size_t count = (size_t)cJSON_GetArraySize(arr);
+    /* The range is checked before the index is narrowed to cJSON's int, and the count kept:
+     * the message must not read the tree after it is freed. */
+    const cJSON *p = i < count ? cJSON_GetArrayItem(arr, (int)i) : NULL;
+    if (p == NULL) {
         cJSON_Delete(root);
-        FP_FAIL(err, FP_EINVAL, "", "preset %zu out of range (there are %d)", i,
-                cJSON_GetArraySize(arr));
+        FP_FAIL(err, FP_EINVAL, "", "preset %zu out of range (there are %zu)", i, count);
     }
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(p, "name");
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(p, "description");

@@ -101,14 +101,15 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
 }
 
 /* The fabric section's scalars: keys, topology, scalable unit, planes, reserve, spread,
- * build_for_gpus. */
+ * build_for_gpus, min_top_switches, uplinks_per_leaf. */
 static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
 {
     static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
                                         "su_servers", "planes", "reserve", "spread",
-                                        "build_for_gpus", "link_gbps", NULL };
+                                        "build_for_gpus", "link_gbps", "min_top_switches",
+                                        "uplinks_per_leaf", NULL };
     char topo[32] = "rail-optimized", spread[32] = "even";
-    int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus;
+    int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus, min_top = 1, leaf_up = 0;
     double reserve = 0;
     fp_status rc;
     if (f && ((rc = fp__json_check_keys(f, "/fabric", keys, err)) != FP_OK ||
@@ -117,8 +118,12 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
               (rc = fp__json_int(f, "planes", "/fabric", 1, FP_MAX_PLANES, &planes, err)) != FP_OK ||
               (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK ||
               (rc = fp__json_str(f, "spread", "/fabric", spread, sizeof spread, err)) != FP_OK ||
-              (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, MAX_GPUS, &build_for, err)) != FP_OK))
+              (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, MAX_GPUS, &build_for, err)) != FP_OK ||
+              (rc = fp__json_int(f, "min_top_switches", "/fabric", 1, 4096, &min_top, err)) != FP_OK ||
+              (rc = fp__json_int(f, "uplinks_per_leaf", "/fabric", 1, 4096, &leaf_up, err)) != FP_OK))
         return rc;
+    rs->min_top = (int)min_top;
+    rs->leaf_up = (int)leaf_up;
     if (strcmp(spread, "even") == 0)
         rs->spread = FP_SPREAD_EVEN;
     else if (strcmp(spread, "balanced") == 0)
@@ -448,6 +453,33 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
     return FP_OK;
 }
 
+/* uplinks_per_leaf: not beside a leaf ratio of its own, and room for at least one host beside
+ * that many up links (on the leaf's uplink ports when it has them). */
+static fp_status check_leaf_up(const fp_rspec *rs, fp_error *err)
+{
+    char ratio[32];
+    const fp_tier_spec *ts = &rs->tier[0];
+    if (rs->leaf_up == 0)
+        return FP_OK;
+    if (rs->n_oversub > 0 && rs->oversub[0] != 1.0)
+        FP_FAIL(err, FP_EINVAL, "/fabric/uplinks_per_leaf",
+                "/fabric/uplinks_per_leaf: %d up links per leaf and a leaf ratio of %s (/fabric/oversubscription/0) both fix the leaf's up links; expected one of them (give 1 for the leaf's entry)",
+                rs->leaf_up, fp_ratio_text(rs->oversub[0], ratio, sizeof ratio));
+    if (fp__tier_down(rs, 0) < 1) {
+        if (ts->model.uplink_ports > 0)
+            FP_FAIL(err, FP_EDESIGN, "/fabric/uplinks_per_leaf",
+                    "/fabric/uplinks_per_leaf: %d up links, but the %s leaf has %d uplink ports%s; expected at most %d",
+                    rs->leaf_up, ts->model.id, ts->model.uplink_ports,
+                    rs->reserve > 0 ? " (after the reserve: fewer)" : "",
+                    (int)floor(ts->model.uplink_ports * (1.0 - rs->reserve) + 1e-9) * ts->breakout_up);
+        FP_FAIL(err, FP_EDESIGN, "/fabric/uplinks_per_leaf",
+                "/fabric/uplinks_per_leaf: %d up links leave no port for a host on the %s leaf (%d ports at %dG%s); expected fewer up links",
+                rs->leaf_up, ts->model.id, ts->radix, ts->gbps_down,
+                rs->reserve > 0 ? ", less the reserve" : "");
+    }
+    return FP_OK;
+}
+
 /* Checks that need cluster and fabric together. */
 fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
 {
@@ -458,6 +490,8 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
     for (int i = 0; i < FP_MAX_TIERS; i++)
         if ((rc = check_tier_ports(rs, i, err)) != FP_OK)
             return rc;
+    if ((rc = check_leaf_up(rs, err)) != FP_OK)
+        return rc;
     return fp__port_names_check(&rs->nic, 1, rs->nics_per_server * rs->nic.ports, "/cluster/nic",
                                 err);
 }

@@ -141,20 +141,105 @@ void fp__outbuf_put(fp_outbuf *b, const char *s, size_t len)
     b->n += len;
 }
 
-void fp__outbuf_csv(fp_outbuf *b, const char *s)
+/* ---- CSV cells: the one rule every CSV the program writes follows ---- */
+
+/* A number as a spreadsheet reads one: [+-]digits[.digits][(e|E)[+-]digits]. A cell that is
+ * one is a number, not a formula, even with a leading sign. */
+static int csv_number(const char *s, size_t n)
 {
-    size_t len = strcspn(s, ",\"\n\r");
-    if (s[len] == '\0') {
-        fp__outbuf_put(b, s, len);
+    size_t i = 0, d = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        d++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            d++;
+    if (d == 0)
+        return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t e = 0;
+        if (++i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            e++;
+        if (e == 0)
+            return 0;
+    }
+    return i == n;
+}
+
+int fp__csv_formula(const char *s, size_t n)
+{
+    return n > 0 && memchr("=+-@\t\r", s[0], 6) != NULL && !csv_number(s, n);
+}
+
+int fp__csv_plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+            return 0;
+    return !fp__csv_formula(s, n);
+}
+
+void fp__csv_cell(fp_csv_put put, void *ctx, const char *s, size_t n)
+{
+    if (fp__csv_plain(s, n)) {
+        put(ctx, s, n);
         return;
     }
-    fp__outbuf_char(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            fp__outbuf_char(b, '"');
-        fp__outbuf_char(b, *s);
+    /* Quoted, inner quotes doubled (RFC 4180); text a spreadsheet would run as a formula gets
+     * a leading apostrophe inside the quotes (the OWASP rule), so it is shown as text. */
+    put(ctx, fp__csv_formula(s, n) ? "\"'" : "\"", fp__csv_formula(s, n) ? 2 : 1);
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '"') {
+            put(ctx, s + from, i + 1 - from);
+            from = i;
+        }
+    put(ctx, s + from, n - from);
+    put(ctx, "\"", 1);
+}
+
+static void put_outbuf(void *ctx, const char *s, size_t n)
+{
+    fp__outbuf_put(ctx, s, n);
+}
+
+void fp__outbuf_csv_n(fp_outbuf *b, const char *s, size_t n)
+{
+    if (fp__csv_plain(s, n))
+        fp__outbuf_put(b, s, n);
+    else
+        fp__csv_cell(put_outbuf, b, s, n);
+}
+
+void fp__outbuf_csv(fp_outbuf *b, const char *s)
+{
+    fp__outbuf_csv_n(b, s, strlen(s));
+}
+
+void fp__csv_row(fp_outbuf *b, const char *const *fields, size_t n, int plain)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fp__outbuf_char(b, ',');
+        if (plain)
+            fp__outbuf_str(b, fields[i]);
+        else
+            fp__outbuf_csv(b, fields[i]);
     }
-    fp__outbuf_char(b, '"');
+    fp__outbuf_char(b, '\n');
+}
+
+static void put_file(void *ctx, const char *s, size_t n)
+{
+    fwrite(s, 1, n, ctx);
+}
+
+void fp__csv_field(FILE *f, const char *s)
+{
+    fp__csv_cell(put_file, f, s, strlen(s));
 }
 
 const char *fp_ratio_text(double ratio, char *buf, size_t n)

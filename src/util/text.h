@@ -42,8 +42,24 @@ fp_status fp__outbuf_open(fp_outbuf **out, const char *path, const char *header,
 fp_status fp__outbuf_close(fp_outbuf *ob, const char *path, fp_status rc, fp_error *err);
 void fp__outbuf_flush(fp_outbuf *b);
 void fp__outbuf_put(fp_outbuf *b, const char *s, size_t len);
-/* s as one CSV field: quoted (and inner quotes doubled) when it holds , " or a line break. */
+/* ---- CSV cells (every CSV fabplan writes, docs/outputs.md "CSV cells") ----
+ * A text cell is written as it is when it is plain; else it is quoted (inner quotes doubled,
+ * RFC 4180) and, when a spreadsheet would run it as a formula, starts with an apostrophe inside
+ * the quotes (OWASP's rule: text beginning with = + - @ TAB or CR). A number ("-12", "+1.5e3")
+ * is not a formula and stays as it is. */
+/* 1 when s (n bytes) is text a spreadsheet would read as a formula. */
+int fp__csv_formula(const char *s, size_t n);
+/* 1 when s (n bytes) is a cell as it is: no , " CR or LF and not a formula. */
+int fp__csv_plain(const char *s, size_t n);
+typedef void (*fp_csv_put)(void *ctx, const char *s, size_t n);
+/* The one cell writer: s (n bytes) as one cell through put. */
+void fp__csv_cell(fp_csv_put put, void *ctx, const char *s, size_t n);
+/* s as one CSV cell into b (fp__csv_cell). */
 void fp__outbuf_csv(fp_outbuf *b, const char *s);
+void fp__outbuf_csv_n(fp_outbuf *b, const char *s, size_t n);
+/* One CSV record: fields as cells separated by ',' and a '\n'. plain: every field is known to be
+ * plain (fp__csv_plain), so none is scanned. */
+void fp__csv_row(fp_outbuf *b, const char *const *fields, size_t n, int plain);
 static inline void fp__outbuf_char(fp_outbuf *b, char c)
 {
     if (b->n == sizeof b->buf)

@@ -45,21 +45,6 @@ fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err
     return FP_OK;
 }
 
-void fp__csv_field(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r") == NULL) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 fp_status fp__close_written(FILE *f, const char *path, fp_error *err)
 {
     int bad = ferror(f), e = errno;

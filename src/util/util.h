@@ -32,7 +32,7 @@ static inline uint64_t fp__hash_text(const char *s)
 
 /* ---- files (util.c) ---- */
 fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
-/* CSV field quoting per RFC 4180 when needed. */
+/* s as one CSV cell into f: the rule of fp__csv_cell (util/text.h). */
 void fp__csv_field(FILE *f, const char *s);
 /* Close a file that was written; FP_EIO naming path and the reason when any write or the close
  * failed. */

@@ -43,37 +43,112 @@ struct fp_dirent64 {
     char d_name[];
 };
 
-/* Remove name (relative to dfd): a file or a link is unlinked (unlink never follows a link);
- * a directory is emptied the same way and removed. Uses only system calls, so a signal handler
- * may call it. depth bounds the recursion (our trees are two levels deep). */
-static void remove_tree_at(int dfd, const char *name, int depth)
+/* How many entries one removal may take before it gives up (fp__publish_cleanup_limit): our
+ * temporary folders hold at most a few hundred; a bigger tree was planted or keeps growing. */
+static long cleanup_limit = 1000000;
+
+long fp__publish_cleanup_limit(long limit)
+{
+    long old = cleanup_limit;
+    if (limit > 0)
+        cleanup_limit = limit;
+    return old;
+}
+
+/* Empty folder fd (the root of the tree being removed) of whatever it holds beside the
+ * sub-folders, and move each grandchild folder up into root under a fresh name, so the tree
+ * gets flatter instead of being descended into. *budget counts the entries handled. */
+static int hoist_from(int root, int fd, long *budget, unsigned *fresh)
+{
+    char buf[4096] __attribute__((aligned(8)));
+    long n;
+    lseek(fd, 0, SEEK_SET);
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+        for (long off = 0; off < n;) {
+            struct fp_dirent64 *e = (struct fp_dirent64 *)(void *)(buf + off);
+            off += e->d_reclen;
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            if (--*budget < 0) {
+                errno = E2BIG;
+                return -1;
+            }
+            if (unlinkat(fd, e->d_name, 0) == 0 || errno == ENOENT)
+                continue;
+            if (errno != EISDIR && errno != EPERM)
+                return -1;
+            if (fd == root) {
+                /* A child folder: removed now if empty, else emptied in the loop below. */
+                if (unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+                    continue;
+                int sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub < 0)
+                    return -1;
+                int bad = hoist_from(root, sub, budget, fresh);
+                close(sub);
+                if (bad)
+                    return -1;
+                /* Empty unless a grandchild could not move up; the next pass retries. */
+                unlinkat(fd, e->d_name, AT_REMOVEDIR);
+                continue;
+            }
+            /* A grandchild folder: up into root (a name that is taken fails; take the next). */
+            char up[24] = ".gone-";
+            int moved = 0;
+            for (int tries = 0; tries < 16 && !moved; tries++) {
+                unsigned v = (*fresh)++;
+                size_t k = 6;
+                do
+                    up[k++] = (char)('a' + v % 26);
+                while ((v /= 26) != 0 && k < sizeof up - 1);
+                up[k] = '\0';
+                moved = renameat(fd, e->d_name, root, up) == 0;
+                if (!moved && errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR)
+                    return -1;
+            }
+            if (!moved)
+                return -1;
+        }
+    }
+    return n < 0 ? -1 : 0;
+}
+
+/* Remove name (relative to dfd) and everything in it. A file or a link is unlinked (unlink
+ * never follows a link). A folder is emptied without recursion: its files are unlinked and its
+ * sub-folders' sub-folders renamed up into it, pass after pass, so any depth takes constant
+ * stack and time linear in the entries (each is unlinked or moved once). Uses only system
+ * calls, so a signal handler may call it. Gives up after cleanup_limit entries (a tree that
+ * big, or one another process keeps filling, was not left by fabplan). 0 when name is gone,
+ * -1 with errno otherwise (E2BIG: the limit). */
+static int remove_tree_at(int dfd, const char *name)
 {
     if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
-        return;
-    if (depth > 8)
-        return;
+        return 0;
     int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return;
-    /* Empty it and remove it; again while it is not empty: a signal handler may run while
-     * another writing thread still creates a document in it. */
-    for (int pass = 0; pass < 64; pass++) {
-        char buf[4096] __attribute__((aligned(8)));
-        long n;
-        lseek(fd, 0, SEEK_SET);
-        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
-            for (long off = 0; off < n;) {
-                struct fp_dirent64 *e = (struct fp_dirent64 *)(void *)(buf + off);
-                off += e->d_reclen;
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                remove_tree_at(fd, e->d_name, depth + 1);
-            }
-        }
-        if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno != ENOTEMPTY)
+        return -1;
+    long budget = cleanup_limit;
+    unsigned fresh = 0;
+    int bad = 0;
+    /* Each pass removes every entry it sees; folders moved up are seen by the next one. A pass
+     * costs at least one entry of the budget until the folder is empty, so the loop ends. */
+    while ((bad = hoist_from(fd, fd, &budget, &fresh)) == 0) {
+        if (unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
             break;
+        if (errno != ENOTEMPTY && errno != EEXIST) {
+            bad = -1;
+            break;
+        }
+        if (--budget < 0) {
+            errno = E2BIG;
+            bad = -1;
+            break;
+        }
     }
+    int e = errno;
     close(fd);
+    errno = e;
+    return bad;
 }
 
 /* ---- temporary folders of the writes in progress, for fp_write_cleanup_signal ---- */
@@ -111,7 +186,7 @@ void fp_write_cleanup_signal(void)
 {
     for (int i = 0; i < MAX_ACTIVE; i++)
         if (__atomic_load_n(&active[i].used, __ATOMIC_SEQ_CST)) {
-            remove_tree_at(active[i].dfd, active[i].name, 0);
+            remove_tree_at(active[i].dfd, active[i].name);
             active[i].used = 0;
         }
 }
@@ -141,8 +216,10 @@ static fp_status make_dirs(const char *dir, fp_error *err)
 }
 
 /* Remove the temporary folders of runs that were killed (we hold the lock, so no live run owns
- * one). They are never published. */
-static void remove_stale(int dfd)
+ * one). They are never published. Only folders of our own user are fabplan's (mkdtemp made
+ * them); anything else of that name is left alone. A folder that cannot be removed (the
+ * entry limit, a permission) is an FP_EIO error naming it: the run stops instead of hanging. */
+static fp_status remove_stale(int dfd, const char *dir, fp_error *err)
 {
     int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -150,20 +227,37 @@ static void remove_stale(int dfd)
     if (d == NULL) {
         if (fd >= 0)
             close(fd);
-        return;
+        FP_FAIL(err, FP_EIO, dir, "cannot read %s: %s", dir, strerror(errno));
     }
-    char names[16][256];
-    int n;
-    do {
-        n = 0;
+    /* Again while a pass removed one: removing while reading may hide an entry from readdir. */
+    for (int removed = 1; removed;) {
+        removed = 0;
         rewinddir(d);
-        while ((e = readdir(d)) != NULL && n < 16)
-            if (strncmp(e->d_name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0)
-                fp__copy_str(names[n++], sizeof names[0], e->d_name);
-        for (int i = 0; i < n; i++)
-            remove_tree_at(dfd, names[i], 0);
-    } while (n == 16);
+        while ((e = readdir(d)) != NULL) {
+            struct stat st;
+            if (strncmp(e->d_name, TMP_PREFIX, sizeof TMP_PREFIX - 1) != 0 ||
+                fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+                st.st_uid != geteuid())
+                continue;
+            if (remove_tree_at(dfd, e->d_name) != 0) {
+                int bad = errno;
+                char name[256];
+                fp__copy_str(name, sizeof name, e->d_name);
+                closedir(d);
+                if (bad == E2BIG)
+                    FP_FAIL(err, FP_EIO, dir,
+                            "cannot remove %s/%s (a temporary folder of a fabplan run that was "
+                            "killed): more than %ld entries; it was not made by fabplan, remove it "
+                            "by hand", dir, name, cleanup_limit);
+                FP_FAIL(err, FP_EIO, dir,
+                        "cannot remove %s/%s (a temporary folder of a fabplan run that was "
+                        "killed): %s; remove it by hand", dir, name, strerror(bad));
+            }
+            removed = 1;
+        }
+    }
     closedir(d);
+    return FP_OK;
 }
 
 /* Whole tree on disk: fsync every file and folder under name (relative to dfd). */
@@ -221,7 +315,8 @@ static fp_status run_open(run *r, const char *dir, fp_error *err)
                     dir);
         FP_FAIL(err, FP_EIO, dir, "cannot lock %s: %s", dir, strerror(errno));
     }
-    remove_stale(r->dfd);
+    if ((rc = remove_stale(r->dfd, dir, err)) != FP_OK)
+        return rc;
     snprintf(r->tpath, sizeof r->tpath, "%s/" TMP_PREFIX "XXXXXX", dir);
     if (fp__fault(FP_FAULT_OPEN) || mkdtemp(r->tpath) == NULL)
         FP_FAIL(err, FP_EIO, dir, "cannot create a temporary folder in %s: %s", dir,
@@ -241,7 +336,7 @@ static void run_close(run *r)
     if (r->tfd >= 0)
         close(r->tfd);
     if (r->dfd >= 0 && r->tname[0]) {
-        remove_tree_at(r->dfd, r->tname, 0);
+        remove_tree_at(r->dfd, r->tname);
         active_remove(r->slot);
     }
     if (r->lfd >= 0)

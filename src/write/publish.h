@@ -31,4 +31,8 @@ fp_status fp__publish_add(fp_publish *r, const char *name, int is_dir, char *pat
  * bounds the recursion: call with 0). 0 on success, -1 with errno set. */
 int fp__sync_tree(int dfd, const char *name, int depth);
 
+/* Test hook: the most entries one removal of a temporary folder takes before it fails (a
+ * positive limit sets it); returns the limit before. */
+long fp__publish_cleanup_limit(long limit);
+
 #endif

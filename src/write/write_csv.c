@@ -4,10 +4,22 @@
 #include <string.h>
 #include "write/writers.h"
 
-static int csv_plain(const char *s, size_t n)
+void fp_csv_field(FILE *f, const char *text)
 {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+    if (f != NULL && text != NULL)
+        fp__csv_field(f, text);
+}
+
+static int plain_str(const char *s)
+{
+    return fp__csv_plain(s, strlen(s));
+}
+
+/* Every NUL-terminated text of a table (off[0..n] the starts, the last one its end) plain. */
+static int plain_table(const char *text, const uint32_t *off, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (!fp__csv_plain(text + off[i], off[i + 1] - off[i] - 1))
             return 0;
     return 1;
 }
@@ -16,16 +28,16 @@ int fp__csv_plain_names(const fp_plan *plan)
 {
     const fp_names *nm = fp__plan_names(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
-    if (nm->text == NULL || !csv_plain(nm->text, nm->off[2 * nm->n_dev]) ||
-        !csv_plain(rs->nic.interface_names, strlen(rs->nic.interface_names)) ||
-        !csv_plain(rs->nic.id, strlen(rs->nic.id)))
+    if (nm->text == NULL || !plain_table(nm->text, nm->off, 2 * nm->n_dev) ||
+        (nm->port_off != NULL &&
+         !plain_table(nm->port_text, nm->port_off, nm->port_base[FP_MAX_TIERS + 1])) ||
+        !plain_str(rs->nic.interface_names) || !plain_str(rs->nic.id))
         return 0;
     for (int t = 0; t < fp__plan_fabric(plan)->tiers; t++)
-        if (!csv_plain(rs->tier[t].model.interface_names, strlen(rs->tier[t].model.interface_names)) ||
-            !csv_plain(rs->tier[t].model.id, strlen(rs->tier[t].model.id)))
+        if (!plain_str(rs->tier[t].model.interface_names) || !plain_str(rs->tier[t].model.id))
             return 0;
     for (int i = 0; i < rs->phys.n_parts; i++)
-        if (!csv_plain(rs->phys.parts[i].id, strlen(rs->phys.parts[i].id)))
+        if (!plain_str(rs->phys.parts[i].id))
             return 0;
     return 1;
 }
@@ -40,36 +52,39 @@ static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
     for (int64_t i = 0; i < nf->n_link; i++) {
         const fp_link *l = &nf->link[i];
         int b = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
-        size_t n = (size_t)snprintf(row, sizeof row, "%s-L%07lld,", ns->name, (long long)i + 1);
-        fp__outbuf_put(ob, row, n);
-        fp__outbuf_str(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->a));
+        size_t n = (size_t)snprintf(row, sizeof row, "%s-L%07lld", ns->name, (long long)i + 1);
+        fp__outbuf_csv_n(ob, row, n);
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__net_port_name(port, sizeof port, ns, nf, l->a, l->a_port));
+        fp__outbuf_csv(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->a));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->z));
+        fp__outbuf_csv(ob, fp__net_port_name(port, sizeof port, ns, nf, l->a, l->a_port));
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, fp__net_port_name(port, sizeof port, ns, nf, l->z, l->z_port));
+        fp__outbuf_csv(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->z));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_csv(ob, fp__net_port_name(port, sizeof port, ns, nf, l->z, l->z_port));
         /* The MLAG peer links follow the last boundary. */
-        n = (size_t)snprintf(row, sizeof row, ",%d,%s,%d,%s\n", ns->rs.gbps[b],
+        n = (size_t)snprintf(row, sizeof row, ",%d,%s,%d,", ns->rs.gbps[b],
                              i >= nf->boundary_base[nf->tiers]
                                  ? "mlag-peer"
                                  : fp__boundary_name(l->boundary, nf->tiers, bn, sizeof bn),
-                             l->plane + 1, ns->name);
+                             l->plane + 1);
         fp__outbuf_put(ob, row, n);
+        fp__outbuf_csv(ob, ns->name);
+        fp__outbuf_char(ob, '\n');
     }
 }
 
 /* A port's name from the name table (formatted only if the table lacks it). */
 static void put_port(fp_outbuf *ob, const fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
-                     int64_t dev, int port)
+                     int64_t dev, int port, int plain)
 {
     size_t len;
     char buf[FP_PORT_NAME_MAX];
     const char *t = fp__port_text(nm, fab, dev, port, &len);
     if (t)
-        fp__outbuf_put(ob, t, len);
+        fp__outbuf_field_n(ob, t, len, plain);
     else
-        fp__outbuf_str(ob, fp__port_name(buf, sizeof buf, fab, rs, dev, port));
+        fp__outbuf_field(ob, fp__port_name(buf, sizeof buf, fab, rs, dev, port), plain);
 }
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -93,7 +108,7 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
     }
     /* With spec `networks`, a network column (compute rows say "compute") and the networks'
      * links after the compute fabric's; without, the file is as it always was. */
-    const int nets = fp__plan_net_count(plan);
+    const int nets = fp__plan_net_count(plan), plain = fp__csv_plain_names(plan);
     fp__outbuf_str(ob, nets ? "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network\n"
                             : "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
     for (int64_t i = 0; i < fab->n_link; i++) {
@@ -103,13 +118,13 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         k += fp__put_uint_w(row + k, (uint64_t)fp__link_number(fab, i), 7);
         row[k++] = ',';
         fp__outbuf_put(ob, row, k);
-        fp__outbuf_put(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a));
+        fp__outbuf_field_n(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a), plain);
         fp__outbuf_char(ob, ',');
-        put_port(ob, nm, fab, rs, l->a, l->a_port);
+        put_port(ob, nm, fab, rs, l->a, l->a_port, plain);
         fp__outbuf_char(ob, ',');
-        fp__outbuf_put(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z));
+        fp__outbuf_field_n(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z), plain);
         fp__outbuf_char(ob, ',');
-        put_port(ob, nm, fab, rs, l->z, l->z_port);
+        put_port(ob, nm, fab, rs, l->z, l->z_port, plain);
         int sb = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
         fp__outbuf_put(ob, speed[sb], speed_len[sb]);
         fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS

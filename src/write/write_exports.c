@@ -4,22 +4,6 @@
 #include <string.h>
 #include "write/writers.h"
 
-/* plain: no field can need quoting (fp__csv_plain_names), so none is scanned for it. */
-static void csv_row_plain(fp_outbuf *ob, const char *const *fields, size_t n, int plain)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fp__outbuf_char(ob, ',');
-        fp__outbuf_field(ob, fields[i], plain);
-    }
-    fp__outbuf_char(ob, '\n');
-}
-
-static void csv_row(fp_outbuf *ob, const char *const *fields, size_t n)
-{
-    csv_row_plain(ob, fields, n, 0);
-}
-
 static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
 {
     if (o && o->progress && ((i & 0xffff) == 0 || i == n))
@@ -63,14 +47,14 @@ static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label
                             join_legs(fdev, sizeof fdev, c, 1),
                             join_legs(fport, sizeof fport, c, 2), medium, lab.text,
                             lab.line[0], lab.line[1], lab.line[2], net };
-    csv_row_plain(f, a_row, cols, plain);
+    fp__csv_row(f, a_row, cols, plain);
     for (int k = 0; k < c->n_z; k++) {
         const fp_cable_end *z = &c->z[k];
         fp__cable_end_label(&lab, c, k + 1, halls, st);
         const char *z_row[] = { c->id, lab.end, z->loc.text, z->device_name, z->port,
                                 c->a.loc.text, c->a.device_name, c->a.port, medium, lab.text,
                                 lab.line[0], lab.line[1], lab.line[2], net };
-        csv_row_plain(f, z_row, cols, plain);
+        fp__csv_row(f, z_row, cols, plain);
     }
 }
 
@@ -145,7 +129,7 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
             "True",
             "compute",
         };
-        csv_row(f, row, nets ? 8 : 7);
+        fp__csv_row(f, row, nets ? 8 : 7, 0);
         report(o, "topology.csv", i, n);
     }
     /* With spec `networks`: every network's links after the compute fabric's, named as links.csv
@@ -166,7 +150,7 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
                 "True",
                 ns->name,
             };
-            csv_row(f, row, 8);
+            fp__csv_row(f, row, 8, 0);
         }
     }
     report(o, "topology.csv", n, n);

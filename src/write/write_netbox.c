@@ -20,16 +20,6 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
         o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
 }
 
-void fp__netbox_row(fp_outbuf *ob, const char *const *fields, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, fields[i]);
-    }
-    fp__outbuf_char(ob, '\n');
-}
-
 /* ---- device types: the community device-type library's names where the part is there ---- */
 
 /* Parts of the built-in catalog that the NetBox devicetype-library has: its manufacturer,
@@ -177,7 +167,7 @@ fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp
     snprintf(desc, sizeof desc, "GPU fabric planned by fabplan: %lld GPUs",
              (long long)fp__plan_rspec(plan)->gpus);
     const char *r[] = { name, slug, "planned", desc };
-    fp__netbox_row(f, r, 4);
+    fp__csv_row(f, r, 4, 0);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -213,7 +203,7 @@ fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp
         const char *name = role_of(plan, t);
         const char *r[] = { name, name, colors[t <= FP_MAX_TIERS ? t : 0] };
         fp__nb_seen_add(&seen, name);
-        fp__netbox_row(f, r, 3);
+        fp__csv_row(f, r, 3, 0);
     }
     fp__netbox_net_roles(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
@@ -238,7 +228,7 @@ fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
         snprintf(u, sizeof u, "%d", ty.u_height);
         const char *r[] = { ty.manufacturer, ty.model, ty.slug, u, "true" };
         fp__nb_seen_add(&seen, ty.slug);
-        fp__netbox_row(f, r, 5);
+        fp__csv_row(f, r, 5, 0);
     }
     fp__netbox_net_device_types(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
@@ -259,7 +249,7 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
         const char *fields[] = { site, r.name, "planned", "19", units };
-        fp__netbox_row(f, fields, 5);
+        fp__csv_row(f, fields, 5, 0);
         report(o, "netbox-racks.csv", i, n);
     }
     fp__netbox_net_racks(f, plan, site, units);
@@ -305,7 +295,7 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
                             types[t].manufacturer, types[t].model, "planned", site,
                             rack_names[lay->dev_rack[d]], pos, "front",
                             t == 0 ? server_tags : FP_NETBOX_COMPUTE_TAG };
-        fp__netbox_row(f, r, nets ? 10 : 9);
+        fp__csv_row(f, r, nets ? 10 : 9, 0);
         report(o, "netbox-devices.csv", d, n);
     }
     rc = fp__netbox_net_devices(f, plan, site, err);
@@ -477,7 +467,7 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                 zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
                                 type, "planned", label, color, length_text,
                                 "m", FP_NETBOX_COMPUTE_TAG };
-            fp__netbox_row(f, r, nets ? 13 : 12);
+            fp__csv_row(f, r, nets ? 13 : 12, 0);
         }
         report(o, "netbox-cables.csv", i, n);
     }

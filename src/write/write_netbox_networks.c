@@ -35,7 +35,7 @@ void fp__netbox_manufacturer_row(fp_outbuf *f, fp_nb_seen *seen, const char *nam
         return;
     fp__netbox_slugify(slug, sizeof slug, name);
     const char *r[] = { name, slug };
-    fp__netbox_row(f, r, 2);
+    fp__csv_row(f, r, 2, 0);
 }
 
 static const char *color_of(const fp_net_spec *ns)
@@ -69,14 +69,14 @@ fp_status fp__write_netbox_tags(const fp_plan *plan, const char *path, const fp_
     const char *c[] = { FP_NETBOX_COMPUTE_TAG, FP_NETBOX_COMPUTE_TAG, COMPUTE_COLOR,
                         "compute fabric (GPU east-west)" };
     fp__nb_seen_add(&seen, FP_NETBOX_COMPUTE_TAG);
-    fp__netbox_row(f, c, 4);
+    fp__csv_row(f, c, 4, 0);
     for (int k = 0; k < fp__plan_net_count(plan); k++) {
         const fp_net_spec *ns = fp__plan_net(plan, k);
         if (!fp__nb_seen_add(&seen, ns->name))
             continue;
         snprintf(desc, sizeof desc, "%s network", fp__net_role_name(ns->role));
         const char *r[] = { ns->name, ns->name, color_of(ns), desc };
-        fp__netbox_row(f, r, 4);
+        fp__csv_row(f, r, 4, 0);
     }
     return fp__outbuf_close(f, path, FP_OK, err);
 }
@@ -136,7 +136,7 @@ static void role_row(fp_outbuf *f, fp_nb_seen *seen, const char *name, const cha
         return;
     fp__netbox_slugify(slug, sizeof slug, name);
     const char *r[] = { name, slug, color };
-    fp__netbox_row(f, r, 3);
+    fp__csv_row(f, r, 3, 0);
 }
 
 void fp__netbox_net_roles(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen)
@@ -162,7 +162,7 @@ static void type_row(fp_outbuf *f, fp_nb_seen *seen, const fp_nb_type *ty)
     snprintf(u, sizeof u, "%d", ty->u_height);
     const char *r[] = { ty->manufacturer, ty->model, ty->slug, u,
                         ty->u_height > 0 ? "true" : "false" };
-    fp__netbox_row(f, r, 5);
+    fp__csv_row(f, r, 5, 0);
 }
 
 void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen)
@@ -202,7 +202,7 @@ void fp__netbox_net_racks(fp_outbuf *f, const fp_plan *plan, const char *site, c
             continue;
         rack_name(name, sizeof name, plan, pl->add[a].rack);
         const char *r[] = { site, name, "planned", "19", units };
-        fp__netbox_row(f, r, 5);
+        fp__csv_row(f, r, 5, 0);
     }
 }
 
@@ -228,7 +228,7 @@ static void device_row(fp_outbuf *f, const fp_plan *plan, int k, int64_t dev, co
     }
     const char *r[] = { name, role, ty->manufacturer, ty->model, "planned", site, rack, pos,
                         pos[0] ? "front" : "", ns->name };
-    fp__netbox_row(f, r, 10);
+    fp__csv_row(f, r, 10, 0);
 }
 
 fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *site,
@@ -283,7 +283,7 @@ static void port_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_p
             fp__switch_port_fields(&pf, m, ways, p * ways + lane);
             const char *r[] = { dev, fp__port_template(port, sizeof port, fp__port_template_of(m), &pf),
                                 type, speed, tag };
-            fp__netbox_row(f, r, tag ? 5 : 4);
+            fp__csv_row(f, r, tag ? 5 : 4, 0);
         }
     }
 }
@@ -327,7 +327,7 @@ void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
             for (int p = 0; p < ns->ports; p++) {
                 const char *r[] = { name, fp__net_port_name(port, sizeof port, ns, nf, d, p),
                                     host_type, speed, ns->name };
-                fp__netbox_row(f, r, 5);
+                fp__csv_row(f, r, 5, 0);
             }
         }
     }
@@ -368,7 +368,7 @@ fp_status fp__netbox_net_cables(fp_outbuf *f, const fp_plan *plan, fp_error *err
                     "dcim.interface", fp__net_port_name(zp, sizeof zp, ns, nf, l->z, l->z_port),
                     type, "planned", label, color, length, "m", ns->name
                 };
-                fp__netbox_row(f, r, 13);
+                fp__csv_row(f, r, 13, 0);
             }
         }
     }

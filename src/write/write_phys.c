@@ -161,7 +161,7 @@ static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_
     fp__outbuf_char(ob, ',');
     fp__outbuf_int(ob, c->gbps);
     fp__outbuf_char(ob, ',');
-    fp__outbuf_str(ob, c->part);
+    fp__outbuf_field(ob, c->part, plain);
     fp__outbuf_char(ob, ',');
     fp__outbuf_put(ob, route, fp__put_fixed2(route, c->route_m));
     fp__outbuf_char(ob, ',');
@@ -189,7 +189,7 @@ static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_
     }
     if (net) {
         fp__outbuf_char(ob, ',');
-        fp__outbuf_str(ob, net);
+        fp__outbuf_csv(ob, net);
     }
     fp__outbuf_char(ob, '\n');
 }

@@ -6,25 +6,30 @@
 #include "plan.h"
 #include "util/text.h"
 
-/* plan.json, with the failure section when failure is not NULL. */
-/* plan.json; labels: the style labels.csv is written in by the same call, or -1 (then plan.json
- * says nothing of labels), for the "labels_cut" section (docs/outputs.md). */
+/* plan.json, with the failure section when failure is not NULL; labels: the style labels.csv
+ * is written in by the same call, or -1 (then plan.json says nothing of labels), for the
+ * "labels_cut" section (docs/outputs.md). */
 fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
                          int labels, fp_error *err);
 fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, int labels,
                              char **out, fp_error *err);
-/* 1 when no text the per-cable CSV rows of the compute fabric are made of can need CSV quoting:
- * every device name and location in the name table, every port-name template (NIC and switch
- * models) and every part id is free of ',', '"', CR and LF. Decided once per document, so the
- * writers copy those columns as they are instead of scanning each field (write_csv.c). */
+/* 1 when no text the per-link and per-cable CSV rows of the compute fabric are made of can
+ * need CSV quoting or formula neutralising (fp__csv_plain): every device name and location in
+ * the name table, every port name and port-name template (NIC and switch models) and every part
+ * id. Decided once per document, so the writers copy those columns as they are instead of
+ * scanning each field (write_csv.c). */
 int fp__csv_plain_names(const fp_plan *plan);
-/* A CSV field: copied as it is when plain (known safe), else quoted as needed. */
-static inline void fp__outbuf_field(fp_outbuf *ob, const char *s, int plain)
+/* A CSV field: copied as it is when plain (known safe), else written by the cell writer. */
+static inline void fp__outbuf_field_n(fp_outbuf *ob, const char *s, size_t n, int plain)
 {
     if (plain)
-        fp__outbuf_str(ob, s);
+        fp__outbuf_put(ob, s, n);
     else
-        fp__outbuf_csv(ob, s);
+        fp__outbuf_csv_n(ob, s, n);
+}
+static inline void fp__outbuf_field(fp_outbuf *ob, const char *s, int plain)
+{
+    fp__outbuf_field_n(ob, s, strlen(s), plain);
 }
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
@@ -105,10 +110,9 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err);
 /* NetBox InterfaceTypeChoices value for a port of gbps in a cage of this form factor. */
 const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband);
-/* Helpers of the NetBox set shared by write_netbox.c and write_netbox_networks.c: one CSV row;
- * a NetBox slug of s; the manufacturer name NetBox's device-type library uses for a vendor; the
+/* Helpers of the NetBox set shared by write_netbox.c and write_netbox_networks.c (rows are
+ * written by fp__csv_row): a NetBox slug of s; the manufacturer name NetBox's device-type library uses for a vendor; the
  * device type of a switch part; the cable type and colour of a medium (fp_medium). */
-void fp__netbox_row(fp_outbuf *ob, const char *const *fields, size_t n);
 void fp__netbox_slugify(char *out, size_t n, const char *s);
 void fp__netbox_manufacturer(char *out, size_t n, const char *vendor);
 typedef struct fp_nb_type {

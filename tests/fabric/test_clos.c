@@ -515,19 +515,22 @@ Test(clos, extra_tiers_over_a_single_block_stay_small)
     /* 4096 GPUs forced into 4 tiers of 64-port switches: 128 leaves, 4 pods of 32 leaves with 32
      * spines each, ONE zone holding 4 pods: each spine position's 4 spines x 32 uplinks need
      * ceil(4*32/32) = 4 tier-3 switches (4 divides 32) -> 32*4 = 128; the single zone's 128
-     * tier-3 switches x 32 uplinks each need ceil(32/64) = 1 top switch per group -> 128. */
+     * tier-3 switches x 32 uplinks = 4,096 links need 4,096 / 64 = 64 top switches (at least 32
+     * so each tier-3 switch reaches 32 different ones; one zone's share ceil(4,096 / 64) = 64
+     * fits 64 ports), where one group per tier-3 position (1 switch each) built 128. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,"
                            "\"switch\":{\"ports\":64,\"port_gbps\":400}}}");
     cr_expect_eq(tier_switches(p, 1), 128);
     cr_expect_eq(tier_switches(p, 2), 128);
     cr_expect_eq(tier_switches(p, 3), 128);
-    cr_expect_eq(tier_switches(p, 4), 128);
+    cr_expect_eq(tier_switches(p, 4), 64);
     cr_expect_eq(boundary_links(p, 3), 128 * 32);
     check_invariants(p);
     fp_plan_free(p);
     /* 288-port switches (a Q3400's 144 x 800G split in two), 144 down / 144 up. 4096 GPUs ->
      * ceil(4096/144) = 29 leaves in one pod: spines = smallest n >= 29 dividing 144 = 36; the
-     * single zone and the top each need one switch per spine position: 36 + 36. */
+     * single zone and the top each need one switch per spine position: 36 + 36 (one group
+     * over the tier would need 144, to reach 144 different switches from each). */
     p = plan_from("{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"clos\",\"tiers\":4,"
                   "\"switch\":{\"ports\":288,\"port_gbps\":400}}}");
     cr_expect_eq(tier_switches(p, 1), 29);
@@ -659,4 +662,42 @@ Test(clos, spread_errors_name_the_field)
                  FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/build_for_gpus");
     cr_expect(strstr(err.msg, "at least 1024") != NULL, "%s", err.msg);
+}
+
+Test(clos, top_of_4_tiers_sized_to_its_links, .timeout = TEST_TIMEOUT(120))
+{
+    /* 100,000 GPUs on QM9700 (64 ports, 32 down / 32 up at 1:1): 100,000 endpoints > 65,536
+     * (3 tiers), so 4 tiers: 3,125 leaves, pods of 32 leaves (98, the last with 21), zones of
+     * 32 pods: 3 full zones of 1,024 cores x 32 uplinks = 32,768 links each, and zone 4 with
+     * the rest of the B3 links into the top. One group per core position built 2 super-cores
+     * for each of the 1,024 positions (3 x 32 + the last zone's share > 64): 2,048. Sized to
+     * its links the top needs ceil(B3 / 64); the stated rule (every super-core takes the same
+     * share of each zone: link j of a zone on super-core j mod n, so a split along zones
+     * crosses in full) needs the smallest n >= ceil(B3 / 64) (and >= 32) with 3 x ceil(32,768
+     * / n) + ceil(W4 / n) <= 64. The note names the rule and the switches it adds; the
+     * bisection is full by max-flow. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":100000},\"fabric\":{\"topology\":\"clos\","
+                           "\"switch\":\"nvidia-qm9700\"}}");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_assert_eq(s.tiers, 4);
+    cr_expect_eq(tier_switches(p, 1), 3125);
+    const int64_t b3 = boundary_links(p, 3), w4 = b3 - 3 * 32768;
+    const int64_t need = (b3 + 63) / 64;
+    int64_t n = need;
+    while (3 * ((32768 + n - 1) / n) + (w4 + n - 1) / n > 64)
+        n++;
+    cr_expect(need <= 1568, "%lld", (long long)need);  /* 100,352 / 64 at most */
+    cr_expect_eq(tier_switches(p, 4), n);
+    cr_expect(n < 2048);
+    char want[96];
+    snprintf(want, sizeof want, "tier 4: %lld super-cores where the links need %lld", (long long)n,
+             (long long)need);
+    char more[48];
+    snprintf(more, sizeof more, "which takes the %lld more", (long long)(n - need));
+    cr_expect(has_note(p, want, more), "no note: %s ... %s", want, more);
+    cr_expect(has_note(p, "a group per core position would build 2048", NULL));
+    check_invariants(p);
+    check_full_bisection_maxflow(p);
+    fp_plan_free(p);
 }

@@ -1540,3 +1540,168 @@ Test(networks, workbook_lists_the_networks_cables)
         cr_expect_str_neq(names[i], "Network cables");
     fp_plan_free(p);
 }
+
+/* ---- sizing settings: the compute fabric's, for every network ---- */
+
+/* The status of planning the preset after setting the (pointer, value) pairs of set. */
+static fp_status preset_error(const char *name, const char *const *set, fp_error *err)
+{
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    fp_plan_options o = FP_PLAN_OPTIONS_INIT;
+    o.stages = FP_STAGE_FABRIC;
+    cr_assert_eq(fp_catalog_new(&cat, err), FP_OK, "%s", err->msg);
+    cr_assert_eq(fp_spec_preset(&spec, name, err), FP_OK, "%s", err->msg);
+    for (int k = 0; set && set[k]; k += 2)
+        cr_assert_eq(fp_spec_set(spec, set[k], set[k + 1], err), FP_OK, "%s", err->msg);
+    fp_status rc = fp_plan_new_opts(&plan, spec, cat, &o, err);
+    fp_plan_free(plan);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return rc;
+}
+
+/* The issue's example, derived: 824 GPUs = 103 DGX, storage dual-homed at 1:1 on QM9700 (64
+ * ports at 400G: 32 down, 32 up). ceil(103 / 32) = 4 pairs of ceil(103 / 4) = 26 hosts, so 8
+ * leaves with 26 uplinks each: 208 leaf-spine links, which 64-port spines carry on
+ * ceil(208 / 64) = 4. The even spread needs a divisor of 26 that is at least 4: 13. Balanced
+ * builds the 4. With 24 storage arrays of 4 ports (2 host groups each) as well: 103 + 48 = 151
+ * hosts, ceil(151 / 32) = 5 pairs of ceil(151 / 5) = 31, 10 leaves x 31 = 310 links:
+ * ceil(310 / 64) = 5 spines balanced; even, the least divisor of 31 from 5 up: 31. */
+Test(networks, spread_for_a_network)
+{
+    static const char *const even[] = { "/cluster/gpus", "824", NULL };
+    static const char *const bal[] = { "/cluster/gpus", "824", "/networks/0/spread", "balanced", NULL };
+    static const char *const arr_even[] = {
+        "/cluster/gpus", "824",
+        "/networks/0/extra_endpoints", "[{\"name\": \"array\", \"count\": 24, \"ports\": 4}]", NULL };
+    static const char *const arr_bal[] = {
+        "/cluster/gpus", "824", "/networks/0/spread", "balanced",
+        "/networks/0/extra_endpoints", "[{\"name\": \"array\", \"count\": 24, \"ports\": 4}]", NULL };
+    static const struct { const char *const *set; int64_t leaves, links, spines; } c[] = {
+        { even, 8, 208, 13 }, { bal, 8, 208, 4 }, { arr_even, 10, 310, 31 }, { arr_bal, 10, 310, 5 },
+    };
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, c[k].set);
+        int s = net_index(p, "storage");
+        cr_assert_eq(net_switches(p, s, 1), c[k].leaves, "case %zu", k);
+        cr_assert_eq(net_links(p, s, 1), c[k].links, "case %zu", k);
+        cr_assert_eq(net_switches(p, s, 2), c[k].spines, "case %zu", k);
+        fp_plan_free(p);
+    }
+    fp_error err = { 0 };
+    static const char *const bad[] = { "/networks/0/spread", "random", NULL };
+    cr_assert_eq(preset_error("dgx-h100-4su-networks", bad, &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "/networks/0/spread", "%s", err.msg);
+}
+
+/* A dual-homed network never has one top switch. In-band at 12:1 on SN4600C (64 x 100G): a
+ * leaf takes d hosts with d + ceil(d / 12) <= 64, d = 59; 137 hosts (128 DGX, 5 management
+ * servers, 4 UFM) make ceil(137 / 59) = 3 pairs of ceil(137 / 3) = 46, each leaf with
+ * ceil(46 / 12) = 4 uplinks: 6 leaves, 24 leaf-spine links, which one 64-port spine would
+ * carry; the minimum for a dual-homed network is 2 (a divisor of 4: 2 links from each leaf to
+ * each). min_top_switches 4 gives 4 (1 link each); an odd minimum is an error. */
+Test(networks, dual_homed_top_switches_in_pairs)
+{
+    static const char *const r12[] = { "/networks/1/oversubscription", "[12]", NULL };
+    static const char *const r12m4[] = { "/networks/1/oversubscription", "[12]",
+                                         "/networks/1/min_top_switches", "4", NULL };
+    fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, r12);
+    int ib = net_index(p, "inband");
+    cr_assert_eq(net_switches(p, ib, 1), 6);
+    cr_assert_eq(net_links(p, ib, 1), 24);
+    cr_assert_eq(net_switches(p, ib, 2), 2);
+    const fp_fabric *f = fp__plan_net_fabric(p, ib);
+    int64_t per[2] = { 0, 0 };
+    for (int64_t l = f->boundary_base[1]; l < f->boundary_base[2]; l++)
+        per[f->link[l].z - f->tier_base[2]]++;
+    cr_assert(per[0] == 12 && per[1] == 12, "%lld / %lld", (long long)per[0], (long long)per[1]);
+    fp_plan_free(p);
+    p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, r12m4);
+    cr_assert_eq(net_switches(p, ib, 2), 4);
+    fp_plan_free(p);
+    fp_error err = { 0 };
+    static const char *const odd[] = { "/networks/1/min_top_switches", "3", NULL };
+    cr_assert_eq(preset_error("dgx-h100-4su-networks", odd, &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "/networks/1/min_top_switches", "%s", err.msg);
+    cr_assert(strstr(err.msg, "even") != NULL, "%s", err.msg);
+    /* The HGX converged network (one pair of SN5600 leaves, 32 uplinks each at 1:1: 64 links,
+     * one 256-port spine by ports) gets the minimum's 2 spines, 32 links each (2 divides 32). */
+    p = preset_plan("hgx-h100-enterprise-32");
+    cr_assert_eq(net_switches(p, net_index(p, "converged"), 2), 2);
+    fp_plan_free(p);
+}
+
+/* uplinks_per_leaf and hosts_per_leaf. The out-of-band SN2201 (48 x 1G, 4 x 100G uplink ports):
+ * with 2 uplinks per leaf, the 7 leaves of 32 hosts (superpod_h100_networks_counts) have 14
+ * uplinks; with 48 hosts per leaf as well, the 215 hosts take ceil(215 / 48) = 5 leaves (the
+ * last 215 - 4 x 48 = 23), 10 uplinks, leaf k serving hosts 48k .. 48k + 47. More uplinks than
+ * the 4 uplink ports, more hosts than the 48 down ports, or uplinks beside a leaf ratio are
+ * errors naming the setting. */
+Test(networks, uplinks_and_hosts_per_leaf)
+{
+    static const char *const up2[] = { "/networks/2/uplinks_per_leaf", "2", NULL };
+    static const char *const up2h48[] = { "/networks/2/uplinks_per_leaf", "2",
+                                          "/networks/2/hosts_per_leaf", "48", NULL };
+    fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, up2);
+    int o = net_index(p, "oob");
+    cr_assert_eq(net_switches(p, o, 1), 7);
+    cr_assert_eq(net_links(p, o, 1), 14);
+    fp_plan_free(p);
+    p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, up2h48);
+    const fp_fabric *f = fp__plan_net_fabric(p, o);
+    cr_assert_eq(net_switches(p, o, 1), 5);
+    cr_assert_eq(net_links(p, o, 0), 215);
+    cr_assert_eq(net_links(p, o, 1), 10);
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++)
+        cr_assert_eq(f->link[l].z - f->tier_base[1], f->link[l].a / 48);
+    fp_plan_free(p);
+    static const struct { const char *k, *v, *where; } bad[] = {
+        { "/networks/2/uplinks_per_leaf", "5", "/networks/2/uplinks_per_leaf" },
+        { "/networks/2/hosts_per_leaf", "49", "/networks/2/hosts_per_leaf" },
+        { "/networks/0/hosts_per_leaf", "33", "/networks/0/hosts_per_leaf" },
+        { "/networks/0/uplinks_per_leaf", "64", "/networks/0/uplinks_per_leaf" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        fp_error err = { 0 };
+        const char *set[] = { bad[k].k, bad[k].v, NULL };
+        cr_assert_neq(preset_error("dgx-h100-4su-networks", set, &err), FP_OK, "%s", bad[k].k);
+        cr_assert_str_eq(err.where, bad[k].where, "%s", err.msg);
+        cr_assert(strncmp(err.msg, bad[k].where, strlen(bad[k].where)) == 0, "%s", err.msg);
+    }
+    fp_error err = { 0 };
+    static const char *const both[] = { "/networks/0/uplinks_per_leaf", "8",
+                                        "/networks/0/oversubscription", "[2]", NULL };
+    cr_assert_eq(preset_error("dgx-h100-4su-networks", both, &err), FP_EINVAL);
+    cr_assert_str_eq(err.where, "/networks/0/uplinks_per_leaf", "%s", err.msg);
+    /* The preset's own [1] (1:1) says nothing against it. 8 uplinks leave a storage leaf
+     * 64 - 8 = 56 host ports: ceil(128 / 56) = 3 pairs, 6 leaves, 6 x 8 = 48 uplinks. */
+    static const char *const one[] = { "/networks/0/uplinks_per_leaf", "8", NULL };
+    fp_plan *q = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, one);
+    cr_assert_eq(net_switches(q, net_index(q, "storage"), 1), 6);
+    cr_assert_eq(net_links(q, net_index(q, "storage"), 1), 6 * 8);
+    fp_plan_free(q);
+}
+
+/* The compute fabric takes the same settings. DGX H100 4 SUs (32 leaves of 32 uplinks, 1,024
+ * links, 16 spines: Table 4): min_top_switches 20 gives, balanced, 20 spines; even, the least
+ * divisor of 32 from 20 up: 32. uplinks_per_leaf 16 gives 32 x 16 = 512 links on
+ * ceil(512 / 64) = 8 spines (8 divides 16). */
+Test(networks, compute_fabric_takes_the_settings)
+{
+    static const char *const m20[] = { "/fabric/min_top_switches", "20", NULL };
+    static const char *const m20b[] = { "/fabric/min_top_switches", "20", "/fabric/spread", "balanced", NULL };
+    static const char *const u16[] = { "/fabric/uplinks_per_leaf", "16", NULL };
+    fp_plan *p = preset_plan_with("dgx-h100-4su", FP_STAGE_FABRIC, m20);
+    cr_assert_eq(tier_switches(p, 2), 32);
+    fp_plan_free(p);
+    p = preset_plan_with("dgx-h100-4su", FP_STAGE_FABRIC, m20b);
+    cr_assert_eq(tier_switches(p, 2), 20);
+    fp_plan_free(p);
+    p = preset_plan_with("dgx-h100-4su", FP_STAGE_FABRIC, u16);
+    cr_assert_eq(tier_switches(p, 1), 32);
+    cr_assert_eq(boundary_links(p, 1), 512);
+    cr_assert_eq(tier_switches(p, 2), 8);
+    fp_plan_free(p);
+}

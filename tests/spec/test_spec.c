@@ -148,6 +148,32 @@ Test(spec, empty_spec_equals_default_preset)
     fp_catalog_free(cat);
 }
 
+/* fp_spec_preset_info past the end is FP_EINVAL (the header's promise), naming the count; it
+ * read the freed presets tree for the message (a crash), and an index of 2^32 wrapped to
+ * preset 0 in cJSON's int. The count: templates/presets.json lists one entry per preset, each
+ * with one "description" (counted in the text here, not asked of the library). */
+Test(spec, preset_info_out_of_range_is_einval)
+{
+    extern const char fp__presets_json[];
+    extern const size_t fp__presets_json_len;
+    size_t count = 0;
+    for (const char *q = fp__presets_json; (q = strstr(q, "\"description\"")) != NULL; q++)
+        count++;
+    (void)fp__presets_json_len;
+    cr_assert_eq(fp_spec_preset_count(), count);
+    char want[64];
+    snprintf(want, sizeof want, "(there are %zu)", count);
+    const size_t bad[] = { count, count + 1, (size_t)1 << 32, SIZE_MAX };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        fp_error err = { 0 };
+        char name[64] = "x", desc[64] = "y";
+        cr_expect_eq(fp_spec_preset_info(bad[k], name, sizeof name, desc, sizeof desc, &err),
+                     FP_EINVAL, "index %zu", bad[k]);
+        cr_expect(strstr(err.msg, want) != NULL, "%s", err.msg);
+        cr_expect_str_eq(name, "x");
+    }
+}
+
 Test(spec, every_preset_plans)
 {
     fp_error err = { 0 };

@@ -124,3 +124,37 @@ Test(text, ratio_text_is_a_reduced_fraction)
     char s[4];
     cr_expect_str_eq(fp_ratio_text(16.0 / 15.0, s, sizeof s), "16:");
 }
+
+/* The one CSV cell writer (RFC 4180 quoting, OWASP formula rule). Expected texts written out by
+ * hand: plain text as it is; a comma or quote quoted with quotes doubled; = + - @ TAB CR first
+ * gets an apostrophe inside quotes; numbers (signed, decimal, exponent) stay numbers. */
+Test(text, csv_cell_quotes_and_neutralises_formulas)
+{
+    static const char *const cases[][2] = {
+        { "su01-leaf-r1", "su01-leaf-r1" },
+        { "a,b", "\"a,b\"" },
+        { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+        { "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"" },
+        { "+cmd", "\"'+cmd\"" },
+        { "-1+2", "\"'-1+2\"" },
+        { "@SUM(A1)", "\"'@SUM(A1)\"" },
+        { "\tx", "\"'\tx\"" },
+        { "\rx", "\"'\rx\"" },
+        { "-12", "-12" },
+        { "+1.5e3", "+1.5e3" },
+        { "-0.25", "-0.25" },
+        { "-", "\"'-\"" },
+        { "-e5", "\"'-e5\"" },
+        { "", "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *mem = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&mem, &size);
+        cr_assert(f != NULL);
+        fp_csv_field(f, cases[i][0]);
+        fclose(f);
+        cr_expect_str_eq(mem, cases[i][1], "cell %zu", i);
+        free(mem);
+    }
+}

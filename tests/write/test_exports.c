@@ -25,6 +25,23 @@ static csv_file load(const char *dir, const char *name)
     return csv_load(path);
 }
 
+/* A plan of spec with the built-in catalog plus parts (a catalog text); the plan owns copies of
+ * what it needs, so the spec and catalog are freed here. */
+static fp_plan *plan_with_parts(const char *spec_json, const char *parts)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_catalog_merge_string(cat, parts, strlen(parts), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_parse(&spec, spec_json, strlen(spec_json), "<test>", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return p;
+}
+
 /* topology.csv: the AVD columns, one row per link (not two), in links.csv's order. */
 Test(exports, topology_one_row_per_link)
 {
@@ -197,14 +214,7 @@ Test(exports, part_id_with_a_comma_is_quoted)
         "{\"parts\": [{\"id\": \"acme,sr4\", \"type\": \"transceiver\", \"name\": \"SR4\", "
         "\"ports\": 1, \"port_gbps\": 400, \"cage\": \"OSFP\", \"reach_m\": 50, \"fibre\": \"MMF\", "
         "\"connector\": \"MPO-12/APC\", \"power_w\": 9, \"price_usd\": 1, \"source\": \"test\"}]}";
-    fp_error err = { 0 };
-    fp_catalog *cat = NULL;
-    fp_spec *spec = NULL;
-    fp_plan *p = NULL;
-    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_catalog_merge_string(cat, part, strlen(part), "<test>", &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_spec_parse(&spec, SPEC_768, strlen(SPEC_768), "<test>", &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%s", err.msg);
+    fp_plan *p = plan_with_parts(SPEC_768, part);
     char dir[64];
     write_formats(p, dir, sizeof dir, FP_WRITE_CABLES | FP_WRITE_LABELS);
     char path[128];
@@ -214,8 +224,64 @@ Test(exports, part_id_with_a_comma_is_quoted)
     cr_expect(strstr(txt, ",acme,sr4,") == NULL, "never unquoted");
     free(txt);
     fp_plan_free(p);
-    fp_spec_free(spec);
-    fp_catalog_free(cat);
+}
+
+/* Formula injection (OWASP "CSV Injection"): text from the spec and the catalog reaches CSV
+ * cells; a spreadsheet runs a cell that starts with = + - @ TAB or CR as a formula. Every text
+ * cell of every CSV must then start with an apostrophe (inside quotes); a number such as "-1"
+ * is a number. The plan's name and a transceiver (the cheapest OSFP SR4, so the default OSFP
+ * NIC end takes it: its id, name and vendor) carry formulas here. */
+static int is_number(const char *s)
+{
+    char *end;
+    if (*s == '\0')
+        return 0;
+    strtod(s, &end);
+    return *end == '\0';
+}
+
+Test(exports, no_csv_cell_starts_a_formula)
+{
+    static const char part[] =
+        "{\"parts\": [{\"id\": \"=evil-sr4\", \"type\": \"transceiver\", \"name\": \"+cmd|' /C calc'!A0\", "
+        "\"vendor\": \"@SUM(1+1)\", \"ports\": 1, \"port_gbps\": 400, \"cage\": \"OSFP\", \"reach_m\": 50, "
+        "\"fibre\": \"MMF\", \"connector\": \"MPO-12/APC\", \"power_w\": 9, \"price_usd\": 1, "
+        "\"source\": \"test\"}]}";
+    static const char spec_json[] = "{\"name\":\"=HYPERLINK(\\\"http://evil/\\\")\",\"cluster\":{\"gpus\":768}}";
+    fp_plan *p = plan_with_parts(spec_json, part);
+    char dir[64];
+    write_formats(p, dir, sizeof dir,
+                  FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_BOM | FP_WRITE_LABELS |
+                      FP_WRITE_NETBOX | FP_WRITE_TOPOLOGY);
+    static const char *const files[] = { "links.csv", "cables.csv", "bom.csv", "labels.csv",
+                                         "topology.csv", "netbox-cables.csv",
+                                         "netbox-devices.csv", "netbox-device-types.csv",
+                                         "netbox-manufacturers.csv", "netbox-sites.csv",
+                                         "netbox-racks.csv", "netbox-interfaces.csv",
+                                         "netbox-device-roles.csv" };
+    long in_cables = 0, in_bom = 0;
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        csv_file f = load(dir, files[k]);
+        for (long i = 0; i < f.n; i++) {
+            char *cell[64];
+            int n = csv_split(f.line[i], cell, 64);
+            for (int j = 0; j < n; j++) {
+                cr_expect(strchr("=+-@\t\r", cell[j][0]) == NULL || cell[j][0] == '\0' ||
+                              is_number(cell[j]),
+                          "%s line %ld cell %d starts a formula: %s", files[k], i + 1, j + 1,
+                          cell[j]);
+                int kept = cell[j][0] == '\'' && strchr("=+-@", cell[j][1]) != NULL;
+                in_cables += kept && k == 1;
+                in_bom += kept && k == 2;
+            }
+        }
+        csv_free(&f);
+    }
+    /* The texts are kept, behind the apostrophe: the part id in the cable rows that take the
+     * module, and its id and name on its bom.csv line. */
+    cr_expect_gt(in_cables, 0);
+    cr_expect_geq(in_bom, 2);
+    fp_plan_free(p);
 }
 
 /* The first port of an end's port text ("swp37s0" of "swp37s0+swp37s1") and whether line holds

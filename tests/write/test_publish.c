@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "helpers.h"
 #include "util/util.h"
+#include "write/publish.h"
 
 /* On tmpfs when there is one: fsync is free there, and the sweep syncs a few thousand times. */
 static void tmpdir(char *buf, size_t n)
@@ -150,6 +151,71 @@ Test(publish, stale_temporary_folders_are_removed_never_published)
     snprintf(path, sizeof path, "%s/by-row", dir);
     cr_expect_neq(access(path, F_OK), 0, "a stale folder is never promoted");
     fp_plan_free(p);
+}
+
+/* Plant DIR/name as a chain of depth folders "d", with a file in each (made through openat:
+ * the path is longer than PATH_MAX). */
+static void plant_chain(const char *dir, const char *name, int depth)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    cr_assert(dfd >= 0);
+    cr_assert_eq(mkdirat(dfd, name, 0700), 0);
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY);
+    close(dfd);
+    for (int i = 0; i < depth; i++) {
+        int f = openat(fd, "file", O_WRONLY | O_CREAT | O_EXCL, 0600);
+        cr_assert(f >= 0);
+        close(f);
+        cr_assert_eq(mkdirat(fd, "d", 0700), 0);
+        int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+        close(fd);
+        cr_assert(next >= 0);
+        fd = next;
+    }
+    close(fd);
+}
+
+/* A killed run's temporary folder of any depth is removed (1,000 levels: the old clean-up
+ * stopped at depth 8 and retried each level 64 times, so 9 levels never returned), in time
+ * linear in its entries: well within the timeout. */
+Test(publish, stale_folder_of_any_depth_is_removed, .timeout = TEST_TIMEOUT(20))
+{
+    char dir[64], path[256];
+    tmpdir(dir, sizeof dir);
+    plant_chain(dir, ".fabplan-tmp-x", 9);
+    plant_chain(dir, ".fabplan-tmp-deep", 1000);
+    fp_publish *p = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    fp_publish_abort(p);
+    snprintf(path, sizeof path, "%s/.fabplan-tmp-x", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/.fabplan-tmp-deep", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    cr_expect_eq(count_temp(dir), 0);
+}
+
+/* A tree bigger than the clean-up's bound (set to 100 entries here; 1,000,000 in use) stops
+ * the run with FP_EIO naming the folder and the bound, instead of working on without end. A
+ * chain of 80 levels holds 160 entries (a file and a folder per level). */
+Test(publish, stale_folder_past_the_bound_is_an_error, .timeout = TEST_TIMEOUT(20))
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    plant_chain(dir, ".fabplan-tmp-big", 80);
+    long was = fp__publish_cleanup_limit(100);
+    fp_publish *p = NULL;
+    fp_error err = { 0 };
+    fp_status rc = fp_publish_begin(dir, &p, &err);
+    fp__publish_cleanup_limit(was);
+    cr_expect_eq(rc, FP_EIO);
+    cr_expect_null(p);
+    cr_expect(strstr(err.msg, ".fabplan-tmp-big") != NULL && strstr(err.msg, "more than 100 entries") != NULL,
+              "%s", err.msg);
+    /* with the bound in use it goes */
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    fp_publish_abort(p);
+    cr_expect_eq(count_temp(dir), 0);
 }
 
 Test(publish, second_run_into_a_locked_folder_fails_clearly)
