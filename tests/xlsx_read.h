@@ -122,6 +122,24 @@ static inline void xl_copy(char *dst, size_t n, const char *from, const char *to
     xl_unescape(dst);
 }
 
+/* needle in [p, end) (end NULL: to the string's end), else NULL. Every search inside a row or
+ * a cell is bounded by it: an unbounded strstr for a tag the cell lacks ("<f>" in a sheet
+ * without formulas) would scan the rest of the sheet for each cell. */
+static inline const char *xl_find(const char *p, const char *end, const char *needle)
+{
+    if (end == NULL)
+        return strstr(p, needle);
+    size_t n = strlen(needle);
+    for (const char *q = p; q + n <= end; q++) {
+        q = memchr(q, needle[0], (size_t)(end - q));
+        if (q == NULL || q + n > end)
+            return NULL;
+        if (memcmp(q, needle, n) == 0)
+            return q;
+    }
+    return NULL;
+}
+
 /* Parse the row at or after *pos; advances *pos. Returns 0 at the end of the sheet. */
 static inline int xl_next_row(const char **pos, xl_row *row)
 {
@@ -134,45 +152,50 @@ static inline int xl_next_row(const char **pos, xl_row *row)
         row->present[c] = row->style[c] = 0;
     }
     row->r = strtol(p + 8, NULL, 10);
-    const char *end = strstr(p, "</row>");
-    const char *selfclose = strstr(p, "/>");
     const char *gt = strchr(p, '>');
-    const char *ht = strstr(p, " ht=\"");
-    row->ht = ht && ht < gt ? strtod(ht + 5, NULL) : 0;
-    if (end == NULL || (gt && selfclose && selfclose < gt + 1 && selfclose + 1 == gt)) {
-        *pos = gt + 1;                  /* <row .../> without cells */
+    const char *ht = xl_find(p, gt, " ht=\"");
+    row->ht = ht ? strtod(ht + 5, NULL) : 0;
+    if (gt[-1] == '/') {                /* <row .../> without cells */
+        *pos = gt + 1;
         return 1;
     }
-    for (const char *c = p; (c = strstr(c, "<c r=\"")) != NULL && c < end;) {
+    const char *end = strstr(gt, "</row>");
+    if (end == NULL) {
+        *pos = gt + 1;
+        return 1;
+    }
+    for (const char *c = gt; (c = xl_find(c, end, "<c r=\"")) != NULL;) {
         c += 6;
         int col = 0;
         while (*c >= 'A' && *c <= 'Z')
             col = col * 26 + (*c++ - 'A' + 1);
         col -= 1;
         const char *ce = strchr(c, '>');
-        const char *st = strstr(c, " s=\"");
-        if (st && st < ce && col >= 0 && col < XL_MAX_COLS)
+        const char *st = xl_find(c, ce, " s=\"");
+        if (st && col >= 0 && col < XL_MAX_COLS)
             row->style[col] = atoi(st + 4);
         if (ce[-1] == '/') {            /* <c r="B2" s="3"/>: blank, formatted (not present) */
             c = ce;
             continue;
         }
-        const char *close = strstr(ce, "</c>");
+        const char *close = xl_find(ce, end, "</c>");
+        if (close == NULL)
+            break;
         if (col < 0 || col >= XL_MAX_COLS) {
             c = close;
             continue;
         }
         row->present[col] = 1;
-        const char *t = strstr(ce, "<t");
-        const char *v = strstr(ce, "<v>");
-        const char *f = strstr(ce, "<f>");
-        if (f && f < close)
-            xl_copy(row->f[col], sizeof row->f[col], f + 3, strstr(f, "</f>"));
-        if (t && t < close) {
+        const char *t = xl_find(ce, close, "<t");
+        const char *v = xl_find(ce, close, "<v>");
+        const char *f = xl_find(ce, close, "<f>");
+        if (f)
+            xl_copy(row->f[col], sizeof row->f[col], f + 3, xl_find(f, close, "</f>"));
+        if (t) {
             t = strchr(t, '>') + 1;
-            xl_copy(row->v[col], XL_CELL, t, strstr(t, "</t>"));
-        } else if (v && v < close) {
-            xl_copy(row->v[col], XL_CELL, v + 3, strstr(v, "</v>"));
+            xl_copy(row->v[col], XL_CELL, t, xl_find(t, close, "</t>"));
+        } else if (v) {
+            xl_copy(row->v[col], XL_CELL, v + 3, xl_find(v, close, "</v>"));
         }
         c = close;
     }
