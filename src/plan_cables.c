@@ -279,7 +279,8 @@ static void fill_cable_ends(const cable_view *v, const fp_cable *cb, fp_cable_in
     }
 }
 
-/* TIA-606 style labels: cable id, this end, far end(s).
+/* The full labels each cable end carries (cables.csv label_a/label_z, the plain style's
+ * labels.csv `label`; the printed lines are plan_labels.c's): cable id, this end, far end(s).
  * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
  * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
 static void fill_cable_labels(fp_cable_info *out, const end_len *la, const end_len *lz)

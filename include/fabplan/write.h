@@ -58,6 +58,15 @@ typedef enum fp_label_style {
     FP_LABELS_TIA606            /**< TIA-606 style: 1A.E12-40:swp17s0 (rules in docs/outputs.md) */
 } fp_label_style;
 
+/** Printed label lines of labels.csv (line2, line3) that do not fit 20 characters in style
+ *  `style` with a whole location, even abbreviated (docs/outputs.md): each gives up its
+ *  location's hall (or row), or, when even the port name alone is longer, is cut. Returns their count over every cable of the plan (0 without the cabling
+ *  stage); *cables (may be NULL) gets the number of cables with a cut line, and ids (may be
+ *  NULL) the ids of the first max_ids of them. Reads every cable: call it once per written set.
+ *  Cannot fail. */
+FP_EXPORT size_t fp_plan_label_cuts(const fp_plan *plan, fp_label_style style, size_t *cables,
+                                    char (*ids)[16], size_t max_ids);
+
 /** Paper the workbook's sheets are set up to print on (fp_write_options.paper). */
 typedef enum fp_paper {
     FP_PAPER_A4 = 0,            /**< ISO A4, 210 x 297 mm (the default) */

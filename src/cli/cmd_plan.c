@@ -442,6 +442,25 @@ static void print_written(const char *dir, unsigned f, fp_split_by split_by, siz
     printf("\n");
 }
 
+/* labels.csv's printed lines that lose part of a port name (fp_plan_label_cuts): a warning with
+ * the count and the first cables; plan.json's labels_cut lists them all. */
+static void warn_label_cuts(const fp_plan *plan, unsigned formats, fp_label_style style)
+{
+    char ids[5][16];
+    size_t cables = 0, lines;
+    if (!(formats & FP_WRITE_LABELS) ||
+        (lines = fp_plan_label_cuts(plan, style, &cables, ids, 5)) == 0)
+        return;
+    fprintf(stderr, "fabplan: warning: labels.csv: %zu printed label line%s on %zu cable%s fit%s 20 "
+            "characters only without the hall (or row) of %s location:", lines,
+            lines == 1 ? "" : "s", cables, cables == 1 ? "" : "s", lines == 1 ? "s" : "",
+            lines == 1 ? "its" : "their");
+    for (size_t i = 0; i < cables && i < 5; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", ids[i]);
+    fprintf(stderr, "%s%s\n", cables > 5 ? ", ..." : "",
+            formats & FP_WRITE_JSON ? " (every one in plan.json labels_cut)" : "");
+}
+
 int cmd_plan(int argc, char **argv)
 {
     cli_spec_opts o = { 0 };
@@ -491,6 +510,7 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report("writing outputs", &err);
         goto out;
     }
+    warn_label_cuts(plan, formats, po.labels);
     if (!o.quiet) {
         print_summary(plan);
         if (fp_plan_stages(plan) & FP_STAGE_METRICS)

@@ -47,7 +47,10 @@ _Static_assert(FP_MAX_NETWORKS == 8, "one NET_OVERVIEW per network index");
 static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
 {
-    return fp__write_json(plan, path, o && o->version >= 5 ? o->failure : NULL, err);
+    unsigned formats = o ? o->formats : FP_WRITE_DEFAULT;
+    int labels = !(formats & FP_WRITE_LABELS) ? -1 : o && o->version >= 3 ? (int)o->labels
+                                                                          : (int)FP_LABELS_PLAIN;
+    return fp__write_json(plan, path, o && o->version >= 5 ? o->failure : NULL, labels, err);
 }
 
 /* An output is written when all of its flag bits are set. name_fn, when given, names the file
