@@ -53,6 +53,7 @@
 #include "fabplan/write.h"
 #include "fabplan/metrics.h"
 #include "fabplan/compare.h"
+#include "fabplan/verify.h"
 
 #ifdef __cplusplus
 extern "C" {

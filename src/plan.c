@@ -108,7 +108,7 @@ static int metrics_start(fp_plan *plan, metrics_job *mj, pthread_t *tid)
     memset(mj, 0, sizeof *mj);
     mj->st.rs = &plan->rs;
     mj->st.fab = &plan->fab;
-    return pthread_create(tid, NULL, metrics_main, mj) == 0;
+    return fp__thread_start(tid, metrics_main, mj) == 0;
 }
 
 /* The layout stage: projected from the target's layout when a first phase grows toward

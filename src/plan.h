@@ -9,6 +9,7 @@
 #include "analysis/analysis.h"
 #include "phys/net_bom.h"
 #include "analysis/net_failure.h"
+#include "fabplan/write.h"
 
 const fp_rspec *fp__plan_rspec(const fp_plan *plan);
 const fp_fabric *fp__plan_fabric(const fp_plan *plan);
@@ -38,6 +39,28 @@ size_t fp__net_cable_count(const fp_plan *plan, int k);
 /* Network k as a failure what-if reads it (plan.c). */
 fp_net_view fp__plan_net_view(const fp_plan *plan, int k);
 fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err);
+
+/* ---- printed labels (plan_labels.c): the one label builder, two styles ---- */
+
+#define FP_LABEL_LINE 20    /* characters on one printed line of a cable label */
+
+/* One cable end's printed label: its end ("A", "Z", "Z2"), three lines of at most FP_LABEL_LINE
+ * characters, and the whole text (the cable's own full label in the plain style, tia_text in
+ * TIA-606). */
+typedef struct fp_end_label {
+    char end[8];
+    char line[3][FP_LABEL_LINE + 1];
+    char tia_text[640];
+    const char *text;       /* borrowed from the cable or tia_text */
+} fp_end_label;
+
+/* The label of end `leg` of cable c (0: A, k: the k-th Z leg) in style st; halls: the plan's
+ * halls (a plain rack id names its hall when there are several). line2 is this end, line3
+ * "> " and the far end (a splitter's hub faces "> N legs <rack>"), each in the first location
+ * form that fits (docs/outputs.md: hyphen, then leading zeros dropped; a port name is never
+ * shortened). Returns how many of the two lines were still too long and cut (0..2). */
+int fp__cable_end_label(fp_end_label *out, const fp_cable_info *c, int leg, int halls,
+                        fp_label_style st);
 
 /* FP_OK when the plan has built stages (FP_STAGE_*, with the ones they need), else FP_ESTAGE
  * naming them and what (the call or output) needs them. */

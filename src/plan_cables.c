@@ -284,7 +284,8 @@ static void fill_cable_ends(const cable_view *v, const fp_cable *cb, fp_cable_in
     }
 }
 
-/* TIA-606 style labels: cable id, this end, far end(s).
+/* The full labels each cable end carries (cables.csv label_a/label_z, the plain style's
+ * labels.csv `label`; the printed lines are plan_labels.c's): cable id, this end, far end(s).
  * A: "<id> <loc> <device> <port> >" then " <loc> <device> <port>" per leg;
  * Z: "<id> <loc> <device> <port> > <A loc> <A device> <A port>"; truncated to fit. */
 static void fill_cable_labels(fp_cable_info *out, const end_len *la, const end_len *lz)
@@ -403,5 +404,27 @@ fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *mediu
     if ((rc = link_check(plan, link, "fp_plan_link_medium", err)) != FP_OK)
         return rc;
     *medium = (fp_medium)plan->cab.link_medium[link];
+    return FP_OK;
+}
+
+fp_status fp_plan_media_audit(const fp_plan *plan, int b, fp_media_audit *out, fp_error *err)
+{
+    if (out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: out is NULL");
+    if (b < 0 || b >= plan->fab.tiers)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: boundary %d out of range (the plan has %d)",
+                b, plan->fab.tiers);
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_media_audit", err);
+    if (rc != FP_OK)
+        return rc;
+    const fp_cabling *cab = &plan->cab;
+    memset(out, 0, sizeof *out);
+    out->chosen_usd = cab->audit_cost[b];
+    out->chosen_usd_of_those = cab->audit_alt_chosen[b];
+    out->alternative_usd = cab->audit_alt_cost[b];
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
+        out->alternative_links[m] = cab->audit_alt_links[b][m];
+        out->links_with_alternative += cab->audit_alt_links[b][m];
+    }
     return FP_OK;
 }

@@ -181,6 +181,8 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     out->oversubscription = sz->up ? (double)sz->down * ts->gbps_down /
                                          ((double)sz->up * ts->gbps_up) : 0.0;
     out->links_up = t < f->tiers ? f->boundary_base[t + 1] - f->boundary_base[t] : 0;
+    const int64_t down = f->boundary_base[t] - f->boundary_base[t - 1];
+    out->switches_min = sz->down > 0 ? (down + sz->down - 1) / sz->down : out->switches;
     return FP_OK;
 }
 

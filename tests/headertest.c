@@ -8,6 +8,7 @@
 #include "fabplan/write.h"
 #include "fabplan/metrics.h"
 #include "fabplan/compare.h"
+#include "fabplan/verify.h"
 #include "fabplan.h"
 int fp_headertest_dummy(void);
 int fp_headertest_dummy(void) { return FP_OK; }

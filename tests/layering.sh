@@ -1,7 +1,7 @@
 #!/bin/sh
 # Layering check: reads the #include "..." lines of every file under src/ and fails when
 #  - a stage includes a header of a later stage. The stages, in pipeline order:
-#      util < spec < fabric < phys < analysis < plan (src/*.c, src/*.h) < write;
+#      util < spec < fabric < phys < analysis < plan (src/*.c, src/*.h) < write < verify;
 #    cli sees only its own headers and the public API (include/),
 #  - a file other than the plan files in src/ (plan.c, plan_read.c, plan_cables.c, ...)
 #    includes plan_data.h (struct fp_plan),
@@ -50,7 +50,8 @@ function rank(s) {
     if (s == "analysis") return 4
     if (s == "plan") return 5
     if (s == "write") return 6
-    if (s == "cli") return 7
+    if (s == "verify") return 7
+    if (s == "cli") return 8
     return -1
 }
 function visit(v,   i, j, w, on, msg) {

@@ -161,6 +161,23 @@ FP_EXPORT double fp_plan_cable_route_m(const fp_plan *plan, size_t i);
  *  out of range or cable is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
 FP_EXPORT fp_status fp_plan_link_cable(const fp_plan *plan, size_t link, size_t *cable,
                                        fp_error *err);
+/** The media audit of one tier boundary: what the media choice paid (modules, the cable or a
+ *  cord per link at stock length, as the choice weighs them; fibre cords shared as built may
+ *  cost less in the BOM) and, for the links another medium also serves, what the cheapest such
+ *  alternative would have cost. */
+typedef struct fp_media_audit {
+    double chosen_usd;              /**< the chosen media, every link of the boundary */
+    int64_t links_with_alternative; /**< links where another allowed medium fits */
+    double chosen_usd_of_those;     /**< the chosen media of those links */
+    double alternative_usd;         /**< the cheapest other medium for those links */
+    int64_t alternative_links[FP_MEDIUM_COUNT]; /**< those links by the alternative's medium */
+} fp_media_audit;
+
+/** METHOD: the media audit of boundary b (0 = NIC-leaf) into *out. Errors (*out untouched):
+ *  FP_EINVAL when b is out of range or out is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT fp_status fp_plan_media_audit(const fp_plan *plan, int b, fp_media_audit *out,
+                                        fp_error *err);
+
 /** METHOD: the medium of link `link` into *medium. Errors (*medium untouched): FP_EINVAL
  *  when link is out of range or medium is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
 FP_EXPORT fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *medium,

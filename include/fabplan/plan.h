@@ -54,6 +54,10 @@ typedef struct fp_tier_info {
     double oversubscription;/**< down : up bandwidth (down_ports x port_gbps : up_ports x
                                  up_gbps) as a ratio (0 at the top tier) */
     int64_t links_up;       /**< links from this tier to the next */
+    int64_t switches_min;   /**< the fewest switches that carry the links below this tier:
+                                 ceil(links down / down_ports); `switches` beyond it are the
+                                 stated rules' (even spread, full scalable units, the top
+                                 tier's zone shares), each named in the plan's notes */
 } fp_tier_info;
 
 /** One device (filled by fp_plan_device). Groups that do not apply are -1. */

@@ -34,9 +34,16 @@ extern "C" {
                                       (the pod of the unit fp_write_options.detail selects): every
                                       leaf, rails coloured, spines and the tiers above, counts table */
 #define FP_WRITE_PNG 0x8000u /**< also render each diagram selected above as PNG (on request) */
+/** The planned fabric for InfiniBand tools (on request; InfiniBand fabrics only, nothing for
+ *  Ethernet): ibnetdiscover.topo (ibnetdiscover's topology-file form, which ibsim loads),
+ *  ib-node-name-map (its GUIDs, synthetic, and names) and ib-ports.csv (each planned port's node
+ *  description and InfiniBand port number: what fp_verify_run matches a discovery by). */
+#define FP_WRITE_IBNET 0x20000u
 #define FP_WRITE_ALL 0xffffffffu
-/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies. */
-#define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_PNG)
+/** The documents only written on request (not in FP_WRITE_DEFAULT). */
+#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET)
+/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the verifier exports. */
+#define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_ON_REQUEST)
 
 /** How the installer workbook is split for crews (fp_write_options.split_by). */
 typedef enum fp_split_by {
@@ -50,6 +57,15 @@ typedef enum fp_label_style {
     FP_LABELS_PLAIN = 0,        /**< rack and U as the plan names them: R05K12-U40 swp17s0 */
     FP_LABELS_TIA606            /**< TIA-606 style: 1A.E12-40:swp17s0 (rules in docs/outputs.md) */
 } fp_label_style;
+
+/** Printed label lines of labels.csv (line2, line3) that do not fit 20 characters in style
+ *  `style` with a whole location, even abbreviated (docs/outputs.md): each gives up its
+ *  location's hall (or row), or, when even the port name alone is longer, is cut. Returns their count over every cable of the plan (0 without the cabling
+ *  stage); *cables (may be NULL) gets the number of cables with a cut line, and ids (may be
+ *  NULL) the ids of the first max_ids of them. Reads every cable: call it once per written set.
+ *  Cannot fail. */
+FP_EXPORT size_t fp_plan_label_cuts(const fp_plan *plan, fp_label_style style, size_t *cables,
+                                    char (*ids)[16], size_t max_ids);
 
 /** Paper the workbook's sheets are set up to print on (fp_write_options.paper). */
 typedef enum fp_paper {
@@ -107,12 +123,16 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
 /** Write the plan's documents into dir (created if missing). Every file is written into a fresh
  *  private folder dir/.fabplan-tmp-XXXXXX and fsynced; then each old output is moved aside and
  *  the new one renamed into place, and if any step fails every step is undone, so dir holds the
- *  earlier set or the new set, never a mix, and no temporary file stays behind. Outputs this
- *  call does not write are left alone. A symlink named like an output is replaced as a link
+ *  earlier set or the new set, never a mix, and no temporary file stays behind. One plan per
+ *  folder: the outputs of the earlier set that this call does not write again (named by the
+ *  folder's manifest, dir/.fabplan-manifest, which every write keeps) are removed in the same
+ *  publish; files the manifest does not name are never touched. A write killed (SIGKILL, power
+ *  cut) after its commit point is finished by the next write or publish into dir, one killed
+ *  before it is removed: the earlier set or the new set again. A symlink named like an output is replaced as a link
  *  (its target is never written or deleted); a folder where a file goes (or the reverse) is an
  *  FP_EIO error before anything moves. Two writes into one folder exclude each other with a
  *  lock (flock on the folder itself, no lock file): the second fails at once with FP_EIO
- *  saying so. Temporary folders left by a killed run are removed by the next write.
+ *  saying so.
  *  opts may be NULL (FP_WRITE_DEFAULT, no progress).
  *  Errors: FP_EINVAL (NULL argument, or a detail selector the plan lacks: checked before any
  *  file is touched), FP_ESTAGE (the plan was built without a stage a document asked for needs,
@@ -120,24 +140,31 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
  *  FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
-/** For a program's SIGINT/SIGTERM handler: removes the temporary folder of every fp_plan_write
- *  in progress in this process (the earlier outputs in its folder are untouched until the
- *  final renames, during which fp_plan_write holds SIGINT, SIGTERM and SIGHUP back in the
- *  calling thread). Async-signal-safe: only system calls. The program should then end
+/** For a program's termination-signal handler: removes the temporary folder of every
+ *  fp_plan_write and publish in progress in this process that is not yet past its commit point
+ *  (the earlier outputs in its folder are untouched until then; from the commit to the end the
+ *  writing thread holds SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+ *  SIGPROF and SIGXCPU back, and a folder past it keeps its journal so the next write into the
+ *  folder finishes it). Async-signal-safe: only system calls. The program should then end
  *  (_exit, or re-raise the signal with its default action): the interrupted writes cannot go
- *  on. Temporary folders of a run killed with SIGKILL are removed by the next fp_plan_write into
- *  the same folder, never published. */
+ *  on. Temporary folders of a run killed with SIGKILL are settled by the next write into the
+ *  same folder, never published as they are. */
 FP_EXPORT void fp_write_cleanup_signal(void);
 
 /** Publishing a set of files into a folder, all or nothing: the mechanism fp_plan_write uses,
  *  for any other set of outputs (fabplan compare, diff, sweep). fp_publish_begin creates dir if
  *  missing, takes its lock (the second writer into a folder fails at once with FP_EIO: "another
  *  fabplan run is writing into DIR; ..."), removes temporary folders a killed run left and
- *  makes a fresh private folder DIR/.fabplan-tmp-XXXXXX (mode 0700). Each output is registered
- *  by its plain name (no '/', not "." or "..", not ".old", not ".fabplan-tmp-*", each name
- *  once, at most 64) and written inside the temporary folder. fp_publish_commit fsyncs them and
- *  renames them into place with the same undo as fp_plan_write: dir then holds every new file
- *  or none (the earlier files intact); an existing symlink at an output's name is replaced as
+ *  makes a fresh private folder DIR/.fabplan-tmp-XXXXXX (mode 0700); a temporary folder that
+ *  a killed run left past its commit point is finished first (its journal says which renames
+ *  are left), one that cannot be settled is FP_EIO. Each output is registered by its plain
+ *  name (no '/', not "." or "..", not ".old", ".journal", ".journal.tmp", ".fabplan-manifest"
+ *  or ".fabplan-tmp-*", each name once, at most 64) and written inside the temporary folder.
+ *  fp_publish_commit fsyncs them, writes the journal and the folder's manifest (the new names
+ *  added to the earlier set's: fp_plan_write alone replaces the set) and renames them into
+ *  place with the same undo as fp_plan_write: dir then holds every new file or none (the
+ *  earlier files intact), also after a SIGKILL once the next publish into dir has run
+ *  (docs/robustness.md); an existing symlink at an output's name is replaced as
  *  a link, its target untouched; a folder where a file goes is an FP_EIO error before anything
  *  moves. fp_write_cleanup_signal removes the temporary folder of every publish in progress.
  *  Errors: FP_EINVAL (NULL argument, bad or repeated name), FP_EIO (err.where names the file;

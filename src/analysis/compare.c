@@ -114,6 +114,12 @@ static fp_status sort_rows(fp_compare_row *rows, size_t n, fp_error *err)
 static fp_status hand_over(fp_status rc, fp_compare_row *out, size_t n, fp_compare_row **rows,
                            size_t *n_rows, fp_error *err)
 {
+    /* Out of memory on any candidate is the run's failure (exit 4), not a row: a candidate
+     * that "cannot work" for want of memory would reorder the ranking. */
+    for (size_t i = 0; i < n && rc == FP_OK; i++)
+        if (out[i].status == FP_ENOMEM)
+            rc = fp__error_set(err, FP_ENOMEM, out[i].design, "out of memory planning %s: %s",
+                               out[i].design, out[i].reason);
     if (rc == FP_OK)
         rc = sort_rows(out, n, err);
     if (rc != FP_OK) {
@@ -189,7 +195,7 @@ static void run_pool(const fp_catalog *cat, fp_spec **spec, fp_compare_row *row,
     if (jobs > 64)
         jobs = 64;
     for (int k = 1; k < jobs; k++)
-        if (pthread_create(&tid[started], NULL, pool_worker, &p) == 0)
+        if (fp__thread_start(&tid[started], pool_worker, &p) == 0)
             started++;
     pool_worker(&p);
     for (int k = 0; k < started; k++)

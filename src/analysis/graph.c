@@ -14,6 +14,14 @@
  * threads inside igraph corrupt each other ("Corrupt finally stack" aborts). Every entry point
  * of this file holds one lock for its whole igraph section, and installs the ignoring handler
  * (the default aborts) for that section only, restoring the caller's on the way out. */
+/* An igraph failure as fabplan's status: igraph out of memory is FP_ENOMEM (exit 4 in the CLI),
+ * like any allocation of fabplan's own, never a verdict on the design; anything else
+ * FP_EGRAPH. */
+static fp_status ig_status(igraph_error_t ig)
+{
+    return ig == IGRAPH_ENOMEM ? FP_ENOMEM : FP_EGRAPH;
+}
+
 static pthread_mutex_t igraph_lock = PTHREAD_MUTEX_INITIALIZER;
 static igraph_error_handler_t *igraph_prev;
 
@@ -110,7 +118,7 @@ static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, c
     igraph_vector_int_destroy(&edges);
     if (ig != IGRAPH_SUCCESS) {
         igraph_vector_destroy(&cap);
-        FP_FAIL(err, FP_EGRAPH, "bisection", "building the flow graph: %s", igraph_strerror(ig));
+        FP_FAIL(err, ig_status(ig), "bisection", "building the flow graph: %s", igraph_strerror(ig));
     }
     /* igraph does not check the capacity length on every path: a short vector reads past
      * its end. Make sure it matches the edges we made. */
@@ -121,7 +129,7 @@ static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, c
     } else {
         IG_CALL(ig, igraph_maxflow_value(&g, &value, src, snk, &cap, NULL));
         if (ig != IGRAPH_SUCCESS)
-            rc = fp__error_set(err, FP_EGRAPH, "bisection", "max-flow: %s", igraph_strerror(ig));
+            rc = fp__error_set(err, ig_status(ig), "bisection", "max-flow: %s", igraph_strerror(ig));
     }
     igraph_destroy(&g);
     igraph_vector_destroy(&cap);
@@ -161,7 +169,7 @@ static fp_status switch_graph(igraph_t *g, const fp_fabric *fab, const uint8_t *
     IG_CALL(ig, igraph_create(g, &edges, switch_count(fab), IGRAPH_UNDIRECTED));
     igraph_vector_int_destroy(&edges);
     if (ig != IGRAPH_SUCCESS)
-        FP_FAIL(err, FP_EGRAPH, what, "building the switch graph: %s", igraph_strerror(ig));
+        FP_FAIL(err, ig_status(ig), what, "building the switch graph: %s", igraph_strerror(ig));
     return FP_OK;
 }
 
@@ -254,7 +262,7 @@ static fp_status graph_components_locked(const fp_fabric *fab, const uint8_t *li
     igraph_destroy(&g);
     if (ig != IGRAPH_SUCCESS) {
         igraph_vector_int_destroy(&membership);
-        FP_FAIL(err, FP_EGRAPH, "failure", "connected components: %s", igraph_strerror(ig));
+        FP_FAIL(err, ig_status(ig), "failure", "connected components: %s", igraph_strerror(ig));
     }
     *comp = malloc(sizeof **comp * (size_t)(nsw > 0 ? nsw : 1));
     if (*comp == NULL) {

@@ -70,6 +70,7 @@ int cmd_catalog(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
 /* cli_metrics.c: --fail/--seed options, the failure what-if and the metrics summary lines. */

@@ -27,6 +27,8 @@ static const format_name format_names[] = {
     { "figure", FP_WRITE_FIGURE, "group figure .dot/.svg" },
     { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
     { "detail", FP_WRITE_DETAIL, "detail .dot/.svg" },
+    { "ibnetdiscover", FP_WRITE_IBNET,
+      "ibnetdiscover.topo, ib-node-name-map, ib-ports.csv (InfiniBand fabrics)" },
     { "png", FP_WRITE_PNG, NULL },
     { "all", FP_WRITE_DEFAULT, NULL },
 };
@@ -79,7 +81,9 @@ static void plan_usage(FILE *f)
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
-          "                      (or one of fabric, figure, floor, detail), png, all. E.g. --formats\n"
+          "                      (or one of fabric, figure, floor, detail), ibnetdiscover, png,\n"
+          "                      all. all is every output but png and ibnetdiscover (the planned\n"
+          "                      InfiniBand fabric for ibsim and fabplan verify). E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"
           "                      131,072 GPUs. Only the planning stages these outputs read are\n"
           "                      built (links, topology, avd, detail: the fabric alone)\n"
@@ -162,6 +166,26 @@ static void print_physical(const fp_plan *plan)
         if (fp_plan_link_medium(plan, l, &m, NULL) == FP_OK)
             by[m]++;
     }
+    for (int b = 0; b < (int)fp_plan_tier_count(plan); b++) {
+        fp_media_audit ma;
+        fp_tier_info lo, hi;
+        if (fp_plan_media_audit(plan, b, &ma, NULL) != FP_OK ||
+            fp_plan_tier(plan, (size_t)b, &hi, NULL) != FP_OK)
+            continue;
+        if (b > 0)
+            fp_plan_tier(plan, (size_t)b - 1, &lo, NULL);
+        printf("  media audit %s-%s: chosen $%.0f", b > 0 ? lo.role : "nic", hi.role, ma.chosen_usd);
+        if (ma.links_with_alternative > 0) {
+            int alt = 0;
+            for (int m = 1; m < FP_MEDIUM_COUNT; m++)
+                if (ma.alternative_links[m] > ma.alternative_links[alt])
+                    alt = m;
+            printf("; the %lld links another medium fits: $%.0f, the cheapest alternative $%.0f (+$%.0f, mostly %s)",
+                   (long long)ma.links_with_alternative, ma.chosen_usd_of_those, ma.alternative_usd,
+                   ma.alternative_usd - ma.chosen_usd_of_those, fp_medium_name((fp_medium)alt));
+        }
+        printf("\n");
+    }
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         if (m != FP_MEDIUM_TP || by[m] > 0)     /* twisted pair only where it is used */
@@ -201,8 +225,8 @@ static void print_summary(const fp_plan *plan)
            (long long)s.gpus, (long long)s.servers, s.tiers, s.tiers == 1 ? "" : "s", s.planes,
            s.planes == 1 ? "" : "s");
     printf("  %s\n", s.tier_choice);
-    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s\n", "tier", "model", "switches", "ports",
-           "used", "spare", "down:up", "links up");
+    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
+           "used", "spare", "down:up", "links up", "min");
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
         fp_tier_info t;
         fp_plan_tier(plan, i, &t, NULL);
@@ -211,9 +235,9 @@ static void print_summary(const fp_plan *plan)
             fp_ratio_text(t.oversubscription, ratio, sizeof ratio);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld\n", t.tier, t.role, t.model,
+        printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld %9lld\n", t.tier, t.role, t.model,
                (long long)t.switches, t.ports_per_switch, (long long)t.ports_used,
-               (long long)t.ports_spare, ratio, (long long)t.links_up);
+               (long long)t.ports_spare, ratio, (long long)t.links_up, (long long)t.switches_min);
     }
     int64_t nic_leaf = 0;
     fp_plan_boundary_links(plan, 0, &nic_leaf, NULL);   /* every plan has boundary 0 */
@@ -418,6 +442,25 @@ static void print_written(const char *dir, unsigned f, fp_split_by split_by, siz
     printf("\n");
 }
 
+/* labels.csv's printed lines that lose part of a port name (fp_plan_label_cuts): a warning with
+ * the count and the first cables; plan.json's labels_cut lists them all. */
+static void warn_label_cuts(const fp_plan *plan, unsigned formats, fp_label_style style)
+{
+    char ids[5][16];
+    size_t cables = 0, lines;
+    if (!(formats & FP_WRITE_LABELS) ||
+        (lines = fp_plan_label_cuts(plan, style, &cables, ids, 5)) == 0)
+        return;
+    fprintf(stderr, "fabplan: warning: labels.csv: %zu printed label line%s on %zu cable%s fit%s 20 "
+            "characters only without the hall (or row) of %s location:", lines,
+            lines == 1 ? "" : "s", cables, cables == 1 ? "" : "s", lines == 1 ? "s" : "",
+            lines == 1 ? "its" : "their");
+    for (size_t i = 0; i < cables && i < 5; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", ids[i]);
+    fprintf(stderr, "%s%s\n", cables > 5 ? ", ..." : "",
+            formats & FP_WRITE_JSON ? " (every one in plan.json labels_cut)" : "");
+}
+
 int cmd_plan(int argc, char **argv)
 {
     cli_spec_opts o = { 0 };
@@ -467,6 +510,7 @@ int cmd_plan(int argc, char **argv)
         rc = cli_report("writing outputs", &err);
         goto out;
     }
+    warn_label_cuts(plan, formats, po.labels);
     if (!o.quiet) {
         print_summary(plan);
         if (fp_plan_stages(plan) & FP_STAGE_METRICS)

@@ -2,6 +2,7 @@
  * sweep.csv and sweep.svg (cost, switches and optics per GPU, and tiers, against GPUs), so an
  * architect sees where tier and block boundaries cost money. */
 #include <errno.h>
+#include <signal.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 typedef struct point {
     int64_t gpus;
     int ok;
+    int oom;    /* failed for want of memory: the sweep's failure, not a row */
     int tiers;
     int64_t per_tier[4];
     int64_t switches, links, cables, transceivers;
@@ -105,6 +107,7 @@ static void plan_point(point *pt, const sweep_src *src, int64_t gpus)
         pt->full_bisection = fp_plan_metrics(plan)->full_bisection;
     } else {
         snprintf(pt->reason, sizeof pt->reason, "%s", err.msg);
+        pt->oom = err.code == FP_ENOMEM;
     }
     fp_plan_free(plan);
 }
@@ -228,6 +231,14 @@ static int plan_all(point *pts, int64_t n, const sweep_src *src, int64_t a, int6
         if (fds[k] >= 0)
             close(fds[k]);
         waitpid(pids[k], &st, 0);
+        /* Every dead worker named, with how it died (the OOM killer's SIGKILL, a crash). */
+        if (WIFSIGNALED(st))
+            fprintf(stderr, "fabplan sweep: worker %d of %d (pid %ld) was killed by signal %d (%s)%s\n",
+                    k + 1, jobs, (long)pids[k], WTERMSIG(st), strsignal(WTERMSIG(st)),
+                    WTERMSIG(st) == SIGKILL ? "; out of memory? try fewer -j or a smaller range" : "");
+        else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            fprintf(stderr, "fabplan sweep: worker %d of %d (pid %ld) failed (exit status %d)\n",
+                    k + 1, jobs, (long)pids[k], WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             rc = rc == EXIT_OK ? EXIT_IO : rc;
     }
@@ -495,8 +506,15 @@ int cmd_sweep(int argc, char **argv)
         jobs = (int)n;
     if ((rc = plan_all(pts, n, &src, a, step, jobs)) != EXIT_OK)
         goto done;
-    for (int64_t i = 0; i < n; i++)
+    for (int64_t i = 0; i < n; i++) {
         ok += pts[i].ok;
+        if (pts[i].oom) {
+            fprintf(stderr, "fabplan sweep: out of memory planning %lld GPUs: %s\n",
+                    (long long)pts[i].gpus, pts[i].reason);
+            rc = EXIT_IO;
+            goto done;
+        }
+    }
     if (ok == 0) {
         fprintf(stderr, "fabplan sweep: no size from %lld to %lld GPUs can be built: %s\n",
                 (long long)a, (long long)b, pts[0].reason);

@@ -1,10 +1,17 @@
 /* fabplan CLI — command dispatch. */
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include "cli.h"
 
-/* SIGINT/SIGTERM/SIGHUP while writing: remove the temporary folder (the earlier outputs were
- * never touched), then die of the signal as the shell expects. */
+/* The termination signals a shell, a terminal or a batch scheduler sends (Slurm and PBS send
+ * SIGTERM, SIGUSR1 or SIGALRM before the end of a job; SIGXCPU at a CPU limit). While writing:
+ * remove the temporary folder (the earlier outputs were never touched), then die of the signal
+ * as the shell expects. The library holds the same set back during its final renames. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+                                    SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU };
+
 static void on_signal(int sig)
 {
     fp_write_cleanup_signal();
@@ -18,12 +25,13 @@ static void install_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaddset(&sa.sa_mask, SIGHUP);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        sigaddset(&sa.sa_mask, stop_signals[i]);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+    /* A file-size limit (ulimit -f) makes the write fail with EFBIG, an I/O error (exit 4)
+     * with the file's name, instead of killing the process with its folder half written. */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 typedef struct cli_cmd {
@@ -40,6 +48,7 @@ static const cli_cmd cmds[] = {
     { "compare", cmd_compare, "plan candidate designs side by side, sorted by cost" },
     { "sweep", cmd_sweep, "plan a spec at every GPU count of a range: sweep.csv, sweep.svg" },
     { "diff", cmd_diff, "compare two plans' cables: what an expansion phase adds, removes, moves" },
+    { "verify", cmd_verify, "check the built fabric against the plan (ibnetdiscover): verify.csv" },
 };
 
 static void usage(FILE *f)
@@ -49,7 +58,7 @@ static void usage(FILE *f)
             fp_version());
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fputs("\nExit codes: 0 ok, 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
+    fputs("\nExit codes: 0 ok, 1 differences found (verify), 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
 }
 
 static const cli_cmd *find_cmd(const char *name)
@@ -67,9 +76,8 @@ static int unknown_command(const char *name)
     return EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-    install_handlers();
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -111,4 +119,21 @@ int main(int argc, char **argv)
             return EXIT_OK;
         }
     return c->fn(argc - 1, argv + 1);
+}
+
+/* The result of catalog list, presets, compare, validate ... is what they print: a write error
+ * on stdout (a full disk, /dev/full) is exit 4 with the reason, for
+ * every command at once, never a silent exit 0. */
+int main(int argc, char **argv)
+{
+    install_handlers();
+    int rc = run_command(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "fabplan: cannot write to standard output: %s\n",
+                strerror(errno ? errno : EIO));
+        if (rc == EXIT_OK || rc == EXIT_FAIL)
+            rc = EXIT_IO;
+    }
+    return rc;
 }

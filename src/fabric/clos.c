@@ -190,17 +190,17 @@ static void rails_make(build_ctx *c, int64_t dservers)
     const int eps = rs->endpoints_per_server, P = rs->planes;
     c->r = rail_shape_of(rs, fab->size[0].down);
     c->r.per_leaf = fab->size[0].down;
-    c->n_su = ceil_div(fab->servers, rs->su_servers);
+    c->n_su = rail_units(rs, fab->servers);
     if (c->r.shared)
         add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC ports %d to a leaf, some leaves ending one rail and starting the next (one set of leaves per rail would need %d)",
                  rs->su_servers, c->r.lps, eps, (long long)eps * rs->su_servers, c->r.per_leaf,
                  eps * c->r.lpr);
     fab->su_count = c->n_su;
-    fab->design_su_count = ceil_div(dservers, rs->su_servers);
+    fab->design_su_count = rail_units(rs, dservers);
     fab->leaves_per_su = c->r.lps;
     fab->servers_per_leaf = c->r.per_leaf;
     int64_t last = fab->servers - (c->n_su - 1) * rs->su_servers;
-    if (last == rs->su_servers)
+    if (last == rs->su_servers || rs->fill_cap > 0)
         return;
     int64_t idle = 0;
     for (int k = 0; k < c->r.lpr && !c->r.shared; k++) {
@@ -290,7 +290,13 @@ static void server_devices(const build_ctx *c)
         dv->plane = 0;
         dv->rail = -1;
         dv->zone = -1;
-        if (rs->topology == FP_TOPO_RAIL) {
+        if (rs->topology == FP_TOPO_RAIL && rs->fill_cap > 0) {
+            int64_t unit = 0, port = 0;
+            fp__fill_slot(rs, s, &unit, &port);
+            dv->su = (int32_t)unit;
+            dv->index = (int32_t)port;
+            dv->pod = L >= 3 ? (int32_t)(dv->su / c->sus_per_pod) : -1;
+        } else if (rs->topology == FP_TOPO_RAIL) {
             dv->su = (int32_t)(s / rs->su_servers);
             dv->index = (int32_t)(s % rs->su_servers);
             dv->pod = L >= 3 ? (int32_t)(dv->su / c->sus_per_pod) : -1;
@@ -381,7 +387,9 @@ static int64_t nic_links(const build_ctx *c)
                 fp_link *lk = &fab->link[li++];
                 int64_t leaf, port;
                 int nic = r / ppp, nic_port = (r % ppp) * P + p;
-                if (rs->topology == FP_TOPO_RAIL) {
+                if (rs->topology == FP_TOPO_RAIL && rs->fill_cap > 0) {
+                    fp__fill_slot(rs, s, &leaf, &port);     /* one rail: the unit's leaf */
+                } else if (rs->topology == FP_TOPO_RAIL) {
                     int64_t su = s / rs->su_servers, i = s % rs->su_servers;
                     leaf = su * c->r.lps + (int64_t)r * c->r.lpr + i / c->r.per_leaf;
                     port = i % c->r.per_leaf;

@@ -25,8 +25,9 @@ static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
     }
     if (rs->topology == FP_TOPO_RAIL && size[0].down > 0) {
         rail_shape r = rail_shape_of(rs, size[0].down);
-        size[0].down = r.per_leaf;
-        size[0].up = up_for(rs, 0, r.per_leaf);
+        /* A leaf whose free ports the extra endpoints fill takes fill_cap hosts. */
+        size[0].down = rs->fill_cap > 0 ? rs->fill_cap : r.per_leaf;
+        size[0].up = up_for(rs, 0, size[0].down);
     }
     /* Where the up side starts when it splits differently: on the first whole cage after the
      * down side; on a switch with uplink ports, on the first of them. */
@@ -61,7 +62,7 @@ int64_t fp__clos_capacity(const fp_rspec *rs, const fp_tier_size *size, int tier
             return 0;
     if (rs->topology == FP_TOPO_RAIL) {
         rail_shape r = rail_shape_of(rs, size[0].down);
-        int64_t su_endpoints = (int64_t)rs->su_servers * eps;
+        int64_t su_endpoints = (int64_t)(rs->fill_cap > 0 ? rs->fill_cap : rs->su_servers) * eps;
         cap = sat_mul(size[1].down / r.lps, su_endpoints);
         for (int t = 2; t < tiers; t++)
             cap = sat_mul(cap, size[t].down);

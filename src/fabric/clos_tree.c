@@ -86,7 +86,19 @@ static int leaves_make(sw_list *lv, const build_ctx *c, int64_t servers)
     const int eps = rs->endpoints_per_server;
     const fp_tier_size *t0 = &c->fab->size[0];
     int64_t n;
-    if (rs->topology == FP_TOPO_RAIL) {
+    if (rs->topology == FP_TOPO_RAIL && rs->fill_cap > 0) {
+        /* One rail, a leaf per unit: each leaf's hosts as fp__fill_slot places them. */
+        n = rail_units(rs, servers);
+        if (!list_alloc(lv, n, n, 0))
+            return 0;
+        for (int64_t s = 0; s < servers; s++) {
+            int64_t unit = 0, port = 0;
+            fp__fill_slot(rs, s, &unit, &port);
+            lv->load[unit]++;
+        }
+        for (int64_t l = 0; l < n; l++)
+            lv->up[l] = t0->up;     /* a partial unit keeps its full uplinks, as below */
+    } else if (rs->topology == FP_TOPO_RAIL) {
         int64_t n_su = ceil_div(servers, rs->su_servers);
         n = n_su * c->r.lps;
         if (!list_alloc(lv, n, n, 0))

@@ -56,6 +56,18 @@ static inline int64_t shared_load(const rail_shape *r, int eps, int64_t su_serve
     return n;
 }
 
+/* Units (rail leaves) of `servers` hosts: with rs->fill_cap, as fp__fill_slot places them. */
+static inline int64_t rail_units(const fp_rspec *rs, int64_t servers)
+{
+    int64_t unit = 0, port = 0, S = servers < rs->fill_from ? servers : rs->fill_from;
+    if (rs->fill_cap <= 0 || servers <= 0)
+        return ceil_div(servers, rs->su_servers);
+    /* The servers' units, and those the extra endpoints need beyond them (the last host's:
+     * extras fill earlier units first, so it is the largest only when they outgrow them). */
+    fp__fill_slot(rs, servers - 1, &unit, &port);
+    return unit + 1 > ceil_div(S, rs->su_servers) ? unit + 1 : ceil_div(S, rs->su_servers);
+}
+
 /* Up links a tier-t switch needs for d down links (fp__up_for, resolved.h). */
 static inline int up_for(const fp_rspec *rs, int t, int d)
 {

@@ -161,6 +161,19 @@ int fp__port_lane(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int por
  * Ethernet (parts that speak only Ethernet, or both, as inline parts do by default). */
 int fp__fabric_infiniband(const fp_rspec *rs);
 
+/* InfiniBand port number of port `port` of device dev, as a subnet manager and ibnetdiscover
+ * number it: 1 on a server (each of its fabric ports is an HCA of its own, `mlx5_<port>`); on a
+ * switch W x (physical port - 1) + lane, W the widest split of its tier (1 when no port is
+ * split: the catalog's front-port number, 2 x (cage - 1) + sub on a QM9700). */
+int fp__ib_port_number(const fp_fabric *fab, const fp_rspec *rs, int64_t dev, int port);
+/* A link of gbps as ibnetdiscover prints its width and speed ("4xNDR" for 400, "4xHDR" for
+ * 200, "4xXDR" for 800; 4x, then 2x, 1x, 8x, 12x lanes of a known speed): "4x?" when no width
+ * and speed give gbps. Returns buf. */
+const char *fp__ib_link_text(int gbps, char *buf, size_t n);
+/* Parse "4xNDR" (or the -p form "4x NDR") in s[0..len): 1 with the lane count and the lane rate
+ * in Mb/s, 0 when it is not a width and a known speed. */
+int fp__ib_link_parse(const char *s, size_t len, int *width, int *mbps);
+
 /* "nic-leaf", "leaf-spine", ... for boundary b (0 = NIC-leaf). Returns buf. */
 const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);
 

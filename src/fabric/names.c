@@ -118,6 +118,65 @@ const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)
     return buf;
 }
 
+int fp__ib_port_number(const fp_fabric *fab, const fp_rspec *rs, int64_t id, int port)
+{
+    const fp_device *d = &fab->dev[id];
+    if (d->tier == 0)
+        return 1;
+    const fp_tier_spec *ts = &rs->tier[d->tier - 1];
+    int w = ts->breakout > ts->breakout_up ? ts->breakout : ts->breakout_up;
+    int lane, ways, phys = fp__switch_phys(fab, rs, d->tier - 1, port, &lane, &ways);
+    return phys * (w > 0 ? w : 1) + lane + 1;
+}
+
+/* InfiniBand lane rates (Mb/s) by the names ibnetdiscover prints (infiniband-diags'
+ * dump_linkspeed_compat / dump_linkspeedext_compat: SDR .. XDR, FDR10). */
+static const struct {
+    const char *name;
+    int mbps;
+} ib_speeds[] = {
+    { "SDR", 2500 }, { "DDR", 5000 }, { "QDR", 10000 }, { "FDR10", 10000 }, { "FDR", 14000 },
+    { "EDR", 25000 }, { "HDR", 50000 }, { "NDR", 100000 }, { "XDR", 200000 },
+};
+#define N_IB_SPEEDS (sizeof ib_speeds / sizeof ib_speeds[0])
+
+const char *fp__ib_link_text(int gbps, char *buf, size_t n)
+{
+    static const int widths[] = { 4, 2, 1, 8, 12 };
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+        for (size_t s = 0; s < N_IB_SPEEDS; s++)
+            if ((int64_t)widths[w] * ib_speeds[s].mbps == (int64_t)gbps * 1000 &&
+                strcmp(ib_speeds[s].name, "FDR10") != 0) {
+                snprintf(buf, n, "%dx%s", widths[w], ib_speeds[s].name);
+                return buf;
+            }
+    snprintf(buf, n, "4x?");
+    return buf;
+}
+
+int fp__ib_link_parse(const char *s, size_t len, int *width, int *mbps)
+{
+    size_t i = 0;
+    int w = 0;
+    while (i < len && s[i] >= '0' && s[i] <= '9' && w < 100)
+        w = w * 10 + (s[i++] - '0');
+    if (i == 0 || i >= len || (s[i] != 'x' && s[i] != 'X') || w == 0)
+        return 0;
+    i++;
+    /* the -p form prints "4x SDR": one blank may stand between width and speed */
+    if (i < len && s[i] == ' ')
+        i++;
+    for (size_t k = 0; k < N_IB_SPEEDS; k++) {
+        size_t nl = strlen(ib_speeds[k].name);
+        if (len - i == nl && memcmp(s + i, ib_speeds[k].name, nl) == 0) {
+            *width = w;
+            *mbps = ib_speeds[k].mbps;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---- link numbers: a first phase numbered as its target ---- */
 
 int64_t fp__link_by_number(const fp_fabric *fab, int64_t num)

@@ -474,7 +474,8 @@ static fp_status set_read(ctx *c, const int32_t *links, size_t n, fp_media_set *
  * into *best when it beats it; nothing is written. The part or -1; *medium, *stock and *kind
  * the cable's. */
 static int copper_best(const ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
-                       media_pick *best, int *medium, double *stock, int *kind)
+                       media_pick *best, int *medium, double *stock, int *kind,
+                       media_pick *by_medium)
 {
     /* Twisted pair fits only RJ45 cages, where no other copper does: its place is moot. */
     static const int copper[] = { FP_MEDIUM_DAC, FP_MEDIUM_ACC, FP_MEDIUM_AEC, FP_MEDIUM_TP };
@@ -486,8 +487,10 @@ static int copper_best(const ctx *c, const int32_t *links, size_t n, const fp_me
         double st = 0;
         int k = FP_CABLE_STRAIGHT;
         media_pick pk;
-        if (try_copper(c, links, n, c->cg, s->ncg, s->cu_route, m, s->forced, &st, &k, &pk) >= 0 &&
-            pick_better(pk.cost, pk.power, pk.part, best)) {
+        if (try_copper(c, links, n, c->cg, s->ncg, s->cu_route, m, s->forced, &st, &k, &pk) < 0)
+            continue;
+        by_medium[m] = pk;
+        if (pick_better(pk.cost, pk.power, pk.part, best)) {
             *best = pk;
             part = pk.part;
             *medium = m;
@@ -518,7 +521,7 @@ static void copper_apply(ctx *c, const int32_t *links, size_t n, const fp_media_
  * cheapest modules alone cost more than *best is not tried. The winning class or -1; *conn
  * its lane connector. *cut: a class before the winner failed only on its loss budget. */
 static int optics_best(ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
-                       media_pick *best, int16_t *conn, int *cut)
+                       media_pick *best, int16_t *conn, int *cut, media_pick *by_medium)
 {
     int win = -1, failed_cut = 0;
     size_t modules = 0;
@@ -527,16 +530,27 @@ static int optics_best(ctx *c, const int32_t *links, size_t n, const fp_media_se
     *cut = 0;
     for (int cls = 0; cls < 3; cls++) {
         int m = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+        /* a class that cannot beat the best, nor the best of another medium (the audit's
+         * alternative), is not tried */
+        double bar = best->part >= 0 ? best->cost : -1;
+        for (int o = 0; o < FP_MEDIUM_COUNT && bar >= 0; o++)
+            if (o != m && by_medium[o].part >= 0 && by_medium[o].cost > bar)
+                bar = by_medium[o].cost;
         if (!(s->allowed & (1u << m)) || c->n_mods[cls] + (modules < s->ncg) == 0 ||
-            (best->part >= 0 && (double)modules * c->min_mod[cls] > best->cost + 1e-9))
+            (bar >= 0 && (double)modules * c->min_mod[cls] > bar + 1e-9))
             continue;
         c->budget_cut = 0;
-        const int before = best->part;
-        if (!try_optics(c, links, n, c->cg, s->ncg, c->route, cls, s->forced, best, conn)) {
+        media_pick cb = { 0, 0, -1 };
+        int16_t cconn = -1;
+        if (!try_optics(c, links, n, c->cg, s->ncg, c->route, cls, s->forced, &cb, &cconn)) {
             failed_cut |= c->budget_cut;
             continue;
         }
-        if (best->part != before) {
+        if (by_medium[m].part < 0 || pick_better(cb.cost, cb.power, cb.part, &by_medium[m]))
+            by_medium[m] = cb;
+        if (pick_better(cb.cost, cb.power, cb.part, best)) {
+            *best = cb;
+            *conn = cconn;
             win = cls;
             *cut = failed_cut;
         }
@@ -582,14 +596,33 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
     int medium = -1, kind = FP_CABLE_STRAIGHT, cut = 0;
     int16_t conn = -1;
     double stock = 0;
-    const int cu = copper_best(c, links, n, &s, &best, &medium, &stock, &kind);
-    const int cls = optics_best(c, links, n, &s, &best, &conn, &cut);
-    if (cls >= 0)
+    media_pick by_medium[FP_MEDIUM_COUNT];
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        by_medium[m] = (media_pick){ 0, 0, -1 };
+    const int cu = copper_best(c, links, n, &s, &best, &medium, &stock, &kind, by_medium);
+    const int cls = optics_best(c, links, n, &s, &best, &conn, &cut, by_medium);
+    if (cls >= 0) {
         optics_apply(c, links, n, &s, cls, conn, best.part, cut);
-    else if (cu >= 0)
+        medium = cls == 0 ? FP_MEDIUM_MMF : FP_MEDIUM_SMF;
+    } else if (cu >= 0) {
         copper_apply(c, links, n, &s, cu, medium, stock, kind);
-    else
+    } else {
         return fp__media_fail(c, n, &s, err);
+    }
+    /* The audit: the chosen medium's cost, and the cheapest other medium that fits. */
+    const int b = c->fab->link[links[0]].boundary;
+    int alt = -1;
+    for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+        if (m != medium && by_medium[m].part >= 0 &&
+            (alt < 0 || pick_better(by_medium[m].cost, by_medium[m].power, by_medium[m].part,
+                                    &by_medium[alt])))
+            alt = m;
+    c->cab->audit_cost[b] += best.cost;
+    if (alt >= 0) {
+        c->cab->audit_alt_cost[b] += by_medium[alt].cost;
+        c->cab->audit_alt_chosen[b] += best.cost;
+        c->cab->audit_alt_links[b][alt] += (int64_t)n;
+    }
     return FP_OK;
 }
 

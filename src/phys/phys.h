@@ -114,6 +114,11 @@ typedef struct fp_cabling {
     int64_t cage_base[FP_MAX_TIERS + 1];  /* first cage of each tier's devices */
     int per_cage[FP_MAX_TIERS + 1]; /* links sharing one cage, per tier (0 = NIC ports) */
     int64_t by_medium[FP_MAX_TIERS][FP_MEDIUM_COUNT];   /* links per boundary and medium */
+    /* the media audit, per boundary: the chosen media's cost as the choice weighs it (modules,
+     * the cable or a cord per link at stock length), and for the links where another medium
+     * also fits, the cheapest such alternative's cost and medium (links per medium) */
+    double audit_cost[FP_MAX_TIERS], audit_alt_cost[FP_MAX_TIERS], audit_alt_chosen[FP_MAX_TIERS];
+    int64_t audit_alt_links[FP_MAX_TIERS][FP_MEDIUM_COUNT];
     int64_t over_budget;            /* optical links moved to a longer reach class by loss */
     char note[320];                 /* said in the plan's notes when not empty */
     /* layout.cabling "structured" (structured.c): per cable, NULL when direct */

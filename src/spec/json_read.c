@@ -36,6 +36,24 @@ fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *
         free(copy);
         FP_FAIL(err, FP_EPARSE, origin, "%s: NUL byte at offset %zu; expected JSON text", origin, at);
     }
+    /* One rule for every JSON string (keys, values, ids): no U+0000, raw (above) or escaped.
+     * cJSON decodes "\u0000" into a NUL that ends the C string, so "a\u0000b" would read as
+     * "a" and a key "gpus\u0000junk" as "gpus". Found in the text, outside strings' other
+     * escapes: a backslash starts an escape only when not itself escaped. */
+    for (size_t i = 0, in_str = 0; i < len; i++) {
+        if (copy[i] == '"') {
+            in_str = !in_str;
+        } else if (in_str && copy[i] == '\\' && i + 1 < len) {
+            if (len - i >= 6 && copy[i + 1] == 'u' && copy[i + 2] == '0' && copy[i + 3] == '0' &&
+                copy[i + 4] == '0' && copy[i + 5] == '0') {
+                free(copy);
+                FP_FAIL(err, FP_EPARSE, origin,
+                        "%s: \\u0000 (a NUL character) in a string at offset %zu; expected "
+                        "text without NUL", origin, i);
+            }
+            i++;    /* the escaped character */
+        }
+    }
     root = fp__cjson_parse(copy, len + 1, &end);
     if (root == NULL) {
         size_t off = end ? (size_t)(end - copy) : 0;
@@ -205,9 +223,18 @@ fp_status fp__json_num(const cJSON *obj, const char *key, const char *ptr, doubl
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
         FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %s", p, min, max,
                 fp__json_describe(v, d, sizeof d));
-    if (v->valuedouble < min || v->valuedouble > max)
-        FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %g", p, min, max,
-                v->valuedouble);
+    if (v->valuedouble < min || v->valuedouble > max) {
+        /* The value with as many digits as it takes to tell it from the bound: %g rounded
+         * 0.9000000001 to "0.9", which read as in range. */
+        char found[40];
+        for (int prec = 6; prec <= 17; prec++) {
+            snprintf(found, sizeof found, "%.*g", prec, v->valuedouble);
+            if (strtod(found, NULL) == v->valuedouble)
+                break;
+        }
+        FP_FAIL(err, FP_EINVAL, p, "%s: expected a number from %g to %g, found %s", p, min, max,
+                found);
+    }
     *out = v->valuedouble;
     return FP_OK;
 }

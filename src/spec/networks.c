@@ -69,9 +69,9 @@ void fp__net_error_repoint(fp_error *err, const char *base)
     }
     static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
                                         "/fabric/su_servers", "/fabric", "/mlag_peer_links",
-                                        "/hosts_per_leaf" };
+                                        "/hosts_per_leaf", "/servers_per_leaf" };
     static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "", "/mlag_peer_links",
-                                      "/hosts_per_leaf" };
+                                      "/hosts_per_leaf", "/servers_per_leaf" };
     if (err == NULL)
         return;
     for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
@@ -187,12 +187,15 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *co
         cJSON_AddItemToObject(cl, "nic", on);
         cJSON_AddNumberToObject(cl, "nics_per_server", 1);
     }
-    /* hosts_per_leaf: units of that many hosts, a leaf (or a pair) each. */
-    int by_unit = !ns->dual_homed && (compute->topology == FP_TOPO_RAIL || ns->hosts_per_leaf > 0);
+    /* A single-homed network's leaves serve units of servers: servers_per_leaf, else the
+     * compute fabric's scalable units, else (hosts_per_leaf alone) that many. */
+    int unit = ns->servers_per_leaf > 0             ? ns->servers_per_leaf
+               : compute->topology == FP_TOPO_RAIL ? compute->su_servers
+                                                   : ns->hosts_per_leaf;
+    int by_unit = !ns->dual_homed && unit > 0;
     cJSON_AddStringToObject(fa, "topology", ns->dual_homed || by_unit ? "rail-optimized" : "clos");
     if (by_unit)
-        cJSON_AddNumberToObject(fa, "su_servers", ns->hosts_per_leaf > 0 ? ns->hosts_per_leaf
-                                                                         : compute->su_servers);
+        cJSON_AddNumberToObject(fa, "su_servers", unit);
     /* Never one top switch for a dual-homed network: its pairs would share a single point of
      * failure above them. */
     if (ns->dual_homed && cJSON_GetObjectItemCaseSensitive(n, "min_top_switches") == NULL)
@@ -223,13 +226,26 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
                 ns->hosts_per_leaf, ts->model.id, fp__tier_down(rs, 0),
                 rs->reserve > 0 ? " and the reserve" : "", fp__tier_down(rs, 0));
     if (!ns->dual_homed) {
-        /* A single-homed network in the compute fabric's scalable units (sub_spec): a leaf
-         * that has room for several whole units takes them (SUs of 8 servers on 48-port
-         * leaves: 6 to a leaf), so small units do not each get a leaf of their own. With
-         * hosts_per_leaf the units are that many hosts already. */
+        /* A single-homed network in units of servers (sub_spec): a leaf that has room for
+         * several whole units takes them (SUs of 8 servers on 48-port leaves: 6 to a leaf),
+         * so small units do not each get a leaf of their own. With hosts_per_leaf (the
+         * hosts a leaf takes) the extra endpoints fill the leaves' free ports, unit by unit,
+         * before they take leaves of their own; without it they follow the servers in units of
+         * their own. */
         int d = rs->topology == FP_TOPO_RAIL ? fp__tier_down(rs, 0) : 0;
-        if (ns->hosts_per_leaf == 0 && rs->su_servers > 0 && d >= 2 * rs->su_servers)
-            rs->su_servers = d / rs->su_servers * rs->su_servers;
+        int cap = ns->hosts_per_leaf > 0 ? ns->hosts_per_leaf : d;
+        if (ns->servers_per_leaf > cap && d > 0)
+            FP_FAIL(err, FP_EDESIGN, "/servers_per_leaf",
+                    "/servers_per_leaf: %d servers, but a %s leaf takes %d hosts%s; expected at most %d",
+                    ns->servers_per_leaf, ts->model.id, cap,
+                    ns->hosts_per_leaf > 0 ? " (hosts_per_leaf)" : "", cap);
+        if (ns->servers_per_leaf == 0 && rs->su_servers > 0 && cap >= 2 * rs->su_servers)
+            rs->su_servers = cap / rs->su_servers * rs->su_servers;
+        if (ns->hosts_per_leaf > 0 && d > 0 && rs->endpoints_per_server == 1 && ns->n_extra > 0 &&
+            rs->su_servers <= cap) {
+            rs->fill_cap = cap;
+            rs->fill_from = ns->servers;
+        }
         return FP_OK;
     }
     if (ns->peer_links > 0 && (ts->breakout_up != ts->breakout || ts->model.uplink_ports > 0)) {
@@ -277,7 +293,7 @@ static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, in
                                         "dual_homed", "extra_endpoints", "switch", "tiers",
                                         "oversubscription", "reserve", "mlag_peer_links",
                                         "spread", "min_top_switches", "uplinks_per_leaf",
-                                        "hosts_per_leaf", NULL };
+                                        "hosts_per_leaf", "servers_per_leaf", NULL };
     char role[32] = "", d[96], p[160];
     fp_status rc;
     if (!cJSON_IsObject(n))
@@ -336,8 +352,14 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
     int min_top = 0;
     if ((rc = fp__json_i32(n, "mlag_peer_links", base, 0, 16, &ns->peer_links, err)) != FP_OK ||
         (rc = fp__json_i32(n, "hosts_per_leaf", base, 1, 4096, &ns->hosts_per_leaf, err)) != FP_OK ||
+        (rc = fp__json_i32(n, "servers_per_leaf", base, 1, 4096, &ns->servers_per_leaf, err)) != FP_OK ||
         (rc = fp__json_i32(n, "min_top_switches", base, 1, 4096, &min_top, err)) != FP_OK)
         return rc;
+    if (ns->dual_homed && ns->servers_per_leaf > 0) {
+        snprintf(p, sizeof p, "%s/servers_per_leaf", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: a dual-homed network's pairs take its hosts in order (servers, then the extra endpoints); expected hosts_per_leaf instead",
+                p);
+    }
     if (ns->dual_homed && min_top % 2 != 0) {
         /* The top switches of a dual-homed network come in pairs: each leaf pair's two
          * uplink sets then land on two switches, and one failing leaves the other. */

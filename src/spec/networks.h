@@ -37,6 +37,9 @@ typedef struct fp_net_spec {
                                    pair: each of its leaves), 0 when not given (single-homed
                                    beside a rail-optimized compute fabric: whole scalable units;
                                    dual-homed: spread evenly over as few pairs as hold them) */
+    int servers_per_leaf;       /* spec servers_per_leaf (single-homed): the servers of one
+                                   leaf's unit, its free ports taking extra endpoints; 0 when
+                                   not given (the compute fabric's scalable units) */
     char note[256];             /* a choice the reader should know ("" for none): default MLAG
                                    peer links dropped */
     int64_t servers;            /* compute servers attached (production and hot spares) */

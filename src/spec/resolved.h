@@ -131,6 +131,11 @@ typedef struct fp_rspec {
                                    switches (1 when not given; 2 for a dual-homed network) */
     int leaf_up;                /* fabric.uplinks_per_leaf: every leaf with hosts has exactly
                                    this many up links, whatever its ratio (0: by the ratio) */
+    int fill_cap;               /* a single-homed network's leaves (rail-optimized, one rail):
+                                   each takes up to this many hosts, its unit's su_servers
+                                   servers first and extra endpoints in its free ports
+                                   (fp__fill_slot); 0: units of su_servers hosts */
+    int64_t fill_from;          /* with fill_cap: hosts below this are servers */
     int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
@@ -150,6 +155,39 @@ static inline int fp__up_for(const fp_rspec *rs, int t, int d)
         return rs->leaf_up;
     return (int)ceil((double)d * ts->gbps_down / ((double)ts->gbps_up * rs->oversub[t]) - 1e-9);
 }
+/* A network whose extra endpoints fill its servers' leaves (rs->fill_cap > 0): the unit
+ * (leaf) and port of host s. Servers (s < fill_from) keep their unit, s / su_servers; the
+ * others fill each unit's free ports (fill_cap less its servers) in unit order, then units of
+ * their own of fill_cap each. */
+static inline void fp__fill_slot(const fp_rspec *rs, int64_t s, int64_t *unit, int64_t *port)
+{
+    const int64_t su = rs->su_servers, cap = rs->fill_cap, S = rs->fill_from;
+    const int64_t nfull = S / su, last = S - nfull * su, free_full = cap - su;
+    int64_t e = s - S, units = nfull;
+    if (s < S) {
+        *unit = s / su;
+        *port = s % su;
+        return;
+    }
+    if (e < nfull * free_full) {
+        *unit = e / free_full;
+        *port = su + e % free_full;
+        return;
+    }
+    e -= nfull * free_full;
+    if (last > 0) {
+        if (e < cap - last) {
+            *unit = nfull;
+            *port = last + e;
+            return;
+        }
+        e -= cap - last;
+        units++;
+    }
+    *unit = units + e / cap;
+    *port = e % cap;
+}
+
 /* Down ports of a tier-t switch below the top tier (spec_fabric.c), its up ports
  * fp__up_for(rs, t, down): as many as fit beside the up links its ratio needs, after the
  * reserve. When both sides split alike, down + up logical ports fit the usable ones; when they

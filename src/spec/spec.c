@@ -250,7 +250,18 @@ fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_
         strstr(pointer, "//") || pointer[strlen(pointer) - 1] == '/')
         FP_FAIL(err, FP_EINVAL, pointer, "bad JSON pointer \"%s\"; expected e.g. /cluster/gpus",
                 pointer);
-    val = fp__cjson_parse(value, strlen(value) + 1, NULL);
+    /* A value that starts like a JSON string, object or list is JSON and goes through the JSON
+     * reader's rules (no U+0000; a lone surrogate "\ud800" is a syntax error, not a literal of
+     * 8 characters); anything else that is not JSON (a bare word) is taken as a string. */
+    val = NULL;
+    if (value[0] == '"' || value[0] == '{' || value[0] == '[') {
+        char where[300];
+        snprintf(where, sizeof where, "--set %s", pointer);
+        if ((rc = fp__json_parse(&val, value, strlen(value), where, err)) != FP_OK)
+            return rc;
+    } else {
+        val = fp__cjson_parse(value, strlen(value) + 1, NULL);
+    }
     if (val == NULL)
         val = cJSON_CreateString(value);
     if (val == NULL)

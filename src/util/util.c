@@ -1,5 +1,6 @@
 /* fabplan — small shared helpers. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -82,4 +83,14 @@ void *fp__malloc(size_t n)
 void fp_free(void *p)
 {
     free(p);
+}
+
+int fp__thread_start(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(tid, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }

@@ -43,16 +43,34 @@ FILE *fp__create(const char *path, fp_error *err);
 /* malloc that a fault-injection run can make fail (the writers' allocations). */
 void *fp__malloc(size_t n);
 
+/* ---- reading CSV (csv_read.c) ---- */
+/* Split the CSV record at *p in place (RFC 4180 quotes, "" inside quotes; CRLF or LF ends it):
+ * each field NUL-terminated, the first max starts into fields[]. Returns the number of fields
+ * (0 at the end of the text) and moves *p past the record. */
+int fp__csv_record(char **p, char **fields, int max);
+
 /* ---- test-only fault injection (fault.c) ---- */
+/* FP_FAULT_STEP: a point between two steps of the publish that cannot fail, only be killed. */
 typedef enum fp_fault_kind {
-    FP_FAULT_OPEN, FP_FAULT_WRITE, FP_FAULT_FSYNC, FP_FAULT_RENAME, FP_FAULT_ALLOC
+    FP_FAULT_OPEN, FP_FAULT_WRITE, FP_FAULT_FSYNC, FP_FAULT_RENAME, FP_FAULT_ALLOC, FP_FAULT_STEP
 } fp_fault_kind;
 /* 1 (errno set: EIO, ENOSPC for writes, ENOMEM for allocations) when this failure point is the
- * one armed; every open, write, fsync, rename and allocation on the writing path asks. */
+ * one armed; every open, write, fsync, rename and allocation on the writing path asks. Armed
+ * to kill (fp__fault_arm_kill), only renames, fsyncs and steps count, and the n-th kills the
+ * process (SIGKILL) before it happens. */
 int fp__fault(fp_fault_kind kind);
 /* Make the n-th point from now fail (0 disarms) and restart the count. */
 void fp__fault_arm(long n);
+/* Make the process die of SIGKILL at the n-th rename, fsync or step from now (0 disarms). */
+void fp__fault_arm_kill(long n);
 /* Points passed since the last fp__fault_arm. */
 long fp__fault_points(void);
+
+/* pthread_create with every signal blocked in the new thread (it inherits the mask set around
+ * the call): the library's worker threads never take a signal, so a program's handler (the
+ * CLI's clean-up on SIGTERM) always runs on a thread of the program's, never in the middle of a
+ * worker's step. Returns pthread_create's result. */
+#include <pthread.h>
+int fp__thread_start(pthread_t *tid, void *(*fn)(void *), void *arg);
 
 #endif

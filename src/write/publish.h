@@ -15,10 +15,17 @@ struct fp_publish {
     int dfd, lfd, tfd, ofd, slot;
     char tname[32];
     char tpath[4200];
-    size_t n;
-    char name[PUB_MAX][256];
-    unsigned char is_dir[PUB_MAX], moved[PUB_MAX], placed[PUB_MAX];
-    unsigned char synced[PUB_MAX];  /* already fsynced by fp_plan_write's syncing thread */
+    size_t n;                       /* registered outputs, then the manifest (publish.c) */
+    char name[PUB_MAX + 1][256];
+    unsigned char is_dir[PUB_MAX + 1], moved[PUB_MAX + 1], placed[PUB_MAX + 1];
+    unsigned char synced[PUB_MAX + 1];  /* already fsynced by fp_plan_write's syncing thread */
+    /* replace: the set replaces the folder's earlier one (fp_plan_write): the manifest's earlier
+     * outputs it does not write are dropped. Else they stay and the manifest keeps them. */
+    int replace;
+    size_t n_drop;
+    char drop[PUB_MAX][256];
+    unsigned char dropped[PUB_MAX];
+    int keep;                       /* an undo failed: the folder and journal stay */
 };
 
 /* Register name (a plain name in the folder: not ".", "..", ".old" or a temporary folder's

@@ -47,7 +47,10 @@ _Static_assert(FP_MAX_NETWORKS == 8, "one NET_OVERVIEW per network index");
 static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
 {
-    return fp__write_json(plan, path, o && o->version >= 5 ? o->failure : NULL, err);
+    unsigned formats = o ? o->formats : FP_WRITE_DEFAULT;
+    int labels = !(formats & FP_WRITE_LABELS) ? -1 : o && o->version >= 3 ? (int)o->labels
+                                                                          : (int)FP_LABELS_PLAIN;
+    return fp__write_json(plan, path, o && o->version >= 5 ? o->failure : NULL, labels, err);
 }
 
 /* An output is written when all of its flag bits are set. name_fn, when given, names the file
@@ -84,6 +87,9 @@ static const output outputs[] = {
     { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE },
     { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE },
     { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE },
+    { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE },
+    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE },
+    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE },
     { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
     { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE },
@@ -127,6 +133,7 @@ static const struct {
     { FP_WRITE_NETBOX, FP_STAGE_CABLING, "the NetBox files" },
     { FP_WRITE_TOPOLOGY, FP_STAGE_FABRIC, "topology.csv" },
     { FP_WRITE_AVD, FP_STAGE_FABRIC, "avd-cv-topology.yml" },
+    { FP_WRITE_IBNET, FP_STAGE_FABRIC, "ibnetdiscover.topo" },
     { FP_WRITE_REPORT, FP_STAGE_ALL, "report.html" },
     { FP_WRITE_OVERVIEW, FP_STAGE_CABLING, "fabric.svg" },   /* links coloured by medium */
     { FP_WRITE_FIGURE, FP_STAGE_FABRIC, "the group figure" },
@@ -261,7 +268,7 @@ static int sync_start(syncer *s, pthread_t *tid, run *r)
     s->failed = PUB_MAX;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
-    if (pthread_create(tid, NULL, sync_main, s) == 0)
+    if (fp__thread_start(tid, sync_main, s) == 0)
         return 1;
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->cond);
@@ -426,6 +433,7 @@ static fp_status begin_jobs(const fp_plan *plan, const char *dir, const fp_write
         free(*jobs);
         return rc;
     }
+    (*r)->replace = 1;  /* one plan per folder: the earlier plan's other documents go */
     if ((rc = plan_jobs(*r, plan, opts, *jobs, n_jobs, err)) != FP_OK) {
         fp_publish_abort(*r);
         free(*jobs);
@@ -476,7 +484,7 @@ static void crew_start(crew *c, run *r, doc_job *jobs, size_t n_jobs, const fp_w
         pthread_cond_init(&c->xg.cond, NULL);
         c->side.xlsx_gate = &c->xg;
     }
-    if (c->side.n > 0 && pthread_create(&c->side_tid, NULL, side_main, &c->side) == 0)
+    if (c->side.n > 0 && fp__thread_start(&c->side_tid, side_main, &c->side) == 0)
         c->side_started = 1;
 }
 

@@ -29,184 +29,31 @@ static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int wh
     return buf;
 }
 
-/* ---- printable labels ---- */
-
-#define LABEL_LINE 20   /* characters on one line of a cable label (2-3 lines of ~20 are usual) */
-
-/* Letters for a 1-based number: 1 A, 26 Z, 27 AA (floor-grid rows, spaces). */
-static size_t put_letters(char *p, int v)
-{
-    char tmp[8];
-    size_t n = 0;
-    for (v = v < 1 ? 1 : v; v > 0 && n < sizeof tmp; v = (v - 1) / 26)
-        tmp[n++] = (char)('A' + (v - 1) % 26);
-    for (size_t i = 0; i < n; i++)
-        p[i] = tmp[n - 1 - i];
-    return n;
-}
-
-/* The rack: plain "R05K12" ("H2R05K12" when the plan has several halls); TIA-606 "1A.E12"
- * (floor 1, space = hall as a letter, then the floor grid: row as letters, position as two
- * digits). */
-static size_t rack_id(char *p, const fp_location *l, int halls, fp_label_style st)
-{
-    size_t k = 0;
-    if (st == FP_LABELS_TIA606) {
-        p[k++] = '1';
-        k += put_letters(p + k, l->hall);
-        p[k++] = '.';
-        k += put_letters(p + k, l->row);
-        k += fp__put_uint_w(p + k, (uint64_t)(l->rack > 0 ? l->rack : 0), 2);
-        return k;
-    }
-    if (halls > 1) {
-        p[k++] = 'H';
-        k += fp__put_int(p + k, l->hall);
-    }
-    p[k++] = 'R';
-    k += fp__put_uint_w(p + k, (uint64_t)(l->row > 0 ? l->row : 0), 2);
-    p[k++] = 'K';
-    k += fp__put_uint_w(p + k, (uint64_t)(l->rack > 0 ? l->rack : 0), 2);
-    return k;
-}
-
-/* Ports of one connector, short: "swp1s0+swp1s1" -> "swp1s0+1" (each further port after the
- * text it shares with the first). */
-static size_t short_ports(char *p, size_t cap, const char *ports)
-{
-    const char *plus = strchr(ports, '+');
-    size_t first = plus ? (size_t)(plus - ports) : strlen(ports), k = 0;
-    for (const char *q = ports; *q && k + 1 < cap;) {
-        const char *end = strchr(q, '+');
-        size_t len = end ? (size_t)(end - q) : strlen(q), skip = 0;
-        if (q != ports) {
-            while (skip < len && skip < first && q[skip] == ports[skip])
-                skip++;
-            /* keep whole numbers: back up to the start of a run of digits */
-            while (skip > 0 && q[skip - 1] >= '0' && q[skip - 1] <= '9')
-                skip--;
-            p[k++] = '+';
-        }
-        for (size_t i = skip; i < len && k + 1 < cap; i++)
-            p[k++] = q[i];
-        q += len + (end != NULL);
-    }
-    p[k] = '\0';
-    return k;
-}
-
-/* One end: plain "R05K12-U40 swp17s0", TIA-606 "1A.E12-40:swp17s0"; full port names, or the
- * short form for a printed line. */
-static void end_id(char *out, size_t cap, const fp_cable_end *e, int halls, fp_label_style st,
-                   int short_form)
-{
-    char tmp[160];
-    size_t k = rack_id(tmp, &e->loc, halls, st);
-    tmp[k++] = '-';
-    if (st != FP_LABELS_TIA606)
-        tmp[k++] = 'U';
-    k += fp__put_uint_w(tmp + k, (uint64_t)(e->loc.u > 0 ? e->loc.u : 0), 2);
-    tmp[k++] = st == FP_LABELS_TIA606 ? ':' : ' ';
-    if (short_form)
-        k += short_ports(tmp + k, sizeof tmp - k, e->port);
-    else
-        k += fp__copy_str(tmp + k, sizeof tmp - k, e->port) < sizeof tmp - k
-                 ? strlen(tmp + k) : sizeof tmp - k - 1;
-    tmp[k] = '\0';
-    fp__copy_str(out, cap, tmp);
-}
-
-/* line1..line3 of one end's label, each at most LABEL_LINE characters. far == NULL: a
- * splitter's hub, whose far ends are its n_legs legs. */
-static void label_lines(char l1[LABEL_LINE + 1], char l2[LABEL_LINE + 1], char l3[LABEL_LINE + 1],
-                        const fp_cable_info *c, const char *end, const fp_cable_end *self,
-                        const fp_cable_end *far, int halls, fp_label_style st)
-{
-    char tmp[160];
-    /* "<id> <end>", copied rather than formatted: one per label row */
-    size_t k = fp__copy_str(tmp, sizeof tmp, c->id);
-    if (k + 1 < sizeof tmp) {
-        tmp[k++] = ' ';
-        fp__copy_str(tmp + k, sizeof tmp - k, end);
-    }
-    fp__copy_str(l1, LABEL_LINE + 1, tmp);
-    end_id(l2, LABEL_LINE + 1, self, halls, st, 1);
-    if (far) {
-        tmp[0] = '>';
-        tmp[1] = ' ';
-        end_id(tmp + 2, sizeof tmp - 2, far, halls, st, 1);
-        if (strlen(tmp) > LABEL_LINE)       /* ">R02K01-U41 swp1s1+2" rather than cut */
-            memmove(tmp + 1, tmp + 2, strlen(tmp + 2) + 1);
-    } else {
-        memcpy(tmp, "> ", 2);
-        k = 2 + fp__put_int(tmp + 2, c->n_z);
-        memcpy(tmp + k, " legs ", 6);
-        k += 6;
-        k += rack_id(tmp + k, &c->z[0].loc, halls, st);
-        tmp[k] = '\0';
-    }
-    fp__copy_str(l3, LABEL_LINE + 1, tmp);
-}
-
-/* The full label text in TIA-606 style: "<cable id> <this end> / <far end>[ <far end>...]". */
-static const char *tia_label(char *out, size_t cap, const fp_cable_info *c, const fp_cable_end *self,
-                             int is_a, int halls)
-{
-    char id[160];
-    size_t k = (size_t)snprintf(out, cap, "%s ", c->id);
-    end_id(id, sizeof id, self, halls, FP_LABELS_TIA606, 0);
-    k += (size_t)snprintf(out + k, k < cap ? cap - k : 0, "%s /", id);
-    for (int z = 0; z < (is_a ? c->n_z : 1) && k < cap; z++) {
-        end_id(id, sizeof id, is_a ? &c->z[z] : &c->a, halls, FP_LABELS_TIA606, 0);
-        k += (size_t)snprintf(out + k, cap - k, " %s", id);
-    }
-    return out;
-}
+/* ---- printable labels (built by plan_labels.c) ---- */
 
 /* The label rows of one cable: its A end, then each Z leg. net: the network column's text,
  * NULL without spec `networks`. */
 static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label_style st,
                        const char *net, int plain)
 {
-    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 66], end[8];
-    char l1[LABEL_LINE + 1], l2[LABEL_LINE + 1], l3[LABEL_LINE + 1], text[640];
+    char floc[FP_MAX_LEGS * 34], fdev[FP_MAX_LEGS * 50], fport[FP_MAX_LEGS * 66];
+    fp_end_label lab;
     const size_t cols = net ? 14 : 13;
     const char *medium = fp_medium_name(c->medium);
-    /* The A end faces every leg; each Z leg faces the A end. */
-    label_lines(l1, l2, l3, c, "A", &c->a, c->n_z == 1 ? &c->z[0] : NULL, halls, st);
+    /* The A end faces every leg; each Z leg faces the A end (a splitter leg its hub port). */
+    fp__cable_end_label(&lab, c, 0, halls, st);
     const char *a_row[] = { c->id, "A", c->a.loc.text, c->a.device_name, c->a.port,
                             join_legs(floc, sizeof floc, c, 0),
                             join_legs(fdev, sizeof fdev, c, 1),
-                            join_legs(fport, sizeof fport, c, 2), medium,
-                            st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, c, &c->a, 1, halls)
-                                                   : c->a.label,
-                            l1, l2, l3, net };
+                            join_legs(fport, sizeof fport, c, 2), medium, lab.text,
+                            lab.line[0], lab.line[1], lab.line[2], net };
     fp__csv_row(f, a_row, cols, plain);
     for (int k = 0; k < c->n_z; k++) {
         const fp_cable_end *z = &c->z[k];
-        end[0] = 'Z';
-        if (c->n_z == 1)
-            end[1] = '\0';
-        else
-            end[1 + fp__put_int(end + 1, k + 1)] = '\0';
-        /* A splitter leg's far end is the hub's port of that leg, not all of them. */
-        fp_cable_end hub = c->a;
-        if (c->n_z > 1) {
-            const char *q = c->a.port;
-            for (int j = 0; j < k && q; j++)
-                if ((q = strchr(q, '+')) != NULL)
-                    q++;
-            fp__copy_str(hub.port, sizeof hub.port, q ? q : "");
-            char *plus = strchr(hub.port, '+');
-            if (plus)
-                *plus = '\0';
-        }
-        label_lines(l1, l2, l3, c, end, z, &hub, halls, st);
-        const char *z_row[] = { c->id, end, z->loc.text, z->device_name, z->port,
-                                c->a.loc.text, c->a.device_name, c->a.port, medium,
-                                st == FP_LABELS_TIA606 ? tia_label(text, sizeof text, c, z, 0, halls)
-                                                       : z->label,
-                                l1, l2, l3, net };
+        fp__cable_end_label(&lab, c, k + 1, halls, st);
+        const char *z_row[] = { c->id, lab.end, z->loc.text, z->device_name, z->port,
+                                c->a.loc.text, c->a.device_name, c->a.port, medium, lab.text,
+                                lab.line[0], lab.line[1], lab.line[2], net };
         fp__csv_row(f, z_row, cols, plain);
     }
 }

@@ -79,7 +79,29 @@ static void add_growth(cJSON *root, const fp_plan *plan)
     cJSON_AddNumberToObject(o, "power_w", round(g.power_w * 100) / 100);
 }
 
-static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
+/* With labels.csv written (labels >= 0, its style) and lines of it cut: "labels_cut", the count
+ * of lines that lose part of a port name and the cables they are on (docs/outputs.md). */
+static void add_labels_cut(cJSON *root, const fp_plan *plan, int labels)
+{
+    size_t n_cables = 0, lines;
+    if (labels < 0 ||
+        (lines = fp_plan_label_cuts(plan, (fp_label_style)labels, &n_cables, NULL, 0)) == 0)
+        return;
+    char (*ids)[16] = malloc(n_cables * sizeof *ids);
+    if (ids == NULL)
+        return;
+    fp_plan_label_cuts(plan, (fp_label_style)labels, NULL, ids, n_cables);
+    cJSON *o = cJSON_AddObjectToObject(root, "labels_cut");
+    cJSON_AddStringToObject(o, "style", labels == FP_LABELS_TIA606 ? "tia606" : "plain");
+    cJSON_AddNumberToObject(o, "lines", (double)lines);
+    cJSON_AddNumberToObject(o, "cable_count", (double)n_cables);
+    cJSON *arr = cJSON_AddArrayToObject(o, "cables");
+    for (size_t i = 0; i < n_cables; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(ids[i]));
+    free(ids);
+}
+
+static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure, int labels)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     const fp_rspec *rs = fp__plan_rspec(plan);
@@ -132,6 +154,7 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
         cJSON_AddNumberToObject(t, "ports_spare", (double)ti.ports_spare);
         cJSON_AddNumberToObject(t, "oversubscription", ti.oversubscription);
         cJSON_AddNumberToObject(t, "links_up", (double)ti.links_up);
+        cJSON_AddNumberToObject(t, "switches_min", (double)ti.switches_min);
         cJSON_AddItemToArray(arr, t);
     }
     arr = cJSON_AddArrayToObject(root, "links_by_boundary");
@@ -152,6 +175,7 @@ static cJSON *plan_json(const fp_plan *plan, const fp_failure_report *failure)
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         cJSON_AddItemToArray(arr, cJSON_CreateString(fp_plan_note(plan, i)));
     add_growth(root, plan);
+    add_labels_cut(root, plan, labels);
     return root;
 }
 
@@ -160,13 +184,13 @@ fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
     fp_status rc = fp__plan_need(plan, FP_STAGE_ALL, "fp_plan_to_json", err);
     if (rc != FP_OK)
         return rc;
-    return fp__plan_json_text(plan, NULL, out, err);
+    return fp__plan_json_text(plan, NULL, -1, out, err);
 }
 
-fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
-                             fp_error *err)
+fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, int labels,
+                             char **out, fp_error *err)
 {
-    cJSON *root = plan_json(plan, failure);
+    cJSON *root = plan_json(plan, failure, labels);
     char *s = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (s == NULL)
@@ -182,10 +206,10 @@ fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failu
 }
 
 fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
-                         fp_error *err)
+                         int labels, fp_error *err)
 {
     char *text = NULL;
-    fp_status rc = fp__plan_json_text(plan, failure, &text, err);
+    fp_status rc = fp__plan_json_text(plan, failure, labels, &text, err);
     if (rc != FP_OK)
         return rc;
     FILE *f = fp__create(path, err);

@@ -119,6 +119,25 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
             cJSON_AddNumberToObject(o, fp_medium_name((fp_medium)m), (double)cab->by_medium[b][m]);
         cJSON_AddItemToArray(arr, o);
     }
+    arr = cJSON_AddArrayToObject(root, "media_audit");
+    for (int b = 0; b < fp__plan_fabric(plan)->tiers; b++) {
+        /* the chosen media's cost, and for the links another medium also serves, what the
+         * cheapest such alternative would cost (links by that medium) */
+        fp_media_audit ma;
+        cJSON *au = cJSON_CreateObject(), *am = cJSON_CreateObject();
+        cJSON_AddStringToObject(au, "boundary", fp__boundary_name(b, fp__plan_fabric(plan)->tiers, bn, sizeof bn));
+        if (fp_plan_media_audit(plan, b, &ma, NULL) == FP_OK) {
+            cJSON_AddNumberToObject(au, "chosen_usd", round(ma.chosen_usd * 100) / 100);
+            cJSON_AddNumberToObject(au, "links_with_alternative", (double)ma.links_with_alternative);
+            cJSON_AddNumberToObject(au, "chosen_usd_of_those", round(ma.chosen_usd_of_those * 100) / 100);
+            cJSON_AddNumberToObject(au, "alternative_usd", round(ma.alternative_usd * 100) / 100);
+            for (int m = 0; m < FP_MEDIUM_COUNT; m++)
+                if (ma.alternative_links[m] > 0)
+                    cJSON_AddNumberToObject(am, fp_medium_name((fp_medium)m), (double)ma.alternative_links[m]);
+        }
+        cJSON_AddItemToObject(au, "alternative_media", am);
+        cJSON_AddItemToArray(arr, au);
+    }
     arr = cJSON_AddArrayToObject(root, "bom");
     for (size_t i = 0; i < fp_plan_bom_count(plan); i++) {
         fp_bom_line l;

@@ -660,7 +660,7 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
         if (jobs > n_books)
             jobs = n_books;
         for (int k = 1; k < jobs; k++)
-            if (pthread_create(&tid[started], NULL, split_worker, &p) == 0)
+            if (fp__thread_start(&tid[started], split_worker, &p) == 0)
                 started++;
         split_worker(&p);
         for (int k = 0; k < started; k++)

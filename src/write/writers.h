@@ -6,11 +6,13 @@
 #include "plan.h"
 #include "util/text.h"
 
-/* plan.json, with the failure section when failure is not NULL. */
+/* plan.json, with the failure section when failure is not NULL; labels: the style labels.csv
+ * is written in by the same call, or -1 (then plan.json says nothing of labels), for the
+ * "labels_cut" section (docs/outputs.md). */
 fp_status fp__write_json(const fp_plan *plan, const char *path, const fp_failure_report *failure,
-                         fp_error *err);
-fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, char **out,
-                             fp_error *err);
+                         int labels, fp_error *err);
+fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failure, int labels,
+                             char **out, fp_error *err);
 /* 1 when no text the per-link and per-cable CSV rows of the compute fabric are made of can
  * need CSV quoting or formula neutralising (fp__csv_plain): every device name and location in
  * the name table, every port name and port-name template (NIC and switch models) and every part
@@ -170,6 +172,16 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
                                  fp_error *err);
 int fp__avd_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
                       size_t n);
+/* ibnetdiscover.topo, ib-node-name-map and ib-ports.csv (write_ibnet.c, InfiniBand fabrics:
+ * fp__ibnet_file_name returns 0 for Ethernet). */
+int fp__ibnet_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                        char *buf, size_t n);
+fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err);
+fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
+                                     const fp_write_options *o, fp_error *err);
+fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
 

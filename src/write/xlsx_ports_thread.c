@@ -187,7 +187,7 @@ ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sh
     *n_sheets = cables + segs;
     b->sheets_ahead = 1;
     job_init(j, b);
-    if (b->lerr != LXW_NO_ERROR || pthread_create(&j->tid, NULL, ports_main, j) != 0) {
+    if (b->lerr != LXW_NO_ERROR || fp__thread_start(&j->tid, ports_main, j) != 0) {
         /* no thread: Ports and the rest are written here, after the sheets made ahead */
         b->sheet_lock = NULL;
         b->tail_apart = 0;

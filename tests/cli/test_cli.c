@@ -236,7 +236,8 @@ Test(cli, formats_choose_outputs)
     cr_expect(strstr(out, "wrote ") != NULL && strstr(out, "plan.json, bom.csv\n") != NULL, "%s", out);
     snprintf(cmd, sizeof cmd, "ls -A %s | tr '\\n' ' '", dir);
     run(cmd, out, sizeof out);
-    cr_expect_str_eq(out, "bom.csv plan.json ");
+    /* and the folder's manifest of them (one plan per folder, docs/robustness.md) */
+    cr_expect_str_eq(out, ".fabplan-manifest bom.csv plan.json ");
     /* --no-xlsx: the default set minus the workbook. */
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -q -o %s/nx --no-xlsx", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);

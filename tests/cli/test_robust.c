@@ -1,6 +1,7 @@
 /* The reproducers of issue 15 as a user runs them: a clean error (exit 2, 3 or 4 with a
  * message, no output) or correct output; and an interrupted run leaves the earlier outputs. */
 #include <criterion/criterion.h>
+#include <sys/resource.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -102,13 +103,18 @@ Test(robust, interrupted_runs_leave_earlier_outputs, .timeout = TEST_TIMEOUT(600
     snprintf(cmd, sizeof cmd, BIN " plan --gpus 256 -q --formats json,links,cables,xlsx -o %s", dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     listing(dir, before, sizeof before);
-    const int sigs[] = { SIGINT, SIGTERM };
-    const long delays_ms[] = { 0, 50, 150, 400, 900 };
-    for (size_t s = 0; s < 2; s++)
-        for (size_t d = 0; d < sizeof delays_ms / sizeof delays_ms[0]; d++) {
+    /* SIGINT and SIGTERM at five moments; the other signals batch schedulers and terminals
+     * send (SIGQUIT, SIGUSR1, SIGALRM, SIGHUP left the temporary folder behind on a6fa17a:
+     * they killed the process without the clean-up) at two. */
+    const int sigs[] = { SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, SIGHUP };
+    const long delays_ms[] = { 150, 400, 0, 50, 900 };
+    for (size_t s = 0; s < sizeof sigs / sizeof sigs[0]; s++)
+        for (size_t d = 0; d < (s < 2 ? 5 : 2); d++) {
             pid_t pid = fork();
             cr_assert(pid >= 0);
             if (pid == 0) {
+                struct rlimit no_core = { 0, 0 };
+                setrlimit(RLIMIT_CORE, &no_core);   /* SIGQUIT's default action dumps core */
                 execl(BIN, "fabplan", "plan", "--gpus", "16384", "-q", "--formats",
                       "json,links,cables,xlsx", "-o", dir, (char *)NULL);
                 _exit(127);
@@ -304,4 +310,37 @@ Test(robust, overrides_read_once_for_sweep_and_compare, .timeout = TEST_TIMEOUT(
                      out, sizeof out),
                  0, "%s", out);
     cr_expect(atoi(out) > 0, "no candidate works: %s", out);
+}
+
+/* A file-size limit (ulimit -f, a batch job's quota) killed the process with SIGXFSZ (exit
+ * status 153 from the shell) and its folder half written; the signal is ignored now, so the
+ * write fails with EFBIG: exit 4 naming the file, the earlier outputs and no temporary folder
+ * left. 100 blocks of 512 bytes (51,200 bytes) is less than a 1,024-GPU cables.csv (about 2,048
+ * rows of some 200 bytes). */
+Test(robust, file_size_limit_is_an_io_error, .timeout = TEST_TIMEOUT(60))
+{
+    char dir[128], cmd[512], out[8192];
+    scratch_dir(dir, sizeof dir, "robust-fsize");
+    snprintf(cmd, sizeof cmd, "ulimit -f 100; " BIN " plan --gpus 1024 -q --formats json,cables -o %s", dir);
+    int rc = run(cmd, out, sizeof out);
+    cr_expect_eq(rc, 4, "exit %d: %s", rc, out);
+    cr_expect(strstr(out, "cables.csv") != NULL && strstr(out, "File too large") != NULL, "%s", out);
+    cr_expect_eq(count_temp(dir), 0);
+}
+
+/* stdout is the result of catalog list, presets, compare and validate: when it cannot be
+ * written (/dev/full: every write fails with ENOSPC) they exited 0 on a6fa17a. Now exit 4 with
+ * the reason, as for any output file. */
+Test(robust, stdout_write_error_is_exit_4, .timeout = TEST_TIMEOUT(60))
+{
+    static const char *const cmds[] = { "catalog list", "presets", "compare --gpus 256",
+                                        "validate --gpus 256" };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char cmd[256], out[4096];
+        snprintf(cmd, sizeof cmd, "(" BIN " %s > /dev/full)", cmds[i]);
+        int rc = run(cmd, out, sizeof out);
+        cr_expect_eq(rc, 4, "%s: exit %d: %s", cmds[i], rc, out);
+        cr_expect(strstr(out, "cannot write to standard output: No space left on device") != NULL,
+                  "%s: %s", cmds[i], out);
+    }
 }

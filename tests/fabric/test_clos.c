@@ -690,6 +690,13 @@ Test(clos, top_of_4_tiers_sized_to_its_links, .timeout = TEST_TIMEOUT(120))
     cr_expect(need <= 1568, "%lld", (long long)need);  /* 100,352 / 64 at most */
     cr_expect_eq(tier_switches(p, 4), n);
     cr_expect(n < 2048);
+    /* the audit: the top tier's fewest for its links is B3 / 64 rounded up, the leaves' the
+     * 100,000 NIC links / 32 down ports = 3,125 (all built) */
+    fp_tier_info top, leaf;
+    cr_assert_eq(fp_plan_tier(p, 3, &top, NULL), FP_OK);
+    cr_assert_eq(fp_plan_tier(p, 0, &leaf, NULL), FP_OK);
+    cr_expect_eq(top.switches_min, need);
+    cr_expect_eq(leaf.switches_min, 3125);
     char want[96];
     snprintf(want, sizeof want, "tier 4: %lld super-cores where the links need %lld", (long long)n,
              (long long)need);

@@ -1640,17 +1640,23 @@ Test(networks, dual_homed_top_switches_in_pairs)
     fp_plan_free(p);
 }
 
-/* uplinks_per_leaf and hosts_per_leaf. The out-of-band SN2201 (48 x 1G, 4 x 100G uplink ports):
- * with 2 uplinks per leaf, the 7 leaves of 32 hosts (superpod_h100_networks_counts) have 14
- * uplinks; with 48 hosts per leaf as well, the 215 hosts take ceil(215 / 48) = 5 leaves (the
- * last 215 - 4 x 48 = 23), 10 uplinks, leaf k serving hosts 48k .. 48k + 47. More uplinks than
- * the 4 uplink ports, more hosts than the 48 down ports, or uplinks beside a leaf ratio are
- * errors naming the setting. */
+/* uplinks_per_leaf, hosts_per_leaf, servers_per_leaf. The out-of-band SN2201 (48 x 1G, 4 x
+ * 100G uplink ports): with 2 uplinks per leaf, the 7 leaves of 32 hosts
+ * (superpod_h100_networks_counts) have 14 uplinks. With 48 hosts per leaf as well, each
+ * compute SU's leaf takes its 32 BMCs and 16 of the 87 extra endpoints (5 + 4 BMCs, 78 switch
+ * ports) in its free ports: 4 x 16 = 64, the other 23 on a fifth leaf; 10 uplinks. With
+ * servers_per_leaf 16 (half an SU, as the RA's two SN2201 per SU) the 128 BMCs make 8 units
+ * of 16, and the 87 extras fill 32 free ports on the first (32, 32, 23): 8 leaves, loads 48,
+ * 48, 39 and five of 16. More uplinks than the 4 uplink ports, more hosts than the 48 down
+ * ports, or uplinks beside a leaf ratio are errors naming the setting. */
 Test(networks, uplinks_and_hosts_per_leaf)
 {
     static const char *const up2[] = { "/networks/2/uplinks_per_leaf", "2", NULL };
     static const char *const up2h48[] = { "/networks/2/uplinks_per_leaf", "2",
                                           "/networks/2/hosts_per_leaf", "48", NULL };
+    static const char *const s16[] = { "/networks/2/uplinks_per_leaf", "2",
+                                       "/networks/2/hosts_per_leaf", "48",
+                                       "/networks/2/servers_per_leaf", "16", NULL };
     fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, up2);
     int o = net_index(p, "oob");
     cr_assert_eq(net_switches(p, o, 1), 7);
@@ -1661,14 +1667,30 @@ Test(networks, uplinks_and_hosts_per_leaf)
     cr_assert_eq(net_switches(p, o, 1), 5);
     cr_assert_eq(net_links(p, o, 0), 215);
     cr_assert_eq(net_links(p, o, 1), 10);
+    for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++) {
+        int64_t h = f->link[l].a, e = h - 128;
+        int64_t want = h < 128 ? h / 32 : e < 64 ? e / 16 : 4;
+        cr_assert_eq(f->link[l].z - f->tier_base[1], want, "host %lld", (long long)h);
+    }
+    fp_plan_free(p);
+    p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, s16);
+    f = fp__plan_net_fabric(p, o);
+    cr_assert_eq(net_switches(p, o, 1), 8);
+    cr_assert_eq(net_links(p, o, 1), 16);
+    int64_t load[8] = { 0 };
     for (int64_t l = f->boundary_base[0]; l < f->boundary_base[1]; l++)
-        cr_assert_eq(f->link[l].z - f->tier_base[1], f->link[l].a / 48);
+        load[f->link[l].z - f->tier_base[1]]++;
+    static const int64_t want[8] = { 48, 48, 39, 16, 16, 16, 16, 16 };
+    for (int k = 0; k < 8; k++)
+        cr_assert_eq(load[k], want[k], "leaf %d: %lld", k, (long long)load[k]);
     fp_plan_free(p);
     static const struct { const char *k, *v, *where; } bad[] = {
         { "/networks/2/uplinks_per_leaf", "5", "/networks/2/uplinks_per_leaf" },
         { "/networks/2/hosts_per_leaf", "49", "/networks/2/hosts_per_leaf" },
         { "/networks/0/hosts_per_leaf", "33", "/networks/0/hosts_per_leaf" },
         { "/networks/0/uplinks_per_leaf", "64", "/networks/0/uplinks_per_leaf" },
+        { "/networks/2/servers_per_leaf", "49", "/networks/2/servers_per_leaf" },
+        { "/networks/0/servers_per_leaf", "16", "/networks/0/servers_per_leaf" },
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         fp_error err = { 0 };

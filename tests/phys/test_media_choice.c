@@ -51,6 +51,23 @@ Test(media_choice, catalog_order_and_cost_disagree)
     cr_expect_eq(bom_quantity(p, "nvidia-mma4z00-ns"), 0);
     cr_expect_eq(bom_quantity(p, "nvidia-mma4z00-ns400"), 0);
     cr_expect_float_eq(transceiver_cost(p), 1382400.0, 1e-6);
+    /* The audit of the leaf-spine links (32 x 32 = 1,024, multimode the only other medium):
+     * the SR alternative costs $1,000 - $400 = $600 more per twin module, 2 x 512 = 1,024
+     * modules: $614,400, plus per link the OM4 cord (35 + 3/m) against the OS2 one (40 + 2.5/m)
+     * at the stock length s both sell (the same lengths to 100 m): 0.5 s - 5. */
+    fp_media_audit ma;
+    cr_assert_eq(fp_plan_media_audit(p, 1, &ma, &err), FP_OK, "%s", err.msg);
+    double cords = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        if (c.boundary == 1)
+            cords += (0.5 * c.stock_m - 5) * c.n_links;
+    }
+    cr_expect_eq(ma.links_with_alternative, 1024);
+    cr_expect_eq(ma.alternative_links[FP_MEDIUM_MMF], 1024);
+    cr_expect_float_eq(ma.chosen_usd_of_those, ma.chosen_usd, 1e-6);
+    cr_expect_float_eq(ma.alternative_usd - ma.chosen_usd, 614400 + cords, 1e-3);
     fp_plan_free(p);
     fp_spec_free(spec);
     fp_catalog_free(cat);

@@ -277,3 +277,75 @@ Test(spec, switch_with_too_few_ports)
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":4,\"gpus_per_server\":1},\"fabric\":{\"topology\":\"clos\",\"reserve\":0.5,"
                             "\"switch\":{\"ports\":8,\"port_gbps\":400}}}", &err), FP_OK, "%s", err.msg);
 }
+
+/* No U+0000 in any JSON string, raw or escaped: cJSON decodes \u0000 into a NUL that ends the C
+ * string, so on a6fa17a {"name":"a\u0000b"} planned as "a", a key "gpus\u0000junk" was read as
+ * "gpus", and a catalog part "nvidia-qm9700\u0000evil" replaced the built-in QM9700. Each is
+ * FP_EPARSE naming the offset of the backslash (counted by hand below). An escaped backslash
+ * followed by "u0000" is six ordinary characters and stays allowed. */
+Test(spec, escaped_nul_in_any_string_is_refused)
+{
+    static const struct { const char *json; size_t at; } bad[] = {
+        { "{\"name\":\"a\\u0000b\"}", 10 },                    /* {"name":"a = 10 bytes */
+        { "{\"cluster\":{\"gpus\\u0000junk\":128}}", 17 },     /* {"cluster":{"gpus = 17 */
+        { "{\"name\":\"\\u0000\"}", 9 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fp_error err = { 0 };
+        fp_spec *s = NULL;
+        cr_expect_eq(fp_spec_parse(&s, bad[i].json, strlen(bad[i].json), "<t>", &err), FP_EPARSE,
+                     "%s", bad[i].json);
+        char want[64];
+        snprintf(want, sizeof want, "at offset %zu", bad[i].at);
+        cr_expect(strstr(err.msg, want) != NULL && strstr(err.msg, "NUL") != NULL, "%s", err.msg);
+        fp_spec_free(s);
+    }
+    static const char part[] =
+        "{\"parts\":[{\"id\":\"nvidia-qm9700\\u0000evil\",\"type\":\"switch\",\"ports\":64,"
+        "\"port_gbps\":400,\"price_usd\":1}]}";
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_expect_eq(fp_catalog_merge_string(cat, part, strlen(part), "<t>", &err), FP_EPARSE);
+    cr_expect(strstr(err.msg, "NUL") != NULL, "%s", err.msg);
+    fp_catalog_free(cat);
+    static const char ok[] = "{\"name\":\"a\\\\u0000b\"}";
+    fp_spec *s = NULL;
+    cr_expect_eq(fp_spec_parse(&s, ok, strlen(ok), "<t>", &err), FP_OK, "%s", err.msg);
+    fp_spec_free(s);
+}
+
+/* An out-of-range number is quoted with the digits that tell it from the bound: on a6fa17a
+ * "reserve": 0.9000000001 said "found 0.9" (%g), which reads as in range. */
+Test(spec, out_of_range_number_keeps_its_digits)
+{
+    static const char json[] = "{\"fabric\":{\"reserve\":0.9000000001}}";
+    fp_error err = { 0 };
+    fp_spec *s = NULL;
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    fp_status rc = fp_spec_parse(&s, json, strlen(json), "<t>", &err);
+    if (rc == FP_OK)
+        rc = fp_spec_validate(s, cat, &err);
+    cr_expect_eq(rc, FP_EINVAL);
+    cr_expect(strstr(err.msg, "found 0.9000000001") != NULL, "%s", err.msg);
+    fp_spec_free(s);
+    fp_catalog_free(cat);
+}
+
+/* fp_spec_set (--set): a value that starts like JSON goes through the JSON reader. On a6fa17a a
+ * lone surrogate "\ud800" failed cJSON's parse and silently became the 8-character literal
+ * "\"\\ud800\"", and "a\u0000b" set the name "a". Both are FP_EPARSE now; a bare word is still
+ * a string. */
+Test(spec, set_value_follows_the_json_rules)
+{
+    fp_error err = { 0 };
+    fp_spec *s = NULL;
+    cr_assert_eq(fp_spec_preset(&s, "default", &err), FP_OK, "%s", err.msg);
+    fp_error e1 = { 0 }, e2 = { 0 }, e3 = { 0 };   /* an fp_error keeps its first failure */
+    cr_expect_eq(fp_spec_set(s, "/name", "\"\\ud800\"", &e1), FP_EPARSE);
+    cr_expect_eq(fp_spec_set(s, "/name", "\"a\\u0000b\"", &e2), FP_EPARSE);
+    cr_expect(strstr(e2.msg, "NUL") != NULL, "%s", e2.msg);
+    cr_expect_eq(fp_spec_set(s, "/name", "plain-word", &e3), FP_OK, "%s", e3.msg);
+    fp_spec_free(s);
+}

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include "helpers.h"
 #include "xlsx_read.h"
+#include "plan.h"
 
 /* 768 GPUs at 1 NIC per GPU on 64-port switches: 2 tiers, 768 NIC-leaf + 768 leaf-spine links. */
 #define SPEC_768 "{\"name\":\"t768\",\"cluster\":{\"gpus\":768}}"
@@ -280,5 +281,61 @@ Test(exports, no_csv_cell_starts_a_formula)
      * module, and its id and name on its bom.csv line. */
     cr_expect_gt(in_cables, 0);
     cr_expect_geq(in_bom, 2);
+    fp_plan_free(p);
+}
+
+/* The first port of an end's port text ("swp37s0" of "swp37s0+swp37s1") and whether line holds
+ * it whole: followed by the line's end or by '+' (the short form of the further ports). */
+static int line_keeps_port(const char *line, const char *ports)
+{
+    char first[64];
+    size_t n = strcspn(ports, "+");
+    snprintf(first, sizeof first, "%.*s", (int)n, ports);
+    for (const char *p = strstr(line, first); p; p = strstr(p + 1, first))
+        if (p[n] == '\0' || p[n] == '+')
+            return p == line || p[-1] == ' ' || p[-1] == ':';
+    return 0;
+}
+
+/* Issue 27: a printed label line never loses a character of a port name. spectrum-x-100k
+ * (several halls, ports "swp37s0+1") had 425,761 of 589,060 label rows whose line3 lost the
+ * s0/s1. Every line2 (this end) and line3 (the far end) now holds its first port whole; the
+ * location is shortened instead (docs/outputs.md), and a line whose location had to give up its
+ * hall is counted by fp_plan_label_cuts: with several halls a whole location starts with the
+ * hall ("H5R40..." or the bare "5R40..."), so the lines without it are exactly the count. */
+Test(exports, labels_keep_every_port_character, .timeout = TEST_TIMEOUT(120))
+{
+    fp_plan *p = plan_with_stages("preset:spectrum-x-100k", FP_STAGE_CABLING);
+    int halls = fp__plan_layout(p)->halls;
+    cr_assert_gt(halls, 1);
+    size_t n = fp_plan_cable_count(p), lines = 0, lost = 0, no_hall = 0;
+    fp_cable_info c;
+    fp_end_label lab;
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        for (int leg = 0; leg <= c.n_z; leg++) {
+            fp__cable_end_label(&lab, &c, leg, halls, FP_LABELS_PLAIN);
+            const fp_cable_end *self = leg ? &c.z[leg - 1] : &c.a;
+            const fp_cable_end *far = leg ? &c.a : c.n_z == 1 ? &c.z[0] : NULL;
+            lines += 1 + (far != NULL);
+            if (!line_keeps_port(lab.line[1], self->port) && lost++ < 3)
+                cr_expect_fail("%s %s: \"%s\" loses port %s", c.id, lab.end, lab.line[1], self->port);
+            const char *l2 = lab.line[1];
+            no_hall += !(l2[0] == 'H' || (l2[0] >= '1' && l2[0] <= '9'));
+            if (far && !(leg && c.n_z > 1)) {
+                if (!line_keeps_port(lab.line[2], far->port) && lost++ < 3)
+                    cr_expect_fail("%s %s: \"%s\" loses port %s", c.id, lab.end, lab.line[2], far->port);
+                const char *l3 = lab.line[2] + 1 + (lab.line[2][1] == ' ');
+                no_hall += !(l3[0] == 'H' || (l3[0] >= '1' && l3[0] <= '9'));
+            } else if (far) {
+                no_hall += !(lab.line[2][1] == 'H' || lab.line[2][2] == 'H' ||
+                             (lab.line[2][1] >= '1' && lab.line[2][1] <= '9'));
+            }
+        }
+    }
+    cr_expect_eq(lost, 0, "%zu of %zu label lines lose part of a port name", lost, lines);
+    size_t cables = 0;
+    cr_expect_eq(fp_plan_label_cuts(p, FP_LABELS_PLAIN, &cables, NULL, 0), no_hall);
+    cr_expect_leq(cables, n);
     fp_plan_free(p);
 }

@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/file.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "helpers.h"
 #include "util/util.h"
@@ -532,4 +534,205 @@ Test(publish, general_interface_names_and_abort)
     cr_expect_str_eq(t, "x\n");
     free(t);
     cr_expect_eq(count_temp(dir), 0);
+}
+
+/* One plan per folder (issue 27 item 4): a second plan into a used folder with fewer formats
+ * leaves no document of the first (it wrote report.html, plan.xlsx, labels.csv ... of 1,024
+ * GPUs beside the new plan.json and cables.csv), and never touches a file fabplan did not
+ * write (notes.txt). The folder afterwards: the two documents, the manifest, notes.txt. */
+Test(publish, second_plan_leaves_no_document_of_the_first)
+{
+    fp_plan *a = plan_from("{\"name\":\"old\",\"cluster\":{\"gpus\":256}}");
+    fp_plan *b = plan_from("{\"name\":\"new\",\"cluster\":{\"gpus\":512}}");
+    char dir[64], path[256];
+    tmpdir(dir, sizeof dir);
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_DEFAULT & ~(FP_WRITE_OVERVIEW | FP_WRITE_DETAIL | FP_WRITE_FLOOR | FP_WRITE_FIGURE);
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_write(a, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    put_file(path, "mine");
+    o.formats = FP_WRITE_JSON | FP_WRITE_CABLES;
+    cr_assert_eq(fp_plan_write(b, dir, &o, &err), FP_OK, "%s", err.msg);
+    char *now = digest(dir);
+    /* names only: the digest is "name size crc;" per entry, sorted */
+    char names[512] = "";
+    for (char *p = now, *semi; (semi = strchr(p, ';')) != NULL; p = semi + 1) {
+        char *sp = memchr(p, ' ', (size_t)(semi - p));
+        size_t len = strlen(names);
+        snprintf(names + len, sizeof names - len, "%.*s;", (int)((sp ? sp : semi) - p), p);
+    }
+    cr_expect_str_eq(names, ".fabplan-manifest;cables.csv;notes.txt;plan.json;");
+    free(now);
+    char *t = slurp(path);
+    cr_expect_str_eq(t, "mine");
+    free(t);
+    /* compare, diff and sweep add to a folder: the plan's documents stay */
+    fp_publish *p = NULL;
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    FILE *f = fp_publish_create(p, "changes.csv", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    fputs("x\n", f);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(fp_publish_commit(p, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    cr_expect_eq(access(path, F_OK), 0);
+    /* and the next plan removes changes.csv (it describes the earlier plan) */
+    cr_assert_eq(fp_plan_write(a, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/changes.csv", dir);
+    cr_expect_neq(access(path, F_OK), 0);
+    cr_expect_eq(count_temp(dir), 0);
+    fp_plan_free(a);
+    fp_plan_free(b);
+}
+
+/* Crash consistency: kill the writing process (SIGKILL, in a child) at every rename, fsync and
+ * step of a publish, k = 1 .. n. Then the next run into the folder (fp_publish_begin, which
+ * finishes or removes what a killed run left) must see exactly the earlier set or exactly the
+ * new one, with no temporary folder left; and both must occur (killed before the commit
+ * point: the earlier set; after it: the new). The earlier plan has more formats, so the new
+ * one also drops files (the manifest's). */
+static void kill_at(fp_plan *b, const char *dir, const fp_write_options *o, long k)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        fp_error err = { 0 };
+        fp__fault_arm_kill(k);
+        fp_status rc = fp_plan_write(b, dir, o, &err);
+        _exit(rc == FP_OK ? 0 : 1);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "point %ld: not killed", k);
+}
+
+Test(publish, kill_sweep_every_rename_and_fsync, .timeout = TEST_TIMEOUT(300))
+{
+    fp_plan *a = plan_from("{\"name\":\"old\",\"cluster\":{\"gpus\":64}}");
+    fp_plan *b = plan_from("{\"name\":\"new\",\"cluster\":{\"gpus\":128}}");
+    fp_write_options oa = FP_WRITE_OPTIONS_INIT, ob = FP_WRITE_OPTIONS_INIT;
+    oa.formats = FP_WRITE_JSON | FP_WRITE_LINKS | FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_BOM;
+    oa.split_by = FP_SPLIT_ROW;
+    oa.formats |= FP_WRITE_XLSX;
+    oa.jobs = ob.jobs = 1;
+    ob.formats = FP_WRITE_JSON | FP_WRITE_CABLES | FP_WRITE_XLSX;
+    ob.split_by = FP_SPLIT_ROW;
+    char dir[64], fresh_dir[64];
+    fp_error err = { 0 };
+    tmpdir(fresh_dir, sizeof fresh_dir);
+    cr_assert_eq(fp_plan_write(a, fresh_dir, &oa, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_write(b, fresh_dir, &ob, &err), FP_OK, "%s", err.msg);
+    char *fresh = digest(fresh_dir);
+    long n = 0, olds = 0, news = 0;
+    for (long k = 1;; k++) {
+        tmpdir(dir, sizeof dir);
+        cr_assert_eq(fp_plan_write(a, dir, &oa, &err), FP_OK, "%s", err.msg);
+        char *old = digest(dir);
+        pid_t pid = fork();
+        cr_assert(pid >= 0);
+        if (pid == 0) {
+            fp__fault_arm_kill(k);
+            fp_status rc = fp_plan_write(b, dir, &ob, &err);
+            _exit(rc == FP_OK ? 0 : 1);
+        }
+        int status = 0;
+        cr_assert_eq(waitpid(pid, &status, 0), pid);
+        int killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+        if (!killed) {
+            cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a whole run ends well");
+            free(old);
+            n = k - 1;
+            break;
+        }
+        fp_publish *p = NULL;
+        cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "point %ld: %s", k, err.msg);
+        fp_publish_abort(p);
+        char *now = digest(dir);
+        int is_old = strcmp(now, old) == 0, is_new = strcmp(now, fresh) == 0;
+        cr_expect(is_old || is_new, "point %ld: a mixed set:\n%s\nold %s\nnew %s", k, now, old, fresh);
+        cr_expect_eq(count_temp(dir), 0, "point %ld left a temporary folder", k);
+        olds += is_old;
+        news += is_new;
+        free(now);
+        free(old);
+    }
+    cr_log_info("kill sweep: %ld points, %ld left the earlier set, %ld the new", n, olds, news);
+    cr_expect_gt(n, 10);
+    cr_expect_gt(olds, 0);
+    cr_expect_gt(news, 0);
+    free(fresh);
+    fp_plan_free(a);
+    fp_plan_free(b);
+}
+
+/* Finishing a killed publish never deletes a file it cannot replace: killed just after the
+ * commit point, then a move of the finishing run fails (an injected rename error): FP_EIO, and
+ * the temporary folder with the new files stays; the run after that finishes. */
+Test(publish, failed_finish_keeps_the_files, .timeout = TEST_TIMEOUT(60))
+{
+    fp_plan *a = plan_from("{\"name\":\"old\",\"cluster\":{\"gpus\":64}}");
+    fp_plan *b = plan_from("{\"name\":\"new\",\"cluster\":{\"gpus\":128}}");
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_JSON | FP_WRITE_CABLES;
+    o.jobs = 1;
+    char dir[64], fresh_dir[64];
+    fp_error err = { 0 };
+    tmpdir(fresh_dir, sizeof fresh_dir);
+    cr_assert_eq(fp_plan_write(b, fresh_dir, &o, &err), FP_OK, "%s", err.msg);
+    char *fresh = digest(fresh_dir);
+    tmpdir(dir, sizeof dir);
+    cr_assert_eq(fp_plan_write(a, dir, &o, &err), FP_OK, "%s", err.msg);
+    /* fsyncs before the commit: the two documents, the manifest, the journal, the temporary
+     * folder, the folder; the journal's rename between. Killed at the first move after: */
+    long points_before_moves = 0;
+    {
+        char scratch[64];
+        tmpdir(scratch, sizeof scratch);
+        cr_assert_eq(fp_plan_write(a, scratch, &o, &err), FP_OK, "%s", err.msg);
+        /* find the first k whose kill leaves the new set (the commit is behind it) */
+        for (long k = 1; k < 100 && points_before_moves == 0; k++) {
+            char d2[64];
+            tmpdir(d2, sizeof d2);
+            cr_assert_eq(fp_plan_write(a, d2, &o, &err), FP_OK, "%s", err.msg);
+            kill_at(b, d2, &o, k);
+            fp_publish *p = NULL;
+            cr_assert_eq(fp_publish_begin(d2, &p, &err), FP_OK, "%s", err.msg);
+            fp_publish_abort(p);
+            char *now = digest(d2);
+            if (strcmp(now, fresh) == 0)
+                points_before_moves = k;
+            free(now);
+        }
+    }
+    cr_assert_gt(points_before_moves, 0);
+    kill_at(b, dir, &o, points_before_moves + 1);
+    cr_assert_eq(count_temp(dir), 1);
+    fp_publish *p = NULL;
+    /* the failure points before the finishing moves (allocation, opening the folder) fail
+     * before anything is touched; the first that is a move gives the message */
+    fp_status rc = FP_OK;
+    for (long j = 1; j < 50; j++) {
+        fp_error e2 = { 0 };
+        fp__fault_arm(j);
+        rc = fp_publish_begin(dir, &p, &e2);
+        fp__fault_arm(0);
+        cr_assert_neq(rc, FP_OK, "point %d: finished despite the failure", (int)j);
+        if (strstr(e2.msg, "cannot finish the interrupted write") != NULL) {
+            err = e2;
+            break;
+        }
+    }
+    cr_expect_eq(rc, FP_EIO);
+    cr_expect(strstr(err.msg, "cannot finish the interrupted write") != NULL, "%s", err.msg);
+    cr_expect_eq(count_temp(dir), 1, "the files stay where they are");
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    fp_publish_abort(p);
+    char *now = digest(dir);
+    cr_expect_str_eq(now, fresh);
+    cr_expect_eq(count_temp(dir), 0);
+    free(now);
+    free(fresh);
+    fp_plan_free(a);
+    fp_plan_free(b);
 }

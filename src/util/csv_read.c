@@ -1,0 +1,45 @@
+/* fabplan — reading CSV files fabplan wrote (RFC 4180): one record split in place. */
+#include "util/util.h"
+
+int fp__csv_record(char **p, char **fields, int max)
+{
+    char *r = *p, *w = *p;
+    int n = 0;
+    if (*r == '\0')
+        return 0;
+    for (;;) {
+        char *start = w;
+        if (*r == '"') {
+            for (r++; *r != '\0';) {
+                if (*r == '"' && r[1] == '"') {
+                    *w++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else {
+                    *w++ = *r++;
+                }
+            }
+        }
+        while (*r != '\0' && *r != ',' && *r != '\n' && *r != '\r')
+            *w++ = *r++;
+        char end = *r;
+        /* the NUL may land where the separator was: advance by what was read */
+        *w++ = '\0';
+        if (n < max)
+            fields[n] = start;
+        n++;
+        if (end == ',') {
+            r++;
+            continue;
+        }
+        if (end == '\r' && *++r == '\n')
+            r++;
+        else if (end == '\n')
+            r++;
+        break;
+    }
+    *p = r;
+    return n;
+}

@@ -1,0 +1,582 @@
+/* fabplan — verify: the planned links of a plan folder (cables.csv, ib-ports.csv) against a
+ * discovery, each link classified (docs/outputs.md, "fabplan verify"):
+ *   1. a discovered link between the two planned ends: ok, or degraded when slower or narrower;
+ *   2. two planned links whose far ends are exchanged (found a1-z2 and a2-z1): swapped;
+ *   3. a discovered link at one planned end going elsewhere: wrong-port (the far end on the
+ *      planned device; every planned link is given this chance first), then wrong-device (on
+ *      another device of the plan), unknown-device (on a node the plan does not have); the A
+ *      end is looked at first;
+ *   4. a planned link with nothing at either end: missing (not-yet when of a later phase);
+ *   5. every discovered link left: unexpected, or unknown-device when an end is not the plan's. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "verify/verify.h"
+#include "util/text.h"
+
+/* ---- a (text, text) -> index table ---- */
+
+fp_status fp__vf_map_init(vf_map *m, int64_t expect)
+{
+    memset(m, 0, sizeof *m);
+    m->cap = 16;
+    while (m->cap < expect * 2 + 2)
+        m->cap *= 2;
+    m->a = calloc((size_t)m->cap, sizeof *m->a);
+    m->b = calloc((size_t)m->cap, sizeof *m->b);
+    m->val = malloc((size_t)m->cap * sizeof *m->val);
+    if (m->a == NULL || m->b == NULL || m->val == NULL) {
+        fp__vf_map_free(m);
+        return FP_ENOMEM;
+    }
+    memset(m->val, 0xff, (size_t)m->cap * sizeof *m->val);
+    return FP_OK;
+}
+
+static uint64_t hash2(const char *a, const char *b)
+{
+    return fp__hash_text(a) * 31u ^ fp__hash_text(b);
+}
+
+static int64_t slot_of(const vf_map *m, const char *a, const char *b)
+{
+    uint64_t h = hash2(a, b) & (uint64_t)(m->cap - 1);
+    while (m->val[h] >= 0 && (strcmp(m->a[h], a) != 0 || strcmp(m->b[h], b) != 0))
+        h = (h + 1) & (uint64_t)(m->cap - 1);
+    return (int64_t)h;
+}
+
+int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        vf_map g;
+        if (fp__vf_map_init(&g, m->cap) != FP_OK)
+            return -2;
+        for (int64_t i = 0; i < m->cap; i++)
+            if (m->val[i] >= 0) {
+                int64_t s = slot_of(&g, m->a[i], m->b[i]);
+                g.a[s] = m->a[i];
+                g.b[s] = m->b[i];
+                g.val[s] = m->val[i];
+                g.n++;
+            }
+        fp__vf_map_free(m);
+        *m = g;
+    }
+    int64_t s = slot_of(m, a, b);
+    if (m->val[s] >= 0)
+        return m->val[s];
+    m->a[s] = a;
+    m->b[s] = b;
+    m->val[s] = v;
+    m->n++;
+    return v;
+}
+
+int64_t fp__vf_map_get(const vf_map *m, const char *a, const char *b)
+{
+    if (m->cap == 0)
+        return -1;
+    return m->val[slot_of(m, a, b)];
+}
+
+void fp__vf_map_free(vf_map *m)
+{
+    free(m->a);
+    free(m->b);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- the plan folder ---- */
+
+/* A CSV file of the plan folder: its text and the columns asked for, per row. */
+typedef struct table {
+    char *text;
+    char **f;                   /* rows x n_col */
+    int64_t rows;
+    int n_col;
+} table;
+
+static fp_status table_load(table *t, const char *dir, const char *name, const char *const *cols,
+                            int n_col, const char *hint, fp_error *err)
+{
+    char path[4200], *hdr[64], *p;
+    size_t len;
+    int col[32];
+    memset(t, 0, sizeof *t);
+    t->n_col = n_col;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fp_error e2 = { 0 };
+    if (fp__read_file(path, &t->text, &len, &e2) != FP_OK)
+        FP_FAIL(err, FP_EIO, path, "%s%s", e2.msg, hint);
+    if (memchr(t->text, '\0', len) != NULL) {
+        fp__error_set(err, FP_EPARSE, path, "%s has a NUL byte; expected a text %s written by "
+                      "fabplan plan", path, name);
+        return FP_EPARSE;
+    }
+    int64_t lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += t->text[i] == '\n';
+    p = t->text;
+    int nh = fp__csv_record(&p, hdr, 64);
+    for (int c = 0; c < n_col; c++) {
+        col[c] = -1;
+        for (int h = 0; h < nh && h < 64; h++)
+            if (strcmp(hdr[h], cols[c]) == 0)
+                col[c] = h;
+        if (col[c] < 0) {
+            fp__error_set(err, FP_EPARSE, path, "%s has no column \"%s\"; expected a %s written by "
+                          "fabplan plan", path, cols[c], name);
+            if (err)
+                err->line = 1;
+            return FP_EPARSE;
+        }
+    }
+    t->f = calloc((size_t)lines * (size_t)n_col, sizeof *t->f);
+    if (t->f == NULL)
+        FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
+    int64_t line = 1;
+    while (*p) {
+        char *f[64];
+        line++;
+        int nf = fp__csv_record(&p, f, 64);
+        if (nf == 1 && f[0][0] == '\0')
+            continue;
+        if (nf < nh) {
+            fp__error_set(err, FP_EPARSE, path, "%s line %" PRId64 " has %d fields, the header %d",
+                          path, line, nf, nh);
+            if (err)
+                err->line = (int)line;
+            return FP_EPARSE;
+        }
+        for (int c = 0; c < n_col; c++)
+            t->f[t->rows * n_col + c] = f[col[c]];
+        t->rows++;
+    }
+    return FP_OK;
+}
+
+#define T(t, r, c) ((t)->f[(r) * (t)->n_col + (c)])
+
+/* Split s in place at sep into at most max parts; returns the count. */
+static int split(char *s, char sep, char **parts, int max)
+{
+    int n = 0;
+    for (;;) {
+        char *e = strchr(s, sep);
+        if (n < max)
+            parts[n] = s;
+        n++;
+        if (e == NULL)
+            return n;
+        *e = '\0';
+        s = e + 1;
+    }
+}
+
+enum { C_ID, C_AH, C_AR, C_AK, C_AU, C_AD, C_AP, C_ZH, C_ZR, C_ZK, C_ZU, C_ZD, C_ZP, C_GBPS,
+       C_LA, C_LZ, C_N };
+static const char *const cable_cols[C_N] = {
+    "cable_id", "a_hall", "a_row", "a_rack", "a_u", "a_device", "a_port", "z_hall", "z_row",
+    "z_rack", "z_u", "z_device", "z_port", "gbps", "label_a", "label_z"
+};
+
+#define MAX_PARTS 16
+
+/* The planned links of cables.csv (one per link of each cable). */
+static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *err)
+{
+    fp_status rc = table_load(t, dir, "cables.csv", cable_cols, C_N, "", err);
+    if (rc != FP_OK)
+        return rc;
+    v->plink = calloc((size_t)t->rows * MAX_PARTS + 1, sizeof *v->plink);
+    if (v->plink == NULL)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory reading %s/cables.csv", dir);
+    for (int64_t r = 0; r < t->rows; r++) {
+        char *ap[MAX_PARTS], *zd[MAX_PARTS], *zp[MAX_PARTS], *zl[4][MAX_PARTS];
+        int na = split(T(t, r, C_AP), '+', ap, MAX_PARTS);
+        int legs = split(T(t, r, C_ZD), ';', zd, MAX_PARTS);
+        int nzp = split(T(t, r, C_ZP), ';', zp, MAX_PARTS);
+        int bad = na > MAX_PARTS || legs > MAX_PARTS || nzp != legs;
+        for (int k = 0; k < 4 && !bad; k++)
+            bad = split(T(t, r, C_ZH + k), ';', zl[k], MAX_PARTS) != legs;
+        char *zpp[MAX_PARTS];
+        int nz = legs == 1 && !bad ? split(zp[0], '+', zpp, MAX_PARTS) : legs;
+        if (bad || (legs == 1 ? nz != na : na != legs)) {
+            fp__error_set(err, FP_EPARSE, dir, "%s/cables.csv: cable %s: its A ports (%d) and far "
+                          "ends (%d) do not pair; expected a cables.csv written by fabplan plan",
+                          dir, T(t, r, C_ID), na, legs == 1 ? nz : legs);
+            return FP_EPARSE;
+        }
+        for (int k = 0; k < na; k++) {
+            vf_plink *pl = &v->plink[v->n_plink++];
+            int leg = legs == 1 ? 0 : k;
+            pl->cable = T(t, r, C_ID);
+            pl->label_a = T(t, r, C_LA);
+            pl->label_z = T(t, r, C_LZ);
+            for (int c = 0; c < 4; c++) {
+                pl->a.loc[c] = T(t, r, C_AH + c);
+                pl->z.loc[c] = zl[c][leg];
+            }
+            pl->a.device = T(t, r, C_AD);
+            pl->a.port = ap[k];
+            pl->z.device = zd[leg];
+            pl->z.port = legs == 1 ? zpp[k] : zp[k];
+            pl->gbps = atoi(T(t, r, C_GBPS));
+            pl->boundary = "";
+        }
+    }
+    return FP_OK;
+}
+
+/* links.csv's boundary of each planned link (by its A end); none when the file is absent. */
+static fp_status read_boundaries(fp_verify *v, table *t, const char *dir, const vf_map *pe,
+                                 fp_error *err)
+{
+    static const char *const cols[] = { "a_device", "a_port", "boundary" };
+    char path[4200];
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return FP_OK;
+    fclose(f);
+    fp_status rc = table_load(t, dir, "links.csv", cols, 3, "", err);
+    if (rc != FP_OK)
+        return rc;
+    for (int64_t r = 0; r < t->rows; r++) {
+        int64_t e = fp__vf_map_get(pe, T(t, r, 0), T(t, r, 1));
+        if (e >= 0)
+            v->plink[e >> 1].boundary = T(t, r, 2);
+    }
+    return FP_OK;
+}
+
+/* The phase being built: a planned link whose A end its cables.csv lacks is of a later phase. */
+static fp_status read_phase(fp_verify *v, table *t, const char *dir, fp_error *err)
+{
+    static const char *const cols[] = { "a_device", "a_port" };
+    fp_status rc = table_load(t, dir, "cables.csv", cols, 2, "", err);
+    if (rc != FP_OK)
+        return rc;
+    vf_map m;
+    if (fp__vf_map_init(&m, t->rows * 2) != FP_OK)
+        FP_FAIL(err, FP_ENOMEM, dir, "out of memory reading %s/cables.csv", dir);
+    for (int64_t r = 0; r < t->rows; r++) {
+        char *ap[MAX_PARTS];
+        int na = split(T(t, r, 1), '+', ap, MAX_PARTS);
+        for (int k = 0; k < na && k < MAX_PARTS; k++)
+            if (fp__vf_map_put(&m, T(t, r, 0), ap[k], r) == -2) {
+                fp__vf_map_free(&m);
+                FP_FAIL(err, FP_ENOMEM, dir, "out of memory reading %s/cables.csv", dir);
+            }
+    }
+    for (int64_t i = 0; i < v->n_plink; i++)
+        v->plink[i].later = fp__vf_map_get(&m, v->plink[i].a.device, v->plink[i].a.port) < 0;
+    fp__vf_map_free(&m);
+    return FP_OK;
+}
+
+/* ---- matching ---- */
+
+static int same(const char *a, const char *b)
+{
+    return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+/* Name the discovered ends as the plan does: (node, port) through ib-ports.csv; else the node
+ * is a device of the plan (a switch's description, or "<server> mlx5_<i>") with a port the
+ * plan does not use; else it is not the plan's (device NULL). */
+static void name_ends(fp_verify *v, const table *ib, const vf_map *ibm)
+{
+    for (int64_t i = 0; i < v->disc.n_link; i++) {
+        vf_dlink *l = &v->disc.link[i];
+        for (int k = 0; k < 2; k++) {
+            const char *desc = v->disc.node[l->node[k]].desc;
+            char num[16];
+            snprintf(num, sizeof num, "%d", l->port[k]);
+            int64_t r = fp__vf_map_get(ibm, desc, num);
+            snprintf(l->ptext[k], sizeof l->ptext[k], "port %d", l->port[k]);
+            l->pname[k] = l->ptext[k];
+            l->device[k] = NULL;
+            if (r >= 0) {
+                l->device[k] = T(ib, r, 2);
+                l->pname[k] = T(ib, r, 3);
+                continue;
+            }
+            int64_t d = fp__vf_map_get(&v->dev_loc, desc, "");
+            if (d >= 0) {
+                l->device[k] = (d & 1) ? v->plink[d >> 1].z.device : v->plink[d >> 1].a.device;
+                continue;
+            }
+            /* "<server> mlx5_<i>": the server's, on an HCA the plan does not use */
+            const char *sp = strrchr(desc, ' ');
+            if (sp != NULL && strncmp(sp + 1, "mlx5_", 5) == 0) {
+                char dev[256];
+                snprintf(dev, sizeof dev, "%.*s", (int)(sp - desc), desc);
+                d = fp__vf_map_get(&v->dev_loc, dev, "");
+                if (d >= 0) {
+                    l->device[k] = (d & 1) ? v->plink[d >> 1].z.device : v->plink[d >> 1].a.device;
+                    l->pname[k] = sp + 1;
+                }
+            }
+        }
+    }
+}
+
+static fp_status add_row(fp_verify *v, fp_verify_status s, int64_t p, int64_t d, int64_t peer,
+                         int flip, fp_error *err)
+{
+    vf_row *r = &v->row[v->n_row++];
+    r->status = s;
+    r->plink = p;
+    r->dlink = d;
+    r->peer = peer;
+    r->flip = flip;
+    v->count[s]++;
+    (void)err;
+    return FP_OK;
+}
+
+static fp_status classify(fp_verify *v, fp_error *err)
+{
+    int64_t np = v->n_plink, nd = v->disc.n_link;
+    vf_map pe, de;
+    unsigned char *used = calloc((size_t)nd + 1, 1);
+    int64_t *prow = malloc(((size_t)np + 1) * sizeof *prow);
+    v->row = calloc((size_t)(np + nd) + 1, sizeof *v->row);
+    if (used == NULL || prow == NULL || v->row == NULL || fp__vf_map_init(&pe, np * 2) != FP_OK) {
+        free(used);
+        free(prow);
+        FP_FAIL(err, FP_ENOMEM, "verify", "out of memory matching %" PRId64 " links", np);
+    }
+    if (fp__vf_map_init(&de, nd * 2) != FP_OK) {
+        fp__vf_map_free(&pe);
+        free(used);
+        free(prow);
+        FP_FAIL(err, FP_ENOMEM, "verify", "out of memory matching %" PRId64 " links", np);
+    }
+    for (int64_t i = 0; i < np; i++) {
+        fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
+        fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
+        prow[i] = -1;
+    }
+    for (int64_t i = 0; i < nd; i++)
+        for (int k = 0; k < 2; k++)
+            if (v->disc.link[i].device[k] != NULL)
+                fp__vf_map_put(&de, v->disc.link[i].device[k], v->disc.link[i].pname[k], 2 * i + k);
+    /* the rows of the planned links, in plan order, filled in by the passes below */
+    for (int64_t i = 0; i < np; i++)
+        prow[i] = i;
+    v->n_row = np;
+    for (int64_t i = 0; i < np; i++) {
+        v->row[i].plink = i;
+        v->row[i].dlink = -1;
+        v->row[i].peer = -1;
+        v->row[i].status = FP_VERIFY_N_STATUS;
+    }
+#define OTHER(l, k, w) ((w) ? (l)->pname[1 - (k)] : (l)->device[1 - (k)])
+    /* 1: as planned */
+    for (int64_t i = 0; i < np; i++) {
+        const vf_plink *p = &v->plink[i];
+        int64_t e = fp__vf_map_get(&de, p->a.device, p->a.port);
+        if (e < 0)
+            continue;
+        const vf_dlink *l = &v->disc.link[e >> 1];
+        int k = (int)(e & 1);
+        if (!same(OTHER(l, k, 0), p->z.device) || !same(OTHER(l, k, 1), p->z.port))
+            continue;
+        int slow;
+        if (v->ignore_speed)
+            slow = l->width > 0 && p->width > 0 && l->width < p->width;
+        else
+            slow = l->mbps > 0 && (int64_t)l->width * l->mbps < (int64_t)p->gbps * 1000;
+        used[e >> 1] = 1;
+        v->row[i].status = slow ? FP_VERIFY_DEGRADED : FP_VERIFY_OK;
+        v->row[i].dlink = e >> 1;
+        v->row[i].flip = k;
+    }
+    /* 2: swapped far ends */
+    for (int64_t i = 0; i < np; i++) {
+        if (v->row[i].status != FP_VERIFY_N_STATUS)
+            continue;
+        const vf_plink *p = &v->plink[i];
+        int64_t e = fp__vf_map_get(&de, p->a.device, p->a.port);
+        if (e < 0 || used[e >> 1])
+            continue;
+        const vf_dlink *l = &v->disc.link[e >> 1];
+        int k = (int)(e & 1);
+        if (OTHER(l, k, 0) == NULL)
+            continue;
+        int64_t q = fp__vf_map_get(&pe, OTHER(l, k, 0), OTHER(l, k, 1));
+        if (q < 0 || !(q & 1) || (q >> 1) == i || v->row[q >> 1].status != FP_VERIFY_N_STATUS)
+            continue;
+        int64_t j = q >> 1;
+        const vf_plink *pj = &v->plink[j];
+        int64_t e2 = fp__vf_map_get(&de, pj->a.device, pj->a.port);
+        if (e2 < 0 || used[e2 >> 1])
+            continue;
+        const vf_dlink *l2 = &v->disc.link[e2 >> 1];
+        int k2 = (int)(e2 & 1);
+        if (!same(OTHER(l2, k2, 0), p->z.device) || !same(OTHER(l2, k2, 1), p->z.port))
+            continue;
+        used[e >> 1] = used[e2 >> 1] = 1;
+        v->row[i] = (vf_row){ FP_VERIFY_SWAPPED, i, e >> 1, j, k };
+        v->row[j] = (vf_row){ FP_VERIFY_SWAPPED, j, e2 >> 1, i, k2 };
+    }
+    /* 3: one planned end linked elsewhere (the A end first, then the Z end): first only to the
+     * planned far device (wrong-port), then anywhere, so a link that moved within a device is
+     * not taken for another planned link's wrong device */
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; i < np; i++) {
+            if (v->row[i].status != FP_VERIFY_N_STATUS)
+                continue;
+            const vf_plink *p = &v->plink[i];
+            for (int side = 0; side < 2; side++) {
+                const vf_end *at = side ? &p->z : &p->a, *far = side ? &p->a : &p->z;
+                int64_t e = fp__vf_map_get(&de, at->device, at->port);
+                if (e < 0 || used[e >> 1])
+                    continue;
+                const vf_dlink *l = &v->disc.link[e >> 1];
+                int k = (int)(e & 1);
+                const char *od = OTHER(l, k, 0);
+                fp_verify_status s = od == NULL ? FP_VERIFY_UNKNOWN_DEVICE
+                                     : same(od, far->device) ? FP_VERIFY_WRONG_PORT
+                                     : FP_VERIFY_WRONG_DEVICE;
+                if (pass == 0 && s != FP_VERIFY_WRONG_PORT)
+                    continue;
+                used[e >> 1] = 1;
+                /* flip: the discovered end on the planned A side is end 1 */
+                v->row[i] = (vf_row){ s, i, e >> 1, -1, side ? 1 - k : k };
+                break;
+            }
+            if (pass == 1 && v->row[i].status == FP_VERIFY_N_STATUS)
+                v->row[i].status = p->later ? FP_VERIFY_NOT_YET : FP_VERIFY_MISSING;
+        }
+    for (int64_t i = 0; i < np; i++)
+        v->count[v->row[i].status]++;
+    /* 4: what is left of the discovery */
+    for (int64_t i = 0; i < nd; i++) {
+        if (used[i])
+            continue;
+        const vf_dlink *l = &v->disc.link[i];
+        fp_verify_status s = l->device[0] == NULL || l->device[1] == NULL
+                             ? FP_VERIFY_UNKNOWN_DEVICE : FP_VERIFY_UNEXPECTED;
+        /* a server's end first, as the plan writes its cables */
+        int flip = v->disc.node[l->node[0]].is_switch && !v->disc.node[l->node[1]].is_switch;
+        add_row(v, s, -1, i, -1, flip, err);
+    }
+#undef OTHER
+    fp__vf_map_free(&pe);
+    fp__vf_map_free(&de);
+    free(used);
+    free(prow);
+    return FP_OK;
+}
+
+fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *err)
+{
+    if (o == NULL || out == NULL || o->plan_dir == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
+    if (o->version != FP_VERIFY_OPTIONS_VERSION)
+        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: options version %d, expected %d", o->version,
+                FP_VERIFY_OPTIONS_VERSION);
+    if (o->ibnetdiscover == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: no discovery to verify (ibnetdiscover)");
+    *out = NULL;
+    fp_verify *v = calloc(1, sizeof *v);
+    if (v == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory");
+    v->ignore_speed = o->ignore_speed;
+    fp__copy_str(v->discovery, sizeof v->discovery, o->ibnetdiscover);
+    table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
+    vf_map ibm = { 0 }, pe = { 0 };
+    static const char *const ib_cols[] = { "node", "ib_port", "device", "port", "link" };
+    fp_status rc = read_cables(v, &cab, o->plan_dir, err);
+    if (rc == FP_OK)
+        rc = table_load(&ib, o->plan_dir, "ib-ports.csv", ib_cols, 5,
+                        " (write it with fabplan plan --formats ...,ibnetdiscover)", err);
+    if (rc == FP_OK && (fp__vf_map_init(&ibm, ib.rows) != FP_OK ||
+                        fp__vf_map_init(&v->dev_loc, v->n_plink) != FP_OK ||
+                        fp__vf_map_init(&pe, v->n_plink * 2) != FP_OK))
+        rc = fp__error_set(err, FP_ENOMEM, o->plan_dir, "out of memory reading %s", o->plan_dir);
+    for (int64_t i = 0; rc == FP_OK && i < v->n_plink; i++) {
+        fp__vf_map_put(&v->dev_loc, v->plink[i].a.device, "", 2 * i);
+        fp__vf_map_put(&v->dev_loc, v->plink[i].z.device, "", 2 * i + 1);
+        fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
+        fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
+    }
+    for (int64_t r = 0; rc == FP_OK && r < ib.rows; r++) {
+        fp__vf_map_put(&ibm, T(&ib, r, 0), T(&ib, r, 1), r);
+        int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
+        int w, mbps;
+        const char *lt = T(&ib, r, 4);
+        if (e >= 0 && fp__ib_link_parse(lt, strlen(lt), &w, &mbps))
+            v->plink[e >> 1].width = w;
+    }
+    if (rc == FP_OK)
+        rc = read_boundaries(v, &lk, o->plan_dir, &pe, err);
+    if (rc == FP_OK && o->phase_dir != NULL)
+        rc = read_phase(v, &ph, o->phase_dir, err);
+    if (rc == FP_OK)
+        rc = fp__vf_read_ibnet(&v->disc, o->ibnetdiscover, o->node_name_map, err);
+    if (rc == FP_OK) {
+        name_ends(v, &ib, &ibm);
+        rc = classify(v, err);
+    }
+    /* keep the texts the rows point into; the row arrays of the tables go */
+    v->text[0] = cab.text;
+    v->text[1] = ib.text;
+    v->text[2] = lk.text;
+    v->text[3] = ph.text;
+    free(cab.f);
+    free(ib.f);
+    free(lk.f);
+    free(ph.f);
+    fp__vf_map_free(&ibm);
+    fp__vf_map_free(&pe);
+    if (rc != FP_OK) {
+        fp_verify_free(v);
+        return rc;
+    }
+    *out = v;
+    return FP_OK;
+}
+
+size_t fp_verify_count(const fp_verify *v, fp_verify_status s)
+{
+    if (v == NULL)
+        return 0;
+    if (s == FP_VERIFY_N_STATUS)
+        return (size_t)v->n_row;
+    return (unsigned)s < FP_VERIFY_N_STATUS ? v->count[s] : 0;
+}
+
+int fp_verify_differs(const fp_verify *v)
+{
+    if (v == NULL)
+        return 0;
+    return (int64_t)(v->count[FP_VERIFY_OK] + v->count[FP_VERIFY_NOT_YET]) != v->n_row;
+}
+
+const char *fp_verify_status_name(fp_verify_status s)
+{
+    static const char *const names[FP_VERIFY_N_STATUS] = {
+        "ok", "missing", "unexpected", "wrong-port", "wrong-device", "swapped", "degraded",
+        "unknown-device", "not-yet"
+    };
+    return (unsigned)s < FP_VERIFY_N_STATUS ? names[s] : "?";
+}
+
+void fp_verify_free(fp_verify *v)
+{
+    if (v == NULL)
+        return;
+    for (int i = 0; i < 4; i++)
+        free(v->text[i]);
+    free(v->plink);
+    free(v->row);
+    fp__vf_disc_free(&v->disc);
+    fp__vf_map_free(&v->dev_loc);
+    free(v);
+}

@@ -1,0 +1,102 @@
+/* fabplan — private to src/verify/: the verify stage's data (verify.c reads the plan folder and
+ * classifies, verify_ibnet.c reads ibnetdiscover's files, verify_out.c writes the results). The
+ * stage comes after the writers: it reads a plan folder's files, never a plan in memory, and
+ * never changes a plan. */
+#ifndef FP_PRIVATE_VERIFY_VERIFY_H
+#define FP_PRIVATE_VERIFY_VERIFY_H
+
+#include "fabric/fabric.h"
+#include "fabplan/verify.h"
+
+/* A table of (text, text) keys to an index, open addressing; the keys are borrowed. */
+typedef struct vf_map {
+    const char **a, **b;
+    int64_t *val;
+    int64_t cap, n;
+} vf_map;
+fp_status fp__vf_map_init(vf_map *m, int64_t expect);
+/* Insert (a, b) -> v unless present; returns the index stored under the key (v when new), -2
+ * when out of memory. */
+int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v);
+int64_t fp__vf_map_get(const vf_map *m, const char *a, const char *b);
+void fp__vf_map_free(vf_map *m);
+
+/* One end as a plan row gives it: hall, row, rack, U (text as in cables.csv), device, port. */
+typedef struct vf_end {
+    const char *loc[4];
+    const char *device, *port;
+} vf_end;
+
+/* A planned link: one per link of a cables.csv row (a twin-port or splitter cable has several,
+ * each with the cable's id). */
+typedef struct vf_plink {
+    const char *cable, *label_a, *label_z;
+    vf_end a, z;
+    int gbps;
+    int width;                  /* planned lanes (ib-ports.csv's link), 0 unknown */
+    int later;                  /* of a later growth phase (phase_dir lacks its A end) */
+    const char *boundary;       /* links.csv's boundary, "" when unknown */
+} vf_plink;
+
+/* One node of the discovery. */
+typedef struct vf_node {
+    const char *id;             /* "S-<guid>", "H-<guid>" (topology form) or "0x<guid>" */
+    uint64_t guid;
+    const char *desc;           /* node description, or the node-name map's name */
+    int is_switch;
+} vf_node;
+
+/* A discovered link (each once), ends as the discovery gives them. */
+typedef struct vf_dlink {
+    int64_t node[2];
+    int port[2];
+    int width, mbps;            /* 0: not given */
+    char rate[16];              /* as the file gives it: "4xNDR" ("" when not given) */
+    int line;                   /* where it was first read */
+    /* the ends as the plan names them: device NULL when the node is not the plan's */
+    const char *device[2];
+    const char *pname[2];       /* the plan's port name, else "mlx5_3" or "port 61" */
+    char ptext[2][16];          /* the "port 61" text */
+} vf_dlink;
+
+typedef struct vf_disc {
+    char *text, *map_text;
+    vf_node *node;
+    int64_t n_node, cap_node;
+    vf_dlink *link;
+    int64_t n_link, cap_link;
+    int ports_form;             /* read from ibnetdiscover -p */
+} vf_disc;
+
+/* Read ibnetdiscover's output at path (either form) into d; names from the node-name map at
+ * map_path (NULL: none). FP_EPARSE naming path and line when the file is not what it claims. */
+fp_status fp__vf_read_ibnet(vf_disc *d, const char *path, const char *map_path, fp_error *err);
+void fp__vf_disc_free(vf_disc *d);
+
+/* One output row. */
+typedef struct vf_row {
+    fp_verify_status status;
+    int64_t plink;              /* -1: a discovered link the plan lacks */
+    int64_t dlink;              /* -1: nothing seen */
+    int64_t peer;               /* swapped: the other planned link */
+    int flip;                   /* the discovered link's end 1 is the planned A side */
+} vf_row;
+
+struct fp_verify {
+    char *text[4];              /* the plan files' text (fields point into them) */
+    vf_plink *plink;
+    int64_t n_plink;
+    vf_disc disc;
+    vf_row *row;
+    int64_t n_row;
+    size_t count[FP_VERIFY_N_STATUS];
+    int ignore_speed;
+    char discovery[1024];
+    vf_map dev_loc;             /* device -> 2 x a planned link with an end on it + that end */
+};
+
+/* Write verify.csv / verify-summary.json at path (verify_out.c). */
+fp_status fp__vf_write_csv(const fp_verify *v, const char *path, fp_error *err);
+fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *err);
+
+#endif

@@ -1,0 +1,291 @@
+/* fabplan verify: a hand-written plan folder (tests/verify/data/plan: nine cables between five
+ * servers n1..n5 and two QM9700 leaves) against a hand-written ibnetdiscover file with one fault
+ * of every kind (data/faults.topo), each expected row written out below from the fault put in;
+ * the plan's own ibnetdiscover.topo verifying clean; the -p form; the node-name map; files
+ * that are not what they claim. */
+#include "helpers.h"
+
+#define DATA FP_TEST_SRC_DIR "/tests/verify/data"
+#define FABPLAN FP_TEST_BIN_DIR "/src/fabplan"
+
+/* The columns a row is checked by: cable id, status, the found ends, the fix. */
+typedef struct row {
+    const char *cable, *status, *fa_dev, *fa_port, *fz_dev, *fz_port, *fix;
+} row;
+
+/* Field i of a verify.csv line (RFC 4180), into buf. */
+static const char *field(const char *line, int i, char *buf, size_t n)
+{
+    const char *p = line;
+    size_t k = 0;
+    for (int f = 0; f <= i; f++) {
+        int q = *p == '"';
+        k = 0;
+        if (q)
+            p++;
+        for (; *p && (q || (*p != ',' && *p != '\n')); p++) {
+            if (q && *p == '"') {
+                if (p[1] == '"') {
+                    p++;
+                } else {
+                    q = 0;
+                    continue;
+                }
+            }
+            if (f == i && k + 1 < n)
+                buf[k++] = *p;
+        }
+        if (*p == ',')
+            p++;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* verify.csv's columns: cable_id 0, status 1, found_a_device 14, found_a_port 15,
+ * found_z_device 16, found_z_port 17, fix 21. */
+static void check_rows(const char *csv, const row *want, size_t n)
+{
+    const char *line = strchr(csv, '\n');
+    cr_assert_not_null(line);
+    size_t got = 0;
+    for (line++; *line; got++) {
+        char b[7][512];
+        const row *w = &want[got < n ? got : n - 1];
+        cr_assert_lt(got, n, "more rows than expected: %.120s", line);
+        const char *f[7] = {
+            field(line, 0, b[0], sizeof b[0]), field(line, 1, b[1], sizeof b[1]),
+            field(line, 14, b[2], sizeof b[2]), field(line, 15, b[3], sizeof b[3]),
+            field(line, 16, b[4], sizeof b[4]), field(line, 17, b[5], sizeof b[5]),
+            field(line, 21, b[6], sizeof b[6]),
+        };
+        const char *e[7] = { w->cable, w->status, w->fa_dev, w->fa_port, w->fz_dev, w->fz_port,
+                             w->fix };
+        for (int c = 0; c < 7; c++)
+            cr_assert_str_eq(f[c], e[c], "row %zu column %d: got \"%s\", expected \"%s\"", got + 1,
+                             c, f[c], e[c]);
+        /* next line: past the newline outside quotes */
+        int q = 0;
+        while (*line && (q || *line != '\n')) {
+            q ^= *line == '"';
+            line++;
+        }
+        if (*line)
+            line++;
+    }
+    cr_assert_eq(got, n, "%zu rows, expected %zu", got, n);
+}
+
+/* text written to a new file NAME in a scratch folder; its path into path. */
+static void temp_file(char *path, size_t n, const char *name, const char *text)
+{
+    char dir[256];
+    scratch_dir(dir, sizeof dir, "in");
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+static fp_verify *run(const char *topo, const char *map, const char *phase, int ignore_speed)
+{
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    o.plan_dir = DATA "/plan";
+    o.ibnetdiscover = topo;
+    o.node_name_map = map;
+    o.phase_dir = phase;
+    o.ignore_speed = ignore_speed;
+    cr_assert_eq(fp_verify_run(&o, &v, &err), FP_OK, "%s", err.msg);
+    return v;
+}
+
+static char *write_and_read(const fp_verify *v, const char *tag)
+{
+    char dir[256], path[300];
+    fp_error err = { 0 };
+    scratch_dir(dir, sizeof dir, tag);
+    cr_assert_eq(fp_verify_write(v, dir, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(count_temp(dir), 0);
+    snprintf(path, sizeof path, "%s/verify.csv", dir);
+    return slurp(path);
+}
+
+/* The faults put into data/faults.topo, one per planned cable, and the row each must give:
+ *   C1 n1 nic1 - leaf1 1/1/1 (port 1): as planned, 4xNDR -> ok.
+ *   C2 n2 nic1 - leaf1 1/1/2 (port 2): seen at 1xNDR = 100 Gb/s < 400 -> degraded.
+ *   C3 n1 nic2 - leaf2 1/1/1 and C4 n2 nic2 - leaf2 1/1/2: the two leaf ends exchanged (n1 mlx5_1
+ *      on leaf2 port 2, n2 mlx5_1 on port 1) -> swapped, each naming the other.
+ *   C5 n3 nic1 - leaf1 1/2/1 (port 3): found on leaf1 port 4 = 1/2/2 -> wrong-port (Z end).
+ *   C6 n3 nic2 - leaf2 1/2/1: found on leaf1 port 5 = 1/3/1 -> wrong-device (Z end on leaf1).
+ *   C7 n4 nic1 - leaf2 1/3/1: nothing at either end -> missing.
+ *   C8 n4 nic2 - leaf1 1/4/1: nothing, and the phase folder lacks its A end -> not-yet.
+ *   C9 n5 nic1 - leaf2 1/4/1 (port 7): port 7 holds "lab-host mlx5_0", a node the plan lacks ->
+ *      unknown-device (the A end is wrong).
+ * and two links the plan does not have, in the order of the file:
+ *   leaf1 port 9 (1/5/1) - leaf2 port 9 (1/5/1): both devices planned -> unexpected;
+ *   leaf1 port 11 (1/6/1) - "rogue-sw" port 3: -> unknown-device (switch end named "port 3").
+ * Racks: servers in H1-R01-K01 (U = server number), leaf1 H1-R01-K02-U42, leaf2 -U41. */
+static const row every_status[] = {
+    { "C1", "ok", "n1", "nic1", "leaf1", "1/1/1", "" },
+    { "C2", "degraded", "n2", "nic1", "leaf1", "1/1/2",
+      "check cable C2 and its transceivers (reseat, clean, replace): seen at 1xNDR, planned "
+      "4xNDR (400 Gb/s)" },
+    { "C3", "swapped", "n1", "nic2", "leaf2", "1/1/2",
+      "swapped with C4: move the Z end from leaf2 1/1/2 to leaf2 1/1/1, rack H1-R01-K02-U41" },
+    { "C4", "swapped", "n2", "nic2", "leaf2", "1/1/1",
+      "swapped with C3: move the Z end from leaf2 1/1/1 to leaf2 1/1/2, rack H1-R01-K02-U41" },
+    { "C5", "wrong-port", "n3", "nic1", "leaf1", "1/2/2",
+      "move the Z end from 1/2/2 to 1/2/1 on leaf1, rack H1-R01-K02-U42" },
+    { "C6", "wrong-device", "n3", "nic2", "leaf1", "1/3/1",
+      "move the Z end from leaf1 1/3/1 to leaf2 1/2/1, rack H1-R01-K02-U41" },
+    { "C7", "missing", "", "", "", "",
+      "connect n4 nic1 (H1-R01-K01-U04) to leaf2 1/3/1 (H1-R01-K02-U41) with cable C7" },
+    { "C8", "not-yet", "", "", "", "", "" },
+    { "C9", "unknown-device", "lab-host mlx5_0", "port 1", "leaf2", "1/4/1",
+      "the A end is on \"lab-host mlx5_0\", which the plan does not have: move it to n5 nic1, "
+      "rack H1-R01-K01-U05" },
+    { "", "unexpected", "leaf1", "1/5/1", "leaf2", "1/5/1",
+      "remove the cable from leaf1 1/5/1 (H1-R01-K02-U42) to leaf2 1/5/1 (H1-R01-K02-U41): not "
+      "in the plan" },
+    { "", "unknown-device", "leaf1", "1/6/1", "rogue-sw", "port 3",
+      "\"rogue-sw\" is not in the plan: remove its cable from leaf1 1/6/1 (H1-R01-K02-U42), or "
+      "correct its node description" },
+};
+
+Test(verify, every_status_by_hand)
+{
+    fp_verify *v = run(DATA "/faults.topo", NULL, DATA "/phase", 0);
+    char *csv = write_and_read(v, "verify");
+    check_rows(csv, every_status, sizeof every_status / sizeof every_status[0]);
+    /* counts from the list above: 1 ok, 1 degraded, 2 swapped, 1 each of wrong-port,
+     * wrong-device, missing, not-yet, unexpected; 2 unknown-device */
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_SWAPPED), 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_UNKNOWN_DEVICE), 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_NOT_YET), 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_N_STATUS), 11);
+    cr_assert_eq(fp_verify_differs(v), 1);
+    free(csv);
+    fp_verify_free(v);
+}
+
+/* Without the phase folder every planned link is due: C8 is missing. */
+Test(verify, without_phase_not_yet_is_missing)
+{
+    fp_verify *v = run(DATA "/faults.topo", NULL, NULL, 0);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_NOT_YET), 0);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_MISSING), 2);
+    fp_verify_free(v);
+}
+
+/* The node-name map names GUID 0x900 "n5 mlx5_0": C9's HCA is then the planned one (ok), and
+ * the only unknown node left is rogue-sw. */
+Test(verify, node_name_map_overrides_descriptions)
+{
+    char map[300];
+    temp_file(map, sizeof map, "map",
+              "# guid name\n0x0000000000000900 \"n5 mlx5_0\"\n0x5 \"not-in-the-file\"\n");
+    fp_verify *v = run(DATA "/faults.topo", map, DATA "/phase", 0);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_UNKNOWN_DEVICE), 1);
+    fp_verify_free(v);
+}
+
+/* Width only: C2 at 1x of a planned 4x stays degraded. */
+Test(verify, ignore_speed_compares_width)
+{
+    fp_verify *v = run(DATA "/faults.topo", NULL, DATA "/phase", 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_DEGRADED), 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 1);
+    fp_verify_free(v);
+}
+
+/* ibnetdiscover -p: each port line once per end; C1 as planned from both ends (one link), C5 on
+ * 1/2/2 (port 4), a port with nothing on it (no "-"); the rest of the plan missing. */
+Test(verify, ports_form)
+{
+    char p[300];
+    /* as dump_ports_report prints: the far end without width and speed */
+    temp_file(p, sizeof p, "p.txt",
+          "CA    10  1 0x0000000000000101 4x NDR - SW     1  1 0x0000000000000001 ( 'n1 mlx5_0' - 'leaf1' )\n"
+          "SW     1  1 0x0000000000000001 4x NDR - CA    10  1 0x0000000000000101 ( 'leaf1' - 'n1 mlx5_0' )\n"
+          "SW     1  4 0x0000000000000001 4x NDR - CA    12  1 0x0000000000000301 ( 'leaf1' - 'n3 mlx5_0' )\n"
+          "SW     1  6 0x0000000000000001 4x SDR                                    'leaf1'\n");
+    fp_verify *v = run(p, NULL, NULL, 0);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_WRONG_PORT), 1);
+    /* 9 planned: C1 ok, C5 wrong-port, 7 missing; nothing unplanned */
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_MISSING), 7);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_N_STATUS), 9);
+    fp_verify_free(v);
+}
+
+static void expect_parse_error(const char *text, int line, const char *needle)
+{
+    char p[300];
+    temp_file(p, sizeof p, "bad.topo", text);
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    o.plan_dir = DATA "/plan";
+    o.ibnetdiscover = p;
+    cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EPARSE, "%s", err.msg);
+    cr_assert_null(v);
+    cr_assert_eq(err.line, line, "line %d: %s", err.line, err.msg);
+    cr_assert(strstr(err.msg, p) != NULL, "names the file: %s", err.msg);
+    cr_assert(strstr(err.msg, needle) != NULL, "\"%s\" in: %s", needle, err.msg);
+}
+
+/* A file cut after the first switch record: its ports name nodes that have no record. */
+Test(verify, truncated_file_names_file_and_line)
+{
+    char *all = slurp(DATA "/faults.topo");
+    char *cut = strstr(all, "\nvendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x2\n");
+    cr_assert_not_null(cut);
+    cut[1] = '\0';
+    /* the first port line of leaf1 is line 12 of the file (5 comment lines, a blank, 5 lines of
+     * ids and the header) and names H-...100, which has no record now */
+    expect_parse_error(all, 12, "has no record");
+    free(all);
+}
+
+Test(verify, other_formats_are_refused)
+{
+    expect_parse_error("cable_id,a_hall\nC1,1\n", 1, "expected ibnetdiscover");
+    expect_parse_error("# only comments\n\n", 2, "no Switch or Ca record");
+    expect_parse_error("Switch\t8 \"S-1\"\t# \"leaf1\"\n[1]\t\"S-2\"\n", 2, "expected a port line");
+    expect_parse_error("SW 1 1 0x1 4x NDR - CA 2\n", 1, "far end");
+    expect_parse_error("Switch\t8 \"S-1\"\t# \"leaf1\"\n[1]\t\"S-1\"[2]\n[1]\t\"S-1\"[3]\n", 3,
+                       "another far end");
+}
+
+/* The plan's own export, discovered unchanged: every planned link ok. DGX H100 4 SU: 128
+ * servers x 8 ports = 1,024 NIC-leaf links and 32 leaves x 32 uplinks = 1,024 leaf-spine links,
+ * each one cable. */
+Test(verify, plan_export_verifies_clean, .timeout = TEST_TIMEOUT(120))
+{
+    char dir[256], cmd[1024], out[4096];
+    scratch_dir(dir, sizeof dir, "clean");
+    snprintf(cmd, sizeof cmd, FABPLAN " plan --preset dgx-h100-4su --formats cables,links,"
+             "ibnetdiscover -q -o %s/plan", dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(cmd, sizeof cmd, FABPLAN " verify %s/plan --ibnetdiscover %s/plan/ibnetdiscover.topo "
+             "--node-name-map %s/plan/ib-node-name-map -o %s/v", dir, dir, dir, dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "ok              2048") != NULL, "%s", out);
+    /* a discovery that is not one: exit 3, naming the file and line */
+    snprintf(cmd, sizeof cmd, FABPLAN " verify %s/plan --ibnetdiscover %s/plan/cables.csv -o %s/v",
+             dir, dir, dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 3, "%s", out);
+    cr_assert(strstr(out, "cables.csv line 1:") != NULL, "%s", out);
+    /* differences: exit 1 */
+    snprintf(cmd, sizeof cmd, FABPLAN " verify " DATA "/plan --ibnetdiscover " DATA "/faults.topo "
+             "-q -o %s/v", dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 1, "%s", out);
+    /* no discovery: usage */
+    snprintf(cmd, sizeof cmd, FABPLAN " verify %s/plan", dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 2, "%s", out);
+}
