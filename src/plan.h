@@ -22,6 +22,9 @@ const fp_analysis *fp__plan_analysis(const fp_plan *plan);
  * i's resolved spec, fabric (built by the same Clos builder) and parts. */
 int fp__plan_net_count(const fp_plan *plan);
 const fp_net_spec *fp__plan_net(const fp_plan *plan, int i);
+/* The name documents give network `net` of the public index (fabplan.h: 0 the compute fabric,
+ * "compute"; k the spec's network k - 1, its name). */
+const char *fp__plan_net_label(const fp_plan *plan, size_t net);
 const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
@@ -30,15 +33,8 @@ const fp_net_place *fp__plan_net_place(const fp_plan *plan);
 const fp_racks *fp__plan_racks(const fp_plan *plan);
 /* Each network's layout (compute racks, then the management racks), cabling and parts. */
 const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
-/* Network k's cables, read back as fp_plan_cable reads the compute fabric's: ends named as
- * links.csv names them (fp__net_device_name, fp__net_port_name), locations in the network's
- * layout (a management rack is a row of its own beyond its hall), cable ids "C%07lld" numbered
- * on after the compute fabric's link numbers (fp__link_numbers) and the earlier networks' links, so they are unique in
- * the plan. fp__net_cable: FP_EINVAL when k or i is out of range. */
-size_t fp__net_cable_count(const fp_plan *plan, int k);
 /* Network k as a failure what-if reads it (plan.c). */
 fp_net_view fp__plan_net_view(const fp_plan *plan, int k);
-fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err);
 
 /* ---- printed labels (plan_labels.c): the one label builder, two styles ---- */
 

@@ -340,16 +340,23 @@ double fp_plan_cable_route_m(const fp_plan *plan, size_t i)
     return route_cm(&plan->cab.cable[i]);
 }
 
-size_t fp__net_cable_count(const fp_plan *plan, int k)
+size_t fp_plan_net_cable_count(const fp_plan *plan, size_t net)
 {
-    return k >= 0 && k < plan->net_phys.n ? (size_t)plan->net_phys.cab[k].n_cable : 0;
+    if (plan == NULL || net > (size_t)plan->net_phys.n)
+        return 0;
+    return net == 0 ? fp_plan_cable_count(plan) : (size_t)plan->net_phys.cab[net - 1].n_cable;
 }
 
-fp_status fp__net_cable(const fp_plan *plan, int k, size_t i, fp_cable_info *out, fp_error *err)
+fp_status fp_plan_net_cable(const fp_plan *plan, size_t net, size_t i, fp_cable_info *out,
+                            fp_error *err)
 {
-    if (k < 0 || k >= plan->net_phys.n || i >= (size_t)plan->net_phys.cab[k].n_cable)
-        FP_FAIL(err, FP_EINVAL, "", "network %d cable %zu out of range", k, i);
-    cable_view v = net_view(plan, k);
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_net_cable", err);
+    if (rc != FP_OK)
+        return rc;
+    if (out == NULL || net >= 1 + (size_t)plan->nets.n || i >= fp_plan_net_cable_count(plan, net))
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_net_cable: no cable %zu of network %zu (the plan has %d networks beside the compute fabric), or out is NULL",
+                i, net, plan->nets.n);
+    cable_view v = net == 0 ? compute_view(plan) : net_view(plan, (int)net - 1);
     fill_cable(&v, i, out);
     return FP_OK;
 }

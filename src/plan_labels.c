@@ -231,11 +231,11 @@ size_t fp_plan_label_cuts(const fp_plan *plan, fp_label_style style, size_t *cab
     int halls = plan->lay.halls;
     fp_cable_info c;
     fp_end_label lab;
-    int nets = fp__plan_net_count(plan);
-    for (int k = -1; k < nets; k++) {
-        size_t n = k < 0 ? fp_plan_cable_count(plan) : fp__net_cable_count(plan, k);
+    size_t nets = fp_plan_net_count(plan);
+    for (size_t net = 0; net < nets; net++) {
+        size_t n = fp_plan_net_cable_count(plan, net);
         for (size_t i = 0; i < n; i++) {
-            if ((k < 0 ? fp_plan_cable(plan, i, &c, NULL) : fp__net_cable(plan, k, i, &c, NULL)) != FP_OK)
+            if (fp_plan_net_cable(plan, net, i, &c, NULL) != FP_OK)
                 continue;
             int cut = 0;
             for (int leg = 0; leg <= c.n_z; leg++)

@@ -54,6 +54,11 @@ const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i)
     return &plan->net_fab.fab[i];
 }
 
+const char *fp__plan_net_label(const fp_plan *plan, size_t net)
+{
+    return net == 0 || net > (size_t)plan->nets.n ? "compute" : plan->nets.net[net - 1].name;
+}
+
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i)
 {
     return &plan->net_bom.b[i];
@@ -186,19 +191,53 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     return FP_OK;
 }
 
-size_t fp_plan_device_count(const fp_plan *plan)
+/* Network net of the plan (net < fp_plan_net_count): its fabric and resolved spec, and its
+ * spec entry (NULL for the compute fabric, network 0). */
+typedef struct net_ref {
+    const fp_fabric *f;
+    const fp_rspec *rs;
+    const fp_net_spec *ns;
+} net_ref;
+
+static net_ref net_ref_of(const fp_plan *plan, size_t net)
 {
-    return (size_t)plan->fab.n_dev;
+    if (net == 0)
+        return (net_ref){ &plan->fab, &plan->rs, NULL };
+    const fp_net_spec *ns = &plan->nets.net[net - 1];
+    return (net_ref){ &plan->net_fab.fab[net - 1], &ns->rs, ns };
 }
 
-fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_error *err)
+/* The network and item a per-network getter was asked for, and its *out zeroed: FP_EINVAL
+ * (naming the getter) when the network, the item or an argument is not there. */
+static fp_status net_item(const fp_plan *plan, size_t net, size_t i, void *out, size_t out_size,
+                          const char *getter, const char *item, net_ref *ref, fp_error *err)
 {
-    const fp_fabric *f = &plan->fab;
-    if (i >= (size_t)f->n_dev)
-        FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", i,
-                (long long)f->n_dev);
+    if (plan == NULL || out == NULL || net >= fp_plan_net_count(plan))
+        FP_FAIL(err, FP_EINVAL, "", "%s: no network %zu (the plan has %zu), or a NULL argument",
+                getter, net, plan ? fp_plan_net_count(plan) : 0);
+    *ref = net_ref_of(plan, net);
+    int64_t n = strcmp(item, "device") == 0 ? ref->f->n_dev : ref->f->n_link;
+    if (i >= (size_t)n)
+        FP_FAIL(err, FP_EINVAL, "", "%s: %s %zu out of range (network %zu has %lld)", getter,
+                item, i, net, (long long)n);
+    memset(out, 0, out_size);
+    return FP_OK;
+}
+
+size_t fp_plan_net_device_count(const fp_plan *plan, size_t net)
+{
+    return plan && net < fp_plan_net_count(plan) ? (size_t)net_ref_of(plan, net).f->n_dev : 0;
+}
+
+fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i, fp_device_info *out,
+                             fp_error *err)
+{
+    net_ref n;
+    fp_status rc = net_item(plan, net, i, out, sizeof *out, "fp_plan_net_device", "device", &n, err);
+    if (rc != FP_OK)
+        return rc;
+    const fp_fabric *f = n.f;
     const fp_device *d = &f->dev[i];
-    memset(out, 0, sizeof *out);
     out->tier = d->tier;
     out->plane = d->plane;
     out->pod = d->pod;
@@ -207,13 +246,58 @@ fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_
     out->rail = d->rail;
     out->index = d->index;
     if (d->tier == 0) {
-        out->ports = plan->rs.nics_per_server * plan->rs.nic.ports;
-        out->model = plan->rs.nic.id;
+        out->ports = n.ns ? n.ns->ports : n.rs->nics_per_server * n.rs->nic.ports;
+        out->model = n.rs->nic.id;
     } else {
-        out->ports = fp__switch_ports(f, &plan->rs, d->tier - 1);
-        out->model = plan->rs.tier[d->tier - 1].model.id;
+        out->ports = fp__switch_ports(f, n.rs, d->tier - 1);
+        out->model = n.rs->tier[d->tier - 1].model.id;
     }
-    fp__device_name(out->name, sizeof out->name, f, &plan->rs, (int64_t)i);
+    if (n.ns)
+        fp__net_device_name(out->name, sizeof out->name, n.ns, f, &plan->fab, &plan->rs, (int64_t)i);
+    else
+        fp__device_name(out->name, sizeof out->name, f, n.rs, (int64_t)i);
+    return FP_OK;
+}
+
+size_t fp_plan_device_count(const fp_plan *plan)
+{
+    return (size_t)plan->fab.n_dev;
+}
+
+fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_error *err)
+{
+    return fp_plan_net_device(plan, 0, i, out, err);
+}
+
+size_t fp_plan_net_link_count(const fp_plan *plan, size_t net)
+{
+    return plan && net < fp_plan_net_count(plan) ? (size_t)net_ref_of(plan, net).f->n_link : 0;
+}
+
+fp_status fp_plan_net_link(const fp_plan *plan, size_t net, size_t i, fp_link_info *out,
+                           fp_error *err)
+{
+    net_ref n;
+    fp_status rc = net_item(plan, net, i, out, sizeof *out, "fp_plan_net_link", "link", &n, err);
+    if (rc != FP_OK)
+        return rc;
+    const fp_fabric *f = n.f;
+    const fp_link *l = &f->link[i];
+    out->id = (int64_t)i;
+    out->a = l->a;
+    out->z = l->z;
+    out->a_port = l->a_port;
+    out->z_port = l->z_port;
+    if (n.ns) {
+        fp__net_port_name(out->a_port_name, sizeof out->a_port_name, n.ns, f, l->a, l->a_port);
+        fp__net_port_name(out->z_port_name, sizeof out->z_port_name, n.ns, f, l->z, l->z_port);
+    } else {
+        fp__port_name(out->a_port_name, sizeof out->a_port_name, f, n.rs, l->a, l->a_port);
+        fp__port_name(out->z_port_name, sizeof out->z_port_name, f, n.rs, l->z, l->z_port);
+    }
+    out->gbps = n.rs->gbps[l->boundary];
+    out->boundary = l->boundary;
+    out->plane = l->plane;
     return FP_OK;
 }
 
@@ -224,23 +308,7 @@ size_t fp_plan_link_count(const fp_plan *plan)
 
 fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err)
 {
-    const fp_fabric *f = &plan->fab;
-    if (i >= (size_t)f->n_link)
-        FP_FAIL(err, FP_EINVAL, "", "link %zu out of range (the plan has %lld)", i,
-                (long long)f->n_link);
-    const fp_link *l = &f->link[i];
-    memset(out, 0, sizeof *out);
-    out->id = (int64_t)i;
-    out->a = l->a;
-    out->z = l->z;
-    out->a_port = l->a_port;
-    out->z_port = l->z_port;
-    fp__port_name(out->a_port_name, sizeof out->a_port_name, f, &plan->rs, l->a, l->a_port);
-    fp__port_name(out->z_port_name, sizeof out->z_port_name, f, &plan->rs, l->z, l->z_port);
-    out->gbps = plan->rs.gbps[l->boundary];
-    out->boundary = l->boundary;
-    out->plane = l->plane;
-    return FP_OK;
+    return fp_plan_net_link(plan, 0, i, out, err);
 }
 
 fp_status fp_plan_boundary_links(const fp_plan *plan, int boundary, int64_t *links, fp_error *err)

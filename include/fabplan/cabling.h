@@ -152,6 +152,16 @@ FP_EXPORT size_t fp_plan_cable_count(const fp_plan *plan);
  *  Needs FP_STAGE_CABLING. Errors: FP_EINVAL when i is out of range; FP_ESTAGE without the
  *  cabling. */
 FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_error *err);
+/** METHOD: the cables of network net (fabplan.h: 0 the compute fabric, as fp_plan_cable_count
+ *  and fp_plan_cable; k >= 1 the spec's network k - 1): how many (0 when net is out of range or
+ *  without FP_STAGE_CABLING), and a copy of its cable i. A network's cable has its ends named
+ *  as links.csv names them, locations on the cluster's floor (a management rack is a row of
+ *  its own beyond its hall) and an id "C%07lld" numbered on after the compute fabric's links
+ *  and the earlier networks', unique in the plan. Errors: FP_EINVAL when net or i is out of
+ *  range or out is NULL; FP_ESTAGE without FP_STAGE_CABLING. */
+FP_EXPORT size_t fp_plan_net_cable_count(const fp_plan *plan, size_t net);
+FP_EXPORT fp_status fp_plan_net_cable(const fp_plan *plan, size_t net, size_t i,
+                                      fp_cable_info *out, fp_error *err);
 /** METHOD: cable i's route_m as fp_plan_cable gives it (metres, rounded to the centimetre),
  *  without building its names and labels: for a pass over every cable that needs only the
  *  length. 0 when i is out of range or the plan has no FP_STAGE_CABLING. Cannot fail. */

@@ -209,6 +209,22 @@ FP_EXPORT fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info
 FP_EXPORT size_t fp_plan_link_count(const fp_plan *plan);
 FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err);
 
+/** METHOD: the devices and links of network net (fabplan.h: 0 the compute fabric, as
+ *  fp_plan_device and fp_plan_link give them; k >= 1 the spec's network k - 1): how many (0
+ *  when net is out of range), and a copy of device or link i. A network's devices are its
+ *  hosts (the compute servers it attaches, named as the compute fabric names them, then its
+ *  extra endpoints' port groups; model the network's NIC, ports its ports per host), then its
+ *  switches by tier ("inband-su01-leaf-r1"); its links by boundary, then a dual-homed
+ *  network's MLAG peer links (boundary 1), ids from 0 within the network, a and z device
+ *  indexes of the network, ports named as links.csv names them. Errors: FP_EINVAL when net or
+ *  i is out of range or out is NULL. */
+FP_EXPORT size_t fp_plan_net_device_count(const fp_plan *plan, size_t net);
+FP_EXPORT fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i,
+                                       fp_device_info *out, fp_error *err);
+FP_EXPORT size_t fp_plan_net_link_count(const fp_plan *plan, size_t net);
+FP_EXPORT fp_status fp_plan_net_link(const fp_plan *plan, size_t net, size_t i,
+                                     fp_link_info *out, fp_error *err);
+
 /** METHOD: links crossing boundary `boundary` (0 = NIC-leaf, up to fp_plan_tier_count - 1)
  *  over all planes, into *links. Errors (*links untouched): FP_EINVAL when the boundary is out
  *  of range or an argument is NULL. */

@@ -14,35 +14,11 @@
 typedef fp_status (*writer_fn)(const fp_plan *plan, const char *path, const fp_write_options *o,
                                fp_error *err);
 
-/* One overview per network (spec `networks`, at most FP_MAX_NETWORKS): a writer and a file
- * name function per network index, listed below after fabric.*; a plan with fewer networks
- * has no file for the rest. */
-#define NET_OVERVIEW(k)                                                                          \
-    static fp_status net_overview_##k(const fp_plan *plan, const char *path,                     \
-                                      const fp_write_options *o, fp_error *err)                  \
-    {                                                                                            \
-        return fp__write_net_overview(plan, k, path, o, err);                                    \
-    }                                                                                            \
-    static int net_overview_name_##k(const fp_plan *plan, const fp_write_options *o,             \
-                                     const char *ext, char *buf, size_t n)                       \
-    {                                                                                            \
-        (void)o;                                                                                 \
-        return fp__net_overview_file_name(plan, k, ext, buf, n);                                 \
-    }
-NET_OVERVIEW(0)
-NET_OVERVIEW(1)
-NET_OVERVIEW(2)
-NET_OVERVIEW(3)
-NET_OVERVIEW(4)
-NET_OVERVIEW(5)
-NET_OVERVIEW(6)
-NET_OVERVIEW(7)
-_Static_assert(FP_MAX_NETWORKS == 8, "one NET_OVERVIEW per network index");
-#define NET_OVERVIEW_OUTPUTS(k)                                                                  \
-    { "dot", FP_WRITE_OVERVIEW, net_overview_##k, net_overview_name_##k, FP_SPLIT_NONE },        \
-    { "svg", FP_WRITE_OVERVIEW, net_overview_##k, net_overview_name_##k, FP_SPLIT_NONE },        \
-    { "png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, net_overview_##k, net_overview_name_##k,          \
-      FP_SPLIT_NONE }
+/* A document written once per network of spec `networks` (k = 0 .. count - 1): its writer and
+ * the name of its file for network k (0 when the plan has no network k). */
+typedef fp_status (*net_writer_fn)(const fp_plan *plan, int k, const char *path,
+                                   const fp_write_options *o, fp_error *err);
+typedef int (*net_name_fn)(const fp_plan *plan, int k, const char *ext, char *buf, size_t n);
 
 static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
@@ -56,7 +32,8 @@ static fp_status json_writer(const fp_plan *plan, const char *path, const fp_wri
 /* An output is written when all of its flag bits are set. name_fn, when given, names the file
  * from the options (returns 0 when this plan has nothing to write there). split !=
  * FP_SPLIT_NONE: written only when the options ask for that split, and the name is a directory
- * of workbooks (replaced as a whole). */
+ * of workbooks (replaced as a whole). A row with net_fn (fn NULL) is written for each network:
+ * a run of such rows is written network by network, each network's files in the rows' order. */
 typedef struct output {
     const char *name;
     unsigned flag;
@@ -64,56 +41,62 @@ typedef struct output {
     int (*name_fn)(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
                    size_t n);
     fp_split_by split;
+    net_writer_fn net_fn;
+    net_name_fn net_name;
 } output;
 
 static const output outputs[] = {
-    { "plan.json", FP_WRITE_JSON, json_writer, NULL, FP_SPLIT_NONE },
-    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL, FP_SPLIT_NONE },
-    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL, FP_SPLIT_NONE },
-    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL, FP_SPLIT_NONE },
-    { "plan.xlsx", FP_WRITE_XLSX, fp__write_xlsx, NULL, FP_SPLIT_NONE },
-    { "by-row", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_ROW },
-    { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL },
-    { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE },
+    { "plan.json", FP_WRITE_JSON, json_writer, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "plan.xlsx", FP_WRITE_XLSX, fp__write_xlsx, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "by-row", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_ROW, NULL, NULL },
+    { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL, NULL, NULL },
+    { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
     /* The NetBox set, in the order NetBox imports it (docs/outputs.md). */
-    { "netbox-tags.csv", FP_WRITE_NETBOX, fp__write_netbox_tags, fp__netbox_tags_file_name, FP_SPLIT_NONE },
-    { "netbox-sites.csv", FP_WRITE_NETBOX, fp__write_netbox_sites, NULL, FP_SPLIT_NONE },
-    { "netbox-manufacturers.csv", FP_WRITE_NETBOX, fp__write_netbox_manufacturers, NULL, FP_SPLIT_NONE },
-    { "netbox-device-roles.csv", FP_WRITE_NETBOX, fp__write_netbox_roles, NULL, FP_SPLIT_NONE },
-    { "netbox-device-types.csv", FP_WRITE_NETBOX, fp__write_netbox_device_types, NULL, FP_SPLIT_NONE },
-    { "netbox-racks.csv", FP_WRITE_NETBOX, fp__write_netbox_racks, NULL, FP_SPLIT_NONE },
-    { "netbox-devices.csv", FP_WRITE_NETBOX, fp__write_netbox_devices, NULL, FP_SPLIT_NONE },
-    { "netbox-interfaces.csv", FP_WRITE_NETBOX, fp__write_netbox_interfaces, NULL, FP_SPLIT_NONE },
-    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE },
-    { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE },
-    { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE },
-    { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE },
-    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE },
-    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE },
-    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
-    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE },
-    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE },
-    NET_OVERVIEW_OUTPUTS(0), NET_OVERVIEW_OUTPUTS(1), NET_OVERVIEW_OUTPUTS(2),
-    NET_OVERVIEW_OUTPUTS(3), NET_OVERVIEW_OUTPUTS(4), NET_OVERVIEW_OUTPUTS(5),
-    NET_OVERVIEW_OUTPUTS(6), NET_OVERVIEW_OUTPUTS(7),
-    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
-    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
-    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE },
-    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
-    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE },
-    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE },
+    { "netbox-tags.csv", FP_WRITE_NETBOX, fp__write_netbox_tags, fp__netbox_tags_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-sites.csv", FP_WRITE_NETBOX, fp__write_netbox_sites, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-manufacturers.csv", FP_WRITE_NETBOX, fp__write_netbox_manufacturers, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-device-roles.csv", FP_WRITE_NETBOX, fp__write_netbox_roles, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-device-types.csv", FP_WRITE_NETBOX, fp__write_netbox_device_types, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-racks.csv", FP_WRITE_NETBOX, fp__write_netbox_racks, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-devices.csv", FP_WRITE_NETBOX, fp__write_netbox_devices, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-interfaces.csv", FP_WRITE_NETBOX, fp__write_netbox_interfaces, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
+    /* each network's overview (fabric-<network>.*) */
+    { "dot", FP_WRITE_OVERVIEW, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview, fp__net_overview_file_name },
+    { "svg", FP_WRITE_OVERVIEW, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview, fp__net_overview_file_name },
+    { "png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview,
+      fp__net_overview_file_name },
+    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL },
     /* After the floor, so the diagrams drawn without a layout engine (nop2) follow each other:
      * with the figure between the overview and the detail (dot, nop2, dot, nop2 per write), the
      * fault sweep of tests/write/test_publish.c crashed in Graphviz 2.42's dot (a use-after-free
      * in dot_mincross/decompose on a virtual edge freed by dot_rank, valgrind) after about 110
      * writes in one process; dot, dot, nop2, nop2 did not, over every start point tried. */
-    { "dot", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE },
-    { "svg", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE },
-    { "png", FP_WRITE_FIGURE | FP_WRITE_PNG, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE },
+    { "dot", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "svg", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "png", FP_WRITE_FIGURE | FP_WRITE_PNG, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL },
     /* after the diagrams: the report inlines them */
-    { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE },
+    { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE, NULL, NULL },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
+/* Documents of one write at most: the per-network rows (3) once per network. */
+#define MAX_JOBS (N_OUTPUTS + 3 * (FP_MAX_NETWORKS - 1))
 
 /* The plan stages (FP_STAGE_*) each document reads, so a plan for a few documents builds only
  * those (fp_plan_new_opts). A document reading a getter of a stage not listed here would see
@@ -154,16 +137,17 @@ unsigned fp_write_stages(unsigned formats)
 /* Diagrams go through Graphviz, which keeps process-wide state: one diagram at a time. */
 static pthread_mutex_t graphviz_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static fp_status run_writer(const output *out, const fp_plan *plan, const char *path,
+/* Write one document (network k for a per-network row). */
+static fp_status run_writer(const output *out, int k, const fp_plan *plan, const char *path,
                             const fp_write_options *o, fp_error *err)
 {
-    if (out->flag & (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)) {
+    int gv = (out->flag & (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)) != 0;
+    if (gv)
         pthread_mutex_lock(&graphviz_lock);
-        fp_status rc = out->fn(plan, path, o, err);
+    fp_status rc = out->net_fn ? out->net_fn(plan, k, path, o, err) : out->fn(plan, path, o, err);
+    if (gv)
         pthread_mutex_unlock(&graphviz_lock);
-        return rc;
-    }
-    return out->fn(plan, path, o, err);
+    return rc;
 }
 
 int fp__write_jobs(const fp_write_options *o)
@@ -193,7 +177,7 @@ static void locked_progress(const char *stage, double frac, void *payload)
     pthread_mutex_unlock(&p->lock);
 }
 
-_Static_assert(N_OUTPUTS <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
+_Static_assert(MAX_JOBS <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
 typedef struct fp_publish run;
 
 
@@ -202,6 +186,7 @@ typedef struct fp_publish run;
 /* One document to write: its row of the output table, its name in the run, its path. */
 typedef struct doc_job {
     const output *out;
+    int net;                    /* the network of a per-network row (output.net_fn) */
     size_t at;                  /* index in outputs[]: the earlier failure is the one returned */
     size_t name;                /* index in run.name */
     char path[4600];
@@ -347,7 +332,7 @@ static void write_docs(doc_list *w)
         if (w->xlsx_gate != NULL && j->out->fn == fp__write_xlsx)
             w->rc = fp__write_xlsx_gated(w->plan, j->path, w->o, gate_open, w->xlsx_gate, w->err);
         else
-            w->rc = run_writer(j->out, w->plan, j->path, w->o, w->err);
+            w->rc = run_writer(j->out, j->net, w->plan, j->path, w->o, w->err);
         if (w->rc != FP_OK) {
             w->failed_at = j->at;
             return;
@@ -378,6 +363,22 @@ static int on_side(const output *out, unsigned formats)
     return (out->flag & (FP_WRITE_LINKS | FP_WRITE_LABELS | FP_WRITE_NETBOX | FP_WRITE_TOPOLOGY)) != 0;
 }
 
+/* Register document `name` of row i (network k) and list it. */
+static fp_status add_job(run *r, size_t i, int k, const char *name, doc_job *jobs, size_t *n,
+                         fp_error *err)
+{
+    fp_status rc = fp__publish_add(r, name, outputs[i].split != FP_SPLIT_NONE, jobs[*n].path,
+                                   sizeof jobs[*n].path, err);
+    if (rc != FP_OK)
+        return rc;
+    jobs[*n].out = &outputs[i];
+    jobs[*n].net = k;
+    jobs[*n].at = i;
+    jobs[*n].name = r->n - 1;
+    (*n)++;
+    return FP_OK;
+}
+
 /* Register every document's name (checked before anything is written) and list them. */
 static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *opts,
                            doc_job *jobs, size_t *n_jobs, fp_error *err)
@@ -387,6 +388,20 @@ static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *
     size_t n = 0;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
         char name[256];
+        if (outputs[i].net_fn) {
+            /* a run of per-network rows: network by network */
+            size_t end = i;
+            while (end < N_OUTPUTS && outputs[end].net_fn)
+                end++;
+            for (int k = 0; k < fp__plan_net_count(plan); k++)
+                for (size_t j = i; j < end; j++)
+                    if ((opts->formats & outputs[j].flag) == outputs[j].flag &&
+                        outputs[j].net_name(plan, k, outputs[j].name, name, sizeof name) &&
+                        (rc = add_job(r, j, k, name, jobs, &n, err)) != FP_OK)
+                        return rc;
+            i = end - 1;
+            continue;
+        }
         if ((opts->formats & outputs[i].flag) != outputs[i].flag ||
             (outputs[i].split != FP_SPLIT_NONE && outputs[i].split != split))
             continue;
@@ -394,13 +409,8 @@ static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *
         if (outputs[i].name_fn &&
             !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
             continue;
-        if ((rc = fp__publish_add(r, name, outputs[i].split != FP_SPLIT_NONE, jobs[n].path,
-                          sizeof jobs[n].path, err)) != FP_OK)
+        if ((rc = add_job(r, i, 0, name, jobs, &n, err)) != FP_OK)
             return rc;
-        jobs[n].out = &outputs[i];
-        jobs[n].at = i;
-        jobs[n].name = r->n - 1;
-        n++;
     }
     *n_jobs = n;
     return FP_OK;
@@ -424,7 +434,7 @@ static fp_status begin_jobs(const fp_plan *plan, const char *dir, const fp_write
                             run **r, doc_job **jobs, size_t *n_jobs, fp_error *err)
 {
     fp_status rc;
-    *jobs = calloc(N_OUTPUTS, sizeof **jobs);
+    *jobs = calloc(MAX_JOBS, sizeof **jobs);
     if (fp__fault(FP_FAULT_ALLOC) || *jobs == NULL) {
         free(*jobs);
         FP_FAIL(err, FP_ENOMEM, dir, "out of memory writing into %s", dir);
@@ -445,7 +455,7 @@ static fp_status begin_jobs(const fp_plan *plan, const char *dir, const fp_write
 /* The threads of one fp_plan_write and what they share: this thread's list (here), the second
  * writing thread's (side), the syncing thread, the workbook's gate, progress under a lock. */
 typedef struct crew {
-    doc_job *mine[N_OUTPUTS], *theirs[N_OUTPUTS];
+    doc_job *mine[MAX_JOBS], *theirs[MAX_JOBS];
     doc_list here, side;
     fp_write_options topts;
     progress_lock pl;

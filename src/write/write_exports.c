@@ -76,18 +76,14 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
                               "medium,label,line1,line2,line3\n",
                        err)) != FP_OK)
         return rc;
-    for (size_t i = 0; i < n; i++) {
-        if ((rc = fp_plan_cable(plan, i, &c, err)) != FP_OK)
-            goto out;
-        label_rows(f, &c, halls, st, nets ? "compute" : NULL, plain);
-        report(o, "labels.csv", i, n);
-    }
     /* With spec `networks`: every network's cables after the compute fabric's. */
-    for (int k = 0; k < nets; k++)
-        for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
-            if ((rc = fp__net_cable(plan, k, i, &c, err)) != FP_OK)
+    for (size_t k = 0; k < fp_plan_net_count(plan); k++)
+        for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++) {
+            if ((rc = fp_plan_net_cable(plan, k, i, &c, err)) != FP_OK)
                 goto out;
-            label_rows(f, &c, halls, st, fp__plan_net(plan, k)->name, 0);
+            label_rows(f, &c, halls, st, nets ? fp__plan_net_label(plan, k) : NULL, k == 0 && plain);
+            if (k == 0)
+                report(o, "labels.csv", i, n);
         }
     report(o, "labels.csv", n, n);
 out:

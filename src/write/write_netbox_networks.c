@@ -323,8 +323,8 @@ fp_status fp__netbox_net_cables(fp_outbuf *f, const fp_plan *plan, fp_error *err
         const fp_net_spec *ns = fp__plan_net(plan, k);
         const fp_fabric *nf = fp__plan_net_fabric(plan, k);
         const fp_cabling *cab = &fp__plan_net_phys(plan)->cab[k];
-        for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
-            if ((rc = fp__net_cable(plan, k, i, &c, err)) != FP_OK)
+        for (size_t i = 0; i < fp_plan_net_cable_count(plan, (size_t)k + 1); i++) {
+            if ((rc = fp_plan_net_cable(plan, (size_t)k + 1, i, &c, err)) != FP_OK)
                 return rc;
             const char *type, *color;
             int16_t part = cab->cable[i].part;

@@ -40,7 +40,7 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
         for (size_t i = 0; i < fp_plan_net_bom_count(plan, k); i++) {
             fp_bom_line l;
             fp_plan_net_bom_line(plan, k, i, &l, NULL);
-            bom_row(f, &l, !nets ? NULL : k == 0 ? "compute" : fp__plan_net(plan, (int)k - 1)->name);
+            bom_row(f, &l, nets ? fp__plan_net_label(plan, k) : NULL);
         }
     fp_plan_totals(plan, &t);
     fprintf(f, nets ? "total,,,,,,,%.2f,,%.2f,,all\n" : "total,,,,,,,%.2f,,%.2f,\n", t.cost, t.power_w);
@@ -187,16 +187,13 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
     if (structured)
         fp__outbuf_str(ob, ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m");
     fp__outbuf_str(ob, nets ? ",network\n" : "\n");
-    for (size_t i = 0; i < n; i++) {
-        fp_plan_cable(plan, i, &c, NULL);
-        cable_row(ob, &c, structured, &stock, nets ? "compute" : NULL, plain);
-        if (o && o->progress && (i & 0xffff) == 0)
-            o->progress("cables.csv", (double)i / (double)n, o->payload);
-    }
-    for (int k = 0; k < nets; k++)
-        for (size_t i = 0; i < fp__net_cable_count(plan, k); i++) {
-            fp__net_cable(plan, k, i, &c, NULL);
-            cable_row(ob, &c, structured, &stock, fp__plan_net(plan, k)->name, 0);
+    for (size_t k = 0; k < fp_plan_net_count(plan); k++)
+        for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++) {
+            fp_plan_net_cable(plan, k, i, &c, NULL);
+            cable_row(ob, &c, structured, &stock, nets ? fp__plan_net_label(plan, k) : NULL,
+                      k == 0 && plain);
+            if (k == 0 && o && o->progress && (i & 0xffff) == 0)
+                o->progress("cables.csv", (double)i / (double)n, o->payload);
         }
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);

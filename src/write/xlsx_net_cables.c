@@ -61,11 +61,11 @@ void fp_xlsx__write_net_cables(book *b)
     s.print_cols = NET_PRINT_COLS;
     for (int k = 0; k < nets && b->rc == FP_OK; k++) {
         const char *name = fp__plan_net(plan, k)->name;
-        size_t n = fp__net_cable_count(plan, k);
+        size_t n = fp_plan_net_cable_count(plan, (size_t)k + 1);
         for (size_t i = 0; i < n && b->rc == FP_OK; i++) {
             if (!may_be_in_scope(plan, k, i, &b->sc))
                 continue;
-            if ((b->rc = fp__net_cable(plan, k, i, &c, b->err)) != FP_OK)
+            if ((b->rc = fp_plan_net_cable(plan, (size_t)k + 1, i, &c, b->err)) != FP_OK)
                 break;
             if (!cable_in_scope(&b->sc, &c))
                 continue;

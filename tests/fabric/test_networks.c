@@ -788,7 +788,7 @@ Test(networks, cables_labels_topology_network_column)
     cr_assert_eq(oob, 215 + 7);
     cr_assert_eq(inband, 554 + 10); /* 100G: straight DAC or one SR4 cord per link, and the
                                        5 pairs' 2 peer links each */
-    cr_assert_eq(storage, (int64_t)fp__net_cable_count(p, net_index(p, "storage")));
+    cr_assert_eq(storage, (int64_t)fp_plan_net_cable_count(p, (size_t)net_index(p, "storage") + 1));
     cr_assert_leq(max_compute_id, 2048);
     cr_assert_eq(min_net_id, 2049);
     csv_free(&c);

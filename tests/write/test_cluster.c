@@ -229,3 +229,75 @@ Test(cluster, one_power_per_rack, .timeout = TEST_TIMEOUT(180))
         fp_plan_free(p);
     }
 }
+
+/* Every network read through one set of getters (issue 23): network 0 is the compute fabric,
+ * device for device and link for link as the calls without an index read it; network k's
+ * switches (tier > 0) are as many as fp_plan_network counts, and its devices and links are its
+ * hosts and switches, its links; a cable id is never used twice across the networks. A
+ * network or an item past the end is FP_EINVAL naming the getter. */
+Test(cluster, every_network_through_one_set_of_getters, .timeout = TEST_TIMEOUT(120))
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_error err = { 0 };
+    fp_device_info d0, d;
+    fp_link_info l0, l;
+    cr_assert_eq(fp_plan_net_device_count(p, 0), fp_plan_device_count(p));
+    cr_assert_eq(fp_plan_net_link_count(p, 0), fp_plan_link_count(p));
+    for (size_t i = 0; i < fp_plan_device_count(p); i += 97) {
+        cr_assert_eq(fp_plan_device(p, i, &d0, NULL), FP_OK);
+        cr_assert_eq(fp_plan_net_device(p, 0, i, &d, NULL), FP_OK);
+        cr_assert_str_eq(d.name, d0.name);
+        cr_assert_eq(d.tier, d0.tier);
+    }
+    for (size_t i = 0; i < fp_plan_link_count(p); i += 101) {
+        cr_assert_eq(fp_plan_link(p, i, &l0, NULL), FP_OK);
+        cr_assert_eq(fp_plan_net_link(p, 0, i, &l, NULL), FP_OK);
+        cr_assert_eq(l.a, l0.a);
+        cr_assert_eq(l.z_port, l0.z_port);
+        cr_assert_str_eq(l.a_port_name, l0.a_port_name);
+    }
+    size_t cables = 0;
+    for (size_t net = 0; net < fp_plan_net_count(p); net++)
+        cables += fp_plan_net_cable_count(p, net);
+    char (*ids)[16] = calloc(cables, sizeof *ids);
+    cr_assert_not_null(ids);
+    size_t n_ids = 0;
+    for (size_t net = 1; net < fp_plan_net_count(p); net++) {
+        fp_network_info ni;
+        cr_assert_eq(fp_plan_network(p, net - 1, &ni, &err), FP_OK, "%s", err.msg);
+        int64_t switches = 0, hosts = 0;
+        for (size_t i = 0; i < fp_plan_net_device_count(p, net); i++) {
+            cr_assert_eq(fp_plan_net_device(p, net, i, &d, &err), FP_OK, "%s", err.msg);
+            cr_assert_neq(d.name[0], '\0');
+            if (d.tier > 0)
+                switches++;
+            else
+                hosts++;
+        }
+        cr_assert_eq(switches, ni.switches, "%s", ni.name);
+        cr_assert_gt(hosts, 0, "%s", ni.name);
+        cr_assert_eq((int64_t)fp_plan_net_link_count(p, net), ni.links, "%s", ni.name);
+        err = (fp_error){ 0 };
+        cr_assert_eq(fp_plan_net_device(p, net, fp_plan_net_device_count(p, net), &d, &err), FP_EINVAL);
+        cr_assert(strstr(err.msg, "fp_plan_net_device") != NULL, "%s", err.msg);
+        err = (fp_error){ 0 }; /* the first error is kept: start afresh */
+        cr_assert_eq(fp_plan_net_link(p, net, fp_plan_net_link_count(p, net), &l, &err), FP_EINVAL);
+        cr_assert(strstr(err.msg, "fp_plan_net_link") != NULL, "%s", err.msg);
+    }
+    for (size_t net = 0; net < fp_plan_net_count(p); net++)
+        for (size_t i = 0; i < fp_plan_net_cable_count(p, net); i++) {
+            fp_cable_info c;
+            cr_assert_eq(fp_plan_net_cable(p, net, i, &c, &err), FP_OK, "%s", err.msg);
+            memcpy(ids[n_ids++], c.id, sizeof ids[0]);
+        }
+    cr_assert_eq(n_ids, cables);
+    qsort(ids, n_ids, sizeof ids[0], (int (*)(const void *, const void *))strcmp);
+    for (size_t i = 1; i < n_ids; i++)
+        cr_assert_str_neq(ids[i - 1], ids[i], "cable id %s used twice", ids[i]);
+    size_t past = fp_plan_net_count(p);
+    cr_assert_eq(fp_plan_net_device_count(p, past), 0);
+    cr_assert_eq(fp_plan_net_device(p, past, 0, &d, &err), FP_EINVAL);
+    cr_assert_eq(fp_plan_net_link(p, past, 0, &l, &err), FP_EINVAL);
+    free(ids);
+    fp_plan_free(p);
+}
