@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "cli.h"
+#include "fabplan/publish.h"
 
 enum { C_ID, C_AHALL, C_AROW, C_ARACK, C_AU, C_ADEV, C_APORT, C_ZHALL, C_ZROW, C_ZRACK, C_ZU,
        C_ZDEV, C_ZPORT, C_MEDIUM, C_PART, C_STOCK, C_AXCVR, C_ZXCVR, C_LABA, C_LABZ, C_N };

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fabplan/publish.h"
 
 #define MAX_POINTS 20000
 

@@ -7,6 +7,7 @@
 #include "verify/verify.h"
 #include "util/text.h"
 #include "fabplan/write.h"
+#include "fabplan/publish.h"
 
 /* "H1-R01-K05-U42" of an end (as the plan's labels write a location). */
 static const char *loc_text(char *buf, size_t n, const char *const loc[4])

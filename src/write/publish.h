@@ -1,10 +1,11 @@
 /* fabplan — private to src/write/write.c and publish.c: the state of one publish (fp_publish of
- * fabplan/write.h), which fp_plan_write's syncing thread reads, and the two publish steps it
+ * fabplan/publish.h), which fp_plan_write's syncing thread reads, and the two publish steps it
  * calls directly. publish.c owns it; write.c only reads tfd, tpath, n and name and sets synced. */
 #ifndef FP_WRITE_PUBLISH_H
 #define FP_WRITE_PUBLISH_H
 
 #include <stddef.h>
+#include "fabplan/publish.h"
 #include "write/writers.h"
 
 /* A publish's state: the folder (its open descriptor and lock), the private temporary folder,

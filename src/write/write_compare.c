@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "write/writers.h"
+#include "fabplan/publish.h"
 
 static fp_status write_csv(const fp_compare_row *rows, size_t n, const char *path, fp_error *err)
 {

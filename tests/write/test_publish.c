@@ -14,6 +14,7 @@
 #include "helpers.h"
 #include "util/util.h"
 #include "write/publish.h"
+#include "fabplan/publish.h"
 
 /* On tmpfs when there is one: fsync is free there, and the sweep syncs a few thousand times. */
 static void tmpdir(char *buf, size_t n)
