@@ -133,9 +133,10 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
  *  FP_EIO error before anything moves. Two writes into one folder exclude each other with a
  *  lock (flock on the folder itself, no lock file): the second fails at once with FP_EIO
  *  saying so.
- *  opts may be NULL (FP_WRITE_DEFAULT, no progress).
- *  Errors: FP_EINVAL (NULL argument, or a detail selector the plan lacks: checked before any
- *  file is touched), FP_ESTAGE (the plan was built without a stage a document asked for needs,
+ *  opts may be NULL (FP_WRITE_DEFAULT, no progress). Of a caller's opts only the members of its
+ *  version are read (a version-3 caller prints on A4, has one writing thread, ...).
+ *  Errors: FP_EINVAL (NULL argument, an options version outside 1..FP_WRITE_OPTIONS_VERSION,
+ *  or a detail selector the plan lacks: checked before any file is touched), FP_ESTAGE (the plan was built without a stage a document asked for needs,
  *  fp_write_stages; checked before any file is touched), FP_EIO (err.where names the file; the message gives the system's reason),
  *  FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,

@@ -33,7 +33,7 @@ static int64_t units_of(const fp_shape *sh, int kind)
 static fp_status parse_selector(const fp_plan *plan, const fp_write_options *o, unit_sel *out,
                                 fp_error *err)
 {
-    const char *s = o && o->version >= 2 ? o->detail : NULL;
+    const char *s = o->detail;
     fp_shape sh;
     fp__plan_shape(plan, &sh);
     out->kind = 0;
@@ -85,9 +85,11 @@ int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char 
                         fp_error *why)
 {
     unit_sel sel;
+    fp_write_options normal;
     if (n > 0)
         name[0] = '\0';
-    if (parse_selector(plan, opts, &sel, why) != FP_OK)
+    if (fp__write_options_normal(opts, &normal, "fp_plan_detail_unit", why) != FP_OK ||
+        parse_selector(plan, &normal, &sel, why) != FP_OK)
         return 0;
     if (sel.kind == 0) {
         fp_shape sh;

@@ -23,10 +23,8 @@ typedef int (*net_name_fn)(const fp_plan *plan, int k, const char *ext, char *bu
 static fp_status json_writer(const fp_plan *plan, const char *path, const fp_write_options *o,
                              fp_error *err)
 {
-    unsigned formats = o ? o->formats : FP_WRITE_DEFAULT;
-    int labels = !(formats & FP_WRITE_LABELS) ? -1 : o && o->version >= 3 ? (int)o->labels
-                                                                          : (int)FP_LABELS_PLAIN;
-    return fp__write_json(plan, path, o && o->version >= 5 ? o->failure : NULL, labels, err);
+    int labels = (o->formats & FP_WRITE_LABELS) ? (int)o->labels : -1;
+    return fp__write_json(plan, path, o->failure, labels, err);
 }
 
 /* An output is written when all of its flag bits are set. name_fn, when given, names the file
@@ -150,9 +148,40 @@ static fp_status run_writer(const output *out, int k, const fp_plan *plan, const
     return rc;
 }
 
+fp_status fp__write_options_normal(const fp_write_options *in, fp_write_options *out,
+                                   const char *caller, fp_error *err)
+{
+    const fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    *out = def;
+    if (in == NULL)
+        return FP_OK;
+    if (in->version < 1 || in->version > FP_WRITE_OPTIONS_VERSION)
+        FP_FAIL(err, FP_EINVAL, "", "%s: fp_write_options version %d, expected 1 to %d "
+                "(FP_WRITE_OPTIONS_INIT sets it)", caller, in->version, FP_WRITE_OPTIONS_VERSION);
+    /* A caller built against version v has the members of versions 1..v only. */
+    out->formats = in->formats;
+    out->progress = in->progress;
+    out->payload = in->payload;
+    if (in->version >= 2) {
+        out->detail = in->detail;
+        out->split_by = in->split_by;
+    }
+    if (in->version >= 3)
+        out->labels = in->labels;
+    if (in->version >= 4)
+        out->paper = in->paper;
+    if (in->version >= 5)
+        out->failure = in->failure;
+    if (in->version >= 6)
+        out->jobs = in->jobs;
+    else
+        out->jobs = 1;  /* one thread, as version 5 and earlier wrote */
+    return FP_OK;
+}
+
 int fp__write_jobs(const fp_write_options *o)
 {
-    if (o == NULL || o->version < 6 || o->jobs == 1)
+    if (o->jobs == 1)
         return 1;
     long jobs = o->jobs;
     if (jobs <= 0) {
@@ -383,7 +412,7 @@ static fp_status add_job(run *r, size_t i, int k, const char *name, doc_job *job
 static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *opts,
                            doc_job *jobs, size_t *n_jobs, fp_error *err)
 {
-    fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
+    fp_split_by split = opts->split_by;
     fp_status rc;
     size_t n = 0;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
@@ -525,13 +554,15 @@ static fp_status crew_finish(crew *c, fp_status rc, fp_error *err)
 fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
                         fp_error *err)
 {
-    fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    fp_write_options normal;
     fp_status rc = FP_OK;
     run *r;
     if (plan == NULL || dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: NULL plan or directory");
-    if (opts == NULL)
-        opts = &def;
+    /* Every writer reads the options of the current version, whatever the caller's. */
+    if ((rc = fp__write_options_normal(opts, &normal, "fp_plan_write", err)) != FP_OK)
+        return rc;
+    opts = &normal;
     if ((rc = check_for_plan(plan, opts, err)) != FP_OK)
         return rc;
     doc_job *jobs;

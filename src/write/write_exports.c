@@ -68,7 +68,7 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     int halls = fp__plan_layout(plan)->halls;
     const int nets = fp__plan_net_count(plan);
     const int plain = fp__csv_plain_names(plan);
-    fp_label_style st = o && o->version >= 3 ? o->labels : FP_LABELS_PLAIN;
+    fp_label_style st = o->labels;
     if ((rc = fp__outbuf_open(&f, path,
                        nets ? "cable_id,end,location,device,port,far_location,far_device,far_port,"
                               "medium,label,line1,line2,line3,network\n"

@@ -314,7 +314,7 @@ static void book_init(book *b, const fp_plan *plan, const char *path, const fp_w
                                                                         : max_rows;
     b->sc = sc;
     b->split = split;
-    b->paper = o && o->version >= 3 ? o->paper : FP_PAPER_A4;
+    b->paper = o->paper;
     b->err = err;
     b->rc = FP_OK;
 }
@@ -628,7 +628,7 @@ static int sort_books(scope *books, int n)
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err)
 {
-    fp_split_by by = o && o->version >= 2 ? o->split_by : FP_SPLIT_NONE;
+    fp_split_by by = o->split_by;
     size_t n = fp_plan_rack_count(plan);
     scope last = { -1, -1 }, *books;
     int n_books = 0;

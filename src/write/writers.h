@@ -59,6 +59,13 @@ fp_status fp__write_xlsx_gated(const fp_plan *plan, const char *path, const fp_w
                                void (*cells_done)(void *), void *arg, fp_error *err);
 /* One workbook per row or hall (o->split_by) in the directory dir (created). */
 /* Threads the writers may use for these options (fp_write_options.jobs; 1 before version 6). */
+/* The caller's options (NULL: the defaults) as the current version's struct: the members its
+ * version has, the defaults for the later ones. Every writer reads only normalised options
+ * (fp_plan_write and fp_plan_detail_unit normalise); FP_EINVAL naming caller for a version
+ * outside 1..FP_WRITE_OPTIONS_VERSION. */
+fp_status fp__write_options_normal(const fp_write_options *in, fp_write_options *out,
+                                   const char *caller, fp_error *err);
+/* Writing threads the (normalised) options ask for. */
 int fp__write_jobs(const fp_write_options *o);
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err);

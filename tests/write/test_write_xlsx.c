@@ -557,6 +557,39 @@ Test(write_xlsx, every_sheet_prints_with_paper_header_footer_and_titles)
     fp_plan_free(p);
 }
 
+/* A caller built against an older fp_write_options has only that version's members: paper is
+ * version 4, so a version-3 struct's paper member is not the caller's (here it holds Letter on
+ * purpose) and the book prints on A4 (code 9), as version 3 did; version 4 asks for Letter (1).
+ * Versions outside 1..FP_WRITE_OPTIONS_VERSION are FP_EINVAL before anything is written. */
+Test(write_xlsx, options_of_an_older_version_read_only_its_members)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    fp_error err = { 0 };
+    tmpdir(dir, sizeof dir);
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_XLSX;
+    o.paper = FP_PAPER_LETTER;
+    o.version = 3;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    check_print_setup(dir, "9");
+    o.version = 4;
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    check_print_setup(dir, "1");
+    int bad[] = { 0, -1, FP_WRITE_OPTIONS_VERSION + 1 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        o.version = bad[i];
+        err = (fp_error){ 0 };
+        cr_expect_eq(fp_plan_write(p, "/nonexistent/never-made", &o, &err), FP_EINVAL, "version %d", bad[i]);
+        cr_expect(strstr(err.msg, "fp_write_options version") != NULL, "%s", err.msg);
+        char unit[32];
+        err = (fp_error){ 0 };
+        cr_expect_eq(fp_plan_detail_unit(p, &o, unit, sizeof unit, &err), 0);
+        cr_expect(strstr(err.msg, "fp_plan_detail_unit: fp_write_options version") != NULL, "%s", err.msg);
+    }
+    fp_plan_free(p);
+}
+
 /* Printed Cables at 8 pt or more. The print area's columns have XML widths w (characters plus
  * libxlsxwriter's 5 px padding), w x 7 px each at 100 %, 0.75 pt per px. A page fits
  * 842 pt (A4 landscape) or 792 pt (Letter landscape) less the left and right margins; fit to
