@@ -191,19 +191,30 @@ int fp__write_jobs(const fp_write_options *o)
     return jobs > 64 ? 64 : (int)jobs;
 }
 
-/* Progress from several writing threads: one call at a time, to the caller's callback. */
-typedef struct progress_lock {
-    pthread_mutex_t lock;
-    fp_progress_cb fn;
-    void *payload;
-} progress_lock;
-
 static void locked_progress(const char *stage, double frac, void *payload)
 {
-    progress_lock *p = payload;
+    fp_progress_lock *p = payload;
     pthread_mutex_lock(&p->lock);
     p->fn(stage, frac, p->payload);
     pthread_mutex_unlock(&p->lock);
+}
+
+void fp__progress_lock_init(fp_progress_lock *pl, const fp_write_options *opts,
+                            fp_write_options *locked)
+{
+    *locked = *opts;
+    pthread_mutex_init(&pl->lock, NULL);
+    pl->fn = opts->progress;
+    pl->payload = opts->payload;
+    if (opts->progress != NULL) {
+        locked->progress = locked_progress;
+        locked->payload = pl;
+    }
+}
+
+void fp__progress_lock_destroy(fp_progress_lock *pl)
+{
+    pthread_mutex_destroy(&pl->lock);
 }
 
 _Static_assert(MAX_JOBS <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
@@ -487,7 +498,7 @@ typedef struct crew {
     doc_job *mine[MAX_JOBS], *theirs[MAX_JOBS];
     doc_list here, side;
     fp_write_options topts;
-    progress_lock pl;
+    fp_progress_lock pl;
     syncer sync;
     gate xg;
     pthread_t side_tid, sync_tid;
@@ -497,12 +508,7 @@ typedef struct crew {
 /* Both writing threads call progress through one lock, so the caller's sees one call at a time. */
 static void crew_lock_progress(crew *c, const fp_write_options *opts)
 {
-    c->topts = *opts;
-    pthread_mutex_init(&c->pl.lock, NULL);
-    c->pl.fn = opts->progress;
-    c->pl.payload = opts->payload;
-    c->topts.progress = locked_progress;
-    c->topts.payload = &c->pl;
+    fp__progress_lock_init(&c->pl, opts, &c->topts);
     c->here.o = c->side.o = &c->topts;
     c->locked = 1;
 }
@@ -547,7 +553,7 @@ static fp_status crew_finish(crew *c, fp_status rc, fp_error *err)
     if (c->sync_started)
         rc = sync_finish(&c->sync, c->sync_tid, rc, err);
     if (c->locked)
-        pthread_mutex_destroy(&c->pl.lock);
+        fp__progress_lock_destroy(&c->pl);
     return rc;
 }
 

@@ -3,6 +3,7 @@
 #ifndef FP_PRIVATE_WRITE_WRITERS_H
 #define FP_PRIVATE_WRITE_WRITERS_H
 
+#include <pthread.h>
 #include "plan.h"
 #include "util/text.h"
 
@@ -65,6 +66,17 @@ fp_status fp__write_xlsx_gated(const fp_plan *plan, const char *path, const fp_w
  * outside 1..FP_WRITE_OPTIONS_VERSION. */
 fp_status fp__write_options_normal(const fp_write_options *in, fp_write_options *out,
                                    const char *caller, fp_error *err);
+/* Progress from several writing threads, one call at a time: *locked is a copy of opts whose
+ * progress calls the caller's callback under pl's lock (a plain copy when opts has none). The
+ * one mechanism of fp_plan_write's writing threads and the workbook's Ports thread. */
+typedef struct fp_progress_lock {
+    pthread_mutex_t lock;
+    fp_progress_cb fn;
+    void *payload;
+} fp_progress_lock;
+void fp__progress_lock_init(fp_progress_lock *pl, const fp_write_options *opts,
+                            fp_write_options *locked);
+void fp__progress_lock_destroy(fp_progress_lock *pl);
 /* Writing threads the (normalised) options ask for. */
 int fp__write_jobs(const fp_write_options *o);
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,

@@ -37,16 +37,8 @@ struct ports_job {
     /* progress from both threads, one call at a time */
     fp_write_options o;
     const fp_write_options *caller;
-    pthread_mutex_t lock;
+    fp_progress_lock progress;
 };
-
-static void ports_progress(const char *stage, double frac, void *payload)
-{
-    ports_job *j = payload;
-    pthread_mutex_lock(&j->lock);
-    j->caller->progress(stage, frac, j->caller->payload);
-    pthread_mutex_unlock(&j->lock);
-}
 
 static long ports_threads;
 
@@ -151,12 +143,7 @@ int fp_xlsx__cell_format_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c
 static void job_init(ports_job *j, book *b)
 {
     j->caller = b->o;
-    j->o = *b->o;
-    if (j->o.progress != NULL) {
-        j->o.progress = ports_progress;
-        j->o.payload = j;
-    }
-    pthread_mutex_init(&j->lock, NULL);
+    fp__progress_lock_init(&j->progress, b->o, &j->o);
     pthread_mutex_init(&j->sheets, NULL);
     b->sheet_lock = &j->sheets;
     b->tail_apart = 1;
@@ -191,7 +178,7 @@ ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sh
         /* no thread: Ports and the rest are written here, after the sheets made ahead */
         b->sheet_lock = NULL;
         b->tail_apart = 0;
-        pthread_mutex_destroy(&j->lock);
+        fp__progress_lock_destroy(&j->progress);
         pthread_mutex_destroy(&j->sheets);
         free(j);
         return NULL;
@@ -221,7 +208,7 @@ void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets)
     memcpy(b->net_cables_by_medium, j->b.net_cables_by_medium, sizeof b->net_cables_by_medium);
     b->o = j->caller;
     b->sheet_lock = NULL;
-    pthread_mutex_destroy(&j->lock);
+    fp__progress_lock_destroy(&j->progress);
     pthread_mutex_destroy(&j->sheets);
     free(j->b.pulls);
     free(j);

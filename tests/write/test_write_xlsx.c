@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "helpers.h"
 #include "write/writers.h"
@@ -1512,11 +1513,16 @@ Test(write_xlsx, rack_elevation_shows_network_devices)
 typedef struct stage_log {
     char stage[64][32];
     int n, last_cables, last_ports, first_other;
+    int in_call, overlaps;      /* calls running at once (atomic), and how often that was > 1 */
 } stage_log;
 
 static void log_stage(const char *stage, double frac, void *payload)
 {
     stage_log *l = payload;
+    if (__atomic_add_fetch(&l->in_call, 1, __ATOMIC_SEQ_CST) > 1)
+        __atomic_add_fetch(&l->overlaps, 1, __ATOMIC_SEQ_CST);
+    nanosleep(&(struct timespec){ 0, 200000 }, NULL); /* widen the window two unserialised
+                                                          calls would share */
     int at = l->n < 64 ? l->n : 63;
     snprintf(l->stage[at], sizeof l->stage[at], "%s", stage);
     if (strcmp(stage, "plan.xlsx cables") == 0 && frac >= 1.0)
@@ -1526,6 +1532,7 @@ static void log_stage(const char *stage, double frac, void *payload)
     else if (strncmp(stage, "plan.xlsx", 9) != 0 && l->first_other < 0)
         l->first_other = l->n;
     l->n++;
+    __atomic_sub_fetch(&l->in_call, 1, __ATOMIC_SEQ_CST);
 }
 
 Test(write_xlsx, other_documents_wait_for_the_cells_on_two_cores)
@@ -1547,6 +1554,28 @@ Test(write_xlsx, other_documents_wait_for_the_cells_on_two_cores)
                  log.stage[log.first_other]);
     cr_expect_gt(log.first_other, log.last_ports, "%s before the Ports sheet's end",
                  log.stage[log.first_other]);
+    cr_expect_eq(log.overlaps, 0, "progress called from two threads at once %d times", log.overlaps);
+    fp_plan_free(p);
+}
+
+/* With every writing thread (the side writer, the Ports thread, the syncer) progress still
+ * reaches the caller one call at a time: one lock (fp__progress_lock) serialises both the
+ * writing threads' and the workbook's Ports thread's calls. */
+Test(write_xlsx, progress_is_one_call_at_a_time_on_every_thread)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64];
+    fp_error err = { 0 };
+    stage_log log = { .last_cables = -1, .last_ports = -1, .first_other = -1 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.jobs = 4;
+    o.formats = FP_WRITE_DEFAULT;
+    o.progress = log_stage;
+    o.payload = &log;
+    tmpdir(dir, sizeof dir);
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    cr_assert_gt(log.n, 10, "only %d progress calls", log.n);
+    cr_expect_eq(log.overlaps, 0, "progress called from two threads at once %d times", log.overlaps);
     fp_plan_free(p);
 }
 
