@@ -85,10 +85,12 @@ typedef struct fp_phys_spec {
 /* Resolve the layout, media, bom and overrides members (each may be NULL). */
 struct cJSON;
 /* base_dir: directory that relative file names in the spec (overrides) are read from; NULL or
- * "" for the working directory. */
+ * "" for the working directory. nic: the cluster's NIC; a system part (ru, system_power_w)
+ * gives the server's units and power unless layout does. */
 fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const struct cJSON *media,
                            const struct cJSON *bom, const struct cJSON *overrides,
-                           const char *base_dir, const fp_catalog *cat, fp_error *err);
+                           const char *base_dir, const fp_part *nic, const fp_catalog *cat,
+                           fp_error *err);
 void fp__phys_free(fp_phys_spec *ps);
 
 /* ---- resolved spec (spec.c) ---- */
