@@ -125,6 +125,9 @@ typedef struct fp_rspec {
     double oversub[FP_MAX_TIERS];   /* THE requested down:up bandwidth ratio per tier (1 when not
                                        given); the only copy */
     int su_servers;
+    int su_auto;            /* rail-optimized compute fabric without fabric.su_servers: the
+                               largest unit tried (32); the sizing may choose a smaller one
+                               (fp_fabric.su_chosen), which the plan then puts in su_servers */
     int planes;
     double reserve;
     int link_gbps;          /* speed of the NIC-leaf links (gbps[0]) */

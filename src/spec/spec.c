@@ -432,5 +432,7 @@ fp_status fp__spec_resolve_tree(fp_rspec *rs, cJSON *root, const fp_catalog *cat
     memset(&s, 0, sizeof s);
     s.root = root;
     snprintf(s.origin, sizeof s.origin, "%s", "<network>");
-    return fp__spec_resolve(rs, &s, cat, err);
+    fp_status rc = fp__spec_resolve(rs, &s, cat, err);
+    rs->su_auto = 0;    /* a network's units are shaped by spec/networks.c, not chosen */
+    return rc;
 }
