@@ -17,11 +17,6 @@
 
 enum { K_TEXT, K_INT, K_LEN, K_WRAP, K_KINDS };     /* cell kinds that get a per-medium colour */
 
-/* Light fills per medium, close to the jackets crews see: grey copper, aqua OM4, yellow OS2,
- * lavender twisted pair. */
-static const lxw_color_t medium_fill[FP_MEDIUM_COUNT] = { 0xEDEDED, 0xE2EFDA, 0xFCE4D6,
-                                                          0xDAEEF3, 0xFFF2CC, 0xE4DFEC };
-
 typedef struct column {
     const char *title;
     double width;

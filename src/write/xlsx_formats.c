@@ -3,6 +3,11 @@
  * bytes). See xlsx.h. */
 #include "xlsx.h"
 
+/* Light fills per medium, close to the jackets crews see: grey copper, aqua OM4, yellow OS2,
+ * lavender twisted pair. */
+static const lxw_color_t medium_fill[FP_MEDIUM_COUNT] = { 0xEDEDED, 0xE2EFDA, 0xFCE4D6,
+                                                          0xDAEEF3, 0xFFF2CC, 0xE4DFEC };
+
 /* A new style. Every style is top-aligned: a cell beside a wrapped one (a bundle's cable ids on
  * the Pull list, a rack's contents on Racks) starts on the wrapped cell's first line, not at the
  * bottom of the tall row where it would read as belonging to the row below. */
