@@ -179,6 +179,14 @@ fp_status fp__write_options_normal(const fp_write_options *in, fp_write_options 
     return FP_OK;
 }
 
+const fp_write_options *fp__write_opts(const fp_write_options *o)
+{
+    /* FP_WRITE_OPTIONS_INIT's values, on one thread as a NULL always meant here */
+    static const fp_write_options def = { .version = FP_WRITE_OPTIONS_VERSION,
+                                          .formats = FP_WRITE_DEFAULT, .jobs = 1 };
+    return o ? o : &def;
+}
+
 int fp__write_jobs(const fp_write_options *o)
 {
     if (o->jobs == 1)

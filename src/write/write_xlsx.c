@@ -431,7 +431,7 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
     rack_index ri = { 0 };
     char tmpdir[4096], title[200];
     fp_status rc;
-    book_init(&b, plan, path, o, max_rows, sc, split, err);
+    book_init(&b, plan, path, fp__write_opts(o), max_rows, sc, split, err);
     if ((rc = book_create(&b, path, tmpdir, sizeof tmpdir, err)) != FP_OK)
         return rc;
     snprintf(title, sizeof title, "%s: fabric plan", plan_name(plan));
@@ -628,7 +628,7 @@ static int sort_books(scope *books, int n)
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err)
 {
-    fp_split_by by = o->split_by;
+    fp_split_by by = fp__write_opts(o)->split_by;
     size_t n = fp_plan_rack_count(plan);
     scope last = { -1, -1 }, *books;
     int n_books = 0;

@@ -77,6 +77,9 @@ typedef struct fp_progress_lock {
 void fp__progress_lock_init(fp_progress_lock *pl, const fp_write_options *opts,
                             fp_write_options *locked);
 void fp__progress_lock_destroy(fp_progress_lock *pl);
+/* o, or the defaults (FP_WRITE_OPTIONS_INIT's, one writing thread) when o is NULL: for a writer
+ * called on its own (the tests call the workbook writer so). The pointer is static. */
+const fp_write_options *fp__write_opts(const fp_write_options *o);
 /* Writing threads the (normalised) options ask for. */
 int fp__write_jobs(const fp_write_options *o);
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
