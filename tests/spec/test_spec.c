@@ -449,3 +449,27 @@ Test(spec, oversubscription_as_one_ratio_or_text_list)
     cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":\"two\"}}", &err), FP_EINVAL);
     cr_expect_str_eq(err.where, "/fabric/oversubscription");
 }
+
+/* Issue 27: the media name "OM4" was refused with the list of media alone. A grade or cord
+ * category says the medium it belongs to (refused still: a plan names a medium class, and
+ * OM3 cords are not OM4's), and so does a medium written in lower case. */
+Test(spec, medium_names_a_grade_refers_to)
+{
+    static const char *const given[][2] = {
+        { "\"OM4\"", "(OM4 is a multimode fibre grade: MMF)" },
+        { "\"OS2\"", "(OS2 is a single-mode fibre grade: SMF)" },
+        { "\"Cat6A\"", "(Cat6A is a twisted-pair cord category: TP)" },
+        { "\"smf\"", "(media are named in capitals: SMF)" },
+        { "[\"DAC\", \"OM3\"]", "found the string \"OM3\" (OM3 is a multimode fibre grade: MMF)" },
+    };
+    for (int k = 0; k < 5; k++) {
+        char spec[160];
+        fp_error err = { 0 };
+        snprintf(spec, sizeof spec, "{\"cluster\":{\"gpus\":64},\"media\":{\"default\":%s}}", given[k][0]);
+        cr_assert_eq(plan_error(spec, &err), FP_EINVAL, "%s", given[k][0]);
+        cr_expect(strstr(err.msg, given[k][1]) != NULL, "%s: %s", given[k][0], err.msg);
+    }
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":64},\"media\":{\"default\":\"XYZ\"}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "unknown medium \"XYZ\"; expected") != NULL, "%s", err.msg);
+}
