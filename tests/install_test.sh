@@ -35,6 +35,13 @@ fi
 "$prefix/embed-static" | grep -q '^tiers 3$'
 # `man fabplan` finds the installed page (MANPATH as a user with this prefix would set it).
 MANPATH=$prefix/share/man MANWIDTH=80 man fabplan 2>/dev/null | grep -q 'plan the network fabric of a GPU cluster'
+# The reference the manual page names is installed where it says (issue 27: it named
+# docs/spec.md, which no install had).
+for f in spec.md outputs.md layout.md metrics.md; do
+    [ -s "$prefix/share/doc/fabplan/$f" ] || { echo "install: no share/doc/fabplan/$f" >&2; exit 1; }
+    MANPATH=$prefix/share/man MANWIDTH=200 man fabplan 2>/dev/null | grep -q "$f" ||
+        { echo "install: the manual page does not name $f" >&2; exit 1; }
+done
 # The installed completion completes commands and a command's options from the installed binary.
 sh "$src/tests/cli/completion_test.sh" "$prefix/share/bash-completion/completions/fabplan" "$prefix/bin/fabplan"
 # find_package: the installed version accepts a request for its own MAJOR.MINOR and refuses an

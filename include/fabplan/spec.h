@@ -73,6 +73,10 @@ FP_EXPORT fp_status fp_spec_inline_files(fp_spec *spec, fp_error *err);
  *  Errors: FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *err);
 
+/** The spec's top-level `name` as given, or NULL when it has none (absent, not a string, or
+ *  empty). Borrowed: valid until the spec is changed or freed. spec may be NULL (NULL). */
+FP_EXPORT const char *fp_spec_name(const fp_spec *spec);
+
 /** DESTRUCTOR: free the spec. NULL is a harmless no-op. */
 FP_EXPORT void fp_spec_free(fp_spec *spec);
 

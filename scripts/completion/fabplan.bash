@@ -25,7 +25,14 @@ _fabplan()
         --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return 0 ;;
         --labels) COMPREPLY=($(compgen -W "plain tia606" -- "$cur")); return 0 ;;
         --formats)
-            COMPREPLY=($(compgen -W "json links cables bom xlsx labels netbox topology avd report diagrams fabric floor detail png all" -- "$cur"))
+            COMPREPLY=($(compgen -W "json links cables bom xlsx labels netbox topology avd report diagrams fabric figure floor detail ibnetdiscover png all" -- "$cur"))
+            return 0 ;;
+        --switch|--nic)
+            # catalog part ids; --switch takes one per tier, comma separated: the last one
+            local type=switch pre=""
+            [ "$prev" = --nic ] && type=nic
+            case $cur in *,*) pre=${cur%,*}, ;; esac
+            COMPREPLY=($(compgen -P "$pre" -W "$("${COMP_WORDS[0]}" catalog list $type 2>/dev/null | tail -n +2 | cut -d' ' -f1)" -- "${cur##*,}"))
             return 0 ;;
         -o|--out) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         --catalog|--overrides) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;

@@ -64,20 +64,6 @@ int cli_apply_failures(fp_failure_report *report, int *have, const fp_plan *plan
     return EXIT_OK;
 }
 
-/* 5529600 -> "5,529,600" */
-static const char *grouped(char *buf, size_t n, double v)
-{
-    char raw[32];
-    snprintf(raw, sizeof raw, "%.0f", v);
-    size_t len = strlen(raw), k = 0;
-    for (size_t i = 0; i < len && k + 2 < n; i++) {
-        if (i > 0 && raw[i - 1] != '-' && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = raw[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
 
 static const char *duration(char *buf, size_t n, double hours)
 {
@@ -98,7 +84,7 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
     const fp_reliability *r = &m->reliability;
     char a[32], b[32], t1[48], t2[48];
     printf("  bisection %s Gb/s analytic, %s Gb/s max-flow (%s); full bisection: %s\n",
-           grouped(a, sizeof a, m->bisection_gbps), grouped(b, sizeof b, m->bisection_maxflow_gbps),
+           cli_grouped(a, sizeof a, m->bisection_gbps), cli_grouped(b, sizeof b, m->bisection_maxflow_gbps),
            m->split, m->full_bisection ? "yes" : "no");
     printf("  oversubscription in use:");
     for (int t = 0; t + 1 < m->tiers; t++) {
@@ -124,8 +110,8 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
                ni.name, ni.role, ni.dual_homed ? ", dual-homed on " : "", ni.pair_name,
                ni.dual_homed ? "s" : "",
                (long long)ni.hosts, ni.port_gbps, ni.tiers, (long long)ni.switches,
-               (long long)ni.links, grouped(a, sizeof a, ni.cost_usd),
-               grouped(b, sizeof b, ni.bisection_gbps));
+               (long long)ni.links, cli_grouped(a, sizeof a, ni.cost_usd),
+               cli_grouped(b, sizeof b, ni.bisection_gbps));
         if (ni.note[0])
             printf("    note: %s\n", ni.note);
     }
@@ -133,7 +119,7 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         fp_totals t;
         fp_plan_totals(plan, &t);
         printf("  whole cluster network (compute fabric BOM + every network): $%s\n",
-               grouped(a, sizeof a, t.cost));
+               cli_grouped(a, sizeof a, t.cost));
     }
     if (f == NULL)
         return;
@@ -142,9 +128,9 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         printf("%s%s", i ? ", " : "", f->specs[i]);
     printf(", seed %llu): %lld switches and %lld links down (%s Gb/s of links)\n",
            (unsigned long long)f->seed, (long long)f->switches_failed, (long long)f->links_failed,
-           grouped(a, sizeof a, f->link_capacity_lost_gbps));
+           cli_grouped(a, sizeof a, f->link_capacity_lost_gbps));
     printf("    bisection %s -> %s Gb/s (%.2f%% lost); %lld endpoints and %lld servers cut off\n",
-           grouped(a, sizeof a, f->bisection_before_gbps), grouped(b, sizeof b, f->bisection_after_gbps),
+           cli_grouped(a, sizeof a, f->bisection_before_gbps), cli_grouped(b, sizeof b, f->bisection_after_gbps),
            f->bisection_lost_fraction * 100, (long long)f->endpoints_cut_off,
            (long long)f->servers_cut_off);
     if (f->worst_pod >= 0)
@@ -162,7 +148,7 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
             continue;
         printf("    network %s: %lld switches and %lld links down; bisection %s -> %s Gb/s; %lld hosts (%lld servers) cut off\n",
                ni.name, (long long)nf.switches_failed, (long long)nf.links_failed,
-               grouped(a, sizeof a, nf.bisection_before_gbps), grouped(b, sizeof b, nf.bisection_after_gbps),
+               cli_grouped(a, sizeof a, nf.bisection_before_gbps), cli_grouped(b, sizeof b, nf.bisection_after_gbps),
                (long long)nf.hosts_cut_off, (long long)nf.servers_cut_off);
     }
 }

@@ -21,25 +21,134 @@ static void compare_usage(FILE *f)
           "                      0.5, 50% or 1:2 (1 = full bisection)\n"
           "  --max-oversubscription R\n"
           "                      only designs whose leaf down:up is at most R (2, 2:1, 3:2)\n"
+          "  --all               every design on its own line (a fat-tree equal to its clos\n"
+          "                      design too) and every candidate that cannot work with its\n"
+          "                      reason (default: each design once, the reasons grouped)\n"
           "  -o, --out DIR       write compare.csv, compare.json and compare.html there\n"
           "  -q, --quiet         no table on stdout\n",
           f);
 }
 
-static void print_rows(const fp_compare_row *rows, size_t n)
+/* A fat-tree row that repeats a clos row: same leaf switch, tiers and ratio, and the same
+ * figures (a k-ary fat-tree is the full-bisection clos of that switch). */
+static int same_design(const fp_compare_row *a, const fp_compare_row *b)
 {
+    return a->status == FP_OK && b->status == FP_OK && a->tiers == b->tiers &&
+           a->oversubscription == b->oversubscription &&
+           strcmp(a->switch_model, b->switch_model) == 0 && a->switches == b->switches &&
+           a->transceivers == b->transceivers && a->cables == b->cables && a->cost == b->cost &&
+           a->power_w == b->power_w && a->bisection_gbps == b->bisection_gbps &&
+           a->diameter_switches == b->diameter_switches;
+}
+
+/* The clos row rows[i] repeats (a fat-tree row), or the fat-tree row repeating clos row i;
+ * n when none. */
+static size_t twin_of(const fp_compare_row *rows, size_t n, size_t i)
+{
+    fp_topology want = rows[i].topology == FP_TOPO_FAT_TREE ? FP_TOPO_CLOS
+                       : rows[i].topology == FP_TOPO_CLOS   ? FP_TOPO_FAT_TREE
+                                                            : rows[i].topology;
+    if (want == rows[i].topology)
+        return n;
+    for (size_t k = 0; k < n; k++)
+        if (rows[k].topology == want && same_design(&rows[i], &rows[k]))
+            return k;
+    return n;
+}
+
+/* The table: each working design once (a fat-tree equal to its clos row is that row, marked
+ * "= fat-tree"), figures with thousands separators; then what cannot work, grouped (all:
+ * every row as it came, each reason in full). Returns the fat-tree rows folded. */
+static size_t print_rows(const fp_compare_row *rows, size_t n, int all)
+{
+    char sw[32], tr[32], ca[32], co[32], pg[32], bi[32], design[64];
+    size_t folded = 0;
     printf("%-44s %5s %8s %12s %9s %14s %11s %10s %14s %6s %5s\n", "design", "tiers", "switches",
            "transceivers", "cables", "cost USD", "power kW", "USD/GPU", "bisection Gb/s", "of 1:1",
            "diam");
     for (size_t i = 0; i < n; i++) {
         const fp_compare_row *r = &rows[i];
-        if (r->status == FP_OK)
-            printf("%-44s %5d %8lld %12lld %9lld %14.0f %11.1f %10.0f %14.0f %5.0f%% %5d\n",
-                   r->design, r->tiers, (long long)r->switches, (long long)r->transceivers,
-                   (long long)r->cables, r->cost, r->power_w / 1000, r->cost_per_gpu,
-                   r->bisection_gbps, r->bisection_fraction * 100, r->diameter_switches);
-        else
-            printf("%-44s cannot work: %s\n", r->design, r->reason);
+        if (r->status != FP_OK)
+            continue;
+        int twin = !all && twin_of(rows, n, i) < n;
+        if (twin && r->topology == FP_TOPO_FAT_TREE) {
+            folded++;
+            continue;
+        }
+        snprintf(design, sizeof design, "%s%s", r->design, twin ? " = fat-tree" : "");
+        printf("%-44s %5d %8s %12s %9s %14s %11.1f %10s %14s %5.0f%% %5d\n", design, r->tiers,
+               cli_grouped(sw, sizeof sw, (double)r->switches),
+               cli_grouped(tr, sizeof tr, (double)r->transceivers),
+               cli_grouped(ca, sizeof ca, (double)r->cables), cli_grouped(co, sizeof co, r->cost),
+               r->power_w / 1000, cli_grouped(pg, sizeof pg, r->cost_per_gpu),
+               cli_grouped(bi, sizeof bi, r->bisection_gbps), r->bisection_fraction * 100,
+               r->diameter_switches);
+    }
+    return folded;
+}
+
+/* The reason's spec field ("/fabric/tiers" of "/fabric/tiers: 16384 GPUs exceed ..."), its
+ * length; 0 when it names none. */
+static size_t reason_field(const char *reason)
+{
+    const char *c = strstr(reason, ": ");
+    return reason[0] == '/' && c != NULL ? (size_t)(c - reason) : 0;
+}
+
+/* Rows a and b fail alike: the same leaf switch and the same spec field at fault. */
+static int fail_alike(const fp_compare_row *a, const fp_compare_row *b)
+{
+    size_t fa = reason_field(a->reason);
+    return strcmp(a->switch_model, b->switch_model) == 0 && fa == reason_field(b->reason) &&
+           strncmp(a->reason, b->reason, fa) == 0 && (fa > 0 || strcmp(a->reason, b->reason) == 0);
+}
+
+/* What cannot work: with all, each row and its reason; else one line per leaf switch and spec
+ * field at fault, with the count, the tier counts and the first reason (its figures differ
+ * among the others when they do not all read alike). */
+static void print_failures(const fp_compare_row *rows, size_t n, int all)
+{
+    size_t failed = 0, groups = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].status != FP_OK) {
+            failed++;
+            size_t k = 0;
+            while (k < i && !(rows[k].status != FP_OK && fail_alike(&rows[k], &rows[i])))
+                k++;
+            groups += k == i;
+        }
+    if (failed == 0)
+        return;
+    if (all) {
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].status != FP_OK)
+                printf("%-44s cannot work: %s\n", rows[i].design, rows[i].reason);
+        return;
+    }
+    printf("%zu candidate design%s cannot work, for %zu reason%s (--all lists each):\n", failed,
+           failed == 1 ? "" : "s", groups, groups == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].status == FP_OK)
+            continue;
+        size_t k = 0, count = 0;
+        while (k < i && !(rows[k].status != FP_OK && fail_alike(&rows[k], &rows[i])))
+            k++;
+        if (k < i)
+            continue;   /* listed with its group's first row */
+        int lo = rows[i].tiers, hi = rows[i].tiers, same = 1;
+        for (k = i; k < n; k++)
+            if (rows[k].status != FP_OK && fail_alike(&rows[i], &rows[k])) {
+                count++;
+                lo = rows[k].tiers < lo ? rows[k].tiers : lo;
+                hi = rows[k].tiers > hi ? rows[k].tiers : hi;
+                same &= strcmp(rows[k].reason, rows[i].reason) == 0;
+            }
+        char tiers[32] = "";
+        if (lo > 0)
+            snprintf(tiers, sizeof tiers, lo == hi ? ", %d tiers" : ", %d-%d tiers", lo, hi);
+        printf("  %3zu %s%s: %s%s\n", count, rows[i].switch_model[0] ? rows[i].switch_model
+                                                                       : rows[i].design,
+               tiers, rows[i].reason, same || count == 1 ? "" : " (the first of them; the others differ in their figures)");
     }
 }
 
@@ -99,12 +208,16 @@ static int parse_filter(int argc, char **argv, int *i, double *min_bis, double *
 /* The command line: spec options into *o, spec paths into paths[], the filters and --jobs.
  * Returns -1 to go on, else the exit code. */
 static int compare_args(int argc, char **argv, cli_spec_opts *o, const char **paths,
-                        size_t *n_paths, double *min_bis, double *max_over, int *jobs)
+                        size_t *n_paths, double *min_bis, double *max_over, int *jobs, int *all)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             compare_usage(stdout);
             return EXIT_OK;
+        }
+        if (strcmp(argv[i], "--all") == 0) {
+            *all = 1;
+            continue;
         }
         int r = parse_filter(argc, argv, &i, min_bis, max_over);
         if (r == 0)
@@ -147,8 +260,32 @@ static int compare_given(cli_spec_opts *o, const char **paths, size_t n_paths,
         if (rc != EXIT_OK)
             return rc;
     }
-    if (fp_compare_specs_opts(rows, n_rows, *cat, (const fp_spec *const *)*specs, paths,
-                              n_paths, 0, copts, err) != FP_OK)
+    /* Each named by its spec's `name`, else its file's name without the folder and ".json":
+     * a path ("examples/specs/dgx-h100-3su.json") broke the table's columns. */
+    char (*label)[64] = calloc(n_paths, sizeof *label);
+    const char **names = calloc(n_paths, sizeof *names);
+    if (label == NULL || names == NULL) {
+        free(label);
+        free(names);
+        fprintf(stderr, "fabplan: out of memory\n");
+        return EXIT_IO;
+    }
+    for (size_t i = 0; i < n_paths; i++) {
+        const char *name = fp_spec_name((*specs)[i]), *base = strrchr(paths[i], '/');
+        base = base ? base + 1 : paths[i];
+        size_t len = strlen(base);
+        if (name != NULL)
+            snprintf(label[i], sizeof label[i], "%s", name);
+        else
+            snprintf(label[i], sizeof label[i], "%.*s",
+                     (int)(len > 5 && strcmp(base + len - 5, ".json") == 0 ? len - 5 : len), base);
+        names[i] = label[i];
+    }
+    fp_status st = fp_compare_specs_opts(rows, n_rows, *cat, (const fp_spec *const *)*specs,
+                                         names, n_paths, 0, copts, err);
+    free(names);
+    free(label);
+    if (st != FP_OK)
         return cli_report("compare", err);
     return EXIT_OK;
 }
@@ -182,12 +319,13 @@ int cmd_compare(int argc, char **argv)
     size_t n_paths = 0, n_rows = 0;
     fp_compare_row *rows = NULL;
     fp_error err = { 0 };
-    int rc = EXIT_OK, jobs = 0;
+    int rc = EXIT_OK, jobs = 0, all = 0;
     if (paths == NULL) {
         fprintf(stderr, "fabplan: out of memory\n");
         return EXIT_IO;
     }
-    if ((rc = compare_args(argc, argv, &o, paths, &n_paths, &min_bis, &max_over, &jobs)) >= 0)
+    if ((rc = compare_args(argc, argv, &o, paths, &n_paths, &min_bis, &max_over, &jobs,
+                           &all)) >= 0)
         goto out;
     rc = EXIT_OK;
     fp_compare_options copts = FP_COMPARE_OPTIONS_INIT;
@@ -219,7 +357,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (n_ok == 0) {
         if (!o.quiet)
-            print_rows(rows, n_rows);
+            print_failures(rows, n_rows, all);
         fprintf(stderr, "fabplan: compare: none of the %zu candidate designs can work%s%s\n", n_rows,
                 n_rows ? "; first reason: " : "", n_rows ? rows[0].reason : "");
         rc = EXIT_INPUT;
@@ -230,7 +368,12 @@ int cmd_compare(int argc, char **argv)
         goto out;
     }
     if (!o.quiet) {
-        print_rows(rows, n_rows);
+        size_t folded = print_rows(rows, n_rows, all);
+        if (folded)
+            printf("(%zu fat-tree design%s equal to %s clos design%s: marked \"= fat-tree\"; --all "
+                   "lists %s)\n", folded, folded == 1 ? "" : "s", folded == 1 ? "its" : "their",
+                   folded == 1 ? "" : "s", folded == 1 ? "it" : "them");
+        print_failures(rows, n_rows, all);
         if (dropped)
             printf("(%zu designs left out by --min-bisection / --max-oversubscription)\n", dropped);
         if (o.out_dir)

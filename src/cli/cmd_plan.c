@@ -201,9 +201,10 @@ static void print_physical(const fp_plan *plan)
             }
     }
     /* the compute fabric's (network 0); the whole cluster's follows with spec `networks` */
+    char money[32];
     if (fp_plan_net_totals(plan, 0, &t, NULL) == FP_OK)
-        printf("  BOM: $%.0f, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
-           t.cost, t.power_w / 1000, t.cost_per_gpu, t.power_w_per_gpu, t.transceivers_per_gpu,
+        printf("  BOM: $%s, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
+           cli_grouped(money, sizeof money, t.cost), t.power_w / 1000, t.cost_per_gpu, t.power_w_per_gpu, t.transceivers_per_gpu,
            (long long)t.transceivers, (long long)t.cables);
     printf("  longest cable runs:\n");
     for (int k = 0; k < 5 && k < (int)nc; k++) {

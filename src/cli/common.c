@@ -323,3 +323,17 @@ int cli_inline_overrides(fp_spec *spec, const char *spec_path)
     fp_error err = { 0 };
     return fp_spec_inline_files(spec, &err) == FP_OK ? EXIT_OK : cli_report(spec_path, &err);
 }
+
+const char *cli_grouped(char *buf, size_t n, double v)
+{
+    char raw[32];
+    snprintf(raw, sizeof raw, "%.0f", v);
+    size_t len = strlen(raw), k = 0;
+    for (size_t i = 0; i < len && k + 2 < n; i++) {
+        if (i > 0 && raw[i - 1] != '-' && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = raw[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}

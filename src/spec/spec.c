@@ -315,6 +315,12 @@ fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *err)
     return FP_OK;
 }
 
+const char *fp_spec_name(const fp_spec *spec)
+{
+    const cJSON *n = spec ? cJSON_GetObjectItemCaseSensitive(spec->root, "name") : NULL;
+    return cJSON_IsString(n) && n->valuestring[0] != '\0' ? n->valuestring : NULL;
+}
+
 void fp_spec_free(fp_spec *spec)
 {
     if (spec == NULL)

@@ -217,8 +217,23 @@ static fp_status fabric_switches(fp_rspec *rs, const cJSON *f, const fp_catalog 
     return FP_OK;
 }
 
+/* One down:up ratio: a number (2 = 2:1) or text "16:15" (len characters of s); -1 when neither. */
+static double ratio_value(const cJSON *num, const char *s, size_t len)
+{
+    if (num != NULL)
+        return num->valuedouble;
+    char buf[64], tail = 0;
+    double a = 0, b = 0;
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), s);
+    if (sscanf(buf, "%lf:%lf%c", &a, &b, &tail) == 2 && a > 0 && b > 0)
+        return a / b;
+    return -1;
+}
+
 /* fabric.oversubscription: array, leaf first; missing entries are 1:1. Each entry is a
- * down:up bandwidth ratio, a number (2 = 2:1) or a string "16:15". */
+ * down:up bandwidth ratio, a number (2 = 2:1) or a string "16:15". A lone number or string is
+ * the list, as the --oversubscription flag takes it: 2, "2:1", "2:1,1:1" (so `--set
+ * /fabric/oversubscription=2:1` means what `--oversubscription 2:1` does). */
 static fp_status fabric_oversub(fp_rspec *rs, const cJSON *f, fp_error *err)
 {
     char d[96];
@@ -227,33 +242,51 @@ static fp_status fabric_oversub(fp_rspec *rs, const cJSON *f, fp_error *err)
         rs->oversub[i] = 1.0;
     rs->n_oversub = 0;
     v = f ? cJSON_GetObjectItemCaseSensitive(f, "oversubscription") : NULL;
-    if (v) {
+    if (v == NULL)
+        return FP_OK;
+    double r[FP_MAX_TIERS];
+    int n = 0, ok = 1;
+    if (cJSON_IsArray(v) && cJSON_GetArraySize(v) <= FP_MAX_TIERS - 1) {
         const cJSON *it;
-        int i = 0;
-        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > FP_MAX_TIERS - 1)
-            FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
-                    "/fabric/oversubscription: expected an array of up to %d down:up ratios, leaf first (e.g. [2, 1] or [\"16:15\"]), found %s",
-                    FP_MAX_TIERS - 1, fp__json_describe(v, d, sizeof d));
         cJSON_ArrayForEach(it, v) {
-            char p[64];
-            double r = -1;
-            fp__json_ptr_index(p, sizeof p, "/fabric/oversubscription", i);
-            if (cJSON_IsNumber(it)) {
-                r = it->valuedouble;
-            } else if (cJSON_IsString(it)) {
-                double a = 0, b = 0;
-                char tail = 0;
-                if (sscanf(it->valuestring, "%lf:%lf%c", &a, &b, &tail) == 2 && a > 0 && b > 0)
-                    r = a / b;
-            }
-            if (!(r >= 1.0 / 64 - 1e-12) || r > 64)
+            r[n] = cJSON_IsNumber(it)   ? ratio_value(it, NULL, 0)
+                   : cJSON_IsString(it) ? ratio_value(NULL, it->valuestring, strlen(it->valuestring))
+                                        : -1;
+            if (!(r[n] >= 1.0 / 64 - 1e-12) || r[n] > 64) {
+                char p[64];
+                fp__json_ptr_index(p, sizeof p, "/fabric/oversubscription", n);
                 FP_FAIL(err, FP_EINVAL, p,
                         "%s: expected a down:up bandwidth ratio from 1:64 to 64:1 (a number, 2 = 2:1, or a string such as \"16:15\"; 1 = non-blocking), found %s",
                         p, fp__json_describe(it, d, sizeof d));
-            rs->oversub[i++] = r;
+            }
+            n++;
         }
-        rs->n_oversub = i;
+    } else if (cJSON_IsNumber(v)) {
+        r[n++] = ratio_value(v, NULL, 0);
+    } else if (cJSON_IsString(v)) {
+        for (const char *s = v->valuestring; ok;) {
+            size_t len = strcspn(s, ",");
+            if (n == FP_MAX_TIERS - 1) {
+                ok = 0;
+                break;
+            }
+            r[n++] = ratio_value(NULL, s, len);
+            if (s[len] == '\0')
+                break;
+            s += len + 1;
+        }
+    } else {
+        ok = 0;
     }
+    for (int i = 0; ok && i < n; i++)
+        ok = r[i] >= 1.0 / 64 - 1e-12 && r[i] <= 64;
+    if (!ok)
+        FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
+                "/fabric/oversubscription: expected up to %d down:up ratios from 1:64 to 64:1, leaf first: a list (e.g. [2, 1] or [\"16:15\"]), or one ratio or a comma list as text (\"2:1\", \"2:1,1:1\"), found %s",
+                FP_MAX_TIERS - 1, fp__json_describe(v, d, sizeof d));
+    for (int i = 0; i < n; i++)
+        rs->oversub[i] = r[i];
+    rs->n_oversub = n;
     return FP_OK;
 }
 

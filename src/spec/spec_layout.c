@@ -2,6 +2,7 @@
  *
  * Everything here resolves to plain numbers in fp_phys_spec; the media parts are copied out of
  * the catalog so the plan outlives it. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,17 +157,52 @@ static int medium_from_name(const char *s)
     return -1;
 }
 
+/* For a name that is not a medium but says one: a fibre grade, a cord category, a medium in
+ * lower case. " (OM4 is a multimode fibre grade: MMF)" into buf, or "" (buf). */
+static const char *medium_hint(char *buf, size_t n, const char *s)
+{
+    static const struct {
+        const char *prefix, *what;
+        fp_medium m;
+    } says[] = {
+        { "OM", "a multimode fibre grade", FP_MEDIUM_MMF },
+        { "OS", "a single-mode fibre grade", FP_MEDIUM_SMF },
+        { "CAT", "a twisted-pair cord category", FP_MEDIUM_TP },
+        { "RJ45", "a twisted-pair connector", FP_MEDIUM_TP },
+        { "UTP", "twisted pair", FP_MEDIUM_TP },
+    };
+    char up[16];
+    size_t k = 0;
+    for (; s[k] != '\0' && k + 1 < sizeof up; k++)
+        up[k] = (char)toupper((unsigned char)s[k]);
+    up[k] = '\0';
+    buf[0] = '\0';
+    if (s[k] != '\0')
+        return buf;
+    int m = medium_from_name(up);
+    if (m >= 0) {
+        snprintf(buf, n, " (media are named in capitals: %s)", up);
+        return buf;
+    }
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        if (strncmp(up, says[i].prefix, strlen(says[i].prefix)) == 0) {
+            snprintf(buf, n, " (%s is %s: %s)", s, says[i].what, fp_medium_name(says[i].m));
+            break;
+        }
+    return buf;
+}
+
 /* A boundary's policy: a medium name forces it; an array lists the media allowed. */
 static fp_status media_value(unsigned *out, const cJSON *v, const char *ptr, fp_error *err)
 {
-    char d[96], p[96];
+    char d[96], p[96], hint[96];
     unsigned mask = 0;
     if (cJSON_IsString(v)) {
         int m = medium_from_name(v->valuestring);
         if (m < 0)
             FP_FAIL(err, FP_EINVAL, ptr,
-                    "%s: unknown medium \"%s\"; expected DAC, ACC, AEC, MMF, SMF or TP", ptr,
-                    v->valuestring);
+                    "%s: unknown medium \"%s\"%s; expected DAC, ACC, AEC, MMF, SMF or TP", ptr,
+                    v->valuestring, medium_hint(hint, sizeof hint, v->valuestring));
         *out = 1u << m;
         return FP_OK;
     }
@@ -180,8 +216,9 @@ static fp_status media_value(unsigned *out, const cJSON *v, const char *ptr, fp_
         fp__json_ptr_index(p, sizeof p, ptr, i++);
         int m = cJSON_IsString(it) ? medium_from_name(it->valuestring) : -1;
         if (m < 0)
-            FP_FAIL(err, FP_EINVAL, p, "%s: expected DAC, ACC, AEC, MMF, SMF or TP, found %s", p,
-                    fp__json_describe(it, d, sizeof d));
+            FP_FAIL(err, FP_EINVAL, p, "%s: expected DAC, ACC, AEC, MMF, SMF or TP, found %s%s", p,
+                    fp__json_describe(it, d, sizeof d),
+                    cJSON_IsString(it) ? medium_hint(hint, sizeof hint, it->valuestring) : "");
         mask |= 1u << m;
     }
     *out = mask;

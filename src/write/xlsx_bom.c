@@ -35,8 +35,11 @@ static char col_letter(int c)
 
 /* SUBTOTAL(9, ...) sums the lines and skips nested SUBTOTALs, so the grand total over the whole
  * column does not count the category subtotals twice. */
+/* A subtotal (or with total, the total) of rows first..last (0-based). Quantity is summed only
+ * over one category (one_category): switches, transceivers and metres of cable added into one
+ * number would count nothing; a row over several categories leaves it blank. */
 static void bom_sum_row(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first, lxw_row_t last,
-                        const char *label, const double sums[3], int total)
+                        const char *label, const double sums[3], int total, int one_category)
 {
     char f[64];
     const int cols[3] = { BC_QTY, BC_COST, BC_POWER };
@@ -45,7 +48,7 @@ static void bom_sum_row(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first
                           total ? b->tot_watts : b->sub_watts };
     for (int c = 0; c < BC_N; c++)
         put_s(b, ws, r, (lxw_col_t)c, c == BC_CAT ? label : "", tf);
-    for (int k = 0; k < 3; k++) {
+    for (int k = one_category ? 0 : 1; k < 3; k++) {
         snprintf(f, sizeof f, "=SUBTOTAL(9,%c%u:%c%u)", col_letter(cols[k]), (unsigned)first + 1,
                  col_letter(cols[k]), (unsigned)last + 1);
         put_f(b, ws, r, (lxw_col_t)cols[k], f, sums[k], nf[k]);
@@ -132,7 +135,7 @@ static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double c
     double all[3] = { compute[0], compute[1], compute[2] };
     char label[96];
     r++;
-    bom_sum_row(b, ws, r, 1, r - 1, "Subtotal compute fabric", compute, 0);
+    bom_sum_row(b, ws, r, 1, r - 1, "Subtotal compute fabric", compute, 0, 0);
     put_s(b, ws, r, BC_N, "compute", b->sub_text);
     sub[0] = r;
     b->bom_total_row = (int)r + 1;
@@ -152,7 +155,7 @@ static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double c
         }
         snprintf(label, sizeof label, "Subtotal %s network", ns->name);
         r++;
-        bom_sum_row(b, ws, r, first, r - 1, label, sums, 0);
+        bom_sum_row(b, ws, r, first, r - 1, label, sums, 0, 0);
         put_s(b, ws, r, BC_N, ns->name, b->sub_text);
         sub[k + 1] = r;
         b->bom_net_row[k] = (int)r + 1;
@@ -166,7 +169,7 @@ static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double c
     lxw_format *nf[3] = { b->tot_int, b->tot_money, b->tot_watts };
     for (int c = 0; c <= BC_N; c++)
         put_s(b, ws, r, (lxw_col_t)c, c == BC_CAT ? "Whole cluster" : "", b->tot_text);
-    for (int j = 0; j < 3; j++) {
+    for (int j = 1; j < 3; j++) {      /* cost and power: quantities of parts do not add */
         char f[16 * (2 + FP_MAX_NETWORKS)];
         size_t len = 0;
         for (int k = 0; k <= nets; k++)
@@ -195,7 +198,7 @@ void fp_xlsx__write_bom(book *b)
             char label[48];
             snprintf(label, sizeof label, "Subtotal %s", cat);
             r++;
-            bom_sum_row(b, ws, r, cat_first, r - 1, label, cat_sum, 0);
+            bom_sum_row(b, ws, r, cat_first, r - 1, label, cat_sum, 0, 1);
             if (nets)
                 put_s(b, ws, r, BC_N, "compute", b->sub_text);
             memset(cat_sum, 0, sizeof cat_sum);
@@ -226,7 +229,7 @@ void fp_xlsx__write_bom(book *b)
      * is written: in constant memory a range ending above the current row is refused. */
     keep(b, worksheet_autofilter(ws, 0, 0, r, BC_N - 1));
     r++;
-    bom_sum_row(b, ws, r, 1, r - 1, "Total", all_sum, 1);
+    bom_sum_row(b, ws, r, 1, r - 1, "Total", all_sum, 1, 0);
     b->bom_total_row = (int)r + 1;
 }
 

@@ -34,6 +34,11 @@ check fat-tree fabplan plan --topology fa
 check letter fabplan plan --paper l
 check show fabplan catalog s
 check default fabplan plan --preset de
+# part ids from the catalog (issue 27): a switch, the next tier's after a comma, a NIC
+check generic-th4-64x400 fabplan plan --switch generic-th4
+check generic-th4-64x400,nvidia-qm9700 fabplan compare --switch generic-th4-64x400,nvidia-qm97
+check nvidia-cx7-osfp fabplan plan --nic nvidia-cx7-o
+check ibnetdiscover fabplan plan --formats ibn
 # compare's filters are not plan options
 got=$(complete_line fabplan plan --min)
 got=$(echo $got)

@@ -341,7 +341,7 @@ Test(cli, compare_filters_and_order)
     cr_assert_eq(run(BIN " compare --gpus 512", out, sizeof out), 0, "%s", out);
     int seen3 = 0, ones = 0;
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-        if (strstr(line, "cannot work"))
+        if (strstr(line, "cannot work") || strncmp(line, "  ", 2) == 0)   /* the reasons */
             continue;
         seen3 |= strstr(line, " 3:1 ") != NULL;
         if (strstr(line, " 1:1 ")) {
@@ -352,11 +352,13 @@ Test(cli, compare_filters_and_order)
     cr_expect(seen3 && ones > 0);
     cr_assert_eq(run(BIN " compare --gpus 512 --max-oversubscription 2:1", out, sizeof out), 0, "%s", out);
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
-        cr_expect(strstr(line, " 3:1 ") == NULL || strstr(line, "cannot work") != NULL, "%s", line);
+        cr_expect(strstr(line, " 3:1 ") == NULL || strstr(line, "cannot work") != NULL ||
+                  strncmp(line, "  ", 2) == 0, "%s", line);
     cr_assert_eq(run(BIN " compare --gpus 512 --min-bisection 100%", out, sizeof out), 0, "%s", out);
     int rows = 0;
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-        if (strncmp(line, "design", 6) == 0 || line[0] == '(' || strstr(line, "cannot work"))
+        if (strncmp(line, "design", 6) == 0 || line[0] == '(' || strstr(line, "cannot work") ||
+            strncmp(line, "  ", 2) == 0)
             continue;
         rows++;
         cr_expect(strstr(line, " 100% ") != NULL, "%s", line);
@@ -466,6 +468,17 @@ Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
             qsort(dir_names, (size_t)m, sizeof dir_names[0], cmp_name);
             for (int k = 0; k < n && k < m; k++)
                 cr_expect_str_eq(said_names[k], dir_names[k], "%s %s", plans[pl], formats[f]);
+            /* the BOM total (all: every stage built) with thousands separators, as the
+             * bisection beside it: any total of $1,000 or more has a ',' before 3 digits */
+            const char *bom = strstr(out, "  BOM: $");
+            if (f == 17)
+                cr_expect(bom != NULL, "%s", out);
+            if (f == 17 && bom != NULL) {
+                long first = strtol(bom + 8, NULL, 10);
+                const char *c = bom + 8 + strspn(bom + 8, "0123456789");
+                cr_expect(first < 1000 && *c == ',' && strspn(c + 1, "0123456789") == 3,
+                          "%.60s", bom);
+            }
             /* avd on InfiniBand, ibnetdiscover on Ethernet: nothing, and the reason */
             if ((pl == 0 && f == 8) || (pl == 1 && f == 15)) {
                 cr_expect_eq(m, 0, "%s %s", plans[pl], formats[f]);
@@ -475,3 +488,74 @@ Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
             }
         }
 }
+
+/* Issue 27: compare's table names each design once. At 512 GPUs (--all: every row as planned)
+ * a fat-tree row whose figures (every column after the name) equal those of the clos row of
+ * the same tiers, switch and ratio is left out of the default table and that clos row reads
+ * "= fat-tree"; the folded count is said; the rows that cannot work, one a line with --all,
+ * are grouped with counts that add up to them; money has thousands separators. */
+Test(cli, compare_names_each_design_once)
+{
+    static char all[1 << 17], def[1 << 17], names[256][64], figs[256][160];
+    cr_assert_eq(run(BIN " compare --gpus 512 --all", all, sizeof all), 0, "%s", all);
+    cr_assert_eq(run(BIN " compare --gpus 512", def, sizeof def), 0, "%s", def);
+    int n = 0, failed = 0, twins = 0;
+    for (char *line = strtok(all, "\n"); line && n < 256; line = strtok(NULL, "\n")) {
+        if (strstr(line, " cannot work: ")) {
+            failed++;
+            continue;
+        }
+        if (strncmp(line, "design", 6) == 0 || line[0] == '(')
+            continue;
+        snprintf(names[n], sizeof names[n], "%.44s", line);
+        for (int k = 43; k >= 0 && names[n][k] == ' '; k--)
+            names[n][k] = '\0';
+        snprintf(figs[n], sizeof figs[n], "%s", line + 44);
+        n++;
+    }
+    for (int i = 0; i < n; i++)
+        if (strncmp(names[i], "fat-tree ", 9) == 0)
+            for (int k = 0; k < n; k++)
+                if (strncmp(names[k], "clos ", 5) == 0 && strcmp(names[k] + 5, names[i] + 9) == 0 &&
+                    strcmp(figs[k], figs[i]) == 0) {
+                    twins++;
+                    char marked[96];
+                    snprintf(marked, sizeof marked, "\n%s = fat-tree ", names[k]);
+                    cr_expect(strstr(def, marked) != NULL, "%s not marked", names[k]);
+                    snprintf(marked, sizeof marked, "\n%s ", names[i]);
+                    cr_expect(strstr(def, marked) == NULL, "%s repeated", names[i]);
+                }
+    cr_expect_gt(twins, 0, "512 GPUs: clos and fat-tree 1:1 build the same fabric");
+    char said[96];
+    snprintf(said, sizeof said, "\n(%d fat-tree design%s equal to ", twins, twins == 1 ? "" : "s");
+    cr_expect(strstr(def, said) != NULL, "%s", def);
+    cr_expect_gt(failed, 0);
+    snprintf(said, sizeof said, "\n%d candidate designs cannot work, for ", failed);
+    const char *g = strstr(def, said);
+    cr_assert(g != NULL, "%d failed; %s", failed, def);
+    long sum = 0;
+    for (const char *p = strchr(g + 1, '\n'); p && strncmp(p, "\n  ", 3) == 0; p = strchr(p + 1, '\n'))
+        sum += strtol(p + 1, NULL, 10);
+    cr_expect_eq(sum, failed, "the groups count %ld of %d", sum, failed);
+    cr_expect_eq(strstr(def, " cannot work: "), NULL, "a reason listed one by one without --all");
+    /* every design's cost has more than 6 digits at 512 GPUs: grouped by three */
+    cr_expect(strstr(figs[0], ",") != NULL, "%s", figs[0]);
+}
+
+/* Several specs: each named by its spec's `name`, else by its file's name without folder and
+ * ".json" (a path broke the table's columns). */
+Test(cli, compare_names_specs_by_name)
+{
+    static char out[1 << 16];
+    char dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/specs && printf '{\"name\":\"hall A\",\"cluster\":{\"gpus\":256}}' > %s/specs/a.json && "
+             "printf '{\"cluster\":{\"gpus\":512}}' > %s/specs/second-try.json", dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " compare %s/specs/a.json %s/specs/second-try.json", dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "\nhall A ") != NULL, "%s", out);
+    cr_expect(strstr(out, "\nsecond-try ") != NULL, "%s", out);
+    cr_expect(strstr(out, "/specs/") == NULL, "%s", out);
+}
+

@@ -417,3 +417,59 @@ Test(spec, inline_files_reads_the_overrides_file_once)
     fp_spec_free(spec);
     fp_catalog_free(cat);
 }
+
+/* Issue 27: `--set /fabric/oversubscription=2:1` was refused ("expected an array") while
+ * `--oversubscription 2:1` planned. A lone ratio (number or text) or a comma list as text is
+ * the list, leaf first: each plans as its array form does. At 1,024 GPUs on 64-port switches a
+ * leaf at r:1 has floor(64 r / (r + 1)) ports down and ceil(down / r) up: 2:1 is 42 down and
+ * 21 up (42/21 = 2); 3:2 is 38 down and ceil(25.33) = 26 up (38/26). */
+Test(spec, oversubscription_as_one_ratio_or_text_list)
+{
+    static const char *const forms[][2] = {
+        { "\"2:1\"", "[2]" }, { "2", "[2]" }, { "\"3:2,1:1\"", "[\"3:2\", 1]" },
+    };
+    static const double leaf[] = { 2.0, 2.0, 38.0 / 26 };
+    for (int k = 0; k < 3; k++) {
+        char a[256], b[256];
+        snprintf(a, sizeof a, "{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\",\"oversubscription\":%s}}", forms[k][0]);
+        snprintf(b, sizeof b, "{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\",\"oversubscription\":%s}}", forms[k][1]);
+        fp_plan *pa = plan_from(a), *pb = plan_from(b);
+        fp_tier_info ta, tb;
+        cr_assert_eq(fp_plan_tier(pa, 0, &ta, NULL), FP_OK);
+        cr_assert_eq(fp_plan_tier(pb, 0, &tb, NULL), FP_OK);
+        cr_expect_float_eq(ta.oversubscription, leaf[k], 1e-9, "%s: %f", forms[k][0], ta.oversubscription);
+        cr_expect_float_eq(ta.oversubscription, tb.oversubscription, 1e-12, "%s", forms[k][0]);
+        fp_plan_free(pa);
+        fp_plan_free(pb);
+    }
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":\"2:1,1:1,1:1,1:1\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/oversubscription");
+    cr_expect(strstr(err.msg, "found the string \"2:1,1:1,1:1,1:1\"") != NULL, "%s", err.msg);
+    cr_assert_eq(plan_error("{\"fabric\":{\"oversubscription\":\"two\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/oversubscription");
+}
+
+/* Issue 27: the media name "OM4" was refused with the list of media alone. A grade or cord
+ * category says the medium it belongs to (refused still: a plan names a medium class, and
+ * OM3 cords are not OM4's), and so does a medium written in lower case. */
+Test(spec, medium_names_a_grade_refers_to)
+{
+    static const char *const given[][2] = {
+        { "\"OM4\"", "(OM4 is a multimode fibre grade: MMF)" },
+        { "\"OS2\"", "(OS2 is a single-mode fibre grade: SMF)" },
+        { "\"Cat6A\"", "(Cat6A is a twisted-pair cord category: TP)" },
+        { "\"smf\"", "(media are named in capitals: SMF)" },
+        { "[\"DAC\", \"OM3\"]", "found the string \"OM3\" (OM3 is a multimode fibre grade: MMF)" },
+    };
+    for (int k = 0; k < 5; k++) {
+        char spec[160];
+        fp_error err = { 0 };
+        snprintf(spec, sizeof spec, "{\"cluster\":{\"gpus\":64},\"media\":{\"default\":%s}}", given[k][0]);
+        cr_assert_eq(plan_error(spec, &err), FP_EINVAL, "%s", given[k][0]);
+        cr_expect(strstr(err.msg, given[k][1]) != NULL, "%s: %s", given[k][0], err.msg);
+    }
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":64},\"media\":{\"default\":\"XYZ\"}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "unknown medium \"XYZ\"; expected") != NULL, "%s", err.msg);
+}
