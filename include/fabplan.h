@@ -54,6 +54,7 @@
 #include "fabplan/metrics.h"
 #include "fabplan/compare.h"
 #include "fabplan/verify.h"
+#include "fabplan/read.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -283,41 +283,6 @@ int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec)
     return EXIT_OK;
 }
 
-char *cli_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int bad = 0;
-    if (f == NULL)
-        return NULL;
-    for (;;) {
-        if (cap - n < 65536) {
-            char *nb = realloc(buf, (cap = cap ? cap * 2 : 1 << 20) + 1);
-            if (nb == NULL) {
-                bad = ENOMEM;
-                break;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    if (!bad && ferror(f))
-        bad = errno ? errno : EIO;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = bad;
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 int cli_inline_overrides(fp_spec *spec, const char *spec_path)
 {
     char *json = NULL, path[4096];
@@ -335,17 +300,15 @@ int cli_inline_overrides(fp_spec *spec, const char *spec_path)
         else
             snprintf(path, sizeof path, "%.*s/%s", (int)(slash - spec_path), spec_path, ov->valuestring);
         size_t len = 0;
-        errno = 0;
-        char *text = cli_read_file(path, &len);
-        cJSON *parsed = text ? cJSON_ParseWithLength(text, len) : NULL;
-        if (text == NULL) {
-            fprintf(stderr, "fabplan: /overrides: cannot read %s: %s\n", path, strerror(errno));
-            rc = EXIT_IO;
-        } else if (parsed != NULL && fp_spec_set(spec, "/overrides", text, &err) != FP_OK) {
+        char *text = NULL;
+        /* the library's reader and JSON rules (size limit, no U+0000, one key once; the
+         * content never quoted: the spec, not the user, named the file) */
+        if (fp_read_file(path, FP_FILE_OVERRIDES, &text, &len, &err) != FP_OK ||
+            fp_json_check(text, len, path, 0, &err) != FP_OK)
+            rc = cli_report("/overrides", &err);
+        else if (fp_spec_set(spec, "/overrides", text, &err) != FP_OK)
             rc = cli_report("command line", &err);
-        }
-        cJSON_Delete(parsed);
-        free(text);
+        fp_free(text);
     }
     cJSON_Delete(root);
     return rc;

@@ -498,7 +498,7 @@ fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err
 {
     char *text = NULL;
     size_t len = 0;
-    fp_status rc = fp__read_file(path, &text, &len, err);
+    fp_status rc = fp_read_file(path, FP_FILE_CATALOG, &text, &len, err);
     /* A NUL inside the file is refused by the parser (FP_EPARSE, its offset). */
     if (rc == FP_OK)
         rc = fp_catalog_merge_string(cat, text, len, path, err);

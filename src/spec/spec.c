@@ -67,7 +67,7 @@ fp_status fp_spec_load(fp_spec **out, const char *path, fp_error *err)
     fp_status rc;
     if (out)
         *out = NULL;
-    if ((rc = fp__read_file(path, &text, &len, err)) != FP_OK)
+    if ((rc = fp_read_file(path, FP_FILE_SPEC, &text, &len, err)) != FP_OK)
         return rc;
     rc = fp_spec_parse(out, text, len, path, err);
     free(text);

@@ -306,7 +306,7 @@ static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, const char 
             snprintf(path, sizeof path, "%s/%s", base_dir, v->valuestring);
         else
             snprintf(path, sizeof path, "%s", v->valuestring);
-        if ((rc = fp__read_file(path, &text, &len, err)) != FP_OK) {
+        if ((rc = fp_read_file(path, FP_FILE_OVERRIDES, &text, &len, err)) != FP_OK) {
             if (err) {
                 /* Say which spec field named the file. */
                 char msg[sizeof err->msg];
@@ -315,7 +315,9 @@ static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, const char 
             }
             return rc;
         }
-        rc = fp__json_parse(&file, text, len, path, err);
+        /* The spec, not the user, names this file: its content is never quoted (a spec naming
+         * /etc/shadow must not show its first line). */
+        rc = fp__json_parse_quoted(&file, text, len, path, 0, err);
         free(text);
         if (rc != FP_OK)
             return rc;
