@@ -32,12 +32,9 @@ typedef struct cli_spec_opts {
 int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i);
 /* Build the catalog and spec from the options; returns an exit code. */
 int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec);
-/* For commands that build many plans from one spec (sweep, compare): the overrides file the
- * spec names (a path) is read once here and its text put into the spec, as each plan would
- * read the file again (a pipe, /dev/stdin or a shell's <(...), is empty the second time).
- * spec_path: the spec file (relative override paths are relative to its folder), or NULL.
- * A file over the overrides limit or not JSON by the library's rules is an error here.
- * Returns an exit code (message printed). */
+/* For commands that build many plans from one spec (sweep, compare): fp_spec_inline_files, so
+ * the overrides file is read once (a pipe, /dev/stdin or a shell's <(...), is empty the second
+ * time). spec_path prefixes the message. Returns an exit code (message printed). */
 int cli_inline_overrides(fp_spec *spec, const char *spec_path);
 void cli_opts_free(cli_spec_opts *o);
 /* Print an error from the library with the right exit code. */

@@ -285,31 +285,6 @@ int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec)
 
 int cli_inline_overrides(fp_spec *spec, const char *spec_path)
 {
-    char *json = NULL, path[4096];
     fp_error err = { 0 };
-    if (fp_spec_to_json(spec, &json, &err) != FP_OK)
-        return cli_report(NULL, &err);
-    cJSON *root = cJSON_Parse(json);
-    fp_free(json);
-    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(root, "overrides");
-    int rc = EXIT_OK;
-    if (cJSON_IsString(ov)) {
-        const char *slash = spec_path ? strrchr(spec_path, '/') : NULL;
-        if (ov->valuestring[0] == '/' || slash == NULL)
-            snprintf(path, sizeof path, "%s", ov->valuestring);
-        else
-            snprintf(path, sizeof path, "%.*s/%s", (int)(slash - spec_path), spec_path, ov->valuestring);
-        size_t len = 0;
-        char *text = NULL;
-        /* the library's reader and JSON rules (size limit, no U+0000, one key once; the
-         * content never quoted: the spec, not the user, named the file) */
-        if (fp_read_file(path, FP_FILE_OVERRIDES, &text, &len, &err) != FP_OK ||
-            fp_json_check(text, len, path, 0, &err) != FP_OK)
-            rc = cli_report("/overrides", &err);
-        else if (fp_spec_set(spec, "/overrides", text, &err) != FP_OK)
-            rc = cli_report("command line", &err);
-        fp_free(text);
-    }
-    cJSON_Delete(root);
-    return rc;
+    return fp_spec_inline_files(spec, &err) == FP_OK ? EXIT_OK : cli_report(spec_path, &err);
 }
