@@ -85,8 +85,13 @@ int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char 
                         fp_error *why)
 {
     unit_sel sel;
-    if (n > 0)
+    if (name != NULL && n > 0)
         name[0] = '\0';
+    if (plan == NULL || name == NULL || n == 0) {
+        fp__error_set(why, FP_EINVAL, "", "fp_plan_detail_unit: %s", plan == NULL ? "plan is NULL" :
+                      "no room for the name");
+        return 0;
+    }
     if (parse_selector(plan, opts, &sel, why) != FP_OK)
         return 0;
     if (sel.kind == 0) {

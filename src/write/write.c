@@ -522,16 +522,57 @@ static fp_status crew_finish(crew *c, fp_status rc, fp_error *err)
     return rc;
 }
 
-fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *opts,
+/* The caller's options copied into a whole struct of this version, once at entry: the members
+ * of the caller's version as given, the later ones their defaults (FP_WRITE_OPTIONS_INIT), so
+ * no writer reads past a struct an older caller allocated. The version is kept (the writers'
+ * version rules, such as one thread before version 6, still apply); a version or an enum value
+ * out of range is FP_EINVAL. */
+static fp_status normalise_options(const fp_write_options *in, fp_write_options *out,
+                                   fp_error *err)
+{
+    const fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    *out = def;
+    if (in == NULL)
+        return FP_OK;
+    if (in->version < 1 || in->version > FP_WRITE_OPTIONS_VERSION)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: options version %d; this library reads "
+                "versions 1 to %d (FP_WRITE_OPTIONS_INIT sets it)", in->version,
+                FP_WRITE_OPTIONS_VERSION);
+    out->version = in->version;
+    out->formats = in->formats;
+    out->progress = in->progress;
+    out->payload = in->payload;
+    if (in->version >= 2) {
+        out->detail = in->detail;
+        out->split_by = in->split_by;
+    }
+    if (in->version >= 3)
+        out->labels = in->labels;
+    if (in->version >= 4)
+        out->paper = in->paper;
+    if (in->version >= 5)
+        out->failure = in->failure;
+    if (in->version >= 6)
+        out->jobs = in->jobs;
+    if ((unsigned)out->split_by > FP_SPLIT_HALL || (unsigned)out->labels > FP_LABELS_TIA606 ||
+        (unsigned)out->paper > FP_PAPER_LETTER || out->jobs < 0)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: options out of range (split_by %d, labels %d, "
+                "paper %d, jobs %d; expected 0 to 2, 0 to 1, 0 to 1, 0 or more)",
+                (int)out->split_by, (int)out->labels, (int)out->paper, out->jobs);
+    return FP_OK;
+}
+
+fp_status fp_plan_write(const fp_plan *plan, const char *dir, const fp_write_options *given,
                         fp_error *err)
 {
-    fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    fp_write_options norm;
+    const fp_write_options *opts = &norm;
     fp_status rc = FP_OK;
     run *r;
     if (plan == NULL || dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_write: NULL plan or directory");
-    if (opts == NULL)
-        opts = &def;
+    if ((rc = normalise_options(given, &norm, err)) != FP_OK)
+        return rc;
     if ((rc = check_for_plan(plan, opts, err)) != FP_OK)
         return rc;
     doc_job *jobs;
