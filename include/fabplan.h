@@ -22,6 +22,14 @@
  *   that index right after the plan (fp_plan_net_bom_line(plan, net, i, &out, err)); the calls
  *   without it read network 0, and fp_plan_network(plan, k) describes network k + 1. Cluster
  *   figures (fp_plan_totals, fp_plan_rack) count every network.
+ * - NULL and ranges, for every function: err may always be NULL. A NULL handle, out parameter
+ *   or string, an index out of range or an enum value outside its type gives FP_EINVAL from a
+ *   function returning fp_status (nothing written to *out), 0 from a count, NULL from a
+ *   lookup returning a pointer (fp_plan_metrics: its all-zero metrics), the documented name
+ *   ("unknown", "?", "part") from a name function, and nothing from a void function (one with
+ *   an out struct zero-fills it for a NULL plan); fp_strerror of any int is a string. Checked
+ *   for every function of include/fabplan/ by tests/api/test_null_policy.c (under ASan/UBSan
+ *   with FABPLAN_SANITIZE).
  * - Errors: see fp_error in fabplan/error.h (the first failure is kept until cleared).
  *
  * ABI policy for the result structs the caller owns (fp_summary, fp_tier_info,
@@ -54,6 +62,7 @@
 #include "fabplan/metrics.h"
 #include "fabplan/compare.h"
 #include "fabplan/verify.h"
+#include "fabplan/read.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -201,8 +201,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
 {
     fp_plan *plan;
     fp_status rc;
-    if (out == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_new: out is NULL");
+    if (out == NULL || spec == NULL || cat == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_new: %s is NULL", out == NULL ? "out" :
+                spec == NULL ? "spec" : "cat");
     *out = NULL;
     if ((rc = check_options(opts, err)) != FP_OK)
         return rc;

@@ -14,8 +14,8 @@ fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_locatio
     fp_status rc = fp__plan_need(plan, FP_STAGE_LAYOUT, "fp_plan_device_location", err);
     if (rc != FP_OK)
         return rc;
-    if (device >= (size_t)plan->fab.n_dev)
-        FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld)", device,
+    if (out == NULL || device >= (size_t)plan->fab.n_dev)
+        FP_FAIL(err, FP_EINVAL, "", "device %zu out of range (the plan has %lld), or out is NULL", device,
                 (long long)plan->fab.n_dev);
     memset(out, 0, sizeof *out);
     fp__location(out, &plan->lay, (int64_t)device);
@@ -24,6 +24,8 @@ fp_status fp_plan_device_location(const fp_plan *plan, size_t device, fp_locatio
 
 size_t fp_plan_rack_count(const fp_plan *plan)
 {
+    if (plan == NULL)
+        return 0;
     return (size_t)(plan->stages & FP_STAGE_CABLING ? plan->racks.n : plan->lay.n_rack);
 }
 
@@ -43,8 +45,8 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     const fp_layout *lay = &plan->lay;
     const int cabled = (plan->stages & FP_STAGE_CABLING) != 0;
     const size_t n = fp_plan_rack_count(plan);
-    if (i >= n)
-        FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %zu)", i, n);
+    if (out == NULL || i >= n)
+        FP_FAIL(err, FP_EINVAL, "", "rack %zu out of range (the plan has %zu), or out is NULL", i, n);
     const fp_rack *r = cabled ? &plan->racks.rack[i] : &lay->rack[i];
     const int mgmt = (int64_t)i >= lay->n_rack;
     memset(out, 0, sizeof *out);
@@ -77,7 +79,7 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
 
 size_t fp_plan_cable_count(const fp_plan *plan)
 {
-    return (size_t)plan->cab.n_cable;
+    return plan ? (size_t)plan->cab.n_cable : 0;
 }
 
 /* Appends to a fixed char array, truncating like snprintf: the cable labels are built for every
@@ -325,8 +327,8 @@ fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *out, fp_er
     fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_cable", err);
     if (rc != FP_OK)
         return rc;
-    if (i >= (size_t)plan->cab.n_cable)
-        FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld)", i,
+    if (out == NULL || i >= (size_t)plan->cab.n_cable)
+        FP_FAIL(err, FP_EINVAL, "", "cable %zu out of range (the plan has %lld), or out is NULL", i,
                 (long long)plan->cab.n_cable);
     cable_view v = compute_view(plan);
     fill_cable(&v, i, out);
@@ -416,8 +418,8 @@ fp_status fp_plan_link_medium(const fp_plan *plan, size_t link, fp_medium *mediu
 
 fp_status fp_plan_media_audit(const fp_plan *plan, int b, fp_media_audit *out, fp_error *err)
 {
-    if (out == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: out is NULL");
+    if (out == NULL || plan == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: %s is NULL", out ? "plan" : "out");
     if (b < 0 || b >= plan->fab.tiers)
         FP_FAIL(err, FP_EINVAL, "", "fp_plan_media_audit: boundary %d out of range (the plan has %d)",
                 b, plan->fab.tiers);

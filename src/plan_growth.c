@@ -71,6 +71,8 @@ out:
 
 int fp_plan_growth(const fp_plan *plan, fp_growth *out)
 {
+    if (out == NULL)
+        return 0;
     memset(out, 0, sizeof *out);
     if (plan == NULL || !plan->has_growth)
         return 0;

@@ -99,6 +99,11 @@ fp_stages fp__plan_stages(const fp_plan *plan)
 
 void fp_plan_summary(const fp_plan *plan, fp_summary *out)
 {
+    if (out == NULL)
+        return;
+    memset(out, 0, sizeof *out);
+    if (plan == NULL)
+        return;
     const fp_fabric *f = &plan->fab;
     const fp_rspec *rs = &plan->rs;
     memset(out, 0, sizeof *out);
@@ -149,11 +154,13 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
 
 size_t fp_plan_tier_count(const fp_plan *plan)
 {
-    return (size_t)plan->fab.tiers;
+    return plan ? (size_t)plan->fab.tiers : 0;
 }
 
 fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_error *err)
 {
+    if (plan == NULL || out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_tier: %s is NULL", plan ? "out" : "plan");
     const fp_fabric *f = &plan->fab;
     if (i >= (size_t)f->tiers)
         FP_FAIL(err, FP_EINVAL, "", "tier %zu out of range (the plan has %d)", i, f->tiers);
@@ -261,7 +268,7 @@ fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i, fp_devic
 
 size_t fp_plan_device_count(const fp_plan *plan)
 {
-    return (size_t)plan->fab.n_dev;
+    return plan ? (size_t)plan->fab.n_dev : 0;
 }
 
 fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_error *err)
@@ -303,7 +310,7 @@ fp_status fp_plan_net_link(const fp_plan *plan, size_t net, size_t i, fp_link_in
 
 size_t fp_plan_link_count(const fp_plan *plan)
 {
-    return (size_t)plan->fab.n_link;
+    return plan ? (size_t)plan->fab.n_link : 0;
 }
 
 fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *out, fp_error *err)
@@ -325,12 +332,16 @@ fp_status fp_plan_boundary_links(const fp_plan *plan, int boundary, int64_t *lin
 
 size_t fp_plan_note_count(const fp_plan *plan)
 {
+    if (plan == NULL)
+        return 0;
     return (size_t)plan->fab.n_notes + (plan->cab.note[0] != '\0') + (plan->cost_note[0] != '\0');
 }
 
 /* The fabric's notes, then the cabling's, then the links priced. */
 const char *fp_plan_note(const fp_plan *plan, size_t i)
 {
+    if (plan == NULL)
+        return NULL;
     if (i < (size_t)plan->fab.n_notes)
         return plan->fab.notes[i];
     i -= (size_t)plan->fab.n_notes;
@@ -346,7 +357,7 @@ const char *fp_plan_note(const fp_plan *plan, size_t i)
 
 size_t fp_plan_bom_count(const fp_plan *plan)
 {
-    return plan->bom.n;
+    return plan ? plan->bom.n : 0;
 }
 
 fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_error *err)
@@ -354,8 +365,9 @@ fp_status fp_plan_bom_line(const fp_plan *plan, size_t i, fp_bom_line *out, fp_e
     fp_status rc = fp__plan_need(plan, FP_STAGE_BOM, "fp_plan_bom_line", err);
     if (rc != FP_OK)
         return rc;
-    if (i >= plan->bom.n)
-        FP_FAIL(err, FP_EINVAL, "", "BOM line %zu out of range (the plan has %zu)", i, plan->bom.n);
+    if (out == NULL || i >= plan->bom.n)
+        FP_FAIL(err, FP_EINVAL, "", "BOM line %zu out of range (the plan has %zu), or out is NULL",
+                i, plan->bom.n);
     *out = plan->bom.row[i].line;
     return FP_OK;
 }
@@ -407,8 +419,10 @@ fp_status fp_plan_net_totals(const fp_plan *plan, size_t net, fp_totals *out, fp
 
 void fp_plan_totals(const fp_plan *plan, fp_totals *out)
 {
+    if (out == NULL)
+        return;
     memset(out, 0, sizeof *out);
-    if (!(plan->stages & FP_STAGE_BOM))
+    if (plan == NULL || !(plan->stages & FP_STAGE_BOM))
         return;
     net_totals(plan, 0, out);
     if (plan->nets.n == 0)
@@ -474,12 +488,12 @@ fp_status fp_plan_net_bom_line(const fp_plan *plan, size_t net, size_t i, fp_bom
 
 size_t fp_plan_warning_count(const fp_plan *plan)
 {
-    return (size_t)plan->bom.n_warnings;
+    return plan ? (size_t)plan->bom.n_warnings : 0;
 }
 
 const char *fp_plan_warning(const fp_plan *plan, size_t i)
 {
-    return i < (size_t)plan->bom.n_warnings ? plan->bom.warnings[i] : NULL;
+    return plan && i < (size_t)plan->bom.n_warnings ? plan->bom.warnings[i] : NULL;
 }
 
 fp_status fp_plan_bom_category_total(double *cost_usd, double *power_w, const fp_plan *plan,
@@ -518,6 +532,11 @@ const fp_metrics *fp_plan_metrics(const fp_plan *plan)
  * consecutive; a hall's are its run of the layout's racks plus its management racks. */
 void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
 {
+    if (out == NULL)
+        return;
+    memset(out, 0, sizeof *out);
+    if (plan == NULL)
+        return;
     const fp_phys_spec *ps = &plan->rs.phys;
     const fp_racks *rk = &plan->racks;
     const int64_t n = (plan->stages & FP_STAGE_CABLING) ? rk->n : 0, R = rk->n_layout;
@@ -558,6 +577,8 @@ void fp_plan_power_domains(const fp_plan *plan, fp_power_domains *out)
  * rows), else the compute fabric's. */
 size_t fp_plan_tray_count(const fp_plan *plan)
 {
+    if (plan == NULL)
+        return 0;
     return (size_t)(plan->net_phys.n_tray > 0 ? plan->net_phys.n_tray : plan->cab.n_tray);
 }
 
@@ -574,8 +595,8 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
     const int64_t *t_cables = nets ? np->tray_cables : plan->cab.tray_cables;
     const double *t_area = nets ? np->tray_area_mm2 : plan->cab.tray_area_mm2;
     const fp_phys_spec *ps = &plan->rs.phys;
-    if (i >= (size_t)n_tray)
-        FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld)", i,
+    if (out == NULL || i >= (size_t)n_tray)
+        FP_FAIL(err, FP_EINVAL, "", "tray %zu out of range (the plan has %lld), or out is NULL", i,
                 (long long)n_tray);
     memset(out, 0, sizeof *out);
     /* The first rack of row i in floor order names it. */

@@ -132,6 +132,15 @@ static inline char *slurp(const char *path)
     return b;
 }
 
+/* Write text into path (replaced); the test fails when it cannot. */
+static inline void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "cannot create %s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0, "cannot write %s", path);
+}
+
 /* Run a shell command; capture stdout+stderr into out (n bytes); return the exit code, or -1
  * when it did not exit normally. */
 static inline int run_shell(const char *cmd, char *out, size_t n)

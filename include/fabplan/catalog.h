@@ -128,11 +128,12 @@ FP_EXPORT const fp_part *fp_catalog_part(const fp_catalog *cat, size_t i);
 FP_EXPORT const fp_part *fp_catalog_find(const fp_catalog *cat, const char *id);
 
 /** Up to max ids of the given type closest to id (edit distance, then prefix), written to
- *  out as borrowed pointers; returns how many were written. For "did you mean" messages. */
+ *  out as borrowed pointers; returns how many were written (0 when cat, id or out is NULL).
+ *  For "did you mean" messages. */
 FP_EXPORT size_t fp_catalog_suggest(const fp_catalog *cat, const char *id, fp_part_type type,
                                     const char **out, size_t max);
 
-/** Static name of a part type ("switch", "nic", ...). */
+/** Static name of a part type ("switch", "nic", ...); "part" out of range. */
 FP_EXPORT const char *fp_part_type_name(fp_part_type type);
 
 /** DESTRUCTOR: free the catalog. NULL is a harmless no-op. */

@@ -246,7 +246,7 @@ FP_EXPORT fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *e
 /** DESTRUCTOR: free the plan. NULL is a harmless no-op. */
 FP_EXPORT void fp_plan_free(fp_plan *plan);
 
-/** Static name of a topology ("clos", "fat-tree", "rail-optimized"). */
+/** Static name of a topology ("clos", "fat-tree", "rail-optimized"); "unknown" out of range. */
 FP_EXPORT const char *fp_topology_name(fp_topology t);
 
 /** A down:up ratio as people write it, into the caller's buf (n bytes; 32 hold any result):
@@ -254,7 +254,7 @@ FP_EXPORT const char *fp_topology_name(fp_topology t);
  *  ports) equal to ratio, reduced, "p:q" - 2 -> "2:1", 16/15 -> "16:15", 1.5 -> "3:2", 0.5 ->
  *  "1:2". A ratio no such fraction equals (1.06667, a rounded decimal, or the links in use of a
  *  large fabric, 3125:3126) prints as "%g:1" ("0.99968:1"), which reads better than a fraction
- *  of four-digit numbers. Returns buf. Cannot fail. */
+ *  of four-digit numbers. Returns buf (NULL for a NULL buf). Cannot fail. */
 FP_EXPORT const char *fp_ratio_text(double ratio, char *buf, size_t n);
 
 #ifdef __cplusplus

@@ -22,7 +22,11 @@ void fp__analysis_free(fp_analysis *an)
 void fp_reliability_from_counts(const fp_part_count *parts, size_t n, fp_reliability *out)
 {
     double per_hour_switch = 0, per_hour_xcvr = 0, per_hour_cable = 0, per_hour_nic = 0;
+    if (out == NULL)
+        return;
     memset(out, 0, sizeof *out);
+    if (parts == NULL)
+        return;
     for (size_t i = 0; i < n; i++) {
         const fp_part_count *p = &parts[i];
         if (p->quantity <= 0)

@@ -32,9 +32,6 @@ typedef struct cli_spec_opts {
 int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i);
 /* Build the catalog and spec from the options; returns an exit code. */
 int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec);
-/* The file at path read whole, NUL-terminated (free it; *len its length); NULL with errno
- * set when it cannot be opened or read, or memory runs out. */
-char *cli_read_file(const char *path, size_t *len);
 /* For commands that build many plans from one spec (sweep, compare): fp_spec_inline_files, so
  * the overrides file is read once (a pipe, /dev/stdin or a shell's <(...), is empty the second
  * time). spec_path prefixes the message. Returns an exit code (message printed). */

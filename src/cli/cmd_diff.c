@@ -36,61 +36,10 @@ typedef struct cable_table {
 
 static void table_free(cable_table *t)
 {
-    free(t->text);
+    fp_free(t->text);
     free(t->field);
     free(t->slot);
     memset(t, 0, sizeof *t);
-}
-
-/* Split one CSV record at *p in place (RFC 4180 quotes); fields[] get up to max starts. Returns
- * the number of fields, advancing *p past the line end. */
-static int csv_record(char **p, char **fields, int max)
-{
-    char *r = *p, *w = *p;
-    int n = 0;
-    if (*r == '\0')
-        return 0;
-    for (;;) {
-        char *start = w;
-        if (*r == '"') {
-            r++;
-            for (;;) {
-                if (*r == '\0')
-                    break;
-                if (*r == '"' && r[1] == '"') {
-                    *w++ = '"';
-                    r += 2;
-                } else if (*r == '"') {
-                    r++;
-                    break;
-                } else {
-                    *w++ = *r++;
-                }
-            }
-        }
-        while (*r && *r != ',' && *r != '\n' && *r != '\r')
-            *w++ = *r++;
-        char end = *r;
-        *w++ = '\0';
-        if (n < max)
-            fields[n] = start;
-        n++;
-        if (end == ',') {
-            r++;
-            continue;
-        }
-        /* the NUL just written may sit where the line end was: advance by what was read */
-        if (end == '\r') {
-            r++;
-            if (*r == '\n')
-                r++;
-        } else if (end == '\n') {
-            r++;
-        }
-        break;
-    }
-    *p = r;
-    return n;
 }
 
 static uint64_t hash2(const char *a, const char *b)
@@ -143,10 +92,10 @@ static int table_load(cable_table *t, const char *dir)
     int col[C_N];
     memset(t, 0, sizeof *t);
     snprintf(path, sizeof path, "%s/cables.csv", dir);
-    t->text = cli_read_file(path, &len);
-    if (t->text == NULL) {
-        fprintf(stderr, "fabplan diff: cannot read %s: %s\n", path, strerror(errno ? errno : EIO));
-        return EXIT_IO;
+    fp_error err = { 0 };
+    if (fp_read_file(path, FP_FILE_PLAN, &t->text, &len, &err) != FP_OK) {
+        fprintf(stderr, "fabplan diff: %s\n", err.msg);
+        return err.code == FP_EINVAL ? EXIT_INPUT : EXIT_IO;
     }
     /* the rows are split as C strings: a NUL would end the file there, unseen */
     const char *nul = memchr(t->text, '\0', len);
@@ -159,7 +108,7 @@ static int table_load(cable_table *t, const char *dir)
     for (size_t i = 0; i < len; i++)
         lines += t->text[i] == '\n';
     p = t->text;
-    int nh = csv_record(&p, hdr, 64);
+    int nh = fp_csv_record(&p, hdr, 64);
     for (int c = 0; c < C_N; c++) {
         col[c] = -1;
         for (int h = 0; h < nh && h < 64; h++)
@@ -178,7 +127,7 @@ static int table_load(cable_table *t, const char *dir)
     }
     while (*p) {
         char *f[64];
-        int nf = csv_record(&p, f, 64);
+        int nf = fp_csv_record(&p, f, 64);
         if (nf == 1 && f[0][0] == '\0')
             continue;   /* blank line */
         if (nf < nh) {
@@ -280,13 +229,17 @@ static int plan_cost(const char *dir, double *cost, int *ok)
     snprintf(path, sizeof path, "%s/plan.json", dir);
     *cost = 0;
     *ok = 0;
-    errno = 0;
-    char *text = cli_read_file(path, &len);
-    if (text == NULL) {
-        if (errno == ENOENT)
-            return EXIT_OK;
-        fprintf(stderr, "fabplan diff: cannot read %s: %s\n", path, strerror(errno ? errno : EIO));
-        return EXIT_IO;
+    struct stat st;
+    char *text = NULL;
+    fp_error err = { 0 };
+    if (lstat(path, &st) != 0 && errno == ENOENT)
+        return EXIT_OK;
+    /* the library's reader and JSON rules: size limit, no U+0000, each key once */
+    if (fp_read_file(path, FP_FILE_PLAN, &text, &len, &err) != FP_OK ||
+        fp_json_check(text, len, path, 1, &err) != FP_OK) {
+        fp_free(text);
+        fprintf(stderr, "fabplan diff: %s\n", err.msg);
+        return err.code == FP_EIO || err.code == FP_ENOMEM ? EXIT_IO : EXIT_INPUT;
     }
     cJSON *root = cJSON_ParseWithLength(text, len);
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "totals"), "cost");
@@ -301,7 +254,7 @@ static int plan_cost(const char *dir, double *cost, int *ok)
         *ok = 1;
     }
     cJSON_Delete(root);
-    free(text);
+    fp_free(text);
     if (*ok)
         return EXIT_OK;
     fprintf(stderr, "fabplan diff: %s is not a plan.json written by fabplan plan (expected a number "

@@ -283,41 +283,6 @@ int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec)
     return EXIT_OK;
 }
 
-char *cli_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int bad = 0;
-    if (f == NULL)
-        return NULL;
-    for (;;) {
-        if (cap - n < 65536) {
-            char *nb = realloc(buf, (cap = cap ? cap * 2 : 1 << 20) + 1);
-            if (nb == NULL) {
-                bad = ENOMEM;
-                break;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    if (!bad && ferror(f))
-        bad = errno ? errno : EIO;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = bad;
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 int cli_inline_overrides(fp_spec *spec, const char *spec_path)
 {
     fp_error err = { 0 };

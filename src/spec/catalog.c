@@ -511,7 +511,9 @@ fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err
 {
     char *text = NULL;
     size_t len = 0;
-    fp_status rc = fp__read_file(path, &text, &len, err);
+    if (cat == NULL || path == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_catalog_merge_file: %s is NULL", cat ? "path" : "cat");
+    fp_status rc = fp_read_file(path, FP_FILE_CATALOG, &text, &len, err);
     /* A NUL inside the file is refused by the parser (FP_EPARSE, its offset). */
     if (rc == FP_OK)
         rc = fp_catalog_merge_string(cat, text, len, path, err);
@@ -557,7 +559,7 @@ size_t fp_catalog_suggest(const fp_catalog *cat, const char *id, fp_part_type ty
                           const char **out, size_t max)
 {
     size_t k = 0;
-    if (cat == NULL || id == NULL)
+    if (cat == NULL || id == NULL || out == NULL)
         return 0;
     /* Rank by (substring match first, then edit distance, then id) with a simple selection. */
     int used[512] = { 0 };

@@ -19,8 +19,107 @@ cJSON *fp__cjson_parse(const char *text, size_t len, const char **end)
     return root;
 }
 
+/* Each key of every object at most once: cJSON keeps every copy of a repeated key and lookups
+ * see only the first, so a second value would be silently ignored (in a catalog a second
+ * "price", in an overrides file a second "cables"). ptr is the object's JSON pointer; depth is
+ * bounded by the parse (FP_JSON_MAX_DEPTH). */
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+static fp_status check_unique_keys(const cJSON *v, char *ptr, size_t n, const char *origin,
+                                   fp_error *err)
+{
+    size_t k = 0, at = strlen(ptr);
+    const cJSON *it, *dup = NULL;
+    if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+        return FP_OK;
+    cJSON_ArrayForEach(it, v)
+        k++;
+    if (cJSON_IsObject(v) && k > 1 && k <= 16) {
+        for (it = v->child; it && !dup; it = it->next)
+            for (const cJSON *q = it->next; q && !dup; q = q->next)
+                if (strcmp(it->string, q->string) == 0)
+                    dup = q;
+    } else if (cJSON_IsObject(v) && k > 16) {
+        const cJSON **sorted = malloc(k * sizeof *sorted);
+        if (sorted == NULL)
+            FP_FAIL(err, FP_ENOMEM, origin, "out of memory parsing %s", origin);
+        k = 0;
+        cJSON_ArrayForEach(it, v)
+            sorted[k++] = it;
+        qsort(sorted, k, sizeof *sorted, cmp_key);
+        for (size_t i = 1; i < k && !dup; i++)
+            if (strcmp(sorted[i - 1]->string, sorted[i]->string) == 0)
+                dup = sorted[i];
+        free(sorted);
+    }
+    if (dup != NULL) {
+        /* the pointer and the key with control characters shown as '?' (no terminal escape
+         * from a hostile file reaches the user's terminal); err.where keeps the pointer */
+        char p[512], shown[512], key[128];
+        fp__json_ptr(p, sizeof p, ptr, dup->string);
+        snprintf(key, sizeof key, "%s", dup->string);
+        snprintf(shown, sizeof shown, "%s", p);
+        for (char *c = shown; *c; c++)
+            *c = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+        for (char *c = key; *c; c++)
+            *c = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+        FP_FAIL(err, FP_EINVAL, p, "%s: %s: key \"%s\" appears more than once; expected each key "
+                "once", origin, shown, key);
+    }
+    int i = 0;
+    cJSON_ArrayForEach(it, v) {
+        if (cJSON_IsObject(it) || cJSON_IsArray(it)) {
+            if (cJSON_IsObject(v))
+                fp__json_ptr(ptr + at, n - at, "", it->string);
+            else
+                fp__json_ptr_index(ptr + at, n - at, "", i);
+            fp_status rc = check_unique_keys(it, ptr, n, origin, err);
+            ptr[at] = '\0';
+            if (rc != FP_OK)
+                return rc;
+        }
+        i++;
+    }
+    return FP_OK;
+}
+
+/* 1-based line and column of offset off in text. */
+static void line_col(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
 fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
                          fp_error *err)
+{
+    return fp__json_parse_quoted(out, text, len, origin, 1, err);
+}
+
+fp_status fp_json_check(const char *text, size_t len, const char *origin, int quote,
+                        fp_error *err)
+{
+    cJSON *root = NULL;
+    if (text == NULL || origin == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_json_check: %s is NULL", text == NULL ? "text" : "origin");
+    fp_status rc = fp__json_parse_quoted(&root, text, len, origin, quote, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+fp_status fp__json_parse_quoted(cJSON **out, const char *text, size_t len, const char *origin,
+                                int quote, fp_error *err)
 {
     const char *end = NULL;
     cJSON *root;
@@ -40,9 +139,23 @@ fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *
      * cJSON decodes "\u0000" into a NUL that ends the C string, so "a\u0000b" would read as
      * "a" and a key "gpus\u0000junk" as "gpus". Found in the text, outside strings' other
      * escapes: a backslash starts an escape only when not itself escaped. */
-    for (size_t i = 0, in_str = 0; i < len; i++) {
+    for (size_t i = 0, in_str = 0, depth = 0; i < len; i++) {
         if (copy[i] == '"') {
             in_str = !in_str;
+        } else if (!in_str && (copy[i] == '[' || copy[i] == '{') && ++depth > FP_JSON_MAX_DEPTH) {
+            int line, col;
+            line_col(copy, i, &line, &col);
+            free(copy);
+            fp__error_set(err, FP_EPARSE, origin, "%s:%d:%d: arrays and objects nested more than "
+                          "%d deep; expected at most %d levels", origin, line, col,
+                          FP_JSON_MAX_DEPTH, FP_JSON_MAX_DEPTH);
+            if (err) {
+                err->line = line;
+                err->column = col;
+            }
+            return FP_EPARSE;
+        } else if (!in_str && (copy[i] == ']' || copy[i] == '}') && depth > 0) {
+            depth--;
         } else if (in_str && copy[i] == '\\' && i + 1 < len) {
             if (len - i >= 6 && copy[i + 1] == 'u' && copy[i + 2] == '0' && copy[i + 3] == '0' &&
                 copy[i + 4] == '0' && copy[i + 5] == '0') {
@@ -62,25 +175,24 @@ fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *
         while (off > 0 && off < len && (copy[off] == ' ' || copy[off] == '\n' ||
                                         copy[off] == '\r' || copy[off] == '\t'))
             off--;
-        int line = 1, col = 1;
-        for (size_t i = 0; i < off && i < len; i++) {
-            if (copy[i] == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
+        int line, col;
+        line_col(copy, off < len ? off : len, &line, &col);
+        /* the text near the error, control characters shown as '?' (a terminal escape in a
+         * hostile file must not reach the user's terminal) */
         char near[24] = "";
         size_t k = 0;
         for (size_t i = off; i < len && k < 16 && copy[i] != '\n'; i++)
-            near[k++] = copy[i];
+            near[k++] = (unsigned char)copy[i] < 0x20 || copy[i] == 0x7f ? '?' : copy[i];
         near[k] = '\0';
         free(copy);
-        fp__error_set(err, FP_EPARSE, origin,
-                      "%s:%d:%d: JSON syntax error %s%s%s", origin, line, col,
-                      off >= len ? "at end of input" : "near '", off >= len ? "" : near,
-                      off >= len ? " (unclosed object, array or string?)" : "'");
+        if (off < len && !quote)
+            fp__error_set(err, FP_EPARSE, origin, "%s:%d:%d: JSON syntax error; expected a JSON "
+                          "document", origin, line, col);
+        else
+            fp__error_set(err, FP_EPARSE, origin,
+                          "%s:%d:%d: JSON syntax error %s%s%s", origin, line, col,
+                          off >= len ? "at end of input" : "near '", off >= len ? "" : near,
+                          off >= len ? " (unclosed object, array or string?)" : "'");
         if (err) {
             err->line = line;
             err->column = col;
@@ -88,6 +200,12 @@ fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *
         return FP_EPARSE;
     }
     free(copy);
+    char ptr[512] = "";
+    fp_status rc = check_unique_keys(root, ptr, sizeof ptr, origin, err);
+    if (rc != FP_OK) {
+        cJSON_Delete(root);
+        return rc;
+    }
     *out = root;
     return FP_OK;
 }

@@ -6,9 +6,14 @@
 #include "util/util.h"
 #include "spec/resolved.h"
 
-/* Parse len bytes (trailing garbage is an error). Syntax errors get line and column. */
+/* Parse len bytes by the rules of fp_json_check (fabplan/read.h): syntax errors with line and
+ * column, no U+0000, at most FP_JSON_MAX_DEPTH levels, each key once per object; trailing
+ * garbage is an error. */
 fp_status fp__json_parse(cJSON **out, const char *text, size_t len, const char *origin,
                          fp_error *err);
+/* fp__json_parse; quote 0: the messages never quote the text (a file a spec names). */
+fp_status fp__json_parse_quoted(cJSON **out, const char *text, size_t len, const char *origin,
+                                int quote, fp_error *err);
 
 /* cJSON_ParseWithLengthOpts(text, len, end, 1) under the lock that serialises cJSON's
  * process-wide error record; every parse goes through here. */

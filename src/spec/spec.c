@@ -29,9 +29,9 @@ static fp_status spec_wrap(fp_spec **out, cJSON *root, const char *origin, fp_er
 
 fp_status fp_spec_new(fp_spec **out, fp_error *err)
 {
-    cJSON *root = cJSON_CreateObject();
     if (out == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_spec_new: out is NULL");
+    cJSON *root = cJSON_CreateObject();
     *out = NULL;
     if (root == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
@@ -65,9 +65,10 @@ fp_status fp_spec_load(fp_spec **out, const char *path, fp_error *err)
     char *text = NULL;
     size_t len = 0;
     fp_status rc;
-    if (out)
-        *out = NULL;
-    if ((rc = fp__read_file(path, &text, &len, err)) != FP_OK)
+    if (out == NULL || path == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_spec_load: %s is NULL", out ? "path" : "out");
+    *out = NULL;
+    if ((rc = fp_read_file(path, FP_FILE_SPEC, &text, &len, err)) != FP_OK)
         return rc;
     rc = fp_spec_parse(out, text, len, path, err);
     free(text);
@@ -301,6 +302,8 @@ fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *value, fp_
 
 fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *err)
 {
+    if (spec == NULL || out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_spec_to_json: %s is NULL", spec ? "out" : "spec");
     char *s = cJSON_Print(spec->root);
     if (s == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");

@@ -342,7 +342,7 @@ fp_status fp__overrides_file(const cJSON *v, const char *base_dir, cJSON **list,
         snprintf(path, sizeof path, "%s/%s", base_dir, v->valuestring);
     else
         snprintf(path, sizeof path, "%s", v->valuestring);
-    fp_status rc = fp__read_file(path, &text, &len, err);
+    fp_status rc = fp_read_file(path, FP_FILE_OVERRIDES, &text, &len, err);
     if (rc != FP_OK) {
         if (err) {
             /* Say which spec field named the file. */
@@ -352,7 +352,9 @@ fp_status fp__overrides_file(const cJSON *v, const char *base_dir, cJSON **list,
         }
         return rc;
     }
-    rc = fp__json_parse(&file, text, len, path, err);
+    /* The spec, not the user, names this file: its content is never quoted (a spec naming
+     * /etc/shadow must not show its first line). */
+    rc = fp__json_parse_quoted(&file, text, len, path, 0, err);
     free(text);
     if (rc != FP_OK)
         return rc;

@@ -1,8 +1,11 @@
-/* fabplan — reading CSV files fabplan wrote (RFC 4180): one record split in place. */
+/* fabplan — reading CSV files fabplan wrote (RFC 4180): one record split in place
+ * (fp_csv_record, fabplan/read.h). */
 #include "util/util.h"
 
-int fp__csv_record(char **p, char **fields, int max)
+int fp_csv_record(char **p, char **fields, int max)
 {
+    if (p == NULL || *p == NULL || (fields == NULL && max > 0))
+        return 0;
     char *r = *p, *w = *p;
     int n = 0;
     if (*r == '\0')

@@ -11,10 +11,10 @@ static const char *const status_names[] = {
 
 const char *fp_strerror(fp_status status)
 {
-    int i = -(int)status;
-    if (i < 0 || i >= (int)(sizeof status_names / sizeof status_names[0]))
+    /* compared before negating: -INT_MIN overflows */
+    if ((int)status > 0 || (int)status <= -(int)(sizeof status_names / sizeof status_names[0]))
         return "unknown error";
-    return status_names[i];
+    return status_names[-(int)status];
 }
 
 void fp_error_clear(fp_error *err)

@@ -247,6 +247,8 @@ const char *fp_ratio_text(double ratio, char *buf, size_t n)
     /* The smallest q with ratio x q a whole number p: reduced by construction (a common
      * factor of p and q would give a smaller q first). Ratios come from integer port counts
      * times speeds or from a spec's "a:b", so the product is whole up to rounding. */
+    if (buf == NULL)
+        return NULL;
     if (isfinite(ratio) && ratio > 0 && ratio < 1e6)
         for (int q = 1; q <= 256; q++) {
             double p = ratio * q, r = floor(p + 0.5);

@@ -31,7 +31,11 @@ static inline uint64_t fp__hash_text(const char *s)
 }
 
 /* ---- files (util.c) ---- */
-fp_status fp__read_file(const char *path, char **out, size_t *len, fp_error *err);
+/* fp_read_file (fabplan/read.h) for a file of no kind of its own: the 4 GiB limit of a
+ * discovered fabric, pipes allowed. */
+#define fp__read_file(path, out, len, err) fp_read_file((path), FP_FILE_DISCOVERY, (out), (len), (err))
+/* Per kind, a limit that replaces the documented one when not 0 (tests only). */
+extern size_t fp__file_limit_test[FP_FILE_N_KINDS];
 /* s as one CSV cell into f: the rule of fp__csv_cell (util/text.h). */
 void fp__csv_field(FILE *f, const char *s);
 /* Close a file that was written; FP_EIO naming path and the reason when any write or the close
@@ -44,10 +48,8 @@ FILE *fp__create(const char *path, fp_error *err);
 void *fp__malloc(size_t n);
 
 /* ---- reading CSV (csv_read.c) ---- */
-/* Split the CSV record at *p in place (RFC 4180 quotes, "" inside quotes; CRLF or LF ends it):
- * each field NUL-terminated, the first max starts into fields[]. Returns the number of fields
- * (0 at the end of the text) and moves *p past the record. */
-int fp__csv_record(char **p, char **fields, int max);
+/* fp_csv_record (fabplan/read.h), by its earlier name. */
+#define fp__csv_record fp_csv_record
 
 /* ---- test-only fault injection (fault.c) ---- */
 /* FP_FAULT_STEP: a point between two steps of the publish that cannot fail, only be killed. */

@@ -86,8 +86,13 @@ int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char 
 {
     unit_sel sel;
     fp_write_options normal;
-    if (n > 0)
+    if (name != NULL && n > 0)
         name[0] = '\0';
+    if (plan == NULL || name == NULL || n == 0) {
+        fp__error_set(why, FP_EINVAL, "", "fp_plan_detail_unit: %s", plan == NULL ? "plan is NULL" :
+                      "no room for the name");
+        return 0;
+    }
     if (fp__write_options_normal(opts, &normal, "fp_plan_detail_unit", why) != FP_OK ||
         parse_selector(plan, &normal, &sel, why) != FP_OK)
         return 0;

@@ -184,6 +184,8 @@ fp_status fp_plan_to_json(const fp_plan *plan, char **out, fp_error *err)
     fp_status rc = fp__plan_need(plan, FP_STAGE_ALL, "fp_plan_to_json", err);
     if (rc != FP_OK)
         return rc;
+    if (out == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_to_json: out is NULL");
     return fp__plan_json_text(plan, NULL, -1, out, err);
 }
 

@@ -226,9 +226,10 @@ Test(robust, diff_refuses_what_it_cannot_pair, .timeout = TEST_TIMEOUT(120))
     /* a NUL hid every row after it (was exit 0 with 1 of 160 cables) */
     cr_expect_eq(run(BIN " diff a nul -o d", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "nul/cables.csv has a NUL byte at offset 401") != NULL, "%s", out);
-    /* a broken plan.json was read as "cost unknown" (exit 0) */
+    /* a broken plan.json was read as "cost unknown" (exit 0); the library's JSON reader says
+     * where (the 11 bytes '{"totals":' end inside the object: line 1, column 11) */
     cr_expect_eq(run(BIN " diff a bad -o d", out, sizeof out), 3, "%s", out);
-    cr_expect(strstr(out, "bad/plan.json is not a plan.json written by fabplan plan") != NULL, "%s", out);
+    cr_expect(strstr(out, "bad/plan.json:1:11: JSON syntax error at end of input") != NULL, "%s", out);
     cr_expect_neq(access("d", F_OK), 0, "a refused diff wrote its folder");
     /* an empty folder name read /cables.csv */
     cr_expect_eq(run(BIN " diff '' a -o d", out, sizeof out), 2, "%s", out);
@@ -343,4 +344,59 @@ Test(robust, stdout_write_error_is_exit_4, .timeout = TEST_TIMEOUT(60))
         cr_expect(strstr(out, "cannot write to standard output: No space left on device") != NULL,
                   "%s: %s", cmds[i], out);
     }
+}
+
+/* Issue 26 item 6: every file is read by one bounded reader. A 25-byte spec naming /dev/zero
+ * as its overrides file read until the OOM killer came (23 GB on a6fa17a): now an error once
+ * the 64 MiB limit is passed, exit 3; diff's cables.csv must be a regular file, so /dev/zero
+ * there is refused before reading. Item 11: a file the spec names is never quoted (a spec
+ * naming /etc/shadow showed its first 16 bytes). */
+Test(robust, every_input_is_bounded, .timeout = TEST_TIMEOUT(60))
+{
+    char out[8192];
+    put_file("zero.json", "{\"overrides\":\"/dev/zero\"}");
+    cr_expect_eq(run(BIN " validate zero.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/dev/zero is larger than 64 MiB, the limit of an overrides file") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " sweep zero.json --gpus 64..128:64", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/dev/zero is larger than 64 MiB") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate /dev/zero", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/dev/zero is larger than 64 MiB, the limit of a spec") != NULL, "%s", out);
+    /* a file that is not JSON, named by the spec: its position, never its text */
+    put_file("secret", "root:SECRET-HASH:20228:0:99999:7:::\n");
+    put_file("shadow.json", "{\"overrides\":\"secret\"}");
+    cr_expect_eq(run(BIN " validate shadow.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "secret:1:1: JSON syntax error; expected a JSON document") != NULL, "%s", out);
+    cr_expect(strstr(out, "SECRET") == NULL && strstr(out, "root") == NULL, "%s", out);
+    cr_expect_eq(run(BIN " compare shadow.json --gpus 64", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "SECRET") == NULL && strstr(out, "root") == NULL, "%s", out);
+    /* diff: cables.csv a device, plan.json with U+0000 (the CLI's own JSON reader ran cJSON
+     * directly, without the library's rule) */
+    cr_assert_eq(run(BIN " plan --gpus 64 --formats json,cables -o p1 >/dev/null && mkdir -p p2 && "
+                     "cp p1/plan.json p2/ && ln -s /dev/zero p2/cables.csv", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " diff p1 p2", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "p2/cables.csv is a device; expected a file of a plan folder") != NULL, "%s", out);
+    cr_assert_eq(run("mkdir -p p3 && cp p1/cables.csv p3/ && sed 's/\"default\"/\"def\\\\u0000ault\"/' p1/plan.json > p3/plan.json "
+                     "&& grep -c 'u0000' p3/plan.json", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(run(BIN " diff p1 p3", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "p3/plan.json: \\u0000 (a NUL character) in a string") != NULL, "%s", out);
+}
+
+/* Issue 26 item 11: a key twice in a catalog or an overrides file was ignored (cJSON keeps
+ * both, lookups see the first): an error naming the key and its pointer, exit 3, like a spec. */
+Test(robust, duplicate_keys_in_every_file)
+{
+    char out[8192];
+    put_file("cat.json", "{\"parts\":[{\"id\":\"x-switch\",\"type\":\"switch\",\"ports\":64,\"port_gbps\":400,"
+          "\"price_usd\":1,\"price_usd\":2}]}");
+    cr_expect_eq(run(BIN " validate --catalog cat.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "cat.json: /parts/0/price_usd: key \"price_usd\" appears more than once") != NULL, "%s", out);
+    put_file("cat2.json", "{\"parts\":[],\"parts\":[{\"id\":\"nvidia-qm9700\",\"type\":\"switch\",\"ports\":64,\"port_gbps\":400,\"price\":1}]}");
+    cr_expect_eq(run(BIN " catalog list --catalog cat2.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/parts: key \"parts\" appears more than once") != NULL, "%s", out);
+    put_file("ov.json", "{\"cables\":[],\"cables\":[{\"a\":\"x\"}]}");
+    put_file("ovspec.json", "{\"cluster\":{\"gpus\":64},\"overrides\":\"ov.json\"}");
+    cr_expect_eq(run(BIN " validate ovspec.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "ov.json: /cables: key \"cables\" appears more than once") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " sweep ovspec.json --gpus 64..128:64", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "ov.json: /cables: key \"cables\" appears more than once") != NULL, "%s", out);
 }

@@ -22,14 +22,6 @@ static void tmpdir(char *buf, size_t n)
     scratch_dir_in(buf, n, access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", "pub");
 }
 
-static void put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* "name size crc;" for every entry of dir and one level below, sorted: equal strings mean the
  * same files with the same bytes (and the same links). */
 static int name_cmp(const void *a, const void *b)
