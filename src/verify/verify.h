@@ -8,10 +8,15 @@
 #include "fabric/fabric.h"
 #include "fabplan/verify.h"
 
-/* A table of (text, text) keys to an index, open addressing; the keys are borrowed. */
+/* A table of (text, text) keys to an index, open addressing; the keys are borrowed. One slot
+ * is one cache line's quarter: the hash is compared before the texts. */
+typedef struct vf_slot {
+    const char *a, *b;
+    uint64_t h;
+    int64_t val;                /* -1: empty */
+} vf_slot;
 typedef struct vf_map {
-    const char **a, **b;
-    int64_t *val;
+    vf_slot *slot;
     int64_t cap, n;
 } vf_map;
 fp_status fp__vf_map_init(vf_map *m, int64_t expect);
