@@ -505,6 +505,7 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     if (v == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     v->ignore_speed = o->ignore_speed;
+    fp__copy_str(v->plan_dir, sizeof v->plan_dir, o->plan_dir);
     snprintf(v->discovery, sizeof v->discovery, "%s%s%s", o->ibnetdiscover ? o->ibnetdiscover : "",
              o->ibnetdiscover && lldp ? " + " : "", lldp ? lldp : "");
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
