@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "helpers.h"
 #include "write/writers.h"
-/* The Rack elevation of dgx-h100-4su-networks has 60 rack columns and the U column. */
+/* The Rack elevation of SUPERPOD_V1 (tests/helpers.h) has 60 rack columns and the U column. */
 #define XL_MAX_COLS 72
 #include "xlsx_read.h"
 #include "xlsx_eval.h"
@@ -166,6 +166,46 @@ Test(write_xlsx, sheet_continues_past_the_row_limit)
     /* The order of sheets: continuations follow their first sheet. */
     cr_expect_eq(sheet_index(path, "Ports (2)"), sheet_index(path, "Ports") + 1);
     cr_expect_eq(sheet_index(path, "Racks"), sheet_index(path, "Ports (3)") + 1);
+    fp_plan_free(p);
+}
+
+/* Issue 27: the Rack elevation stopped at 16,382 racks, silently (a plan with 18,181 racks
+ * drew 1,799 fewer). With the racks per sheet lowered to 10, every rack of the plan (its Racks,
+ * fp_plan_rack, in floor order) heads one column of "Rack elevation", "Rack elevation (2)", ...
+ * once, in order: ceil(racks / 10) sheets of 10 racks but the last, each with its U column. */
+Test(write_xlsx, rack_elevation_continues_past_the_column_limit)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128], name[32];
+    fp_error err = { 0 };
+    tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    size_t was = fp__xlsx_test_elevation_racks(10);
+    fp_status rc = fp__write_xlsx(p, path, NULL, &err);
+    fp__xlsx_test_elevation_racks(was);
+    cr_assert_eq(rc, FP_OK, "%s", err.msg);
+    size_t racks = fp_plan_rack_count(p), seen = 0;
+    cr_assert_gt(racks, 20, "the test wants at least three sheets");
+    int sheets = (int)((racks + 9) / 10);
+    static xl_row row;
+    for (int k = 1; k <= sheets; k++) {
+        snprintf(name, sizeof name, k == 1 ? "Rack elevation" : "Rack elevation (%d)", k);
+        char *xml = sheet_named(path, name);
+        const char *pos = xml;
+        cr_assert(xl_next_row(&pos, &row));
+        cr_expect_str_eq(row.v[0], "U", "%s", name);
+        size_t on_sheet = 0;
+        for (int c = 1; c < XL_MAX_COLS && row.present[c]; c++, on_sheet++, seen++) {
+            fp_rack_info ra;
+            cr_assert_eq(fp_plan_rack(p, seen, &ra, NULL), FP_OK);
+            cr_expect_str_eq(row.v[c], ra.name, "%s column %d", name, c + 1);
+        }
+        cr_expect_eq(on_sheet, k < sheets ? 10 : racks - 10 * (size_t)(sheets - 1), "%s", name);
+        free(xml);
+    }
+    cr_expect_eq(seen, racks);
+    snprintf(name, sizeof name, "Rack elevation (%d)", sheets + 1);
+    cr_expect_eq(sheet_index(path, name), 0);
     fp_plan_free(p);
 }
 
@@ -1184,7 +1224,7 @@ Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60)
                   "\"layout\":{\"cabling\":\"structured\"}}");
     same_bytes_one_or_two_threads(p, "structured", 300, segs);
     fp_plan_free(p);
-    p = plan_from_preset("dgx-h100-4su-networks");
+    p = plan_from_preset(SUPERPOD_V1);
     same_bytes_one_or_two_threads(p, "dgx-h100-4su-networks", 300, nets);
     fp_plan_free(p);
     p = plan_from("{\"name\":\"tiny\",\"cluster\":{\"gpus\":64},\"media\":{\"default\":\"MMF\"},"
@@ -1234,10 +1274,10 @@ Test(write_xlsx, medium_first_on_a_parts_last_row_keeps_the_bytes, .timeout = TE
 
 /* ---- the cluster's other networks (spec `networks`) ---- */
 
-/* The dgx-h100-4su-networks plan with its plan.xlsx written alone; path: the workbook's. */
+/* The SUPERPOD_V1 plan with its plan.xlsx written alone; path: the workbook's. */
 static fp_plan *networks_workbook(char path[128])
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     char dir[64];
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
@@ -1248,7 +1288,7 @@ static fp_plan *networks_workbook(char path[128])
     return p;
 }
 
-/* dgx-h100-4su-networks: the BOM sheet lists the compute fabric's lines (with their category
+/* SUPERPOD_V1: the BOM sheet lists the compute fabric's lines (with their category
  * subtotals) and "Subtotal compute fabric", then each network's lines and "Subtotal <network>
  * network", then "Whole cluster" = the sum of those subtotals. The expected figures are re-added
  * here line by line, quantity x unit price, from the plan's BOM lines (the compute fabric's
@@ -1365,7 +1405,7 @@ Test(write_xlsx, bom_grouped_by_network_with_subtotals)
     fp_plan_free(p);
 }
 
-/* dgx-h100-4su-networks on the Rack elevation: every network device that takes rack units is
+/* SUPERPOD_V1 on the Rack elevation: every network device that takes rack units is
  * drawn in its rack (the management racks get columns after the compute racks) with its name in
  * its top unit, in a fill of its own: one per network role for switches, one for the extra
  * endpoints, none shared with the compute servers, leaves or spines, and each is the fill of its
