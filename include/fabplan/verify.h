@@ -77,8 +77,9 @@ FP_EXPORT int fp_verify_differs(const fp_verify *v);
  *  "unknown-device", "not-yet"; "?" out of range. Static, never NULL. */
 FP_EXPORT const char *fp_verify_status_name(fp_verify_status s);
 
-/** Write verify.csv and verify-summary.json into dir (created if missing), all or nothing as
- *  fp_plan_write publishes. Errors: FP_EINVAL (NULL), FP_EIO, FP_ENOMEM. */
+/** Write verify.csv, verify-summary.json and verify.xlsx (the crew's Fix list) into dir
+ *  (created if missing), all or nothing as fp_plan_write publishes.
+ *  Errors: FP_EINVAL (NULL), FP_EIO, FP_ENOMEM. */
 FP_EXPORT fp_status fp_verify_write(const fp_verify *v, const char *dir, fp_error *err);
 
 /** Free a result (NULL is fine). */

@@ -1,5 +1,5 @@
 /* fabplan verify PLAN_DIR --ibnetdiscover FILE | --lldp FILE|DIR [...]: the built fabric against its plan, from
- * what the fabric itself reports. Writes verify.csv and verify-summary.json (all or nothing);
+ * what the fabric itself reports. Writes verify.csv, verify-summary.json and verify.xlsx (all or nothing);
  * exits 0 when every planned link is ok (or of a later phase), 1 when anything differs. */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,8 @@ static void verify_usage(FILE *f)
           "from what the fabric reports, and say cable by cable what is wrong and how to fix it.\n"
           "Writes DIR/verify.csv (one row per planned link, then one per link the plan lacks:\n"
           "ok, missing, unexpected, wrong-port, wrong-device, swapped, degraded, unknown-device,\n"
-          "not-yet) and DIR/verify-summary.json. Exit 0 when every planned link is ok (or not\n"
+          "not-yet), DIR/verify-summary.json and DIR/verify.xlsx (the Fix list for the crew,\n"
+          "by hall, row, rack and U). Exit 0 when every planned link is ok (or not\n"
           "yet due), 1 when anything differs, 2 usage, 3 a file that is not what it claims\n"
           "(named with its line), 4 I/O or out of memory.\n\n"
           "  --ibnetdiscover FILE  what ibnetdiscover printed (its default topology form or -p)\n"
@@ -107,7 +108,7 @@ int cmd_verify(int argc, char **argv)
             if (fp_verify_count(v, (fp_verify_status)s) > 0)
                 printf("  %-15s %zu\n", fp_verify_status_name((fp_verify_status)s),
                        fp_verify_count(v, (fp_verify_status)s));
-        printf("  wrote %s/: verify.csv, verify-summary.json\n", out);
+        printf("  wrote %s/: verify.csv, verify-summary.json, verify.xlsx\n", out);
     }
     int rc = fp_verify_differs(v) ? EXIT_FAIL : EXIT_OK;
     fp_verify_free(v);

@@ -22,28 +22,38 @@ fp_status fp__vf_map_init(vf_map *m, int64_t expect)
     m->cap = 16;
     while (m->cap < expect * 2 + 2)
         m->cap *= 2;
-    m->a = calloc((size_t)m->cap, sizeof *m->a);
-    m->b = calloc((size_t)m->cap, sizeof *m->b);
-    m->val = malloc((size_t)m->cap * sizeof *m->val);
-    if (m->a == NULL || m->b == NULL || m->val == NULL) {
+    m->slot = malloc((size_t)m->cap * sizeof *m->slot);
+    if (m->slot == NULL) {
         fp__vf_map_free(m);
         return FP_ENOMEM;
     }
-    memset(m->val, 0xff, (size_t)m->cap * sizeof *m->val);
+    for (int64_t i = 0; i < m->cap; i++)
+        m->slot[i] = (vf_slot){ NULL, NULL, 0, -1 };
     return FP_OK;
 }
 
+/* FNV-1a of both texts, its bits mixed down (splitmix64's finalizer): the table is indexed by
+ * the low bits, which FNV-1a alone leaves clustered for names that differ in a digit. */
 static uint64_t hash2(const char *a, const char *b)
 {
-    return fp__hash_text(a) * 31u ^ fp__hash_text(b);
+    uint64_t h = fp__hash_text(a) * 31u ^ fp__hash_text(b);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
 }
 
-static int64_t slot_of(const vf_map *m, const char *a, const char *b)
+/* The slot of (a, b) with hash h: where it is, or the empty slot it would go to. */
+static vf_slot *slot_h(const vf_map *m, const char *a, const char *b, uint64_t h)
 {
-    uint64_t h = hash2(a, b) & (uint64_t)(m->cap - 1);
-    while (m->val[h] >= 0 && (strcmp(m->a[h], a) != 0 || strcmp(m->b[h], b) != 0))
-        h = (h + 1) & (uint64_t)(m->cap - 1);
-    return (int64_t)h;
+    uint64_t s = h & (uint64_t)(m->cap - 1);
+    for (;;) {
+        vf_slot *e = &m->slot[s];
+        if (e->val < 0 || (e->h == h && strcmp(e->a, a) == 0 && strcmp(e->b, b) == 0))
+            return e;
+        s = (s + 1) & (uint64_t)(m->cap - 1);
+    }
 }
 
 int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v)
@@ -53,22 +63,18 @@ int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v)
         if (fp__vf_map_init(&g, m->cap) != FP_OK)
             return -2;
         for (int64_t i = 0; i < m->cap; i++)
-            if (m->val[i] >= 0) {
-                int64_t s = slot_of(&g, m->a[i], m->b[i]);
-                g.a[s] = m->a[i];
-                g.b[s] = m->b[i];
-                g.val[s] = m->val[i];
+            if (m->slot[i].val >= 0) {
+                *slot_h(&g, m->slot[i].a, m->slot[i].b, m->slot[i].h) = m->slot[i];
                 g.n++;
             }
         fp__vf_map_free(m);
         *m = g;
     }
-    int64_t s = slot_of(m, a, b);
-    if (m->val[s] >= 0)
-        return m->val[s];
-    m->a[s] = a;
-    m->b[s] = b;
-    m->val[s] = v;
+    uint64_t h = hash2(a, b);
+    vf_slot *e = slot_h(m, a, b, h);
+    if (e->val >= 0)
+        return e->val;
+    *e = (vf_slot){ a, b, h, v };
     m->n++;
     return v;
 }
@@ -77,14 +83,12 @@ int64_t fp__vf_map_get(const vf_map *m, const char *a, const char *b)
 {
     if (m->cap == 0)
         return -1;
-    return m->val[slot_of(m, a, b)];
+    return slot_h(m, a, b, hash2(a, b))->val;
 }
 
 void fp__vf_map_free(vf_map *m)
 {
-    free(m->a);
-    free(m->b);
-    free(m->val);
+    free(m->slot);
     memset(m, 0, sizeof *m);
 }
 
@@ -355,28 +359,23 @@ static fp_status add_row(fp_verify *v, fp_verify_status s, int64_t p, int64_t d,
     return FP_OK;
 }
 
-static fp_status classify(fp_verify *v, fp_error *err)
+/* pe: the planned ends, (device, port) -> 2 x planned link + end. */
+static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
 {
     int64_t np = v->n_plink, nd = v->disc.n_link;
-    vf_map pe, de;
+    vf_map de;
     unsigned char *used = calloc((size_t)nd + 1, 1);
     int64_t *prow = malloc(((size_t)np + 1) * sizeof *prow);
     v->row = calloc((size_t)(np + nd) + 1, sizeof *v->row);
-    if (used == NULL || prow == NULL || v->row == NULL || fp__vf_map_init(&pe, np * 2) != FP_OK) {
+    if (used == NULL || prow == NULL || v->row == NULL) {
         free(used);
         free(prow);
         FP_FAIL(err, FP_ENOMEM, "verify", "out of memory matching %" PRId64 " links", np);
     }
     if (fp__vf_map_init(&de, nd * 2) != FP_OK) {
-        fp__vf_map_free(&pe);
         free(used);
         free(prow);
         FP_FAIL(err, FP_ENOMEM, "verify", "out of memory matching %" PRId64 " links", np);
-    }
-    for (int64_t i = 0; i < np; i++) {
-        fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
-        fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
-        prow[i] = -1;
     }
     for (int64_t i = 0; i < nd; i++)
         for (int k = 0; k < 2; k++)
@@ -425,7 +424,7 @@ static fp_status classify(fp_verify *v, fp_error *err)
         int k = (int)(e & 1);
         if (OTHER(l, k, 0) == NULL)
             continue;
-        int64_t q = fp__vf_map_get(&pe, OTHER(l, k, 0), OTHER(l, k, 1));
+        int64_t q = fp__vf_map_get(pe, OTHER(l, k, 0), OTHER(l, k, 1));
         if (q < 0 || !(q & 1) || (q >> 1) == i || v->row[q >> 1].status != FP_VERIFY_N_STATUS)
             continue;
         int64_t j = q >> 1;
@@ -484,7 +483,6 @@ static fp_status classify(fp_verify *v, fp_error *err)
         add_row(v, s, -1, i, -1, flip, err);
     }
 #undef OTHER
-    fp__vf_map_free(&pe);
     fp__vf_map_free(&de);
     free(used);
     free(prow);
@@ -507,6 +505,7 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     if (v == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     v->ignore_speed = o->ignore_speed;
+    fp__copy_str(v->plan_dir, sizeof v->plan_dir, o->plan_dir);
     snprintf(v->discovery, sizeof v->discovery, "%s%s%s", o->ibnetdiscover ? o->ibnetdiscover : "",
              o->ibnetdiscover && lldp ? " + " : "", lldp ? lldp : "");
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
@@ -546,7 +545,7 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     if (rc == FP_OK && lldp != NULL)
         rc = fp__vf_read_lldp(v, lldp, &pe, err);
     if (rc == FP_OK)
-        rc = classify(v, err);
+        rc = classify(v, &pe, err);
     /* keep the texts the rows point into; the row arrays of the tables go */
     v->text[0] = cab.text;
     v->text[1] = ib.text;

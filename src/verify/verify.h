@@ -8,10 +8,15 @@
 #include "fabric/fabric.h"
 #include "fabplan/verify.h"
 
-/* A table of (text, text) keys to an index, open addressing; the keys are borrowed. */
+/* A table of (text, text) keys to an index, open addressing; the keys are borrowed. One slot
+ * is one cache line's quarter: the hash is compared before the texts. */
+typedef struct vf_slot {
+    const char *a, *b;
+    uint64_t h;
+    int64_t val;                /* -1: empty */
+} vf_slot;
 typedef struct vf_map {
-    const char **a, **b;
-    int64_t *val;
+    vf_slot *slot;
     int64_t cap, n;
 } vf_map;
 fp_status fp__vf_map_init(vf_map *m, int64_t expect);
@@ -114,11 +119,20 @@ struct fp_verify {
     size_t count[FP_VERIFY_N_STATUS];
     int ignore_speed;
     char discovery[1024];
+    char plan_dir[1024];
     vf_map dev_loc;             /* device -> 2 x a planned link with an end on it + that end */
 };
 
-/* Write verify.csv / verify-summary.json at path (verify_out.c). */
+/* Write verify.csv / verify-summary.json at path (verify_out.c), verify.xlsx (verify_xlsx.c). */
 fp_status fp__vf_write_csv(const fp_verify *v, const char *path, fp_error *err);
 fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *err);
+fp_status fp__vf_write_xlsx(const fp_verify *v, const char *path, fp_error *err);
+
+/* Row r's fix for the crew (empty when ok or not yet due), into buf (verify_out.c). */
+void fp__vf_fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r);
+/* Where the crew works on row r: the planned end to put right (a missing or slow link's A
+ * end), or for a link the plan lacks its end on a device of the plan (location "" when
+ * neither is). */
+void fp__vf_work_end(const fp_verify *v, const vf_row *r, vf_end *out);
 
 #endif

@@ -109,17 +109,84 @@ static int64_t add_node(vf_disc *d, const char *id, uint64_t guid, const char *d
     return d->n_node++;
 }
 
+/* (node, port) -> 2 x link + end: an integer table, open addressing. */
+typedef struct end_map {
+    uint64_t *key;              /* node << 16 | port, + 1 (0: empty) */
+    int64_t *val;
+    int64_t cap, n;
+} end_map;
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebULL;
+    return h ^ (h >> 31);
+}
+
+static int64_t *end_slot(const end_map *m, uint64_t key)
+{
+    uint64_t s = mix(key) & (uint64_t)(m->cap - 1);
+    while (m->key[s] != 0 && m->key[s] != key)
+        s = (s + 1) & (uint64_t)(m->cap - 1);
+    m->key[s] = key;            /* end_put's: the slot is claimed */
+    return &m->val[s];
+}
+
+static int64_t end_get(const end_map *m, int64_t node, int port)
+{
+    uint64_t key = ((uint64_t)node << 16 | (uint64_t)port) + 1;
+    uint64_t s = mix(key) & (uint64_t)(m->cap - 1);
+    while (m->key[s] != 0 && m->key[s] != key)
+        s = (s + 1) & (uint64_t)(m->cap - 1);
+    return m->key[s] == key ? m->val[s] : -1;
+}
+
+static fp_status end_init(end_map *m, int64_t cap)
+{
+    m->cap = cap;
+    m->n = 0;
+    m->key = calloc((size_t)cap, sizeof *m->key);
+    m->val = malloc((size_t)cap * sizeof *m->val);
+    return m->key && m->val ? FP_OK : FP_ENOMEM;
+}
+
+static void end_free(end_map *m)
+{
+    free(m->key);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+static fp_status end_put(end_map *m, int64_t node, int port, int64_t v)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        end_map g;
+        if (end_init(&g, m->cap * 2) != FP_OK) {
+            end_free(&g);
+            return FP_ENOMEM;
+        }
+        for (int64_t i = 0; i < m->cap; i++)
+            if (m->key[i] != 0) {
+                *end_slot(&g, m->key[i]) = m->val[i];
+                g.n++;
+            }
+        end_free(m);
+        *m = g;
+    }
+    *end_slot(m, ((uint64_t)node << 16 | (uint64_t)port) + 1) = v;
+    m->n++;
+    return FP_OK;
+}
+
 /* Each link once: the second sighting of a port pair (the far end's own line) is dropped; a
  * port listed with two different far ends is an error. */
-static fp_status add_link(vf_disc *d, vf_map *ends, int64_t n0, int p0, int64_t n1, int p1,
+static fp_status add_link(vf_disc *d, end_map *ends, int64_t n0, int p0, int64_t n1, int p1,
                           int width, int mbps, const char *rate, int line, const char *path,
                           fp_error *err)
 {
-    char k0[48], k1[48];
-    snprintf(k0, sizeof k0, "%" PRId64 "/%d", n0, p0);
-    snprintf(k1, sizeof k1, "%" PRId64 "/%d", n1, p1);
-    /* keyed by node index and port: the id strings are not unique in the -p form */
-    int64_t s0 = fp__vf_map_get(ends, "", k0), s1 = fp__vf_map_get(ends, "", k1);
+    int64_t s0 = end_get(ends, n0, p0), s1 = end_get(ends, n1, p1);
     if (s0 >= 0 || s1 >= 0) {
         int64_t s = s0 >= 0 ? s0 : s1;
         const vf_dlink *l = &d->link[s];
@@ -144,24 +211,10 @@ static fp_status add_link(vf_disc *d, vf_map *ends, int64_t n0, int p0, int64_t 
     l->mbps = mbps;
     snprintf(l->rate, sizeof l->rate, "%s", rate);
     l->line = line;
-    /* the map borrows its keys: these two are freed with it (free_end_keys) */
-    char *c0 = strdup(k0), *c1 = strdup(k1);
-    if (c0 == NULL || c1 == NULL || fp__vf_map_put(ends, "", c0, d->n_link) == -2 ||
-        fp__vf_map_put(ends, "", c1, d->n_link) == -2) {
-        free(c0);
-        free(c1);
+    if (end_put(ends, n0, p0, d->n_link) != FP_OK || end_put(ends, n1, p1, d->n_link) != FP_OK)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
-    }
     d->n_link++;
     return FP_OK;
-}
-
-static void free_end_keys(vf_map *m)
-{
-    for (int64_t i = 0; i < m->cap; i++)
-        if (m->val[i] >= 0)
-            free((char *)m->b[i]);
-    fp__vf_map_free(m);
 }
 
 /* The next line of the text at *at, NUL-terminated in place (a CR before the LF dropped), its
@@ -193,15 +246,16 @@ static int starts(const char *s, const char *w)
 /* The topology form. */
 static fp_status read_topology(vf_disc *d, const char *path, fp_error *err)
 {
-    vf_map ids = { 0 }, ends = { 0 };
+    vf_map ids = { 0 };
+    end_map ends = { 0 };
     ref *refs = NULL;
     int64_t n_ref = 0, cap_ref = 0, cur = -1;
     uint64_t next_guid = 0;
     fp_status rc = FP_OK;
     char q[80];
-    if (fp__vf_map_init(&ids, 4096) != FP_OK || fp__vf_map_init(&ends, 16384) != FP_OK) {
+    if (fp__vf_map_init(&ids, 4096) != FP_OK || end_init(&ends, 16384) != FP_OK) {
         fp__vf_map_free(&ids);
-        fp__vf_map_free(&ends);
+        end_free(&ends);
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
     }
     int line = 0;
@@ -291,7 +345,7 @@ static fp_status read_topology(vf_disc *d, const char *path, fp_error *err)
     }
     free(refs);
     fp__vf_map_free(&ids);
-    free_end_keys(&ends);
+    end_free(&ends);
     return rc;
 }
 
@@ -352,12 +406,13 @@ static int ports_end(char **s, int *sw, int *port, uint64_t *guid, int *width, i
  * description (a CA's port GUID is not its node's). */
 static fp_status read_ports(vf_disc *d, const char *path, fp_error *err)
 {
-    vf_map nodes = { 0 }, ends = { 0 };
+    vf_map nodes = { 0 };
+    end_map ends = { 0 };
     fp_status rc = FP_OK;
     char q[80];
-    if (fp__vf_map_init(&nodes, 4096) != FP_OK || fp__vf_map_init(&ends, 16384) != FP_OK) {
+    if (fp__vf_map_init(&nodes, 4096) != FP_OK || end_init(&ends, 16384) != FP_OK) {
         fp__vf_map_free(&nodes);
-        fp__vf_map_free(&ends);
+        end_free(&ends);
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
     }
     d->ports_form = 1;
@@ -414,7 +469,7 @@ static fp_status read_ports(vf_disc *d, const char *path, fp_error *err)
         rc = bad(err, path, line > 0 ? line : 1, "%s", "no link; expected the output of "
                  "ibnetdiscover -p");
     fp__vf_map_free(&nodes);
-    free_end_keys(&ends);
+    end_free(&ends);
     return rc;
 }
 

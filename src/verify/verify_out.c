@@ -51,8 +51,28 @@ static void planned_rate(char *buf, size_t n, const vf_plink *p, int lldp)
         snprintf(buf, n, "%s (%d Gb/s)", fp__ib_link_text(p->gbps, r, sizeof r), p->gbps);
 }
 
+/* Where the crew works on row r: the planned end to put right (the A end of a missing or slow
+ * link), or for a link the plan lacks the end on a device of the plan. */
+void fp__vf_work_end(const fp_verify *v, const vf_row *r, vf_end *out)
+{
+    static const char *const none[4] = { "", "", "", "" };
+    const vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
+    const vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
+    if (p != NULL) {
+        *out = l != NULL && r->status != FP_VERIFY_DEGRADED &&
+               same_end(l, r->flip, p->a.device, p->a.port) ? p->z : p->a;
+        return;
+    }
+    int k = l->device[r->flip] != NULL ? r->flip : 1 - r->flip;
+    const char *const *loc = dev_loc(v, l->device[k]);
+    for (int c = 0; c < 4; c++)
+        out->loc[c] = loc ? loc[c] : none[c];
+    out->device = found_dev(v, l, k);
+    out->port = l->pname[k];
+}
+
 /* The one imperative line for the crew. */
-static void fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r)
+void fp__vf_fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r)
 {
     char l1[64], l2[64], pr[48];
     const vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
@@ -142,7 +162,7 @@ fp_status fp__vf_write_csv(const fp_verify *v, const char *path, fp_error *err)
         const char *const *al = p ? p->a.loc : none, *const *zl = p ? p->z.loc : none;
         int fa = r->flip, fz = 1 - r->flip;
         char fix[768];
-        fix_text(fix, sizeof fix, v, r);
+        fp__vf_fix_text(fix, sizeof fix, v, r);
         const char *row[] = {
             p ? p->cable : "", fp_verify_status_name(r->status),
             al[0], al[1], al[2], al[3], p ? p->a.device : "", p ? p->a.port : "",
@@ -310,9 +330,9 @@ out:
 
 fp_status fp_verify_write(const fp_verify *v, const char *dir, fp_error *err)
 {
-    static const char *const names[2] = { "verify.csv", "verify-summary.json" };
-    fp_status (*const writers[2])(const fp_verify *, const char *, fp_error *) = {
-        fp__vf_write_csv, fp__vf_write_summary
+    static const char *const names[3] = { "verify.csv", "verify-summary.json", "verify.xlsx" };
+    fp_status (*const writers[3])(const fp_verify *, const char *, fp_error *) = {
+        fp__vf_write_csv, fp__vf_write_summary, fp__vf_write_xlsx
     };
     fp_publish *pub;
     fp_status rc;
@@ -320,7 +340,7 @@ fp_status fp_verify_write(const fp_verify *v, const char *dir, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_write: NULL argument");
     if ((rc = fp_publish_begin(dir, &pub, err)) != FP_OK)
         return rc;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         char path[4600];
         if ((rc = fp_publish_path(pub, names[i], path, sizeof path, err)) != FP_OK ||
             (rc = writers[i](v, path, err)) != FP_OK) {

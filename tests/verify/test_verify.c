@@ -395,6 +395,27 @@ Test(verify, lldp_every_status_by_hand)
     cr_assert(strstr(sum, "\"lldp_ends_disagree\":\t1,") != NULL, "%s", sum);
     cr_assert(strstr(sum, "\"form\":\t\"lldp\",") != NULL, "%s", sum);
     free(sum);
+    /* verify.xlsx's Fix list: the 9 rows that need work, by hall, row, rack, U of the end to
+     * work on, then device, then verify.csv order. Ends: E2 (slow: its A end n2, K01 U2), E7
+     * (missing: A end n4, U4) and E10 (the A end to move: n4, U4); K02 U41 leaf2: E3, E4 (Z
+     * ends), E6 (Z end planned on leaf2); U42 leaf1: E5 (Z), the unplanned leaf1 swp30 (the
+     * end that reported it); K03 spine1: the link to rogue-sw. */
+    static const char *const order[] = {
+        "check cable E2", "with cable E7", "move it to n4 eth2", "swapped with E4",
+        "swapped with E3", "from leaf1 swp5 to leaf2 swp3", "from swp4 to swp3",
+        "remove the cable from leaf1 swp30", "or correct its system name",
+    };
+    char cmd[600], xml[65536];
+    snprintf(cmd, sizeof cmd, "unzip -p %s/verify.xlsx xl/worksheets/sheet1.xml", dir);
+    cr_assert_eq(run_shell(cmd, xml, sizeof xml), 0, "%s", xml);
+    const char *at = xml;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *f = strstr(at, order[i]);
+        cr_assert_not_null(f, "Fix list row %zu \"%s\" not after the row before it", i + 1,
+                           order[i]);
+        at = f;
+    }
+    cr_assert(strstr(xml, "with cable E7") && !strstr(xml, "E1 H1"), "ok rows are not listed");
     fp_verify_free(v);
 }
 
