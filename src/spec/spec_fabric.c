@@ -459,13 +459,22 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
                     "%s: %s has %dG ports, which cannot take the %dG uplinks of the %s below it; expected a list of switch models, leaf first, with %dG ports above the leaf (e.g. [\"%s\", \"nvidia-sn4600c\"])",
                     p, t->model.id, t->model.port_gbps, t->gbps_down, rs->tier[i - 1].model.id,
                     t->gbps_down, rs->tier[0].model.id);
+        /* A port the speed divides but no breakout splits: say so and cite the part's source
+         * (its published port modes); co-packaged optics split only with far-end modules on
+         * its optical lanes, which the catalog does not model. */
+        char why[400] = "";
+        if (t->model.port_gbps % t->gbps_down == 0)
+            snprintf(why, sizeof why,
+                     t->model.cpo ? "; co-packaged optics: no %dG breakout modelled (a split port needs far-end modules on its own optical lanes); part source: %s"
+                                  : "; the catalog gives no %dG breakout; part source: %s",
+                     t->gbps_down, t->model.source);
         if (i == 0 && rs->n_gbps == 0)
             FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)",
-                    p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down);
+                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)%s",
+                    p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down, why);
         FP_FAIL(err, FP_EINVAL, p,
-                "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
-                p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
+                "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG%s",
+                p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down, why);
     }
     if (bu == 0 && b != 0 && i + 1 < top && t->model.uplink_ports > 0)
         FP_FAIL(err, FP_EINVAL, p,

@@ -299,7 +299,7 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
     fp_error err = { 0 };
     fp_catalog *cat = NULL;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
-    int planned = 0, refused = 0;
+    int planned = 0, refused = 0, cited = 0;
     for (int topo = 0; topo < 2; topo++)
     for (size_t i = 0; i < fp_catalog_count(cat); i++) {
         const fp_part *nic = fp_catalog_part(cat, i);
@@ -307,7 +307,7 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
             continue;
         for (size_t j = 0; j < fp_catalog_count(cat); j++) {
             const fp_part *sw = fp_catalog_part(cat, j);
-            if (sw->type != FP_PART_SWITCH || sw->line_cards > 0 || !speeds_fit(nic, sw))
+            if (sw->type != FP_PART_SWITCH || sw->line_cards > 0)
                 continue;
             char json[512];
             snprintf(json, sizeof json,
@@ -315,6 +315,20 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
                      "\"fabric\":{\"topology\":\"%s\",\"switch\":\"%s\"}}",
                      nic->id, nic->ports >= 8 ? 1 : 8, topo ? "rail-optimized" : "clos", sw->id);
             int common = (fp_part_protocols(nic) & fp_part_protocols(sw)) != 0;
+            /* The speed divides the port's but no breakout splits it: refused, citing the
+             * part's source (its published port modes), co-packaged optics said so. */
+            if (!speeds_fit(nic, sw)) {
+                if (sw->port_gbps % nic->port_gbps != 0)
+                    continue;
+                cr_expect_eq(plan_error(json, &err), FP_EINVAL, "%s on %s", nic->id, sw->id);
+                char head[41];
+                snprintf(head, sizeof head, "%s", sw->source);
+                cr_expect(strstr(err.msg, "part source: ") && strstr(err.msg, head) &&
+                              (!sw->cpo || strstr(err.msg, "co-packaged optics: no")),
+                          "%s", err.msg);
+                cited++;
+                continue;
+            }
             /* An 800G NIC on 200G lanes (XDR) on an 800G switch on 100G lanes: no catalog cable
              * has two lane rates, and their 800G modules share no optic (the 200G-lane 800G DR4
              * takes MPO-12/APC, the 100G-lane DR8/SR8 MPO-16): refused, citing both parts' lane
@@ -348,6 +362,10 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
      * failed); twice, once per topology. */
     cr_expect_eq(planned, 2 * 61, "%d pairs planned", planned);
     cr_expect_eq(refused, 2 * 6, "%d pairs refused", refused);
+    /* Speeds that divide without a breakout: the seven 400G NICs on the two co-packaged 800G
+     * switches (14) and the 200G one on them and on Q3400 (breakout 2 only): 3; 17 per
+     * topology, each refused with the switch's source cited. */
+    cr_expect_eq(cited, 2 * 17, "%d pairs refused citing the part", cited);
     fp_catalog_free(cat);
 }
 
