@@ -28,7 +28,9 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
  * QM9700.yaml, SN5600.yaml, Q3400-RA.yaml, SN2201.yaml (slug mellanox-sn2201, as the file
  * gives it), and device-types/Mellanox/SN4600C.yml (the SN4600C is filed under Mellanox only).
  * The library has no Q3450-LD and no SN6810 (device-types/Nvidia/ lists neither): they take
- * the library's style, Nvidia, the bare model and slug nvidia-<model>. Every other part (the
+ * the library's style, Nvidia, the bare model and slug nvidia-<model>; nor the Arista
+ * 7060X6-64PE, which takes its Arista style (device-types/Arista/DCS-7060CX-32S.yaml: model
+ * DCS-<model>, slug arista-dcs-<model>). Every other part (the
  * generic and custom switches) has no model number, and its type is its catalog name. */
 static const struct {
     const char *id, *manufacturer, *model, *slug;
@@ -40,6 +42,7 @@ static const struct {
     { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
     { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
     { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
+    { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },
 };
 
 typedef fp_nb_type nb_type;

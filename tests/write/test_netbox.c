@@ -1421,12 +1421,120 @@ Test(avd, cv_topology_lists_every_switch_link)
     fp_plan_free(p);
 }
 
+/* Is s "Ethernet<port>/<lane>", the EOS name of a (split) port? */
+static int eos_name(const char *s)
+{
+    int port = 0, lane = 0, n = 0;
+    return sscanf(s, "Ethernet%d/%d%n", &port, &lane, &n) == 2 && s[n] == '\0' && port >= 1 &&
+           port <= 64 && lane >= 1 && lane <= 8;
+}
+
+/* An Arista-part plan's avd-cv-topology.yml against AVD's published eos_designs schema
+ * (aristanetworks/avd, python-avd/pyavd/_eos_designs/schema/schema_fragments/:
+ * fabric_name.schema.yml: str, required; use_cv_topology.schema.yml: bool; cv_topology.schema.yml:
+ * a list, primary key hostname, each item hostname str, platform str (required), interfaces
+ * list (required, primary key name) of name, neighbor, neighbor_interface, all str), line by
+ * line: every key is one the schema has, at its place, every value of its type; hostnames and
+ * each switch's interface names are unique (the primary keys). AVD takes a switch's uplinks
+ * by exact name (shared_utils/cv_topology.py: get_item(cv_interfaces, "name", ...) over
+ * default_interfaces' uplink_interfaces), so every name is EOS's Ethernet<port>/<lane>.
+ * Uplinks, derived by hand: 4,096 GPUs / 8 = 512 servers x 8 rails of 400G; a 7060X6-64PE
+ * (64 x 800G, split 2 x 400G: 128 ports) leaf takes one rail of a 64-server SU (64 down) and
+ * 64 up at 1:1, so 8 SUs x 8 rails = 64 leaves x 64 uplinks = 4,096 leaf-spine links, each
+ * listed on its leaf with a spine as neighbor, over 4,096 / 128 = 32 spines. */
+#define ARISTA_SPEC "{\"name\":\"arista-4k\",\"cluster\":{\"gpus\":4096,\"gpus_per_server\":8," \
+                    "\"nics_per_server\":8,\"nic\":\"nvidia-cx7-osfp\"},\"fabric\":{\"topology\":" \
+                    "\"rail-optimized\",\"switch\":\"arista-7060x6-64pe\",\"su_servers\":64}}"
+Test(avd, arista_plan_fits_eos_designs_schema)
+{
+    fp_plan *p = plan_from(ARISTA_SPEC);
+    char dir[64];
+    write_set(p, dir, sizeof dir, FP_WRITE_AVD);
+    char *y = read_out(dir, "avd-cv-topology.yml");
+    strset hosts = { 0 }, ifaces = { 0 }, uplink_to = { 0 };
+    char host[64] = "", name[64] = "", nb[64] = "", v[64];
+    int fabric_name = 0, use_cv = 0, cv = 0, state = 0;   /* 1 host, 2 platform, 3 interfaces */
+    long items = 0, with_platform = 0, with_interfaces = 0, not_eos = 0;
+    for (char *line = strtok(y, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "fabric_name: \"%63[^\"]\"", v) == 1 && !cv) {
+            fabric_name++;
+            cr_expect_str_eq(v, "ARISTA_4K", "fabric_name: an Ansible group name from the spec's");
+        } else if (strcmp(line, "use_cv_topology: true") == 0 && !cv) {
+            use_cv++;
+        } else if (strcmp(line, "cv_topology:") == 0) {
+            cv++;
+        } else if (cv && sscanf(line, "  - hostname: \"%63[^\"]\"", v) == 1) {
+            snprintf(host, sizeof host, "%s", v);
+            set_add(&hosts, host, NULL);
+            items++;
+            state = 1;
+        } else if (state == 1 && sscanf(line, "    platform: \"%63[^\"]\"", v) == 1) {
+            cr_expect_str_eq(v, "7060X6-64PE");
+            with_platform++;
+            state = 2;
+        } else if (state == 2 && strcmp(line, "    interfaces:") == 0) {
+            with_interfaces++;
+            state = 3;
+        } else if (state == 3 && sscanf(line, "      - name: \"%63[^\"]\"", v) == 1) {
+            snprintf(name, sizeof name, "%s", v);
+            set_add(&ifaces, host, name);
+            not_eos += !eos_name(name);
+        } else if (state == 3 && sscanf(line, "        neighbor: \"%63[^\"]\"", v) == 1) {
+            snprintf(nb, sizeof nb, "%s", v);
+        } else if (state == 3 && sscanf(line, "        neighbor_interface: \"%63[^\"]\"", v) == 1) {
+            if (strstr(host, "-leaf-") && strncmp(nb, "spine-", 6) == 0)
+                set_add(&uplink_to, host, name);
+        } else {
+            cr_expect_fail("not in eos_designs' schema at this place: \"%s\"", line);
+        }
+    }
+    cr_expect_eq(fabric_name, 1, "fabric_name is required");
+    cr_expect_eq(use_cv, 1);
+    cr_expect_eq(cv, 1);
+    cr_expect_eq(with_platform, items, "platform is required on every cv_topology item");
+    cr_expect_eq(with_interfaces, items, "interfaces is required on every cv_topology item");
+    const char *dup = set_seal(&hosts);
+    cr_expect_null(dup, "hostname %s twice (the primary key)", dup);
+    dup = set_seal(&ifaces);
+    cr_expect_null(dup, "interface %s twice on one switch (the primary key)", dup);
+    cr_expect_eq(not_eos, 0, "%ld interface names not in EOS's Ethernet<port>/<lane> form", not_eos);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(items, s.switches);
+    cr_expect_eq(items, 64 + 32);
+    /* Every uplink: the plan's leaf-spine links (boundary 1), and by hand 4,096, 64 a leaf. */
+    long plan_up = 0;
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_link_info l;
+        cr_assert_eq(fp_plan_link(p, i, &l, NULL), FP_OK);
+        plan_up += l.boundary == 1;
+    }
+    dup = set_seal(&uplink_to);
+    cr_expect_null(dup);
+    cr_expect_eq(uplink_to.n, plan_up, "%ld uplinks in the file, %ld in the plan", uplink_to.n, plan_up);
+    cr_expect_eq(uplink_to.n, 4096);
+    long first_leaf = 0;
+    for (long i = 0; i < uplink_to.n; i++)
+        first_leaf += strncmp(uplink_to.s[i], "su01-leaf-r1\t", 13) == 0;
+    cr_expect_eq(first_leaf, 64);
+    set_free(&hosts);
+    set_free(&ifaces);
+    set_free(&uplink_to);
+    free(y);
+    /* The NetBox set of the same plan follows NetBox's rules, the switches on platform EOS. */
+    cr_expect_eq(check_netbox(p), s.links);
+    fp_plan_free(p);
+}
+
 /* Device types carry the NetBox device-type library's names where the library has the switch
  * (netbox-community/devicetype-library, read for this test): device-types/Nvidia/QM9700.yaml
  * (Nvidia, QM9700, nvidia-qm9700), SN5600.yaml (SN5600, nvidia-sn5600), Q3400-RA.yaml
  * (Q3400-RA, nvidia-q3400-ra), SN2201.yaml (SN2201, slug mellanox-sn2201) and
  * device-types/Mellanox/SN4600C.yml (manufacturer Mellanox, SN4600C, sn4600c). The Q3450-LD
- * and SN6810 are not in it: Nvidia, the bare model, nvidia-<model>. Generic parts keep their
+ * and SN6810 are not in it: Nvidia, the bare model, nvidia-<model>; nor the Arista 7060X6-64PE:
+ * Arista, DCS-<model>, arista-dcs-<model>, as the library's Arista types. Generic parts keep their
  * catalog name, and their vendor decides the manufacturer. */
 Test(netbox, device_types_use_library_names)
 {
@@ -1440,6 +1548,8 @@ Test(netbox, device_types_use_library_names)
         { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
         { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
         { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
+        /* not in the library: its Arista style (device-types/Arista/DCS-7060CX-32S.yaml) */
+        { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },
     };
     fp_catalog *cat = NULL;
     fp_error err = { 0 };
