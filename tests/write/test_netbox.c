@@ -852,14 +852,14 @@ Test(netbox, enterprise_networks_preset_follows_netbox_rules)
 
 /* The transceivers: one NetBox module per cage holding one, in a module bay of its device, so
  * the modules file has the BOM's transceiver count (spares aside: they sit on a shelf, in no
- * cage), every network's. The compute fabric's, derived by hand for the DGX H100 SuperPOD RA
- * (RA-11333-001): 128 DGX x 4 twin-port OSFP cages (8 x 400G) = 512; 32 leaves x (32 down + 32 up
+ * cage), every network's. The compute fabric's, derived by hand for SUPERPOD_V1 (tests/
+ * helpers.h: the DGX H100 SuperPOD RA-11333-001 of 4 SUs): 128 DGX x 4 twin-port OSFP cages (8 x 400G) = 512; 32 leaves x (32 down + 32 up
  * twin-port cages: 1,024 down and 1,024 up links, two per cage) = 1,024; 16 spines x 32 cages
  * (1,024 links, two per cage) = 512: 2,048, in bays named cage<N> (a network's are prefixed
  * with its name). */
 Test(netbox, modules_equal_the_bom)
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     check_netbox_counts(p, &(net_counts){ 0 });
     long bom = 0;
     for (size_t net = 0; net < fp_plan_net_count(p); net++)
@@ -885,7 +885,7 @@ Test(netbox, modules_equal_the_bom)
     fp_plan_free(p);
 }
 
-/* Power ports: every device one, with the plan's draw. A compute spine of the DGX H100 preset
+/* Power ports: every device one, with the plan's draw. A compute spine of SUPERPOD_V1
  * draws its QM9700's 750 W and its 32 cages' MMA4Z00-NS modules at 15 W each (templates/
  * catalog.json): 750 + 480 = 1,230 W; a DGX its 10,200 W (layout.server_power_w) with its
  * modules. Each rack's ports add up to the rack's power (fp_plan_rack), each port rounded up
@@ -894,7 +894,7 @@ Test(netbox, modules_equal_the_bom)
  * out-of-band SN2201 leaves Cumulus Linux. */
 Test(netbox, power_locations_platforms)
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     check_netbox_counts(p, &(net_counts){ 0 });
     char dir[64], path[128];
     write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
