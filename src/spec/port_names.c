@@ -5,9 +5,12 @@
  *   "swp{port}[s{lane0}]"  -> swp17 (whole port), swp17s0 / swp17s1 (lanes of a 2-way split)
  *   "1/{cage}/{sub}[/{lane}]" -> 1/9/2 (port 2 of cage 9), 1/9/2/1 when split
  *   "Ethernet{serdes}"     -> Ethernet128 (SONiC: the port's first electrical lane, 0-based)
+ *   "Ethernet{port}/{portlane}" -> Ethernet33/1 (EOS), Ethernet33/1 / Ethernet33/5 when an
+ *                             8-lane OSFP port is split in two
  * Placeholders (1-based unless said): {port} front-panel port as the catalog counts ports
  * (`ports`; on a NIC, the port on that NIC), {cage} physical cage, {sub} port within its cage,
  * {lane} breakout lane, {lane0} the same 0-based, {serdes} first electrical lane 0-based,
+ * {portlane} the first electrical lane within the port, 1-based (EOS's Ethernet<port>/<lane>),
  * {nic} the NIC's number in its server.
  *
  * This file only expands and checks templates; fp__port_name (names.c) is the one function that
@@ -18,7 +21,8 @@
 #include "spec/resolved.h"
 #include "util/text.h"
 
-static const char *const fields[] = { "port", "cage", "sub", "lane", "lane0", "serdes", "nic" };
+static const char *const fields[] = { "port", "cage", "sub", "lane", "lane0", "serdes", "nic",
+                                      "portlane" };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
 
 static int field_value(const fp_port_fields *f, size_t i)
@@ -30,6 +34,7 @@ static int field_value(const fp_port_fields *f, size_t i)
     case 3: return f->lane;
     case 4: return f->lane - 1;
     case 5: return f->serdes;
+    case 7: return f->portlane;
     default: return f->nic;
     }
 }
@@ -59,7 +64,7 @@ int fp__port_template_check(const char *t, char *why, size_t n)
             }
             if (field_index(p + 1, (size_t)(end - p - 1)) < 0) {
                 snprintf(why, n,
-                         "unknown placeholder \"%.*s\"; expected {port}, {cage}, {sub}, {lane}, {lane0}, {serdes} or {nic}",
+                         "unknown placeholder \"%.*s\"; expected {port}, {cage}, {sub}, {lane}, {lane0}, {serdes}, {portlane} or {nic}",
                          (int)(end - p + 1), p);
                 return 1;
             }
@@ -158,6 +163,7 @@ void fp__switch_port_fields(fp_port_fields *f, const fp_part *m, int breakout, i
     f->sub = pp % per_cage + 1;
     f->lane = lane0 + 1;
     f->serdes = pp * lanes + lane0 * (lanes / b > 0 ? lanes / b : 1);
+    f->portlane = lane0 * (lanes / b > 0 ? lanes / b : 1) + 1;
     f->nic = 0;
     f->split = b > 1;
 }
@@ -171,6 +177,7 @@ void fp__nic_port_fields(fp_port_fields *f, const fp_part *nic, int q)
     f->cage = q + 1;
     f->lane = 1;
     f->serdes = q * (cage_lanes(nic->cage) / ports > 0 ? cage_lanes(nic->cage) / ports : 1);
+    f->portlane = 1;
     f->split = 0;
 }
 

@@ -16,6 +16,7 @@
 /* One port's numbers (1-based; split: the port is broken out, so [..] sections are written). */
 typedef struct fp_port_fields {
     int port, cage, sub, lane, serdes, nic;
+    int portlane;               /* first electrical lane within the port, 1-based */
     int split;
 } fp_port_fields;
 /* 0 when template t is well formed, else 1 with the reason in why. */

@@ -10,7 +10,7 @@
 
 /* A publish's state: the folder (its open descriptor and lock), the private temporary folder,
  * the names registered in it, and what was moved where (for the undo). */
-#define PUB_MAX 64
+#define PUB_MAX 96
 struct fp_publish {
     char dir[4096];
     int dfd, lfd, tfd, ofd, slot;

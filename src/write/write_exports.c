@@ -1,4 +1,5 @@
 /* fabplan — exports other tools import: label-printer CSV, AVD topology (NetBox: write_netbox.c). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,10 +218,41 @@ void fp__port_links_free(fp_port_links *m)
     memset(m, 0, sizeof *m);
 }
 
-/* eos_designs' cv_topology (AVD docs, roles/eos_designs "CV Topology"): one entry per switch,
- * hostname, platform and its cabled interfaces with neighbor and neighbor_interface. With
- * use_cv_topology: true AVD derives uplinks and downlinks from it; neighbors that are not in the
- * AVD inventory (the servers) are left out by AVD. */
+/* The platform AVD reads for a switch (cv_topology's `platform`, matched against
+ * platform_settings and default_interfaces `platforms`): an Arista part's EOS model
+ * ("arista-7060x6-64pe" -> "7060X6-64PE", as AVD's platform names spell models); any other part
+ * its catalog id (AVD configures EOS only; such a fabric's file is a plan to read, not to
+ * deploy). */
+static void avd_platform(char *buf, size_t n, const fp_part *m)
+{
+    size_t k = 0;
+    if (strncmp(m->id, "arista-", 7) != 0) {
+        fp__copy_str(buf, n, m->id);
+        return;
+    }
+    for (const char *s = m->id + 7; *s && k + 1 < n; s++)
+        buf[k++] = (char)toupper((unsigned char)*s);
+    buf[k] = '\0';
+}
+
+/* fabric_name (required by eos_designs: the inventory group of the fabric's devices): the
+ * spec's name in capitals, every character but a letter or digit an underscore, as an Ansible
+ * group name may hold ("spectrum-x-100k" -> "SPECTRUM_X_100K"); "FABPLAN" without a name. */
+static void avd_fabric_name(char *buf, size_t n, const char *name)
+{
+    size_t k = 0;
+    for (const char *s = name[0] ? name : "fabplan"; *s && k + 1 < n; s++)
+        buf[k++] = isalnum((unsigned char)*s) ? (char)toupper((unsigned char)*s) : '_';
+    buf[k] = '\0';
+}
+
+/* eos_designs' cv_topology (AVD docs, roles/eos_designs "CV Topology"; schema
+ * pyavd/_eos_designs/schema/schema_fragments/cv_topology.schema.yml): fabric_name, then one
+ * entry per switch, hostname, platform and its cabled interfaces with neighbor and
+ * neighbor_interface. With use_cv_topology: true AVD takes a switch's uplinks from it: the
+ * names of default_interfaces' uplink_interfaces that it lists (an exact match, so a split
+ * port needs a name AVD's ranges give: Ethernet33/1, the EOS form Arista parts have);
+ * neighbors that are not in the AVD inventory (the servers) are left out by AVD. */
 fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err)
 {
@@ -230,7 +262,7 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
     fp_port_links map;
     fp_outbuf *f = NULL;
     fp_status rc;
-    char port[FP_PORT_NAME_MAX], far[FP_PORT_NAME_MAX];
+    char port[FP_PORT_NAME_MAX], far[FP_PORT_NAME_MAX], platform[FP_MAX_TIERS][48], fabric[160];
     if (fp__port_links_build(&map, plan) != 0)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
     int64_t first = map.first, nsw = map.n_switches;
@@ -240,17 +272,23 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
                               "# Arista AVD eos_designs input: the cabling fabplan planned, as a\n"
                               "# CloudVision topology. AVD reads it with use_cv_topology: true;\n"
                               "# hostnames must match the AVD inventory, and neighbors outside it\n"
-                              "# (the GPU servers) are ignored. Platform is the catalog part id.\n"
-                              "use_cv_topology: true\n"
-                              "cv_topology:\n",
+                              "# (the GPU servers) are ignored. fabric_name must be the inventory\n"
+                              "# group of the switches. Platform: the EOS model of an Arista part,\n"
+                              "# else the catalog part id.\n",
                               err)) != FP_OK)
         goto out;
+    avd_fabric_name(fabric, sizeof fabric, rs->name);
+    fp__outbuf_str(f, "fabric_name: ");
+    yaml_str(f, fabric);
+    fp__outbuf_str(f, "\nuse_cv_topology: true\ncv_topology:\n");
+    for (int t = 1; t <= fab->tiers; t++)
+        avd_platform(platform[t - 1], sizeof platform[0], &rs->tier[t - 1].model);
     for (int64_t d = 0; d < nsw; d++) {
         int64_t dev = first + d;
         fp__outbuf_str(f, "  - hostname: ");
         yaml_str(f, fp__dev_name(nm, dev));
         fp__outbuf_str(f, "\n    platform: ");
-        yaml_str(f, rs->tier[fab->dev[dev].tier - 1].model.id);
+        yaml_str(f, platform[fab->dev[dev].tier - 1]);
         fp__outbuf_str(f, "\n    interfaces:\n");
         for (int64_t p = 0; p < off[d + 1] - off[d]; p++) {
             int32_t li = link_at[off[d] + p];

@@ -28,7 +28,9 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
  * QM9700.yaml, SN5600.yaml, Q3400-RA.yaml, SN2201.yaml (slug mellanox-sn2201, as the file
  * gives it), and device-types/Mellanox/SN4600C.yml (the SN4600C is filed under Mellanox only).
  * The library has no Q3450-LD and no SN6810 (device-types/Nvidia/ lists neither): they take
- * the library's style, Nvidia, the bare model and slug nvidia-<model>. Every other part (the
+ * the library's style, Nvidia, the bare model and slug nvidia-<model>; nor the Arista
+ * 7060X6-64PE, which takes its Arista style (device-types/Arista/DCS-7060CX-32S.yaml: model
+ * DCS-<model>, slug arista-dcs-<model>). Every other part (the
  * generic and custom switches) has no model number, and its type is its catalog name. */
 static const struct {
     const char *id, *manufacturer, *model, *slug;
@@ -40,6 +42,7 @@ static const struct {
     { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
     { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
     { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
+    { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },
 };
 
 typedef fp_nb_type nb_type;
@@ -186,6 +189,7 @@ fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
         fp__netbox_manufacturer_row(f, &seen, ty.manufacturer);
     }
     fp__netbox_net_manufacturers(f, plan, &seen);
+    fp__netbox_module_manufacturers(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -239,17 +243,19 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
 {
     fp_outbuf *f = NULL;
     fp_status rc;
-    char site[128], units[16];
+    char site[128], units[16], hall[24], row[24];
     size_t n = fp_plan_rack_count(plan);
-    if ((rc = fp__outbuf_open(&f, path, "site,name,status,width,u_height\n", err)) != FP_OK)
+    if ((rc = fp__outbuf_open(&f, path, "site,location,name,status,width,u_height\n", err)) != FP_OK)
         return rc;
     site_name(site, sizeof site, plan);
     snprintf(units, sizeof units, "%d", fp__plan_rspec(plan)->phys.rack_units);
     for (size_t i = 0; i < n; i++) {
         fp_rack_info r;
         fp_plan_rack(plan, i, &r, NULL);
-        const char *fields[] = { site, r.name, "planned", "19", units };
-        fp__csv_row(f, fields, 5, 0);
+        /* in its row (netbox-locations.csv) */
+        fp__netbox_rack_location(r.name, hall, sizeof hall, row, sizeof row);
+        const char *fields[] = { site, row, r.name, "planned", "19", units };
+        fp__csv_row(f, fields, 6, 0);
         report(o, "netbox-racks.csv", i, n);
     }
     report(o, "netbox-racks.csv", n, n);
@@ -274,14 +280,18 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
         fp_plan_rack(plan, (size_t)i, &r, NULL);
         memcpy(rack_names[i], r.name, sizeof r.name);
     }
-    for (int t = 0; t <= fab->tiers; t++)
+    const char *platform[FP_MAX_TIERS + 1] = { "" };
+    for (int t = 0; t <= fab->tiers; t++) {
         type_of(&types[t], plan, t);
+        const char *os = t > 0 ? fp__switch_os(&fp__plan_rspec(plan)->tier[t - 1].model, NULL) : NULL;
+        platform[t] = os ? os : "";
+    }
     site_name(site, sizeof site, plan);
     fp__netbox_server_tags(server_tags, sizeof server_tags, plan);
     /* With spec `networks`, a last column tags: the networks a device is on. */
     if ((rc = fp__outbuf_open(&f, path,
-                              nets ? "name,role,manufacturer,device_type,status,site,rack,position,face,tags\n"
-                                   : "name,role,manufacturer,device_type,status,site,rack,position,face\n",
+                              nets ? "name,role,manufacturer,device_type,platform,status,site,rack,position,face,tags\n"
+                                   : "name,role,manufacturer,device_type,platform,status,site,rack,position,face\n",
                               err)) != FP_OK) {
         free(rack_names);
         return rc;
@@ -291,10 +301,10 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
         int t = fab->dev[d].tier;
         pos[fp__put_int(pos, lay->dev_u[d])] = '\0';
         const char *r[] = { fp__dev_name(fp__plan_names(plan), (int64_t)d), role_of(plan, t),
-                            types[t].manufacturer, types[t].model, "planned", site,
+                            types[t].manufacturer, types[t].model, platform[t], "planned", site,
                             rack_names[lay->dev_rack[d]], pos, "front",
                             t == 0 ? server_tags : FP_NETBOX_COMPUTE_TAG };
-        fp__csv_row(f, r, nets ? 10 : 9, 0);
+        fp__csv_row(f, r, nets ? 11 : 10, 0);
         report(o, "netbox-devices.csv", d, n);
     }
     rc = fp__netbox_net_devices(f, plan, site, err);
@@ -329,9 +339,10 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
         type[t] = fp__netbox_interface_type(gbps, t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage, ib);
     }
     /* With spec `networks`, a last column tags: the network of the port. */
-    const int nets = fp__plan_net_count(plan);
-    if ((rc = fp__outbuf_open(&f, path, nets ? "device,name,type,speed,tags\n"
-                                             : "device,name,type,speed\n", err)) != FP_OK)
+    const int nets = fp__plan_net_count(plan), lags = fp__netbox_lag_column(plan);
+    if ((rc = fp__outbuf_open(&f, path, lags ? "device,name,type,speed,tags,lag\n"
+                                             : nets ? "device,name,type,speed,tags\n"
+                                                    : "device,name,type,speed\n", err)) != FP_OK)
         return rc;
     size_t n = (size_t)fab->n_dev;
     for (size_t d = 0; d < n; d++) {
@@ -339,7 +350,7 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
         const char *dev = fp__dev_name(nm, (int64_t)d);
         size_t dev_len = fp__dev_name_len(nm, (int64_t)d);
         if (!uniform_ports(fab, rs, t)) {
-            fp__netbox_switch_rows(f, dev, nets ? FP_NETBOX_COMPUTE_TAG : NULL, rs,
+            fp__netbox_switch_rows(f, dev, FP_NETBOX_COMPUTE_TAG, 4 + (nets > 0) + lags, rs,
                                    &fab->size[t - 1], t, ib);
             continue;
         }
@@ -360,6 +371,8 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
             fp__outbuf_str(f, speed[t]);
             if (nets)
                 fp__outbuf_str(f, "," FP_NETBOX_COMPUTE_TAG);
+            if (lags)
+                fp__outbuf_char(f, ',');
             fp__outbuf_char(f, '\n');
         }
         report(o, "netbox-interfaces.csv", d, n);

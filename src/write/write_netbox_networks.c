@@ -10,6 +10,7 @@
  * fp__net_port_name); the compute servers keep theirs and gain one interface per port they
  * have on a network. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "write/writers.h"
 
@@ -188,7 +189,7 @@ void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *
 /* One device row of network k: dev is its first builder host (an extra endpoint with several
  * port groups is several hosts of one device) or a switch. */
 static void device_row(fp_outbuf *f, const fp_plan *plan, int k, int64_t dev, const char *role,
-                       const fp_nb_type *ty, const char *site)
+                       const fp_nb_type *ty, const char *platform, const char *site)
 {
     const fp_net_spec *ns = fp__plan_net(plan, k);
     const fp_fabric *nf = fp__plan_net_fabric(plan, k);
@@ -205,9 +206,9 @@ static void device_row(fp_outbuf *f, const fp_plan *plan, int k, int64_t dev, co
         if (ty->u_height > 0)
             snprintf(pos, sizeof pos, "%d", pl->dev_u[k][dev]);
     }
-    const char *r[] = { name, role, ty->manufacturer, ty->model, "planned", site, rack, pos,
-                        pos[0] ? "front" : "", ns->name };
-    fp__csv_row(f, r, 10, 0);
+    const char *r[] = { name, role, ty->manufacturer, ty->model, platform ? platform : "", "planned",
+                        site, rack, pos, pos[0] ? "front" : "", ns->name };
+    fp__csv_row(f, r, 11, 0);
 }
 
 fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *site,
@@ -226,7 +227,7 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
             int per = ns->ports > 0 && x->ports >= ns->ports ? x->ports / ns->ports : 1;
             endpoint_type(&ty, x);
             for (int64_t u = 0; u < x->count && d < nf->servers; u++, d += per)
-                device_row(f, plan, k, d, x->name, &ty, site);
+                device_row(f, plan, k, d, x->name, &ty, NULL, site);
         }
         fp_nb_type types[FP_MAX_TIERS + 1];
         char roles[FP_MAX_TIERS + 1][96];
@@ -237,7 +238,8 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
         for (int64_t s = nf->servers; s < nf->n_dev; s++) {
             int t = nf->dev[s].tier;
             if (t >= 1 && t <= nf->tiers)
-                device_row(f, plan, k, s, roles[t], &types[t], site);
+                device_row(f, plan, k, s, roles[t], &types[t],
+                           fp__switch_os(&ns->rs.tier[t - 1].model, NULL), site);
         }
     }
     return FP_OK;
@@ -248,8 +250,8 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
 /* Rows for physical ports [p0, p1) of a switch of model m, each split `ways` ways, at gbps; the
  * ports from m->ports on are the part's uplink group (its own cage). tag: the tags column's
  * text, NULL for no such column. */
-static void port_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_part *m, int p0,
-                      int p1, int ways, int gbps, int ib)
+static void port_rows(fp_outbuf *f, const char *dev, const char *tag, int cols, const fp_part *m,
+                      int p0, int p1, int ways, int gbps, int ib)
 {
     char port[FP_PORT_NAME_MAX], speed[24];
     speed[fp__put_int(speed, (int64_t)gbps * 1000000)] = '\0';     /* Kbps */
@@ -261,29 +263,38 @@ static void port_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_p
             fp_port_fields pf;
             fp__switch_port_fields(&pf, m, ways, p * ways + lane);
             const char *r[] = { dev, fp__port_template(port, sizeof port, fp__port_template_of(m), &pf),
-                                type, speed, tag };
-            fp__csv_row(f, r, tag ? 5 : 4, 0);
+                                type, speed, tag, "" };
+            fp__csv_row(f, r, (size_t)cols, 0);
         }
     }
 }
 
-void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_rspec *rs,
-                            const fp_tier_size *sz, int t, int ib)
+void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, int cols,
+                            const fp_rspec *rs, const fp_tier_size *sz, int t, int ib)
 {
     const fp_tier_spec *ts = &rs->tier[t - 1];
     const fp_part *m = &ts->model;
     int end = m->ports + (m->uplink_ports > 0 ? m->uplink_ports : 0);
     int up = sz->up_phys >= 0 ? sz->up_phys : m->uplink_ports > 0 ? m->ports : end;
-    port_rows(f, dev, tag, m, 0, up, ts->breakout, ts->gbps_down, ib);
+    port_rows(f, dev, tag, cols, m, 0, up, ts->breakout, ts->gbps_down, ib);
     if (sz->up_phys >= 0)
-        port_rows(f, dev, tag, m, up, end, ts->breakout_up, ts->gbps_up, ib);
+        port_rows(f, dev, tag, cols, m, up, end, ts->breakout_up, ts->gbps_up, ib);
     else
-        port_rows(f, dev, tag, m, up, end, 1, m->uplink_gbps, ib);
+        port_rows(f, dev, tag, cols, m, up, end, 1, m->uplink_gbps, ib);
+}
+
+int fp__netbox_lag_column(const fp_plan *plan)
+{
+    for (int k = 0; k < fp__plan_net_count(plan); k++)
+        if (fp__plan_net(plan, k)->dual_homed && !fp__fabric_infiniband(&fp__plan_net(plan, k)->rs))
+            return 1;
+    return 0;
 }
 
 void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
 {
-    char name[160], port[FP_PORT_NAME_MAX], speed[24];
+    char name[160], port[FP_PORT_NAME_MAX], speed[24], lag[FP_NET_NAME_MAX + 24];
+    const int cols = 5 + fp__netbox_lag_column(plan);
     for (int k = 0; k < fp__plan_net_count(plan); k++) {
         const fp_net_spec *ns = fp__plan_net(plan, k);
         const fp_fabric *nf = fp__plan_net_fabric(plan, k);
@@ -300,13 +311,26 @@ void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
             fp__net_device_name(name, sizeof name, ns, nf, fp__plan_fabric(plan),
                                 fp__plan_rspec(plan), d);
             if (t > 0) {
-                fp__netbox_switch_rows(f, name, ns->name, &ns->rs, &nf->size[t - 1], t, ib);
+                fp__netbox_switch_rows(f, name, ns->name, cols, &ns->rs, &nf->size[t - 1], t, ib);
                 continue;
+            }
+            /* A dual-homed Ethernet host's ports are the members of one LAG,
+             * "<network>-bond<g>" (g: the host's group of ports on its device, 1 for a compute
+             * server), listed before them: its links to the two leaves of its MLAG pair. An
+             * InfiniBand host's two ports stay two ports (InfiniBand has no link aggregation). */
+            lag[0] = '\0';
+            if (ns->dual_homed && !ib && ns->ports > 1) {
+                const char *first = fp__net_port_name(port, sizeof port, ns, nf, d, 0);
+                const char *num = strrchr(first, 'p');
+                int g = num ? (atoi(num + 1) - 1) / ns->ports + 1 : 1;
+                snprintf(lag, sizeof lag, "%s-bond%d", ns->name, g);
+                const char *r[] = { name, lag, "lag", "", ns->name, "" };
+                fp__csv_row(f, r, (size_t)cols, 0);
             }
             for (int p = 0; p < ns->ports; p++) {
                 const char *r[] = { name, fp__net_port_name(port, sizeof port, ns, nf, d, p),
-                                    host_type, speed, ns->name };
-                fp__csv_row(f, r, 5, 0);
+                                    host_type, speed, ns->name, lag };
+                fp__csv_row(f, r, (size_t)cols, 0);
             }
         }
     }

@@ -155,9 +155,13 @@ void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
  * down side's physical ports split to the speed below the tier; where the up side splits apart
  * (sz->up_phys >= 0) or the part has an uplink group (SN2201: 48 x 1G RJ45 down, 4 x 100G
  * QSFP28 up), those ports at the speed above, or the uplinks' own on a top tier. Named as
- * every other output names them. tag: the tags column, NULL for none. */
-void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, const fp_rspec *rs,
-                            const fp_tier_size *sz, int t, int ib);
+ * every other output names them. tag: the tags column; cols: the row's columns (4: no tags, 5:
+ * tags, 6: tags and an empty lag). */
+void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, int cols,
+                            const fp_rspec *rs, const fp_tier_size *sz, int t, int ib);
+/* 1 when netbox-interfaces.csv has a last column `lag` (after tags): some network is
+ * dual-homed, and its hosts' ports are members of a LAG interface listed before them. */
+int fp__netbox_lag_column(const fp_plan *plan);
 /* NetBox's cable type and colour for a cable of this medium and part (NULL: unknown); twisted
  * pair by the category its part's id or name gives (cat5e, cat6, cat6a, ...), else cat6a. */
 void fp__netbox_cable_kind(int medium, const fp_part *part, const char **type, const char **color);
@@ -193,6 +197,38 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
                                  fp_error *err);
 void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan);
 fp_status fp__netbox_net_cables(fp_outbuf *f, const fp_plan *plan, fp_error *err);
+/* The NetBox objects around the devices (write_netbox_dcim.c), each a file of the set:
+ * locations (halls, rows in them), platforms (switch operating systems), module types, module
+ * bays and modules (one per cage holding a transceiver, as the BOM counts them), power ports
+ * (the plan's draw per device), and with layout.rack_power_limit_w a power panel per row and a
+ * feed per rack (fp__netbox_power_file_name returns 0 without the limit). */
+fp_status fp__write_netbox_locations(const fp_plan *plan, const char *path,
+                                     const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_platforms(const fp_plan *plan, const char *path,
+                                     const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_module_types(const fp_plan *plan, const char *path,
+                                        const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_power_panels(const fp_plan *plan, const char *path,
+                                        const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_power_feeds(const fp_plan *plan, const char *path,
+                                       const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
+                                       const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_module_bays(const fp_plan *plan, const char *path,
+                                       const fp_write_options *o, fp_error *err);
+fp_status fp__write_netbox_modules(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err);
+int fp__netbox_power_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                               char *buf, size_t n);
+/* The amperage of a 415 V three-phase feed loaded to 80 % that carries limit_w. */
+int fp__netbox_feed_amps(double limit_w);
+/* The hall ("H1") and row ("H1-R05") locations of a rack named "H1-R05-K12". */
+void fp__netbox_rack_location(const char *rack, char *hall, size_t hn, char *row, size_t rn);
+/* The NetBox platform (operating system) a switch part runs, and its slug; NULL when the
+ * catalog part is not of a family listed (generic, custom switches). */
+const char *fp__switch_os(const fp_part *p, const char **slug);
+/* Manufacturers rows for the transceivers' vendors not seen yet. */
+void fp__netbox_module_manufacturers(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
 /* avd-cv-topology.yml (Ethernet fabrics); fp__avd_file_name returns 0 for InfiniBand. */
 fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);

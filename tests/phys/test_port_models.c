@@ -352,18 +352,18 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
     }
     /* Counted by hand from templates/catalog.json: 10 NIC parts (seven at 400G: cx7-osfp,
      * cx7-qsfp112, generic-nic-2x400, dgx-h100-sys, dgx-b200-sys, dgx-b300-2x400, cx8-2x400; one at 200G:
-     * cx7-2x200; two at 800G: cx8-osfp, dgx-b300-xdr) and 9 fixed switches. 400G fits QM9700,
-     * TH4, TH3 (400G ports) and SN5600, Q3400, both TH5 (800G split 2): 7, not the two
-     * co-packaged 800G switches (no breakouts): 7 x 7 = 49. 200G fits QM9700, TH4, TH3 (split
-     * 2), SN5600 and both TH5 (split 4), not Q3400 (only 2): 6. 800G fits SN5600, Q3400, both
-     * TH5, Q3450-LD, SN6810: 2 x 6 = 12. 49 + 6 + 12 = 67; every NIC part speaks both
-     * protocols. Both 800G NICs run 4 x 200G lanes, and SN5600 and both TH5 8 x 100G: those
-     * 2 x 3 = 6 pairs are refused, the other 61 plan (the issue counted 28 pairs, 13 of which
-     * failed); twice, once per topology. */
-    cr_expect_eq(planned, 2 * 61, "%d pairs planned", planned);
-    cr_expect_eq(refused, 2 * 6, "%d pairs refused", refused);
+     * cx7-2x200; two at 800G: cx8-osfp, dgx-b300-xdr) and 10 fixed switches. 400G fits QM9700,
+     * TH4, TH3 (400G ports) and SN5600, Q3400, both TH5, the Arista 7060X6-64PE (800G split 2):
+     * 8, not the two co-packaged 800G switches (no breakouts): 7 x 8 = 56. 200G fits QM9700,
+     * TH4, TH3 (split 2), SN5600, both TH5 and the 7060X6 (split 4), not Q3400 (only 2): 7. 800G
+     * fits SN5600, Q3400, both TH5, the 7060X6, Q3450-LD, SN6810: 2 x 7 = 14. 56 + 7 + 14 = 77;
+     * every NIC part speaks both protocols. Both 800G NICs run 4 x 200G lanes, and SN5600, both
+     * TH5 and the 7060X6 8 x 100G: those 2 x 4 = 8 pairs are refused, the other 69 plan (the
+     * issue counted 28 pairs, 13 of which failed); twice, once per topology. */
+    cr_expect_eq(planned, 2 * 69, "%d pairs planned", planned);
+    cr_expect_eq(refused, 2 * 8, "%d pairs refused", refused);
     /* Speeds that divide without a breakout: the seven 400G NICs on the two co-packaged 800G
-     * switches (14) and the 200G one on them and on Q3400 (breakout 2 only): 3; 17 per
+     * switches (14) and the 200G one on them and on Q3400 (breakout 2 only): 3 (the 7060X6 splits 2 and 4 like TH5: none); 17 per
      * topology, each refused with the switch's source cited. */
     cr_expect_eq(cited, 2 * 17, "%d pairs refused citing the part", cited);
     fp_catalog_free(cat);

@@ -60,6 +60,20 @@ Test(port_names, sonic_serdes)
     cr_expect_str_eq(name(&q, 1, 16), "Ethernet64");
 }
 
+/* EOS: Ethernet<port>/<first lane of the port>, 1-based. An 800G OSFP port has 8 lanes: whole,
+ * port 33 is Ethernet33/1; split in two (400G, 4 lanes each) logical port 65 is port 33's
+ * second half, lanes 5-8 -> Ethernet33/5; split in four (2 lanes each) logical port 131 is port
+ * 33's fourth quarter, lanes 7-8 -> Ethernet33/7; in eight, logical port 263 -> Ethernet33/8. */
+Test(port_names, eos_port_lane)
+{
+    fp_part p = part(64, 64, "OSFP", "Ethernet{port}/{portlane}");
+    cr_expect_str_eq(name(&p, 1, 32), "Ethernet33/1");
+    cr_expect_str_eq(name(&p, 2, 64), "Ethernet33/1");
+    cr_expect_str_eq(name(&p, 2, 65), "Ethernet33/5");
+    cr_expect_str_eq(name(&p, 4, 131), "Ethernet33/7");
+    cr_expect_str_eq(name(&p, 8, 263), "Ethernet33/8");
+}
+
 /* Defaults: p<port>[/<lane>] on switches, nic<n>[-p<port>] on NICs. */
 Test(port_names, defaults)
 {

@@ -258,7 +258,9 @@ Test(exports, no_csv_cell_starts_a_formula)
                                          "netbox-devices.csv", "netbox-device-types.csv",
                                          "netbox-manufacturers.csv", "netbox-sites.csv",
                                          "netbox-racks.csv", "netbox-interfaces.csv",
-                                         "netbox-device-roles.csv" };
+                                         "netbox-device-roles.csv", "netbox-module-types.csv",
+                                         "netbox-modules.csv", "netbox-module-bays.csv",
+                                         "netbox-locations.csv", "netbox-power-ports.csv" };
     long in_cables = 0, in_bom = 0;
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         csv_file f = load(dir, files[k]);

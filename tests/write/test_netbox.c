@@ -146,6 +146,40 @@ static const char *const tag_cols[] = { "name", "slug", "color", "description", 
     "object_types", NULL };
 static const char *const tag_req[] = { "name", "slug", NULL };
 
+/* The objects around the devices (write_netbox_dcim.c): LocationImportForm,
+ * PlatformImportForm, ModuleTypeImportForm, ModuleBayImportForm, ModuleImportForm,
+ * PowerPortImportForm, PowerPanelImportForm, PowerFeedImportForm (Meta.fields of 3.6.0 to 4.6;
+ * owner, profile, attribute_data, enabled arrived in 4.3-4.5 and are not used). Required: the
+ * form fields without required=False and the model fields without blank=True. */
+static const char *const loc_cols[] = { "site", "parent", "name", "slug", "status", "tenant",
+    "facility", "description", "owner", "comments", "tags", NULL };
+static const char *const loc_req[] = { "site", "name", "slug", "status", NULL };
+static const char *const plat_cols[] = { "name", "slug", "parent", "manufacturer",
+    "config_template", "description", "owner", "comments", "tags", NULL };
+static const char *const plat_req[] = { "name", "slug", NULL };
+static const char *const mtype_cols[] = { "manufacturer", "model", "part_number", "description",
+    "airflow", "weight", "weight_unit", "profile", "attribute_data", "owner", "comments", "tags",
+    NULL };
+static const char *const mtype_req[] = { "manufacturer", "model", NULL };
+static const char *const bay_cols[] = { "device", "name", "label", "position", "enabled",
+    "description", "owner", "tags", NULL };
+static const char *const bay_req[] = { "device", "name", NULL };
+static const char *const mod_cols[] = { "device", "module_bay", "module_type", "serial",
+    "asset_tag", "status", "description", "owner", "comments", "replicate_components",
+    "adopt_components", "tags", NULL };
+static const char *const mod_req[] = { "device", "module_bay", "module_type", "status", NULL };
+static const char *const pport_cols[] = { "device", "name", "label", "type", "mark_connected",
+    "maximum_draw", "allocated_draw", "description", "owner", "tags", NULL };
+static const char *const pport_req[] = { "device", "name", NULL };
+static const char *const panel_cols[] = { "site", "location", "name", "description", "owner",
+    "comments", "tags", NULL };
+static const char *const panel_req[] = { "site", "name", NULL };
+static const char *const feed_cols[] = { "site", "power_panel", "location", "rack", "name",
+    "status", "type", "mark_connected", "supply", "phase", "voltage", "amperage",
+    "max_utilization", "tenant", "description", "owner", "comments", "tags", NULL };
+static const char *const feed_req[] = { "site", "power_panel", "name", "status", "type", "supply",
+    "phase", "voltage", "amperage", "max_utilization", NULL };
+
 /* Import order: each file names only objects of the files before it. */
 static const form forms[] = {
     { "netbox-sites.csv", site_cols, site_req },
@@ -156,12 +190,24 @@ static const form forms[] = {
     { "netbox-devices.csv", dev_cols, dev_req },
     { "netbox-interfaces.csv", if_cols, if_req },
     { "netbox-cables.csv", cable_cols, cable_req },
+    /* Imported between the files above (docs/outputs.md): locations after the sites, platforms
+     * after the roles, module types after the device types, power panels and feeds after the
+     * racks, power ports after the devices, module bays and modules after the interfaces. */
+    { "netbox-locations.csv", loc_cols, loc_req },
+    { "netbox-platforms.csv", plat_cols, plat_req },
+    { "netbox-module-types.csv", mtype_cols, mtype_req },
+    { "netbox-module-bays.csv", bay_cols, bay_req },
+    { "netbox-modules.csv", mod_cols, mod_req },
+    { "netbox-power-ports.csv", pport_cols, pport_req },
+    { "netbox-power-panels.csv", panel_cols, panel_req },
+    { "netbox-power-feeds.csv", feed_cols, feed_req },
     /* With spec `networks` only, imported first (extras before dcim); last here so the
      * files above keep their indexes. */
     { "netbox-tags.csv", tag_cols, tag_req },
 };
 #define N_FORMS (sizeof forms / sizeof forms[0])
 #define TAGS_FORM (N_FORMS - 1)
+enum { F_LOC = 8, F_PLAT, F_MTYPE, F_BAY, F_MOD, F_PPORT, F_PANEL, F_FEED };
 
 /* Choice values (dcim/choices.py). */
 static const char *const site_status[] = { "planned", "staging", "active", "decommissioning",
@@ -173,7 +219,7 @@ static const char *const dev_status[] = { "offline", "active", "planned", "stage
                                           "inventory", "decommissioning", NULL };
 static const char *const faces[] = { "front", "rear", NULL };
 /* InterfaceTypeChoices: the pluggable-transceiver, InfiniBand and "other" values. */
-static const char *const if_types[] = { "100gbase-x-qsfp28", "100gbase-x-qsfpdd",
+static const char *const if_types[] = { "lag", "100gbase-x-qsfp28", "100gbase-x-qsfpdd",
     "200gbase-x-qsfp56", "200gbase-x-qsfpdd", "400gbase-x-qsfp112", "400gbase-x-qsfpdd",
     "400gbase-x-osfp", "400gbase-x-osfp-rhs", "400gbase-x-cdfp", "400gbase-x-cfp8",
     "800gbase-x-qsfpdd", "800gbase-x-osfp", "1000base-t", "10gbase-t", "25gbase-x-sfp28",
@@ -186,6 +232,14 @@ static const char *const cable_types[] = { "cat3", "cat5", "cat5e", "cat6", "cat
     NULL };
 static const char *const link_status[] = { "connected", "planned", "decommissioning", NULL };
 static const char *const length_units[] = { "km", "m", "cm", "mi", "ft", "in", NULL };
+static const char *const loc_status[] = { "planned", "staging", "active", "decommissioning",
+                                          "retired", NULL };
+static const char *const mod_status[] = { "offline", "active", "planned", "staged", "failed",
+                                          "decommissioning", NULL };
+static const char *const feed_status[] = { "offline", "active", "planned", "failed", NULL };
+static const char *const feed_type[] = { "primary", "redundant", NULL };
+static const char *const feed_supply[] = { "ac", "dc", NULL };
+static const char *const feed_phase[] = { "single-phase", "three-phase", NULL };
 /* ContentType of a cable termination on a device interface. */
 static const char *const term_types[] = { "dcim.interface", NULL };
 
@@ -211,9 +265,11 @@ static table load_table(const char *dir, const form *fm)
     char path[256];
     snprintf(path, sizeof path, "%s/%s", dir, fm->file);
     t.f = csv_load(path);
-    cr_assert_gt(t.f.n, 1, "%s: no rows", fm->file);
     static char head[N_FORMS][1024];
     size_t i = (size_t)(fm - forms);
+    /* A plan may have no transceiver (all copper), no platform (generic switches). */
+    if (i != F_MTYPE && i != F_BAY && i != F_MOD && i != F_PLAT)
+        cr_assert_gt(t.f.n, 1, "%s: no rows", fm->file);
     snprintf(head[i], sizeof head[i], "%s", t.f.line[0]);
     t.ncol = csv_split(head[i], t.col, 32);
     for (int c = 0; c < t.ncol; c++)
@@ -294,6 +350,9 @@ static int check_tags(const char *value, const strset *tags, const net_counts *n
     return -1;
 }
 
+/* Modules and power ports of the set last checked. */
+static long g_modules, g_power_ports, g_lags, g_lag_members;
+
 /* Check the whole set of plan p; returns the number of cables rows (for the caller's counts).
  * nc: when not NULL, the set must carry networks (netbox-tags.csv and the tags columns) and
  * their counts are filled in. */
@@ -304,10 +363,26 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
     snprintf(path, sizeof path, "%s/netbox-tags.csv", dir);
     int has_tags = access(path, F_OK) == 0;
     cr_assert_eq(has_tags, nc != NULL, "netbox-tags.csv %s", has_tags ? "written without networks" : "missing");
+    /* The power panels and feeds are written when the spec gives a rack power limit. */
+    fp_power_domains pd;
+    fp_plan_power_domains(p, &pd);
+    int has_power = pd.rack_limit_w > 0;
     table t[N_FORMS];
-    for (size_t i = 0; i < N_FORMS; i++)
-        if (i != TAGS_FORM || has_tags)
+    for (size_t i = 0; i < N_FORMS; i++) {
+        int absent = (i == TAGS_FORM && !has_tags) || ((i == F_PANEL || i == F_FEED) && !has_power);
+        snprintf(path, sizeof path, "%s/%s", dir, forms[i].file);
+        cr_expect_eq(access(path, F_OK) == 0, !absent, "%s %s", forms[i].file,
+                     absent ? "written" : "missing");
+        if (!absent)
             t[i] = load_table(dir, &forms[i]);
+    }
+    int has_lag = 0;
+    for (int c = 0; c < t[6].ncol; c++)
+        has_lag |= strcmp(t[6].col[c], "lag") == 0;
+    g_lags = g_lag_members = 0;
+    strset lag_rows = { 0 }, lag_members = { 0 };
+    strset locs = { 0 }, rack_loc = { 0 }, plats = { 0 }, mtypes = { 0 }, bays = { 0 },
+           filled = { 0 }, pported = { 0 }, panels = { 0 };
     strset sites = { 0 }, manufs = { 0 }, roles = { 0 }, types = { 0 }, racks = { 0 },
            devices = { 0 }, ifaces = { 0 }, ends = { 0 }, tags = { 0 }, speeds = { 0 };
     if (nc)
@@ -335,6 +410,23 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         set_add(&sites, f[col(&t[0], "name")], NULL);
     }
     cr_expect_null(set_seal(&sites), "a site twice");
+    /* Locations: a hall (no parent) or a row whose parent is a hall listed above it; NetBox
+     * finds a location by name alone (CSVModelChoiceField to_field_name='name'), so every name
+     * is unique. */
+    for (long i = 1; i < t[F_LOC].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_LOC].f.line[i], f, 32), t[F_LOC].ncol);
+        const char *parent = f[col(&t[F_LOC], "parent")];
+        cr_expect(set_has(&sites, f[col(&t[F_LOC], "site")], NULL), "location in unknown site");
+        cr_expect(is_slug(f[col(&t[F_LOC], "slug")]));
+        cr_expect(one_of(f[col(&t[F_LOC], "status")], loc_status));
+        int found = parent[0] == '\0';
+        for (long k = 0; k < locs.n && !found; k++)
+            found = strncmp(locs.s[k], parent, strlen(parent)) == 0 && locs.s[k][strlen(parent)] == '\t';
+        cr_expect(found, "location %s: parent %s not listed before it", f[col(&t[F_LOC], "name")], parent);
+        set_add(&locs, f[col(&t[F_LOC], "name")], NULL);
+    }
+    const char *dupl = set_seal(&locs);
+    cr_expect_null(dupl, "location %s twice", dupl);
     for (long i = 1; i < t[1].f.n; i++) {
         cr_assert_eq(csv_split(t[1].f.line[i], f, 32), t[1].ncol);
         cr_expect(is_slug(f[col(&t[1], "slug")]));
@@ -348,6 +440,12 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         set_add(&roles, f[col(&t[2], "name")], NULL);
     }
     cr_expect_null(set_seal(&roles), "a role twice");
+    for (long i = 1; i < t[F_PLAT].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_PLAT].f.line[i], f, 32), t[F_PLAT].ncol);
+        cr_expect(is_slug(f[col(&t[F_PLAT], "slug")]));
+        set_add(&plats, f[col(&t[F_PLAT], "name")], NULL);
+    }
+    cr_expect_null(set_seal(&plats), "a platform twice");
     for (long i = 1; i < t[3].f.n; i++) {
         cr_assert_eq(csv_split(t[3].f.line[i], f, 32), t[3].ncol);
         const char *m = f[col(&t[3], "manufacturer")];
@@ -359,6 +457,14 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         set_add(&types, m, f[col(&t[3], "model")]);
     }
     cr_expect_null(set_seal(&types), "a device type twice");
+    /* Module types: NetBox's ModuleImportForm finds one by model alone, so each model once. */
+    for (long i = 1; i < t[F_MTYPE].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_MTYPE].f.line[i], f, 32), t[F_MTYPE].ncol);
+        cr_expect(set_has(&manufs, f[col(&t[F_MTYPE], "manufacturer")], NULL),
+                  "module type of unknown manufacturer %s", f[col(&t[F_MTYPE], "manufacturer")]);
+        set_add(&mtypes, f[col(&t[F_MTYPE], "model")], NULL);
+    }
+    cr_expect_null(set_seal(&mtypes), "a module type twice");
     for (long i = 1; i < t[4].f.n; i++) {
         cr_assert_eq(csv_split(t[4].f.line[i], f, 32), t[4].ncol);
         cr_expect(set_has(&sites, f[col(&t[4], "site")], NULL), "rack in unknown site");
@@ -366,9 +472,40 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         cr_expect(one_of(f[col(&t[4], "width")], rack_width));
         rack_u = atoi(f[col(&t[4], "u_height")]);
         cr_expect(rack_u >= 1 && rack_u <= 100);
+        const char *loc = f[col(&t[4], "location")];
+        cr_expect(set_has(&locs, loc, NULL), "rack %s in unknown location %s", f[col(&t[4], "name")], loc);
+        set_add(&rack_loc, f[col(&t[4], "name")], loc);
         set_add(&racks, f[col(&t[4], "name")], NULL);
     }
     cr_expect_null(set_seal(&racks), "a rack twice");
+    set_seal(&rack_loc);
+    /* Power panels (in a listed location) and feeds (from a listed panel to a listed rack in
+     * the location given: PowerFeedImportForm limits the rack to it). */
+    for (long i = 1; has_power && i < t[F_PANEL].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_PANEL].f.line[i], f, 32), t[F_PANEL].ncol);
+        cr_expect(set_has(&sites, f[col(&t[F_PANEL], "site")], NULL));
+        cr_expect(set_has(&locs, f[col(&t[F_PANEL], "location")], NULL));
+        set_add(&panels, f[col(&t[F_PANEL], "name")], NULL);
+    }
+    cr_expect_null(set_seal(&panels), "a power panel twice");
+    for (long i = 1; has_power && i < t[F_FEED].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_FEED].f.line[i], f, 32), t[F_FEED].ncol);
+        const table *ft = &t[F_FEED];
+        cr_expect(set_has(&sites, f[col(ft, "site")], NULL));
+        cr_expect(set_has(&panels, f[col(ft, "power_panel")], NULL), "feed from unknown panel");
+        cr_expect(set_has(&rack_loc, f[col(ft, "rack")], f[col(ft, "location")]),
+                  "feed to rack %s not in location %s", f[col(ft, "rack")], f[col(ft, "location")]);
+        cr_expect(one_of(f[col(ft, "status")], feed_status));
+        cr_expect(one_of(f[col(ft, "type")], feed_type));
+        cr_expect(one_of(f[col(ft, "supply")], feed_supply));
+        cr_expect(one_of(f[col(ft, "phase")], feed_phase));
+        int v = atoi(f[col(ft, "voltage")]), a = atoi(f[col(ft, "amperage")]),
+            u = atoi(f[col(ft, "max_utilization")]);
+        cr_expect(v > 0 && a > 0 && u >= 1 && u <= 100);
+        /* NetBox's available power (PowerFeed.save: V x A x sqrt 3 x utilisation for three
+         * phase) carries the spec's rack limit. */
+        cr_expect_geq(v * a * 1.7320508 * u / 100, pd.rack_limit_w);
+    }
     long nd = t[5].f.n - 1;
     placed *pl = calloc((size_t)nd, sizeof *pl);
     for (long i = 1; i < t[5].f.n; i++) {
@@ -380,6 +517,8 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         cr_expect(set_has(&racks, rack, NULL), "device %s in unknown rack %s", f[0], rack);
         cr_expect(set_has(&types, m, model), "device %s of unknown type %s %s", f[0], m, model);
         cr_expect(one_of(f[col(&t[5], "status")], dev_status));
+        const char *plat = f[col(&t[5], "platform")];
+        cr_expect(plat[0] == '\0' || set_has(&plats, plat, NULL), "device %s: unknown platform %s", f[0], plat);
         char key[200];
         snprintf(key, sizeof key, "%s\t%s", m, model);
         int u = -1;
@@ -419,14 +558,44 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
     free(pl);
     const char *dup = set_seal(&devices);
     cr_expect_null(dup, "device name %s twice", dup);
+    /* Power ports: on listed devices, every device one, draws whole watts >= 1 with the
+     * allocated draw at most the maximum (PowerPort.clean). */
+    for (long i = 1; i < t[F_PPORT].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_PPORT].f.line[i], f, 32), t[F_PPORT].ncol);
+        const char *d = f[col(&t[F_PPORT], "device")];
+        cr_expect(set_has(&devices, d, NULL), "power port on unknown device %s", d);
+        const char *mx = f[col(&t[F_PPORT], "maximum_draw")], *al = f[col(&t[F_PPORT], "allocated_draw")];
+        cr_expect(mx[0] == '\0' || (strspn(mx, "0123456789") == strlen(mx) && atol(mx) >= 1));
+        cr_expect(al[0] == '\0' || (strspn(al, "0123456789") == strlen(al) && atol(al) >= 1));
+        cr_expect(al[0] == '\0' || (mx[0] && atol(al) <= atol(mx)), "%s: allocated %s > maximum %s", d, al, mx);
+        set_add(&pported, d, NULL);
+    }
+    dup = set_seal(&pported);
+    cr_expect_null(dup, "device %s has two power ports", dup);
+    cr_expect_eq(pported.n, devices.n, "%ld power ports for %ld devices", pported.n, devices.n);
+    g_power_ports = pported.n;
     for (long i = 1; i < t[6].f.n; i++) {
         cr_assert_eq(csv_split(t[6].f.line[i], f, 32), t[6].ncol);
         const char *d = f[col(&t[6], "device")];
         cr_expect(set_has(&devices, d, NULL), "interface on unknown device %s", d);
         cr_expect(one_of(f[col(&t[6], "type")], if_types), "interface type %s", f[col(&t[6], "type")]);
-        cr_expect_gt(atol(f[col(&t[6], "speed")]), 0);
+        cr_expect(atol(f[col(&t[6], "speed")]) > 0 || strcmp(f[col(&t[6], "type")], "lag") == 0);
         if (has_tags)
             check_tags(f[col(&t[6], "tags")], &tags, NULL);
+        /* A LAG's members name it (InterfaceImportForm `lag`: an interface of type lag on the
+         * same device, imported before them). */
+        if (has_lag) {
+            const char *lag = f[col(&t[6], "lag")];
+            char row[300];
+            if (strcmp(f[col(&t[6], "type")], "lag") == 0) {
+                snprintf(row, sizeof row, "%s\t%ld", f[col(&t[6], "name")], i);
+                set_add(&lag_rows, d, row);
+                g_lags++;
+            } else if (lag[0]) {
+                snprintf(row, sizeof row, "%s\t%ld", lag, i);
+                set_add(&lag_members, d, row);
+            }
+        }
         set_add(&ifaces, d, f[col(&t[6], "name")]);
         char nv[256];
         snprintf(nv, sizeof nv, "%s\t%s", f[col(&t[6], "name")], f[col(&t[6], "speed")]);
@@ -434,6 +603,36 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
     }
     dup = set_seal(&ifaces);
     cr_expect_null(dup, "interface %s listed twice", dup);
+    set_seal(&lag_rows);
+    for (long i = 0; i < lag_members.n; i++) {
+        char dev[200], lag[100];
+        long row = 0;
+        cr_assert_eq(sscanf(lag_members.s[i], "%199[^\t]\t%99[^\t]\t%ld", dev, lag, &row), 3);
+        const char *at = set_value(&lag_rows, dev, lag);
+        cr_expect(at && atol(at) < row, "%s: member of LAG %s, not a LAG listed before it", dev, lag);
+        g_lag_members++;
+    }
+    /* Module bays on listed devices, one name once per device; a module in a listed bay of its
+     * device (ModuleImportForm limits the bay to the device), of a listed type, one per bay. */
+    for (long i = 1; i < t[F_BAY].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_BAY].f.line[i], f, 32), t[F_BAY].ncol);
+        const char *d = f[col(&t[F_BAY], "device")];
+        cr_expect(set_has(&devices, d, NULL), "module bay on unknown device %s", d);
+        set_add(&bays, d, f[col(&t[F_BAY], "name")]);
+    }
+    dup = set_seal(&bays);
+    cr_expect_null(dup, "module bay %s twice", dup);
+    for (long i = 1; i < t[F_MOD].f.n; i++) {
+        cr_assert_eq(csv_split(t[F_MOD].f.line[i], f, 32), t[F_MOD].ncol);
+        const char *d = f[col(&t[F_MOD], "device")], *b = f[col(&t[F_MOD], "module_bay")];
+        cr_expect(set_has(&bays, d, b), "module in unknown bay %s %s", d, b);
+        cr_expect(set_has(&mtypes, f[col(&t[F_MOD], "module_type")], NULL));
+        cr_expect(one_of(f[col(&t[F_MOD], "status")], mod_status));
+        set_add(&filled, d, b);
+    }
+    dup = set_seal(&filled);
+    cr_expect_null(dup, "two modules in bay %s", dup);
+    g_modules = filled.n;
     set_seal(&speeds);
     for (long i = 1; i < t[7].f.n; i++) {
         cr_assert_eq(csv_split(t[7].f.line[i], f, 32), t[7].ncol);
@@ -470,7 +669,7 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
     cr_expect_null(dup, "interface %s ends two cables", dup);
     long cables = t[7].f.n - 1;
     for (size_t i = 0; i < N_FORMS; i++)
-        if (i != TAGS_FORM || has_tags)
+        if ((i != TAGS_FORM || has_tags) && ((i != F_PANEL && i != F_FEED) || has_power))
             csv_free(&t[i].f);
     set_free(&tags);
     set_free(&sites);
@@ -482,6 +681,16 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
     set_free(&ifaces);
     set_free(&ends);
     set_free(&speeds);
+    set_free(&lag_rows);
+    set_free(&lag_members);
+    set_free(&locs);
+    set_free(&rack_loc);
+    set_free(&plats);
+    set_free(&mtypes);
+    set_free(&bays);
+    set_free(&filled);
+    set_free(&pported);
+    set_free(&panels);
     return cables;
 }
 
@@ -589,6 +798,10 @@ Test(netbox, networks_preset_carries_every_network)
         sum += want[i].cables;
     }
     cr_expect_eq(cables, sum);
+    /* LAGs: the in-band network is dual-homed Ethernet (MLAG pairs): each of its 137 hosts
+     * has one LAG of its two ports; the storage network's InfiniBand hosts none. */
+    cr_expect_eq(g_lags, 137);
+    cr_expect_eq(g_lag_members, 2 * 137);
     /* An SN2201 leaf has the ports of its datasheet (and of the device-type library's
      * Nvidia/SN2201.yaml): swp1-swp48 1000BASE-T and swp49-swp52 100G QSFP28, at their own
      * speeds (Kbps), used or spare. */
@@ -601,7 +814,7 @@ Test(netbox, networks_preset_carries_every_network)
         char *f[8];
         if (strncmp(c.line[i], "oob-su01-leaf-r1,", 17) != 0)
             continue;
-        cr_assert_eq(csv_split(c.line[i], f, 8), 5);
+        cr_assert_eq(csv_split(c.line[i], f, 8), 6, "tags and lag columns");
         int port = atoi(f[1] + 3);
         if (port <= 48) {
             cr_expect(strcmp(f[2], "1000base-t") == 0 && strcmp(f[3], "1000000") == 0, "%s %s %s", f[1], f[2], f[3]);
@@ -634,6 +847,128 @@ Test(netbox, enterprise_networks_preset_follows_netbox_rules)
         sum += nc.cables[i];
     }
     cr_expect_eq(sum, cables);
+    fp_plan_free(p);
+}
+
+/* The transceivers: one NetBox module per cage holding one, in a module bay of its device, so
+ * the modules file has the BOM's transceiver count (spares aside: they sit on a shelf, in no
+ * cage), every network's. The compute fabric's, derived by hand for SUPERPOD_V1 (tests/
+ * helpers.h: the DGX H100 SuperPOD RA-11333-001 of 4 SUs): 128 DGX x 4 twin-port OSFP cages (8 x 400G) = 512; 32 leaves x (32 down + 32 up
+ * twin-port cages: 1,024 down and 1,024 up links, two per cage) = 1,024; 16 spines x 32 cages
+ * (1,024 links, two per cage) = 512: 2,048, in bays named cage<N> (a network's are prefixed
+ * with its name). */
+Test(netbox, modules_equal_the_bom)
+{
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
+    check_netbox_counts(p, &(net_counts){ 0 });
+    long bom = 0;
+    for (size_t net = 0; net < fp_plan_net_count(p); net++)
+        for (size_t i = 0; i < fp_plan_net_bom_count(p, net); i++) {
+            fp_bom_line l;
+            cr_assert_eq(fp_plan_net_bom_line(p, net, i, &l, NULL), FP_OK);
+            bom += l.kind == FP_BOM_TRANSCEIVER && !l.spare ? l.quantity : 0;
+        }
+    cr_expect_gt(bom, 2048, "the networks have transceivers too");
+    cr_expect_eq(g_modules, bom, "%ld modules, the BOM %ld transceivers", g_modules, bom);
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-modules.csv", dir);
+    csv_file c = csv_load(path);
+    long compute = 0;
+    for (long i = 1; i < c.n; i++) {
+        char *f[8];
+        cr_assert_eq(csv_split(c.line[i], f, 8), 4);
+        compute += strncmp(f[1], "cage", 4) == 0;
+    }
+    cr_expect_eq(compute, 2048);
+    csv_free(&c);
+    fp_plan_free(p);
+}
+
+/* Power ports: every device one, with the plan's draw. A compute spine of SUPERPOD_V1
+ * draws its QM9700's 750 W and its 32 cages' MMA4Z00-NS modules at 15 W each (templates/
+ * catalog.json): 750 + 480 = 1,230 W; a DGX its 10,200 W (layout.server_power_w) with its
+ * modules. Each rack's ports add up to the rack's power (fp_plan_rack), each port rounded up
+ * to a whole watt. Locations: one hall and the four rows of its racks (H1-R01..R04, from
+ * fp_plan_rack's hall and row numbers); every device of a QM9700 spine runs MLNX-OS, the
+ * out-of-band SN2201 leaves Cumulus Linux. */
+Test(netbox, power_locations_platforms)
+{
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
+    check_netbox_counts(p, &(net_counts){ 0 });
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-devices.csv", dir);
+    csv_file dv = csv_load(path);
+    snprintf(path, sizeof path, "%s/netbox-power-ports.csv", dir);
+    csv_file pp = csv_load(path);
+    cr_assert_eq(dv.n, pp.n);
+    size_t nr = fp_plan_rack_count(p);
+    double *sum = calloc(nr, sizeof *sum);
+    long *devs = calloc(nr, sizeof *devs);
+    int spines = 0, oob_leaves = 0;
+    for (long i = 1; i < dv.n; i++) {
+        char *d[16], *w[8];
+        cr_assert_eq(csv_split(dv.line[i], d, 16), 11);
+        cr_assert_eq(csv_split(pp.line[i], w, 8), 4);
+        cr_assert_str_eq(d[0], w[0], "power ports in the devices' order");
+        for (size_t r = 0; r < nr; r++) {
+            fp_rack_info ri;
+            fp_plan_rack(p, r, &ri, NULL);
+            if (strcmp(ri.name, d[7]) == 0) {
+                sum[r] += atof(w[3]);
+                devs[r]++;
+            }
+        }
+        if (strncmp(d[0], "spine-", 6) == 0) {
+            cr_expect_str_eq(w[3], "1230", "%s draws %s W", d[0], w[3]);
+            cr_expect_str_eq(d[4], "MLNX-OS");
+            spines++;
+        }
+        if (strncmp(d[0], "oob-su", 6) == 0 && strstr(d[0], "-leaf-")) {
+            cr_expect_str_eq(d[4], "Cumulus Linux");
+            oob_leaves++;
+        }
+        if (strncmp(d[0], "su01-node-", 10) == 0)
+            cr_expect_geq(atof(w[3]), 10200);
+    }
+    cr_expect_eq(spines, 16);
+    cr_expect_eq(oob_leaves, 7);
+    int halls = 0, rows = 0, last_h = 0, last_r = 0;
+    for (size_t r = 0; r < nr; r++) {
+        fp_rack_info ri;
+        fp_plan_rack(p, r, &ri, NULL);
+        cr_expect(sum[r] >= ri.power_w - 1e-6 && sum[r] <= ri.power_w + (double)devs[r],
+                  "%s: ports %.0f W, rack %.2f W", ri.name, sum[r], ri.power_w);
+        halls += ri.hall != last_h;
+        rows += ri.hall != last_h || ri.row != last_r;
+        last_h = ri.hall;
+        last_r = ri.row;
+    }
+    cr_expect_eq(halls, 1);
+    cr_expect_eq(rows, 4);
+    snprintf(path, sizeof path, "%s/netbox-locations.csv", dir);
+    csv_file lc = csv_load(path);
+    cr_expect_eq(lc.n - 1, halls + rows);
+    csv_free(&lc);
+    free(sum);
+    free(devs);
+    csv_free(&dv);
+    csv_free(&pp);
+    fp_plan_free(p);
+}
+
+/* Without a rack power limit there is no feed to size: no power panels or feeds (the check
+ * asserts the files are absent), the rest as before. */
+Test(netbox, no_rack_limit_no_feeds)
+{
+    fp_plan *p = plan_from("{\"layout\":{\"rack_power_limit_w\":0}}");
+    fp_power_domains pd;
+    fp_plan_power_domains(p, &pd);
+    cr_assert_eq(pd.rack_limit_w, 0);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(check_netbox(p), s.links);
     fp_plan_free(p);
 }
 
@@ -1086,12 +1421,120 @@ Test(avd, cv_topology_lists_every_switch_link)
     fp_plan_free(p);
 }
 
+/* Is s "Ethernet<port>/<lane>", the EOS name of a (split) port? */
+static int eos_name(const char *s)
+{
+    int port = 0, lane = 0, n = 0;
+    return sscanf(s, "Ethernet%d/%d%n", &port, &lane, &n) == 2 && s[n] == '\0' && port >= 1 &&
+           port <= 64 && lane >= 1 && lane <= 8;
+}
+
+/* An Arista-part plan's avd-cv-topology.yml against AVD's published eos_designs schema
+ * (aristanetworks/avd, python-avd/pyavd/_eos_designs/schema/schema_fragments/:
+ * fabric_name.schema.yml: str, required; use_cv_topology.schema.yml: bool; cv_topology.schema.yml:
+ * a list, primary key hostname, each item hostname str, platform str (required), interfaces
+ * list (required, primary key name) of name, neighbor, neighbor_interface, all str), line by
+ * line: every key is one the schema has, at its place, every value of its type; hostnames and
+ * each switch's interface names are unique (the primary keys). AVD takes a switch's uplinks
+ * by exact name (shared_utils/cv_topology.py: get_item(cv_interfaces, "name", ...) over
+ * default_interfaces' uplink_interfaces), so every name is EOS's Ethernet<port>/<lane>.
+ * Uplinks, derived by hand: 4,096 GPUs / 8 = 512 servers x 8 rails of 400G; a 7060X6-64PE
+ * (64 x 800G, split 2 x 400G: 128 ports) leaf takes one rail of a 64-server SU (64 down) and
+ * 64 up at 1:1, so 8 SUs x 8 rails = 64 leaves x 64 uplinks = 4,096 leaf-spine links, each
+ * listed on its leaf with a spine as neighbor, over 4,096 / 128 = 32 spines. */
+#define ARISTA_SPEC "{\"name\":\"arista-4k\",\"cluster\":{\"gpus\":4096,\"gpus_per_server\":8," \
+                    "\"nics_per_server\":8,\"nic\":\"nvidia-cx7-osfp\"},\"fabric\":{\"topology\":" \
+                    "\"rail-optimized\",\"switch\":\"arista-7060x6-64pe\",\"su_servers\":64}}"
+Test(avd, arista_plan_fits_eos_designs_schema)
+{
+    fp_plan *p = plan_from(ARISTA_SPEC);
+    char dir[64];
+    write_set(p, dir, sizeof dir, FP_WRITE_AVD);
+    char *y = read_out(dir, "avd-cv-topology.yml");
+    strset hosts = { 0 }, ifaces = { 0 }, uplink_to = { 0 };
+    char host[64] = "", name[64] = "", nb[64] = "", v[64];
+    int fabric_name = 0, use_cv = 0, cv = 0, state = 0;   /* 1 host, 2 platform, 3 interfaces */
+    long items = 0, with_platform = 0, with_interfaces = 0, not_eos = 0;
+    for (char *line = strtok(y, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "fabric_name: \"%63[^\"]\"", v) == 1 && !cv) {
+            fabric_name++;
+            cr_expect_str_eq(v, "ARISTA_4K", "fabric_name: an Ansible group name from the spec's");
+        } else if (strcmp(line, "use_cv_topology: true") == 0 && !cv) {
+            use_cv++;
+        } else if (strcmp(line, "cv_topology:") == 0) {
+            cv++;
+        } else if (cv && sscanf(line, "  - hostname: \"%63[^\"]\"", v) == 1) {
+            snprintf(host, sizeof host, "%s", v);
+            set_add(&hosts, host, NULL);
+            items++;
+            state = 1;
+        } else if (state == 1 && sscanf(line, "    platform: \"%63[^\"]\"", v) == 1) {
+            cr_expect_str_eq(v, "7060X6-64PE");
+            with_platform++;
+            state = 2;
+        } else if (state == 2 && strcmp(line, "    interfaces:") == 0) {
+            with_interfaces++;
+            state = 3;
+        } else if (state == 3 && sscanf(line, "      - name: \"%63[^\"]\"", v) == 1) {
+            snprintf(name, sizeof name, "%s", v);
+            set_add(&ifaces, host, name);
+            not_eos += !eos_name(name);
+        } else if (state == 3 && sscanf(line, "        neighbor: \"%63[^\"]\"", v) == 1) {
+            snprintf(nb, sizeof nb, "%s", v);
+        } else if (state == 3 && sscanf(line, "        neighbor_interface: \"%63[^\"]\"", v) == 1) {
+            if (strstr(host, "-leaf-") && strncmp(nb, "spine-", 6) == 0)
+                set_add(&uplink_to, host, name);
+        } else {
+            cr_expect_fail("not in eos_designs' schema at this place: \"%s\"", line);
+        }
+    }
+    cr_expect_eq(fabric_name, 1, "fabric_name is required");
+    cr_expect_eq(use_cv, 1);
+    cr_expect_eq(cv, 1);
+    cr_expect_eq(with_platform, items, "platform is required on every cv_topology item");
+    cr_expect_eq(with_interfaces, items, "interfaces is required on every cv_topology item");
+    const char *dup = set_seal(&hosts);
+    cr_expect_null(dup, "hostname %s twice (the primary key)", dup);
+    dup = set_seal(&ifaces);
+    cr_expect_null(dup, "interface %s twice on one switch (the primary key)", dup);
+    cr_expect_eq(not_eos, 0, "%ld interface names not in EOS's Ethernet<port>/<lane> form", not_eos);
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    cr_expect_eq(items, s.switches);
+    cr_expect_eq(items, 64 + 32);
+    /* Every uplink: the plan's leaf-spine links (boundary 1), and by hand 4,096, 64 a leaf. */
+    long plan_up = 0;
+    for (size_t i = 0; i < fp_plan_link_count(p); i++) {
+        fp_link_info l;
+        cr_assert_eq(fp_plan_link(p, i, &l, NULL), FP_OK);
+        plan_up += l.boundary == 1;
+    }
+    dup = set_seal(&uplink_to);
+    cr_expect_null(dup);
+    cr_expect_eq(uplink_to.n, plan_up, "%ld uplinks in the file, %ld in the plan", uplink_to.n, plan_up);
+    cr_expect_eq(uplink_to.n, 4096);
+    long first_leaf = 0;
+    for (long i = 0; i < uplink_to.n; i++)
+        first_leaf += strncmp(uplink_to.s[i], "su01-leaf-r1\t", 13) == 0;
+    cr_expect_eq(first_leaf, 64);
+    set_free(&hosts);
+    set_free(&ifaces);
+    set_free(&uplink_to);
+    free(y);
+    /* The NetBox set of the same plan follows NetBox's rules, the switches on platform EOS. */
+    cr_expect_eq(check_netbox(p), s.links);
+    fp_plan_free(p);
+}
+
 /* Device types carry the NetBox device-type library's names where the library has the switch
  * (netbox-community/devicetype-library, read for this test): device-types/Nvidia/QM9700.yaml
  * (Nvidia, QM9700, nvidia-qm9700), SN5600.yaml (SN5600, nvidia-sn5600), Q3400-RA.yaml
  * (Q3400-RA, nvidia-q3400-ra), SN2201.yaml (SN2201, slug mellanox-sn2201) and
  * device-types/Mellanox/SN4600C.yml (manufacturer Mellanox, SN4600C, sn4600c). The Q3450-LD
- * and SN6810 are not in it: Nvidia, the bare model, nvidia-<model>. Generic parts keep their
+ * and SN6810 are not in it: Nvidia, the bare model, nvidia-<model>; nor the Arista 7060X6-64PE:
+ * Arista, DCS-<model>, arista-dcs-<model>, as the library's Arista types. Generic parts keep their
  * catalog name, and their vendor decides the manufacturer. */
 Test(netbox, device_types_use_library_names)
 {
@@ -1105,6 +1548,8 @@ Test(netbox, device_types_use_library_names)
         { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
         { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
         { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
+        /* not in the library: its Arista style (device-types/Arista/DCS-7060CX-32S.yaml) */
+        { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },
     };
     fp_catalog *cat = NULL;
     fp_error err = { 0 };
