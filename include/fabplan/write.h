@@ -39,10 +39,16 @@ extern "C" {
  *  ib-node-name-map (its GUIDs, synthetic, and names) and ib-ports.csv (each planned port's node
  *  description and InfiniBand port number: what fp_verify_run matches a discovery by). */
 #define FP_WRITE_IBNET 0x20000u
+/** The compute fabric for Slurm (on request): topology.conf (topology/tree: servers under their
+ *  leaf group, levels = the fabric's tiers, one top), topology-block.conf (topology/block, one
+ *  block per NVLink domain; only when cluster.nvlink_domain_servers > 1) and topology.yaml
+ *  (both, Slurm's YAML form). The folding rule is in docs/outputs.md. */
+#define FP_WRITE_SLURM 0x40000u
 #define FP_WRITE_ALL 0xffffffffu
 /** The documents only written on request (not in FP_WRITE_DEFAULT). */
-#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET)
-/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the verifier exports. */
+#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET | FP_WRITE_SLURM)
+/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the on-request exports
+ *  (InfiniBand, Slurm). */
 #define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_ON_REQUEST)
 
 /** How the installer workbook is split for crews (fp_write_options.split_by). */

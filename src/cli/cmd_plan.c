@@ -29,6 +29,7 @@ static const format_name format_names[] = {
     { "detail", FP_WRITE_DETAIL, "detail .dot/.svg" },
     { "ibnetdiscover", FP_WRITE_IBNET,
       "ibnetdiscover.topo, ib-node-name-map, ib-ports.csv (InfiniBand fabrics)" },
+    { "slurm", FP_WRITE_SLURM, "topology.conf, topology-block.conf (with NVLink domains), topology.yaml" },
     { "png", FP_WRITE_PNG, NULL },
     { "all", FP_WRITE_DEFAULT, NULL },
 };
@@ -81,9 +82,11 @@ static void plan_usage(FILE *f)
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
-          "                      (or one of fabric, figure, floor, detail), ibnetdiscover, png,\n"
-          "                      all. all is every output but png and ibnetdiscover (the planned\n"
-          "                      InfiniBand fabric for ibsim and fabplan verify). E.g. --formats\n"
+          "                      (or one of fabric, figure, floor, detail), ibnetdiscover,\n"
+          "                      slurm, png, all. all is every output but png, ibnetdiscover (the\n"
+          "                      planned InfiniBand fabric for ibsim and fabplan verify) and\n"
+          "                      slurm (topology.conf, topology-block.conf, topology.yaml for\n"
+          "                      Slurm's topology/tree and topology/block). E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"
           "                      131,072 GPUs. Only the planning stages these outputs read are\n"
           "                      built (links, topology, avd, detail: the fabric alone)\n"
