@@ -59,6 +59,16 @@ FP_EXPORT fp_status fp_spec_set(fp_spec *spec, const char *pointer, const char *
  *  "overrides" file that cannot be read or parsed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error *err);
 
+/** METHOD: read every file the spec names (today the "overrides" file) once and put its content
+ *  into the spec, so that the plans built from it, and its copies through fp_spec_to_json,
+ *  never read the file again (a pipe reads once; a copy that lost the spec's folder still has
+ *  it). A relative name is read from the spec file's folder (the working folder for a spec
+ *  parsed from text or a preset), as fp_plan_new reads it. Nothing to do is FP_OK.
+ *  Errors (spec unchanged): FP_EINVAL (spec NULL, an empty name, a file that holds no list of
+ *  cable overrides), FP_EIO (cannot be read: the message names /overrides and the path),
+ *  FP_EPARSE (not JSON: file, line and column), FP_ENOMEM. */
+FP_EXPORT fp_status fp_spec_inline_files(fp_spec *spec, fp_error *err);
+
 /** The spec as JSON text, exactly as given (not resolved). The caller frees it with fp_free.
  *  Errors: FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *err);

@@ -35,12 +35,9 @@ int cli_load(const cli_spec_opts *o, fp_catalog **cat, fp_spec **spec);
 /* The file at path read whole, NUL-terminated (free it; *len its length); NULL with errno
  * set when it cannot be opened or read, or memory runs out. */
 char *cli_read_file(const char *path, size_t *len);
-/* For commands that build many plans from one spec (sweep, compare): the overrides file the
- * spec names (a path) is read once here and its text put into the spec, as each plan would
- * read the file again (a pipe, /dev/stdin or a shell's <(...), is empty the second time).
- * spec_path: the spec file (relative override paths are relative to its folder), or NULL.
- * Text that is not JSON is left for the plan to report. Returns an exit code (message
- * printed). */
+/* For commands that build many plans from one spec (sweep, compare): fp_spec_inline_files, so
+ * the overrides file is read once (a pipe, /dev/stdin or a shell's <(...), is empty the second
+ * time). spec_path prefixes the message. Returns an exit code (message printed). */
 int cli_inline_overrides(fp_spec *spec, const char *spec_path);
 void cli_opts_free(cli_spec_opts *o);
 /* Print an error from the library with the right exit code. */

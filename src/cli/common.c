@@ -320,33 +320,6 @@ char *cli_read_file(const char *path, size_t *len)
 
 int cli_inline_overrides(fp_spec *spec, const char *spec_path)
 {
-    char *json = NULL, path[4096];
     fp_error err = { 0 };
-    if (fp_spec_to_json(spec, &json, &err) != FP_OK)
-        return cli_report(NULL, &err);
-    cJSON *root = cJSON_Parse(json);
-    fp_free(json);
-    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(root, "overrides");
-    int rc = EXIT_OK;
-    if (cJSON_IsString(ov)) {
-        const char *slash = spec_path ? strrchr(spec_path, '/') : NULL;
-        if (ov->valuestring[0] == '/' || slash == NULL)
-            snprintf(path, sizeof path, "%s", ov->valuestring);
-        else
-            snprintf(path, sizeof path, "%.*s/%s", (int)(slash - spec_path), spec_path, ov->valuestring);
-        size_t len = 0;
-        errno = 0;
-        char *text = cli_read_file(path, &len);
-        cJSON *parsed = text ? cJSON_ParseWithLength(text, len) : NULL;
-        if (text == NULL) {
-            fprintf(stderr, "fabplan: /overrides: cannot read %s: %s\n", path, strerror(errno));
-            rc = EXIT_IO;
-        } else if (parsed != NULL && fp_spec_set(spec, "/overrides", text, &err) != FP_OK) {
-            rc = cli_report("command line", &err);
-        }
-        cJSON_Delete(parsed);
-        free(text);
-    }
-    cJSON_Delete(root);
-    return rc;
+    return fp_spec_inline_files(spec, &err) == FP_OK ? EXIT_OK : cli_report(spec_path, &err);
 }

@@ -90,6 +90,11 @@ fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const 
                            const struct cJSON *bom, const struct cJSON *overrides,
                            const char *base_dir, const fp_catalog *cat, fp_error *err);
 void fp__phys_free(fp_phys_spec *ps);
+/* The list of cable overrides in the file the spec's "overrides" string v names, read relative
+ * to base_dir (spec_layout.c): detached, the caller deletes it. FP_EINVAL (empty name, not a
+ * list), FP_EIO, FP_EPARSE, FP_ENOMEM. */
+fp_status fp__overrides_file(const struct cJSON *v, const char *base_dir, struct cJSON **list,
+                             fp_error *err);
 
 /* ---- resolved spec (spec.c) ---- */
 typedef struct fp_tier_spec {

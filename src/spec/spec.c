@@ -399,6 +399,25 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
     return FP_OK;
 }
 
+fp_status fp_spec_inline_files(fp_spec *spec, fp_error *err)
+{
+    if (spec == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_spec_inline_files: spec is NULL");
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(spec->root, "overrides");
+    if (!cJSON_IsString(v))
+        return FP_OK;
+    char dir[4096];
+    cJSON *list = NULL;
+    fp_status rc = fp__overrides_file(v, spec_dir(dir, sizeof dir, spec->origin), &list, err);
+    if (rc != FP_OK)
+        return rc;
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(spec->root, "overrides", list)) {
+        cJSON_Delete(list);
+        FP_FAIL(err, FP_ENOMEM, "/overrides", "out of memory");
+    }
+    return FP_OK;
+}
+
 /* The networks section (networks.c reads it), NULL when the spec has none. */
 const cJSON *fp__spec_networks(const fp_spec *spec)
 {

@@ -282,50 +282,76 @@ static fp_status resolve_override(fp_phys_spec *ps, fp_override *o, const cJSON 
     return FP_OK;
 }
 
+static fp_status not_a_list(const char *base, const cJSON *list, fp_error *err)
+{
+    char d[96];
+    FP_FAIL(err, FP_EINVAL, base,
+            "%s: expected a list of cable overrides (or a file holding {\"cables\": [...]}), found %s",
+            base, fp__json_describe(list, d, sizeof d));
+}
+
+/* The list of cable overrides in the file a spec's "overrides" string names ({"cables": [...]}
+ * or a bare list), read relative to base_dir (the spec's folder, as a user writing "overrides":
+ * "cables-fix.json" beside the spec expects; the working folder when base_dir is NULL or "").
+ * *list is detached: the caller deletes it. The one reader of that file: fp__phys_resolve and
+ * fp_spec_inline_files both come here. */
+fp_status fp__overrides_file(const cJSON *v, const char *base_dir, cJSON **list, fp_error *err)
+{
+    const char *base = "/overrides";
+    char *text = NULL, path[4096];
+    size_t len = 0;
+    cJSON *file = NULL;
+    *list = NULL;
+    if (v->valuestring[0] == '\0')
+        FP_FAIL(err, FP_EINVAL, base,
+                "%s: expected a file name or a list of cable overrides, found the string \"\"", base);
+    if (v->valuestring[0] != '/' && base_dir && base_dir[0])
+        snprintf(path, sizeof path, "%s/%s", base_dir, v->valuestring);
+    else
+        snprintf(path, sizeof path, "%s", v->valuestring);
+    fp_status rc = fp__read_file(path, &text, &len, err);
+    if (rc != FP_OK) {
+        if (err) {
+            /* Say which spec field named the file. */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s: %s", base, err->msg);
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
+        return rc;
+    }
+    rc = fp__json_parse(&file, text, len, path, err);
+    free(text);
+    if (rc != FP_OK)
+        return rc;
+    *list = cJSON_IsObject(file) ? cJSON_DetachItemFromObjectCaseSensitive(file, "cables") : file;
+    if (*list != file)
+        cJSON_Delete(file);
+    if (!cJSON_IsArray(*list)) {
+        rc = not_a_list(v->valuestring, *list, err);
+        cJSON_Delete(*list);
+        *list = NULL;
+    }
+    return rc;
+}
+
 static fp_status resolve_overrides(fp_phys_spec *ps, const cJSON *v, const char *base_dir,
                                    fp_error *err)
 {
     cJSON *file = NULL;
     const cJSON *list = v;
     const char *base = "/overrides";
-    char d[96], p[96];
+    char p[96];
     fp_status rc = FP_OK;
     if (v == NULL)
         return FP_OK;
     if (cJSON_IsString(v)) {
-        /* A file path: {"cables": [...]} or a bare array. */
-        char *text = NULL;
-        size_t len = 0;
-        if (v->valuestring[0] == '\0')
-            FP_FAIL(err, FP_EINVAL, base,
-                    "%s: expected a file name or a list of cable overrides, found the string \"\"", base);
-        /* A relative path in a spec file is relative to that file, as a user writing
-         * "overrides": "cables-fix.json" beside the spec expects. */
-        char path[4096];
-        if (v->valuestring[0] != '/' && base_dir && base_dir[0])
-            snprintf(path, sizeof path, "%s/%s", base_dir, v->valuestring);
-        else
-            snprintf(path, sizeof path, "%s", v->valuestring);
-        if ((rc = fp__read_file(path, &text, &len, err)) != FP_OK) {
-            if (err) {
-                /* Say which spec field named the file. */
-                char msg[sizeof err->msg];
-                snprintf(msg, sizeof msg, "%s: %s", base, err->msg);
-                snprintf(err->msg, sizeof err->msg, "%s", msg);
-            }
+        if ((rc = fp__overrides_file(v, base_dir, &file, err)) != FP_OK)
             return rc;
-        }
-        rc = fp__json_parse(&file, text, len, path, err);
-        free(text);
-        if (rc != FP_OK)
-            return rc;
-        list = cJSON_IsObject(file) ? cJSON_GetObjectItemCaseSensitive(file, "cables") : file;
+        list = file;
         base = v->valuestring;
     }
     if (!cJSON_IsArray(list)) {
-        rc = fp__error_set(err, FP_EINVAL, base,
-                           "%s: expected a list of cable overrides (or a file holding {\"cables\": [...]}), found %s",
-                           base, fp__json_describe(list, d, sizeof d));
+        rc = not_a_list(base, list, err);
         goto out;
     }
     int n = cJSON_GetArraySize(list), i = 0;

@@ -349,3 +349,71 @@ Test(spec, set_value_follows_the_json_rules)
     cr_expect_eq(fp_spec_set(s, "/name", "plain-word", &e3), FP_OK, "%s", e3.msg);
     fp_spec_free(s);
 }
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* fp_spec_inline_files reads the overrides file once, from the spec's folder, and puts its list
+ * into the spec: with the file gone afterwards, the plan and a copy through fp_spec_to_json
+ * still carry the override (cable C0000001 routed at the 9 m the file gives). A file that
+ * cannot be read is FP_EIO naming /overrides and the path; a file without a list is FP_EINVAL
+ * naming the file; the spec is unchanged after an error. */
+Test(spec, inline_files_reads_the_overrides_file_once)
+{
+    char dir[256], spec_path[320], ov_path[320];
+    scratch_dir(dir, sizeof dir, "spec-inline");
+    snprintf(spec_path, sizeof spec_path, "%s/spec.json", dir);
+    snprintf(ov_path, sizeof ov_path, "%s/ov.json", dir);
+    write_file(ov_path, "{\"cables\":[{\"cable\":\"C0000001\",\"length_m\":9}]}");
+    write_file(spec_path, "{\"cluster\":{\"gpus\":256},\"overrides\":\"ov.json\"}");
+    fp_spec *spec = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_spec_load(&spec, spec_path, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_inline_files(spec, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(unlink(ov_path), 0);
+    char *json = NULL;
+    cr_assert_eq(fp_spec_to_json(spec, &json, &err), FP_OK);
+    cr_expect(strstr(json, "\"length_m\":\t9") != NULL && strstr(json, "ov.json") == NULL, "%s", json);
+    fp_spec *copy = NULL;
+    cr_assert_eq(fp_spec_parse(&copy, json, strlen(json), "<copy>", &err), FP_OK, "%s", err.msg);
+    fp_free(json);
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    fp_spec *both[] = { spec, copy };
+    for (int k = 0; k < 2; k++) {
+        fp_plan *p = NULL;
+        cr_assert_eq(fp_plan_new(&p, both[k], cat, &err), FP_OK, "%s", err.msg);
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, 0, &c, &err), FP_OK, "%s", err.msg);
+        cr_expect_str_eq(c.id, "C0000001");
+        cr_expect_float_eq(c.route_m, 9.0, 1e-9, "%s: route %g", k ? "copy" : "spec", c.route_m);
+        fp_plan_free(p);
+    }
+    /* nothing left to read: a second call is FP_OK and changes nothing */
+    cr_expect_eq(fp_spec_inline_files(spec, &err), FP_OK, "%s", err.msg);
+    fp_spec_free(copy);
+    fp_spec_free(spec);
+
+    /* the file is gone: FP_EIO, the spec keeps its string */
+    write_file(spec_path, "{\"cluster\":{\"gpus\":256},\"overrides\":\"ov.json\"}");
+    cr_assert_eq(fp_spec_load(&spec, spec_path, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(fp_spec_inline_files(spec, &err), FP_EIO);
+    cr_expect(strncmp(err.msg, "/overrides: ", 12) == 0 && strstr(err.msg, ov_path) != NULL, "%s", err.msg);
+    cr_assert_eq(fp_spec_to_json(spec, &json, NULL), FP_OK);
+    cr_expect(strstr(json, "\"overrides\":\t\"ov.json\"") != NULL, "%s", json);
+    fp_free(json);
+    /* a file whose object has no "cables" list */
+    write_file(ov_path, "{\"cabels\":[]}");
+    err = (fp_error){ 0 };
+    cr_expect_eq(fp_spec_inline_files(spec, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "ov.json: expected a list of cable overrides") != NULL, "%s", err.msg);
+    err = (fp_error){ 0 };
+    cr_expect_eq(fp_spec_inline_files(NULL, &err), FP_EINVAL);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+}
