@@ -1,6 +1,8 @@
 /* fabplan — the compute fabric as job schedulers place jobs by it (docs/outputs.md, "Scheduler
  * topology"): Slurm's topology.conf (topology/tree), topology-block.conf (topology/block: the
- * NVLink domains) and topology.yaml (both, in Slurm's YAML form).
+ * NVLink domains) and topology.yaml (both, in Slurm's YAML form); for Kubernetes,
+ * k8s-node-labels.sh (kubectl label, each node's groups as node labels) and
+ * kueue-topology.yaml (Kueue's Topology object over those labels).
  *
  * The folding rule (one tree, whatever the topology): level 1 groups the servers that reach
  * each other through one leaf tier: the connected pieces of the servers and the leaf switches
@@ -371,7 +373,7 @@ static void level_comment(fp_outbuf *f, const fp_fabric *fab, const fp_rspec *rs
 }
 
 static fp_status begin(fp_outbuf **f, const char *path, const fp_plan *plan, sched_doc *d,
-                       const char *what, fp_error *err)
+                       const char *what, int script, fp_error *err)
 {
     if (doc_build(d, plan) != FP_OK) {
         doc_free(d);
@@ -382,8 +384,8 @@ static fp_status begin(fp_outbuf **f, const char *path, const fp_plan *plan, sch
     for (char *c = name; *c; c++)
         if ((unsigned char)*c < 0x20)
             *c = '?';           /* a spec name's line break would end the comment */
-    snprintf(head, sizeof head, "# %s for plan %s, written by fabplan plan (docs/outputs.md)\n",
-             what, name);
+    snprintf(head, sizeof head, "%s# %s for plan %s, written by fabplan plan (docs/outputs.md)\n",
+             script ? "#!/bin/sh\n" : "", what, name);
     fp_status rc = fp__outbuf_open(f, path, head, err);
     if (rc != FP_OK)
         doc_free(d);
@@ -451,7 +453,7 @@ static fp_status write_sched(const fp_plan *plan, const char *path, int kind, fp
     const fp_names *nm = fp__plan_names(plan);
     sched_doc d;
     fp_outbuf *f = NULL;
-    fp_status rc = begin(&f, path, plan, &d, what[kind], err);
+    fp_status rc = begin(&f, path, plan, &d, what[kind], 0, err);
     if (rc != FP_OK)
         return rc;
     if (kind == SCHED_TREE) {
@@ -511,4 +513,213 @@ fp_status fp__write_slurm_yaml(const fp_plan *plan, const char *path, const fp_w
 {
     (void)o;
     return write_sched(plan, path, SCHED_YAML, err);
+}
+
+/* ---- Kubernetes: k8s-node-labels.sh and kueue-topology.yaml ---- */
+
+/* The label levels, fine to coarse: the NVLink domain (when the plan has blocks), then the
+ * tree's levels below the top (the leaf group, pods, zones): kind 0 the domain, kind t tree
+ * level t. The top holds every node: no label. */
+#define K8S_KINDS 4
+static const char *const k8s_fabplan_keys[K8S_KINDS] = {
+    "topology.fabplan.io/nvlink-domain", "topology.fabplan.io/leaf-group",
+    "topology.fabplan.io/pod", "topology.fabplan.io/zone",
+};
+/* NVIDIA Topograph's node labels (docs/k8s.md of NVIDIA/topograph): accelerator (the NVLink
+ * domain), block (the switches the nodes hang from), spine, datacenter. */
+static const char *const k8s_topograph_keys[K8S_KINDS] = {
+    "network.topology.nvidia.com/accelerator", "network.topology.nvidia.com/block",
+    "network.topology.nvidia.com/spine", "network.topology.nvidia.com/datacenter",
+};
+
+typedef struct k8s_keys {
+    int n;
+    int kind[K8S_KINDS];
+    char key[K8S_KINDS][320];
+} k8s_keys;
+
+static int label_char(char c, int name)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (name && ((c >= 'A' && c <= 'Z') || c == '_')) || c == '-' || c == '.';
+}
+
+static int alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* 1 when key is a Kubernetes label key: an optional prefix (a DNS subdomain: lower-case
+ * letters, digits, '-' and '.', at most 253) and '/', then a name of 1 to 63 letters, digits,
+ * '-', '_' or '.', starting and ending with a letter or digit. */
+static int label_key_ok(const char *key)
+{
+    const char *slash = strchr(key, '/'), *name = slash ? slash + 1 : key;
+    if (slash) {
+        size_t pl = (size_t)(slash - key);
+        if (pl == 0 || pl > 253 || !alnum(key[0]) || !alnum(key[pl - 1]) || strchr(name, '/'))
+            return 0;
+        for (size_t i = 0; i < pl; i++)
+            if (!label_char(key[i], 0))
+                return 0;
+    }
+    size_t nl = strlen(name);
+    if (nl == 0 || nl > 63 || !alnum(name[0]) || !alnum(name[nl - 1]))
+        return 0;
+    for (size_t i = 0; i < nl; i++)
+        if (!label_char(name[i], 1))
+            return 0;
+    return 1;
+}
+
+/* The label keys for this plan and options (fp_write_options.k8s_labels): FP_EINVAL for a list
+ * of the wrong length, a key Kubernetes would refuse, a repeated key or kubernetes.io/hostname
+ * (Kueue's last level, added after these). */
+static fp_status k8s_keys_of(const fp_plan *plan, const fp_write_options *o, k8s_keys *k,
+                             fp_error *err)
+{
+    const fp_fabric *fab = fp__plan_fabric(plan);
+    const char *spec = o && o->version >= 7 ? o->k8s_labels : NULL;
+    memset(k, 0, sizeof *k);
+    if (fp__plan_rspec(plan)->nvlink_servers > 1)
+        k->kind[k->n++] = 0;
+    for (int t = 1; t < fab->tiers && k->n < K8S_KINDS; t++)
+        k->kind[k->n++] = t;
+    if (spec == NULL || strcmp(spec, "fabplan") == 0 || strcmp(spec, "topograph") == 0) {
+        const char *const *keys = spec && spec[0] == 't' ? k8s_topograph_keys : k8s_fabplan_keys;
+        for (int i = 0; i < k->n; i++)
+            fp__copy_str(k->key[i], sizeof k->key[i], keys[k->kind[i]]);
+        return FP_OK;
+    }
+    int n = 0;
+    for (const char *p = spec;; n++) {
+        size_t len = strcspn(p, ",");
+        if (n >= k->n)
+            FP_FAIL(err, FP_EINVAL, "k8s_labels",
+                    "k8s labels \"%s\": this plan labels %d levels (fine to coarse: %s%s), give "
+                    "as many keys", spec, k->n, k->kind[0] == 0 ? "NVLink domain, " : "",
+                    "leaf group, pod, zone as it has tiers");
+        if (len >= sizeof k->key[n])
+            len = sizeof k->key[n] - 1;
+        memcpy(k->key[n], p, len);
+        k->key[n][len] = '\0';
+        if (!label_key_ok(k->key[n]) || strcmp(k->key[n], "kubernetes.io/hostname") == 0)
+            FP_FAIL(err, FP_EINVAL, "k8s_labels",
+                    "k8s labels: \"%s\" is not a label key to use (expected [prefix/]name, the "
+                    "name 1-63 letters, digits, '-', '_' or '.'; not kubernetes.io/hostname)",
+                    k->key[n]);
+        for (int j = 0; j < n; j++)
+            if (strcmp(k->key[j], k->key[n]) == 0)
+                FP_FAIL(err, FP_EINVAL, "k8s_labels", "k8s labels: \"%s\" given twice", k->key[n]);
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    if (n + 1 != k->n)
+        FP_FAIL(err, FP_EINVAL, "k8s_labels",
+                "k8s labels \"%s\": %d keys for the %d levels this plan labels", spec, n + 1, k->n);
+    return FP_OK;
+}
+
+fp_status fp__k8s_check(const fp_plan *plan, const fp_write_options *o, fp_error *err)
+{
+    k8s_keys k;
+    return k8s_keys_of(plan, o, &k, err);
+}
+
+fp_status fp__write_k8s_labels(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err)
+{
+    const fp_names *nm = fp__plan_names(plan);
+    k8s_keys k;
+    sched_doc d;
+    fp_outbuf *f = NULL;
+    char name[32];
+    fp_status rc = k8s_keys_of(plan, o, &k, err);
+    if (rc != FP_OK)
+        return rc;
+    if ((rc = begin(&f, path, plan, &d, "Kubernetes node labels (kubectl)", 1, err)) != FP_OK)
+        return rc;
+    /* each server's NVLink block */
+    int64_t *block_of = NULL;
+    if (d.n_block > 0) {
+        block_of = malloc(sizeof *block_of * (size_t)(d.tr.servers + 1));
+        if (block_of == NULL) {
+            doc_free(&d);
+            return fp__outbuf_close(f, path, fp__error_set(err, FP_ENOMEM, path,
+                                                           "out of memory writing %s", path), err);
+        }
+        for (int64_t s = 0; s < d.tr.servers; s++)
+            block_of[s] = -1;
+        for (int64_t b = 0; b < d.n_block; b++)
+            for (int64_t i = d.block_start[b]; i < d.block_start[b + 1]; i++)
+                block_of[d.block_srv[i]] = b;
+    }
+    fp__outbuf_str(f, "# Each node's place in the fabric, fine to coarse (the levels of "
+                      "kueue-topology.yaml). Run it\n# with kubectl pointed at the cluster: "
+                      "sh k8s-node-labels.sh\nset -e\n");
+    for (int64_t s = 0; s < d.tr.servers; s++) {
+        fp__outbuf_str(f, "kubectl label node --overwrite ");
+        fp__outbuf_str(f, fp__dev_name(nm, s));
+        for (int i = 0; i < k.n; i++) {
+            fp__outbuf_char(f, ' ');
+            fp__outbuf_str(f, k.key[i]);
+            fp__outbuf_char(f, '=');
+            if (k.kind[i] == 0) {
+                if (block_of[s] >= 0)
+                    block_name(name, sizeof name, &d, block_of[s]);
+                fp__outbuf_str(f, block_of[s] >= 0 ? name : "none");
+            } else {
+                const sched_level *lv = &d.tr.lv[k.kind[i]];
+                fp__outbuf_str(f, lv->name[lv->of[s]]);
+            }
+        }
+        fp__outbuf_char(f, '\n');
+    }
+    free(block_of);
+    doc_free(&d);
+    return fp__outbuf_close(f, path, FP_OK, err);
+}
+
+fp_status fp__write_kueue_topology(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err)
+{
+    k8s_keys k;
+    fp_outbuf *f = NULL;
+    fp_status rc = k8s_keys_of(plan, o, &k, err);
+    if (rc != FP_OK)
+        return rc;
+    /* metadata.name: the plan name as a DNS subdomain (lower case; other characters '-') */
+    const char *pn = fp__plan_rspec(plan)->name;
+    char name[128];
+    size_t n = 0;
+    for (const char *c = pn; *c && n + 1 < sizeof name; c++) {
+        char ch = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+        if (!label_char(ch, 0))
+            ch = '-';
+        if (n == 0 && !alnum(ch))
+            continue;
+        name[n++] = ch;
+    }
+    while (n > 0 && !alnum(name[n - 1]))
+        n--;
+    name[n] = '\0';
+    if ((rc = fp__outbuf_open(&f, path,
+                              "# Kueue Topology (topology-aware scheduling), written by fabplan "
+                              "plan (docs/outputs.md):\n# levels coarse to fine, the labels of "
+                              "k8s-node-labels.sh, then kubernetes.io/hostname.\n"
+                              "# kueue.x-k8s.io/v1beta2, Kueue's current API; an older Kueue "
+                              "reads the same spec as v1alpha1.\napiVersion: "
+                              "kueue.x-k8s.io/v1beta2\nkind: Topology\nmetadata:\n  name: \"",
+                              err)) != FP_OK)
+        return rc;
+    fp__outbuf_str(f, n ? name : "fabplan");
+    fp__outbuf_str(f, "\"\nspec:\n  levels:\n");
+    for (int i = k.n - 1; i >= 0; i--) {
+        fp__outbuf_str(f, "  - nodeLabel: \"");
+        fp__outbuf_str(f, k.key[i]);
+        fp__outbuf_str(f, "\"\n");
+    }
+    fp__outbuf_str(f, "  - nodeLabel: \"kubernetes.io/hostname\"\n");
+    return fp__outbuf_close(f, path, FP_OK, err);
 }

@@ -354,3 +354,159 @@ Test(sched, slurm_tree_rules_every_preset, .timeout = TEST_TIMEOUT(120))
         free(conf);
     }
 }
+
+/* ---- Kubernetes: k8s-node-labels.sh and kueue-topology.yaml ---- */
+
+static char *write_k8s(const char *preset, const char *keys, char *dir, size_t n)
+{
+    fp_plan *p = plan_from_preset(preset);
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_K8S | FP_WRITE_SLURM;
+    o.k8s_labels = keys;
+    scratch_dir(dir, n, "k8s");
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
+    fp_plan_free(p);
+    return dir;
+}
+
+/* The Kueue Topology's levels (nodeLabel values, in file order) into out; their count. */
+static int kueue_levels(const char *yaml, char out[20][128])
+{
+    int n = 0;
+    for (const char *l = strstr(yaml, "  - nodeLabel: \""); l; l = strstr(l + 1, "  - nodeLabel: \"")) {
+        cr_assert_lt(n, 20);
+        const char *v = l + 16;
+        snprintf(out[n++], 128, "%.*s", (int)strcspn(v, "\""), v);
+    }
+    return n;
+}
+
+/* Kueue's rules on Topology.spec.levels (Kueue docs, concepts/topology: 1 to 16 items, each
+ * nodeLabel unique, kubernetes.io/hostname only at the last level), and the order expected:
+ * coarse to fine, ending with the host name. */
+static void expect_kueue(const char *dir, const char *const *want, int n_want)
+{
+    char *yaml = read_in(dir, "kueue-topology.yaml");
+    char lv[20][128];
+    int n = kueue_levels(yaml, lv);
+    cr_expect(n >= 1 && n <= 16, "%d levels", n);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            cr_expect_str_neq(lv[i], lv[j], "level %s twice", lv[i]);
+    cr_expect_str_eq(lv[n - 1], "kubernetes.io/hostname");
+    cr_expect_eq(n, n_want);
+    for (int i = 0; i < n && i < n_want; i++)
+        cr_expect_str_eq(lv[i], want[i], "level %d", i + 1);
+    cr_expect_not_null(strstr(yaml, "\nkind: Topology\n"));
+    free(yaml);
+}
+
+/* The value of label key on node's kubectl line ("" when absent). */
+static void label_of(const char *sh, const char *node, const char *key, char *out, size_t n)
+{
+    char line[128], pat[200];
+    snprintf(line, sizeof line, "kubectl label node --overwrite %s ", node);
+    const char *l = strstr(sh, line);
+    out[0] = '\0';
+    if (l == NULL)
+        return;
+    size_t len = strcspn(l, "\n");
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *k = strstr(l, pat);
+    if (k == NULL || (size_t)(k - l) > len)
+        return;
+    k += strlen(pat);
+    snprintf(out, n, "%.*s", (int)strcspn(k, " \n"), k);
+}
+
+/* GB200 NVL72 (2 tiers, NVLink domains of 18 trays): two labels, the leaf group and the NVLink
+ * domain; Kueue levels coarse to fine: leaf group, NVLink domain, host name. Every one of the
+ * 288 trays has a kubectl line; its labels name its Slurm leaf switch (suNN for suNN-node-MMM,
+ * by the folding rule) and the NVLink block of topology-block.conf holding it (tray k of a unit,
+ * 0-based, is in block 8 x unit + k / 18 + 1: 18 trays a rack, 8 racks a unit). */
+Test(sched, k8s_labels_gb200)
+{
+    char dir[256];
+    write_k8s("gb200-nvl72-su", NULL, dir, sizeof dir);
+    const char *const want[] = { "topology.fabplan.io/leaf-group", "topology.fabplan.io/nvlink-domain",
+                                 "kubernetes.io/hostname" };
+    expect_kueue(dir, want, 3);
+    char *sh = read_in(dir, "k8s-node-labels.sh");
+    cr_expect_eq(strncmp(sh, "#!/bin/sh\n", 10), 0);
+    int lines = 0;
+    for (const char *l = strstr(sh, "\nkubectl label node"); l; l = strstr(l + 1, "\nkubectl label node"))
+        lines++;
+    cr_expect_eq(lines, 288);
+    for (int su = 0; su < 2; su++)
+        for (int k = 0; k < 144; k++) {
+            char node[32], v[64], want_su[16], want_nvl[16];
+            snprintf(node, sizeof node, "su%02d-node-%03d", su + 1, k + 1);
+            snprintf(want_su, sizeof want_su, "su%02d", su + 1);
+            snprintf(want_nvl, sizeof want_nvl, "nvl%02d", 8 * su + k / 18 + 1);
+            label_of(sh, node, "topology.fabplan.io/leaf-group", v, sizeof v);
+            cr_expect_str_eq(v, want_su, "%s", node);
+            label_of(sh, node, "topology.fabplan.io/nvlink-domain", v, sizeof v);
+            cr_expect_str_eq(v, want_nvl, "%s", node);
+        }
+    /* the same blocks as topology-block.conf: nvl02 is su01-node-[019-036] */
+    char *block = read_in(dir, "topology-block.conf");
+    cr_expect_not_null(strstr(block, "\nBlockName=nvl02 Nodes=su01-node-[019-036]\n"));
+    free(block);
+    free(sh);
+}
+
+/* The default preset (16,384 GPUs, 3 tiers, rail-optimized, no NVLink domain beyond a server)
+ * with Topograph's keys: block = the scalable unit, spine = the pod; Kueue: spine, block, host.
+ * Each node's spine label is the Slurm parent of its block (topology.conf's pod line). */
+Test(sched, k8s_labels_topograph_keys)
+{
+    char dir[256];
+    write_k8s("default", "topograph", dir, sizeof dir);
+    const char *const want[] = { "network.topology.nvidia.com/spine",
+                                 "network.topology.nvidia.com/block", "kubernetes.io/hostname" };
+    expect_kueue(dir, want, 3);
+    char *sh = read_in(dir, "k8s-node-labels.sh"), *conf = read_in(dir, "topology.conf");
+    sw s[200];
+    int n = read_tree(conf, s, 200);
+    const char *const nodes[] = { "su01-node-01", "su05-node-32", "su64-node-17" };
+    for (size_t i = 0; i < 3; i++) {
+        char blk[64], spine[64], want_su[8];
+        label_of(sh, nodes[i], "network.topology.nvidia.com/block", blk, sizeof blk);
+        label_of(sh, nodes[i], "network.topology.nvidia.com/spine", spine, sizeof spine);
+        snprintf(want_su, sizeof want_su, "%.4s", nodes[i]);
+        cr_expect_str_eq(blk, want_su);
+        int found = 0;
+        for (int j = 0; j < n; j++)
+            if (strcmp(s[j].name, spine) == 0)
+                found = has(s[j].children, blk);
+        cr_expect(found, "%s: spine label %s does not hold %s in topology.conf", nodes[i], spine, blk);
+    }
+    free_tree(s, n);
+    free(sh);
+    free(conf);
+}
+
+/* Keys of one's own, one per level (fine to coarse); wrong counts, invalid keys, a repeated
+ * key and kubernetes.io/hostname fail with FP_EINVAL before any file is written. */
+Test(sched, k8s_label_keys_checked)
+{
+    char dir[256];
+    write_k8s("dgx-h100-4su", "example.com/su", dir, sizeof dir);
+    const char *const want[] = { "example.com/su", "kubernetes.io/hostname" };
+    expect_kueue(dir, want, 2);
+    const char *const bad[] = { "a/b,c/d", "", "example.com/", "-x", "kubernetes.io/hostname",
+                                "Upper.Case/x", "a/b/c" };
+    fp_plan *p = plan_from_preset("dgx-h100-4su");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fp_error err = { 0 };
+        fp_write_options o = FP_WRITE_OPTIONS_INIT;
+        o.formats = FP_WRITE_K8S;
+        o.k8s_labels = bad[i];
+        char d2[256];
+        scratch_dir(d2, sizeof d2, "k8s-bad");
+        cr_expect_eq(fp_plan_write(p, d2, &o, &err), FP_EINVAL, "\"%s\" accepted", bad[i]);
+        cr_expect_eq(count_files(d2), 0, "\"%s\": files written", bad[i]);
+    }
+    fp_plan_free(p);
+}
