@@ -30,18 +30,17 @@ fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error 
     if (rc != FP_OK)
         return rc;
     /* The other networks are checked and sized too (built, as sizing needs the builder's
-     * notes of what fits, then dropped). */
-    if ((rc = fp__nets_resolve(&nets, spec, &rs, cat, err)) == FP_OK) {
-        rc = fp__nets_build(&nf, &nets, err);
-        /* Device names repeat only through a network: the compute fabric is built for its
-         * names only when there is one. */
-        if (rc == FP_OK && nets.n > 0 && (rc = fp__clos_build(&fab, &rs, err)) == FP_OK) {
+     * notes of what fits, then dropped). The compute fabric is built only when there is one:
+     * a network's endpoint counts may follow its switches, and device names repeat only
+     * through a network. */
+    if ((rc = fp__nets_open(&nets, spec, err)) == FP_OK && nets.in_spec > 0 &&
+        (rc = fp__clos_build(&fab, &rs, err)) == FP_OK) {
+        if ((rc = fp__nets_build(&nf, &nets, spec, &rs, &fab, cat, err)) == FP_OK)
             rc = fp__nets_check_names(&nets, &nf, &fab, &rs, err);
-            fp__fabric_free(&fab);
-        }
+        fp__fabric_free(&fab);
         fp__net_fabrics_free(&nf);
-        fp__nets_free(&nets);
     }
+    fp__nets_free(&nets);
     fp__phys_free(&rs.phys);
     return rc;
 }
@@ -218,8 +217,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     memset(&tg, 0, sizeof tg);
     if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, &plan->fab, spec, cat, err)) != FP_OK ||
         STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
-        (rc = fp__nets_resolve(&plan->nets, spec, &plan->rs, cat, err)) != FP_OK ||
-        (rc = fp__nets_build(&plan->net_fab, &plan->nets, err)) != FP_OK ||
+        (rc = fp__nets_open(&plan->nets, spec, err)) != FP_OK ||
+        (rc = fp__nets_build(&plan->net_fab, &plan->nets, spec, &plan->rs, &plan->fab, cat,
+                             err)) != FP_OK ||
         (rc = fp__nets_check_names(&plan->nets, &plan->net_fab, &plan->fab, &plan->rs, err)) != FP_OK)
         goto fail;
     plan->stages = FP_STAGE_FABRIC;

@@ -19,8 +19,37 @@
 #endif
 #define TEST_TIMEOUT(seconds) ((seconds) * FP_TEST_TIMEOUT_SCALE)
 
+/* The preset dgx-h100-4su-networks as it was before it followed the RA's Tables 7 and 8 (main
+ * 7c07c38: 128 DGX, storage at 1:1, in-band without uplinks_per_leaf, out-of-band in SU-wide
+ * leaves with 78 switch management ports given by hand): the spec the networks' mechanism tests
+ * derive their counts from (each test's comment). The preset itself: test_superpod.c. */
+#define SUPERPOD_V1 \
+    "{\"name\": \"dgx-h100-4su-networks\", \"cluster\": {\"gpus\": 1024, " \
+    "\"gpus_per_server\": 8, \"nics_per_server\": 1, \"nic\": \"nvidia-dgx-h100-sys\"}, " \
+    "\"fabric\": {\"topology\": \"rail-optimized\", \"tiers\": \"auto\", " \
+    "\"switch\": \"nvidia-qm9700\", \"su_servers\": 32}, \"networks\": [{\"name\": \"storage\", " \
+    "\"role\": \"storage\", \"ports_per_server\": 2, \"port_gbps\": 400, " \
+    "\"switch\": \"nvidia-qm9700\", \"oversubscription\": [1]}, {\"name\": \"inband\", " \
+    "\"role\": \"management\", \"ports_per_server\": 2, \"port_gbps\": 100, " \
+    "\"dual_homed\": true, \"switch\": \"nvidia-sn4600c\", " \
+    "\"extra_endpoints\": [{\"name\": \"mgmt-server\", \"count\": 5, \"ports\": 2, \"ru\": 1}, " \
+    "{\"name\": \"ufm\", \"count\": 4, \"ports\": 2, \"ru\": 1}]}, {\"name\": \"oob\", " \
+    "\"role\": \"oob\", \"ports_per_server\": 1, \"port_gbps\": 1, " \
+    "\"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"], " \
+    "\"extra_endpoints\": [{\"name\": \"mgmt-server-bmc\", \"ru\": 0, \"count\": 5, " \
+    "\"ports\": 1}, {\"name\": \"ufm-bmc\", \"ru\": 0, \"count\": 4, \"ports\": 1}, " \
+    "{\"name\": \"switch-mgmt\", \"ru\": 0, \"count\": 78, \"ports\": 1}]}]}"
+
+/* The spec of built-in preset `name`, or of `name` itself when it is a JSON object (SUPERPOD_V1). */
+static inline fp_status spec_from_preset(fp_spec **spec, const char *name, fp_error *err)
+{
+    if (name[0] == '{')
+        return fp_spec_parse(spec, name, strlen(name), "<test>", err);
+    return fp_spec_preset(spec, name, err);
+}
+
 /* Build a plan from JSON; fails the test with the library's message on error. */
-/* The plan of built-in preset `name` (fabplan presets). */
+/* The plan of built-in preset `name` (fabplan presets; or a JSON spec, spec_from_preset). */
 static inline fp_plan *plan_from_preset(const char *name)
 {
     fp_error err = { 0 };
@@ -28,7 +57,7 @@ static inline fp_plan *plan_from_preset(const char *name)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_spec_preset(&spec, name, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(spec_from_preset(&spec, name, &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_plan_new(&plan, spec, cat, &err), FP_OK, "%s", err.msg);
     fp_spec_free(spec);
     fp_catalog_free(cat);

@@ -66,16 +66,31 @@ int64_t fp__net_peer_links(const fp_fabric *fab)
     return fab->n_link - fab->boundary_base[fab->tiers];
 }
 
-fp_status fp__nets_build(fp_net_fabrics *out, const fp_nets *nets, fp_error *err)
+int64_t fp__fabric_switches(const fp_fabric *fab)
+{
+    int64_t n = 0;
+    for (int t = 1; t <= fab->tiers; t++)
+        n += fab->level[t].switches * fab->planes;
+    return n;
+}
+
+fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spec *spec,
+                         const fp_rspec *crs, const fp_fabric *cfab, const fp_catalog *cat,
+                         fp_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (nets->n == 0)
+    if (nets->in_spec == 0)
         return FP_OK;
-    out->fab = calloc((size_t)nets->n, sizeof *out->fab);
+    out->fab = calloc((size_t)nets->in_spec, sizeof *out->fab);
     if (out->fab == NULL)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
-    for (int i = 0; i < nets->n; i++) {
+    int64_t switches = fp__fabric_switches(cfab);
+    for (int i = 0; i < nets->in_spec; i++) {
         fp_status rc;
+        if ((rc = fp__nets_resolve_next(nets, spec, crs, switches, cat, err)) != FP_OK) {
+            fp__net_fabrics_free(out);
+            return rc;
+        }
         /* The spec stage shaped the network (spec/networks.c: a dual-homed network's units and
          * the reserve its peer links need); here it is only sized and built. */
         if ((rc = fp__clos_size(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
@@ -84,10 +99,12 @@ fp_status fp__nets_build(fp_net_fabrics *out, const fp_nets *nets, fp_error *err
             char base[32];
             snprintf(base, sizeof base, "/networks/%d", i);
             fp__net_error_repoint(err, base);
+            out->n = i + 1;
             fp__net_fabrics_free(out);
             return rc;
         }
         out->n = i + 1;
+        switches += fp__fabric_switches(&out->fab[i]);
     }
     return FP_OK;
 }

@@ -12,12 +12,19 @@ typedef struct fp_net_fabrics {
     int n;
 } fp_net_fabrics;
 
-/* Size (fp__clos_size, into out->fab[i]) and build (fp__clos_build) every network, as its
- * resolved spec (read only) shapes it: a dual-homed network is two rails whose leaves, one pair
- * per unit, form the MLAG pairs (units and the room for peer links chosen by the spec stage,
- * spec/networks.c), then its MLAG peer links. Errors carry /networks/N pointers.
- * Free with fp__net_fabrics_free (safe on a zeroed struct). */
-fp_status fp__nets_build(fp_net_fabrics *out, const fp_nets *nets, fp_error *err);
+/* Every network of spec's `networks` in turn: resolved (fp__nets_resolve_next, into nets, which
+ * fp__nets_open opened; the built compute fabric cfab and the networks before it
+ * give its count of switches) then sized (fp__clos_size, into out->fab[i]) and built
+ * (fp__clos_build) as its resolved spec (read only afterwards) shapes it: a dual-homed network
+ * is two rails whose leaves, one pair per unit, form the MLAG pairs (units and the room for
+ * peer links chosen by the spec stage, spec/networks.c), then its MLAG peer links. Errors carry
+ * /networks/N pointers. Free out with fp__net_fabrics_free and nets with fp__nets_free (both
+ * safe when zeroed, and on failure). */
+fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spec *spec,
+                         const fp_rspec *crs, const fp_fabric *cfab, const fp_catalog *cat,
+                         fp_error *err);
+/* Switches of a built fabric, every tier and plane. */
+int64_t fp__fabric_switches(const fp_fabric *fab);
 /* Every device name of the plan is unique: each network's own devices (extra endpoints, its
  * switches) against the compute fabric's and the other networks'. FP_EINVAL names the endpoint
  * group (/networks/N/extra_endpoints/K/name) or the network (/networks/N/name) whose device

@@ -107,7 +107,25 @@ static int name_ok(const char *s)
     return 1;
 }
 
-static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base, fp_error *err)
+/* An endpoint group's count: a number, or "switches" (one per switch of the compute fabric and
+ * of every network listed before this one: their management ports, counted from the plan). */
+static fp_status read_count(fp_net_extra *x, const cJSON *e, const char *p, int64_t switches_before,
+                            int64_t *count, fp_error *err)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "count");
+    if (cJSON_IsString(c)) {
+        if (strcmp(c->valuestring, "switches") != 0)
+            FP_FAIL(err, FP_EINVAL, p, "%s/count: expected a number or \"switches\" (one per switch of the compute fabric and of the networks listed before), found \"%s\"",
+                    p, c->valuestring);
+        x->per_switch = 1;
+        *count = switches_before;
+        return FP_OK;
+    }
+    return fp__json_int(e, "count", p, 1, 100000, count, err);
+}
+
+static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base,
+                             int64_t switches_before, fp_error *err)
 {
     static const char *const keys[] = { "name", "count", "ports", "ru", "power_w", NULL };
     char ptr[96], d[96];
@@ -132,7 +150,7 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
                     p, fp__json_describe(e, d, sizeof d));
         if ((rc = fp__json_check_keys(e, p, keys, err)) != FP_OK ||
             (rc = fp__json_str(e, "name", p, x->name, sizeof x->name, err)) != FP_OK ||
-            (rc = fp__json_int(e, "count", p, 1, 100000, &count, err)) != FP_OK ||
+            (rc = read_count(x, e, p, switches_before, &count, err)) != FP_OK ||
             (rc = fp__json_i32(e, "ports", p, 1, 64, &x->ports, err)) != FP_OK ||
             (rc = fp__json_i32(e, "ru", p, 0, 48, &x->ru, err)) != FP_OK ||
             (rc = fp__json_num(e, "power_w", p, 0, 1e6, &x->power_w, err)) != FP_OK)
@@ -399,7 +417,8 @@ static void share_floor(fp_phys_spec *ps, const fp_phys_spec *cp)
 }
 
 static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
-                             const fp_rspec *compute, const fp_catalog *cat, fp_error *err)
+                             const fp_rspec *compute, int64_t switches_before,
+                             const fp_catalog *cat, fp_error *err)
 {
     char p[160];
     int gbps = 0;
@@ -416,7 +435,8 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
     ns->servers = (compute->gpus + compute->gpus_per_server - 1) / compute->gpus_per_server +
                   compute->spare_servers;
     ns->hosts = ns->servers;
-    if ((rc = read_extras(ns, cJSON_GetObjectItemCaseSensitive(n, "extra_endpoints"), base, err)) != FP_OK)
+    if ((rc = read_extras(ns, cJSON_GetObjectItemCaseSensitive(n, "extra_endpoints"), base, switches_before,
+                          err)) != FP_OK)
         return rc;
     if (ns->hosts > 10000000)
         FP_FAIL(err, FP_EINVAL, base, "%s: %lld endpoints; at most 10,000,000", base, (long long)ns->hosts);
@@ -466,8 +486,7 @@ static fp_status extras_unique(const fp_nets *nets, int i, const char *base, fp_
     return FP_OK;
 }
 
-fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rspec *compute,
-                           const fp_catalog *cat, fp_error *err)
+fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err)
 {
     const cJSON *arr = fp__spec_networks(spec);
     char d[96];
@@ -481,25 +500,25 @@ fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rs
     out->net = calloc((size_t)n, sizeof *out->net);
     if (out->net == NULL)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
-    for (int i = 0; i < n; i++) {
-        char base[48];
-        fp__json_ptr_index(base, sizeof base, "/networks", i);
-        fp_status rc = resolve_one(&out->net[i], cJSON_GetArrayItem(arr, i), base, compute, cat, err);
-        if (rc != FP_OK) {
-            fp__nets_free(out);
-            return rc;
-        }
-        out->n = i + 1;
-        for (int j = 0; j < i; j++)
-            if (strcmp(out->net[j].name, out->net[i].name) == 0) {
-                fp__nets_free(out);
-                FP_FAIL(err, FP_EINVAL, base, "%s/name: \"%s\" is already the name of /networks/%d; each network needs its own name",
-                        base, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(arr, i), "name")->valuestring, j);
-            }
-        if ((rc = extras_unique(out, i, base, err)) != FP_OK) {
-            fp__nets_free(out);
-            return rc;
-        }
-    }
+    out->in_spec = n;
     return FP_OK;
+}
+
+fp_status fp__nets_resolve_next(fp_nets *nets, const struct fp_spec *spec, const fp_rspec *compute,
+                                int64_t switches_before, const fp_catalog *cat, fp_error *err)
+{
+    const cJSON *arr = fp__spec_networks(spec);
+    const int i = nets->n;
+    char base[48];
+    fp__json_ptr_index(base, sizeof base, "/networks", i);
+    fp_status rc = resolve_one(&nets->net[i], cJSON_GetArrayItem(arr, i), base, compute,
+                               switches_before, cat, err);
+    if (rc != FP_OK)
+        return rc;
+    nets->n = i + 1;
+    for (int j = 0; j < i; j++)
+        if (strcmp(nets->net[j].name, nets->net[i].name) == 0)
+            FP_FAIL(err, FP_EINVAL, base, "%s/name: \"%s\" is already the name of /networks/%d; each network needs its own name",
+                    base, nets->net[i].name, j);
+    return extras_unique(nets, i, base, err);
 }

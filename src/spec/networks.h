@@ -22,6 +22,9 @@ typedef struct fp_net_extra {
     int ports;                  /* ports each has on this network (a multiple of the servers') */
     int ru;                     /* rack units each */
     double power_w;             /* each, 0 when not given */
+    int per_switch;             /* spec count "switches": one per switch of the compute fabric
+                                   and of every network listed before this one (their
+                                   management ports), counted from the plan */
 } fp_net_extra;
 
 typedef struct fp_net_spec {
@@ -51,8 +54,9 @@ typedef struct fp_net_spec {
 } fp_net_spec;
 
 typedef struct fp_nets {
-    fp_net_spec *net;
+    fp_net_spec *net;           /* [in_spec], the first n resolved */
     int n;
+    int in_spec;                /* entries of the spec's `networks` */
 } fp_nets;
 
 struct fp_spec;
@@ -62,11 +66,17 @@ const struct cJSON *fp__spec_networks(const struct fp_spec *spec);
 fp_status fp__spec_resolve_tree(fp_rspec *rs, struct cJSON *root, const fp_catalog *cat,
                                 fp_error *err);
 
-/* Resolve spec's `networks` against the resolved compute spec (its server count). Without the
- * section, out->n is 0 and nothing is allocated. Errors carry /networks/N/... pointers.
- * Free with fp__nets_free (safe on a zeroed fp_nets). */
-fp_status fp__nets_resolve(fp_nets *out, const struct fp_spec *spec, const fp_rspec *compute,
-                           const fp_catalog *cat, fp_error *err);
+/* Open spec's `networks`: out->in_spec entries allocated, none resolved (out->n 0). Without the
+ * section, out->in_spec is 0 and nothing is allocated. FP_EINVAL (not an array of 1 to
+ * FP_MAX_NETWORKS), FP_ENOMEM. Free with fp__nets_free (safe on a zeroed fp_nets). */
+fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err);
+/* Resolve the next entry (nets->n, below nets->in_spec; nets->n grows by one) against the
+ * resolved compute spec (its server count). switches_before: the switches of the compute fabric
+ * and of the networks before this one as built (an endpoint group's count "switches"): the
+ * fabric stage resolves each network after building the ones before it (fp__nets_build).
+ * Errors carry /networks/N/... pointers; nets stays freeable with fp__nets_free. */
+fp_status fp__nets_resolve_next(fp_nets *nets, const struct fp_spec *spec, const fp_rspec *compute,
+                                int64_t switches_before, const fp_catalog *cat, fp_error *err);
 void fp__nets_free(fp_nets *nets);
 /* An error of the shared fabric code names /cluster/... or /fabric/...: point it (where and the
  * message) at the network base ("/networks/1") instead. */

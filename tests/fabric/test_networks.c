@@ -35,7 +35,7 @@ static fp_plan *preset_plan_with(const char *name, unsigned stages, const char *
     fp_plan_options o = FP_PLAN_OPTIONS_INIT;
     o.stages = stages;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
-    cr_assert_eq(fp_spec_preset(&spec, name, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(spec_from_preset(&spec, name, &err), FP_OK, "%s", err.msg);
     for (int k = 0; set && set[k]; k += 2)
         cr_assert_eq(fp_spec_set(spec, set[k], set[k + 1], &err), FP_OK, "%s", err.msg);
     cr_assert_eq(fp_plan_new_opts(&plan, spec, cat, &o, &err), FP_OK, "%s (%s)", err.msg, err.where);
@@ -181,15 +181,15 @@ Test(networks, validation_errors_point_into_networks)
                  FP_EDESIGN, "/networks/0/tiers", "2-tier maximum");
 }
 
-/* ---- the DGX SuperPOD H100 preset ---- */
+/* ---- the DGX SuperPOD H100 networks (SUPERPOD_V1; the preset itself: test_superpod.c) ---- */
 
 /* NVIDIA DGX SuperPOD H100 RA (RA-11333-001), "Network Fabrics", Table 4 "Compute fabric
  * component count", row SU count 4: 32 leaf and 16 spine QM9700, 1,024 spine-leaf cables (the
- * 1,020 compute-and-UFM cables are 127 nodes x 8 + 4 UFM; this preset plans the full 128 nodes,
+ * 1,020 compute-and-UFM cables are 127 nodes x 8 + 4 UFM; SUPERPOD_V1 (tests/helpers.h) plans the full 128 nodes,
  * 128 x 8 = 1,024). The compute fabric must not change when networks are added. */
 Test(networks, superpod_h100_compute_matches_ra_table4)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     cr_assert_eq(tier_switches(p, 1), 32);
     cr_assert_eq(tier_switches(p, 2), 16);
     cr_assert_eq(boundary_links(p, 0), 128 * 8);
@@ -198,7 +198,7 @@ Test(networks, superpod_h100_compute_matches_ra_table4)
     fp_plan_free(p);
 }
 
-/* The other networks, counts derived by hand from the preset's inputs:
+/* The other networks, counts derived by hand from SUPERPOD_V1 (tests/helpers.h):
  * storage: 128 DGX x 2 ports at 400G on QM9700 (64 ports at 400G), 1:1 -> 32 down, 32 up per
  *   leaf; MLAG-style pairs of 32 hosts: ceil(128/32) = 4 pairs = 8 leaves; 8 x 32 = 256 uplinks
  *   over 64-port spines = 4 spines; 256 host links.
@@ -213,7 +213,7 @@ Test(networks, superpod_h100_compute_matches_ra_table4)
  *   land on one SN4600C (64 x 100G): 215 + 7 links. */
 Test(networks, superpod_h100_networks_counts)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     int s = net_index(p, "storage"), ib = net_index(p, "inband"), o = net_index(p, "oob");
     cr_assert_eq(net_switches(p, s, 1), 8);
     cr_assert_eq(net_links(p, s, 0), 256);
@@ -250,7 +250,7 @@ Test(networks, superpod_h100_networks_counts)
  * in turn and walking every host's links). */
 Test(networks, dual_homed_hosts_survive_any_one_leaf)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     int n = net_index(p, "inband");
     const fp_net_spec *ns = fp__plan_net(p, n);
     const fp_fabric *f = fp__plan_net_fabric(p, n);
@@ -311,7 +311,7 @@ Test(networks, single_homed_has_no_pairs)
 
 Test(networks, bom_totals_sum)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char *text = NULL;
     fp_error err = { 0 };
     cr_assert_eq(fp_plan_to_json(p, &text, &err), FP_OK, "%s", err.msg);
@@ -371,7 +371,7 @@ Test(networks, absent_section_adds_nothing)
 
 Test(networks, links_csv_network_column)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
     char dir[64], path[128];
@@ -418,7 +418,7 @@ Test(networks, links_csv_network_column)
  * (the BMC and switch-management entries take no space). Switch counts are the fabric's. */
 Test(networks, placement_units_and_power)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     const fp_net_place *pl = fp__plan_net_place(p);
     const fp_layout *lay = fp__plan_layout(p);
     int64_t ru = 0;
@@ -498,7 +498,7 @@ Test(networks, hgx_enterprise_converged_pair)
  * BMCs and switch management ports are the servers' and switches' own: nothing else counts. */
 Test(networks, reliability_per_network)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     int o = net_index(p, "oob");
     const fp_fabric *f = fp__plan_net_fabric(p, o);
     const fp_cabling *cab = &fp__plan_net_phys(p)->cab[o];
@@ -547,7 +547,7 @@ Test(networks, reliability_per_network)
 /* The public view: one entry per network, its figures those of the plan's network. */
 Test(networks, public_getters)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     fp_network_info ni;
     fp_error err = { 0 };
     cr_assert_eq(fp_plan_network_count(p), 3);
@@ -599,7 +599,7 @@ Test(networks, public_getters)
 Test(networks, network_cables_by_reach)
 {
     static const double dac_stock[] = { 0.5, 1, 1.5, 2, 2.5, 3, 5 };
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     const fp_net_phys *np = fp__plan_net_phys(p);
     int ib = net_index(p, "inband"), o = net_index(p, "oob");
     const fp_cabling *cab = &np->cab[ib];
@@ -704,7 +704,7 @@ Test(networks, network_cables_by_reach)
 Test(networks, oob_uplinks_at_full_scale_take_fibre, .timeout = TEST_TIMEOUT(120))
 {
     static const char *const set[] = { "/cluster/gpus", "131072", "/fabric/tiers", "4", NULL };
-    fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_CABLING, set);
+    fp_plan *p = preset_plan_with(SUPERPOD_V1, FP_STAGE_CABLING, set);
     int o_net = net_index(p, "oob");
     const fp_fabric *f = fp__plan_net_fabric(p, o_net);
     const fp_net_spec *ns = fp__plan_net(p, o_net);
@@ -757,7 +757,7 @@ static const char *last_field(const char *line)
  * the plain one: absent_section_adds_nothing covers plan.json). */
 Test(networks, cables_labels_topology_network_column)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char dir[64], path[160];
     write_plan(p, FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_TOPOLOGY, dir);
 
@@ -830,7 +830,7 @@ Test(networks, cables_labels_topology_network_column)
  * get 5 x 4 = 20; the HGX converged pair (SN5600 at 200G, ports split 4 ways) gets 2 x 4 lane links. */
 Test(networks, mlag_peer_links)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     int ib = net_index(p, "inband"), st = net_index(p, "storage");
     const fp_fabric *f = fp__plan_net_fabric(p, ib);
     const fp_net_spec *ns = fp__plan_net(p, ib);
@@ -904,7 +904,7 @@ static fp_network_failure net_fail(const fp_plan *p, const char *net, const char
  * nothing has still fails. */
 Test(networks, fail_per_network)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     fp_failure_report r;
     const char *one[] = { "inband-su01-leaf-r1" };
     fp_network_failure nf = net_fail(p, "inband", one, 1, &r);
@@ -954,7 +954,7 @@ Test(networks, fail_per_network)
  * fabric's cost cell and the three network costs, its cached value their sum. */
 Test(networks, xlsx_summary_per_network)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char dir[64], path[160];
     write_plan(p, FP_WRITE_XLSX, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
@@ -1055,7 +1055,7 @@ Test(networks, trays_carry_network_cables)
  * two management racks follow the layout's racks. */
 Test(networks, xlsx_racks_include_networks)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     const fp_layout *lay = fp__plan_layout(p);
     char dir[64], path[160];
     write_plan(p, FP_WRITE_XLSX, dir);
@@ -1134,7 +1134,7 @@ Test(networks, mlag_peer_link_takes_whole_port)
  * now 255 x 400 / 2 = 51,000; no host cut off (its second port is on the MLAG peer). */
 Test(networks, fail_network_cable)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     fp_failure_report r;
     const char *one[] = { "cable:C0002049" };
     fp_network_failure nf = net_fail(p, "storage", one, 1, &r);
@@ -1208,7 +1208,7 @@ Test(networks, dropped_default_peer_links_are_noted)
     expect_error(DUAL_1G("\"mlag_peer_links\": 2, "), FP_EDESIGN, "/networks/0/mlag_peer_links",
                  "uplink ports of their own");
     /* Leaves whose ports all split alike keep their default peer links and say nothing. */
-    p = preset_plan("dgx-h100-4su-networks");
+    p = preset_plan(SUPERPOD_V1);
     cr_assert_eq(fp_plan_network(p, (size_t)net_index(p, "inband"), &ni, NULL), FP_OK);
     cr_assert_str_eq(ni.note, "");
     fp_plan_free(p);
@@ -1242,7 +1242,7 @@ Test(networks, single_homed_leaves_take_whole_units)
  * single-homed out-of-band one on neither. */
 Test(networks, workbook_words_pairs_by_protocol)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char dir[64], xlsx[128], names[16][32];
     write_plan(p, FP_WRITE_XLSX, dir);
     snprintf(xlsx, sizeof xlsx, "%s/plan.xlsx", dir);
@@ -1273,7 +1273,7 @@ Test(networks, workbook_words_pairs_by_protocol)
  * their own after the compute rows) gets its workbook like any other row, with its racks, their
  * elevation and its tray. Every rack of plan.xlsx's Racks sheet is in exactly one row's
  * workbook. The Summary line of each says how many network devices stand in it; over all rows
- * that is every network device (dgx-h100-4su-networks, superpod_h100_networks_counts): switches
+ * that is every network device (SUPERPOD_V1, superpod_h100_networks_counts): switches
  * 12 storage + 17 in-band + 8 out-of-band = 37, endpoints 5 management servers + 4 UFM
  * (in-band) + 5 + 4 BMCs + 78 switch management ports (out-of-band) = 96; 133 in all. The
  * compute rows hold only the out-of-band leaves that stand in compute racks. */
@@ -1321,7 +1321,7 @@ static int cmp_name(const void *a, const void *b)
 
 Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TEST_TIMEOUT(300))
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char dir[64], path[192];
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
@@ -1395,7 +1395,7 @@ Test(networks, split_by_row_gives_the_management_row_its_workbook, .timeout = TE
  * management ports, 0U endpoints. Without networks the header has no network column. */
 Test(networks, bom_csv_carries_every_network)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char dir[64], path[128];
     write_plan(p, FP_WRITE_BOM, dir);
     snprintf(path, sizeof path, "%s/bom.csv", dir);
@@ -1464,7 +1464,7 @@ Test(networks, bom_csv_carries_every_network)
  * not. A plan without networks has no such sheet. */
 Test(networks, workbook_lists_the_networks_cables)
 {
-    fp_plan *p = preset_plan("dgx-h100-4su-networks");
+    fp_plan *p = preset_plan(SUPERPOD_V1);
     char dir[64], path[128];
     write_plan(p, FP_WRITE_XLSX | FP_WRITE_CABLES, dir);
     snprintf(path, sizeof path, "%s/cables.csv", dir);
@@ -1559,7 +1559,7 @@ static fp_status preset_error(const char *name, const char *const *set, fp_error
     fp_plan_options o = FP_PLAN_OPTIONS_INIT;
     o.stages = FP_STAGE_FABRIC;
     cr_assert_eq(fp_catalog_new(&cat, err), FP_OK, "%s", err->msg);
-    cr_assert_eq(fp_spec_preset(&spec, name, err), FP_OK, "%s", err->msg);
+    cr_assert_eq(spec_from_preset(&spec, name, err), FP_OK, "%s", err->msg);
     for (int k = 0; set && set[k]; k += 2)
         cr_assert_eq(fp_spec_set(spec, set[k], set[k + 1], err), FP_OK, "%s", err->msg);
     fp_status rc = fp_plan_new_opts(&plan, spec, cat, &o, err);
@@ -1590,7 +1590,7 @@ Test(networks, spread_for_a_network)
         { even, 8, 208, 13 }, { bal, 8, 208, 4 }, { arr_even, 10, 310, 31 }, { arr_bal, 10, 310, 5 },
     };
     for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
-        fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, c[k].set);
+        fp_plan *p = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, c[k].set);
         int s = net_index(p, "storage");
         cr_assert_eq(net_switches(p, s, 1), c[k].leaves, "case %zu", k);
         cr_assert_eq(net_links(p, s, 1), c[k].links, "case %zu", k);
@@ -1599,7 +1599,7 @@ Test(networks, spread_for_a_network)
     }
     fp_error err = { 0 };
     static const char *const bad[] = { "/networks/0/spread", "random", NULL };
-    cr_assert_eq(preset_error("dgx-h100-4su-networks", bad, &err), FP_EINVAL);
+    cr_assert_eq(preset_error(SUPERPOD_V1, bad, &err), FP_EINVAL);
     cr_assert_str_eq(err.where, "/networks/0/spread", "%s", err.msg);
 }
 
@@ -1614,7 +1614,7 @@ Test(networks, dual_homed_top_switches_in_pairs)
     static const char *const r12[] = { "/networks/1/oversubscription", "[12]", NULL };
     static const char *const r12m4[] = { "/networks/1/oversubscription", "[12]",
                                          "/networks/1/min_top_switches", "4", NULL };
-    fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, r12);
+    fp_plan *p = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, r12);
     int ib = net_index(p, "inband");
     cr_assert_eq(net_switches(p, ib, 1), 6);
     cr_assert_eq(net_links(p, ib, 1), 24);
@@ -1625,12 +1625,12 @@ Test(networks, dual_homed_top_switches_in_pairs)
         per[f->link[l].z - f->tier_base[2]]++;
     cr_assert(per[0] == 12 && per[1] == 12, "%lld / %lld", (long long)per[0], (long long)per[1]);
     fp_plan_free(p);
-    p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, r12m4);
+    p = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, r12m4);
     cr_assert_eq(net_switches(p, ib, 2), 4);
     fp_plan_free(p);
     fp_error err = { 0 };
     static const char *const odd[] = { "/networks/1/min_top_switches", "3", NULL };
-    cr_assert_eq(preset_error("dgx-h100-4su-networks", odd, &err), FP_EINVAL);
+    cr_assert_eq(preset_error(SUPERPOD_V1, odd, &err), FP_EINVAL);
     cr_assert_str_eq(err.where, "/networks/1/min_top_switches", "%s", err.msg);
     cr_assert(strstr(err.msg, "even") != NULL, "%s", err.msg);
     /* The HGX converged network (one pair of SN5600 leaves, 32 uplinks each at 1:1: 64 links,
@@ -1657,12 +1657,12 @@ Test(networks, uplinks_and_hosts_per_leaf)
     static const char *const s16[] = { "/networks/2/uplinks_per_leaf", "2",
                                        "/networks/2/hosts_per_leaf", "48",
                                        "/networks/2/servers_per_leaf", "16", NULL };
-    fp_plan *p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, up2);
+    fp_plan *p = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, up2);
     int o = net_index(p, "oob");
     cr_assert_eq(net_switches(p, o, 1), 7);
     cr_assert_eq(net_links(p, o, 1), 14);
     fp_plan_free(p);
-    p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, up2h48);
+    p = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, up2h48);
     const fp_fabric *f = fp__plan_net_fabric(p, o);
     cr_assert_eq(net_switches(p, o, 1), 5);
     cr_assert_eq(net_links(p, o, 0), 215);
@@ -1673,7 +1673,7 @@ Test(networks, uplinks_and_hosts_per_leaf)
         cr_assert_eq(f->link[l].z - f->tier_base[1], want, "host %lld", (long long)h);
     }
     fp_plan_free(p);
-    p = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, s16);
+    p = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, s16);
     f = fp__plan_net_fabric(p, o);
     cr_assert_eq(net_switches(p, o, 1), 8);
     cr_assert_eq(net_links(p, o, 1), 16);
@@ -1695,19 +1695,19 @@ Test(networks, uplinks_and_hosts_per_leaf)
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         fp_error err = { 0 };
         const char *set[] = { bad[k].k, bad[k].v, NULL };
-        cr_assert_neq(preset_error("dgx-h100-4su-networks", set, &err), FP_OK, "%s", bad[k].k);
+        cr_assert_neq(preset_error(SUPERPOD_V1, set, &err), FP_OK, "%s", bad[k].k);
         cr_assert_str_eq(err.where, bad[k].where, "%s", err.msg);
         cr_assert(strncmp(err.msg, bad[k].where, strlen(bad[k].where)) == 0, "%s", err.msg);
     }
     fp_error err = { 0 };
     static const char *const both[] = { "/networks/0/uplinks_per_leaf", "8",
                                         "/networks/0/oversubscription", "[2]", NULL };
-    cr_assert_eq(preset_error("dgx-h100-4su-networks", both, &err), FP_EINVAL);
+    cr_assert_eq(preset_error(SUPERPOD_V1, both, &err), FP_EINVAL);
     cr_assert_str_eq(err.where, "/networks/0/uplinks_per_leaf", "%s", err.msg);
     /* The preset's own [1] (1:1) says nothing against it. 8 uplinks leave a storage leaf
      * 64 - 8 = 56 host ports: ceil(128 / 56) = 3 pairs, 6 leaves, 6 x 8 = 48 uplinks. */
     static const char *const one[] = { "/networks/0/uplinks_per_leaf", "8", NULL };
-    fp_plan *q = preset_plan_with("dgx-h100-4su-networks", FP_STAGE_FABRIC, one);
+    fp_plan *q = preset_plan_with(SUPERPOD_V1, FP_STAGE_FABRIC, one);
     cr_assert_eq(net_switches(q, net_index(q, "storage"), 1), 6);
     cr_assert_eq(net_links(q, net_index(q, "storage"), 1), 6 * 8);
     fp_plan_free(q);

@@ -193,7 +193,7 @@ Test(twisted_pair, compute_fabric_with_rj45_hosts, .timeout = TEST_TIMEOUT(120))
 
 Test(twisted_pair, networks_count_their_cat6a_apart, .timeout = TEST_TIMEOUT(120))
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     char dir[64];
     write_all(p, dir);
     cJSON *j = load_json(dir);

@@ -549,7 +549,7 @@ Test(netbox, splitter_plan_follows_netbox_rules)
  * network's switches, extra endpoints, interfaces and cables follow NetBox's rules above (every
  * cable end a listed interface of a listed device, no interface on two cables, unique names, 0U
  * endpoints without a rack position), each tagged with its network. Counts derived by hand from
- * the preset (templates/presets.json) and the builder's rules (docs/spec.md):
+ * SUPERPOD_V1 (tests/helpers.h, the preset before Tables 7 and 8) and the builder's rules (docs/spec.md):
  * storage: 1,024 GPUs / 8 = 128 DGX x 2 ports at 400G on QM9700 (64 ports, 1:1: 32 down, 32 up);
  *   ceil(256 / 32) = 8 leaves, 8 x 32 = 256 uplinks over 64-port spines: 4 spines -> 12
  *   switches; links 256 + 256 = 512, one NetBox cable per link (its leaf-spine twin-port DACs
@@ -566,7 +566,7 @@ Test(netbox, splitter_plan_follows_netbox_rules)
  * compute: RA-11333-001 Table 4, 32 leaves + 16 spines, 1,024 + 1,024 links. */
 Test(netbox, networks_preset_carries_every_network)
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     net_counts nc;
     long cables = check_netbox_counts(p, &nc);
     static const struct {
@@ -1137,7 +1137,7 @@ Test(netbox, device_types_use_library_names)
     /* In the networks preset's files: the in-band switches (10 leaves, 7 spines) and the
      * out-of-band spine are Mellanox SN4600C, 18 devices; Mellanox is listed as a manufacturer
      * once; no device type keeps the descriptive name. */
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     char dir[64], path[128];
     write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
     snprintf(path, sizeof path, "%s/netbox-device-types.csv", dir);

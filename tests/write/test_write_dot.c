@@ -888,7 +888,7 @@ Test(write_dot, two_tier_clos_overview_shows_runs_of_leaves)
 }
 
 /* One overview per network (spec `networks`): fabric-<network>.dot/.svg beside fabric.svg, drawn
- * like the compute fabric's. dgx-h100-4su-networks, counts by hand from the preset (derivations
+ * like the compute fabric's. SUPERPOD_V1 (tests/helpers.h), counts by hand from that spec (derivations
  * in tests/write/test_netbox.c):
  *   storage: 128 hosts (the DGX) x 2 ports at 400G; 8 QM9700 leaves in 4 leaf pairs, 4 spines;
  *     256 host links and 256 leaf-spine links, all at 400G. InfiniBand has no MLAG: its pairs
@@ -911,7 +911,7 @@ Test(write_dot, one_overview_per_network)
         { "inband", 137, 10, 7, 274, 280, 10, 100, 100, 1 + 5, 0 },
         { "oob", 215, 7, 1, 215, 7, 0, 1, 100, 0, 0 },
     };
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     char dir[64], file[64];
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "helpers.h"
 #include "write/writers.h"
-/* The Rack elevation of dgx-h100-4su-networks has 60 rack columns and the U column. */
+/* The Rack elevation of SUPERPOD_V1 (tests/helpers.h) has 60 rack columns and the U column. */
 #define XL_MAX_COLS 72
 #include "xlsx_read.h"
 #include "xlsx_eval.h"
@@ -1184,7 +1184,7 @@ Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60)
                   "\"layout\":{\"cabling\":\"structured\"}}");
     same_bytes_one_or_two_threads(p, "structured", 300, segs);
     fp_plan_free(p);
-    p = plan_from_preset("dgx-h100-4su-networks");
+    p = plan_from_preset(SUPERPOD_V1);
     same_bytes_one_or_two_threads(p, "dgx-h100-4su-networks", 300, nets);
     fp_plan_free(p);
     p = plan_from("{\"name\":\"tiny\",\"cluster\":{\"gpus\":64},\"media\":{\"default\":\"MMF\"},"
@@ -1234,10 +1234,10 @@ Test(write_xlsx, medium_first_on_a_parts_last_row_keeps_the_bytes, .timeout = TE
 
 /* ---- the cluster's other networks (spec `networks`) ---- */
 
-/* The dgx-h100-4su-networks plan with its plan.xlsx written alone; path: the workbook's. */
+/* The SUPERPOD_V1 plan with its plan.xlsx written alone; path: the workbook's. */
 static fp_plan *networks_workbook(char path[128])
 {
-    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    fp_plan *p = plan_from_preset(SUPERPOD_V1);
     char dir[64];
     fp_error err = { 0 };
     fp_write_options o = FP_WRITE_OPTIONS_INIT;
@@ -1248,7 +1248,7 @@ static fp_plan *networks_workbook(char path[128])
     return p;
 }
 
-/* dgx-h100-4su-networks: the BOM sheet lists the compute fabric's lines (with their category
+/* SUPERPOD_V1: the BOM sheet lists the compute fabric's lines (with their category
  * subtotals) and "Subtotal compute fabric", then each network's lines and "Subtotal <network>
  * network", then "Whole cluster" = the sum of those subtotals. The expected figures are re-added
  * here line by line, quantity x unit price, from the plan's BOM lines (the compute fabric's
@@ -1365,7 +1365,7 @@ Test(write_xlsx, bom_grouped_by_network_with_subtotals)
     fp_plan_free(p);
 }
 
-/* dgx-h100-4su-networks on the Rack elevation: every network device that takes rack units is
+/* SUPERPOD_V1 on the Rack elevation: every network device that takes rack units is
  * drawn in its rack (the management racks get columns after the compute racks) with its name in
  * its top unit, in a fill of its own: one per network role for switches, one for the extra
  * endpoints, none shared with the compute servers, leaves or spines, and each is the fill of its

@@ -1,0 +1,260 @@
+/* The preset dgx-h100-4su-networks against the published design: NVIDIA, "DGX SuperPOD: Next
+ * Generation Scalable Infrastructure for AI Leadership", RA-11333-001 V11, Appendix A, Table 7
+ * (major components of the 4 SU, 127-node DGX SuperPOD) and Table 8 (cables), as transcribed in
+ * shared/reference/superpod-h100-networks.md. Every count below is the table's, or derived from
+ * the preset's inputs by the rule docs/spec.md gives, never read from the program; where the
+ * preset does not reach the table the comment says by how much and why (docs/spec.md, "The
+ * preset dgx-h100-4su-networks"). Read through the public API only (fp_plan_net_*: network 0
+ * the compute fabric, then storage, inband, oob in spec order). */
+#include <criterion/criterion.h>
+#include <string.h>
+#include "helpers.h"
+
+enum { COMPUTE = 0, STORAGE = 1, INBAND = 2, OOB = 3 };
+
+/* Switches of network net whose catalog model is `model`. */
+static int64_t switches_of(const fp_plan *p, size_t net, const char *model)
+{
+    int64_t n = 0;
+    fp_device_info d;
+    for (size_t i = 0; i < fp_plan_net_device_count(p, net); i++) {
+        cr_assert_eq(fp_plan_net_device(p, net, i, &d, NULL), FP_OK);
+        n += d.tier > 0 && strcmp(d.model, model) == 0;
+    }
+    return n;
+}
+
+static int64_t switches_all(const fp_plan *p, size_t net)
+{
+    int64_t n = 0;
+    fp_device_info d;
+    for (size_t i = 0; i < fp_plan_net_device_count(p, net); i++) {
+        cr_assert_eq(fp_plan_net_device(p, net, i, &d, NULL), FP_OK);
+        n += d.tier > 0;
+    }
+    return n;
+}
+
+/* Links of network net in one class: host links (boundary 0) whose host's name starts with
+ * `group` followed by "-NN" (group NULL: the compute servers, which carry no group name: every
+ * host whose name starts with none of `others`); or, group "", the switch-to-switch links of
+ * `boundary` (peer 1: only those between two leaves, the MLAG peer links; peer 0: the others). */
+static int64_t host_links(const fp_plan *p, size_t net, const char *group,
+                          const char *const *others)
+{
+    int64_t n = 0;
+    fp_link_info l;
+    fp_device_info a;
+    for (size_t i = 0; i < fp_plan_net_link_count(p, net); i++) {
+        cr_assert_eq(fp_plan_net_link(p, net, i, &l, NULL), FP_OK);
+        if (l.boundary != 0)
+            continue;
+        cr_assert_eq(fp_plan_net_device(p, net, (size_t)l.a, &a, NULL), FP_OK);
+        if (a.tier != 0)
+            continue;
+        if (group != NULL) {
+            size_t k = strlen(group);
+            n += strncmp(a.name, group, k) == 0 && a.name[k] == '-' && a.name[k + 1] >= '0' &&
+                 a.name[k + 1] <= '9';
+            continue;
+        }
+        int other = 0;
+        for (int g = 0; others && others[g]; g++)
+            other |= strncmp(a.name, others[g], strlen(others[g])) == 0;
+        n += !other;
+    }
+    return n;
+}
+
+static int64_t switch_links(const fp_plan *p, size_t net, int peer)
+{
+    int64_t n = 0;
+    fp_link_info l;
+    fp_device_info a, z;
+    for (size_t i = 0; i < fp_plan_net_link_count(p, net); i++) {
+        cr_assert_eq(fp_plan_net_link(p, net, i, &l, NULL), FP_OK);
+        cr_assert_eq(fp_plan_net_device(p, net, (size_t)l.a, &a, NULL), FP_OK);
+        cr_assert_eq(fp_plan_net_device(p, net, (size_t)l.z, &z, NULL), FP_OK);
+        if (a.tier == 0)
+            continue;
+        n += (a.tier == 1 && z.tier == 1) == (peer != 0);
+    }
+    return n;
+}
+
+/* The preset's plan after setting ptr to value (JSON), or its status (*rc) when rc is not NULL
+ * (the error in *err, no plan). */
+static fp_plan *preset_set(const char *ptr, const char *value, fp_status *rc, fp_error *err)
+{
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *p = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, err), FP_OK, "%s", err->msg);
+    cr_assert_eq(fp_spec_preset(&spec, "dgx-h100-4su-networks", err), FP_OK, "%s", err->msg);
+    cr_assert_eq(fp_spec_set(spec, ptr, value, err), FP_OK, "%s", err->msg);
+    fp_status st = fp_plan_new(&p, spec, cat, err);
+    if (rc != NULL)
+        *rc = st;
+    else
+        cr_assert_eq(st, FP_OK, "%s", err->msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return p;
+}
+
+/* Table 7's switches per network, Table 8's cables per connection class.
+ *
+ * Compute (Table 7: 48 QM9700; Table 8: 2,040 NDR cables "DGX to leaf, leaf to spine"): 127
+ *   DGX x 8 rails = 1,016 host cables and 4 SUs x 8 leaves x 32 up = 1,024 leaf-spine (the
+ *   last SU, 31 DGX, keeps its full uplinks): 2,040; 32 leaves + 16 spines = 48.
+ * Storage (Table 8: 494 NDR "DGX to leaf, leaf to spine", 48 to storage): 127 DGX x 2 ports =
+ *   254, and 24 dual-port storage arrays = 48 (the preset's storage: 48 ports as Table 8 has).
+ *   At the RA's "near 4:3" a QM9700 leaf of 32 hosts (hosts_per_leaf) has 32 x 3 / 4 = 24 up:
+ *   151 hosts per rail over ceil(151 / 32) = 5 leaf pairs = 10 leaves, 10 x 24 = 240 up, so
+ *   254 + 240 = 494 as Table 8; 240 links on 64-port spines: 4 spines (24 up per leaf spread
+ *   evenly over the least divisor of 24 from 4). 14 QM9700, 2 fewer than Table 7's 16: the RA
+ *   puts its storage on leaves of their own at 1:1 (4 leaves of 12 ports down, 12 up: 8 + 4
+ *   + 4 = 16), and a network here has one ratio for all its leaves (a finding, docs/spec.md).
+ * In-band (Table 7: 8 SN4600C; Table 8: 254 DGX, 8 management nodes, 8 NFS, 24 leaf to core, 6
+ *   ISL): 127 x 2 = 254, 4 management servers x 2 = 8, 4 NFS servers x 2 = 8 (Table 7's 4
+ *   management servers; the NFS servers' count is Table 8's 8 cables / 2 ports); a leaf of 64
+ *   x 100G with 4 up (uplinks_per_leaf) takes up to 60 hosts: 135 hosts per rail over
+ *   ceil(135 / 60) = 3 MLAG pairs = 6 leaves, 6 x 4 = 24 leaf-core links; 24 links fit one
+ *   64-port core, a dual-homed network takes at least 2; 3 pairs x 2 peer links = 6 ISL.
+ *   6 + 2 = 8 SN4600C. The 4 uplinks to the data-centre core are not modelled (no setting).
+ * Out-of-band (Table 7: 8 SN2201; Table 8: 1G to 127 DGX, 64 InfiniBand switches, 8
+ *   management / UFM nodes, 8 in-band switches, 2 UFM back-to-back, 108 PDUs; 16 x 100G, two
+ *   uplinks per SN2201): 127 BMCs; 4 + 4 management and UFM BMCs; one management port per
+ *   switch of the networks before it (count "switches"): 48 + 14 + 8 = 70 (Table 8: 64 + 8 =
+ *   72, the storage network's 2 missing switches); Table 7's 96 + 12 = 108 PDUs. Two SN2201
+ *   per SU (servers_per_leaf 16): ceil(127 / 16) = 8 leaves, whose 8 x 48 = 384 ports hold the
+ *   313 hosts (hosts_per_leaf 48: the extra endpoints fill the free ports); 8 x 2 = 16
+ *   uplinks. The uplinks land on one SN4600C of the network's own (16 x 100G on 64 ports),
+ *   where the RA takes them into the in-band network: not modelled (no setting). The 2 UFM
+ *   back-to-back cables join two appliances directly, a class no setting expresses.
+ * Cables: Table 8 counts one NDR cable per 400G connection; the plan counts links so (a link
+ *   per port pair). Each link of the compute, in-band and out-of-band networks is one cable; the
+ *   storage network's QM9700 cages hold two 400G ports, and its cabling joins two links of one
+ *   cage in one twin-port cable where both run to one place, so it has fewer cables than links
+ *   (as many as half of them at the least). */
+Test(superpod, table7_switches_table8_cables, .timeout = TEST_TIMEOUT(120))
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    cr_assert_eq(fp_plan_net_count(p), 4);
+    static const char *const names[] = { "storage", "inband", "oob" };
+    for (size_t n = 0; n < 3; n++) {
+        fp_network_info ni;
+        cr_assert_eq(fp_plan_network(p, n, &ni, NULL), FP_OK);
+        cr_assert_str_eq(ni.name, names[n]);
+    }
+
+    /* Table 7: switches per network. */
+    cr_assert_eq(switches_of(p, COMPUTE, "nvidia-qm9700"), 48);
+    cr_assert_eq(switches_all(p, COMPUTE), 48);
+    cr_assert_eq(switches_of(p, STORAGE, "nvidia-qm9700"), 16 - 2);
+    cr_assert_eq(switches_all(p, STORAGE), 16 - 2);
+    cr_assert_eq(switches_of(p, INBAND, "nvidia-sn4600c"), 8);
+    cr_assert_eq(switches_all(p, INBAND), 8);
+    cr_assert_eq(switches_of(p, OOB, "nvidia-sn2201"), 8);
+    cr_assert_eq(switches_of(p, OOB, "nvidia-sn4600c"), 1);
+
+    /* Table 8, compute: 2,040 NDR cables. */
+    cr_assert_eq(fp_plan_net_link_count(p, COMPUTE), 2040);
+    cr_assert_eq(host_links(p, COMPUTE, NULL, NULL), 127 * 8);
+    cr_assert_eq(switch_links(p, COMPUTE, 0), 2040 - 127 * 8);
+
+    /* Table 8, storage: 494 DGX-leaf and leaf-spine, 48 storage. */
+    static const char *const storage_groups[] = { "storage-array-", NULL };
+    cr_assert_eq(host_links(p, STORAGE, NULL, storage_groups) + switch_links(p, STORAGE, 0), 494);
+    cr_assert_eq(host_links(p, STORAGE, NULL, storage_groups), 254);
+    cr_assert_eq(host_links(p, STORAGE, "storage-array", NULL), 48);
+    cr_assert_eq(switch_links(p, STORAGE, 1), 0);
+
+    /* Table 8, in-band: 254 DGX, 8 management nodes, 8 NFS, 24 leaf-core, 6 ISL. */
+    static const char *const inband_groups[] = { "mgmt-server-", "nfs-", NULL };
+    cr_assert_eq(host_links(p, INBAND, NULL, inband_groups), 254);
+    cr_assert_eq(host_links(p, INBAND, "mgmt-server", NULL), 8);
+    cr_assert_eq(host_links(p, INBAND, "nfs", NULL), 8);
+    cr_assert_eq(switch_links(p, INBAND, 0), 24);
+    cr_assert_eq(switch_links(p, INBAND, 1), 6);
+    cr_assert_eq(fp_plan_net_link_count(p, INBAND), 254 + 8 + 8 + 24 + 6);
+
+    /* Table 8, out-of-band: 1G to 127 DGX, 8 management / UFM, the switches' management ports
+     * (64 + 8 in the RA, 62 + 8 here), 108 PDUs; 16 x 100G uplinks. */
+    static const char *const oob_groups[] = { "mgmt-server-bmc-", "ufm-bmc-", "switch-mgmt-",
+                                              "pdu-", NULL };
+    cr_assert_eq(host_links(p, OOB, NULL, oob_groups), 127);
+    cr_assert_eq(host_links(p, OOB, "mgmt-server-bmc", NULL) + host_links(p, OOB, "ufm-bmc", NULL), 8);
+    cr_assert_eq(host_links(p, OOB, "switch-mgmt", NULL), (64 - 2) + 8);
+    cr_assert_eq(host_links(p, OOB, "pdu", NULL), 96 + 12);
+    cr_assert_eq(switch_links(p, OOB, 0), 16);
+    cr_assert_eq(fp_plan_net_link_count(p, OOB), 127 + 8 + 70 + 108 + 16);
+
+    for (size_t n = 0; n < fp_plan_net_count(p); n++)
+        if (n != STORAGE)
+            cr_assert_eq(fp_plan_net_cable_count(p, n), fp_plan_net_link_count(p, n), "network %zu", n);
+    cr_assert_lt(fp_plan_net_cable_count(p, STORAGE), 494 + 48);
+    cr_assert_geq(fp_plan_net_cable_count(p, STORAGE), (494 + 48 + 1) / 2);
+    fp_plan_free(p);
+}
+
+/* The same preset at 2 SUs (512 GPUs, 64 DGX): the dual-homed networks (storage, in-band) keep
+ * at least two top switches (storage: 64 + 24 = 88 hosts, ceil(88 / 32) = 3 pairs of 24 up:
+ * 144 links, 3 spines; in-band: 72 hosts in ceil(72 / 60) = 2 pairs of 4 up: 16 links, which
+ * one core would carry, and 2 cores), and every SN2201 has its two uplinks. */
+Test(superpod, two_sus_no_single_top_switch, .timeout = TEST_TIMEOUT(120))
+{
+    fp_error err = { 0 };
+    fp_plan *p = preset_set("/cluster/gpus", "512", NULL, &err);
+    const int64_t top[] = { 0, 3, 2 };
+    for (size_t n = STORAGE; n <= INBAND; n++) {
+        int64_t tops = 0;
+        fp_device_info d;
+        for (size_t i = 0; i < fp_plan_net_device_count(p, n); i++) {
+            cr_assert_eq(fp_plan_net_device(p, n, i, &d, NULL), FP_OK);
+            tops += d.tier == 2;
+        }
+        cr_assert_eq(tops, top[n], "network %zu", n);
+    }
+    int64_t sn2201 = 0;
+    fp_device_info d;
+    for (size_t i = 0; i < fp_plan_net_device_count(p, OOB); i++) {
+        cr_assert_eq(fp_plan_net_device(p, OOB, i, &d, NULL), FP_OK);
+        if (strcmp(d.model, "nvidia-sn2201") != 0)
+            continue;
+        sn2201++;
+        int64_t up = 0;
+        fp_link_info l;
+        for (size_t k = 0; k < fp_plan_net_link_count(p, OOB); k++) {
+            cr_assert_eq(fp_plan_net_link(p, OOB, k, &l, NULL), FP_OK);
+            up += l.a == (int64_t)i && l.boundary == 1;
+        }
+        cr_assert_eq(up, 2, "%s", d.name);
+    }
+    cr_assert_geq(sn2201, 64 / 16);
+    fp_plan_free(p);
+}
+
+/* count "switches" follows the plan: with the storage network at 1:1 (32 up per leaf: more
+ * spines than the preset's 4), the out-of-band switch-mgmt group still has one endpoint per
+ * switch of the compute, storage and in-band networks, counted here from their device lists.
+ * Any other string is an error naming the group's count. */
+Test(superpod, switch_management_ports_follow_the_plan, .timeout = TEST_TIMEOUT(120))
+{
+    fp_error err = { 0 };
+    fp_status rc = FP_OK;
+    fp_plan *p = preset_set("/networks/0/oversubscription", "[1]", NULL, &err);
+    static const char *const oob_groups[] = { "mgmt-server-bmc-", "ufm-bmc-", "switch-mgmt-",
+                                              "pdu-", NULL };
+    int64_t before = switches_all(p, COMPUTE) + switches_all(p, STORAGE) + switches_all(p, INBAND);
+    cr_assert_gt(switches_all(p, STORAGE), 14);
+    cr_assert_eq(host_links(p, OOB, "switch-mgmt", NULL), before);
+    cr_assert_eq(host_links(p, OOB, NULL, oob_groups), 127);
+    fp_plan_free(p);
+    p = preset_set("/networks/2/extra_endpoints/2/count", "\"racks\"", &rc, &err);
+    cr_assert_null(p);
+    cr_assert_eq(rc, FP_EINVAL);
+    cr_assert_str_eq(err.where, "/networks/2/extra_endpoints/2", "%s", err.msg);
+    cr_assert(strstr(err.msg, "/networks/2/extra_endpoints/2/count") != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "\"switches\"") != NULL, "%s", err.msg);
+}
