@@ -25,7 +25,7 @@ _fabplan()
         --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return 0 ;;
         --labels) COMPREPLY=($(compgen -W "plain tia606" -- "$cur")); return 0 ;;
         --formats)
-            COMPREPLY=($(compgen -W "json links cables bom xlsx labels netbox topology avd report diagrams fabric floor detail ibnetdiscover slurm k8s png all" -- "$cur"))
+            COMPREPLY=($(compgen -W "json links cables bom xlsx labels netbox topology avd report diagrams fabric floor detail png all" -- "$cur"))
             return 0 ;;
         -o|--out) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         --catalog|--overrides) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
