@@ -3,13 +3,15 @@
 # chromium: the suite opens report.html and compare.html in it, headless (tests/write/test_report.c).
 # ibsim-utils, infiniband-diags: the InfiniBand fabric simulator and the real ibnetdiscover, which
 #   tests/verify/ibsim_test.sh runs against a planned fabric (fabplan verify).
+# slurmctld, slurm-client: the real Slurm controller and scontrol, which tests/write/slurm_test.sh
+#   starts on loopback with a planned topology.conf (--formats slurm).
 # fonts-crosextra-carlito: Calibri's metrics (the workbook's font) for LibreOffice, so a printed
 #   or PDF workbook keeps its widths: with the DejaVu fallback the Cables sheet prints ~6.7 pt.
 # Idempotent: does nothing (no apt-get update, no network) when they are all present.
 #   --sanitize  also clang, compiler-rt (libFuzzer, sanitizers) and valgrind, for
 #               scripts/ci-sanitize.sh and scripts/fuzz.sh
 set -eu
-PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip chromium fonts-crosextra-carlito ibsim-utils infiniband-diags"
+PKGS="build-essential cmake pkg-config libigraph-dev libxlsxwriter-dev libgraphviz-dev graphviz libcjson-dev libcriterion-dev unzip chromium fonts-crosextra-carlito ibsim-utils infiniband-diags slurmctld slurm-client"
 if [ "${1:-}" = "--sanitize" ] || [ "${1:-}" = "--fuzz" ]; then
     PKGS="$PKGS clang libclang-rt-14-dev valgrind"
 fi

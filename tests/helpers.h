@@ -116,6 +116,19 @@ static inline fp_status plan_error(const char *json, fp_error *err)
     return rc;
 }
 
+/* Files in dir whose names do not start with '.'. */
+static inline int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d, "cannot open %s", dir);
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
 /* Whole file as a NUL-terminated string (caller frees); fails the test when unreadable. */
 static inline char *slurp(const char *path)
 {

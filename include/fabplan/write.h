@@ -39,10 +39,21 @@ extern "C" {
  *  ib-node-name-map (its GUIDs, synthetic, and names) and ib-ports.csv (each planned port's node
  *  description and InfiniBand port number: what fp_verify_run matches a discovery by). */
 #define FP_WRITE_IBNET 0x20000u
+/** The compute fabric for Slurm (on request): topology.conf (topology/tree: servers under their
+ *  leaf group, levels = the fabric's tiers, one top), topology-block.conf (topology/block, one
+ *  block per NVLink domain; only when cluster.nvlink_domain_servers > 1) and topology.yaml
+ *  (both, Slurm's YAML form). The folding rule is in docs/outputs.md. */
+#define FP_WRITE_SLURM 0x40000u
+/** The compute fabric for Kubernetes (on request): k8s-node-labels.sh (one `kubectl label node`
+ *  line per server: its NVLink domain, leaf group, pod, zone as node labels, fine to coarse;
+ *  keys from fp_write_options.k8s_labels) and kueue-topology.yaml (Kueue's Topology: those
+ *  labels coarse to fine, then kubernetes.io/hostname). */
+#define FP_WRITE_K8S 0x80000u
 #define FP_WRITE_ALL 0xffffffffu
 /** The documents only written on request (not in FP_WRITE_DEFAULT). */
-#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET)
-/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the verifier exports. */
+#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET | FP_WRITE_SLURM | FP_WRITE_K8S)
+/** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the on-request exports
+ *  (InfiniBand, Slurm, Kubernetes). */
 #define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_ON_REQUEST)
 
 /** How the installer workbook is split for crews (fp_write_options.split_by). */
@@ -99,11 +110,19 @@ typedef struct fp_write_options {
      *  same either way; `progress` is then called from one thread at a time, not always the
      *  caller's. */
     int jobs;
+    /** Version 7: the node-label keys of FP_WRITE_K8S (borrowed): NULL or "fabplan" for
+     *  topology.fabplan.io/nvlink-domain, /leaf-group, /pod, /zone; "topograph" for NVIDIA
+     *  Topograph's network.topology.nvidia.com/accelerator, /block, /spine, /datacenter; or a
+     *  comma list of keys, one per level the plan labels, fine to coarse (the NVLink domain
+     *  when cluster.nvlink_domain_servers > 1, then one per tier below the top). A list of the
+     *  wrong length, a key Kubernetes refuses, a repeated key or kubernetes.io/hostname fails
+     *  fp_plan_write with FP_EINVAL before any file is written. */
+    const char *k8s_labels;
 } fp_write_options;
 
-#define FP_WRITE_OPTIONS_VERSION 6
+#define FP_WRITE_OPTIONS_VERSION 7
 #define FP_WRITE_OPTIONS_INIT { FP_WRITE_OPTIONS_VERSION, FP_WRITE_DEFAULT, NULL, NULL, NULL, \
-                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4, NULL, 0 }
+                                FP_SPLIT_NONE, FP_LABELS_PLAIN, FP_PAPER_A4, NULL, 0, NULL }
 
 /** The plan stages (FP_STAGE_*, with the ones they need) the documents in formats (FP_WRITE_*
  *  bits) read: build a plan with fp_plan_new_opts and these stages to write just them. links.csv,

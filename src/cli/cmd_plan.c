@@ -27,6 +27,8 @@ static const format_name format_names[] = {
     { "floor", FP_WRITE_FLOOR },
     { "detail", FP_WRITE_DETAIL },
     { "ibnetdiscover", FP_WRITE_IBNET },
+    { "slurm", FP_WRITE_SLURM },
+    { "k8s", FP_WRITE_K8S },
     { "png", FP_WRITE_PNG },
     { "all", FP_WRITE_DEFAULT },
 };
@@ -79,9 +81,12 @@ static void plan_usage(FILE *f)
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
-          "                      (or one of fabric, figure, floor, detail), ibnetdiscover, png,\n"
-          "                      all. all is every output but png and ibnetdiscover (the planned\n"
-          "                      InfiniBand fabric for ibsim and fabplan verify). E.g. --formats\n"
+          "                      (or one of fabric, figure, floor, detail), ibnetdiscover,\n"
+          "                      slurm, k8s, png, all. all is every output but png,\n"
+          "                      ibnetdiscover (the planned InfiniBand fabric for ibsim and\n"
+          "                      fabplan verify), slurm (topology.conf, topology-block.conf,\n"
+          "                      topology.yaml for Slurm's topology/tree and topology/block)\n"
+          "                      and k8s (k8s-node-labels.sh, kueue-topology.yaml). E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"
           "                      131,072 GPUs. Only the planning stages these outputs read are\n"
           "                      built (links, topology, avd, detail: the fabric alone)\n"
@@ -91,6 +96,10 @@ static void plan_usage(FILE *f)
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first); the\n"
           "                      group figure shows the group (pod) holding it\n"
+          "  --k8s-labels fabplan|topograph|KEY,..  node-label keys of --formats k8s: fabplan's\n"
+          "                      (topology.fabplan.io/leaf-group, ...), NVIDIA Topograph's\n"
+          "                      (network.topology.nvidia.com/block, ...), or one key per level,\n"
+          "                      fine to coarse\n"
           "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
           "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
@@ -278,6 +287,7 @@ typedef struct plan_opts {
     unsigned formats;   /* FP_WRITE_* from --formats; 0 = the default set */
     int no_xlsx;
     fp_paper paper;
+    const char *k8s_labels;     /* --k8s-labels */
 } plan_opts;
 
 /* The options only plan takes (--split-by, --labels, --formats, --paper, --no-xlsx, --png,
@@ -341,6 +351,17 @@ static int plan_option(int argc, char **argv, int *i, plan_opts *po)
     }
     if (strcmp(argv[*i], "--png") == 0) {
         po->png = 1;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--k8s-labels") == 0 || strncmp(argv[*i], "--k8s-labels=", 13) == 0) {
+        if (argv[*i][12] == '=')
+            po->k8s_labels = argv[*i] + 13;
+        else if (*i + 1 < argc)
+            po->k8s_labels = argv[++*i];
+        else {
+            fprintf(stderr, "fabplan: --k8s-labels needs a value (fabplan, topograph or KEY,..)\n");
+            return -1;
+        }
         return 1;
     }
     if (strncmp(argv[*i], "--detail", 8) == 0 && (argv[*i][8] == '\0' || argv[*i][8] == '=')) {
@@ -493,7 +514,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4, NULL };
     unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
@@ -530,6 +551,7 @@ int cmd_plan(int argc, char **argv)
     if (show)
         wo.progress = progress;
     wo.detail = po.detail;
+    wo.k8s_labels = po.k8s_labels;
     wo.formats = formats;
     if (fp_plan_write(plan, o.out_dir, &wo, &err) != FP_OK) {
         rc = cli_report("writing outputs", &err);
@@ -575,7 +597,7 @@ int cmd_validate(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4 };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4, NULL };
     int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;

@@ -7,7 +7,8 @@ static const char *const common_opts[] = { "-h", "--help", "--version", NULL };
 static const char *const spec_opts[] = { "--preset", "--catalog", "--set", "-q", "--quiet", NULL };
 static const char *const fail_opts[] = { "--fail", "--seed", NULL };
 static const char *const plan_opts[] = { "-o", "--out", "--formats", "--no-xlsx", "--split-by",
-                                         "--detail", "--png", "--paper", "--labels", NULL };
+                                         "--detail", "--png", "--paper", "--labels",
+                                         "--k8s-labels", NULL };
 static const char *const compare_opts[] = { "-o", "--out", "--min-bisection",
                                             "--max-oversubscription", "-j", "--jobs", NULL };
 static const char *const catalog_opts[] = { "--catalog", NULL };

@@ -114,6 +114,8 @@ typedef struct fp_rspec {
     int64_t gpus;
     int gpus_per_server;
     int nics_per_server;
+    int nvlink_servers;     /* cluster.nvlink_domain_servers: servers (trays) sharing one NVLink
+                               domain (18 in a GB200 NVL72 rack); 1 = each server its own */
     fp_part nic;            /* copy; inline NICs get id "custom-nic-..." */
     fp_topology topology;
     int tiers_given;        /* tier count the spec fixes (fabric.tiers, or 3 for a fat-tree);

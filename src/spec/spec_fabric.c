@@ -82,8 +82,9 @@ static int breakout_for(const fp_part *sw, int link_gbps)
 fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalog *cat,
                                    fp_error *err)
 {
-    static const char *const keys[] = { "gpus", "gpus_per_server", "nics_per_server", "nic", NULL };
-    int64_t gpus = DEFAULT_GPUS, gps = DEFAULT_GPUS_PER_SERVER, nps = -1;
+    static const char *const keys[] = { "gpus", "gpus_per_server", "nics_per_server", "nic",
+                                        "nvlink_domain_servers", NULL };
+    int64_t gpus = DEFAULT_GPUS, gps = DEFAULT_GPUS_PER_SERVER, nps = -1, nvl = 1;
     fp_status rc;
     cJSON def_nic = { 0 };
     def_nic.type = cJSON_String;
@@ -92,9 +93,11 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
     if (c && ((rc = fp__json_check_keys(c, "/cluster", keys, err)) != FP_OK ||
               (rc = fp__json_int(c, "gpus", "/cluster", 1, MAX_GPUS, &gpus, err)) != FP_OK ||
               (rc = fp__json_int(c, "gpus_per_server", "/cluster", 1, 64, &gps, err)) != FP_OK ||
-              (rc = fp__json_int(c, "nics_per_server", "/cluster", 1, 64, &nps, err)) != FP_OK))
+              (rc = fp__json_int(c, "nics_per_server", "/cluster", 1, 64, &nps, err)) != FP_OK ||
+              (rc = fp__json_int(c, "nvlink_domain_servers", "/cluster", 1, 4096, &nvl, err)) != FP_OK))
         return rc;
     rs->gpus = gpus;
+    rs->nvlink_servers = (int)nvl;
     rs->gpus_per_server = (int)gps;
     rs->nics_per_server = nps < 0 ? (int)gps : (int)nps;
     return resolve_part(&rs->nic, nic ? nic : &def_nic, "/cluster/nic", FP_PART_NIC, cat, err);

@@ -75,6 +75,11 @@ static const output outputs[] = {
     { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "topology.conf", FP_WRITE_SLURM, fp__write_slurm_tree, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "topology-block.conf", FP_WRITE_SLURM, fp__write_slurm_block, fp__slurm_block_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "topology.yaml", FP_WRITE_SLURM, fp__write_slurm_yaml, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "k8s-node-labels.sh", FP_WRITE_K8S, fp__write_k8s_labels, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "kueue-topology.yaml", FP_WRITE_K8S, fp__write_kueue_topology, NULL, FP_SPLIT_NONE, NULL, NULL },
     { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
     { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
     { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
@@ -123,6 +128,8 @@ static const struct {
     { FP_WRITE_TOPOLOGY, FP_STAGE_FABRIC, "topology.csv" },
     { FP_WRITE_AVD, FP_STAGE_FABRIC, "avd-cv-topology.yml" },
     { FP_WRITE_IBNET, FP_STAGE_FABRIC, "ibnetdiscover.topo" },
+    { FP_WRITE_SLURM, FP_STAGE_FABRIC, "topology.conf" },
+    { FP_WRITE_K8S, FP_STAGE_FABRIC, "k8s-node-labels.sh" },
     { FP_WRITE_REPORT, FP_STAGE_ALL, "report.html" },
     { FP_WRITE_OVERVIEW, FP_STAGE_CABLING, "fabric.svg" },   /* links coloured by medium */
     { FP_WRITE_FIGURE, FP_STAGE_FABRIC, "the group figure" },
@@ -583,6 +590,8 @@ static fp_status check_for_plan(const fp_plan *plan, const fp_write_options *opt
             (rc = fp__plan_need(plan, format_stages[i].stages, format_stages[i].name, err)) != FP_OK)
             return rc;
     if ((opts->formats & FP_WRITE_DETAIL) && (rc = fp__detail_check(plan, opts, err)) != FP_OK)
+        return rc;
+    if ((opts->formats & FP_WRITE_K8S) && (rc = fp__k8s_check(plan, opts, err)) != FP_OK)
         return rc;
     return FP_OK;
 }

@@ -31,6 +31,8 @@ static cJSON *resolved_spec(const fp_rspec *rs, int tiers)
     cJSON_AddNumberToObject(c, "gpus_per_server", rs->gpus_per_server);
     cJSON_AddNumberToObject(c, "nics_per_server", rs->nics_per_server);
     cJSON_AddItemToObject(c, "nic", part_ref(&rs->nic));
+    if (rs->nvlink_servers > 1)     /* only when given: every other plan.json as before */
+        cJSON_AddNumberToObject(c, "nvlink_domain_servers", rs->nvlink_servers);
     f = cJSON_AddObjectToObject(s, "fabric");
     cJSON_AddStringToObject(f, "topology", fp_topology_name(rs->topology));
     cJSON_AddNumberToObject(f, "tiers", tiers);

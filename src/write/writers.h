@@ -244,6 +244,24 @@ fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
                                      const fp_write_options *o, fp_error *err);
 fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
+/* The Slurm topology files (write_sched.c): topology.conf (topology/tree), topology-block.conf
+ * (topology/block, the NVLink domains: fp__slurm_block_file_name returns 0 when a domain is one
+ * server) and topology.yaml (both). */
+fp_status fp__write_slurm_tree(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+int fp__slurm_block_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                              char *buf, size_t n);
+fp_status fp__write_slurm_block(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                fp_error *err);
+fp_status fp__write_slurm_yaml(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+/* Kubernetes (write_sched.c): k8s-node-labels.sh and kueue-topology.yaml; fp__k8s_check says
+ * FP_EINVAL before anything is written when fp_write_options.k8s_labels does not fit the plan. */
+fp_status fp__k8s_check(const fp_plan *plan, const fp_write_options *o, fp_error *err);
+fp_status fp__write_k8s_labels(const fp_plan *plan, const char *path, const fp_write_options *o,
+                               fp_error *err);
+fp_status fp__write_kueue_topology(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err);
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
 

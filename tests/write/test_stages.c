@@ -36,6 +36,7 @@ Test(stages, each_document_declares_what_it_reads)
     cr_expect_eq(fp_write_stages(FP_WRITE_LINKS), FP_STAGE_FABRIC);
     cr_expect_eq(fp_write_stages(FP_WRITE_TOPOLOGY | FP_WRITE_AVD | FP_WRITE_DETAIL), FP_STAGE_FABRIC);
     cr_expect_eq(fp_write_stages(FP_WRITE_FIGURE), FP_STAGE_FABRIC);
+    cr_expect_eq(fp_write_stages(FP_WRITE_SLURM | FP_WRITE_K8S), FP_STAGE_FABRIC);
     /* Per-cable documents need media and places; the overview colours links by medium. */
     cr_expect_eq(fp_write_stages(FP_WRITE_CABLES), cabling);
     cr_expect_eq(fp_write_stages(FP_WRITE_LABELS | FP_WRITE_NETBOX), cabling);
@@ -179,18 +180,6 @@ Test(stages, options_version_is_checked)
     fp_catalog_free(cat);
 }
 
-static int count_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    cr_assert_not_null(d, "cannot open %s", dir);
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
-}
-
 /* Write formats from a plan with fp_write_stages(formats) and from a full plan; both write the
  * same files (none missing from the partial plan's set), every one the same bytes. */
 static void expect_same_alone(const char *json, unsigned formats)
@@ -241,6 +230,8 @@ Test(stages, documents_written_alone_match_a_full_plan)
     expect_same_alone(SMALL, FP_WRITE_OVERVIEW | FP_WRITE_FLOOR | FP_WRITE_DETAIL);
     expect_same_alone(SMALL, FP_WRITE_DETAIL);  /* the detail diagram needs the fabric alone */
     expect_same_alone(SMALL, FP_WRITE_FIGURE);
+    expect_same_alone("preset:gb200-nvl72-su", FP_WRITE_SLURM);    /* the three Slurm files */
+    expect_same_alone("preset:gb200-nvl72-su", FP_WRITE_K8S);
     /* A first phase of a larger build (fabric.build_for_gpus): places come from the target. */
     expect_same_alone("{\"name\":\"g\",\"cluster\":{\"gpus\":512},\"fabric\":{\"build_for_gpus\":4096}}",
                       FP_WRITE_CABLES | FP_WRITE_LINKS);
