@@ -17,6 +17,9 @@ static fp_status resolve_and_size(fp_rspec *rs, fp_fabric *fab, const fp_spec *s
     fp_status rc = fp__spec_resolve(rs, spec, cat, err);
     if (rc == FP_OK && (rc = fp__clos_size(fab, rs, err)) != FP_OK)
         fp__phys_free(&rs->phys);
+    /* The scalable unit the sizing chose (the spec left it open) is the one built. */
+    if (rc == FP_OK && fab->su_chosen > 0)
+        rs->su_servers = fab->su_chosen;
     return rc;
 }
 

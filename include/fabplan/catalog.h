@@ -44,7 +44,8 @@ typedef struct fp_part {
     int cages;              /**< physical cages (QM9700: 32 twin-port OSFP cages for 64 ports) */
     char cage[16];          /**< cage / form factor: "OSFP", "QSFP112", "QSFP-DD" */
     int breakouts[FP_MAX_BREAKOUTS]; /**< switch: ways one port can split (2 = 2 x port_gbps/2) */
-    int ru;                 /**< rack units (switches) */
+    int ru;                 /**< rack units (switches; a NIC that is a system part: the whole
+                                 server's, the layout's server_ru unless the spec gives it) */
     /* transceivers */
     double reach_m;         /**< transceivers and copper: longest supported length */
     /* optical budget (fibre parts, for the module class they serve; a transceiver may give
@@ -88,6 +89,10 @@ typedef struct fp_part {
     int uplink_lanes;       /**< switches with uplink ports: lanes of one uplink port */
     int uplink_lane_gbps;   /**<   and their rate */
     char lane_source[160];  /**< where the lane figures come from */
+    double system_power_w;  /**< NICs that are a system part (the compute ports of a whole
+                                 server, e.g. nvidia-dgx-b200-sys): the server's maximum power,
+                                 the layout's server_power_w unless the spec gives it; 0 = not
+                                 given */
     char mgmt_port[16];     /**< switches: the management interface's name ("eth0" on Cumulus
                                  Linux, "mgmt0" on NVIDIA's InfiniBand switches); "" for the
                                  default "mgmt0" (fp_part_mgmt_port) */

@@ -1,5 +1,5 @@
 /* fabplan — verify a built fabric against its plan: read a plan folder and what the fabric
- * reports (ibnetdiscover's topology file), say cable by cable what is wrong and how to fix it.
+ * reports (ibnetdiscover's topology file, lldpd's neighbours), say cable by cable what is wrong and how to fix it.
  * Rules and files: docs/outputs.md, "fabplan verify". */
 #ifndef FABPLAN_VERIFY_H
 #define FABPLAN_VERIFY_H
@@ -29,9 +29,10 @@ typedef enum fp_verify_status {
 typedef struct fp_verify_options {
     int version;                /**< FP_VERIFY_OPTIONS_VERSION */
     /** The plan folder (fabplan plan -o): its cables.csv, and for InfiniBand its ib-ports.csv
-     *  (--formats ibnetdiscover); links.csv when present (the counts per boundary). */
+     *  (--formats ibnetdiscover, needed with ibnetdiscover only); links.csv when present (the
+     *  counts per boundary). */
     const char *plan_dir;
-    /** ibnetdiscover's output: the default topology form, or its -p ports form. */
+    /** ibnetdiscover's output: the default topology form, or its -p ports form. NULL for none. */
     const char *ibnetdiscover;
     /** Optional: ibnetdiscover's node-name map (`<guid> "<name>"` lines): a GUID listed there
      *  is named so, over the node description the file gives. NULL for none. */
@@ -42,16 +43,23 @@ typedef struct fp_verify_options {
     const char *phase_dir;
     /** 1: compare only the link width, not the speed (ibsim reports at most QDR). */
     int ignore_speed;
+    /** Version 2: lldpd's JSON as `lldpcli -f json show neighbors` (or -f json0, or `show
+     *  neighbors details`) prints it: a folder of `<device>.json` files, one per device, or one
+     *  file (named after its device, or holding each device's `lldpcli -f json show chassis`
+     *  before its neighbours). NULL for none. At least one of ibnetdiscover and lldp is given;
+     *  with both, every planned link is looked for in either. */
+    const char *lldp;
 } fp_verify_options;
 
-#define FP_VERIFY_OPTIONS_VERSION 1
-#define FP_VERIFY_OPTIONS_INIT { FP_VERIFY_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0 }
+#define FP_VERIFY_OPTIONS_VERSION 2
+#define FP_VERIFY_OPTIONS_INIT { FP_VERIFY_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, NULL }
 
 /** The result: one row per planned link, then one per discovered link the plan lacks. */
 typedef struct fp_verify fp_verify;
 
 /** Read the plan folder and the discovery and classify every link. *out is the caller's
  *  (fp_verify_free). Never changes a file.
+ *  Options of version 1 are read without lldp.
  *  Errors: FP_EINVAL (NULL argument, wrong options version, no discovery given); FP_EIO (a file
  *  cannot be read: err.where names it); FP_EPARSE (a discovery or node-name map that is not what
  *  it claims, a plan file without its columns: err.where is the file, err.line the 1-based

@@ -140,6 +140,25 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
  *  FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
+/** The names fp_plan_write(plan, dir, opts) writes into dir, in the order it writes them:
+ *  fn(name, is_dir, arg) for each (fn may be NULL), name relative to dir ("plan.json", "su-1.svg",
+ *  "fabric-storage.svg"; is_dir for a --split-by folder of workbooks, "by-row" or "by-hall").
+ *  dir then holds these, its manifest .fabplan-manifest (which names them) and any file fabplan
+ *  did not write; earlier outputs not in this list are removed (one plan per folder). A format
+ *  asked for that gives this plan no file (fp_plan_write_skipped) is not listed. Returns their
+ *  count; 0 for a NULL plan. opts may be NULL (FP_WRITE_DEFAULT). Does not check the options
+ *  (fp_plan_write does) and touches no file. Cannot fail. */
+FP_EXPORT size_t fp_plan_write_names(const fp_plan *plan, const fp_write_options *opts,
+                                     void (*fn)(const char *name, int is_dir, void *arg),
+                                     void *arg);
+/** The documents opts->formats asks for that this plan has none of, each with the reason:
+ *  fn(what, why, arg) for each (fn may be NULL; both strings are valid during the call only):
+ *  avd-cv-topology.yml on an InfiniBand fabric, the InfiniBand exports (FP_WRITE_IBNET) on an
+ *  Ethernet one, the detail diagram when no unit can be drawn (fp_plan_detail_unit). Returns
+ *  their count; 0 for a NULL plan. opts may be NULL. Touches no file. Cannot fail. */
+FP_EXPORT size_t fp_plan_write_skipped(const fp_plan *plan, const fp_write_options *opts,
+                                       void (*fn)(const char *what, const char *why, void *arg),
+                                       void *arg);
 /** For a program's termination-signal handler: removes the temporary folder of every
  *  fp_plan_write and publish in progress in this process that is not yet past its commit point
  *  (the earlier outputs in its folder are untouched until then; from the commit to the end the

@@ -4,33 +4,31 @@
 #include <unistd.h>
 #include "cli.h"
 
-/* Names for --formats, in the order the summary lists what was written. */
+/* Names for --formats (the summary names the files themselves: fp_plan_write_names). */
 typedef struct format_name {
     const char *name;
     unsigned bits;
-    const char *files;
 } format_name;
 
 static const format_name format_names[] = {
-    { "json", FP_WRITE_JSON, "plan.json" },
-    { "links", FP_WRITE_LINKS, "links.csv" },
-    { "cables", FP_WRITE_CABLES, "cables.csv" },
-    { "bom", FP_WRITE_BOM, "bom.csv" },
-    { "xlsx", FP_WRITE_XLSX, "plan.xlsx" },
-    { "labels", FP_WRITE_LABELS, "labels.csv" },
-    { "netbox", FP_WRITE_NETBOX, "netbox-*.csv (sites ... cables, in import order)" },
-    { "topology", FP_WRITE_TOPOLOGY, "topology.csv" },
-    { "avd", FP_WRITE_AVD, "avd-cv-topology.yml (Ethernet fabrics)" },
-    { "report", FP_WRITE_REPORT, "report.html" },
-    { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR, NULL },
-    { "fabric", FP_WRITE_OVERVIEW, "fabric.dot/.svg" },
-    { "figure", FP_WRITE_FIGURE, "group figure .dot/.svg" },
-    { "floor", FP_WRITE_FLOOR, "floor.dot/.svg" },
-    { "detail", FP_WRITE_DETAIL, "detail .dot/.svg" },
-    { "ibnetdiscover", FP_WRITE_IBNET,
-      "ibnetdiscover.topo, ib-node-name-map, ib-ports.csv (InfiniBand fabrics)" },
-    { "png", FP_WRITE_PNG, NULL },
-    { "all", FP_WRITE_DEFAULT, NULL },
+    { "json", FP_WRITE_JSON },
+    { "links", FP_WRITE_LINKS },
+    { "cables", FP_WRITE_CABLES },
+    { "bom", FP_WRITE_BOM },
+    { "xlsx", FP_WRITE_XLSX },
+    { "labels", FP_WRITE_LABELS },
+    { "netbox", FP_WRITE_NETBOX },
+    { "topology", FP_WRITE_TOPOLOGY },
+    { "avd", FP_WRITE_AVD },
+    { "report", FP_WRITE_REPORT },
+    { "diagrams", FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR },
+    { "fabric", FP_WRITE_OVERVIEW },
+    { "figure", FP_WRITE_FIGURE },
+    { "floor", FP_WRITE_FLOOR },
+    { "detail", FP_WRITE_DETAIL },
+    { "ibnetdiscover", FP_WRITE_IBNET },
+    { "png", FP_WRITE_PNG },
+    { "all", FP_WRITE_DEFAULT },
 };
 #define N_FORMAT_NAMES (sizeof format_names / sizeof format_names[0])
 #define DIAGRAM_BITS (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)
@@ -422,24 +420,50 @@ static unsigned resolve_formats(const plan_opts *po)
     return f;
 }
 
-/* ", by-row/" style list of what was written, for the summary; networks: the plan's other
- * networks (spec `networks`), each with an overview of its own. */
-static void print_written(const char *dir, unsigned f, fp_split_by split_by, size_t networks)
+/* The summary's list of the files written: each name as the folder lists it (a --split-by
+ * folder with a '/'), wrapped under "  wrote DIR/ ...:" at 100 columns. */
+typedef struct written_list {
+    int col, any;
+} written_list;
+
+static void print_name(const char *name, int is_dir, void *arg)
 {
-    printf("  wrote %s/:", dir);
-    int first = 1;
-    for (size_t k = 0; k < N_FORMAT_NAMES; k++)
-        if (format_names[k].files && (f & format_names[k].bits)) {
-            printf("%s %s", first ? "" : ",", format_names[k].files);
-            first = 0;
-        }
-    if ((f & FP_WRITE_OVERVIEW) && networks > 0)
-        printf(", fabric-<network>.dot/.svg for each of the %zu networks", networks);
-    if ((f & FP_WRITE_XLSX) && split_by != FP_SPLIT_NONE)
-        printf(", %s", split_by == FP_SPLIT_ROW ? "by-row/" : "by-hall/");
-    if ((f & FP_WRITE_PNG) && (f & DIAGRAM_BITS))
-        printf(", .png of each diagram");
-    printf("\n");
+    written_list *w = arg;
+    int len = (int)strlen(name) + (is_dir ? 1 : 0);
+    if (w->any && w->col + len + 2 > 100) {
+        printf(",\n   ");
+        w->col = 3;
+    } else if (w->any) {
+        printf(",");
+        w->col++;
+    }
+    w->any = 1;
+    printf(" %s%s", name, is_dir ? "/" : "");
+    w->col += len + 1;
+}
+
+static void print_skip(const char *what, const char *why, void *arg)
+{
+    (void)arg;
+    printf("  not written: %s: %s\n", what, why);
+}
+
+/* What the folder now holds, exactly: every file written (fp_plan_write_names), the manifest
+ * naming them, and each format asked for that this plan has no file for, with the reason. */
+static void print_written(const char *dir, const fp_plan *plan, const fp_write_options *wo)
+{
+    size_t n = fp_plan_write_names(plan, wo, NULL, NULL);
+    if (n == 0) {
+        printf("  wrote no document into %s/ (its .fabplan-manifest lists none)\n", dir);
+    } else {
+        written_list w = { 0 };
+        printf("  wrote %s/ (%zu document%s, listed in %s/.fabplan-manifest):\n   ", dir, n,
+               n == 1 ? "" : "s", dir);
+        w.col = 3;
+        fp_plan_write_names(plan, wo, print_name, &w);
+        printf("\n");
+    }
+    fp_plan_write_skipped(plan, wo, print_skip, NULL);
 }
 
 /* labels.csv's printed lines that lose part of a port name (fp_plan_label_cuts): a warning with
@@ -516,13 +540,10 @@ int cmd_plan(int argc, char **argv)
         if (fp_plan_stages(plan) & FP_STAGE_METRICS)
             cli_print_metrics(plan, have_failure ? &failure : NULL);
         print_skipped(plan);
-        print_written(o.out_dir, formats, po.split_by, fp_plan_network_count(plan));
+        print_written(o.out_dir, plan, &wo);
         char unit[32];
-        fp_error why = { 0 };
-        if ((formats & FP_WRITE_DETAIL) && fp_plan_detail_unit(plan, &wo, unit, sizeof unit, &why))
+        if ((formats & FP_WRITE_DETAIL) && fp_plan_detail_unit(plan, &wo, unit, sizeof unit, NULL))
             printf("  detail diagram: %s.svg (choose another with --detail su:N or pod:N)\n", unit);
-        else if (formats & FP_WRITE_DETAIL)
-            printf("  %s\n", why.msg);
     }
 out:
     if (rc < 0)

@@ -1,4 +1,4 @@
-/* fabplan verify PLAN_DIR --ibnetdiscover FILE [...]: the built fabric against its plan, from
+/* fabplan verify PLAN_DIR --ibnetdiscover FILE | --lldp FILE|DIR [...]: the built fabric against its plan, from
  * what the fabric itself reports. Writes verify.csv and verify-summary.json (all or nothing);
  * exits 0 when every planned link is ok (or of a later phase), 1 when anything differs. */
 #include <stdlib.h>
@@ -7,10 +7,11 @@
 
 static void verify_usage(FILE *f)
 {
-    fputs("usage: fabplan verify PLAN_DIR --ibnetdiscover FILE [--node-name-map FILE]\n"
-          "                      [--phase DIR] [--ignore-speed] [-o DIR] [-q]\n"
-          "Check the built fabric against the plan in PLAN_DIR (written by fabplan plan with\n"
-          "--formats ...,ibnetdiscover: its cables.csv and ib-ports.csv; links.csv when there)\n"
+    fputs("usage: fabplan verify PLAN_DIR [--ibnetdiscover FILE [--node-name-map FILE]]\n"
+          "                      [--lldp FILE|DIR] [--phase DIR] [--ignore-speed] [-o DIR] [-q]\n"
+          "Check the built fabric against the plan in PLAN_DIR (written by fabplan plan: its\n"
+          "cables.csv; for InfiniBand its ib-ports.csv, --formats ...,ibnetdiscover; links.csv\n"
+          "when there)\n"
           "from what the fabric reports, and say cable by cable what is wrong and how to fix it.\n"
           "Writes DIR/verify.csv (one row per planned link, then one per link the plan lacks:\n"
           "ok, missing, unexpected, wrong-port, wrong-device, swapped, degraded, unknown-device,\n"
@@ -20,6 +21,10 @@ static void verify_usage(FILE *f)
           "  --ibnetdiscover FILE  what ibnetdiscover printed (its default topology form or -p)\n"
           "  --node-name-map FILE  ibnetdiscover's node-name map (<guid> \"<name>\"): names that\n"
           "                      override the node descriptions of the GUIDs it lists\n"
+          "  --lldp FILE|DIR     what lldpd reports: lldpcli -f json (or json0) show neighbors\n"
+          "                      [details], a folder of <device>.json (one per device), or one\n"
+          "                      file (<device>.json, or each device's show chassis output\n"
+          "                      before its neighbours)\n"
           "  --phase DIR         the plan of the growth phase being built: a planned link whose\n"
           "                      A end its cables.csv lacks is not-yet when not seen\n"
           "  --ignore-speed      compare the link width only, not the speed (ibsim reports at\n"
@@ -53,6 +58,8 @@ int cmd_verify(int argc, char **argv)
         }
         if (strcmp(a, "--ibnetdiscover") == 0)
             dst = &o.ibnetdiscover;
+        else if (strcmp(a, "--lldp") == 0)
+            dst = &o.lldp;
         else if (strcmp(a, "--node-name-map") == 0)
             dst = &o.node_name_map;
         else if (strcmp(a, "--phase") == 0)
@@ -77,10 +84,10 @@ int cmd_verify(int argc, char **argv)
         if ((*dst = opt_value(argc, argv, &i)) == NULL)
             return EXIT_USAGE;
     }
-    if (o.plan_dir == NULL || o.ibnetdiscover == NULL) {
+    if (o.plan_dir == NULL || (o.ibnetdiscover == NULL && o.lldp == NULL)) {
         fprintf(stderr, "fabplan verify: %s\n", o.plan_dir == NULL
                 ? "expected PLAN_DIR, a folder fabplan plan wrote"
-                : "nothing to verify against: give --ibnetdiscover FILE");
+                : "nothing to verify against: give --ibnetdiscover FILE or --lldp FILE|DIR");
         verify_usage(stderr);
         return EXIT_USAGE;
     }
@@ -93,8 +100,9 @@ int cmd_verify(int argc, char **argv)
         return cli_report("writing outputs", &err);
     }
     if (!quiet) {
-        printf("fabplan verify %s against %s: %zu rows\n", o.plan_dir, o.ibnetdiscover,
-               fp_verify_count(v, FP_VERIFY_N_STATUS));
+        printf("fabplan verify %s against %s%s%s: %zu rows\n", o.plan_dir,
+               o.ibnetdiscover ? o.ibnetdiscover : "", o.ibnetdiscover && o.lldp ? " and " : "",
+               o.lldp ? o.lldp : "", fp_verify_count(v, FP_VERIFY_N_STATUS));
         for (int s = 0; s < FP_VERIFY_N_STATUS; s++)
             if (fp_verify_count(v, (fp_verify_status)s) > 0)
                 printf("  %-15s %zu\n", fp_verify_status_name((fp_verify_status)s),

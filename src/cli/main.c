@@ -48,7 +48,7 @@ static const cli_cmd cmds[] = {
     { "compare", cmd_compare, "plan candidate designs side by side, sorted by cost" },
     { "sweep", cmd_sweep, "plan a spec at every GPU count of a range: sweep.csv, sweep.svg" },
     { "diff", cmd_diff, "compare two plans' cables: what an expansion phase adds, removes, moves" },
-    { "verify", cmd_verify, "check the built fabric against the plan (ibnetdiscover): verify.csv" },
+    { "verify", cmd_verify, "check the built fabric against the plan (ibnetdiscover, LLDP): verify.csv" },
 };
 
 static void usage(FILE *f)

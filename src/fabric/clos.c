@@ -191,6 +191,13 @@ static void rails_make(build_ctx *c, int64_t dservers)
     c->r = rail_shape_of(rs, fab->size[0].down);
     c->r.per_leaf = fab->size[0].down;
     c->n_su = rail_units(rs, fab->servers);
+    if (rs->su_auto > rs->su_servers) {
+        fp_rspec big = *rs;
+        big.su_servers = rs->su_auto;
+        add_note(fab, "fabric.su_servers not given: %d-server scalable units, the largest up to %d whose leaves one tier-2 switch reaches (a %d-server unit needs %d leaves, more than the %d down ports of a tier-2 switch below the top)",
+                 rs->su_servers, rs->su_auto, rs->su_auto,
+                 rail_shape_of(&big, fp__tier_down(rs, 0)).lps, fp__tier_down(rs, 1));
+    }
     if (c->r.shared)
         add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC ports %d to a leaf, some leaves ending one rail and starting the next (one set of leaves per rail would need %d)",
                  rs->su_servers, c->r.lps, eps, (long long)eps * rs->su_servers, c->r.per_leaf,

@@ -222,7 +222,7 @@ static fp_status size_given(fp_fabric *fab, const fp_rspec *rs, int64_t need, co
     return FP_OK;
 }
 
-fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
+static fp_status size_once(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
 {
     int64_t need = sizing_servers(rs) * rs->endpoints_per_server;
     char demand[96];
@@ -234,6 +234,26 @@ fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
                              : size_given(fab, rs, need, demand, err)) != FP_OK)
         return rc;
     return fp__spec_check_tiers(rs, fab->tiers, err);
+}
+
+fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
+{
+    fp_error first = { 0 };
+    fp_status rc = size_once(fab, rs, &first);
+    /* The scalable unit left open: the largest that one tier-2 switch's down ports reach. */
+    if (rc == FP_EDESIGN && rs->su_auto > 0 && strcmp(first.where, "/fabric/su_servers") == 0) {
+        fp_rspec t = *rs;
+        for (t.su_servers = rs->su_servers - 1; t.su_servers >= 1; t.su_servers--) {
+            fp_error e = { 0 };
+            if (size_once(fab, &t, &e) == FP_OK) {
+                fab->su_chosen = t.su_servers;
+                return FP_OK;
+            }
+        }
+    }
+    if (rc != FP_OK && err != NULL)
+        *err = first;
+    return rc;
 }
 
 void fp__clos_keep_sizing(fp_fabric *fab, const fp_fabric *sized)

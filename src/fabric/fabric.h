@@ -60,6 +60,9 @@ typedef struct fp_fabric {
     int64_t alt_switches[FP_MAX_TIERS + 1], alt_links[FP_MAX_TIERS + 1];
     int64_t extra_switches[FP_MAX_TIERS + 1], extra_links[FP_MAX_TIERS + 1];
     int64_t su_count;                       /* rail-optimized: scalable units */
+    int su_chosen;                          /* sizing: servers per scalable unit it chose when
+                                               the spec left su_servers open (rs->su_auto) and
+                                               the default did not fit; 0 otherwise */
     int leaves_per_su;                      /* rail-optimized: full SU */
     int servers_per_leaf;                   /* rail-optimized: servers on one rail leaf */
     int64_t ports_used[FP_MAX_TIERS + 1];   /* per tier, all planes */
@@ -98,7 +101,10 @@ static inline int fp__net_is_alias(const fp_fabric *f, int64_t d)
  * down/up must be set for that tier count). */
 int64_t fp__clos_capacity(const fp_rspec *rs, const fp_tier_size *size, int tiers);
 /* The first part of the fabric stage: clear *fab, pick the tier count (when auto), size the
- * tiers' down/up ports into fab->size[], and check the cluster fits. */
+ * tiers' down/up ports into fab->size[], and check the cluster fits. When the spec left the
+ * scalable unit open (rs->su_auto) and its default does not fit under a tier-2 switch, the
+ * largest unit that does is fab->su_chosen: the caller sets rs->su_servers to it before
+ * fp__clos_build. */
 fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err);
 /* Clear *fab but for its sizing (tiers, size[], tier_choice), copied from `sized` (NULL: keep
  * fab's own): a fabric of another size built with the same switches and ports. */

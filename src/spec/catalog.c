@@ -86,7 +86,7 @@ static fp_status part_id_type(fp_part *pt, const cJSON *o, const char *ptr, char
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
         "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
         "uplink_gbps", "uplink_cage", "lanes", "lane_gbps", "uplink_lanes", "uplink_lane_gbps",
-        "lane_source", "mgmt_port", NULL
+        "lane_source", "system_power_w", "mgmt_port", NULL
     };
     char d[96];
     if (!cJSON_IsObject(o))
@@ -121,6 +121,7 @@ static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_e
         (fp__json_num(o, "price_usd", ptr, 0, 1e9, &pt->price_usd, err)) != FP_OK ||
         (fp__json_num(o, "price_per_m_usd", ptr, 0, 1e6, &pt->price_per_m_usd, err)) != FP_OK ||
         (fp__json_num(o, "power_w", ptr, 0, 1e6, &pt->power_w, err)) != FP_OK ||
+        (fp__json_num(o, "system_power_w", ptr, 0, 200000, &pt->system_power_w, err)) != FP_OK ||
         (fp__json_num(o, "mtbf_hours", ptr, 0, 1e12, &pt->mtbf_hours, err)) != FP_OK ||
         (fp__json_str(o, "cage", ptr, pt->cage, sizeof pt->cage, err)) != FP_OK ||
         (fp__json_num(o, "reach_m", ptr, 0, 1e6, &pt->reach_m, err)) != FP_OK ||
@@ -207,6 +208,12 @@ static fp_status check_port_part(fp_part *pt, const cJSON *o, const char *ptr, c
                 type, pt->id);
     if (pt->type == FP_PART_SWITCH && pt->ru == 0)
         pt->ru = 1;
+    /* A NIC with rack units is a system part (the compute ports of a whole server): its units
+     * become the layout's server_ru, which is 1 .. 16 (docs/spec.md). */
+    if (pt->type == FP_PART_NIC && pt->ru > 16)
+        FP_FAIL(err, FP_ECATALOG, fp__json_ptr(d, sizeof d, ptr, "ru"),
+                "%s/ru: nic \"%s\" is a system part of %dU; expected 1 .. 16, the range of the layout's server_ru",
+                ptr, pt->id, pt->ru);
     if (pt->cages == 0)
         pt->cages = pt->ports;
     /* Every cage holds the same number of ports: the cabling lays ports out cage by cage. */
@@ -336,6 +343,12 @@ static fp_status parse_part(fp_part *pt, const cJSON *o, const char *ptr, fp_err
         (rc = part_counts(pt, o, ptr, &nbr, err)) != FP_OK ||
         (rc = check_required(pt, o, ptr, type, nbr, err)) != FP_OK)
         return rc;
+    if (pt->type != FP_PART_NIC && cJSON_GetObjectItemCaseSensitive(o, "system_power_w")) {
+        char d[96];
+        FP_FAIL(err, FP_ECATALOG, fp__json_ptr(d, sizeof d, ptr, "system_power_w"),
+                "%s/system_power_w: only a nic that is a system part (a whole server's compute ports) has a system power; \"%s\" is a %s",
+                ptr, pt->id, type);
+    }
     return check_lanes(pt, ptr, err);
 }
 

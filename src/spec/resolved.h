@@ -85,10 +85,12 @@ typedef struct fp_phys_spec {
 /* Resolve the layout, media, bom and overrides members (each may be NULL). */
 struct cJSON;
 /* base_dir: directory that relative file names in the spec (overrides) are read from; NULL or
- * "" for the working directory. */
+ * "" for the working directory. nic: the cluster's NIC; a system part (ru, system_power_w)
+ * gives the server's units and power unless layout does. */
 fp_status fp__phys_resolve(fp_phys_spec *out, const struct cJSON *layout, const struct cJSON *media,
                            const struct cJSON *bom, const struct cJSON *overrides,
-                           const char *base_dir, const fp_catalog *cat, fp_error *err);
+                           const char *base_dir, const fp_part *nic, const fp_catalog *cat,
+                           fp_error *err);
 void fp__phys_free(fp_phys_spec *ps);
 /* The list of cable overrides in the file the spec's "overrides" string v names, read relative
  * to base_dir (spec_layout.c): detached, the caller deletes it. FP_EINVAL (empty name, not a
@@ -123,6 +125,9 @@ typedef struct fp_rspec {
     double oversub[FP_MAX_TIERS];   /* THE requested down:up bandwidth ratio per tier (1 when not
                                        given); the only copy */
     int su_servers;
+    int su_auto;            /* rail-optimized compute fabric without fabric.su_servers: the
+                               largest unit tried (32); the sizing may choose a smaller one
+                               (fp_fabric.su_chosen), which the plan then puts in su_servers */
     int planes;
     double reserve;
     int link_gbps;          /* speed of the NIC-leaf links (gbps[0]) */

@@ -391,7 +391,7 @@ fp_status fp__spec_resolve(fp_rspec *rs, const fp_spec *spec, const fp_catalog *
         (rc = fp__json_obj(spec->root, "bom", "", &bom, err)) != FP_OK ||
         (rc = fp__phys_resolve(&rs->phys, layout, media, bom,
                                cJSON_GetObjectItemCaseSensitive(spec->root, "overrides"),
-                               spec_dir(dir, sizeof dir, spec->origin), cat, err)) != FP_OK)
+                               spec_dir(dir, sizeof dir, spec->origin), &rs->nic, cat, err)) != FP_OK)
         return rc;
     /* Hot spares are cabled like production servers, so the fabric is sized for them too. */
     rs->spare_servers = (int64_t)ceil((rs->gpus + rs->gpus_per_server - 1) / rs->gpus_per_server *
@@ -432,5 +432,7 @@ fp_status fp__spec_resolve_tree(fp_rspec *rs, cJSON *root, const fp_catalog *cat
     memset(&s, 0, sizeof s);
     s.root = root;
     snprintf(s.origin, sizeof s.origin, "%s", "<network>");
-    return fp__spec_resolve(rs, &s, cat, err);
+    fp_status rc = fp__spec_resolve(rs, &s, cat, err);
+    rs->su_auto = 0;    /* a network's units are shaped by spec/networks.c, not chosen */
+    return rc;
 }

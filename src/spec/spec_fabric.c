@@ -147,6 +147,10 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
                 "/fabric/topology: expected \"clos\", \"fat-tree\" or \"rail-optimized\", found \"%s\"",
                 topo);
     rs->su_servers = (int)su;
+    rs->su_auto = rs->topology == FP_TOPO_RAIL &&
+                          (f == NULL || cJSON_GetObjectItemCaseSensitive(f, "su_servers") == NULL)
+                      ? DEFAULT_SU_SERVERS
+                      : 0;
     rs->planes = (int)planes;
     rs->reserve = reserve;
     return FP_OK;

@@ -135,10 +135,6 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         return rc;
     if ((rc = resolve_places(ps, place, spines, cabling, err)) != FP_OK)
         return rc;
-    if (spr * sru > ru)
-        FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
-                "/layout/servers_per_rack: %lld servers of %lldU need %lldU, more than the %lldU rack",
-                (long long)spr, (long long)sru, (long long)(spr * sru), (long long)ru);
     ps->rack_units = (int)ru;
     ps->servers_per_rack = (int)spr;
     ps->server_ru = (int)sru;
@@ -390,14 +386,35 @@ static fp_status copy_media_parts(fp_phys_spec *ps, const fp_catalog *cat, fp_er
     return FP_OK;
 }
 
+/* The servers of a rack must fit it, whichever of the layout and the system part gave their
+ * units. */
+static fp_status check_rack_fit(const fp_phys_spec *ps, const fp_part *nic, fp_error *err)
+{
+    int need = ps->servers_per_rack * ps->server_ru;
+    char from[96] = "";
+    if (need <= ps->rack_units)
+        return FP_OK;
+    if (nic != NULL && nic->ru == ps->server_ru)
+        snprintf(from, sizeof from, " (the height of system part \"%s\")", nic->id);
+    FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
+            "/layout/servers_per_rack: %d servers of %dU%s need %dU, more than the %dU rack",
+            ps->servers_per_rack, ps->server_ru, from, need, ps->rack_units);
+}
+
 fp_status fp__phys_resolve(fp_phys_spec *ps, const cJSON *layout, const cJSON *media,
                            const cJSON *bom, const cJSON *overrides, const char *base_dir,
-                           const fp_catalog *cat, fp_error *err)
+                           const fp_part *nic, const fp_catalog *cat, fp_error *err)
 {
     fp_status rc;
     defaults(ps);
+    /* A system part (nvidia-dgx-b200-sys: 10U, 14.3 kW) describes the whole server. */
+    if (nic != NULL && nic->ru > 0)
+        ps->server_ru = nic->ru;
+    if (nic != NULL && nic->system_power_w > 0)
+        ps->server_power_w = nic->system_power_w;
     if ((rc = copy_media_parts(ps, cat, err)) != FP_OK ||
         (rc = resolve_layout(ps, layout, err)) != FP_OK ||
+        (rc = check_rack_fit(ps, nic, err)) != FP_OK ||
         (rc = resolve_media(ps, media, err)) != FP_OK ||
         (rc = resolve_bom(ps, bom, err)) != FP_OK ||
         (rc = resolve_overrides(ps, overrides, base_dir, err)) != FP_OK) {

@@ -88,6 +88,21 @@ void fp__vf_map_free(vf_map *m)
     memset(m, 0, sizeof *m);
 }
 
+fp_status fp__vf_grow(void **p, int64_t *cap, int64_t need, size_t size)
+{
+    if (need <= *cap)
+        return FP_OK;
+    int64_t nc = *cap ? *cap * 2 : 1024;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, (size_t)nc * size);
+    if (q == NULL)
+        return FP_ENOMEM;
+    *p = q;
+    *cap = nc;
+    return FP_OK;
+}
+
 /* ---- the plan folder ---- */
 
 /* A CSV file of the plan folder: its text and the columns asked for, per row. */
@@ -291,6 +306,8 @@ static void name_ends(fp_verify *v, const table *ib, const vf_map *ibm)
 {
     for (int64_t i = 0; i < v->disc.n_link; i++) {
         vf_dlink *l = &v->disc.link[i];
+        if (l->lldp)
+            continue;
         for (int k = 0; k < 2; k++) {
             const char *desc = v->disc.node[l->node[k]].desc;
             char num[16];
@@ -478,22 +495,25 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
 {
     if (o == NULL || out == NULL || o->plan_dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
-    if (o->version != FP_VERIFY_OPTIONS_VERSION)
+    if (o->version != FP_VERIFY_OPTIONS_VERSION && o->version != 1)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: options version %d, expected %d", o->version,
                 FP_VERIFY_OPTIONS_VERSION);
-    if (o->ibnetdiscover == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: no discovery to verify (ibnetdiscover)");
+    /* a version 1 struct ends before lldp */
+    const char *lldp = o->version >= 2 ? o->lldp : NULL;
+    if (o->ibnetdiscover == NULL && lldp == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: no discovery to verify (ibnetdiscover, lldp)");
     *out = NULL;
     fp_verify *v = calloc(1, sizeof *v);
     if (v == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory");
     v->ignore_speed = o->ignore_speed;
-    fp__copy_str(v->discovery, sizeof v->discovery, o->ibnetdiscover);
+    snprintf(v->discovery, sizeof v->discovery, "%s%s%s", o->ibnetdiscover ? o->ibnetdiscover : "",
+             o->ibnetdiscover && lldp ? " + " : "", lldp ? lldp : "");
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
     vf_map ibm = { 0 }, pe = { 0 };
     static const char *const ib_cols[] = { "node", "ib_port", "device", "port", "link" };
     fp_status rc = read_cables(v, &cab, o->plan_dir, err);
-    if (rc == FP_OK)
+    if (rc == FP_OK && o->ibnetdiscover != NULL)
         rc = table_load(&ib, o->plan_dir, "ib-ports.csv", ib_cols, 5,
                         " (write it with fabplan plan --formats ...,ibnetdiscover)", err);
     if (rc == FP_OK && (fp__vf_map_init(&ibm, ib.rows) != FP_OK ||
@@ -518,12 +538,15 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
         rc = read_boundaries(v, &lk, o->plan_dir, &pe, err);
     if (rc == FP_OK && o->phase_dir != NULL)
         rc = read_phase(v, &ph, o->phase_dir, err);
-    if (rc == FP_OK)
+    if (rc == FP_OK && o->ibnetdiscover != NULL) {
         rc = fp__vf_read_ibnet(&v->disc, o->ibnetdiscover, o->node_name_map, err);
-    if (rc == FP_OK) {
-        name_ends(v, &ib, &ibm);
-        rc = classify(v, err);
+        if (rc == FP_OK)
+            name_ends(v, &ib, &ibm);
     }
+    if (rc == FP_OK && lldp != NULL)
+        rc = fp__vf_read_lldp(v, lldp, &pe, err);
+    if (rc == FP_OK)
+        rc = classify(v, err);
     /* keep the texts the rows point into; the row arrays of the tables go */
     v->text[0] = cab.text;
     v->text[1] = ib.text;

@@ -21,6 +21,10 @@ int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v);
 int64_t fp__vf_map_get(const vf_map *m, const char *a, const char *b);
 void fp__vf_map_free(vf_map *m);
 
+/* Grow the array *p of *cap elements of size bytes to hold need (doubling, from 1024); *p is
+ * kept on failure (FP_ENOMEM). */
+fp_status fp__vf_grow(void **p, int64_t *cap, int64_t need, size_t size);
+
 /* One end as a plan row gives it: hall, row, rack, U (text as in cables.csv), device, port. */
 typedef struct vf_end {
     const char *loc[4];
@@ -57,6 +61,9 @@ typedef struct vf_dlink {
     const char *device[2];
     const char *pname[2];       /* the plan's port name, else "mlx5_3" or "port 61" */
     char ptext[2][16];          /* the "port 61" text */
+    int lldp;                   /* read from LLDP: device and pname set by the reader */
+    int seen;                   /* LLDP: 1, 2 or 3: which ends reported the link */
+    const char *note;           /* LLDP: how a port was named, ends that disagree (NULL) */
 } vf_dlink;
 
 typedef struct vf_disc {
@@ -66,12 +73,27 @@ typedef struct vf_disc {
     vf_dlink *link;
     int64_t n_link, cap_link;
     int ports_form;             /* read from ibnetdiscover -p */
+    int has_ib, has_lldp;       /* which discoveries were read */
+    int64_t n_ib_node;          /* the first nodes, ibnetdiscover's (the -p form's ids owned) */
+    int64_t n_disagree;         /* LLDP sightings that contradict an earlier one */
+    char **pool;                /* LLDP: blocks of the names kept (never moved) */
+    int64_t n_pool, cap_pool;
+    size_t pool_used;           /* in the last block */
 } vf_disc;
 
 /* Read ibnetdiscover's output at path (either form) into d; names from the node-name map at
  * map_path (NULL: none). FP_EPARSE naming path and line when the file is not what it claims. */
 fp_status fp__vf_read_ibnet(vf_disc *d, const char *path, const char *map_path, fp_error *err);
 void fp__vf_disc_free(vf_disc *d);
+
+/* Read lldpd's JSON (lldpcli -f json or -f json0, show neighbors [details], optionally after
+ * show chassis) at path, a file or a folder of <device>.json files, adding its links to v->disc
+ * with the ends named as the plan names them: devices by system name, ports by port id, else
+ * by port description (planned_ends: the plan's (device, port) -> end, dev_loc its devices).
+ * Each link once; a sighting that contradicts an earlier one is noted on it. FP_EPARSE naming
+ * the file and line when a file is not lldpcli's JSON. */
+fp_status fp__vf_read_lldp(fp_verify *v, const char *path, const vf_map *planned_ends,
+                           fp_error *err);
 
 /* One output row. */
 typedef struct vf_row {

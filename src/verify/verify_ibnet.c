@@ -45,16 +45,8 @@ static const char *quote(char *buf, size_t n, const char *s)
 static fp_status grow(void **p, int64_t *cap, int64_t need, size_t size, fp_error *err,
                       const char *path)
 {
-    if (need <= *cap)
-        return FP_OK;
-    int64_t nc = *cap ? *cap * 2 : 1024;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, (size_t)nc * size);
-    if (q == NULL)
+    if (fp__vf_grow(p, cap, need, size) != FP_OK)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
-    *p = q;
-    *cap = nc;
     return FP_OK;
 }
 
@@ -504,7 +496,9 @@ fp_status fp__vf_read_ibnet(vf_disc *d, const char *path, const char *map_path, 
     int ports = (p[0] == 'S' && p[1] == 'W' && p[2] == ' ') ||
                 (p[0] == 'C' && p[1] == 'A' && p[2] == ' ') ||
                 (p[0] == 'R' && p[1] == 'T' && p[2] == ' ');
+    d->has_ib = 1;
     rc = ports ? read_ports(d, path, err) : read_topology(d, path, err);
+    d->n_ib_node = d->n_node;
     if (rc == FP_OK && map_path != NULL) {
         /* the names point into the map's text: it is freed with the discovery */
         rc = apply_map(d, map_path, &d->map_text, err);
@@ -515,8 +509,11 @@ fp_status fp__vf_read_ibnet(vf_disc *d, const char *path, const char *map_path, 
 void fp__vf_disc_free(vf_disc *d)
 {
     if (d->ports_form)
-        for (int64_t i = 0; i < d->n_node; i++)
+        for (int64_t i = 0; i < d->n_ib_node; i++)
             free((char *)d->node[i].id);
+    for (int64_t i = 0; i < d->n_pool; i++)
+        free(d->pool[i]);
+    free(d->pool);
     free(d->text);
     free(d->map_text);
     free(d->node);

@@ -40,10 +40,14 @@ static int same_end(const vf_dlink *l, int k, const char *dev, const char *port)
     return l->device[k] != NULL && strcmp(l->device[k], dev) == 0 && strcmp(l->pname[k], port) == 0;
 }
 
-static void planned_rate(char *buf, size_t n, const vf_plink *p)
+/* The planned rate: "4xNDR (400 Gb/s)" for InfiniBand, "400 Gb/s" for Ethernet (LLDP). */
+static void planned_rate(char *buf, size_t n, const vf_plink *p, int lldp)
 {
     char r[16];
-    snprintf(buf, n, "%s (%d Gb/s)", fp__ib_link_text(p->gbps, r, sizeof r), p->gbps);
+    if (lldp)
+        snprintf(buf, n, "%d Gb/s", p->gbps);
+    else
+        snprintf(buf, n, "%s (%d Gb/s)", fp__ib_link_text(p->gbps, r, sizeof r), p->gbps);
 }
 
 /* The one imperative line for the crew. */
@@ -64,7 +68,7 @@ static void fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r)
                  loc_text(l2, sizeof l2, p->z.loc), p->cable);
         return;
     case FP_VERIFY_DEGRADED:
-        planned_rate(pr, sizeof pr, p);
+        planned_rate(pr, sizeof pr, p, l->lldp);
         snprintf(buf, n, "check cable %s and its transceivers (reseat, clean, replace): seen at "
                  "%s, planned %s", p->cable, l->rate[0] ? l->rate : "?", pr);
         return;
@@ -84,8 +88,9 @@ static void fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r)
     if (p == NULL) {            /* an unplanned link to a node the plan does not have */
         int k = l->device[fa] == NULL ? fa : fz, o = 1 - k;
         snprintf(buf, n, "\"%s\" is not in the plan: remove its cable from %s %s (%s), or correct "
-                 "its node description", found_dev(v, l, k), found_dev(v, l, o), l->pname[o],
-                 loc_text(l1, sizeof l1, dev_loc(v, l->device[o])));
+                 "its %s", found_dev(v, l, k), found_dev(v, l, o), l->pname[o],
+                 loc_text(l1, sizeof l1, dev_loc(v, l->device[o])),
+                 l->lldp ? "system name" : "node description");
         return;
     }
     /* which planned end is wrong: the one where the found device or port differs */
@@ -125,7 +130,7 @@ fp_status fp__vf_write_csv(const fp_verify *v, const char *path, fp_error *err)
                                    "cable_id,status,a_hall,a_row,a_rack,a_u,a_device,a_port,"
                                    "z_hall,z_row,z_rack,z_u,z_device,z_port,found_a_device,"
                                    "found_a_port,found_z_device,found_z_port,found_link,label_a,"
-                                   "label_z,fix\n", err);
+                                   "label_z,fix,note\n", err);
     if (rc != FP_OK)
         return rc;
     static const char *const none[4] = { "", "", "", "" };
@@ -143,7 +148,7 @@ fp_status fp__vf_write_csv(const fp_verify *v, const char *path, fp_error *err)
             zl[0], zl[1], zl[2], zl[3], p ? p->z.device : "", p ? p->z.port : "",
             l ? found_dev(v, l, fa) : "", l ? l->pname[fa] : "",
             l ? found_dev(v, l, fz) : "", l ? l->pname[fz] : "", l ? l->rate : "",
-            p ? p->label_a : "", p ? p->label_z : "", fix,
+            p ? p->label_a : "", p ? p->label_z : "", fix, l && l->note ? l->note : "",
         };
         put_fields(f, row, (int)(sizeof row / sizeof row[0]));
         fp__outbuf_char(f, '\n');
@@ -252,11 +257,17 @@ fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *e
     qsort(rc_, (size_t)n_rack, sizeof *rc_, cmp_rack);
     root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "discovery", v->discovery);
-    cJSON_AddStringToObject(root, "form", v->disc.ports_form ? "ibnetdiscover -p" : "ibnetdiscover");
+    const char *ibf = v->disc.ports_form ? "ibnetdiscover -p" : "ibnetdiscover";
+    char form[64];
+    snprintf(form, sizeof form, "%s%s%s", v->disc.has_ib ? ibf : "",
+             v->disc.has_ib && v->disc.has_lldp ? " + " : "", v->disc.has_lldp ? "lldp" : "");
+    cJSON_AddStringToObject(root, "form", form);
     cJSON_AddBoolToObject(root, "speed_compared", !v->ignore_speed);
     cJSON_AddNumberToObject(root, "planned_links", (double)v->n_plink);
     cJSON_AddNumberToObject(root, "discovered_links", (double)v->disc.n_link);
     cJSON_AddNumberToObject(root, "rows", (double)v->n_row);
+    if (v->disc.has_lldp)
+        cJSON_AddNumberToObject(root, "lldp_ends_disagree", (double)v->disc.n_disagree);
     cJSON_AddBoolToObject(root, "differences", fp_verify_differs(v));
     cJSON_AddItemToObject(root, "status", counts(v->count, 1));
     cJSON *by = cJSON_AddArrayToObject(root, "by_rack");

@@ -94,12 +94,12 @@ int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *opts, char 
         fp__plan_shape(plan, &sh);
         if (sh.tiers == 2 && sh.topology != FP_TOPO_RAIL)
             fp__error_set(why, FP_EINVAL, "detail",
-                          "no detail diagram: this 2-tier fabric is one pod of %lld links, too many "
-                          "to draw one by one (at most %d); fabric.svg shows it by groups",
+                          "this 2-tier fabric is one pod of %lld links, too many to draw one by "
+                          "one (at most %d); fabric.svg shows it by groups",
                           (long long)sh.links, DOT_MAX_EDGES);
         else
             fp__error_set(why, FP_EINVAL, "detail",
-                          "no detail diagram: the fabric has neither scalable units nor pods");
+                          "the fabric has neither scalable units nor pods");
         return 0;
     }
     snprintf(name, n, "%s-%lld", sel.kind == 1 ? "su" : "pod", (long long)sel.index + 1);

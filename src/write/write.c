@@ -379,13 +379,15 @@ static fp_status add_job(run *r, size_t i, int k, const char *name, doc_job *job
     return FP_OK;
 }
 
-/* Register every document's name (checked before anything is written) and list them. */
-static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *opts,
-                           doc_job *jobs, size_t *n_jobs, fp_error *err)
+/* Call fn(arg, i, k, name) for every document the options ask of this plan, in the table's
+ * order (row i, network k, its file name): the one walk that both lists the documents to write
+ * and names them for the caller (fp_plan_write_names). Stops at the first non-FP_OK return. */
+typedef fp_status (*each_doc_fn)(void *arg, size_t i, int k, const char *name);
+static fp_status each_doc(const fp_plan *plan, const fp_write_options *opts, each_doc_fn fn,
+                          void *arg)
 {
     fp_split_by split = opts->version >= 2 ? opts->split_by : FP_SPLIT_NONE;
     fp_status rc;
-    size_t n = 0;
     for (size_t i = 0; i < N_OUTPUTS; i++) {
         char name[256];
         if (outputs[i].net_fn) {
@@ -397,7 +399,7 @@ static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *
                 for (size_t j = i; j < end; j++)
                     if ((opts->formats & outputs[j].flag) == outputs[j].flag &&
                         outputs[j].net_name(plan, k, outputs[j].name, name, sizeof name) &&
-                        (rc = add_job(r, j, k, name, jobs, &n, err)) != FP_OK)
+                        (rc = fn(arg, j, k, name)) != FP_OK)
                         return rc;
             i = end - 1;
             continue;
@@ -409,11 +411,106 @@ static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *
         if (outputs[i].name_fn &&
             !outputs[i].name_fn(plan, opts, outputs[i].name, name, sizeof name))
             continue;
-        if ((rc = add_job(r, i, 0, name, jobs, &n, err)) != FP_OK)
+        if ((rc = fn(arg, i, 0, name)) != FP_OK)
             return rc;
     }
-    *n_jobs = n;
     return FP_OK;
+}
+
+typedef struct job_walk {
+    run *r;
+    doc_job *jobs;
+    size_t n;
+    fp_error *err;
+} job_walk;
+
+static fp_status add_walked(void *arg, size_t i, int k, const char *name)
+{
+    job_walk *w = arg;
+    return add_job(w->r, i, k, name, w->jobs, &w->n, w->err);
+}
+
+/* Register every document's name (checked before anything is written) and list them. */
+static fp_status plan_jobs(run *r, const fp_plan *plan, const fp_write_options *opts,
+                           doc_job *jobs, size_t *n_jobs, fp_error *err)
+{
+    job_walk w = { r, jobs, 0, err };
+    fp_status rc = each_doc(plan, opts, add_walked, &w);
+    *n_jobs = w.n;
+    return rc;
+}
+
+/* ---- what a write holds, for the caller's summary ---- */
+
+typedef struct name_walk {
+    void (*fn)(const char *name, int is_dir, void *arg);
+    void *arg;
+    size_t n;
+    unsigned wrote;             /* FP_WRITE_* bits of the rows that gave a file */
+} name_walk;
+
+static fp_status name_walked(void *arg, size_t i, int k, const char *name)
+{
+    name_walk *w = arg;
+    (void)k;
+    w->n++;
+    w->wrote |= outputs[i].flag & ~FP_WRITE_PNG;
+    if (w->fn != NULL)
+        w->fn(name, outputs[i].split != FP_SPLIT_NONE, w->arg);
+    return FP_OK;
+}
+
+size_t fp_plan_write_names(const fp_plan *plan, const fp_write_options *opts,
+                           void (*fn)(const char *name, int is_dir, void *arg), void *arg)
+{
+    fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    name_walk w = { fn, arg, 0, 0 };
+    if (plan == NULL)
+        return 0;
+    each_doc(plan, opts != NULL ? opts : &def, name_walked, &w);
+    return w.n;
+}
+
+/* The documents a plan can lack, and why (the name functions of the table say when). */
+static const struct {
+    unsigned flag;
+    const char *what, *why;
+} not_for_plan[] = {
+    { FP_WRITE_AVD, "avd-cv-topology.yml",
+      "AVD's cv_topology configures Ethernet (EOS) switches and this fabric is InfiniBand" },
+    { FP_WRITE_IBNET, "ibnetdiscover.topo, ib-node-name-map, ib-ports.csv",
+      "they describe an InfiniBand fabric for ibsim and fabplan verify and this fabric is "
+      "Ethernet" },
+    { FP_WRITE_DETAIL, "the detail diagram", NULL },    /* why: fp_plan_detail_unit */
+};
+
+size_t fp_plan_write_skipped(const fp_plan *plan, const fp_write_options *opts,
+                             void (*fn)(const char *what, const char *why, void *arg), void *arg)
+{
+    fp_write_options def = FP_WRITE_OPTIONS_INIT;
+    name_walk w = { NULL, NULL, 0, 0 };
+    size_t n = 0;
+    if (plan == NULL)
+        return 0;
+    if (opts == NULL)
+        opts = &def;
+    each_doc(plan, opts, name_walked, &w);
+    for (size_t i = 0; i < sizeof not_for_plan / sizeof not_for_plan[0]; i++) {
+        if (!(opts->formats & not_for_plan[i].flag) || (w.wrote & not_for_plan[i].flag))
+            continue;
+        fp_error why = { 0 };
+        char unit[32];
+        const char *text = not_for_plan[i].why;
+        if (text == NULL) {
+            if (fp_plan_detail_unit(plan, opts, unit, sizeof unit, &why))
+                continue;   /* a unit to draw: not skipped (cannot happen with no file) */
+            text = why.msg;
+        }
+        n++;
+        if (fn != NULL)
+            fn(not_for_plan[i].what, text, arg);
+    }
+    return n;
 }
 
 /* Options that depend on the plan, checked before anything touches the disk. */

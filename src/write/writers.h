@@ -77,6 +77,10 @@ void fp__xlsx_sheet_hook(void (*fn)(const char *sheet, int ports_thread, void *a
  * the numbering, as a new format on the Cables sheet that nobody added to the table would be;
  * -1 restores. Set it only while no workbook is being written. */
 void fp__xlsx_test_leave_out(int entry);
+/* Test hook: racks per Rack elevation sheet before "Rack elevation (2)" begins (1 .. 16,383;
+ * anything else restores the default, 16,383: a sheet's columns but the U's). Returns the limit
+ * before. */
+size_t fp__xlsx_test_elevation_racks(size_t racks);
 /* Every switch port's link, for writers that walk the ports of each switch (AVD, the Ports sheet):
  * port p of switch dev is slot off[dev - first] + p of link_at, -1 when spare; switches are
  * devices first .. first + n_switches - 1. Free with fp__port_links_free (NULL-safe fields).

@@ -229,7 +229,7 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
         col[i] = -1;
         fp_plan_rack(plan, i, &ra, NULL);
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
-        if (in_scope(&b->sc, &where) && nr < LXW_COL_MAX - 2) {
+        if (in_scope(&b->sc, &where)) {
             col[i] = (int32_t)nr;
             racks[nr++] = i;
         }
@@ -366,9 +366,22 @@ static void elevation_legend(book *b, lxw_worksheet *ws, int units)
     elevation_legend_networks(b, ws, r);
 }
 
+/* Racks one elevation sheet holds: a sheet has LXW_COL_MAX columns, the first for the U; more
+ * racks continue on "Rack elevation (2)"... (fp__xlsx_test_elevation_racks sets fewer). */
+static size_t elevation_racks = LXW_COL_MAX - 1;
+
+size_t fp__xlsx_test_elevation_racks(size_t racks)
+{
+    size_t was = elevation_racks;
+    elevation_racks = racks >= 1 && racks < LXW_COL_MAX ? racks : LXW_COL_MAX - 1;
+    return was;
+}
+
 /* "Rack elevation": one column per rack in scope (floor order), one row per U from the top, each
  * device's units filled in its role's colour and its name in its top unit, as a rack elevation
- * drawing reads. Prints one page tall, portrait, the U column repeated on every page. */
+ * drawing reads. Prints one page tall, portrait, the U column repeated on every page. Past a
+ * sheet's columns the racks continue on "Rack elevation (2)", ..., each sheet with its U column
+ * and legend: every rack is drawn (the first sheet once stopped at 16,382 racks, silently). */
 static void write_elevation(book *b, const placed *pl, size_t np, const net_elev *ne)
 {
     const fp_rspec *rs = fp__plan_rspec(b->plan);
@@ -376,25 +389,33 @@ static void write_elevation(book *b, const placed *pl, size_t np, const net_elev
     int32_t *col = NULL;        /* rack -> column, -1 out of scope */
     size_t *racks = NULL, nr = 0;   /* column -> rack */
     int64_t *grid = NULL;       /* [column][U-1] -> device, -1 */
-    lxw_worksheet *ws = NULL;
     if (elevation_grid(b, pl, np, ne, units, &col, &racks, &nr, &grid) != 0) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
         goto out;
     }
-    if ((ws = fp_xlsx__add_sheet(b, "Rack elevation")) == NULL)
-        goto out;
-    fp_xlsx__sheet_started(b, "Rack elevation");
-    keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
-    /* wider with networks: "inband-su01-leaf-r1" */
-    if (nr > 0)
-        keep(b, worksheet_set_column(ws, 1, (lxw_col_t)nr, ne->n ? 19 : 15, NULL));
-    elevation_rows(b, ws, racks, nr, grid, units, ne);
-    elevation_legend(b, ws, units);
-    worksheet_freeze_panes(ws, 2, 1);
-    worksheet_repeat_rows(ws, 0, 1);
-    keep(b, worksheet_repeat_columns(ws, 0, 0));
-    fp_xlsx__page_setup(b, ws, 0);
-    worksheet_fit_to_pages(ws, 0, 1);
+    size_t first = 0;
+    int part = 1;
+    do {    /* a sheet even with no rack in scope */
+        size_t n = nr - first < elevation_racks ? nr - first : elevation_racks;
+        char name[32];
+        fp_xlsx__part_name(name, sizeof name, "Rack elevation", part++);
+        lxw_worksheet *ws = fp_xlsx__add_sheet(b, name);
+        if (ws == NULL)
+            goto out;
+        fp_xlsx__sheet_started(b, name);
+        keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
+        /* wider with networks: "inband-su01-leaf-r1" */
+        if (n > 0)
+            keep(b, worksheet_set_column(ws, 1, (lxw_col_t)n, ne->n ? 19 : 15, NULL));
+        elevation_rows(b, ws, racks + first, n, grid + first * (size_t)units, units, ne);
+        elevation_legend(b, ws, units);
+        worksheet_freeze_panes(ws, 2, 1);
+        worksheet_repeat_rows(ws, 0, 1);
+        keep(b, worksheet_repeat_columns(ws, 0, 0));
+        fp_xlsx__page_setup(b, ws, 0);
+        worksheet_fit_to_pages(ws, 0, 1);
+        first += n;
+    } while (first < nr);
 out:
     free(col);
     free(racks);

@@ -394,3 +394,84 @@ Test(cli, progress_on_a_terminal_only)
     cr_expect(strstr(out, "planning: names") != NULL && strstr(out, "planning: cabling") == NULL,
               "%s", out);
 }
+
+/* The names the summary's "wrote DIR/ (N documents, ...):" list gives, one per line into names
+ * (sorted by the caller): the indented lines after it, split at ", ", a folder's '/' dropped.
+ * Returns their count, or -1 when the summary has no such list ("wrote no document": 0). */
+static int summary_names(const char *out, char names[][64], int max, long *said)
+{
+    const char *p = strstr(out, "  wrote ");
+    if (p == NULL)
+        return -1;
+    const char *list = strstr(p, "/ ("), *eol = strchr(p, '\n');
+    if (list == NULL || list > eol)
+        return strstr(p, "wrote no document into") == p + 2 ? 0 : -1;
+    *said = strtol(list + 3, NULL, 10);
+    p = strchr(p, '\n') + 1;
+    int n = 0;
+    while (strncmp(p, "    ", 4) == 0) {
+        const char *e = strchr(p, '\n');
+        p += 4;
+        while (p < e && n < max) {
+            const char *c = memchr(p, ',', (size_t)(e - p));
+            const char *end = c ? c : e;
+            int len = (int)(end - p);
+            if (len > 0 && p[len - 1] == '/')
+                len--;
+            snprintf(names[n++], 64, "%.*s", len, p);
+            p = c ? c + 2 : e;
+        }
+        p = e + 1;
+    }
+    return n;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* Issue 27: the summary lists exactly the files a plan wrote. For every --formats value, on an
+ * InfiniBand plan (the default spec: no AVD file) and an Ethernet plan with spec `networks`
+ * (hgx-h100-enterprise-32: an overview per network, netbox-tags.csv, no InfiniBand exports),
+ * the summary's names are the folder's listing (`ls -A` less the manifest), its count is theirs,
+ * and a format that gave nothing says so with its reason. */
+Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
+{
+    static const char *formats[] = { "json", "links", "cables", "bom", "xlsx", "labels", "netbox",
+                                     "topology", "avd", "report", "diagrams", "fabric", "figure",
+                                     "floor", "detail", "ibnetdiscover", "diagrams,png", "all" };
+    static const char *plans[] = { "--gpus 128", "--preset hgx-h100-enterprise-32" };
+    static char out[65536], listing[8192], said_names[96][64], dir_names[96][64];
+    char dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    for (size_t pl = 0; pl < 2; pl++)
+        for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+            snprintf(cmd, sizeof cmd, BIN " plan %s --formats %s -o %s/p%zu-f%zu%s", plans[pl],
+                     formats[f], dir, pl, f, f == 4 ? " --split-by row" : "");
+            cr_assert_eq(run(cmd, out, sizeof out), 0, "%s\n%s", cmd, out);
+            long said = -1;
+            int n = summary_names(out, said_names, 96, &said);
+            cr_assert(n >= 0, "%s: no file list in\n%s", cmd, out);
+            snprintf(cmd, sizeof cmd, "ls -A %s/p%zu-f%zu | grep -vx .fabplan-manifest", dir, pl, f);
+            run(cmd, listing, sizeof listing);
+            int m = 0;
+            for (char *s = strtok(listing, "\n"); s != NULL && m < 96; s = strtok(NULL, "\n"))
+                snprintf(dir_names[m++], 64, "%s", s);
+            cr_expect_eq(n, m, "%s %s: summary lists %d, folder holds %d\n%s", plans[pl],
+                         formats[f], n, m, out);
+            if (n > 0)
+                cr_expect_eq(said, n, "%s %s: count %ld, names %d", plans[pl], formats[f], said, n);
+            qsort(said_names, (size_t)n, sizeof said_names[0], cmp_name);
+            qsort(dir_names, (size_t)m, sizeof dir_names[0], cmp_name);
+            for (int k = 0; k < n && k < m; k++)
+                cr_expect_str_eq(said_names[k], dir_names[k], "%s %s", plans[pl], formats[f]);
+            /* avd on InfiniBand, ibnetdiscover on Ethernet: nothing, and the reason */
+            if ((pl == 0 && f == 8) || (pl == 1 && f == 15)) {
+                cr_expect_eq(m, 0, "%s %s", plans[pl], formats[f]);
+                cr_expect(strstr(out, pl == 0 ? "not written: avd-cv-topology.yml: "
+                                              : "not written: ibnetdiscover.topo, ") != NULL,
+                          "%s", out);
+            }
+        }
+}

@@ -708,3 +708,44 @@ Test(clos, top_of_4_tiers_sized_to_its_links, .timeout = TEST_TIMEOUT(120))
     check_full_bisection_maxflow(p);
     fp_plan_free(p);
 }
+
+Test(clos, rail_su_chosen_when_not_given)
+{
+    /* 1,024 GPUs on 128 servers of 8 dual-port 400G NICs (16 rails) on 32-port TH3 at 1:1:
+     * a leaf takes 16 servers down and has 16 up; below the top a tier-2 switch has 16 down.
+     * A unit of n <= 16 servers needs one leaf per rail, 16 leaves; n = 17 needs 17 (shared
+     * rails: ceil(16 x 17 / 16)), more than 16. So the largest unit is 16 servers: 128 / 16 =
+     * 8 units x 16 leaves = 128 leaves, 2,048 NIC links. 2 tiers hold 32 x 16 / 16 = 32
+     * servers at most, so 3. A 32-server unit (the default) needs 32 x 16 / 16 = 32 leaves. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024,\"nics_per_server\":8,\"nic\":\"generic-nic-2x400\"},"
+                           "\"fabric\":{\"topology\":\"rail-optimized\",\"switch\":\"generic-th3-32x400\"}}");
+    cr_expect_eq(fp_plan_tier_count(p), 3);
+    cr_expect_eq(tier_switches(p, 1), 128);
+    cr_expect_eq(boundary_links(p, 0), 2048);
+    fp_device_info d;
+    cr_assert_eq(fp_plan_device(p, 16, &d, NULL), FP_OK);
+    cr_expect_eq(d.su, 1, "server 17 opens the second 16-server unit");
+    cr_expect_str_eq(d.name, "su02-node-01");
+    int found = 0;
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        if (strstr(fp_plan_note(p, i), "fabric.su_servers not given: 16-server scalable units") &&
+            strstr(fp_plan_note(p, i), "a 32-server unit needs 32 leaves, more than the 16 down ports"))
+            found = 1;
+    cr_expect(found, "a note must say the unit was chosen and why");
+    check_invariants(p);
+    fp_plan_free(p);
+    /* Given, the same 32-server unit stays an error. */
+    fp_error err = { 0 };
+    cr_assert_eq(plan_error("{\"cluster\":{\"gpus\":1024,\"nics_per_server\":8,\"nic\":\"generic-nic-2x400\"},"
+                            "\"fabric\":{\"topology\":\"rail-optimized\",\"switch\":\"generic-th3-32x400\","
+                            "\"su_servers\":32}}", &err),
+                 FP_EDESIGN);
+    cr_expect_str_eq(err.where, "/fabric/su_servers");
+    cr_expect(strstr(err.msg, "32 leaves, more than the 16") != NULL, "%s", err.msg);
+    /* Not given where 32 fits (QM9700, 8 single-port NICs: 8 leaves): 32 and no such note. */
+    p = plan_from("{\"cluster\":{\"gpus\":1024}}");
+    cr_expect_eq(tier_switches(p, 1), 32);
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        cr_expect(strstr(fp_plan_note(p, i), "su_servers not given") == NULL, "%s", fp_plan_note(p, i));
+    fp_plan_free(p);
+}

@@ -160,6 +160,90 @@ Test(port_models, dgx_h100_twin_port_cages_all_optical)
     fp_catalog_free(cat);
 }
 
+/* dgx-b200-64su at n SUs (256 GPUs each), optionally all optical and with another NIC. */
+static fp_plan *b200_plan(int sus, int optical, const char *nic, int nics)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *p = NULL;
+    char v[64];
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
+    cr_assert_eq(fp_spec_preset(&spec, "dgx-b200-64su", &err), FP_OK);
+    snprintf(v, sizeof v, "%d", sus * 256);
+    cr_assert_eq(fp_spec_set(spec, "/cluster/gpus", v, &err), FP_OK, "%s", err.msg);
+    if (optical)
+        cr_assert_eq(fp_spec_set(spec, "/media/default", "[\"MMF\",\"SMF\"]", &err), FP_OK);
+    if (nic) {
+        snprintf(v, sizeof v, "\"%s\"", nic);
+        cr_assert_eq(fp_spec_set(spec, "/cluster/nic", v, &err), FP_OK);
+        snprintf(v, sizeof v, "%d", nics);
+        cr_assert_eq(fp_spec_set(spec, "/cluster/nics_per_server", v, &err), FP_OK);
+    }
+    cr_assert_eq(fp_plan_new(&p, spec, cat, &err), FP_OK, "%d SUs: %s", sus, err.msg);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
+    return p;
+}
+
+Test(port_models, dgx_b200_superpod_table, .timeout = TEST_TIMEOUT(300))
+{
+    /* NVIDIA DGX SuperPOD B200 reference architecture ("DGX SuperPOD Architecture", the table of
+     * larger SuperPOD component counts): SU count -> leaf / spine / core switches and node-leaf /
+     * leaf-spine / spine-core cables:
+     *    2: 16 / 8 / -,  512 / 512 / -        16: 128 / 128 / 64,  4,096 each
+     *    4: 32 / 16 / -, 1,024 / 1,024 / -    32: 256 / 256 / 128, 8,192 each
+     *    8: 64 / 32 / -, 2,048 / 2,048 / -    64: 512 / 512 / 256, 16,384 each
+     * So 2-8 SUs are 2 tiers, 16-64 three: the preset's tiers are "auto" (2 tiers of 64-port
+     * QM9700 serve at most 64 x 32 = 2,048 GPUs at 1:1 = 8 SUs). Each table cable is a link.
+     * The system (DGX B200 user guide): 8 x 400G ConnectX-7 in 4 twin-port OSFP cages, 10U,
+     * 14.3 kW; the preset racks 2 systems: U1 and U11, 2 x 14,300 = 28,600 W of servers.
+     * All optical, each end of every link sits in a twin-port cage (the DGX's and the QM9700's
+     * 32 cages of 2 ports), so each boundary costs 2 x 0.5 = 1 module per GPU: 2 tiers
+     * (server-leaf, leaf-spine) 2.0 per GPU as for DGX H100, 3 tiers 3.0. The system side is 4
+     * modules per DGX (0.5 per GPU); eight single-port ConnectX-7 (the preset before the system
+     * part) take 8: the same plan with them has exactly 4 more modules per server. */
+    static const struct { int sus, leaf, spine, core; int64_t cables; } ra[] = {
+        { 2, 16, 8, 0, 512 },       { 4, 32, 16, 0, 1024 },      { 8, 64, 32, 0, 2048 },
+        { 16, 128, 128, 64, 4096 }, { 32, 256, 256, 128, 8192 }, { 64, 512, 512, 256, 16384 },
+    };
+    for (size_t i = 0; i < sizeof ra / sizeof ra[0]; i++) {
+        const int sus = ra[i].sus, tiers = ra[i].core ? 3 : 2;
+        const int64_t gpus = (int64_t)sus * 256;
+        fp_plan *p = b200_plan(sus, 1, NULL, 0);
+        cr_expect_eq(fp_plan_tier_count(p), (size_t)tiers, "%d SUs", sus);
+        cr_expect_eq(tier_switches(p, 1), ra[i].leaf, "%d SUs", sus);
+        cr_expect_eq(tier_switches(p, 2), ra[i].spine, "%d SUs", sus);
+        cr_expect_eq(tier_switches(p, 3), ra[i].core, "%d SUs", sus);
+        for (int b = 0; b < tiers; b++)
+            cr_expect_eq(boundary_links(p, b), ra[i].cables, "%d SUs boundary %d", sus, b);
+        fp_device_info d;
+        fp_location loc;
+        cr_assert_eq(fp_plan_device(p, 1, &d, NULL), FP_OK);
+        cr_expect_str_eq(d.model, "nvidia-dgx-b200-sys");
+        cr_assert_eq(fp_plan_device_location(p, 1, &loc, NULL), FP_OK);
+        cr_expect_eq(loc.u, 11, "the second DGX B200 of a rack sits above the first 10U one");
+        fp_rack_info rk;
+        cr_assert_eq(fp_plan_rack(p, 0, &rk, NULL), FP_OK);
+        cr_expect_str_eq(rk.role, "compute");
+        cr_expect_eq(rk.units_used, 20);
+        cr_expect_geq(rk.power_w, 28600);
+        cr_expect_lt(rk.power_w, 28600 + 16 * 50, "servers plus at most 50 W of optics per port");
+        fp_totals to;
+        fp_plan_totals(p, &to);
+        cr_expect_eq(to.transceivers, gpus * tiers, "%d SUs", sus);
+        cr_expect_float_eq(to.transceivers_per_gpu, (double)tiers, 1e-12);
+        fp_plan_free(p);
+        if (sus > 8)
+            continue;
+        p = b200_plan(sus, 1, "nvidia-cx7-osfp", 8);
+        fp_totals singles;
+        fp_plan_totals(p, &singles);
+        cr_expect_eq(singles.transceivers - to.transceivers, 4 * gpus / 8, "%d SUs", sus);
+        fp_plan_free(p);
+    }
+}
+
 Test(port_models, infiniband_default_uses_no_aec)
 {
     /* QM9700 and ConnectX-7 speak InfiniBand in common; the only AEC in the catalog is
@@ -207,12 +291,16 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
 {
     /* Every NIC x switch pair of the built-in catalog whose speeds fit (the NIC's port speed is
      * the switch's, or one of its breakouts) and that speak a protocol in common plans with the
-     * built-in catalog: 1,024 GPUs in a 2-tier clos, one NIC per GPU (a DGX's port set: one per
-     * server). A chassis serves no leaf and is left out. */
+     * built-in catalog: 1,024 GPUs in a clos, one NIC per GPU (a DGX's port set: one per
+     * server), and again rail-optimized with the scalable unit left to fabplan (a 32-server
+     * unit of 16-port servers needs 32 leaves on TH3, more than a spine's 16 down ports: the
+     * unit is chosen smaller, see rail_su_chosen_when_not_given). A chassis serves no leaf and
+     * is left out. */
     fp_error err = { 0 };
     fp_catalog *cat = NULL;
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK);
     int planned = 0, refused = 0;
+    for (int topo = 0; topo < 2; topo++)
     for (size_t i = 0; i < fp_catalog_count(cat); i++) {
         const fp_part *nic = fp_catalog_part(cat, i);
         if (nic->type != FP_PART_NIC)
@@ -224,8 +312,8 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
             char json[512];
             snprintf(json, sizeof json,
                      "{\"cluster\":{\"gpus\":1024,\"nic\":\"%s\",\"nics_per_server\":%d},"
-                     "\"fabric\":{\"topology\":\"clos\",\"switch\":\"%s\"}}",
-                     nic->id, nic->ports >= 8 ? 1 : 8, sw->id);
+                     "\"fabric\":{\"topology\":\"%s\",\"switch\":\"%s\"}}",
+                     nic->id, nic->ports >= 8 ? 1 : 8, topo ? "rail-optimized" : "clos", sw->id);
             int common = (fp_part_protocols(nic) & fp_part_protocols(sw)) != 0;
             /* An 800G NIC on 200G lanes (XDR) on an 800G switch on 100G lanes: no catalog cable
              * has two lane rates, and their 800G modules share no optic (the 200G-lane 800G DR4
@@ -248,18 +336,18 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
             }
         }
     }
-    /* Counted by hand from templates/catalog.json: 9 NIC parts (six at 400G: cx7-osfp,
-     * cx7-qsfp112, generic-nic-2x400, dgx-h100-sys, dgx-b300-2x400, cx8-2x400; one at 200G:
+    /* Counted by hand from templates/catalog.json: 10 NIC parts (seven at 400G: cx7-osfp,
+     * cx7-qsfp112, generic-nic-2x400, dgx-h100-sys, dgx-b200-sys, dgx-b300-2x400, cx8-2x400; one at 200G:
      * cx7-2x200; two at 800G: cx8-osfp, dgx-b300-xdr) and 9 fixed switches. 400G fits QM9700,
      * TH4, TH3 (400G ports) and SN5600, Q3400, both TH5 (800G split 2): 7, not the two
-     * co-packaged 800G switches (no breakouts): 6 x 7 = 42. 200G fits QM9700, TH4, TH3 (split
+     * co-packaged 800G switches (no breakouts): 7 x 7 = 49. 200G fits QM9700, TH4, TH3 (split
      * 2), SN5600 and both TH5 (split 4), not Q3400 (only 2): 6. 800G fits SN5600, Q3400, both
-     * TH5, Q3450-LD, SN6810: 2 x 6 = 12. 42 + 6 + 12 = 60; every NIC part speaks both
+     * TH5, Q3450-LD, SN6810: 2 x 6 = 12. 49 + 6 + 12 = 67; every NIC part speaks both
      * protocols. Both 800G NICs run 4 x 200G lanes, and SN5600 and both TH5 8 x 100G: those
-     * 2 x 3 = 6 pairs are refused, the other 54 plan (the issue counted 28 pairs, 13 of which
-     * failed). */
-    cr_expect_eq(planned, 54, "%d pairs planned", planned);
-    cr_expect_eq(refused, 6, "%d pairs refused", refused);
+     * 2 x 3 = 6 pairs are refused, the other 61 plan (the issue counted 28 pairs, 13 of which
+     * failed); twice, once per topology. */
+    cr_expect_eq(planned, 2 * 61, "%d pairs planned", planned);
+    cr_expect_eq(refused, 2 * 6, "%d pairs refused", refused);
     fp_catalog_free(cat);
 }
 

@@ -266,3 +266,68 @@ Test(catalog, switch_management_port_names)
     cr_expect_str_eq(fp_part_mgmt_port(fp_catalog_find(c, "w")), "ma1");
     fp_catalog_free(c);
 }
+
+Test(catalog, system_parts)
+{
+    /* DGX B200 user guide, "Introduction to NVIDIA DGX B200 Systems": the cluster network is
+     * 4 OSFP ports for 8 single-port ConnectX-7 (400G), the system 10U and 14.3 kW at most.
+     * DGX H100 user guide: 8U, 10.2 kW (the layout's defaults, so its plans are unchanged). */
+    fp_catalog *c = cat_new();
+    const fp_part *b200 = fp_catalog_find(c, "nvidia-dgx-b200-sys");
+    cr_assert_not_null(b200);
+    cr_expect_eq(b200->type, FP_PART_NIC);
+    cr_expect_eq(b200->ports, 8);
+    cr_expect_eq(b200->port_gbps, 400);
+    cr_expect_eq(b200->cages, 4);
+    cr_expect_eq(b200->ru, 10);
+    cr_expect_float_eq(b200->system_power_w, 14300, 1e-9);
+    cr_expect(strstr(b200->source, "DGX B200 user guide") != NULL, "%s", b200->source);
+    const fp_part *h100 = fp_catalog_find(c, "nvidia-dgx-h100-sys");
+    cr_assert_not_null(h100);
+    cr_expect_eq(h100->ru, 8);
+    cr_expect_float_eq(h100->system_power_w, 10200, 1e-9);
+
+    fp_error err = { 0 };
+    /* a system taller than the layout's server_ru range (1 .. 16) */
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"tall\",\"type\":\"nic\",\"ports\":8,"
+                               "\"port_gbps\":400,\"ru\":17}]}", "u.json", &err), FP_ECATALOG);
+    cr_expect_str_eq(err.where, "u.json:/parts/0/ru");
+    cr_expect(strstr(err.msg, "17U") && strstr(err.msg, "1 .. 16"), "%s", err.msg);
+    /* a system power on anything but a NIC */
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"sw\",\"type\":\"switch\",\"ports\":64,"
+                               "\"port_gbps\":400,\"system_power_w\":100}]}", "u.json", &err),
+                 FP_ECATALOG);
+    cr_expect_str_eq(err.where, "u.json:/parts/0/system_power_w");
+    cr_expect(strstr(err.msg, "\"sw\" is a switch"), "%s", err.msg);
+    cr_assert_null(fp_catalog_find(c, "tall"));
+    cr_assert_null(fp_catalog_find(c, "sw"));
+    fp_catalog_free(c);
+
+    /* A 12U system part: 4 to a rack (the default) is 48U, more than 42; 3 fit, and the
+     * second server of a rack then sits at U1 + 12 = U13. A layout server_ru overrides it. */
+#define SYS12 "{\"cluster\":{\"gpus\":256,\"nics_per_server\":1,\"nic\":{\"ports\":8,\"port_gbps\":400," \
+              "\"cages\":4,\"cage\":\"OSFP\",\"price_usd\":0,\"power_w\":0,\"ru\":12,\"system_power_w\":9000}}"
+    memset(&err, 0, sizeof err);
+    cr_assert_eq(plan_error(SYS12 "}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/layout/servers_per_rack");
+    cr_expect(strstr(err.msg, "4 servers of 12U") && strstr(err.msg, "system part") &&
+                  strstr(err.msg, "48U"), "%s", err.msg);
+    fp_location loc;
+    fp_plan *p = plan_from(SYS12 ",\"layout\":{\"servers_per_rack\":3}}");
+    cr_assert_eq(fp_plan_device_location(p, 1, &loc, NULL), FP_OK);
+    cr_expect_eq(loc.u, 13);
+    /* 3 x 9,000 W of servers in the first compute rack, plus its optics */
+    fp_rack_info rk;
+    cr_assert_eq(fp_plan_rack(p, 0, &rk, NULL), FP_OK);
+    cr_expect_geq(rk.power_w, 27000);
+    cr_expect_lt(rk.power_w, 27000 + 24 * 50);
+    fp_plan_free(p);
+    p = plan_from(SYS12 ",\"layout\":{\"server_ru\":8,\"server_power_w\":5000}}");
+    cr_assert_eq(fp_plan_device_location(p, 1, &loc, NULL), FP_OK);
+    cr_expect_eq(loc.u, 9);
+    cr_assert_eq(fp_plan_rack(p, 0, &rk, NULL), FP_OK);
+    cr_expect_lt(rk.power_w, 4 * 5000 + 32 * 50);
+    fp_plan_free(p);
+#undef SYS12
+}

@@ -289,3 +289,229 @@ Test(verify, plan_export_verifies_clean, .timeout = TEST_TIMEOUT(120))
     snprintf(cmd, sizeof cmd, FABPLAN " verify %s/plan", dir);
     cr_assert_eq(run_shell(cmd, out, sizeof out), 2, "%s", out);
 }
+
+/* ---- LLDP ---- */
+
+#define ETH DATA "/eth-plan"
+
+static fp_verify *run_lldp(const char *plan, const char *lldp, fp_status want)
+{
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    o.plan_dir = plan;
+    o.lldp = lldp;
+    cr_assert_eq(fp_verify_run(&o, &v, &err), want, "%s", err.msg);
+    return v;
+}
+
+/* The Ethernet plan data/eth-plan: servers n1..n4 (H1-R01-K01, U = number), leaf1 K02-U42,
+ * leaf2 K02-U41, spine1 K03-U42, ten 400 Gb/s cables E1..E10. data/lldp holds what lldpd would
+ * print on leaf1 (-f json, show neighbors details), leaf2 (-f json0), spine1 (-f json) and n3
+ * (-f json, one interface: an object, not an array); servers send their MAC as port id and the
+ * interface name as port description, switches (Cumulus) the interface name. Faults put in:
+ *   E1 n1 eth1 - leaf1 swp1: leaf1 swp1 sees n1 "eth1" (by description), 400GbaseDR4 -> ok.
+ *   E2 n2 eth1 - leaf1 swp2: seen at 100GbaseCR4 = 100 Gb/s < 400 -> degraded.
+ *   E3 n1 eth2 - leaf2 swp1 and E4 n2 eth2 - leaf2 swp2: leaf2 swp1 sees n2 eth2, swp2 sees n1
+ *      eth2 -> swapped, each naming the other.
+ *   E5 n3 eth1 - leaf1 swp3: leaf1 swp4 sees n3 eth1 (and n3 eth1 sees leaf1 swp4: one link)
+ *      -> wrong-port (Z end).
+ *   E6 n3 eth2 - leaf2 swp3: leaf1 swp5 sees n3 eth2 -> wrong-device (Z end on leaf1).
+ *   E7 n4 eth1 - leaf1 swp6: nothing -> missing.
+ *   E8 leaf1 swp31 - spine1 swp1: seen from both ends -> ok, once.
+ *   E9 leaf2 swp31 - spine1 swp2: leaf2 sees it; spine1 swp2 claims leaf1 swp32 -> ok, its
+ *      note says the ends disagree (one disagreement).
+ *   E10 n4 eth2 - leaf2 swp6: leaf2 swp6 sees "lab-host" eth0 -> unknown-device (A end).
+ * then, in the order of the files (sorted by name): leaf1 swp30 - leaf2 swp30 (both planned
+ * devices, from both ends) -> unexpected; spine1 swp9 - "rogue-sw" swp3 -> unknown-device. */
+static const row lldp_status[] = {
+    { "E1", "ok", "n1", "eth1", "leaf1", "swp1", "" },
+    { "E2", "degraded", "n2", "eth1", "leaf1", "swp2",
+      "check cable E2 and its transceivers (reseat, clean, replace): seen at 100GbaseCR4, "
+      "planned 400 Gb/s" },
+    { "E3", "swapped", "n1", "eth2", "leaf2", "swp2",
+      "swapped with E4: move the Z end from leaf2 swp2 to leaf2 swp1, rack H1-R01-K02-U41" },
+    { "E4", "swapped", "n2", "eth2", "leaf2", "swp1",
+      "swapped with E3: move the Z end from leaf2 swp1 to leaf2 swp2, rack H1-R01-K02-U41" },
+    { "E5", "wrong-port", "n3", "eth1", "leaf1", "swp4",
+      "move the Z end from swp4 to swp3 on leaf1, rack H1-R01-K02-U42" },
+    { "E6", "wrong-device", "n3", "eth2", "leaf1", "swp5",
+      "move the Z end from leaf1 swp5 to leaf2 swp3, rack H1-R01-K02-U41" },
+    { "E7", "missing", "", "", "", "",
+      "connect n4 eth1 (H1-R01-K01-U04) to leaf1 swp6 (H1-R01-K02-U42) with cable E7" },
+    { "E8", "ok", "leaf1", "swp31", "spine1", "swp1", "" },
+    { "E9", "ok", "leaf2", "swp31", "spine1", "swp2", "" },
+    { "E10", "unknown-device", "lab-host", "eth0", "leaf2", "swp6",
+      "the A end is on \"lab-host\", which the plan does not have: move it to n4 eth2, rack "
+      "H1-R01-K01-U04" },
+    { "", "unexpected", "leaf1", "swp30", "leaf2", "swp30",
+      "remove the cable from leaf1 swp30 (H1-R01-K02-U42) to leaf2 swp30 (H1-R01-K02-U41): not "
+      "in the plan" },
+    { "", "unknown-device", "spine1", "swp9", "rogue-sw", "swp3",
+      "\"rogue-sw\" is not in the plan: remove its cable from spine1 swp9 (H1-R01-K03-U42), or "
+      "correct its system name" },
+};
+#define N_LLDP (sizeof lldp_status / sizeof lldp_status[0])
+
+/* Line `row` (1 = the first after the header) of a CSV text without quoted newlines. */
+static const char *csv_line(const char *csv, int n)
+{
+    const char *p = csv;
+    for (int i = 0; i < n && p != NULL; i++)
+        if ((p = strchr(p, '\n')) != NULL)
+            p++;
+    cr_assert_not_null(p);
+    return p;
+}
+
+Test(verify, lldp_every_status_by_hand)
+{
+    fp_verify *v = run_lldp(ETH, DATA "/lldp", FP_OK);
+    char *csv = write_and_read(v, "lldp");
+    check_rows(csv, lldp_status, N_LLDP);
+    /* 3 ok (E1, E8, E9), 2 swapped, 2 unknown-device, one each of the rest but not-yet */
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 3);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_SWAPPED), 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_UNKNOWN_DEVICE), 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_DEGRADED), 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_N_STATUS), N_LLDP);
+    cr_assert_eq(fp_verify_differs(v), 1);
+    /* the notes (last column): E1's far port by description, E8 none, E9's ends disagree */
+    char b[512];
+    cr_assert_str_eq(field(csv_line(csv, 1), 22, b, sizeof b),
+                     "far port named by its description (its port id is a MAC)");
+    cr_assert_str_eq(field(csv_line(csv, 8), 22, b, sizeof b), "");
+    cr_assert_str_eq(field(csv_line(csv, 9), 22, b, sizeof b),
+                     "ends disagree: spine1.json says spine1 swp2 sees leaf1 swp32");
+    free(csv);
+    /* 11 links: leaf1's 6, leaf2's 5 less swp30 (leaf1's), spine1's swp9; the rest seen twice */
+    char dir[256], path[300];
+    scratch_dir(dir, sizeof dir, "lldp-sum");
+    fp_error err = { 0 };
+    cr_assert_eq(fp_verify_write(v, dir, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/verify-summary.json", dir);
+    char *sum = slurp(path);
+    cr_assert(strstr(sum, "\"discovered_links\":\t11,") != NULL, "%s", sum);
+    cr_assert(strstr(sum, "\"lldp_ends_disagree\":\t1,") != NULL, "%s", sum);
+    cr_assert(strstr(sum, "\"form\":\t\"lldp\",") != NULL, "%s", sum);
+    free(sum);
+    fp_verify_free(v);
+}
+
+/* One file for all: each device's `lldpcli -f json show chassis` before its neighbours names
+ * the device (the file's own name then does not); the same rows as the folder. */
+Test(verify, lldp_one_merged_file)
+{
+    static const char *const dev[] = { "leaf1", "leaf2", "n3", "spine1" };
+    char path[300], *all = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&all, &len);
+    cr_assert_not_null(m);
+    for (int i = 0; i < 4; i++) {
+        char p[300];
+        /* json0's local-chassis for leaf2 (it was printed with -f json0), json's for the rest */
+        if (i == 1)
+            fprintf(m, "{\n  \"local-chassis\": [\n    {\n      \"chassis\": [\n        {\n"
+                       "          \"id\": [\n            {\n              \"type\": \"mac\",\n"
+                       "              \"value\": \"1c:34:da:02:00:00\"\n            }\n"
+                       "          ],\n          \"name\": [\n            {\n"
+                       "              \"value\": \"%s\"\n            }\n          ]\n        }\n"
+                       "      ]\n    }\n  ]\n}\n\n", dev[i]);
+        else
+            fprintf(m, "{\n  \"local-chassis\": {\n    \"chassis\": {\n      \"%s\": {\n"
+                       "        \"id\": {\n          \"type\": \"mac\",\n"
+                       "          \"value\": \"1c:34:da:00:00:00\"\n        }\n      }\n    }\n"
+                       "  }\n}\n\n", dev[i]);
+        snprintf(p, sizeof p, DATA "/lldp/%s.json", dev[i]);
+        char *t = slurp(p);
+        fputs(t, m);
+        free(t);
+    }
+    cr_assert_eq(fclose(m), 0);
+    temp_file(path, sizeof path, "fabric.json", all);
+    free(all);
+    fp_verify *v = run_lldp(ETH, path, FP_OK);
+    char *csv = write_and_read(v, "lldp-one");
+    check_rows(csv, lldp_status, N_LLDP);
+    free(csv);
+    fp_verify_free(v);
+}
+
+/* What Debian's lldpd 1.0.16 printed in two network namespaces joined by two veth pairs
+ * (leaf01 swp1 - gpu-node-001 swp3, leaf01 swp2 - gpu-node-001 eth0; leaf01 configured with
+ * `portidsubtype ifname`, gpu-node-001 left at lldpd's default, its MAC as port id): leaf01's
+ * `-f json show neighbors`, gpu-node-001's `-f json0 show neighbors details` (veth reports
+ * 10GbaseT). Planned at 10 Gb/s both cables are ok, each seen from both ends once; planned at
+ * 400 Gb/s (the plan rewritten) both are degraded. */
+Test(verify, lldp_real_lldpd_output)
+{
+    fp_verify *v = run_lldp(DATA "/lldp-real-plan", DATA "/lldp-real", FP_OK);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_N_STATUS), 2);
+    cr_assert_eq(fp_verify_differs(v), 0);
+    fp_verify_free(v);
+    char dir[256], path[300];
+    scratch_dir(dir, sizeof dir, "plan400");
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    char *c = slurp(DATA "/lldp-real-plan/cables.csv");
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    for (char *p = c; *p; p++) {
+        if (strncmp(p, ",TP,10,", 7) == 0) {
+            fputs(",TP,400,", f);
+            p += 6;
+        } else {
+            fputc(*p, f);
+        }
+    }
+    cr_assert_eq(fclose(f), 0);
+    free(c);
+    v = run_lldp(dir, DATA "/lldp-real", FP_OK);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_DEGRADED), 2);
+    fp_verify_free(v);
+}
+
+static void expect_lldp_error(const char *text, fp_status st, int line, const char *needle)
+{
+    char p[300];
+    temp_file(p, sizeof p, "leaf1.json", text);
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    o.plan_dir = ETH;
+    o.lldp = p;
+    cr_assert_eq(fp_verify_run(&o, &v, &err), st, "%s", err.msg);
+    cr_assert_null(v);
+    cr_assert_eq(err.line, line, "line %d: %s", err.line, err.msg);
+    cr_assert(strstr(err.msg, p) != NULL, "names the file: %s", err.msg);
+    cr_assert(strstr(err.msg, needle) != NULL, "\"%s\" in: %s", needle, err.msg);
+}
+
+Test(verify, lldp_other_files_are_refused)
+{
+    /* leaf1.json cut after its fourth line opens swp1: cJSON fails at the end, line 4 */
+    expect_lldp_error("{\n  \"lldp\": {\n    \"interface\": {\n      \"swp1\": {", FP_EPARSE, 4,
+                      "not JSON");
+    expect_lldp_error("Switch\t8 \"S-1\"\t# \"leaf1\"\n", FP_EPARSE, 1, "not JSON");
+    expect_lldp_error("{\"neighbors\": []}\n", FP_EPARSE, 1, "expected lldpcli");
+    expect_lldp_error("", FP_EPARSE, 1, "empty");
+    /* an interface without its port: the document's first line */
+    expect_lldp_error("\n{\"lldp\": {\"interface\": {\"swp1\": {\"via\": \"LLDP\", \"chassis\": "
+                      "{\"n1\": {\"id\": {\"type\": \"mac\", \"value\": \"0\"}}}}}}}\n",
+                      FP_EPARSE, 2, "port id");
+}
+
+/* No neighbours at all (`{"lldp": {}}`, what lldpcli prints then): every planned link missing;
+ * a folder without a .json file is an I/O error. */
+Test(verify, lldp_nothing_seen)
+{
+    char p[300];
+    temp_file(p, sizeof p, "leaf9.json", "{\n  \"lldp\": {\n    \n  }\n}\n\n");
+    fp_verify *v = run_lldp(ETH, p, FP_OK);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_MISSING), 10);
+    fp_verify_free(v);
+    char dir[256];
+    scratch_dir(dir, sizeof dir, "empty");
+    v = run_lldp(ETH, dir, FP_EIO);
+    cr_assert_null(v);
+}
