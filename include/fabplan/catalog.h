@@ -93,7 +93,14 @@ typedef struct fp_part {
                                  server, e.g. nvidia-dgx-b200-sys): the server's maximum power,
                                  the layout's server_power_w unless the spec gives it; 0 = not
                                  given */
+    char mgmt_port[16];     /**< switches: the management interface's name ("eth0" on Cumulus
+                                 Linux, "mgmt0" on NVIDIA's InfiniBand switches); "" for the
+                                 default "mgmt0" (fp_part_mgmt_port) */
 } fp_part;
+
+/** The name of switch p's management interface: its catalog mgmt_port, else "mgmt0". Borrowed
+ *  from p (or static). */
+FP_EXPORT const char *fp_part_mgmt_port(const fp_part *p);
 
 /** Protocol bits of a part: FP_PROTO_IB, FP_PROTO_ETH, or both. */
 #define FP_PROTO_IB 1u

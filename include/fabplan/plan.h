@@ -213,7 +213,9 @@ FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *ou
  *  fp_plan_device and fp_plan_link give them; k >= 1 the spec's network k - 1): how many (0
  *  when net is out of range), and a copy of device or link i. A network's devices are its
  *  hosts (the compute servers it attaches, named as the compute fabric names them, then its
- *  extra endpoints' port groups; model the network's NIC, ports its ports per host), then its
+ *  extra endpoints' port groups (an endpoint of a group counted "switches" is that switch, by
+ *  its name, its port the catalog part's management interface: "su01-leaf-r1", "mgmt0"; model
+ *  the network's NIC, ports its ports per host), then its
  *  switches by tier ("inband-su01-leaf-r1"); its links by boundary, then a dual-homed
  *  network's MLAG peer links (boundary 1), ids from 0 within the network, a and z device
  *  indexes of the network, ports named as links.csv names them. Errors: FP_EINVAL when net or

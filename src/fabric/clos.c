@@ -526,8 +526,10 @@ void fp__fabric_free(fp_fabric *fab)
     free(fab->dev);
     free(fab->link);
     free(fab->link_num);
+    free(fab->alias);
     fab->dev = NULL;
     fab->link = NULL;
     fab->link_num = NULL;
+    fab->alias = NULL;
     fab->n_dev = fab->n_link = 0;
 }

@@ -76,7 +76,26 @@ typedef struct fp_fabric {
      * (the target's links and any link the target does not have), else unused. */
     int64_t *link_num;
     int64_t link_numbers;
+    /* A network's hosts that are another network's devices (an endpoint group counted
+     * "switches": each switch's management port), per builder host: NULL when none. */
+    struct fp_host_alias *alias;
 } fp_fabric;
+
+/* Host h of a network is device `dev` of network `net` (-1: the compute fabric; j: the spec's
+ * network j, listed before it), named `name`, on its port `port` (the part's management
+ * interface, fp_part_mgmt_port); dev -1 when h is a host of its own. */
+typedef struct fp_host_alias {
+    int32_t net;
+    int64_t dev;
+    char name[64];
+    char port[16];
+} fp_host_alias;
+
+/* Device d of a network's fabric f is another network's device (fp_host_alias). */
+static inline int fp__net_is_alias(const fp_fabric *f, int64_t d)
+{
+    return f->alias != NULL && d >= 0 && d < f->servers && f->alias[d].dev >= 0;
+}
 
 /* Largest number of endpoints per plane `tiers` tiers can hold with these settings (size[]
  * down/up must be set for that tier count). */

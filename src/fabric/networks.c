@@ -74,6 +74,69 @@ int64_t fp__fabric_switches(const fp_fabric *fab)
     return n;
 }
 
+/* The next switch after *net / *dev in the order an endpoint group counted "switches" takes
+ * them: the compute fabric's devices (*net -1), then each earlier network's; 0 when there is
+ * none before network `upto`. Start with *net -1, *dev -1 (before the first). */
+static int next_switch(const fp_net_fabrics *out, const fp_fabric *cfab, int upto, int32_t *net,
+                       int64_t *dev)
+{
+    for (;;) {
+        const fp_fabric *f = *net < 0 ? cfab : &out->fab[*net];
+        *dev = *dev < f->servers ? f->servers : *dev + 1;
+        if (*dev < f->n_dev)
+            return 1;
+        if (*net + 1 >= upto)
+            return 0;
+        (*net)++;
+        *dev = -1;
+    }
+}
+
+/* Network i's hosts of endpoint groups counted "switches" stand for those switches: each one's
+ * name and management interface (fp_host_alias); the other hosts have none (dev -1). */
+static fp_status set_aliases(fp_net_fabrics *out, const fp_nets *nets, int i,
+                             const fp_fabric *cfab, const fp_rspec *crs, fp_error *err)
+{
+    const fp_net_spec *ns = &nets->net[i];
+    fp_fabric *f = &out->fab[i];
+    int any = 0;
+    for (int g = 0; g < ns->n_extra; g++)
+        any |= ns->extra[g].per_switch;
+    if (!any)
+        return FP_OK;
+    f->alias = malloc(sizeof *f->alias * (size_t)(f->servers ? f->servers : 1));
+    if (f->alias == NULL)
+        FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
+    for (int64_t h = 0; h < f->servers; h++)
+        f->alias[h].dev = -1;
+    int64_t h = ns->servers;
+    for (int g = 0; g < ns->n_extra; g++) {
+        const fp_net_extra *x = &ns->extra[g];
+        const int64_t hosts = x->count * (x->ports / ns->ports);
+        if (!x->per_switch) {
+            h += hosts;
+            continue;
+        }
+        int32_t net = -1;
+        int64_t dev = -1;
+        for (int64_t k = 0; k < hosts && h < f->servers && next_switch(out, cfab, i, &net, &dev);
+             k++, h++) {
+            fp_host_alias *a = &f->alias[h];
+            const fp_fabric *of = net < 0 ? cfab : &out->fab[net];
+            const fp_rspec *ors = net < 0 ? crs : &nets->net[net].rs;
+            a->net = net;
+            a->dev = dev;
+            if (net < 0)
+                fp__device_name(a->name, sizeof a->name, cfab, crs, dev);
+            else
+                fp__net_device_name(a->name, sizeof a->name, &nets->net[net], of, cfab, crs, dev);
+            snprintf(a->port, sizeof a->port, "%s",
+                     fp_part_mgmt_port(&ors->tier[of->dev[dev].tier - 1].model));
+        }
+    }
+    return FP_OK;
+}
+
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spec *spec,
                          const fp_rspec *crs, const fp_fabric *cfab, const fp_catalog *cat,
                          fp_error *err)
@@ -95,7 +158,8 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spe
          * the reserve its peer links need); here it is only sized and built. */
         if ((rc = fp__clos_size(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
             (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
-            (rc = add_peer_links(&out->fab[i], &nets->net[i], err)) != FP_OK) {
+            (rc = add_peer_links(&out->fab[i], &nets->net[i], err)) != FP_OK ||
+            (rc = set_aliases(out, nets, i, cfab, crs, err)) != FP_OK) {
             char base[32];
             snprintf(base, sizeof base, "/networks/%d", i);
             fp__net_error_repoint(err, base);
@@ -151,6 +215,10 @@ char *fp__net_device_name(char *buf, size_t n, const fp_net_spec *ns, const fp_f
     char tmp[96];
     if (dev < ns->servers)
         return fp__device_name(buf, n, cfab, crs, dev);
+    if (fp__net_is_alias(nfab, dev)) {
+        snprintf(buf, n, "%s", nfab->alias[dev].name);
+        return buf;
+    }
     if (dev < nfab->servers) {
         int64_t unit = 0;
         int grp = 0;
@@ -171,6 +239,10 @@ char *fp__net_port_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fab
     if (dev < nfab->servers) {
         int64_t unit = 0;
         int grp = 0;
+        if (fp__net_is_alias(nfab, dev)) {
+            snprintf(buf, n, "%s", nfab->alias[dev].port);
+            return buf;
+        }
         if (dev >= ns->servers)
             extra_of(ns, dev, &unit, &grp);
         snprintf(buf, n, "%s-p%d", ns->name, grp * ns->ports + port + 1);
@@ -323,6 +395,8 @@ fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
             int grp = 0;
             if (d < nfab->servers && extra_of(ns, d, &unit, &grp) != NULL && grp > 0)
                 continue;       /* a further port group of the same endpoint */
+            if (fp__net_is_alias(nfab, d))
+                continue;       /* another network's switch, named by it */
             r = name_set_add(&s, fp__net_device_name(name, sizeof name, ns, nfab, cfab, crs, d), k,
                              &prev);
             if (r == -2)

@@ -84,6 +84,8 @@ static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab,
         b->cables_by_medium[cab->cable[c].medium]++;
     for (int i = 0; i < ns->n_extra; i++) {
         const fp_net_extra *x = &ns->extra[i];
+        if (x->per_switch)
+            continue;           /* the switches' management ports: their networks' parts */
         fp_net_bom_line *l = add(b, "endpoint", x->name, x->count, 0, x->power_w, x->ru);
         snprintf(l->desc, sizeof l->desc, "%s: %d port%s on this network, %d RU each (not priced here)",
                  x->name, x->ports, x->ports == 1 ? "" : "s", x->ru);

@@ -248,6 +248,16 @@ static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_
                 c->host[dr[d]] = 1;
             continue;
         }
+        if (fp__net_is_alias(f, d)) {
+            /* Another network's switch (its management port): where that switch stands, which
+             * an earlier network's placing or the layout decided. */
+            const fp_host_alias *a = &f->alias[d];
+            dr[d] = a->net >= 0 ? out->dev_rack[a->net][a->dev] : c->R ? lay->dev_rack[a->dev] : -1;
+            du[d] = a->net >= 0 ? out->dev_u[a->net][a->dev] : c->R ? lay->dev_u[a->dev] : 1;
+            if (dr[d] >= 0 && dr[d] < c->R)
+                c->host[dr[d]] = 1;
+            continue;
+        }
         if (dr[d] >= 0 && dr[d] < c->R) {
             int at = c->lo[dr[d]] + (int)c->ru[dr[d]];
             if (u > 0 && at + u - 1 > c->hi[dr[d]])

@@ -23,6 +23,11 @@ unsigned fp_part_protocols(const fp_part *p)
     return FP_PROTO_IB | FP_PROTO_ETH;
 }
 
+const char *fp_part_mgmt_port(const fp_part *p)
+{
+    return p != NULL && p->mgmt_port[0] ? p->mgmt_port : "mgmt0";
+}
+
 const char *fp_part_type_name(fp_part_type type)
 {
     if ((unsigned)type >= sizeof type_names / sizeof type_names[0])
@@ -81,7 +86,7 @@ static fp_status part_id_type(fp_part *pt, const cJSON *o, const char *ptr, char
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
         "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
         "uplink_gbps", "uplink_cage", "lanes", "lane_gbps", "uplink_lanes", "uplink_lane_gbps",
-        "lane_source", "system_power_w", NULL
+        "lane_source", "system_power_w", "mgmt_port", NULL
     };
     char d[96];
     if (!cJSON_IsObject(o))
@@ -131,7 +136,8 @@ static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_e
         (fp__json_str(o, "protocol", ptr, pt->protocol, sizeof pt->protocol, err)) != FP_OK ||
         (fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
         (fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK ||
-        (fp__json_str(o, "lane_source", ptr, pt->lane_source, sizeof pt->lane_source, err)) != FP_OK)
+        (fp__json_str(o, "lane_source", ptr, pt->lane_source, sizeof pt->lane_source, err)) != FP_OK ||
+        (fp__json_str(o, "mgmt_port", ptr, pt->mgmt_port, sizeof pt->mgmt_port, err)) != FP_OK)
         return as_catalog(err);
     pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
     pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;

@@ -161,6 +161,14 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
         if (count < 0)
             FP_FAIL(err, FP_EINVAL, p, "%s/count: missing; expected how many of these endpoints there are", p);
         x->count = count;
+        if (x->per_switch && x->ports != ns->ports)
+            FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports, but an endpoint counted \"switches\" is a switch's management port; expected the network's %d ports per server (or leave ports out)",
+                    p, x->ports, ns->ports);
+        if (x->per_switch) {
+            /* The switch's own units and power are its network's. */
+            x->ru = 0;
+            x->power_w = 0;
+        }
         if (x->ports % ns->ports != 0)
             FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports is not a multiple of the network's %d ports per server; each group of %d is attached like a server's",
                     p, x->ports, ns->ports, ns->ports);

@@ -151,7 +151,8 @@ void fp__netbox_net_roles(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen)
             role_row(f, seen, name, color_of(ns));
         }
         for (int i = 0; i < ns->n_extra; i++)
-            role_row(f, seen, ns->extra[i].name, color_of(ns));
+            if (!ns->extra[i].per_switch)   /* the switches' own management ports */
+                role_row(f, seen, ns->extra[i].name, color_of(ns));
     }
 }
 
@@ -177,6 +178,8 @@ void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *
             type_row(f, seen, &ty);
         }
         for (int i = 0; i < ns->n_extra; i++) {
+            if (ns->extra[i].per_switch)
+                continue;
             endpoint_type(&ty, &ns->extra[i]);
             type_row(f, seen, &ty);
         }
@@ -227,7 +230,8 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
             int per = ns->ports > 0 && x->ports >= ns->ports ? x->ports / ns->ports : 1;
             endpoint_type(&ty, x);
             for (int64_t u = 0; u < x->count && d < nf->servers; u++, d += per)
-                device_row(f, plan, k, d, x->name, &ty, NULL, site);
+                if (!fp__net_is_alias(nf, d))
+                    device_row(f, plan, k, d, x->name, &ty, NULL, site);
         }
         fp_nb_type types[FP_MAX_TIERS + 1];
         char roles[FP_MAX_TIERS + 1][96];

@@ -156,7 +156,7 @@ static net_placed *net_devices(const fp_plan *plan, size_t *n)
         return NULL;
     for (int i = 0; i < fp__plan_net_count(plan); i++)
         for (int64_t d = fp__plan_net(plan, i)->servers; d < fp__plan_net_fabric(plan, i)->n_dev; d++)
-            if (pl->dev_rack[i][d] >= 0)
+            if (pl->dev_rack[i][d] >= 0 && !fp__net_is_alias(fp__plan_net_fabric(plan, i), d))
                 v[k++] = (net_placed){ pl->dev_rack[i][d], pl->dev_u[i][d], i, d };
     qsort(v, k, sizeof *v, cmp_net_placed);
     *n = k;

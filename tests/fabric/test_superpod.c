@@ -35,9 +35,43 @@ static int64_t switches_all(const fp_plan *p, size_t net)
     return n;
 }
 
+/* Model of the switch of networks 0 .. upto - 1 named `name`, NULL when there is none. */
+static const char *switch_model(const fp_plan *p, size_t upto, const char *name)
+{
+    static fp_device_info d;
+    for (size_t n = 0; n < upto; n++)
+        for (size_t i = 0; i < fp_plan_net_device_count(p, n); i++) {
+            cr_assert_eq(fp_plan_net_device(p, n, i, &d, NULL), FP_OK);
+            if (d.tier > 0 && strcmp(d.name, name) == 0)
+                return d.model;
+        }
+    return NULL;
+}
+
+/* Host links of network net that end on the management interface of a switch of an earlier
+ * network (or the compute fabric): the switch's own name, and the port the catalog names
+ * (mgmt_port: "mgmt0" on the QM9700, "eth0" on the Cumulus SN4600C). */
+static int64_t mgmt_links(const fp_plan *p, size_t net)
+{
+    int64_t n = 0;
+    fp_link_info l;
+    fp_device_info a;
+    for (size_t i = 0; i < fp_plan_net_link_count(p, net); i++) {
+        cr_assert_eq(fp_plan_net_link(p, net, i, &l, NULL), FP_OK);
+        cr_assert_eq(fp_plan_net_device(p, net, (size_t)l.a, &a, NULL), FP_OK);
+        const char *m = l.boundary == 0 ? switch_model(p, net, a.name) : NULL;
+        if (m == NULL)
+            continue;
+        cr_assert_str_eq(l.a_port_name, strcmp(m, "nvidia-qm9700") == 0 ? "mgmt0" : "eth0",
+                         "%s (%s)", a.name, m);
+        n++;
+    }
+    return n;
+}
+
 /* Links of network net in one class: host links (boundary 0) whose host's name starts with
  * `group` followed by "-NN" (group NULL: the compute servers, which carry no group name: every
- * host whose name starts with none of `others`); or, group "", the switch-to-switch links of
+ * host whose name starts with none of `others` and is no switch's); or, group "", the switch-to-switch links of
  * `boundary` (peer 1: only those between two leaves, the MLAG peer links; peer 0: the others). */
 static int64_t host_links(const fp_plan *p, size_t net, const char *group,
                           const char *const *others)
@@ -58,7 +92,7 @@ static int64_t host_links(const fp_plan *p, size_t net, const char *group,
                  a.name[k + 1] <= '9';
             continue;
         }
-        int other = 0;
+        int other = switch_model(p, net, a.name) != NULL;
         for (int g = 0; others && others[g]; g++)
             other |= strncmp(a.name, others[g], strlen(others[g])) == 0;
         n += !other;
@@ -181,11 +215,11 @@ Test(superpod, table7_switches_table8_cables, .timeout = TEST_TIMEOUT(120))
 
     /* Table 8, out-of-band: 1G to 127 DGX, 8 management / UFM, the switches' management ports
      * (64 + 8 in the RA, 62 + 8 here), 108 PDUs; 16 x 100G uplinks. */
-    static const char *const oob_groups[] = { "mgmt-server-bmc-", "ufm-bmc-", "switch-mgmt-",
-                                              "pdu-", NULL };
+    static const char *const oob_groups[] = { "mgmt-server-bmc-", "ufm-bmc-", "pdu-", NULL };
     cr_assert_eq(host_links(p, OOB, NULL, oob_groups), 127);
     cr_assert_eq(host_links(p, OOB, "mgmt-server-bmc", NULL) + host_links(p, OOB, "ufm-bmc", NULL), 8);
-    cr_assert_eq(host_links(p, OOB, "switch-mgmt", NULL), (64 - 2) + 8);
+    cr_assert_eq(mgmt_links(p, OOB), (64 - 2) + 8);
+    cr_assert_eq(host_links(p, OOB, "switch-mgmt", NULL), 0);
     cr_assert_eq(host_links(p, OOB, "pdu", NULL), 96 + 12);
     cr_assert_eq(switch_links(p, OOB, 0), 16);
     cr_assert_eq(fp_plan_net_link_count(p, OOB), 127 + 8 + 70 + 108 + 16);
@@ -244,11 +278,10 @@ Test(superpod, switch_management_ports_follow_the_plan, .timeout = TEST_TIMEOUT(
     fp_error err = { 0 };
     fp_status rc = FP_OK;
     fp_plan *p = preset_set("/networks/0/oversubscription", "[1]", NULL, &err);
-    static const char *const oob_groups[] = { "mgmt-server-bmc-", "ufm-bmc-", "switch-mgmt-",
-                                              "pdu-", NULL };
+    static const char *const oob_groups[] = { "mgmt-server-bmc-", "ufm-bmc-", "pdu-", NULL };
     int64_t before = switches_all(p, COMPUTE) + switches_all(p, STORAGE) + switches_all(p, INBAND);
     cr_assert_gt(switches_all(p, STORAGE), 14);
-    cr_assert_eq(host_links(p, OOB, "switch-mgmt", NULL), before);
+    cr_assert_eq(mgmt_links(p, OOB), before);
     cr_assert_eq(host_links(p, OOB, NULL, oob_groups), 127);
     fp_plan_free(p);
     p = preset_set("/networks/2/extra_endpoints/2/count", "\"racks\"", &rc, &err);
@@ -257,4 +290,120 @@ Test(superpod, switch_management_ports_follow_the_plan, .timeout = TEST_TIMEOUT(
     cr_assert_str_eq(err.where, "/networks/2/extra_endpoints/2", "%s", err.msg);
     cr_assert(strstr(err.msg, "/networks/2/extra_endpoints/2/count") != NULL, "%s", err.msg);
     cr_assert(strstr(err.msg, "\"switches\"") != NULL, "%s", err.msg);
+}
+
+/* Fields of one CSV line without quoted commas (cables.csv's first 13 columns have none):
+ * f[0..n) point into line, which is cut at each comma. */
+static int csv_fields(char *line, char **f, int n)
+{
+    int k = 0;
+    for (char *s = line; k < n; k++) {
+        f[k] = s;
+        char *c = strchr(s, ',');
+        if (c == NULL) {
+            s[strcspn(s, "\r\n")] = '\0';
+            return k + 1;
+        }
+        *c = '\0';
+        s = c + 1;
+    }
+    return k;
+}
+
+/* The out-of-band cables to the switches' management ports end where each switch stands:
+ * cables.csv gives the management port's end (a side) the hall, row, rack and unit of that
+ * switch's other cables (its own network's), and NetBox cables the interface on the
+ * switch's own device: every cable end of netbox-cables.csv is a device of netbox-devices.csv
+ * and an interface of netbox-interfaces.csv, and no device stands for a management port. */
+Test(superpod, management_cables_end_on_the_switch, .timeout = TEST_TIMEOUT(120))
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64], path[128], line[2048], *f[16];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_CABLES | FP_WRITE_NETBOX;
+    scratch_dir(dir, sizeof dir, "superpod");
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    /* Every device's place from its cables on other ports: name -> "hall/row/rack/u". */
+    enum { MAXD = 4096 };
+    static char where[MAXD][96], who[MAXD][64];
+    int nd = 0, mgmt = 0;
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    FILE *in = fopen(path, "r");
+    cr_assert_not_null(in);
+    for (int pass = 0; pass < 2; pass++) {
+        rewind(in);
+        cr_assert_not_null(fgets(line, sizeof line, in));
+        while (fgets(line, sizeof line, in)) {
+            cr_assert_geq(csv_fields(line, f, 13), 13);
+            for (int side = 0; side < 2; side++) {
+                char **e = f + 1 + 6 * side;     /* hall, row, rack, u, device, port */
+                int is_mgmt = strcmp(e[5], "mgmt0") == 0 || strcmp(e[5], "eth0") == 0;
+                char at[96];
+                snprintf(at, sizeof at, "%s/%s/%s/%s", e[0], e[1], e[2], e[3]);
+                if (pass == 0 && !is_mgmt) {
+                    int k = 0;
+                    while (k < nd && strcmp(who[k], e[4]) != 0)
+                        k++;
+                    if (k == nd && nd < MAXD) {
+                        snprintf(who[nd], sizeof who[nd], "%s", e[4]);
+                        snprintf(where[nd++], sizeof where[0], "%s", at);
+                    }
+                } else if (pass == 1 && is_mgmt) {
+                    int k = 0;
+                    while (k < nd && strcmp(who[k], e[4]) != 0)
+                        k++;
+                    cr_assert_lt(k, nd, "%s has no cable of its own network", e[4]);
+                    cr_assert_str_eq(at, where[k], "%s %s", e[4], e[5]);
+                    mgmt++;
+                }
+            }
+        }
+    }
+    fclose(in);
+    cr_assert_eq(mgmt, (64 - 2) + 8);
+    /* NetBox: devices and interfaces of every cable end. */
+    static char devs[MAXD][64], ifs[4 * MAXD][96];
+    int ndev = 0, nif = 0, ends = 0;
+    snprintf(path, sizeof path, "%s/netbox-devices.csv", dir);
+    cr_assert_not_null(in = fopen(path, "r"));
+    cr_assert_not_null(fgets(line, sizeof line, in));
+    while (fgets(line, sizeof line, in) && ndev < MAXD) {
+        csv_fields(line, f, 1);
+        cr_assert_neq(strncmp(f[0], "switch-mgmt", 11), 0, "%s", f[0]);
+        snprintf(devs[ndev++], sizeof devs[0], "%s", f[0]);
+    }
+    fclose(in);
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    cr_assert_not_null(in = fopen(path, "r"));
+    cr_assert_not_null(fgets(line, sizeof line, in));
+    while (fgets(line, sizeof line, in) && nif < 4 * MAXD) {
+        csv_fields(line, f, 2);
+        snprintf(ifs[nif++], sizeof ifs[0], "%s %s", f[0], f[1]);
+    }
+    fclose(in);
+    snprintf(path, sizeof path, "%s/netbox-cables.csv", dir);
+    cr_assert_not_null(in = fopen(path, "r"));
+    cr_assert_not_null(fgets(line, sizeof line, in));
+    while (fgets(line, sizeof line, in)) {
+        csv_fields(line, f, 6);
+        for (int side = 0; side < 2; side++) {
+            const char *d = f[3 * side], *n = f[3 * side + 2];
+            char key[96];
+            int k = 0, j = 0;
+            if (strcmp(n, "mgmt0") != 0 && strcmp(n, "eth0") != 0)
+                continue;
+            snprintf(key, sizeof key, "%s %s", d, n);
+            while (k < ndev && strcmp(devs[k], d) != 0)
+                k++;
+            while (j < nif && strcmp(ifs[j], key) != 0)
+                j++;
+            cr_assert_lt(k, ndev, "no device %s", d);
+            cr_assert_lt(j, nif, "no interface %s", key);
+            ends++;
+        }
+    }
+    fclose(in);
+    cr_assert_eq(ends, (64 - 2) + 8);
+    fp_plan_free(p);
 }

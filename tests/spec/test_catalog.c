@@ -242,6 +242,31 @@ Test(catalog, lane_figures)
     fp_catalog_free(c);
 }
 
+/* mgmt_port: the management interface's name as each switch's OS calls it (Cumulus Linux on
+ * the Spectrum switches: eth0; NVIDIA's InfiniBand switch OS: mgmt0), "mgmt0" when a part
+ * gives none (the generic parts). */
+Test(catalog, switch_management_port_names)
+{
+    fp_catalog *c = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_catalog_new(&c, &err), FP_OK, "%s", err.msg);
+    static const struct { const char *id, *mgmt; } spot[] = {
+        { "nvidia-sn2201", "eth0" }, { "nvidia-sn4600c", "eth0" }, { "nvidia-sn5600", "eth0" },
+        { "nvidia-qm9700", "mgmt0" }, { "nvidia-q3400", "mgmt0" }, { "generic-th5-osfp", "mgmt0" },
+    };
+    for (size_t k = 0; k < sizeof spot / sizeof *spot; k++) {
+        const fp_part *p = fp_catalog_find(c, spot[k].id);
+        cr_assert_not_null(p, "%s", spot[k].id);
+        cr_expect_str_eq(fp_part_mgmt_port(p), spot[k].mgmt, "%s", p->id);
+    }
+    cr_expect_str_eq(fp_catalog_find(c, "generic-th5-osfp")->mgmt_port, "");
+    cr_assert_eq(merge_text(c, "{\"parts\":[{\"id\":\"w\",\"type\":\"switch\",\"ports\":32,"
+                               "\"port_gbps\":400,\"mgmt_port\":\"ma1\"}]}", "u.json", &err), FP_OK,
+                 "%s", err.msg);
+    cr_expect_str_eq(fp_part_mgmt_port(fp_catalog_find(c, "w")), "ma1");
+    fp_catalog_free(c);
+}
+
 Test(catalog, system_parts)
 {
     /* DGX B200 user guide, "Introduction to NVIDIA DGX B200 Systems": the cluster network is
