@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fabplan.h"
+#include "fabplan/publish.h"
 #include "helpers.h"  /* enter_scratch_dir: a write that should fail writes nothing here */
 
 static fp_plan *plan;
