@@ -529,11 +529,11 @@ fp_status fp_catalog_merge_file(fp_catalog *cat, const char *path, fp_error *err
 
 fp_status fp_catalog_new(fp_catalog **out, fp_error *err)
 {
-    fp_catalog *cat = calloc(1, sizeof *cat);
     fp_status rc;
     if (out == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_catalog_new: out is NULL");
     *out = NULL;
+    fp_catalog *cat = calloc(1, sizeof *cat);
     if (cat == NULL)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory creating the catalog");
     rc = fp_catalog_merge_string(cat, fp__catalog_json, fp__catalog_json_len,
