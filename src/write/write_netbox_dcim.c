@@ -472,6 +472,8 @@ fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
             const fp_net_extra *x = &v.ns->extra[i];
             int per = v.ns->ports > 0 && x->ports >= v.ns->ports ? x->ports / v.ns->ports : 1;
             for (int64_t u = 0; u < x->count && d < v.fab->servers; u++, d += per) {
+                if (fp__net_is_alias(v.fab, d))
+                    continue; /* a switch's management port: the switch has its PSU row */
                 double own = x->power_w;
                 for (int h = 0; h < per && d + h < v.fab->servers; h++)
                     own += w[net][d + h];

@@ -1705,3 +1705,22 @@ Test(netbox, cable_types_by_medium_and_category)
     fp__netbox_cable_kind(FP_MEDIUM_TP, NULL, &type, &color);
     cr_expect_str_eq(type, "cat6a");
 }
+
+/* One power port per device, also where an endpoint group is the switches' own management
+ * ports (dgx-h100-4su-networks counts one per switch): such a host is the switch itself, whose
+ * PSU row is written once, so the power ports are exactly as many as the devices (NetBox
+ * refuses a second "PSU" on one device). */
+Test(netbox, one_power_port_per_device_with_switch_management_ports)
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-devices.csv", dir);
+    csv_file dv = csv_load(path);
+    snprintf(path, sizeof path, "%s/netbox-power-ports.csv", dir);
+    csv_file pp = csv_load(path);
+    cr_expect_eq(pp.n, dv.n, "%ld power port rows for %ld device rows", pp.n, dv.n);
+    csv_free(&dv);
+    csv_free(&pp);
+    fp_plan_free(p);
+}
