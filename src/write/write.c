@@ -191,6 +191,8 @@ fp_status fp__write_options_normal(const fp_write_options *in, fp_write_options 
         out->jobs = in->jobs;
     else
         out->jobs = 1;  /* one thread, as version 5 and earlier wrote */
+    if (in->version >= 7)
+        out->k8s_labels = in->k8s_labels;
     if ((unsigned)out->split_by > FP_SPLIT_HALL || (unsigned)out->labels > FP_LABELS_TIA606 ||
         (unsigned)out->paper > FP_PAPER_LETTER || out->jobs < 0)
         FP_FAIL(err, FP_EINVAL, "", "%s: options out of range (split_by %d, labels %d, paper %d, "
