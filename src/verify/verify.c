@@ -140,11 +140,15 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
     p = t->text;
     int nh = fp__csv_record(&p, hdr, 64);
     for (int c = 0; c < n_col; c++) {
+        /* "?name": a column older plan folders lack (its fields read "") */
+        const char *want = cols[c][0] == '?' ? cols[c] + 1 : cols[c];
         col[c] = -1;
         for (int h = 0; h < nh && h < 64; h++)
-            if (strcmp(hdr[h], cols[c]) == 0)
+            if (strcmp(hdr[h], want) == 0)
                 col[c] = h;
-        if (col[c] < 0) {
+        if (col[c] < 0 && cols[c][0] == '?') {
+            col[c] = -2;
+        } else if (col[c] < 0) {
             fp__error_set(err, FP_EPARSE, path, "%s has no column \"%s\"; expected a %s written by "
                           "fabplan plan", path, cols[c], name);
             if (err)
@@ -170,7 +174,7 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
             return FP_EPARSE;
         }
         for (int c = 0; c < n_col; c++)
-            t->f[t->rows * n_col + c] = f[col[c]];
+            t->f[t->rows * n_col + c] = col[c] >= 0 ? f[col[c]] : (char *)"";
         t->rows++;
     }
     return FP_OK;
@@ -195,10 +199,10 @@ static int split(char *s, char sep, char **parts, int max)
 }
 
 enum { C_ID, C_AH, C_AR, C_AK, C_AU, C_AD, C_AP, C_ZH, C_ZR, C_ZK, C_ZU, C_ZD, C_ZP, C_GBPS,
-       C_LA, C_LZ, C_N };
+       C_LA, C_LZ, C_NET, C_PROTO, C_N };
 static const char *const cable_cols[C_N] = {
     "cable_id", "a_hall", "a_row", "a_rack", "a_u", "a_device", "a_port", "z_hall", "z_row",
-    "z_rack", "z_u", "z_device", "z_port", "gbps", "label_a", "label_z"
+    "z_rack", "z_u", "z_device", "z_port", "gbps", "label_a", "label_z", "?network", "?protocol"
 };
 
 #define MAX_PARTS 16
@@ -244,6 +248,10 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
             pl->z.port = legs == 1 ? zpp[k] : zp[k];
             pl->gbps = atoi(T(t, r, C_GBPS));
             pl->boundary = "";
+            /* a plan without spec networks is the compute fabric alone */
+            pl->network = *T(t, r, C_NET) ? T(t, r, C_NET) : "compute";
+            pl->proto = strcmp(T(t, r, C_PROTO), "infiniband") == 0 ? VF_IB
+                        : strcmp(T(t, r, C_PROTO), "ethernet") == 0 ? VF_ETH : VF_ANY;
         }
     }
     return FP_OK;
@@ -293,6 +301,45 @@ static fp_status read_phase(fp_verify *v, table *t, const char *dir, fp_error *e
     for (int64_t i = 0; i < v->n_plink; i++)
         v->plink[i].later = fp__vf_map_get(&m, v->plink[i].a.device, v->plink[i].a.port) < 0;
     fp__vf_map_free(&m);
+    return FP_OK;
+}
+
+/* Which planned links this discovery checks: those of its protocol (an InfiniBand cable by
+ * ibnetdiscover, an Ethernet one by LLDP; a cables.csv without the protocol column: every
+ * cable by either) and of the networks asked for (none: every network). FP_EINVAL for a
+ * network the plan does not have. */
+static fp_status set_scope(fp_verify *v, const char *const *nets, int n_nets, fp_error *err)
+{
+    for (int k = 0; k < n_nets; k++) {
+        int64_t i = 0;
+        while (i < v->n_plink && strcmp(v->plink[i].network, nets[k]) != 0)
+            i++;
+        if (i == v->n_plink) {
+            char have[512] = "";
+            size_t len = 0;
+            for (int64_t j = 0; j < v->n_plink && len + 1 < sizeof have; j++)
+                if (j == 0 || strcmp(v->plink[j].network, v->plink[j - 1].network) != 0)
+                    len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", len ? ", " : "",
+                                            v->plink[j].network);
+            FP_FAIL(err, FP_EINVAL, v->plan_dir, "network \"%s\" is not in the plan %s (its "
+                    "networks: %s)", nets[k], v->plan_dir, have);
+        }
+    }
+    size_t len = 0;
+    for (int k = 0; k < n_nets && len + 1 < sizeof v->networks; k++)
+        len += (size_t)snprintf(v->networks + len, sizeof v->networks - len, "%s%s",
+                                k ? ", " : "", nets[k]);
+    for (int64_t i = 0; i < v->n_plink; i++) {
+        vf_plink *p = &v->plink[i];
+        int seen = p->proto == VF_ANY || (p->proto == VF_IB && v->disc.has_ib) ||
+                   (p->proto == VF_ETH && v->disc.has_lldp);
+        int asked = n_nets == 0;
+        for (int k = 0; k < n_nets && !asked; k++)
+            asked = strcmp(p->network, nets[k]) == 0;
+        p->scope = !seen ? VF_OTHER_PROTOCOL : !asked ? VF_OTHER_NETWORK : VF_CHECKED;
+        if (p->scope != VF_CHECKED)
+            v->not_checked[p->scope]++;
+    }
     return FP_OK;
 }
 
@@ -385,16 +432,20 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     for (int64_t i = 0; i < np; i++)
         prow[i] = i;
     v->n_row = np;
+    /* a planned link this discovery does not check: no row (NOT_CHECKED until dropped) */
+    const fp_verify_status NOT_CHECKED = (fp_verify_status)(FP_VERIFY_N_STATUS + 1);
     for (int64_t i = 0; i < np; i++) {
         v->row[i].plink = i;
         v->row[i].dlink = -1;
         v->row[i].peer = -1;
-        v->row[i].status = FP_VERIFY_N_STATUS;
+        v->row[i].status = v->plink[i].scope == VF_CHECKED ? FP_VERIFY_N_STATUS : NOT_CHECKED;
     }
 #define OTHER(l, k, w) ((w) ? (l)->pname[1 - (k)] : (l)->device[1 - (k)])
     /* 1: as planned */
     for (int64_t i = 0; i < np; i++) {
         const vf_plink *p = &v->plink[i];
+        if (v->row[i].status == NOT_CHECKED)
+            continue;
         int64_t e = fp__vf_map_get(&de, p->a.device, p->a.port);
         if (e < 0)
             continue;
@@ -469,13 +520,51 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
             if (pass == 1 && v->row[i].status == FP_VERIFY_N_STATUS)
                 v->row[i].status = p->later ? FP_VERIFY_NOT_YET : FP_VERIFY_MISSING;
         }
+    /* the rows of the links not checked go */
+    int64_t kept = 0;
     for (int64_t i = 0; i < np; i++)
-        v->count[v->row[i].status]++;
-    /* 4: what is left of the discovery */
+        if (v->row[i].status != NOT_CHECKED) {
+            v->count[v->row[i].status]++;
+            v->row[kept++] = v->row[i];
+        }
+    v->n_row = kept;
+    /* 4: what is left of the discovery; a link at a planned end not checked, or between
+     * devices none of whose checked links it could be, is not checked either */
+    vf_map scoped = { 0 };
+    if (kept < np) {
+        if (fp__vf_map_init(&scoped, kept * 2) != FP_OK) {
+            fp__vf_map_free(&de);
+            free(used);
+            free(prow);
+            FP_FAIL(err, FP_ENOMEM, "verify", "out of memory matching %" PRId64 " links", np);
+        }
+        for (int64_t i = 0; i < np; i++)
+            if (v->plink[i].scope == VF_CHECKED) {
+                fp__vf_map_put(&scoped, v->plink[i].a.device, "", i);
+                fp__vf_map_put(&scoped, v->plink[i].z.device, "", i);
+            }
+    }
     for (int64_t i = 0; i < nd; i++) {
         if (used[i])
             continue;
         const vf_dlink *l = &v->disc.link[i];
+        if (kept < np) {
+            int drop = 1;
+            for (int k = 0; k < 2; k++) {
+                const char *d = l->device[k];
+                int64_t e = d ? fp__vf_map_get(pe, d, l->pname[k]) : -1;
+                if (e >= 0 && v->plink[e >> 1].scope != VF_CHECKED) {
+                    drop = 1;
+                    break;
+                }
+                if (d != NULL && fp__vf_map_get(&scoped, d, "") >= 0)
+                    drop = 0;
+            }
+            if (drop) {
+                v->not_checked_found++;
+                continue;
+            }
+        }
         fp_verify_status s = l->device[0] == NULL || l->device[1] == NULL
                              ? FP_VERIFY_UNKNOWN_DEVICE : FP_VERIFY_UNEXPECTED;
         /* a server's end first, as the plan writes its cables */
@@ -483,6 +572,7 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
         add_row(v, s, -1, i, -1, flip, err);
     }
 #undef OTHER
+    fp__vf_map_free(&scoped);
     fp__vf_map_free(&de);
     free(used);
     free(prow);
@@ -493,7 +583,7 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
 {
     if (o == NULL || out == NULL || o->plan_dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
-    if (o->version != FP_VERIFY_OPTIONS_VERSION && o->version != 1)
+    if (o->version < 1 || o->version > FP_VERIFY_OPTIONS_VERSION)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: options version %d, expected %d", o->version,
                 FP_VERIFY_OPTIONS_VERSION);
     /* a version 1 struct ends before lldp */
@@ -545,6 +635,9 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     if (rc == FP_OK && lldp != NULL)
         rc = fp__vf_read_lldp(v, lldp, &pe, err);
     if (rc == FP_OK)
+        rc = set_scope(v, o->version >= 3 ? o->networks : NULL,
+                       o->version >= 3 && o->networks != NULL ? o->n_networks : 0, err);
+    if (rc == FP_OK)
         rc = classify(v, &pe, err);
     /* keep the texts the rows point into; the row arrays of the tables go */
     v->text[0] = cab.text;
@@ -563,6 +656,15 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     }
     *out = v;
     return FP_OK;
+}
+
+size_t fp_verify_not_checked(const fp_verify *v, int why)
+{
+    if (v == NULL)
+        return 0;
+    if (why == 1 || why == 2)
+        return (size_t)v->not_checked[why];
+    return why == 0 ? (size_t)(v->not_checked[1] + v->not_checked[2]) : 0;
 }
 
 size_t fp_verify_count(const fp_verify *v, fp_verify_status s)

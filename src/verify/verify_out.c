@@ -287,6 +287,14 @@ fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *e
     cJSON_AddNumberToObject(root, "planned_links", (double)v->n_plink);
     cJSON_AddNumberToObject(root, "discovered_links", (double)v->disc.n_link);
     cJSON_AddNumberToObject(root, "rows", (double)v->n_row);
+    /* what this discovery does not check: no rows, counted here */
+    cJSON *nc = cJSON_AddObjectToObject(root, "not_checked");
+    cJSON_AddNumberToObject(nc, "planned_links",
+                            (double)(v->not_checked[VF_OTHER_PROTOCOL] + v->not_checked[VF_OTHER_NETWORK]));
+    cJSON_AddNumberToObject(nc, "other_protocol", (double)v->not_checked[VF_OTHER_PROTOCOL]);
+    cJSON_AddNumberToObject(nc, "other_network", (double)v->not_checked[VF_OTHER_NETWORK]);
+    cJSON_AddNumberToObject(nc, "discovered_links", (double)v->not_checked_found);
+    cJSON_AddStringToObject(root, "networks", v->networks[0] ? v->networks : "all");
     if (v->disc.has_lldp)
         cJSON_AddNumberToObject(root, "lldp_ends_disagree", (double)v->disc.n_disagree);
     cJSON_AddBoolToObject(root, "differences", fp_verify_differs(v));
