@@ -48,6 +48,7 @@ typedef struct fp_net_read {
     char id_prefix[FP_NET_NAME_MAX + 2]; /* before a link id: "" or "<name>-" (links.csv) */
     int64_t cable_base;         /* cable ids "C%07lld" of the first link's number after it */
     int dual_homed;             /* hosts' ports on the two leaves of a pair (ns->dual_homed) */
+    int host_ports;             /* ports of each host (fp_device_info.ports of a tier-0 device) */
 } fp_net_read;
 fp_net_read fp__plan_net_read(const fp_plan *plan, size_t net);
 /* Device d of the network: its name (borrowed from the plan's name table, or formatted into

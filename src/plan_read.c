@@ -225,6 +225,7 @@ fp_net_read fp__plan_net_read(const fp_plan *plan, size_t net)
     v.rs = r.rs;
     v.ns = r.ns;
     v.label = fp__plan_net_label(plan, net);
+    v.host_ports = r.ns ? r.ns->ports : r.rs->nics_per_server * r.rs->nic.ports;
     if (r.ns) {
         snprintf(v.id_prefix, sizeof v.id_prefix, "%s-", r.ns->name);
         v.dual_homed = r.ns->dual_homed;
@@ -290,7 +291,9 @@ int64_t fp__net_read_owner(const fp_net_read *v, int64_t d, size_t *owner_net)
         *owner_net = 0;
         return d;
     }
-    return fp__net_endpoint_first(v->ns, d);
+    int64_t first;
+    fp__net_endpoint(v->ns, d, &first);
+    return first;
 }
 
 /* The network and item a per-network getter was asked for, and its *out zeroed: FP_EINVAL
@@ -331,14 +334,14 @@ fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i, fp_devic
     out->su = d->su;
     out->rail = d->rail;
     out->index = d->index;
+    fp_net_read v = fp__plan_net_read(plan, net);
     if (d->tier == 0) {
-        out->ports = n.ns ? n.ns->ports : n.rs->nics_per_server * n.rs->nic.ports;
+        out->ports = v.host_ports;
         out->model = n.rs->nic.id;
     } else {
         out->ports = fp__switch_ports(f, n.rs, d->tier - 1);
         out->model = n.rs->tier[d->tier - 1].model.id;
     }
-    fp_net_read v = fp__plan_net_read(plan, net);
     size_t len;
     const char *name = fp__net_read_dev(&v, (int64_t)i, out->name, sizeof out->name, &len);
     if (name != out->name) {
