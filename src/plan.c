@@ -258,6 +258,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         if ((rc = build_cabling(plan, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_CABLING;
+        /* Today's names (and the networks' own) keep every label well within its field. */
+        if (plan->rs.server_names.given && (rc = fp__plan_labels_check(plan, err)) != FP_OK)
+            goto fail;
     }
     if (want & FP_STAGE_BOM) {
         if (STAGE("bom", 0.91) || (rc = build_bom(plan, &tg, grow, err)) != FP_OK)

@@ -388,3 +388,52 @@ Test(server_names, errors_duplicates, .timeout = TEST_TIMEOUT(60))
     expect_error(16384, "\"gpu{su:01}{n:01}\"", "gives server 321 the name \"gpu111\" of an earlier server");
     expect_error(256, "\"su01-leaf-r{n:01}\"", "names a server \"su01-leaf-r1\", the name of a leaf switch");
 }
+
+/* A splitter's hub label names every leg's server, so long names could overflow the label
+ * field (fp_cable_end.label, 319 characters); the plan is refused rather than a label cut.
+ * 128 GPUs, 2 NICs of 200G a server (16 servers in one rack), TH5 QSFP-DD leaves at the top
+ * of the rack, DAC only: each 800G leaf port is split 4 ways (generic-dac-800g-qsfpdd-4xqsfp112)
+ * to 4 servers. SONiC names a leg by its first SerDes lane of 8 per port, 2 per leg: port 1's
+ * hub is "Ethernet0+Ethernet2+Ethernet4+Ethernet6" (39 characters), port 2's
+ * "Ethernet8+Ethernet10+Ethernet12+Ethernet14" (42), ports 3 and 4 "Ethernet16+...+22" (43).
+ * The hub label "C0000017 H1-R01-K01-U.. su01-leaf-r1 <ports> >" is 8+1+14+1+12+1+43+2 = 82
+ * characters and each leg adds " H1-R01-K01-U.. <name> nic1", 21 + L for a name of L: with 4
+ * legs 166 + 4L <= 319 holds up to L = 38. Names of 39 (37 letters and {n}, 2 digits): C0000001
+ * (39-character ports) needs 78 + 4 x 60 = 318 and fits, C0000009 needs 81 + 240 = 321, the
+ * first refused; names of 38 fit, C0000017's hub label 166 + 152 = 318 characters whole. */
+#define SPLIT4 "{\"cluster\": {\"gpus\": 128, \"nics_per_server\": 2, \"server_names\": \"%s{n}\", " \
+    "\"nic\": {\"ports\": 1, \"port_gbps\": 200, \"cage\": \"QSFP112\", \"price_usd\": 1, " \
+    "\"power_w\": 1}}, \"fabric\": {\"switch\": \"generic-th5-qsfpdd\"}, \"layout\": " \
+    "{\"server_ru\": 2, \"servers_per_rack\": 16, \"leaf_racks\": \"top-of-rack\"}, " \
+    "\"media\": {\"nic-leaf\": \"DAC\"}}"
+
+Test(server_names, labels_never_cut, .timeout = TEST_TIMEOUT(60))
+{
+    char letters[40], json[1024];
+    fp_error err;
+    memset(letters, 'a', 37);
+    letters[37] = '\0';
+    snprintf(json, sizeof json, SPLIT4, letters);
+    cr_expect_eq(plan_error(json, &err), FP_EINVAL, "%s", err.msg);
+    cr_expect_str_eq(err.where, "/cluster/server_names");
+    cr_expect(strstr(err.msg, "the label of cable C0000009 at its hub (su01-leaf-r1 "
+                              "Ethernet8+Ethernet10+Ethernet12+Ethernet14, 4 legs) 321 characters, "
+                              "more than the 319") != NULL, "%s", err.msg);
+    cr_expect(strstr(err.msg, "expected server names of at most 38 characters") != NULL, "%s",
+              err.msg);
+    letters[36] = '\0';
+    snprintf(json, sizeof json, SPLIT4, letters);
+    fp_plan *p = plan_from(json);
+    fp_cable_info c;
+    size_t n = fp_plan_cable_count(p), i = 0;
+    for (; i < n; i++) {
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        if (strcmp(c.id, "C0000017") == 0)
+            break;
+    }
+    cr_assert_lt(i, n, "no cable C0000017");
+    cr_expect_eq(c.n_z, 4);
+    cr_expect_eq(strlen(c.a.label), 318, "%s", c.a.label);
+    cr_expect(strcmp(c.a.label + 318 - 5, " nic1") == 0, "%s", c.a.label);
+    fp_plan_free(p);
+}
