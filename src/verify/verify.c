@@ -361,10 +361,10 @@ static void name_ends(fp_verify *v, const table *ib, const vf_map *ibm)
             continue;
         for (int k = 0; k < 2; k++) {
             const char *desc = v->disc.node[l->node[k]].desc;
-            char num[16];
-            snprintf(num, sizeof num, "%d", l->port[k]);
-            int64_t r = fp__vf_map_get(ibm, desc, num);
-            snprintf(l->ptext[k], sizeof l->ptext[k], "port %d", l->port[k]);
+            /* "port 61", its number the key (no printf: two per link end at full scale) */
+            memcpy(l->ptext[k], "port ", 5);
+            l->ptext[k][5 + fp__put_int(l->ptext[k] + 5, l->port[k])] = '\0';
+            int64_t r = fp__vf_map_get(ibm, desc, l->ptext[k] + 5);
             l->pname[k] = l->ptext[k];
             l->device[k] = NULL;
             if (r >= 0) {
@@ -579,6 +579,23 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     return FP_OK;
 }
 
+/* The discovery's ibnetdiscover file read on a thread of its own while the plan folder is
+ * read on the caller's (they share nothing until name_ends): verify at 131,072 GPUs spends
+ * about as long on either (docs/performance.md). */
+typedef struct ibnet_job {
+    vf_disc *d;
+    const char *path, *map;
+    fp_error err;
+    fp_status rc;
+} ibnet_job;
+
+static void *ibnet_main(void *arg)
+{
+    ibnet_job *j = arg;
+    j->rc = fp__vf_read_ibnet(j->d, j->path, j->map, &j->err);
+    return NULL;
+}
+
 fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *err)
 {
     if (o == NULL || out == NULL || o->plan_dir == NULL)
@@ -601,6 +618,10 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
     vf_map ibm = { 0 }, pe = { 0 };
     static const char *const ib_cols[] = { "node", "ib_port", "device", "port", "link" };
+    /* the discovery on a second thread (on the caller's when none can start) */
+    ibnet_job job = { &v->disc, o->ibnetdiscover, o->node_name_map, { 0 }, FP_OK };
+    pthread_t tid;
+    int threaded = o->ibnetdiscover != NULL && fp__thread_start(&tid, ibnet_main, &job) == 0;
     fp_status rc = read_cables(v, &cab, o->plan_dir, err);
     if (rc == FP_OK && o->ibnetdiscover != NULL)
         rc = table_load(&ib, o->plan_dir, "ib-ports.csv", ib_cols, 5,
@@ -610,16 +631,21 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
                         fp__vf_map_init(&pe, v->n_plink * 2) != FP_OK))
         rc = fp__error_set(err, FP_ENOMEM, o->plan_dir, "out of memory reading %s", o->plan_dir);
     for (int64_t i = 0; rc == FP_OK && i < v->n_plink; i++) {
-        fp__vf_map_put(&v->dev_loc, v->plink[i].a.device, "", 2 * i);
+        /* a device's first end is the one kept: the next link's A end is most often the same
+         * device (cables.csv is in A device order) */
+        if (i == 0 || strcmp(v->plink[i].a.device, v->plink[i - 1].a.device) != 0)
+            fp__vf_map_put(&v->dev_loc, v->plink[i].a.device, "", 2 * i);
         fp__vf_map_put(&v->dev_loc, v->plink[i].z.device, "", 2 * i + 1);
         fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
         fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
     }
     for (int64_t r = 0; rc == FP_OK && r < ib.rows; r++) {
         fp__vf_map_put(&ibm, T(&ib, r, 0), T(&ib, r, 1), r);
-        int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
         int w, mbps;
         const char *lt = T(&ib, r, 4);
+        if (*lt == '\0')
+            continue;           /* an unused port: no planned link */
+        int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
         if (e >= 0 && fp__ib_link_parse(lt, strlen(lt), &w, &mbps))
             v->plink[e >> 1].width = w;
     }
@@ -627,8 +653,17 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
         rc = read_boundaries(v, &lk, o->plan_dir, &pe, err);
     if (rc == FP_OK && o->phase_dir != NULL)
         rc = read_phase(v, &ph, o->phase_dir, err);
-    if (rc == FP_OK && o->ibnetdiscover != NULL) {
-        rc = fp__vf_read_ibnet(&v->disc, o->ibnetdiscover, o->node_name_map, err);
+    if (o->ibnetdiscover != NULL) {
+        if (threaded)
+            pthread_join(tid, NULL);
+        else
+            ibnet_main(&job);
+        /* the plan folder's error first, as when read one after the other */
+        if (rc == FP_OK && job.rc != FP_OK) {
+            rc = job.rc;
+            if (err != NULL)
+                *err = job.err;
+        }
         if (rc == FP_OK)
             name_ends(v, &ib, &ibm);
     }
