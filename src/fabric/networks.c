@@ -304,7 +304,8 @@ void fp__net_dual_check(const fp_fabric *fab, const fp_net_spec *ns, int64_t *pa
 
 /* ---- one name per device across the compute fabric and every network ---- */
 
-/* Names seen so far: open addressing over a flat text buffer; owner -1 is the compute fabric,
+/* Names seen so far: open addressing over a flat text buffer; owner -1 is the compute fabric
+ * (-2 its servers when cluster.server_names names them),
  * k >= 0 network k. */
 typedef struct name_set {
     char *text;
@@ -354,7 +355,9 @@ static fp_status name_clash(const fp_nets *nets, const fp_fabric *nfab, int k, i
 {
     const fp_net_spec *ns = &nets->net[k];
     char where[96], whose[64];
-    if (owner < 0)
+    if (owner == -2)
+        snprintf(whose, sizeof whose, "a server of the compute fabric (/cluster/server_names)");
+    else if (owner < 0)
         snprintf(whose, sizeof whose, "a device of the compute fabric");
     else if (owner == k)
         snprintf(whose, sizeof whose, "another device of this network");
@@ -392,7 +395,8 @@ fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
         r = -1;
     int64_t cd = 0;
     for (; r == 0 && cd < cfab->n_dev; cd++)
-        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, cd), -1, &prev);
+        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, cd),
+                         cfab->dev[cd].tier == 0 && crs->server_names.given ? -2 : -1, &prev);
     /* The compute fabric's names repeat only through cluster.server_names (servers come
      * first: the second device is a server, or a switch a server is named as). */
     if (r == -2 && cfab->dev[cd - 1].tier == 0)

@@ -334,7 +334,11 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
         for (size_t d = 0; d < n; d++) {
             const int t = fab->dev[d].tier;
             size_t dl, pl;
+            size_t on;
             const char *dev = fp__net_read_dev(&v, (int64_t)d, name, sizeof name, &dl);
+            /* Another network's switch has its ports listed by its own network. */
+            if (t > 0 && (fp__net_read_owner(&v, (int64_t)d, &on) != (int64_t)d || on != net))
+                continue;
             if (t == 0)
                 fp__netbox_host_rows(f, &c, &v, (int64_t)d, dev, dl);
             else if (!uniform_ports(fab, rs, t))

@@ -156,17 +156,19 @@ static void write_plan(const fp_plan *p, const char *dir, unsigned formats)
  * and labels.csv (each server's 8 NIC ports, one row per end in labels.csv: 8 ports x 128
  * servers = 1,024 ends name a server as their own device), netbox-devices.csv (one row per
  * server), Slurm's topology.conf (one leaf switch per unit, its nodes one compressed hostlist
- * gpu-0u-[01-32]) and the InfiniBand export (one HCA per port: "gpu-01-01 mlx5_0" .. mlx5_7). */
+ * gpu-0u-[01-32]), the Kubernetes labels (one kubectl line per node, its unit the leaf group)
+ * and the InfiniBand export (one HCA per port: "gpu-01-01 mlx5_0" .. mlx5_7). */
 Test(server_names, every_document, .timeout = TEST_TIMEOUT(120))
 {
     char dir[256], name[32], line[96];
     scratch_dir(dir, sizeof dir, "server-names");
     fp_plan *p = plan_json(T1024, FP_STAGE_ALL);
     write_plan(p, dir, FP_WRITE_CABLES | FP_WRITE_LABELS | FP_WRITE_NETBOX | FP_WRITE_SLURM |
-                           FP_WRITE_IBNET | FP_WRITE_LINKS);
+                           FP_WRITE_IBNET | FP_WRITE_LINKS | FP_WRITE_K8S);
     char *cables = read_in(dir, "cables.csv"), *labels = read_in(dir, "labels.csv");
     char *nb = read_in(dir, "netbox-devices.csv"), *topo = read_in(dir, "topology.conf");
     char *ib = read_in(dir, "ibnetdiscover.topo"), *links = read_in(dir, "links.csv");
+    char *k8s = read_in(dir, "k8s-node-labels.sh");
     for (int su = 1; su <= 4; su++) {
         for (int n = 1; n <= 32; n++) {
             snprintf(name, sizeof name, "gpu-%02d-%02d", su, n);
@@ -180,6 +182,10 @@ Test(server_names, every_document, .timeout = TEST_TIMEOUT(120))
                 snprintf(line, sizeof line, "\"%s mlx5_%d\"", name, k - 1);
                 cr_expect(strstr(ib, line) != NULL, "ibnetdiscover.topo lacks %s", line);
             }
+            /* the node's leaf group is its unit (docs/outputs.md, Kubernetes) */
+            snprintf(line, sizeof line, "kubectl label node --overwrite %s "
+                     "topology.fabplan.io/leaf-group=su%02d", name, su);
+            cr_expect(has_line(k8s, line), "k8s-node-labels.sh lacks \"%s\"", line);
         }
         snprintf(line, sizeof line, "SwitchName=su%02d Nodes=gpu-%02d-[01-32]", su, su);
         cr_expect(has_line(topo, line), "topology.conf lacks \"%s\":\n%s", line, topo);
@@ -194,15 +200,18 @@ Test(server_names, every_document, .timeout = TEST_TIMEOUT(120))
         own += c != NULL && strncmp(c, "gpu-", 4) == 0;
     }
     cr_expect_eq(own, 1024);
-    const char *docs[] = { cables, labels, nb, topo, ib, links };
+    const char *docs[] = { cables, labels, nb, topo, ib, links, k8s };
+    /* today's names, "su01-node-01": "-node-" and a digit (k8s-node-labels.sh names itself) */
     for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++)
-        cr_expect_null(strstr(docs[k], "-node-"), "document %zu still names a server su..-node-..", k);
+        for (const char *q = strstr(docs[k], "-node-"); q; q = strstr(q + 1, "-node-"))
+            cr_expect(q[6] < '0' || q[6] > '9', "document %zu still names a server: \"%.12s\"", k, q);
     free(cables);
     free(labels);
     free(nb);
     free(topo);
     free(ib);
     free(links);
+    free(k8s);
     fp_plan_free(p);
 }
 
@@ -436,4 +445,27 @@ Test(server_names, labels_never_cut, .timeout = TEST_TIMEOUT(60))
     cr_expect_eq(strlen(c.a.label), 318, "%s", c.a.label);
     cr_expect(strcmp(c.a.label + 318 - 5, " nic1") == 0, "%s", c.a.label);
     fp_plan_free(p);
+}
+
+/* A network's device named as a server: in the DGX H100 4-SU preset with networks, the storage
+ * network's first rail leaf is storage-su01-leaf-r1; servers named storage-su01-leaf-r{i:01}
+ * give server 1 that name, and the error says the other device is a server named by the
+ * template (at the network, whose name prefixes its switches). */
+Test(server_names, errors_network_clash)
+{
+    fp_error err = { 0 };
+    fp_catalog *cat = NULL;
+    fp_spec *spec = NULL;
+    fp_plan *plan = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_preset(&spec, "dgx-h100-4su-networks", &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_spec_set(spec, "/cluster/server_names", "storage-su01-leaf-r{i:01}", &err),
+                 FP_OK, "%s", err.msg);
+    cr_expect_eq(fp_plan_new(&plan, spec, cat, &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/networks/0/name");
+    cr_expect(strstr(err.msg, "switch \"storage-su01-leaf-r1\" has the name of a server of the "
+                              "compute fabric (/cluster/server_names)") != NULL, "%s", err.msg);
+    fp_plan_free(plan);
+    fp_spec_free(spec);
+    fp_catalog_free(cat);
 }
