@@ -28,13 +28,6 @@ int fp__ib_net(const fp_plan *plan, int k)
     return fp__fabric_infiniband(k == 0 ? fp__plan_rspec(plan) : &fp__plan_net(plan, k - 1)->rs);
 }
 
-/* Network k's fabric and resolved spec. */
-static const fp_fabric *net_fabric(const fp_plan *plan, int k, const fp_rspec **rs)
-{
-    *rs = k == 0 ? fp__plan_rspec(plan) : &fp__plan_net(plan, k - 1)->rs;
-    return k == 0 ? fp__plan_fabric(plan) : fp__plan_net_fabric(plan, k - 1);
-}
-
 int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
 {
     if (k == 0)
@@ -50,9 +43,8 @@ int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
     }
     /* a compute server: after its ports on the InfiniBand networks before this one */
     int off = 0;
-    fp_device_info di;
-    if (fp__ib_net(plan, 0) && fp_plan_device(plan, (size_t)dev, &di, NULL) == FP_OK)
-        off += di.ports;
+    if (fp__ib_net(plan, 0))
+        off += fp__plan_net_read(plan, 0).host_ports;
     for (int j = 1; j < k; j++)
         if (fp__ib_net(plan, j) && dev < fp__plan_net(plan, j - 1)->servers)
             off += fp__plan_net(plan, j - 1)->ports;
@@ -61,8 +53,9 @@ int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
 
 void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz, size_t n)
 {
-    const fp_rspec *rs;
-    const fp_fabric *fab = net_fabric(plan, k, &rs);
+    fp_net_read r = fp__plan_net_read(plan, (size_t)k);
+    const fp_rspec *rs = r.rs;
+    const fp_fabric *fab = r.fab;
     const fp_link *l = &fab->link[link];
     for (int e = 0; e < 2; e++) {
         int64_t d = e ? l->z : l->a;
@@ -91,38 +84,37 @@ void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz,
     }
 }
 
-/* One InfiniBand network as the exports write it: network k (0: the compute fabric). */
+/* One InfiniBand network as the exports write it: network k (0: the compute fabric), read as
+ * every writer reads a network (fp_net_read). */
 typedef struct ibv {
     const fp_plan *plan;
     int k;
     const fp_fabric *fab;
     const fp_rspec *rs;
-    const fp_names *nm;         /* the compute fabric's names (k == 0) */
-    const fp_net_spec *ns;      /* k > 0 */
+    const fp_net_spec *ns;      /* NULL for the compute fabric */
+    fp_net_read r;
 } ibv;
 
 static ibv ib_view(const fp_plan *plan, int k)
 {
-    ibv v = { plan, k, NULL, NULL, fp__plan_names(plan), k > 0 ? fp__plan_net(plan, k - 1) : NULL };
-    v.fab = net_fabric(plan, k, &v.rs);
+    ibv v;
+    v.r = fp__plan_net_read(plan, (size_t)k);
+    v.plan = plan;
+    v.k = k;
+    v.fab = v.r.fab;
+    v.rs = v.r.rs;
+    v.ns = v.r.ns;
     return v;
 }
 
 static const char *dev_name(const ibv *v, int64_t d, char *buf, size_t n)
 {
-    if (v->k == 0)
-        return fp__dev_name(v->nm, d);
-    return fp__net_device_name(buf, n, v->ns, v->fab, fp__plan_fabric(v->plan),
-                               fp__plan_rspec(v->plan), d);
+    return fp__net_read_dev(&v->r, d, buf, n, NULL);
 }
 
 static const char *port_name(const ibv *v, int64_t d, int p, char *buf, size_t n)
 {
-    if (v->k > 0)
-        return fp__net_port_name(buf, n, v->ns, v->fab, d, p);
-    size_t len;
-    const char *t = fp__port_text(v->nm, v->fab, d, p, &len);
-    return t ? t : fp__port_name(buf, n, v->fab, v->rs, d, p);
+    return fp__net_read_port(&v->r, d, p, buf, n, NULL);
 }
 
 static uint64_t sw_guid(const ibv *v, int64_t d)
