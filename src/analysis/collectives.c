@@ -341,8 +341,9 @@ static void fabric_row(coll_work *w, const fp_analysis *an, double flow, fp_coll
     /* Every switch, tier by tier. */
     w->n_set = 0;
     for (int t = 1; t <= fab->tiers; t++) {
+        int64_t end = t < fab->tiers ? fab->tier_base[t + 1] : fab->n_dev;
         w->set_at[t] = w->n_set;
-        for (int64_t d = fab->tier_base[t]; d < (t < fab->tiers ? fab->tier_base[t + 1] : fab->n_dev); d++)
+        for (int64_t d = fab->tier_base[t]; d < end; d++)
             w->set[w->n_set++] = d;
     }
     w->set_at[fab->tiers + 1] = w->n_set;

@@ -285,7 +285,8 @@ static void collectives_table(FILE *f, const fp_collectives *c, const char *id)
         fprintf(f, "<tr data-scope=\"%s\"><td>%s</td><td>", r->scope, r->scope);
         esc(f, r->block);
         fprintf(f, "</td><td>%s</td><td>%s</td><td>%.1f</td><td>",
-                grouped(a, sizeof a, (double)r->gpus, 0), grouped(b, sizeof b, (double)r->servers, 0),
+                grouped(a, sizeof a, (double)r->gpus, 0),
+                grouped(b, sizeof b, (double)r->servers, 0),
                 r->nic_gbps);
         for (int t = 0; t < r->tiers_crossed; t++)
             fprintf(f, "%s%.1f", t ? " / " : "", r->uplink_gbps[t]);
@@ -313,8 +314,8 @@ static void section_collectives(FILE *f, const fp_plan *plan, const fp_write_opt
         fputs("<p class=\"muted\">No scope holds two servers.</p>\n", f);
     else
         collectives_table(f, &c, "collectives");
-    if (o != NULL && o->failure != NULL && fp_plan_collectives(&c, plan, o->failure, NULL) == FP_OK &&
-        c.n_scopes > 0) {
+    if (o != NULL && o->failure != NULL &&
+        fp_plan_collectives(&c, plan, o->failure, NULL) == FP_OK && c.n_scopes > 0) {
         fputs("<h3>With the failures of this what-if (the worst block of each scope)</h3>\n", f);
         collectives_table(f, &c, "collectives-failure");
     }
