@@ -209,6 +209,15 @@ static const fp_net_extra *extra_of(const fp_net_spec *ns, int64_t dev, int64_t 
     return NULL;
 }
 
+int fp__net_endpoint(const fp_net_spec *ns, int64_t dev, int64_t *first)
+{
+    int64_t unit = 0;
+    int grp = 0;
+    const fp_net_extra *x = dev >= ns->servers ? extra_of(ns, dev, &unit, &grp) : NULL;
+    *first = x ? dev - grp : dev;
+    return x ? (int)(x - ns->extra) : -1;
+}
+
 char *fp__net_device_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
                           const fp_fabric *cfab, const fp_rspec *crs, int64_t dev)
 {
