@@ -37,7 +37,7 @@ int main(int argc, char **argv)
         goto out;
     double t1 = now();
     if (fp__split_links(fp__plan_fabric(plan), fp__plan_analysis(plan), NULL, &s, &t, &err) != FP_OK ||
-        fp__graph_bisection(fp__plan_fabric(plan), fp__plan_rspec(plan)->gbps, s, t, NULL, &flow, &err) != FP_OK)
+        fp__graph_bisection(fp__plan_fabric(plan), fp__plan_rspec(plan)->gbps, s, t, NULL, NULL, 0, &flow, &err) != FP_OK)
         goto out;
     double t2 = now();
     const char *fail[] = { "spine:1", "random-links:1%" };

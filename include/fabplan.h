@@ -7,7 +7,7 @@
  * - Handles (fp_catalog, fp_spec, fp_plan) are opaque; *_new / *_parse create them into an
  *   out parameter, *_free releases them (NULL is a no-op).
  * - Outputs come first: fp_x(out, ..., err), with the error record last; so do functions that
- *   compute a result from a plan (fp_plan_fail, fp_plan_fail_network,
+ *   compute a result from a plan (fp_plan_fail, fp_plan_fail_network, fp_plan_collectives,
  *   fp_plan_bom_category_total). Lookups of a stored record or value by index are the one
  *   exception to the order: the plan and the index come first, then the out parameter, then
  *   the error record: fp_plan_x(plan, i, out, err).

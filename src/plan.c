@@ -340,6 +340,25 @@ void fp_plan_free(fp_plan *plan)
     free(plan);
 }
 
+/* The specs of a what-if that the compute fabric takes, into cs (n <= FP_FAIL_MAX_SPECS): a spec
+ * that names only something of the other networks is theirs (fp_plan_fail_network); the
+ * compute fabric takes the rest and says what it does not know. */
+static size_t compute_specs(const fp_plan *plan, const fp_stages *st, const char *const *specs,
+                            size_t n, const char **cs)
+{
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++) {
+        int net_only = 0;
+        for (int k = 0; k < plan->nets.n && !net_only; k++) {
+            fp_net_view v = fp__plan_net_view(plan, k);
+            net_only = fp__net_fail_matches(&v, specs[i]);
+        }
+        if (!net_only || fp__failure_matches(st, specs[i]))
+            cs[nc++] = specs[i];
+    }
+    return nc;
+}
+
 fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *const *specs,
                        size_t n, uint64_t seed, fp_error *err)
 {
@@ -352,19 +371,8 @@ fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *
     if (n > FP_FAIL_MAX_SPECS)
         FP_FAIL(err, FP_EINVAL, "", "--fail given %zu times; at most %d", n, FP_FAIL_MAX_SPECS);
     fp_stages st = fp__plan_stages(plan);
-    /* A spec that names only something of the other networks is theirs (fp_plan_fail_network);
-     * the compute fabric takes the rest and says what it does not know. */
     const char *cs[FP_FAIL_MAX_SPECS];
-    size_t nc = 0;
-    for (size_t i = 0; i < n; i++) {
-        int net_only = 0;
-        for (int k = 0; k < plan->nets.n && !net_only; k++) {
-            fp_net_view v = fp__plan_net_view(plan, k);
-            net_only = fp__net_fail_matches(&v, specs[i]);
-        }
-        if (!net_only || fp__failure_matches(&st, specs[i]))
-            cs[nc++] = specs[i];
-    }
+    size_t nc = compute_specs(plan, &st, specs, n, cs);
     if ((rc = fp__failure_run(&r, &st, plan->an, cs, nc, seed, err)) != FP_OK)
         return rc;
     r.n_specs = (int)n;
@@ -372,6 +380,35 @@ fp_status fp_plan_fail(fp_failure_report *out, const fp_plan *plan, const char *
         snprintf(r.specs[i], sizeof r.specs[i], "%s", specs[i]);
     *out = r;
     return FP_OK;
+}
+
+fp_status fp_plan_collectives(fp_collectives *out, const fp_plan *plan,
+                               const fp_failure_report *failure, fp_error *err)
+{
+    fp_status rc;
+    if (out == NULL || plan == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_collectives: NULL table or plan");
+    if ((rc = fp__plan_need(plan, FP_STAGE_METRICS, "fp_plan_collectives", err)) != FP_OK)
+        return rc;
+    if (failure == NULL) {
+        *out = plan->an->coll;
+        return FP_OK;
+    }
+    fp_stages st = fp__plan_stages(plan);
+    const char *specs[FP_FAIL_MAX_SPECS], *cs[FP_FAIL_MAX_SPECS];
+    int n = failure->n_specs < 0 ? 0 : failure->n_specs;
+    uint8_t *dev_down = NULL, *link_down = NULL;
+    if (n > FP_FAIL_MAX_SPECS)
+        n = FP_FAIL_MAX_SPECS;
+    for (int k = 0; k < n; k++)
+        specs[k] = failure->specs[k];
+    size_t nc = compute_specs(plan, &st, specs, (size_t)n, cs);
+    if ((rc = fp__failure_marks(&st, cs, nc, failure->seed, &dev_down, &link_down, err)) != FP_OK)
+        return rc;
+    rc = fp__collectives_run(out, &st, plan->an, link_down, failure->bisection_after_gbps, err);
+    free(dev_down);
+    free(link_down);
+    return rc;
 }
 
 fp_net_view fp__plan_net_view(const fp_plan *plan, int k)

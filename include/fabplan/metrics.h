@@ -150,6 +150,71 @@ typedef struct fp_network_failure {
 FP_EXPORT fp_status fp_plan_fail_network(fp_network_failure *out, const fp_plan *plan, size_t i,
                                          const fp_failure_report *report, fp_error *err);
 
+/* ---- expected collective bandwidth per placement scope ---- */
+
+/** Scopes a table has at most: same leaf (or scalable unit), pod, zone, the whole fabric. */
+#define FP_MAX_COLLECTIVE_SCOPES 5
+
+/** NCCL's alpha terms for the Simple protocol, in microseconds (NVIDIA/nccl
+ *  src/graph/tuning.cc, baseLat and hwLat; docs/metrics.md, "Collectives"): a ring step inside a
+ *  server (NVLink) and across the network, the ring's base, and the tree's per step (its base
+ *  is 0). */
+#define FP_NCCL_RING_BASE_US 8.4
+#define FP_NCCL_RING_NVLINK_US 3.4
+#define FP_NCCL_RING_NET_US 14.0
+#define FP_NCCL_TREE_BASE_US 0.0
+#define FP_NCCL_TREE_NVLINK_US 28.0
+#define FP_NCCL_TREE_NET_US 28.0
+
+/** What a job confined to one placement scope can expect from the fabric (docs/metrics.md,
+ *  "Collectives"). Bandwidths per GPU count every NIC port of the GPU (all planes: a GPU with
+ *  one port in each of 2 planes has twice the port rate). Gb/s are link units; the collective
+ *  ceilings are in GB/s (10^9 bytes per second), as nccl-tests prints them. */
+typedef struct fp_collective_scope {
+    char scope[16];         /**< "leaf", "su", "pod", "zone" or "fabric" */
+    char block[64];         /**< the block measured: "pod01-leaf-01", "SU 1", "pod 1", "zone 1",
+                                 "fabric"; with failures the worst block of the scope */
+    int64_t gpus;           /**< n: the block's GPUs (ranks) */
+    int64_t servers;        /**< the block's servers (NCCL's nodes) */
+    int tiers_crossed;      /**< switch tiers above the leaves its traffic climbs (0: one leaf) */
+    double nic_gbps;        /**< per GPU: its NIC ports that are up x link speed, least server */
+    double uplink_gbps[FP_METRICS_MAX_TIERS]; /**< [t-1], t = 1 .. tiers_crossed: per GPU, the
+                                 uplinks still up above tier t of the least-served tier-t block
+                                 inside the scope (a leaf, a pod's spines, a zone's cores) over
+                                 the NIC ports under it; 0 above tiers_crossed */
+    double bisection_gbps;  /**< per GPU of the smaller half: max-flow between the block's two
+                                 halves (servers in order) over that half's GPUs */
+    double gbps;            /**< B: the least of nic_gbps, uplink_gbps[] and bisection_gbps */
+    double allreduce_busbw;         /**< GB/s: B / 8 (nccl-tests busbw reaches B) */
+    double allreduce_algbw;         /**< GB/s: busbw / (2 (n - 1) / n) */
+    double allgather_busbw;         /**< GB/s: B / 8; reduce-scatter is the same */
+    double allgather_algbw;         /**< GB/s: busbw / ((n - 1) / n); reduce-scatter the same */
+    double alltoall_busbw;          /**< GB/s: uniform traffic through the narrowest level */
+    double alltoall_algbw;          /**< GB/s: busbw / ((n - 1) / n) */
+    double ring_allreduce_us;       /**< alpha of a ring all-reduce (NCCL's structure) */
+    double ring_allgather_us;       /**< alpha of a ring all-gather or reduce-scatter */
+    double tree_allreduce_us;       /**< alpha of a tree all-reduce */
+} fp_collective_scope;
+
+/** The expected collective bandwidth of every placement scope the fabric has, smallest first
+ *  (read with fp_plan_collectives). */
+typedef struct fp_collectives {
+    int n_scopes;           /**< 0 when no scope holds two servers (a one-server cluster) */
+    int failures;           /**< 1 when computed under a failure what-if */
+    fp_collective_scope scope[FP_MAX_COLLECTIVE_SCOPES];
+} fp_collectives;
+
+/** METHOD: the expected collective bandwidth per placement scope into the caller's *out: the
+ *  plan as built (failure NULL), or under the failure what-if of a report from fp_plan_fail
+ *  (its specs and seed are applied again; the worst block of each scope is reported). Scopes:
+ *  one leaf (Clos and fat-tree: the servers all of whose NIC ports are on one leaf), one
+ *  scalable unit (rail-optimized), a pod (3+ tiers), a zone (4 tiers) and the whole fabric,
+ *  each only when it holds at least 2 servers and more than the scope below it; the first such
+ *  block is measured. Needs FP_STAGE_METRICS. Errors: FP_EINVAL (NULL out or plan, or a
+ *  report whose specs no longer apply), FP_ESTAGE, FP_EGRAPH, FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_collectives(fp_collectives *out, const fp_plan *plan,
+                                        const fp_failure_report *failure, fp_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@ typedef struct fp_stages {
 
 typedef struct fp_analysis {
     fp_metrics m;
+    fp_collectives coll;    /* the expected collective bandwidth of the plan as built */
     /* The bisection split, kept for failure what-ifs: side of every NIC-leaf link
      * (boundary 0, all planes): 1 = source half, 2 = sink half. */
     uint8_t *nic_side;
@@ -39,6 +40,16 @@ void fp__analysis_free(fp_analysis *an);
  * Fills *out; changes nothing else. */
 fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
                           const char *const *specs, size_t n, uint64_t seed, fp_error *err);
+/* The devices and links the specs take down (a device down takes its links down too): two new
+ * arrays of one byte per device and per link, which the caller frees. */
+fp_status fp__failure_marks(const fp_stages *st, const char *const *specs, size_t n,
+                            uint64_t seed, uint8_t **dev_down, uint8_t **link_down,
+                            fp_error *err);
+/* The expected collective bandwidth per placement scope (collectives.c) into *out: the plan as
+ * built (link_down NULL) or with those links down; fabric_flow is the whole fabric's max-flow
+ * on the bisection split in the same state (the metrics' or the what-if's). */
+fp_status fp__collectives_run(fp_collectives *out, const fp_stages *st, const fp_analysis *an,
+                              const uint8_t *link_down, double fabric_flow, fp_error *err);
 /* Whether spec names something of the compute fabric (fp__failure_run would take it). */
 int fp__failure_matches(const fp_stages *st, const char *spec);
 

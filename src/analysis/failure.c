@@ -290,15 +290,16 @@ static fp_status uplinks_left(const fp_fabric *fab, const uint8_t *link_down, fp
     return FP_OK;
 }
 
-fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
-                          const char *const *specs, size_t n, uint64_t seed, fp_error *err)
+fp_status fp__failure_marks(const fp_stages *st, const char *const *specs, size_t n,
+                            uint64_t seed, uint8_t **dev_down_out, uint8_t **link_down_out,
+                            fp_error *err)
 {
-    fp_status rc = FP_OK;
-    fp_failure_report r;
-    uint64_t state = seed;
-    int64_t *s_links = NULL, *t_links = NULL;
     const fp_fabric *fab = st->fab;
-    uint8_t *dev_down = calloc((size_t)fab->n_dev, 1), *link_down = calloc((size_t)fab->n_link, 1);
+    uint64_t state = seed;
+    fp_status rc = FP_OK;
+    uint8_t *dev_down = calloc((size_t)(fab->n_dev ? fab->n_dev : 1), 1);
+    uint8_t *link_down = calloc((size_t)(fab->n_link ? fab->n_link : 1), 1);
+    *dev_down_out = *link_down_out = NULL;
     if (dev_down == NULL || link_down == NULL) {
         rc = fp__error_set(err, FP_ENOMEM, "failure", "out of memory");
         goto out;
@@ -311,6 +312,28 @@ fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_
     }
     if (rc != FP_OK)
         goto out;
+    for (int64_t i = 0; i < fab->n_link; i++)
+        if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
+            link_down[i] = 1;
+    *dev_down_out = dev_down;
+    *link_down_out = link_down;
+    return FP_OK;
+out:
+    free(dev_down);
+    free(link_down);
+    return rc;
+}
+
+fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_analysis *an,
+                          const char *const *specs, size_t n, uint64_t seed, fp_error *err)
+{
+    fp_status rc;
+    fp_failure_report r;
+    int64_t *s_links = NULL, *t_links = NULL;
+    const fp_fabric *fab = st->fab;
+    uint8_t *dev_down = NULL, *link_down = NULL;
+    if ((rc = fp__failure_marks(st, specs, n, seed, &dev_down, &link_down, err)) != FP_OK)
+        return rc;
     memset(&r, 0, sizeof r);
     r.n_specs = (int)n;
     r.seed = seed;
@@ -319,15 +342,13 @@ fp_status fp__failure_run(fp_failure_report *out, const fp_stages *st, const fp_
     for (int64_t d = 0; d < fab->n_dev; d++)
         r.devices_failed += dev_down[d];
     for (int64_t i = 0; i < fab->n_link; i++) {
-        if (dev_down[fab->link[i].a] || dev_down[fab->link[i].z])
-            link_down[i] = 1;
         r.links_failed += link_down[i];
         r.link_capacity_lost_gbps += link_down[i] ? st->rs->gbps[fab->link[i].boundary] : 0;
     }
     r.bisection_before_gbps = an->m.bisection_maxflow_gbps;
     if ((rc = fp__split_links(fab, an, link_down, &s_links, &t_links, err)) != FP_OK ||
-        (rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, link_down,
-                                  &r.bisection_after_gbps, err)) != FP_OK ||
+        (rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, link_down, NULL,
+                                  0, &r.bisection_after_gbps, err)) != FP_OK ||
         (rc = cut_off(fab, link_down, &r, err)) != FP_OK ||
         (rc = uplinks_left(fab, link_down, &r, err)) != FP_OK)
         goto out;

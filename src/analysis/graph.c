@@ -58,12 +58,37 @@ static int same_pair(const fp_fabric *fab, int64_t first, int64_t i)
     return i > first && fab->link[i].a == fab->link[i - 1].a && fab->link[i].z == fab->link[i - 1].z;
 }
 
+/* Links j and i join the same two switches. */
+static int same_ends(const fp_fabric *fab, int64_t j, int64_t i)
+{
+    return fab->link[i].a == fab->link[j].a && fab->link[i].z == fab->link[j].z;
+}
+
+/* The switch links a max-flow reads: links[0 .. n) when links is given (in link order, so
+ * parallel links stay next to each other), else every link above the NIC links. */
+typedef struct link_walk {
+    const fp_fabric *fab;
+    const int64_t *links;
+    int64_t n, first;
+} link_walk;
+
+static int64_t walk_count(const link_walk *w)
+{
+    return w->links ? w->n : w->fab->n_link - w->first;
+}
+
+static int64_t walk_at(const link_walk *w, int64_t k)
+{
+    return w->links ? w->links[k] : w->first + k;
+}
+
 static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
-                              const int64_t *t_links, const uint8_t *link_down, double *out,
-                              fp_error *err)
+                              const int64_t *t_links, const uint8_t *link_down,
+                              const int64_t *links, int64_t n_links, double *out, fp_error *err)
 {
     const int64_t nsw = switch_count(fab), n_leaves = fab->tier_base[2] - fab->tier_base[1];
-    const int64_t first = fab->boundary_base[1];
+    const link_walk w = { fab, links, n_links, fab->boundary_base[1] };
+    const int64_t n_walk = walk_count(&w);
     const igraph_integer_t src = nsw, snk = nsw + 1;
     igraph_vector_int_t edges;
     igraph_vector_t cap;
@@ -73,8 +98,15 @@ static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, c
     fp_status rc = FP_OK;
     int64_t n_arcs = 0, e = 0;
 
-    for (int64_t i = first; i < fab->n_link; i++)
-        n_arcs += same_pair(fab, first, i) ? 0 : 2;
+    /* A link that is down adds no arc (an arc of capacity 0 carries nothing, so the value is
+     * the same); one that joins the same two switches as the last arc made adds to it. */
+    for (int64_t k = 0, last = -1; k < n_walk; k++) {
+        int64_t i = walk_at(&w, k);
+        if (link_down && link_down[i])
+            continue;
+        n_arcs += last >= 0 && same_ends(fab, last, i) ? 0 : 2;
+        last = i;
+    }
     for (int64_t l = 0; l < n_leaves; l++)
         n_arcs += (s_links[l] > 0) + (t_links[l] > 0);
     /* dir2: every link is two opposite arcs, which max-flow handles about twice as fast as
@@ -85,11 +117,16 @@ static fp_status graph_bisection_locked(const fp_fabric *fab, const int *gbps, c
         igraph_vector_int_destroy(&edges);
         FP_FAIL(err, FP_ENOMEM, "bisection", "out of memory for %lld arcs", (long long)n_arcs);
     }
-    for (int64_t i = first; i < fab->n_link; i++) {
+    for (int64_t k = 0, last = -1; k < n_walk; k++) {
+        int64_t i = walk_at(&w, k);
         const fp_link *lk = &fab->link[i];
-        double c = link_down && link_down[i] ? 0.0 : (double)gbps[lk->boundary];
+        if (link_down && link_down[i])
+            continue;
+        double c = (double)gbps[lk->boundary];
         int64_t a = vertex_of(fab, lk->a), z = vertex_of(fab, lk->z);
-        if (same_pair(fab, first, i)) {
+        int dup = last >= 0 && same_ends(fab, last, i);
+        last = i;
+        if (dup) {
             VECTOR(cap)[e - 2] += c;
             VECTOR(cap)[e - 1] += c;
             continue;
@@ -277,11 +314,12 @@ static fp_status graph_components_locked(const fp_fabric *fab, const uint8_t *li
 }
 
 fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
-                              const int64_t *t_links, const uint8_t *link_down, double *out,
-                              fp_error *err)
+                              const int64_t *t_links, const uint8_t *link_down,
+                              const int64_t *links, int64_t n_links, double *out, fp_error *err)
 {
     ig_enter();
-    fp_status rc = graph_bisection_locked(fab, gbps, s_links, t_links, link_down, out, err);
+    fp_status rc = graph_bisection_locked(fab, gbps, s_links, t_links, link_down, links, n_links,
+                                          out, err);
     ig_leave();
     return rc;
 }

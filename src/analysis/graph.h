@@ -11,10 +11,11 @@
 /* Max flow from the source half to the sink half. s_links[l] / t_links[l]: NIC links of the
  * source / sink half on leaf l (l = 0-based over all leaves of all planes); link_down: NULL,
  * or 1 per link that is down (its capacity becomes 0). A link's capacity is gbps[its boundary]
- * (NIC links: gbps[0]). */
+ * (NIC links: gbps[0]). links: NULL for every switch-to-switch link, else the n_links of
+ * them the flow may use (a block of the fabric; link ids in increasing order). */
 fp_status fp__graph_bisection(const fp_fabric *fab, const int *gbps, const int64_t *s_links,
-                              const int64_t *t_links, const uint8_t *link_down, double *out,
-                              fp_error *err);
+                              const int64_t *t_links, const uint8_t *link_down,
+                              const int64_t *links, int64_t n_links, double *out, fp_error *err);
 
 /* Largest number of switches on a shortest path from any of the source leaves (device ids)
  * to any leaf: BFS over the switch graph. */

@@ -516,7 +516,8 @@ fp_status fp__analysis_fabric(fp_analysis **out, const fp_stages *st, fp_error *
     }
     m->bisection_gbps = (double)analytic;
     m->split_demand_gbps = (double)min64(m->split_endpoints[0], m->split_endpoints[1]) * g;
-    if ((rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, NULL, &m->bisection_maxflow_gbps,
+    if ((rc = fp__graph_bisection(fab, st->rs->gbps, s_links, t_links, NULL, NULL, 0,
+                                  &m->bisection_maxflow_gbps,
                                   err)) != FP_OK)
         goto out;
     m->full_bisection = m->bisection_gbps >= m->split_demand_gbps;
@@ -528,7 +529,8 @@ fp_status fp__analysis_fabric(fp_analysis **out, const fp_stages *st, fp_error *
         m->oversubscription[t - 1] = up > 0 ? (double)down * st->rs->gbps[t - 1] /
                                                    ((double)up * st->rs->gbps[t]) : 0;
     }
-    if ((rc = diameter(st, an, err)) != FP_OK || (rc = count_hops(st, an, err)) != FP_OK)
+    if ((rc = diameter(st, an, err)) != FP_OK || (rc = count_hops(st, an, err)) != FP_OK ||
+        (rc = fp__collectives_run(&an->coll, st, an, NULL, m->bisection_maxflow_gbps, err)) != FP_OK)
         goto out;
 out:
     free(s_links);

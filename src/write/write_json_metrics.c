@@ -25,8 +25,59 @@ void fp__json_reliability(cJSON *m, const fp_reliability *r)
     cJSON_AddNumberToObject(o, "units_without_mtbf", (double)r->units_without_mtbf);
 }
 
+/* One figure per collective (reduce-scatter's equals all-gather's). */
+static void per_collective(cJSON *r, const char *key, double all_reduce, double all_gather,
+                           double all_to_all)
+{
+    cJSON *a = cJSON_AddObjectToObject(r, key);
+    cJSON_AddNumberToObject(a, "all_reduce", all_reduce);
+    cJSON_AddNumberToObject(a, "all_gather", all_gather);
+    cJSON_AddNumberToObject(a, "reduce_scatter", all_gather);
+    cJSON_AddNumberToObject(a, "all_to_all", all_to_all);
+}
+
+/* The "collectives" object (docs/outputs.md): NCCL's alpha terms used, then a row per scope. */
+static void collectives_json(cJSON *parent, const fp_collectives *c)
+{
+    cJSON *o = cJSON_AddObjectToObject(parent, "collectives"), *arr, *m;
+    m = cJSON_AddObjectToObject(o, "alpha_us");
+    cJSON_AddNumberToObject(m, "ring_base", FP_NCCL_RING_BASE_US);
+    cJSON_AddNumberToObject(m, "ring_nvlink_step", FP_NCCL_RING_NVLINK_US);
+    cJSON_AddNumberToObject(m, "ring_net_step", FP_NCCL_RING_NET_US);
+    cJSON_AddNumberToObject(m, "tree_base", FP_NCCL_TREE_BASE_US);
+    cJSON_AddNumberToObject(m, "tree_nvlink_step", FP_NCCL_TREE_NVLINK_US);
+    cJSON_AddNumberToObject(m, "tree_net_step", FP_NCCL_TREE_NET_US);
+    arr = cJSON_AddArrayToObject(o, "scopes");
+    for (int i = 0; i < c->n_scopes; i++) {
+        const fp_collective_scope *s = &c->scope[i];
+        cJSON *r = cJSON_CreateObject(), *a;
+        cJSON_AddStringToObject(r, "scope", s->scope);
+        cJSON_AddStringToObject(r, "block", s->block);
+        cJSON_AddNumberToObject(r, "gpus", (double)s->gpus);
+        cJSON_AddNumberToObject(r, "servers", (double)s->servers);
+        cJSON_AddNumberToObject(r, "tiers_crossed", s->tiers_crossed);
+        cJSON_AddNumberToObject(r, "nic_gbps_per_gpu", s->nic_gbps);
+        a = cJSON_AddArrayToObject(r, "uplink_gbps_per_gpu");
+        for (int t = 0; t < s->tiers_crossed; t++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(s->uplink_gbps[t]));
+        cJSON_AddNumberToObject(r, "bisection_gbps_per_gpu", s->bisection_gbps);
+        cJSON_AddNumberToObject(r, "gbps_per_gpu", s->gbps);
+        per_collective(r, "busbw_gbyte_s", s->allreduce_busbw, s->allgather_busbw,
+                       s->alltoall_busbw);
+        per_collective(r, "algbw_gbyte_s", s->allreduce_algbw, s->allgather_algbw,
+                       s->alltoall_algbw);
+        a = cJSON_AddObjectToObject(r, "latency_us");
+        cJSON_AddNumberToObject(a, "ring_all_reduce", s->ring_allreduce_us);
+        cJSON_AddNumberToObject(a, "ring_all_gather", s->ring_allgather_us);
+        cJSON_AddNumberToObject(a, "ring_reduce_scatter", s->ring_allgather_us);
+        cJSON_AddNumberToObject(a, "tree_all_reduce", s->tree_allreduce_us);
+        cJSON_AddItemToArray(arr, r);
+    }
+}
+
 void fp__metrics_json(const fp_plan *plan, const fp_failure_report *f, cJSON *root)
 {
+    fp_collectives coll;
     const fp_metrics *mx = fp_plan_metrics(plan);
     cJSON *m = cJSON_AddObjectToObject(root, "metrics"), *arr, *o;
     cJSON_AddNumberToObject(m, "bisection_gbps", mx->bisection_gbps);
@@ -56,6 +107,8 @@ void fp__metrics_json(const fp_plan *plan, const fp_failure_report *f, cJSON *ro
         cJSON_AddItemToArray(arr, h);
     }
     fp__json_reliability(m, &mx->reliability);
+    if (fp_plan_collectives(&coll, plan, NULL, NULL) == FP_OK)
+        collectives_json(root, &coll);
 
     if (f == NULL)
         return;
@@ -81,4 +134,6 @@ void fp__metrics_json(const fp_plan *plan, const fp_failure_report *f, cJSON *ro
         cJSON_AddNumberToObject(o, "worst_zone", f->worst_zone + 1);
         cJSON_AddNumberToObject(o, "worst_zone_uplinks_remaining", f->worst_zone_uplinks);
     }
+    if (fp_plan_collectives(&coll, plan, f, NULL) == FP_OK)
+        collectives_json(o, &coll);
 }

@@ -268,6 +268,60 @@ static void section_metrics(FILE *f, const fp_plan *plan)
     fputs("</table></section>\n", f);
 }
 
+/* One table of expected collective bandwidth (docs/outputs.md): a row per placement scope,
+ * each cell a figure an acceptance test compares nccl-tests' output with. */
+static void collectives_table(FILE *f, const fp_collectives *c, const char *id)
+{
+    fprintf(f, "<table id=\"%s\"><tr><th>Scope</th><th>Block</th><th>GPUs</th><th>Servers</th>"
+               "<th>NIC Gb/s per GPU</th><th>Uplinks Gb/s per GPU, leaf up</th>"
+               "<th>Bisection Gb/s per GPU</th><th>B Gb/s per GPU</th>"
+               "<th>all-reduce busbw GB/s</th><th>all-gather, reduce-scatter busbw GB/s</th>"
+               "<th>all-to-all busbw GB/s</th><th>all-reduce algbw GB/s</th>"
+               "<th>ring all-reduce &alpha; &micro;s</th><th>tree all-reduce &alpha; &micro;s</th>"
+               "</tr>\n", id);
+    for (int i = 0; i < c->n_scopes; i++) {
+        const fp_collective_scope *r = &c->scope[i];
+        char a[64], b[64];
+        fprintf(f, "<tr data-scope=\"%s\"><td>%s</td><td>", r->scope, r->scope);
+        esc(f, r->block);
+        fprintf(f, "</td><td>%s</td><td>%s</td><td>%.1f</td><td>",
+                grouped(a, sizeof a, (double)r->gpus, 0),
+                grouped(b, sizeof b, (double)r->servers, 0),
+                r->nic_gbps);
+        for (int t = 0; t < r->tiers_crossed; t++)
+            fprintf(f, "%s%.1f", t ? " / " : "", r->uplink_gbps[t]);
+        if (r->tiers_crossed == 0)
+            fputs("-", f);
+        fprintf(f, "</td><td>%.1f</td><td>%.1f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
+                   "<td>%.2f</td><td>%.1f</td><td>%.1f</td></tr>\n",
+                r->bisection_gbps, r->gbps, r->allreduce_busbw, r->allgather_busbw,
+                r->alltoall_busbw, r->allreduce_algbw, r->ring_allreduce_us, r->tree_allreduce_us);
+    }
+    fputs("</table>\n", f);
+}
+
+static void section_collectives(FILE *f, const fp_plan *plan, const fp_write_options *o)
+{
+    fp_collectives c;
+    if (fp_plan_collectives(&c, plan, NULL, NULL) != FP_OK)
+        return;
+    fputs("<section><h2>Expected collective bandwidth</h2><p class=\"muted\">Ceilings for a job "
+          "confined to one block of each scope, by the nccl-tests definitions (busbw = algbw x "
+          "2(n-1)/n for all-reduce, x (n-1)/n for all-gather, reduce-scatter and all-to-all; "
+          "GB/s = 10<sup>9</sup> bytes/s) and NCCL's alpha terms (Simple protocol); "
+          "docs/metrics.md, \"Collectives\".</p>\n", f);
+    if (c.n_scopes == 0)
+        fputs("<p class=\"muted\">No scope holds two servers.</p>\n", f);
+    else
+        collectives_table(f, &c, "collectives");
+    if (o != NULL && o->failure != NULL &&
+        fp_plan_collectives(&c, plan, o->failure, NULL) == FP_OK && c.n_scopes > 0) {
+        fputs("<h3>With the failures of this what-if (the worst block of each scope)</h3>\n", f);
+        collectives_table(f, &c, "collectives-failure");
+    }
+    fputs("</section>\n", f);
+}
+
 static void section_tiers(FILE *f, const fp_plan *plan)
 {
     char a[64], b[64], c[64], ratio[32];
@@ -450,6 +504,7 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
             t.transceivers_per_gpu);
 
     section_metrics(f, plan);
+    section_collectives(f, plan, o);
     section_diagrams(f, plan, path, o);
     section_notes(f, plan);
     return page_end(f, "Figures from the catalog's estimates; see plan.json and plan.xlsx for "

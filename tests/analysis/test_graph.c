@@ -21,16 +21,28 @@ Test(graph, maxflow_between_two_leaves)
     fp_error err = { 0 };
     s[0] = 32;
     t[1] = 32;
-    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, NULL, &flow, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, NULL, NULL, 0, &flow, &err), FP_OK, "%s", err.msg);
     cr_expect_float_eq(flow, 12800.0, 1e-9);
     uint8_t *down = calloc((size_t)fab->n_link, 1);
     for (int i = 0; i < 8; i++)
         down[fab->boundary_base[1] + i] = 1;     /* leaf 0's uplinks come first */
-    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, down, &flow, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, down, NULL, 0, &flow, &err), FP_OK, "%s", err.msg);
     cr_expect_float_eq(flow, 9600.0, 1e-9);
     /* Nothing on one side: no flow. */
     int64_t none[64] = { 0 };
-    cr_assert_eq(fp__graph_bisection(fab, g400, s, none, NULL, &flow, &err), FP_OK);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, none, NULL, NULL, 0, &flow, &err), FP_OK);
+    cr_expect_float_eq(flow, 0.0, 1e-9);
+    /* Only the links listed: leaf 0's uplinks to spines 1-8 and all of leaf 1's (one link to
+     * each of the 32 spines): 8 leaf-spine-leaf paths x 400 = 3,200 Gb/s. An empty list leaves
+     * the leaves apart: 0. */
+    int64_t list[40], n = 0;
+    for (int i = 0; i < 8; i++)
+        list[n++] = fab->boundary_base[1] + i;
+    for (int i = 0; i < 32; i++)
+        list[n++] = fab->boundary_base[1] + 32 + i;
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, NULL, list, n, &flow, &err), FP_OK, "%s", err.msg);
+    cr_expect_float_eq(flow, 3200.0, 1e-9);
+    cr_assert_eq(fp__graph_bisection(fab, g400, s, t, NULL, list, 0, &flow, &err), FP_OK, "%s", err.msg);
     cr_expect_float_eq(flow, 0.0, 1e-9);
     free(down);
     fp_plan_free(p);
@@ -101,7 +113,7 @@ static double flow_of_order(const fp_plan *p, const int64_t *order)
             left -= s[l];
         }
     }
-    cr_assert_eq(fp__graph_bisection(fab, fp__plan_rspec(p)->gbps, s, t, NULL, &flow, &err), FP_OK, "%s",
+    cr_assert_eq(fp__graph_bisection(fab, fp__plan_rspec(p)->gbps, s, t, NULL, NULL, 0, &flow, &err), FP_OK, "%s",
                  err.msg);
     free(ep);
     free(s);

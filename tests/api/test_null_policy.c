@@ -257,6 +257,9 @@ Test(null_policy, metrics_h)
     EINVAL_(fp_plan_fail_network(NULL, plan, 0, &rep, NULL));
     EINVAL_(fp_plan_fail_network(&nf, NULL, 0, &rep, NULL));
     EINVAL_(fp_plan_fail_network(&nf, plan, 0, NULL, NULL));
+    fp_collectives coll;
+    EINVAL_(fp_plan_collectives(NULL, plan, NULL, NULL));
+    EINVAL_(fp_plan_collectives(&coll, NULL, NULL, NULL));
 }
 
 Test(null_policy, compare_h)

@@ -86,6 +86,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        "network %zu bisection grew: %g -> %g", i, nf.bisection_before_gbps,
                        nf.bisection_after_gbps);
         }
+        /* The table under the failures: the same scopes, none of them faster than as built. */
+        fp_collectives built, failed;
+        rc = fp_plan_collectives(&failed, plan, &r, &err);
+        fuzz_check_error(rc, &err);
+        FUZZ_CHECK(fp_plan_collectives(&built, plan, NULL, NULL) == FP_OK, "table as built");
+        FUZZ_CHECK(rc != FP_OK || failed.n_scopes == built.n_scopes, "scopes %d, as built %d",
+                   failed.n_scopes, built.n_scopes);
+        for (int k = 0; rc == FP_OK && k < failed.n_scopes; k++)
+            FUZZ_CHECK(failed.scope[k].gbps <= built.scope[k].gbps * (1 + 1e-9) + 1e-9,
+                       "scope %s grew: %g -> %g", built.scope[k].scope, built.scope[k].gbps,
+                       failed.scope[k].gbps);
         write_report(plan, &r);
     }
     free(text);
