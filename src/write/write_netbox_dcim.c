@@ -444,6 +444,11 @@ fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
         }
         if ((rc = each_module(plan, net, add_modules, w[net], err)) == FP_OK)
             add_cables(w[net], &v);
+        /* The modules and cables a network attached to another (uplink_to) has in that
+         * network's switches draw from those switches' power supplies. */
+        for (int64_t s = v.fab->servers; rc == FP_OK && net > 0 && s < v.fab->n_dev; s++)
+            if (fp__net_is_alias(v.fab, s))
+                w[v.fab->alias[s].net + 1][v.fab->alias[s].dev] += w[net][s];
     }
     if (rc == FP_OK)
         rc = fp__outbuf_open(&f, path, "device,name,maximum_draw,allocated_draw\n", err);
@@ -482,7 +487,7 @@ fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
         }
         for (int64_t s = v.fab->servers; s < v.fab->n_dev; s++) {
             int t = v.fab->dev[s].tier;
-            if (t < 1 || t > v.fab->tiers)
+            if (t < 1 || t > v.fab->tiers || fp__net_is_alias(v.fab, s))
                 continue;
             double part = v.rs->tier[t - 1].model.power_w;
             power_row(f, dev_name(name, sizeof name, plan, &v, s), part, part + w[net][s]);

@@ -241,7 +241,7 @@ fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *
         }
         for (int64_t s = nf->servers; s < nf->n_dev; s++) {
             int t = nf->dev[s].tier;
-            if (t >= 1 && t <= nf->tiers)
+            if (t >= 1 && t <= nf->tiers && !fp__net_is_alias(nf, s))
                 device_row(f, plan, k, s, roles[t], &types[t],
                            fp__switch_os(&ns->rs.tier[t - 1].model, NULL), site);
         }
@@ -315,7 +315,9 @@ void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan)
             fp__net_device_name(name, sizeof name, ns, nf, fp__plan_fabric(plan),
                                 fp__plan_rspec(plan), d);
             if (t > 0) {
-                fp__netbox_switch_rows(f, name, ns->name, cols, &ns->rs, &nf->size[t - 1], t, ib);
+                /* A switch of an attached tier is its own network's, with its interfaces. */
+                if (!fp__net_is_alias(nf, d))
+                    fp__netbox_switch_rows(f, name, ns->name, cols, &ns->rs, &nf->size[t - 1], t, ib);
                 continue;
             }
             /* A dual-homed Ethernet host's ports are the members of one LAG,
