@@ -27,6 +27,8 @@ static const format_name format_names[] = {
     { "floor", FP_WRITE_FLOOR },
     { "detail", FP_WRITE_DETAIL },
     { "ibnetdiscover", FP_WRITE_IBNET },
+    { "ptm", FP_WRITE_PTM },
+    { "cvt", FP_WRITE_CVT },
     { "slurm", FP_WRITE_SLURM },
     { "k8s", FP_WRITE_K8S },
     { "png", FP_WRITE_PNG },
@@ -82,9 +84,10 @@ static void plan_usage(FILE *f)
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
           "                      (or one of fabric, figure, floor, detail), ibnetdiscover,\n"
-          "                      slurm, k8s, png, all. all is every output but png,\n"
+          "                      ptm, cvt, slurm, k8s, png, all. all is every output but png,\n"
           "                      ibnetdiscover (the planned InfiniBand fabric for ibsim and\n"
-          "                      fabplan verify), slurm (topology.conf, topology-block.conf,\n"
+          "                      fabplan verify), ptm (topology.dot for Cumulus PTM), cvt\n"
+          "                      (cvt-p2p.xlsx for NVIDIA's Cable Validation Tool), slurm (topology.conf, topology-block.conf,\n"
           "                      topology.yaml for Slurm's topology/tree and topology/block)\n"
           "                      and k8s (k8s-node-labels.sh, kueue-topology.yaml). E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"

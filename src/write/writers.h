@@ -244,6 +244,27 @@ fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
                                      const fp_write_options *o, fp_error *err);
 fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
+/* Network k of the public index (0: the compute fabric) is InfiniBand (write_ibnet.c). */
+int fp__ib_net(const fp_plan *plan, int k);
+/* The HCA index (0-based, "mlx5_<i>") of port `port` of host dev of network k: a compute
+ * server's ports count from 0 over the InfiniBand networks in network order (the compute
+ * fabric's, then each later InfiniBand network's), an extra endpoint's over its port groups. */
+int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port);
+/* The ends of link `link` of network k as CVT's P2P sheet names ports: a host's HCA number from
+ * 1 (fp__ib_hca_index + 1); a switch's port number from 1, "cage/port" on a part with several
+ * ports per cage (QM9700: 1/1 .. 32/2), "port/lane" on a split port; into pa, pz (n bytes each). */
+void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz, size_t n);
+/* The cable checkers' files (write_verifiers.c): Cumulus PTM's topology.dot (every Ethernet
+ * network's links; fp__ptm_file_name returns 0 when the plan has none) and NVIDIA CVT's
+ * cvt-p2p.xlsx (a sheet per InfiniBand network; fp__cvt_file_name: 0 when none). */
+int fp__ptm_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n);
+fp_status fp__write_ptm_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+int fp__cvt_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n);
+fp_status fp__write_cvt_p2p(const fp_plan *plan, const char *path, const fp_write_options *o,
+                            fp_error *err);
 /* The Slurm topology files (write_sched.c): topology.conf (topology/tree), topology-block.conf
  * (topology/block, the NVLink domains: fp__slurm_block_file_name returns 0 when a domain is one
  * server) and topology.yaml (both). */
