@@ -73,12 +73,14 @@ typedef struct fp_device_info {
                                  a switch whose up side splits otherwise, or that has uplink ports,
                                  counts its down ports, then every port from the up side on) */
     const char *model;      /**< catalog id (borrowed) */
-    char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17" */
+    char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17"
+                                 (servers: spec cluster.server_names, at most 47 characters) */
     int owner;              /**< the network whose device it is (fabplan.h's index: 0 the compute
-                                 fabric): the network asked for, or the other network a
-                                 network's device stands for (a host that is a switch's
-                                 management port; a switch of a top tier attached to another
-                                 network, spec uplink_to), which counts, places and prices it */
+                                 fabric), which counts, places and prices it: the network asked
+                                 for, or the one a network's device stands for (a compute
+                                 server: 0; a host that is a switch's management port, and a
+                                 switch of a top tier attached to another network, spec
+                                 uplink_to: that switch's network) */
 } fp_device_info;
 
 /** One link (filled by fp_plan_link). a is the lower end, z the upper end. */

@@ -37,10 +37,10 @@ static const format_name format_names[] = {
 #define N_FORMAT_NAMES (sizeof format_names / sizeof format_names[0])
 #define DIAGRAM_BITS (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)
 
-static void list_format_names(FILE *f)
+void cli_format_names(FILE *f, const char *sep)
 {
     for (size_t k = 0; k < N_FORMAT_NAMES; k++)
-        fprintf(f, "%s%s", k ? ", " : "", format_names[k].name);
+        fprintf(f, "%s%s", k ? sep : "", format_names[k].name);
 }
 
 /* "json,links,xlsx" -> FP_WRITE_* bits; 0 (message printed) when a name is unknown or empty. */
@@ -58,7 +58,7 @@ static unsigned parse_formats(const char *list)
         if (k == N_FORMAT_NAMES) {
             fprintf(stderr, "fabplan: --formats: unknown output \"%.*s\" in \"%s\"; expected a comma "
                             "list of: ", (int)len, p, list);
-            list_format_names(stderr);
+            cli_format_names(stderr, ", ");
             fputc('\n', stderr);
             return 0;
         }
@@ -326,7 +326,7 @@ static int plan_option(int argc, char **argv, int *i, plan_opts *po)
         const char *v = argv[*i][9] == '=' ? argv[*i] + 10 : *i + 1 < argc ? argv[++*i] : NULL;
         if (v == NULL) {
             fprintf(stderr, "fabplan: --formats needs a comma list of: ");
-            list_format_names(stderr);
+            cli_format_names(stderr, ", ");
             fputc('\n', stderr);
             return -1;
         }

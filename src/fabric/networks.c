@@ -331,6 +331,15 @@ static const fp_net_extra *extra_of(const fp_net_spec *ns, int64_t dev, int64_t 
     return NULL;
 }
 
+int fp__net_endpoint(const fp_net_spec *ns, int64_t dev, int64_t *first)
+{
+    int64_t unit = 0;
+    int grp = 0;
+    const fp_net_extra *x = dev >= ns->servers ? extra_of(ns, dev, &unit, &grp) : NULL;
+    *first = x ? dev - grp : dev;
+    return x ? (int)(x - ns->extra) : -1;
+}
+
 char *fp__net_device_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
                           const fp_fabric *cfab, const fp_rspec *crs, int64_t dev)
 {
@@ -490,7 +499,7 @@ static fp_status name_clash(const fp_nets *nets, const fp_fabric *nfab, int k, i
 fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
                                const fp_fabric *cfab, const fp_rspec *crs, fp_error *err)
 {
-    if (nets->n == 0)
+    if (nets->n == 0 && !crs->server_names.given)
         return FP_OK;
     size_t total = (size_t)cfab->n_dev, slots = 16;
     for (int k = 0; k < nf->n; k++)
@@ -503,12 +512,25 @@ fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
     int prev = 0, r = 0;
     if (s.at == NULL || s.owner == NULL)
         r = -1;
-    for (int64_t d = 0; r == 0 && d < cfab->n_dev; d++)
-        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, d), -1, &prev);
-    /* The compute fabric's own names are unique by construction; a repeat there is not the
-     * networks' to report. */
-    if (r == -2)
-        r = 0;
+    int64_t cd = 0;
+    for (; r == 0 && cd < cfab->n_dev; cd++)
+        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, cd), -1, &prev);
+    /* The compute fabric's names repeat only through cluster.server_names (servers come
+     * first: the second device is a server, or a switch a server is named as). */
+    if (r == -2 && cfab->dev[cd - 1].tier == 0)
+        rc = fp__error_set(err, FP_EINVAL, "/cluster/server_names",
+                           "/cluster/server_names: \"%s\" gives server %lld the name \"%s\" of an "
+                           "earlier server; the cable sheets, NetBox and the schedulers need one "
+                           "name per device: expected a template whose fields stand apart (a "
+                           "non-digit between {su} and {n}) or {i}",
+                           crs->server_names.source, (long long)cd, name);
+    else if (r == -2)
+        rc = fp__error_set(err, FP_EINVAL, "/cluster/server_names",
+                           "/cluster/server_names: \"%s\" names a server \"%s\", the name of a "
+                           "%s switch; the cable sheets, NetBox and the schedulers need one name "
+                           "per device: expected a template that makes no switch's name",
+                           crs->server_names.source, name,
+                           fp__tier_role(cfab->dev[cd - 1].tier, cfab->tiers));
     for (int k = 0; r == 0 && k < nf->n; k++) {
         const fp_net_spec *ns = &nets->net[k];
         const fp_fabric *nfab = &nf->fab[k];
