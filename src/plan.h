@@ -65,11 +65,10 @@ const char *fp__net_read_port(const fp_net_read *v, int64_t d, int port, char *b
  * FP_STAGE_LAYOUT for the compute fabric and FP_STAGE_CABLING for a network. */
 int64_t fp__net_read_rack(const fp_net_read *v, int64_t d, int *u);
 /* The device of the NetBox set, the rack elevation and the power budget that device d of the
- * network is: *owner_net and the return value its network and device index. A host that is
- * another network's device (a compute server, a switch's management port) is that device, and so
- * is a switch of a tier attached to another network (uplink_to): that network's switch; a
- * port group of a multi-port extra endpoint is the endpoint's first group; any other device
- * is itself. */
+ * network is: *owner_net and the return value its network and device index. A device that is
+ * another network's (fp_host_alias: a switch's management port, or any other) or a compute
+ * server is that device; a port group of a multi-port extra endpoint is the endpoint's first
+ * group; any other device is itself. */
 int64_t fp__net_read_owner(const fp_net_read *v, int64_t d, size_t *owner_net);
 
 /* Network k as a failure what-if reads it (plan.c). */

@@ -281,12 +281,13 @@ int64_t fp__net_read_rack(const fp_net_read *v, int64_t d, int *u)
 int64_t fp__net_read_owner(const fp_net_read *v, int64_t d, size_t *owner_net)
 {
     *owner_net = v->net;
-    if (v->ns != NULL && fp__net_is_alias(v->fab, d)) {
-        /* A switch's management port, or a switch of a tier attached to another network. */
+    if (v->ns == NULL)
+        return d;
+    if (fp__net_is_alias(v->fab, d)) {
         *owner_net = (size_t)(v->fab->alias[d].net + 1);
         return v->fab->alias[d].dev;
     }
-    if (v->ns == NULL || d >= v->fab->servers)
+    if (d >= v->fab->servers)
         return d;
     if (d < v->ns->servers) {
         *owner_net = 0;

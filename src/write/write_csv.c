@@ -42,9 +42,7 @@ int fp__csv_plain_names(const fp_plan *plan)
     return 1;
 }
 
-/* 1 when the names of network v never need CSV quoting: the compute fabric's, checked once
- * (fp__csv_plain_names); a network's are checked field by field. */
-static int plain_names(const fp_net_read *v)
+int fp__csv_plain_net(const fp_net_read *v)
 {
     return v->ns == NULL && fp__csv_plain_names(v->plan);
 }
@@ -57,7 +55,7 @@ static void net_links(fp_outbuf *ob, const fp_net_read *v, int network_col,
                       const fp_write_options *o, int64_t *done, int64_t total)
 {
     const fp_fabric *fab = v->fab;
-    const int plain = plain_names(v);
+    const int plain = fp__csv_plain_net(v);
     char row[64], speed[FP_MAX_TIERS + 1][16], bn[FP_MAX_TIERS + 1][32];
     char dev[160], port[FP_PORT_NAME_MAX + 32];
     size_t speed_len[FP_MAX_TIERS + 1], prefix_len = strlen(v->id_prefix);

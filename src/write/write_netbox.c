@@ -334,11 +334,13 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
         for (size_t d = 0; d < n; d++) {
             const int t = fab->dev[d].tier;
             size_t dl, pl;
+            size_t on;
             const char *dev = fp__net_read_dev(&v, (int64_t)d, name, sizeof name, &dl);
+            /* Another network's switch has its ports listed by its own network. */
+            if (t > 0 && (fp__net_read_owner(&v, (int64_t)d, &on) != (int64_t)d || on != net))
+                continue;
             if (t == 0)
                 fp__netbox_host_rows(f, &c, &v, (int64_t)d, dev, dl);
-            else if (fp__net_is_alias(fab, (int64_t)d))
-                ;       /* a switch of an attached tier (uplink_to): its network lists its ports */
             else if (!uniform_ports(fab, rs, t))
                 fp__netbox_switch_rows(f, &c, dev, dl, rs, &fab->size[t - 1], t, ib);
             else

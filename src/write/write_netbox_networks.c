@@ -132,6 +132,8 @@ int fp__nb_kind(const fp_net_read *v, int i, fp_nb_kind *k)
         const int t = i - hosts + 1;
         const fp_part *m = &v->rs->tier[t - 1].model;
         const char *os = fp__switch_os(m, NULL);
+        if (fp__net_is_alias(v->fab, v->fab->tier_base[t]))
+            return 0;       /* a tier of another network's switches: listed there */
         snprintf(k->role, sizeof k->role, "%s%s", v->id_prefix, fp__tier_role(t, v->fab->tiers));
         k->color = v->ns ? color_of(v->ns) : tier_color[t <= FP_MAX_TIERS ? t : 0];
         fp__netbox_switch_type(&k->type, m);

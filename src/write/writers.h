@@ -20,6 +20,9 @@ fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failu
  * id. Decided once per document, so the writers copy those columns as they are instead of
  * scanning each field (write_csv.c). */
 int fp__csv_plain_names(const fp_plan *plan);
+/* fp__csv_plain_names for network v's rows: the compute fabric's names, decided once; a
+ * network's names are checked field by field (0). */
+int fp__csv_plain_net(const fp_net_read *v);
 /* A CSV field: copied as it is when plain (known safe), else written by the cell writer. */
 static inline void fp__outbuf_field_n(fp_outbuf *ob, const char *s, size_t n, int plain)
 {

@@ -1821,3 +1821,72 @@ Test(netbox, switch_management_interfaces_are_mgmt_only)
     fp_catalog_free(cat);
     fp_plan_free(p);
 }
+
+/* Issue 30's "the counts in NetBox equal the plan's", on dgx-h100-4su-networks, each derived from
+ * the plan's own getters (not the NetBox writer):
+ * - devices: every rack's devices (fp_plan_rack: servers, switches and extra endpoints of every
+ *   network; a 0U endpoint stands in its rack too), one power port each;
+ * - interfaces: every device's logical ports on every network (fp_plan_net_device .ports: a
+ *   host's ports on the network, a switch's every port, used or spare), plus one LAG per host of
+ *   a dual-homed Ethernet network (its two ports bonded);
+ * - cables: one NetBox cable per link, every network's (fp_plan_net_link_count);
+ * - modules: the BOM's transceivers in service, every network's;
+ * - locations: the halls and the (hall, row) pairs of the racks. */
+Test(netbox, networks_preset_counts_equal_the_plan)
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    long cables = check_netbox_counts(p, &(net_counts){ 0 });
+    long devices = 0, ports = 0, lags = 0, links = 0, bom = 0, halls = 0, rows = 0;
+    int last_h = 0, last_r = 0;
+    for (size_t r = 0; r < fp_plan_rack_count(p); r++) {
+        fp_rack_info ri;
+        cr_assert_eq(fp_plan_rack(p, r, &ri, NULL), FP_OK);
+        devices += (long)ri.devices;
+        halls += ri.hall != last_h;
+        rows += ri.hall != last_h || ri.row != last_r;
+        last_h = ri.hall;
+        last_r = ri.row;
+    }
+    for (size_t net = 0; net < fp_plan_net_count(p); net++) {
+        int lag_hosts = 0;
+        if (net > 0) {
+            fp_network_info ni;
+            cr_assert_eq(fp_plan_network(p, net - 1, &ni, NULL), FP_OK);
+            lag_hosts = ni.dual_homed && strcmp(ni.pair_name, "MLAG pair") == 0;
+        }
+        for (size_t d = 0; d < fp_plan_net_device_count(p, net); d++) {
+            fp_device_info di;
+            cr_assert_eq(fp_plan_net_device(p, net, d, &di, NULL), FP_OK);
+            if (di.tier > 0 && di.owner != (int)net)
+                continue;   /* another network's switch (uplink_to): its ports are listed there */
+            ports += di.ports;
+            lags += lag_hosts && di.tier == 0;
+        }
+        links += (long)fp_plan_net_link_count(p, net);
+        for (size_t i = 0; i < fp_plan_net_bom_count(p, net); i++) {
+            fp_bom_line l;
+            cr_assert_eq(fp_plan_net_bom_line(p, net, i, &l, NULL), FP_OK);
+            bom += l.kind == FP_BOM_TRANSCEIVER && !l.spare ? l.quantity : 0;
+        }
+    }
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    static const char *const files[] = { "netbox-devices.csv", "netbox-power-ports.csv",
+                                         "netbox-interfaces.csv", "netbox-modules.csv",
+                                         "netbox-locations.csv" };
+    long rows_of[5];
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        csv_file c = csv_load(path);
+        rows_of[i] = c.n - 1;
+        csv_free(&c);
+    }
+    cr_expect_eq(rows_of[0], devices, "%ld devices, the racks hold %ld", rows_of[0], devices);
+    cr_expect_eq(rows_of[1], devices, "%ld power ports, %ld devices", rows_of[1], devices);
+    cr_expect_eq(rows_of[2], ports + lags, "%ld interfaces, the plan %ld ports + %ld LAGs",
+                 rows_of[2], ports, lags);
+    cr_expect_eq(cables, links, "%ld cables, %ld links", cables, links);
+    cr_expect_eq(rows_of[3], bom, "%ld modules, the BOM %ld transceivers", rows_of[3], bom);
+    cr_expect_eq(rows_of[4], halls + rows, "%ld locations, %ld halls + %ld rows", rows_of[4], halls, rows);
+    fp_plan_free(p);
+}
