@@ -28,17 +28,19 @@ fp_status fp_spec_validate(const fp_spec *spec, const fp_catalog *cat, fp_error 
     fp_rspec rs;
     fp_fabric fab;
     fp_nets nets;
-    fp_net_fabrics nf;
+    fp_net_fabrics nf = { NULL, 0 };
     fp_status rc = resolve_and_size(&rs, &fab, spec, cat, err);
     if (rc != FP_OK)
         return rc;
     /* The other networks are checked and sized too (built, as sizing needs the builder's
-     * notes of what fits, then dropped). The compute fabric is built only when there is one:
-     * a network's endpoint counts may follow its switches, and device names repeat only
-     * through a network. */
-    if ((rc = fp__nets_open(&nets, spec, err)) == FP_OK && nets.in_spec > 0 &&
+     * notes of what fits, then dropped). The compute fabric is built only when there is one
+     * or the spec names the servers: a network's endpoint counts may follow its switches, and
+     * device names repeat only through a network or cluster.server_names. */
+    if ((rc = fp__nets_open(&nets, spec, err)) == FP_OK &&
+        (nets.in_spec > 0 || rs.server_names.given) &&
         (rc = fp__clos_build(&fab, &rs, err)) == FP_OK) {
-        if ((rc = fp__nets_build(&nf, &nets, spec, &rs, &fab, cat, err)) == FP_OK)
+        if ((rc = fp__server_names_check(&fab, &rs, err)) == FP_OK &&
+            (rc = fp__nets_build(&nf, &nets, spec, &rs, &fab, cat, err)) == FP_OK)
             rc = fp__nets_check_names(&nets, &nf, &fab, &rs, err);
         fp__fabric_free(&fab);
         fp__net_fabrics_free(&nf);
@@ -221,6 +223,7 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
     memset(&tg, 0, sizeof tg);
     if (STAGE("spec", 0.0) || (rc = resolve_and_size(&plan->rs, &plan->fab, spec, cat, err)) != FP_OK ||
         STAGE("fabric", 0.01) || (rc = fp__clos_build(&plan->fab, &plan->rs, err)) != FP_OK ||
+        (rc = fp__server_names_check(&plan->fab, &plan->rs, err)) != FP_OK ||
         (rc = fp__nets_open(&plan->nets, spec, err)) != FP_OK ||
         (rc = fp__nets_build(&plan->net_fab, &plan->nets, spec, &plan->rs, &plan->fab, cat,
                              err)) != FP_OK ||
@@ -255,6 +258,9 @@ fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog 
         if ((rc = build_cabling(plan, err)) != FP_OK)
             goto fail;
         plan->stages |= FP_STAGE_CABLING;
+        /* Today's names (and the networks' own) keep every label well within its field. */
+        if (plan->rs.server_names.given && (rc = fp__plan_labels_check(plan, err)) != FP_OK)
+            goto fail;
     }
     if (want & FP_STAGE_BOM) {
         if (STAGE("bom", 0.91) || (rc = build_bom(plan, &tg, grow, err)) != FP_OK)

@@ -33,6 +33,41 @@ const fp_net_place *fp__plan_net_place(const fp_plan *plan);
 const fp_racks *fp__plan_racks(const fp_plan *plan);
 /* Each network's layout (compute racks, then the management racks), cabling and parts. */
 const fp_net_phys *fp__plan_net_phys(const fp_plan *plan);
+/* Network net of the public index (fabplan.h: 0 the compute fabric, k >= 1 the spec's network
+ * k - 1) as the writers read it: the same fields for every network, so a writer has one loop
+ * over networks 0 .. fp_plan_net_count - 1 and one row builder. The names are the ones
+ * fp_plan_net_device and fp_plan_net_link give (they are built by the functions below). */
+typedef struct fp_net_read {
+    const fp_plan *plan;
+    size_t net;
+    const fp_fabric *fab;
+    const fp_rspec *rs;
+    const fp_net_spec *ns;      /* the spec's entry; NULL for the compute fabric */
+    const fp_cabling *cab;      /* NULL without FP_STAGE_CABLING */
+    const char *label;          /* fp__plan_net_label: "compute" or the network's name */
+    char id_prefix[FP_NET_NAME_MAX + 2]; /* before a link id: "" or "<name>-" (links.csv) */
+    int64_t cable_base;         /* cable ids "C%07lld" of the first link's number after it */
+    int dual_homed;             /* hosts' ports on the two leaves of a pair (ns->dual_homed) */
+    int host_ports;             /* ports of each host (fp_device_info.ports of a tier-0 device) */
+} fp_net_read;
+fp_net_read fp__plan_net_read(const fp_plan *plan, size_t net);
+/* Device d of the network: its name (borrowed from the plan's name table, or formatted into
+ * buf of n bytes: a network's host that is another network's device, a compute server or a
+ * switch's management port, is named as that device), its length in *len (may be NULL). */
+const char *fp__net_read_dev(const fp_net_read *v, int64_t d, char *buf, size_t n, size_t *len);
+/* Port `port` of device d, named as links.csv names it, the same way. */
+const char *fp__net_read_port(const fp_net_read *v, int64_t d, int port, char *buf, size_t n,
+                              size_t *len);
+/* Where device d stands: its rack (fp_plan_rack's index; -1 when none) and lowest U. Needs
+ * FP_STAGE_LAYOUT for the compute fabric and FP_STAGE_CABLING for a network. */
+int64_t fp__net_read_rack(const fp_net_read *v, int64_t d, int *u);
+/* The device of the NetBox set, the rack elevation and the power budget that device d of the
+ * network is: *owner_net and the return value its network and device index. A device that is
+ * another network's (fp_host_alias: a switch's management port, or any other) or a compute
+ * server is that device; a port group of a multi-port extra endpoint is the endpoint's first
+ * group; any other device is itself. */
+int64_t fp__net_read_owner(const fp_net_read *v, int64_t d, size_t *owner_net);
+
 /* Network k as a failure what-if reads it (plan.c). */
 fp_net_view fp__plan_net_view(const fp_plan *plan, int k);
 

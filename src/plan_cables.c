@@ -314,6 +314,56 @@ static void fill_cable_labels(fp_cable_info *out, const end_len *la, const end_l
     }
 }
 
+/* The length the hub's (A's) full label needs, not cut: "<id> <A end> >" and " <leg>" for each
+ * leg. A straight or twin-port cable's labels name two ends of at most 23 + 47 + 63 characters
+ * each, so they always fit; only a splitter's hub label can grow beyond the field. */
+static size_t hub_label_need(const fp_cable_info *out, const end_len *la, const end_len *lz)
+{
+    size_t k = strlen(out->id) + 1 + la->loc + 1 + la->dev + 1 + la->port + 2;
+    for (int z = 0; z < out->n_z; z++)
+        k += 1 + lz[z].loc + 1 + lz[z].dev + 1 + lz[z].port;
+    return k;
+}
+
+fp_status fp__plan_labels_check(const fp_plan *plan, fp_error *err)
+{
+    fp_cable_info c, first;
+    end_len la, lz[FP_MAX_LEGS];
+    const int64_t cap = (int64_t)sizeof c.a.label - 1;
+    int64_t first_need = 0, fit = INT64_MAX;    /* the longest names every hub label holds */
+    first.id[0] = '\0';
+    for (int net = -1; net < plan->nets.n; net++) {
+        cable_view v = net < 0 ? compute_view(plan) : net_view(plan, net);
+        for (int64_t i = 0; i < v.cab->n_cable; i++) {
+            const fp_cable *cb = &v.cab->cable[i];
+            if (cb->kind != FP_CABLE_SPLIT)
+                continue;
+            memset(&c, 0, sizeof c);
+            fill_cable_head(&v, (size_t)i, &c);
+            fill_cable_ends(&v, cb, &c, &la, lz);
+            int64_t need = (int64_t)hub_label_need(&c, &la, lz), longest = 0;
+            for (int z = 0; z < c.n_z; z++)
+                longest = (int64_t)lz[z].dev > longest ? (int64_t)lz[z].dev : longest;
+            /* each leg's name shorter (or longer) by the excess (room) shared over the legs */
+            int64_t d = need - cap, share = d > 0 ? (d + c.n_z - 1) / c.n_z : -(-d / c.n_z);
+            if (longest - share < fit)
+                fit = longest - share;
+            if (need > cap && first.id[0] == '\0') {
+                first = c;
+                first_need = need;
+            }
+        }
+    }
+    if (first.id[0] == '\0')
+        return FP_OK;
+    FP_FAIL(err, FP_EINVAL, "/cluster/server_names",
+            "/cluster/server_names: \"%s\" makes the label of cable %s at its hub (%s %s, %d "
+            "legs) %lld characters, more than the %lld a cable label holds, and a label never "
+            "loses a character: expected server names of at most %lld characters",
+            plan->rs.server_names.source, first.id, first.a.device_name, first.a.port, first.n_z,
+            (long long)first_need, (long long)cap, (long long)(fit > 0 ? fit : 0));
+}
+
 static void fill_cable(const cable_view *v, size_t i, fp_cable_info *out)
 {
     end_len la, lz[FP_MAX_LEGS];

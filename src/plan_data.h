@@ -44,6 +44,10 @@ void fp__target_free(fp_target *tg);
 /* Price the links the fabric's notes count (beyond need, the other spread) at this plan's
  * average cost of modules and cable per link; into plan->cost_note. */
 void fp__cost_note(fp_plan *plan);
+/* FP_EINVAL at /cluster/server_names when a cable's full label (fp_cable_end.label: a splitter's
+ * hub names every leg's server) would be longer than the label holds: labels never lose a
+ * character (plan_cables.c). Only straight and twin-port cables otherwise: those always fit. */
+fp_status fp__plan_labels_check(const fp_plan *plan, fp_error *err);
 
 /* The built stages as the analysis reads them. */
 fp_stages fp__plan_stages(const fp_plan *plan);

@@ -20,6 +20,7 @@ fp_status fp__target_build(fp_target *tg, const fp_rspec *rs, const fp_fabric *s
                                          rs->phys.spare_servers - 1e-9);
     fp__clos_keep_sizing(&tg->fab, sized);
     if ((rc = fp__clos_build(&tg->fab, &tg->rs, err)) != FP_OK ||
+        (rc = fp__server_names_check(&tg->fab, &tg->rs, err)) != FP_OK ||
         (rc = fp__layout_build(&tg->lay, &tg->fab, &tg->rs, err)) != FP_OK)
         fp__target_free(tg);
     return rc;

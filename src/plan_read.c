@@ -214,6 +214,90 @@ static net_ref net_ref_of(const fp_plan *plan, size_t net)
     return (net_ref){ &plan->net_fab.fab[net - 1], &ns->rs, ns };
 }
 
+fp_net_read fp__plan_net_read(const fp_plan *plan, size_t net)
+{
+    fp_net_read v;
+    net_ref r = net_ref_of(plan, net);
+    memset(&v, 0, sizeof v);
+    v.plan = plan;
+    v.net = net;
+    v.fab = r.f;
+    v.rs = r.rs;
+    v.ns = r.ns;
+    v.label = fp__plan_net_label(plan, net);
+    v.host_ports = r.ns ? r.ns->ports : r.rs->nics_per_server * r.rs->nic.ports;
+    if (r.ns) {
+        snprintf(v.id_prefix, sizeof v.id_prefix, "%s-", r.ns->name);
+        v.dual_homed = r.ns->dual_homed;
+        v.cable_base = fp__link_numbers(&plan->fab);
+        for (size_t j = 0; j + 1 < net; j++)
+            v.cable_base += plan->net_fab.fab[j].n_link;
+    }
+    if (plan->stages & FP_STAGE_CABLING)
+        v.cab = net == 0 ? &plan->cab : &plan->net_phys.cab[net - 1];
+    return v;
+}
+
+const char *fp__net_read_dev(const fp_net_read *v, int64_t d, char *buf, size_t n, size_t *len)
+{
+    const fp_plan *plan = v->plan;
+    if (v->ns == NULL) {
+        if (len)
+            *len = fp__dev_name_len(&plan->names, d);
+        return fp__dev_name(&plan->names, d);
+    }
+    fp__net_device_name(buf, n, v->ns, v->fab, &plan->fab, &plan->rs, d);
+    if (len)
+        *len = strlen(buf);
+    return buf;
+}
+
+const char *fp__net_read_port(const fp_net_read *v, int64_t d, int port, char *buf, size_t n,
+                              size_t *len)
+{
+    size_t k;
+    const char *t = v->ns ? NULL : fp__port_text(&v->plan->names, v->fab, d, port, &k);
+    if (t == NULL) {
+        t = v->ns ? fp__net_port_name(buf, n, v->ns, v->fab, d, port)
+                  : fp__port_name(buf, n, v->fab, v->rs, d, port);
+        k = strlen(t);
+    }
+    if (len)
+        *len = k;
+    return t;
+}
+
+int64_t fp__net_read_rack(const fp_net_read *v, int64_t d, int *u)
+{
+    const fp_plan *plan = v->plan;
+    if (v->ns == NULL) {
+        *u = plan->lay.dev_u[d];
+        return plan->lay.dev_rack[d];
+    }
+    *u = plan->net_place.dev_u[v->net - 1][d];
+    return plan->net_place.dev_rack[v->net - 1][d];
+}
+
+int64_t fp__net_read_owner(const fp_net_read *v, int64_t d, size_t *owner_net)
+{
+    *owner_net = v->net;
+    if (v->ns == NULL)
+        return d;
+    if (fp__net_is_alias(v->fab, d)) {
+        *owner_net = (size_t)(v->fab->alias[d].net + 1);
+        return v->fab->alias[d].dev;
+    }
+    if (d >= v->fab->servers)
+        return d;
+    if (d < v->ns->servers) {
+        *owner_net = 0;
+        return d;
+    }
+    int64_t first;
+    fp__net_endpoint(v->ns, d, &first);
+    return first;
+}
+
 /* The network and item a per-network getter was asked for, and its *out zeroed: FP_EINVAL
  * (naming the getter) when the network, the item or an argument is not there. */
 static fp_status net_item(const fp_plan *plan, size_t net, size_t i, void *out, size_t out_size,
@@ -252,17 +336,21 @@ fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i, fp_devic
     out->su = d->su;
     out->rail = d->rail;
     out->index = d->index;
+    fp_net_read v = fp__plan_net_read(plan, net);
     if (d->tier == 0) {
-        out->ports = n.ns ? n.ns->ports : n.rs->nics_per_server * n.rs->nic.ports;
+        out->ports = v.host_ports;
         out->model = n.rs->nic.id;
     } else {
         out->ports = fp__switch_ports(f, n.rs, d->tier - 1);
         out->model = n.rs->tier[d->tier - 1].model.id;
     }
-    if (n.ns)
-        fp__net_device_name(out->name, sizeof out->name, n.ns, f, &plan->fab, &plan->rs, (int64_t)i);
-    else
-        fp__device_name(out->name, sizeof out->name, f, n.rs, (int64_t)i);
+    size_t len;
+    const char *name = fp__net_read_dev(&v, (int64_t)i, out->name, sizeof out->name, &len);
+    if (name != out->name) {
+        len = len < sizeof out->name ? len : sizeof out->name - 1;
+        memcpy(out->name, name, len);
+        out->name[len] = '\0';
+    }
     return FP_OK;
 }
 
@@ -274,6 +362,18 @@ size_t fp_plan_device_count(const fp_plan *plan)
 fp_status fp_plan_device(const fp_plan *plan, size_t i, fp_device_info *out, fp_error *err)
 {
     return fp_plan_net_device(plan, 0, i, out, err);
+}
+
+/* Port `port` of device d of network v, named by fp__net_read_port, into buf (n bytes). */
+static void copy_name(char *buf, size_t n, const fp_net_read *v, int64_t d, int port)
+{
+    size_t len;
+    const char *t = fp__net_read_port(v, d, port, buf, n, &len);
+    if (t != buf) {
+        len = len < n ? len : n - 1;
+        memcpy(buf, t, len);
+        buf[len] = '\0';
+    }
 }
 
 size_t fp_plan_net_link_count(const fp_plan *plan, size_t net)
@@ -295,13 +395,9 @@ fp_status fp_plan_net_link(const fp_plan *plan, size_t net, size_t i, fp_link_in
     out->z = l->z;
     out->a_port = l->a_port;
     out->z_port = l->z_port;
-    if (n.ns) {
-        fp__net_port_name(out->a_port_name, sizeof out->a_port_name, n.ns, f, l->a, l->a_port);
-        fp__net_port_name(out->z_port_name, sizeof out->z_port_name, n.ns, f, l->z, l->z_port);
-    } else {
-        fp__port_name(out->a_port_name, sizeof out->a_port_name, f, n.rs, l->a, l->a_port);
-        fp__port_name(out->z_port_name, sizeof out->z_port_name, f, n.rs, l->z, l->z_port);
-    }
+    fp_net_read v = fp__plan_net_read(plan, net);
+    copy_name(out->a_port_name, sizeof out->a_port_name, &v, l->a, l->a_port);
+    copy_name(out->z_port_name, sizeof out->z_port_name, &v, l->z, l->z_port);
     out->gbps = n.rs->gbps[l->boundary];
     out->boundary = l->boundary;
     out->plane = l->plane;

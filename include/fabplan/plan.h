@@ -73,7 +73,8 @@ typedef struct fp_device_info {
                                  a switch whose up side splits otherwise, or that has uplink ports,
                                  counts its down ports, then every port from the up side on) */
     const char *model;      /**< catalog id (borrowed) */
-    char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17" */
+    char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17"
+                                 (servers: spec cluster.server_names, at most 47 characters) */
 } fp_device_info;
 
 /** One link (filled by fp_plan_link). a is the lower end, z the upper end. */

@@ -49,9 +49,18 @@ extern "C" {
  *  keys from fp_write_options.k8s_labels) and kueue-topology.yaml (Kueue's Topology: those
  *  labels coarse to fine, then kubernetes.io/hostname). */
 #define FP_WRITE_K8S 0x80000u
+/** Cumulus PTM's topology.dot (on request): every link of every Ethernet network of the plan,
+ *  one edge `"device":"port" -- "device":"port"` each, for ptmd's LLDP check (nothing when the
+ *  plan has no Ethernet network). */
+#define FP_WRITE_PTM 0x100000u
+/** NVIDIA UFM Cable Validation Tool's P2P file cvt-p2p.xlsx (on request): a sheet per InfiniBand
+ *  network, a row per link with each end's rack, U, name and port (nothing when the plan has
+ *  no InfiniBand network). */
+#define FP_WRITE_CVT 0x200000u
 #define FP_WRITE_ALL 0xffffffffu
 /** The documents only written on request (not in FP_WRITE_DEFAULT). */
-#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET | FP_WRITE_SLURM | FP_WRITE_K8S)
+#define FP_WRITE_ON_REQUEST (FP_WRITE_PNG | FP_WRITE_IBNET | FP_WRITE_SLURM | FP_WRITE_K8S | \
+                             FP_WRITE_PTM | FP_WRITE_CVT)
 /** What FP_WRITE_OPTIONS_INIT writes: everything but the PNG copies and the on-request exports
  *  (InfiniBand, Slurm, Kubernetes). */
 #define FP_WRITE_DEFAULT (FP_WRITE_ALL & ~FP_WRITE_ON_REQUEST)

@@ -25,7 +25,10 @@ _fabplan()
         --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return 0 ;;
         --labels) COMPREPLY=($(compgen -W "plain tia606" -- "$cur")); return 0 ;;
         --formats)
-            COMPREPLY=($(compgen -W "json links cables bom xlsx labels netbox topology avd report diagrams fabric figure floor detail ibnetdiscover png all" -- "$cur"))
+            # the names the program takes (`fabplan _options --formats`), comma separated: the last one
+            local pre=""
+            case $cur in *,*) pre=${cur%,*}, ;; esac
+            COMPREPLY=($(compgen -P "$pre" -W "$("${COMP_WORDS[0]}" _options --formats 2>/dev/null)" -- "${cur##*,}"))
             return 0 ;;
         --switch|--nic)
             # catalog part ids; --switch takes one per tier, comma separated: the last one

@@ -58,8 +58,12 @@ size_t cli_spec_flag_names(const char **out, size_t max);
 size_t cli_option_names(const char *cmd, const char **out, size_t max);
 const char *cli_suggest_option(const char *cmd, const char *arg);
 int cli_unknown_option(const char *cmd, const char *arg);
-/* `fabplan _options COMMAND`: one option per line, for the shell completion. */
+/* `fabplan _options COMMAND`: one option per line, for the shell completion; `fabplan
+ * _options --formats`: the values --formats takes, one per line. */
 int cmd_options(int argc, char **argv);
+/* The names --formats takes, in the table's order, sep between them (the unknown-name message
+ * and `fabplan _options --formats`, the bash completion's list). */
+void cli_format_names(FILE *f, const char *sep);
 
 int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -27,6 +27,8 @@ static const format_name format_names[] = {
     { "floor", FP_WRITE_FLOOR },
     { "detail", FP_WRITE_DETAIL },
     { "ibnetdiscover", FP_WRITE_IBNET },
+    { "ptm", FP_WRITE_PTM },
+    { "cvt", FP_WRITE_CVT },
     { "slurm", FP_WRITE_SLURM },
     { "k8s", FP_WRITE_K8S },
     { "png", FP_WRITE_PNG },
@@ -35,10 +37,10 @@ static const format_name format_names[] = {
 #define N_FORMAT_NAMES (sizeof format_names / sizeof format_names[0])
 #define DIAGRAM_BITS (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)
 
-static void list_format_names(FILE *f)
+void cli_format_names(FILE *f, const char *sep)
 {
     for (size_t k = 0; k < N_FORMAT_NAMES; k++)
-        fprintf(f, "%s%s", k ? ", " : "", format_names[k].name);
+        fprintf(f, "%s%s", k ? sep : "", format_names[k].name);
 }
 
 /* "json,links,xlsx" -> FP_WRITE_* bits; 0 (message printed) when a name is unknown or empty. */
@@ -56,7 +58,7 @@ static unsigned parse_formats(const char *list)
         if (k == N_FORMAT_NAMES) {
             fprintf(stderr, "fabplan: --formats: unknown output \"%.*s\" in \"%s\"; expected a comma "
                             "list of: ", (int)len, p, list);
-            list_format_names(stderr);
+            cli_format_names(stderr, ", ");
             fputc('\n', stderr);
             return 0;
         }
@@ -82,9 +84,10 @@ static void plan_usage(FILE *f)
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
           "                      cables, bom, xlsx, labels, netbox, topology, report, diagrams\n"
           "                      (or one of fabric, figure, floor, detail), ibnetdiscover,\n"
-          "                      slurm, k8s, png, all. all is every output but png,\n"
+          "                      ptm, cvt, slurm, k8s, png, all. all is every output but png,\n"
           "                      ibnetdiscover (the planned InfiniBand fabric for ibsim and\n"
-          "                      fabplan verify), slurm (topology.conf, topology-block.conf,\n"
+          "                      fabplan verify), ptm (topology.dot for Cumulus PTM), cvt\n"
+          "                      (cvt-p2p.xlsx for NVIDIA's Cable Validation Tool), slurm (topology.conf, topology-block.conf,\n"
           "                      topology.yaml for Slurm's topology/tree and topology/block)\n"
           "                      and k8s (k8s-node-labels.sh, kueue-topology.yaml). E.g. --formats\n"
           "                      json,bom to iterate quickly: plan.xlsx alone takes ~20 s at\n"
@@ -323,7 +326,7 @@ static int plan_option(int argc, char **argv, int *i, plan_opts *po)
         const char *v = argv[*i][9] == '=' ? argv[*i] + 10 : *i + 1 < argc ? argv[++*i] : NULL;
         if (v == NULL) {
             fprintf(stderr, "fabplan: --formats needs a comma list of: ");
-            list_format_names(stderr);
+            cli_format_names(stderr, ", ");
             fputc('\n', stderr);
             return -1;
         }

@@ -142,6 +142,11 @@ int cmd_options(int argc, char **argv)
     const char *names[128];
     if (argc < 2)
         return EXIT_USAGE;
+    if (strcmp(argv[1], "--formats") == 0) {     /* the option's values */
+        cli_format_names(stdout, "\n");
+        putchar('\n');
+        return EXIT_OK;
+    }
     size_t n = cli_option_names(argv[1], names, 128);
     for (size_t i = 0; i < n && i < 128; i++)
         printf("%s\n", names[i]);

@@ -175,6 +175,9 @@ fp_status fp__fabric_number_as(fp_fabric *fab, const fp_rspec *rs, const fp_fabr
 const char *fp__tier_role(int tier, int tiers);
 /* Device name ("su03-leaf-r5"); returns buf. */
 char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev);
+/* FP_EINVAL at /cluster/server_names when the longest server name the template makes for this
+ * fabric has more than FP_SERVER_NAME_MAX characters (names that repeat: fp__nets_check_names). */
+fp_status fp__server_names_check(const fp_fabric *fab, const fp_rspec *rs, fp_error *err);
 /* THE name of port `port` (0-based logical port at link speed) of device dev: its part's
  * interface_names template ("swp17s0", "1/9/2") or the default ("nic3", "p17", "p17/2"). Every
  * output names ports through this function. buf needs FP_PORT_NAME_MAX bytes; returns buf. */

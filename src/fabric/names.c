@@ -23,6 +23,60 @@ static int digits(int64_t count)
     return d < 2 ? 2 : d;
 }
 
+/* Server id's numbers for its name (1-based; [0] unused) and the widths of fields given
+ * without one: each the digits of the field's largest number in the design, at least 2. A
+ * rail-optimized fabric's servers carry their unit and place in it; in any other fabric the
+ * units are of fabric.su_servers servers in server order, as the floor layout takes them. */
+static void server_fields(int64_t val[FP_HOST_FIELDS], int w[FP_HOST_FIELDS],
+                          const fp_fabric *fab, const fp_rspec *rs, int64_t id)
+{
+    const fp_device *d = &fab->dev[id];
+    const int64_t su = rs->su_servers > 0 ? rs->su_servers : 1;
+    const int rail = rs->topology == FP_TOPO_RAIL;
+    val[0] = 0;
+    val[FP_HOST_SU] = rail ? d->su + 1 : id / su + 1;
+    val[FP_HOST_N] = rail ? d->index + 1 : id % su + 1;
+    val[FP_HOST_I] = id + 1;
+    w[0] = 0;
+    w[FP_HOST_SU] = digits(rail ? fab->design_su_count : (fab->design_servers + su - 1) / su);
+    w[FP_HOST_N] = digits(rs->su_servers);
+    w[FP_HOST_I] = digits(fab->design_servers);
+}
+
+/* Server id's name by the resolved template; returns its length (not cut). */
+static size_t server_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs,
+                          int64_t id)
+{
+    int64_t val[FP_HOST_FIELDS];
+    int w[FP_HOST_FIELDS];
+    server_fields(val, w, fab, rs, id);
+    return fp__host_name(buf, n, &rs->server_names, val, w);
+}
+
+fp_status fp__server_names_check(const fp_fabric *fab, const fp_rspec *rs, fp_error *err)
+{
+    /* Every field writes more characters for a larger number, and {su} and {i} grow with the
+     * server: within the last unit the last server's name is the longest, before it the last
+     * server of the unit before (the largest {n} with the largest {su} and {i} left), so the
+     * longer of those two is the longest name of the fabric. */
+    char name[FP_SERVER_NAME_MAX * FP_SERVER_NAME_MAX + 64];
+    const int64_t su = rs->su_servers > 0 ? rs->su_servers : 1;
+    const int64_t cand[] = { fab->servers - 1, (fab->servers - 1) / su * su - 1 };
+    for (size_t k = 0; k < sizeof cand / sizeof cand[0]; k++) {
+        if (cand[k] < 0)
+            continue;
+        size_t len = server_name(name, sizeof name, fab, rs, cand[k]);
+        if (len > FP_SERVER_NAME_MAX)
+            FP_FAIL(err, FP_EINVAL, "/cluster/server_names",
+                    "/cluster/server_names: \"%s\" names server %lld \"%s\", %zu characters; "
+                    "expected at most %d (the plan's device-name fields hold %d; Slurm takes 64, "
+                    "a DNS label 63): use smaller widths or less text",
+                    rs->server_names.source, (long long)cand[k] + 1, name, len,
+                    FP_SERVER_NAME_MAX, FP_SERVER_NAME_MAX);
+    }
+    return FP_OK;
+}
+
 char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t id)
 {
     const fp_device *d = &fab->dev[id];
@@ -33,11 +87,7 @@ char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec 
     int pw = L >= 3 ? digits(fab->design[2].blocks) : 2;
     switch (d->tier) {
     case 0:
-        if (rs->topology == FP_TOPO_RAIL)
-            snprintf(buf, n, "su%0*d-node-%0*d", digits(fab->design_su_count), d->su + 1,
-                     digits(rs->su_servers), d->index + 1);
-        else
-            snprintf(buf, n, "node-%0*d", digits(fab->design_servers), d->index + 1);
+        server_name(buf, n, fab, rs, id);
         break;
     case 1:
         if (rs->topology == FP_TOPO_RAIL) {

@@ -209,6 +209,15 @@ static const fp_net_extra *extra_of(const fp_net_spec *ns, int64_t dev, int64_t 
     return NULL;
 }
 
+int fp__net_endpoint(const fp_net_spec *ns, int64_t dev, int64_t *first)
+{
+    int64_t unit = 0;
+    int grp = 0;
+    const fp_net_extra *x = dev >= ns->servers ? extra_of(ns, dev, &unit, &grp) : NULL;
+    *first = x ? dev - grp : dev;
+    return x ? (int)(x - ns->extra) : -1;
+}
+
 char *fp__net_device_name(char *buf, size_t n, const fp_net_spec *ns, const fp_fabric *nfab,
                           const fp_fabric *cfab, const fp_rspec *crs, int64_t dev)
 {
@@ -295,7 +304,8 @@ void fp__net_dual_check(const fp_fabric *fab, const fp_net_spec *ns, int64_t *pa
 
 /* ---- one name per device across the compute fabric and every network ---- */
 
-/* Names seen so far: open addressing over a flat text buffer; owner -1 is the compute fabric,
+/* Names seen so far: open addressing over a flat text buffer; owner -1 is the compute fabric
+ * (-2 its servers when cluster.server_names names them),
  * k >= 0 network k. */
 typedef struct name_set {
     char *text;
@@ -345,7 +355,9 @@ static fp_status name_clash(const fp_nets *nets, const fp_fabric *nfab, int k, i
 {
     const fp_net_spec *ns = &nets->net[k];
     char where[96], whose[64];
-    if (owner < 0)
+    if (owner == -2)
+        snprintf(whose, sizeof whose, "a server of the compute fabric (/cluster/server_names)");
+    else if (owner < 0)
         snprintf(whose, sizeof whose, "a device of the compute fabric");
     else if (owner == k)
         snprintf(whose, sizeof whose, "another device of this network");
@@ -368,7 +380,7 @@ static fp_status name_clash(const fp_nets *nets, const fp_fabric *nfab, int k, i
 fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
                                const fp_fabric *cfab, const fp_rspec *crs, fp_error *err)
 {
-    if (nets->n == 0)
+    if (nets->n == 0 && !crs->server_names.given)
         return FP_OK;
     size_t total = (size_t)cfab->n_dev, slots = 16;
     for (int k = 0; k < nf->n; k++)
@@ -381,12 +393,26 @@ fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
     int prev = 0, r = 0;
     if (s.at == NULL || s.owner == NULL)
         r = -1;
-    for (int64_t d = 0; r == 0 && d < cfab->n_dev; d++)
-        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, d), -1, &prev);
-    /* The compute fabric's own names are unique by construction; a repeat there is not the
-     * networks' to report. */
-    if (r == -2)
-        r = 0;
+    int64_t cd = 0;
+    for (; r == 0 && cd < cfab->n_dev; cd++)
+        r = name_set_add(&s, fp__device_name(name, sizeof name, cfab, crs, cd),
+                         cfab->dev[cd].tier == 0 && crs->server_names.given ? -2 : -1, &prev);
+    /* The compute fabric's names repeat only through cluster.server_names (servers come
+     * first: the second device is a server, or a switch a server is named as). */
+    if (r == -2 && cfab->dev[cd - 1].tier == 0)
+        rc = fp__error_set(err, FP_EINVAL, "/cluster/server_names",
+                           "/cluster/server_names: \"%s\" gives server %lld the name \"%s\" of an "
+                           "earlier server; the cable sheets, NetBox and the schedulers need one "
+                           "name per device: expected a template whose fields stand apart (a "
+                           "non-digit between {su} and {n}) or {i}",
+                           crs->server_names.source, (long long)cd, name);
+    else if (r == -2)
+        rc = fp__error_set(err, FP_EINVAL, "/cluster/server_names",
+                           "/cluster/server_names: \"%s\" names a server \"%s\", the name of a "
+                           "%s switch; the cable sheets, NetBox and the schedulers need one name "
+                           "per device: expected a template that makes no switch's name",
+                           crs->server_names.source, name,
+                           fp__tier_role(cfab->dev[cd - 1].tier, cfab->tiers));
     for (int k = 0; r == 0 && k < nf->n; k++) {
         const fp_net_spec *ns = &nets->net[k];
         const fp_fabric *nfab = &nf->fab[k];

@@ -54,6 +54,10 @@ double fp__net_switch_failures_per_day(const fp_fabric *fab, const fp_rspec *rs,
 void fp__net_dual_check(const fp_fabric *fab, const fp_net_spec *ns, int64_t *paired,
                         int64_t *survive);
 
+/* The extra endpoint group (index in ns->extra) whose port group host dev is, its endpoint's
+ * first host in *first (a multi-port endpoint is several consecutive hosts); -1 (and *first
+ * dev) when dev is no extra endpoint's host. */
+int fp__net_endpoint(const fp_net_spec *ns, int64_t dev, int64_t *first);
 /* Name of device dev of a network: its compute servers keep their compute names (cfab, crs);
  * extra endpoints are "<group>-NN"; switches are the network name before the builder's name
  * ("inband-su01-leaf-r1": unit 1's MLAG pair is leaves r1 and r2). Returns buf. */

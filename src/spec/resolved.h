@@ -34,6 +34,39 @@ const char *fp__port_template_of(const fp_part *p);
 fp_status fp__port_names_check(const fp_part *p, int breakout, int count, const char *where,
                                fp_error *err);
 
+/* ---- server (host) names from cluster.server_names (host_names.c) ---- */
+/* The longest server name: the read-back API's name fields (fp_device_info.name,
+ * fp_cable_end.device_name) hold 47 characters, below Slurm's 64 and a DNS label's 63. */
+#define FP_SERVER_NAME_MAX 47
+/* A template's fields; each names a 1-based number of the server. */
+enum { FP_HOST_TEXT = 0, FP_HOST_SU, FP_HOST_N, FP_HOST_I, FP_HOST_FIELDS };
+/* One part of a template: literal text (off, len into text) or a field zero-padded to width
+ * digits (0: the width of the field's largest number in the design, at least 2). */
+typedef struct fp_host_part {
+    uint8_t field, width, off, len;
+} fp_host_part;
+/* A template resolved: parts in order. Every part writes at least one character, so a name of
+ * at most FP_SERVER_NAME_MAX characters has at most that many parts. */
+typedef struct fp_host_template {
+    int given;                  /* 1: the spec's cluster.server_names; 0: the default */
+    int n_part;
+    fp_host_part part[FP_SERVER_NAME_MAX];
+    char text[FP_SERVER_NAME_MAX + 1];  /* the literal characters, NUL-terminated */
+    char source[96];            /* the template as given (cut), for messages */
+} fp_host_template;
+/* Parse template s (NUL-terminated) into *t. FP_EINVAL at /cluster/server_names when it is
+ * empty, names an unknown field, has a bad width or an unmatched brace, holds a character a
+ * host name may not (RFC 1123 label, lowercase: a-z, 0-9, '-', not first or last), has no
+ * field, or cannot be shorter than FP_SERVER_NAME_MAX + 1. */
+fp_status fp__host_template_parse(fp_host_template *t, const char *s, fp_error *err);
+/* The default: "su{su}-node-{n}" for a rail-optimized fabric, else "node-{i}" (given = 0). */
+void fp__host_template_default(fp_host_template *t, int rail);
+/* Name of the server with field values val[FP_HOST_FIELDS] (1-based; [0] unused) and the
+ * widths auto_w[] for fields without one, into buf (n bytes, cut like snprintf). Returns the
+ * length the name has (not cut). */
+size_t fp__host_name(char *buf, size_t n, const fp_host_template *t, const int64_t *val,
+                     const int *auto_w);
+
 /* ---- physical spec: layout, media policy, BOM spares, cable overrides (spec_layout.c) ---- */
 typedef enum fp_leaf_place { FP_LEAF_MIDDLE = 0, FP_LEAF_END, FP_LEAF_TOR } fp_leaf_place;
 /* Where the spines of a 3- or 4-tier fabric stand: beside their pod, or in central rows. */
@@ -117,6 +150,8 @@ typedef struct fp_rspec {
     int nvlink_servers;     /* cluster.nvlink_domain_servers: servers (trays) sharing one NVLink
                                domain (18 in a GB200 NVL72 rack); 1 = each server its own */
     fp_part nic;            /* copy; inline NICs get id "custom-nic-..." */
+    fp_host_template server_names;  /* cluster.server_names, or the default for the topology;
+                                       names.c (fp__device_name) makes every server name */
     fp_topology topology;
     int tiers_given;        /* tier count the spec fixes (fabric.tiers, or 3 for a fat-tree);
                                0 when "auto". The fabric's tier count: fp_fabric.tiers */

@@ -83,7 +83,7 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
                                    fp_error *err)
 {
     static const char *const keys[] = { "gpus", "gpus_per_server", "nics_per_server", "nic",
-                                        "nvlink_domain_servers", NULL };
+                                        "nvlink_domain_servers", "server_names", NULL };
     int64_t gpus = DEFAULT_GPUS, gps = DEFAULT_GPUS_PER_SERVER, nps = -1, nvl = 1;
     fp_status rc;
     cJSON def_nic = { 0 };
@@ -95,6 +95,19 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
               (rc = fp__json_int(c, "gpus_per_server", "/cluster", 1, 64, &gps, err)) != FP_OK ||
               (rc = fp__json_int(c, "nics_per_server", "/cluster", 1, 64, &nps, err)) != FP_OK ||
               (rc = fp__json_int(c, "nvlink_domain_servers", "/cluster", 1, 4096, &nvl, err)) != FP_OK))
+        return rc;
+    /* the template is read whole: a longer one cannot make names that fit (each field writes
+     * at least one character) */
+    char names[8 * FP_SERVER_NAME_MAX + 8] = "";
+    const cJSON *sn = c ? cJSON_GetObjectItemCaseSensitive(c, "server_names") : NULL;
+    if (cJSON_IsString(sn) && strlen(sn->valuestring) >= sizeof names)
+        FP_FAIL(err, FP_EINVAL, "/cluster/server_names",
+                "/cluster/server_names: a template of %zu characters; expected at most %zu (names "
+                "of at most %d characters)", strlen(sn->valuestring), sizeof names - 1,
+                FP_SERVER_NAME_MAX);
+    if (sn != NULL &&
+        ((rc = fp__json_str(c, "server_names", "/cluster", names, sizeof names, err)) != FP_OK ||
+         (rc = fp__host_template_parse(&rs->server_names, names, err)) != FP_OK))
         return rc;
     rs->gpus = gpus;
     rs->nvlink_servers = (int)nvl;
@@ -541,6 +554,8 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
             return rc;
     if ((rc = check_leaf_up(rs, err)) != FP_OK)
         return rc;
+    if (!rs->server_names.given)
+        fp__host_template_default(&rs->server_names, rs->topology == FP_TOPO_RAIL);
     return fp__port_names_check(&rs->nic, 1, rs->nics_per_server * rs->nic.ports, "/cluster/nic",
                                 err);
 }

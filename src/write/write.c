@@ -75,6 +75,8 @@ static const output outputs[] = {
     { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "topology.dot", FP_WRITE_PTM, fp__write_ptm_topology, fp__ptm_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "cvt-p2p.xlsx", FP_WRITE_CVT, fp__write_cvt_p2p, fp__cvt_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "topology.conf", FP_WRITE_SLURM, fp__write_slurm_tree, NULL, FP_SPLIT_NONE, NULL, NULL },
     { "topology-block.conf", FP_WRITE_SLURM, fp__write_slurm_block, fp__slurm_block_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "topology.yaml", FP_WRITE_SLURM, fp__write_slurm_yaml, NULL, FP_SPLIT_NONE, NULL, NULL },
@@ -128,6 +130,8 @@ static const struct {
     { FP_WRITE_TOPOLOGY, FP_STAGE_FABRIC, "topology.csv" },
     { FP_WRITE_AVD, FP_STAGE_FABRIC, "avd-cv-topology.yml" },
     { FP_WRITE_IBNET, FP_STAGE_FABRIC, "ibnetdiscover.topo" },
+    { FP_WRITE_PTM, FP_STAGE_FABRIC, "topology.dot" },
+    { FP_WRITE_CVT, FP_STAGE_CABLING, "cvt-p2p.xlsx" },   /* racks and U */
     { FP_WRITE_SLURM, FP_STAGE_FABRIC, "topology.conf" },
     { FP_WRITE_K8S, FP_STAGE_FABRIC, "k8s-node-labels.sh" },
     { FP_WRITE_REPORT, FP_STAGE_ALL, "report.html" },
@@ -551,6 +555,10 @@ static const struct {
     { FP_WRITE_IBNET, "ibnetdiscover.topo, ib-node-name-map, ib-ports.csv",
       "they describe an InfiniBand fabric for ibsim and fabplan verify and this fabric is "
       "Ethernet" },
+    { FP_WRITE_PTM, "topology.dot",
+      "Cumulus PTM checks Ethernet links (LLDP) and this plan has no Ethernet network" },
+    { FP_WRITE_CVT, "cvt-p2p.xlsx",
+      "it is NVIDIA CVT's sheet of InfiniBand links and this plan has no InfiniBand network" },
     { FP_WRITE_DETAIL, "the detail diagram", NULL },    /* why: fp_plan_detail_unit */
 };
 

@@ -42,104 +42,86 @@ int fp__csv_plain_names(const fp_plan *plan)
     return 1;
 }
 
-/* links.csv rows of network k: ids "<network>-L0000001", names from the network's builder. */
-static void net_links(fp_outbuf *ob, const fp_plan *plan, int k)
+int fp__csv_plain_net(const fp_net_read *v)
 {
-    const fp_net_spec *ns = fp__plan_net(plan, k);
-    const fp_fabric *nf = fp__plan_net_fabric(plan, k), *cf = fp__plan_fabric(plan);
-    const fp_rspec *crs = fp__plan_rspec(plan);
-    char name[128], port[FP_PORT_NAME_MAX + 32], bn[32], row[512];
-    for (int64_t i = 0; i < nf->n_link; i++) {
-        const fp_link *l = &nf->link[i];
-        int b = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
-        size_t n = (size_t)snprintf(row, sizeof row, "%s-L%07lld", ns->name, (long long)i + 1);
-        fp__outbuf_csv_n(ob, row, n);
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->a));
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, fp__net_port_name(port, sizeof port, ns, nf, l->a, l->a_port));
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, fp__net_device_name(name, sizeof name, ns, nf, cf, crs, l->z));
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, fp__net_port_name(port, sizeof port, ns, nf, l->z, l->z_port));
-        /* The MLAG peer links follow the last boundary. */
-        n = (size_t)snprintf(row, sizeof row, ",%d,%s,%d,", ns->rs.gbps[b],
-                             i >= nf->boundary_base[nf->tiers]
-                                 ? "mlag-peer"
-                                 : fp__boundary_name(l->boundary, nf->tiers, bn, sizeof bn),
-                             l->plane + 1);
-        fp__outbuf_put(ob, row, n);
-        fp__outbuf_csv(ob, ns->name);
-        fp__outbuf_char(ob, '\n');
-    }
+    return v->ns == NULL && fp__csv_plain_names(v->plan);
 }
 
-/* A port's name from the name table (formatted only if the table lacks it). */
-static void put_port(fp_outbuf *ob, const fp_names *nm, const fp_fabric *fab, const fp_rspec *rs,
-                     int64_t dev, int port, int plain)
+/* links.csv rows of network v (every network the same way): "<id_prefix>L<number>", the ends
+ * named as fp_plan_net_link names them, the speed and boundary of the link (a dual-homed
+ * network's MLAG peer links, after its last boundary, say "mlag-peer"), its plane, and with
+ * spec `networks` the network's label. */
+static void net_links(fp_outbuf *ob, const fp_net_read *v, int network_col,
+                      const fp_write_options *o, int64_t *done, int64_t total)
 {
-    size_t len;
-    char buf[FP_PORT_NAME_MAX];
-    const char *t = fp__port_text(nm, fab, dev, port, &len);
-    if (t)
+    const fp_fabric *fab = v->fab;
+    const int plain = fp__csv_plain_net(v);
+    char row[64], speed[FP_MAX_TIERS + 1][16], bn[FP_MAX_TIERS + 1][32];
+    char dev[160], port[FP_PORT_NAME_MAX + 32];
+    size_t speed_len[FP_MAX_TIERS + 1], prefix_len = strlen(v->id_prefix);
+    for (int b = 0; b <= FP_MAX_TIERS; b++) {
+        fp__boundary_name(b, fab->tiers, bn[b], sizeof bn[b]);
+        speed_len[b] = (size_t)snprintf(speed[b], sizeof speed[b], ",%d,",
+                                        v->rs->gbps[b < FP_MAX_TIERS ? b : FP_MAX_TIERS - 1]);
+    }
+    for (int64_t i = 0; i < fab->n_link; i++) {
+        const fp_link *l = &fab->link[i];
+        size_t k = prefix_len, len;
+        memcpy(row, v->id_prefix, prefix_len);
+        row[k++] = 'L';
+        k += fp__put_uint_w(row + k, (uint64_t)fp__link_number(fab, i), 7);
+        fp__outbuf_field_n(ob, row, k, plain);
+        fp__outbuf_char(ob, ',');
+        const char *t = fp__net_read_dev(v, l->a, dev, sizeof dev, &len);
         fp__outbuf_field_n(ob, t, len, plain);
-    else
-        fp__outbuf_field(ob, fp__port_name(buf, sizeof buf, fab, rs, dev, port), plain);
+        fp__outbuf_char(ob, ',');
+        t = fp__net_read_port(v, l->a, l->a_port, port, sizeof port, &len);
+        fp__outbuf_field_n(ob, t, len, plain);
+        fp__outbuf_char(ob, ',');
+        t = fp__net_read_dev(v, l->z, dev, sizeof dev, &len);
+        fp__outbuf_field_n(ob, t, len, plain);
+        fp__outbuf_char(ob, ',');
+        t = fp__net_read_port(v, l->z, l->z_port, port, sizeof port, &len);
+        fp__outbuf_field_n(ob, t, len, plain);
+        int sb = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
+        fp__outbuf_put(ob, speed[sb], speed_len[sb]);
+        fp__outbuf_str(ob, i >= fab->boundary_base[fab->tiers] ? "mlag-peer"
+                           : (unsigned)l->boundary <= FP_MAX_TIERS
+                               ? bn[l->boundary]
+                               : fp__boundary_name(l->boundary, fab->tiers, row, 32));
+        fp__outbuf_char(ob, ',');
+        fp__outbuf_int(ob, l->plane + 1);
+        if (network_col) {
+            fp__outbuf_char(ob, ',');
+            fp__outbuf_csv(ob, v->label);
+        }
+        fp__outbuf_char(ob, '\n');
+        if (o && o->progress && ((*done)++ & 0xffff) == 0)
+            o->progress("links.csv", (double)*done / (double)total, o->payload);
+    }
 }
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    const fp_names *nm = fp__plan_names(plan);
-    char row[256], speed[FP_MAX_TIERS + 1][16], bn[FP_MAX_TIERS + 1][32];
-    size_t speed_len[FP_MAX_TIERS + 1];
     fp_outbuf *ob = NULL;
     fp_status rc;
-    /* One row per link (half a million at full scale): names come from the plan's name table
-     * and rows are assembled by hand, one fwrite per block. */
+    /* One row per link (half a million at full scale): the compute fabric's names come from
+     * the plan's name table and rows are assembled by hand, one fwrite per block. */
     if ((rc = fp__outbuf_open(&ob, path, NULL, err)) != FP_OK)
         return rc;
-    for (int b = 0; b <= FP_MAX_TIERS; b++) {
-        fp__boundary_name(b, fab->tiers, bn[b], sizeof bn[b]);
-        speed_len[b] = (size_t)snprintf(speed[b], sizeof speed[b], ",%d,",
-                                        rs->gbps[b < FP_MAX_TIERS ? b : FP_MAX_TIERS - 1]);
+    /* With spec `networks`, a network column (compute rows say "compute"); without, the file
+     * is as it always was. */
+    const size_t nets = fp_plan_net_count(plan);
+    fp__outbuf_str(ob, nets > 1 ? "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network\n"
+                                : "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
+    int64_t done = 0, total = 0;
+    for (size_t k = 0; k < nets; k++)
+        total += (int64_t)fp_plan_net_link_count(plan, k);
+    for (size_t k = 0; k < nets; k++) {
+        fp_net_read v = fp__plan_net_read(plan, k);
+        net_links(ob, &v, nets > 1, o, &done, total);
     }
-    /* With spec `networks`, a network column (compute rows say "compute") and the networks'
-     * links after the compute fabric's; without, the file is as it always was. */
-    const int nets = fp__plan_net_count(plan), plain = fp__csv_plain_names(plan);
-    fp__outbuf_str(ob, nets ? "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane,network\n"
-                            : "link_id,a_device,a_port,z_device,z_port,speed_gbps,boundary,plane\n");
-    for (int64_t i = 0; i < fab->n_link; i++) {
-        const fp_link *l = &fab->link[i];
-        size_t k = 0;
-        row[k++] = 'L';
-        k += fp__put_uint_w(row + k, (uint64_t)fp__link_number(fab, i), 7);
-        row[k++] = ',';
-        fp__outbuf_put(ob, row, k);
-        fp__outbuf_field_n(ob, fp__dev_name(nm, l->a), fp__dev_name_len(nm, l->a), plain);
-        fp__outbuf_char(ob, ',');
-        put_port(ob, nm, fab, rs, l->a, l->a_port, plain);
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_field_n(ob, fp__dev_name(nm, l->z), fp__dev_name_len(nm, l->z), plain);
-        fp__outbuf_char(ob, ',');
-        put_port(ob, nm, fab, rs, l->z, l->z_port, plain);
-        int sb = l->boundary < FP_MAX_TIERS ? l->boundary : FP_MAX_TIERS - 1;
-        fp__outbuf_put(ob, speed[sb], speed_len[sb]);
-        fp__outbuf_str(ob, (unsigned)l->boundary <= FP_MAX_TIERS
-                               ? bn[l->boundary]
-                               : fp__boundary_name(l->boundary, fab->tiers, row, 32));
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_int(ob, l->plane + 1);
-        if (nets)
-            fp__outbuf_str(ob, ",compute");
-        fp__outbuf_char(ob, '\n');
-        if (o && o->progress && (i & 0xffff) == 0)
-            o->progress("links.csv", (double)i / (double)fab->n_link, o->payload);
-    }
-    for (int k = 0; k < nets; k++)
-        net_links(ob, plan, k);
     if (o && o->progress)
         o->progress("links.csv", 1.0, o->payload);
     return fp__outbuf_close(ob, path, FP_OK, err);

@@ -68,7 +68,6 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
     size_t n = fp_plan_cable_count(plan);
     int halls = fp__plan_layout(plan)->halls;
     const int nets = fp__plan_net_count(plan);
-    const int plain = fp__csv_plain_names(plan);
     fp_label_style st = o->labels;
     if ((rc = fp__outbuf_open(&f, path,
                        nets ? "cable_id,end,location,device,port,far_location,far_device,far_port,"
@@ -78,14 +77,18 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
                        err)) != FP_OK)
         return rc;
     /* With spec `networks`: every network's cables after the compute fabric's. */
-    for (size_t k = 0; k < fp_plan_net_count(plan); k++)
+    for (size_t k = 1; k < fp_plan_net_count(plan); k++)
+        n += fp_plan_net_cable_count(plan, k);
+    for (size_t k = 0, done = 0; k < fp_plan_net_count(plan); k++) {
+        fp_net_read v = fp__plan_net_read(plan, k);
+        const int plain = fp__csv_plain_net(&v);
         for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++) {
             if ((rc = fp_plan_net_cable(plan, k, i, &c, err)) != FP_OK)
                 goto out;
-            label_rows(f, &c, halls, st, nets ? fp__plan_net_label(plan, k) : NULL, k == 0 && plain);
-            if (k == 0)
-                report(o, "labels.csv", i, n);
+            label_rows(f, &c, halls, st, nets ? v.label : NULL, plain);
+            report(o, "labels.csv", done++, n);
         }
+    }
     report(o, "labels.csv", n, n);
 out:
     return fp__outbuf_close(f, path, rc, err);
@@ -94,60 +97,40 @@ out:
 fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    char ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
-    size_t n = (size_t)fab->n_link;
-    const int nets = fp__plan_net_count(plan);
+    char an[160], zn[160], ap[FP_PORT_NAME_MAX + 32], zp[FP_PORT_NAME_MAX + 32];
+    const size_t nets = fp_plan_net_count(plan);
+    size_t n = 0, done = 0;
     if ((rc = fp__outbuf_open(&f, path,
-                       nets ? "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
-                              "Node Interface Enabled,Network\n"
-                            : "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
-                              "Node Interface Enabled\n",
+                       nets > 1 ? "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
+                                  "Node Interface Enabled,Network\n"
+                                : "Node Type,Node,Node Interface,Peer Type,Peer Node,Peer Interface,"
+                                  "Node Interface Enabled\n",
                        err)) != FP_OK)
         return rc;
-    /* One row per link (AVD writes each link twice, once from each side; users asked for one),
-     * the lower end as the node. */
-    for (size_t i = 0; i < n; i++) {
-        const fp_link *l = &fab->link[i];
-        size_t len;
-        const char *at = fp__port_text(nm, fab, l->a, l->a_port, &len);
-        const char *zt = fp__port_text(nm, fab, l->z, l->z_port, &len);
-        const char *row[] = {
-            fp__tier_role(fab->dev[l->a].tier, fab->tiers),
-            fp__dev_name(nm, l->a),
-            at ? at : fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
-            fp__tier_role(fab->dev[l->z].tier, fab->tiers),
-            fp__dev_name(nm, l->z),
-            zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
-            "True",
-            "compute",
-        };
-        fp__csv_row(f, row, nets ? 8 : 7, 0);
-        report(o, "topology.csv", i, n);
-    }
-    /* With spec `networks`: every network's links after the compute fabric's, named as links.csv
-     * names them, with the network in a last column. */
-    for (int k = 0; k < nets; k++) {
-        const fp_net_spec *ns = fp__plan_net(plan, k);
-        const fp_fabric *nf = fp__plan_net_fabric(plan, k);
-        char an[128], zn[128], anp[FP_PORT_NAME_MAX + 32], znp[FP_PORT_NAME_MAX + 32];
-        for (int64_t i = 0; i < nf->n_link; i++) {
-            const fp_link *l = &nf->link[i];
+    for (size_t k = 0; k < nets; k++)
+        n += fp_plan_net_link_count(plan, k);
+    /* One row per link of every network (AVD writes each link twice, once from each side; users
+     * asked for one), the lower end as the node, named as links.csv names it; with spec
+     * `networks` the network in a last column. */
+    for (size_t k = 0; k < nets; k++) {
+        fp_net_read v = fp__plan_net_read(plan, k);
+        const fp_fabric *fab = v.fab;
+        for (int64_t i = 0; i < fab->n_link; i++) {
+            const fp_link *l = &fab->link[i];
             const char *row[] = {
-                fp__tier_role(nf->dev[l->a].tier, nf->tiers),
-                fp__net_device_name(an, sizeof an, ns, nf, fab, rs, l->a),
-                fp__net_port_name(anp, sizeof anp, ns, nf, l->a, l->a_port),
-                fp__tier_role(nf->dev[l->z].tier, nf->tiers),
-                fp__net_device_name(zn, sizeof zn, ns, nf, fab, rs, l->z),
-                fp__net_port_name(znp, sizeof znp, ns, nf, l->z, l->z_port),
+                fp__tier_role(fab->dev[l->a].tier, fab->tiers),
+                fp__net_read_dev(&v, l->a, an, sizeof an, NULL),
+                fp__net_read_port(&v, l->a, l->a_port, ap, sizeof ap, NULL),
+                fp__tier_role(fab->dev[l->z].tier, fab->tiers),
+                fp__net_read_dev(&v, l->z, zn, sizeof zn, NULL),
+                fp__net_read_port(&v, l->z, l->z_port, zp, sizeof zp, NULL),
                 "True",
-                ns->name,
+                v.label,
             };
-            fp__csv_row(f, row, 8, 0);
+            fp__csv_row(f, row, nets > 1 ? 8 : 7, 0);
+            report(o, "topology.csv", done++, n);
         }
     }
     report(o, "topology.csv", n, n);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fabplan.h"
 #include "write/writers.h"
 
 #define SW_GUID_BASE 0xfab1000000000000ULL
@@ -26,6 +27,74 @@ static uint64_t sw_guid(int64_t d)
 static uint64_t ca_guid(int64_t s, int port)
 {
     return CA_GUID_BASE + (uint64_t)s * 256u + (uint64_t)port * 2u;
+}
+
+int fp__ib_net(const fp_plan *plan, int k)
+{
+    return fp__fabric_infiniband(k == 0 ? fp__plan_rspec(plan) : &fp__plan_net(plan, k - 1)->rs);
+}
+
+/* Network k's fabric and resolved spec. */
+static const fp_fabric *net_fabric(const fp_plan *plan, int k, const fp_rspec **rs)
+{
+    *rs = k == 0 ? fp__plan_rspec(plan) : &fp__plan_net(plan, k - 1)->rs;
+    return k == 0 ? fp__plan_fabric(plan) : fp__plan_net_fabric(plan, k - 1);
+}
+
+int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
+{
+    if (k == 0)
+        return port;
+    const fp_net_spec *ns = fp__plan_net(plan, k - 1);
+    if (dev >= ns->servers) {
+        /* an extra endpoint's port group: the port's number on its device, as its name says
+         * ("storage-p3": the groups are numbered on) */
+        char pn[FP_NET_NAME_MAX + 32];
+        fp__net_port_name(pn, sizeof pn, ns, fp__plan_net_fabric(plan, k - 1), dev, port);
+        const char *p = strrchr(pn, 'p');
+        return p != NULL && p[1] >= '1' && p[1] <= '9' ? atoi(p + 1) - 1 : port;
+    }
+    /* a compute server: after its ports on the InfiniBand networks before this one */
+    int off = 0;
+    fp_device_info di;
+    if (fp__ib_net(plan, 0) && fp_plan_device(plan, (size_t)dev, &di, NULL) == FP_OK)
+        off += di.ports;
+    for (int j = 1; j < k; j++)
+        if (fp__ib_net(plan, j) && dev < fp__plan_net(plan, j - 1)->servers)
+            off += fp__plan_net(plan, j - 1)->ports;
+    return off + port;
+}
+
+void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz, size_t n)
+{
+    const fp_rspec *rs;
+    const fp_fabric *fab = net_fabric(plan, k, &rs);
+    const fp_link *l = &fab->link[link];
+    for (int e = 0; e < 2; e++) {
+        int64_t d = e ? l->z : l->a;
+        int p = e ? l->z_port : l->a_port, t = fab->dev[d].tier;
+        char *out = e ? pz : pa;
+        if (t == 0) {
+            snprintf(out, n, "%d", fp__ib_hca_index(plan, k, d, p) + 1);
+            continue;
+        }
+        /* the port's numbers as its name takes them (names.c): a cage of several ports
+         * (QM9700: two NDR ports per OSFP cage) is "cage/port in cage", a split port
+         * "port/lane" */
+        const fp_part *m = &rs->tier[t - 1].model;
+        fp_port_fields f;
+        int lane, ways, phys = fp__switch_phys(fab, rs, t - 1, p, &lane, &ways);
+        fp__switch_port_fields(&f, m, ways, phys * ways + lane);
+        int per_cage = m->cages > 0 && m->ports % m->cages == 0 ? m->ports / m->cages : 1;
+        if (per_cage > 1 && f.split)
+            snprintf(out, n, "%d/%d/%d", f.cage, f.sub, f.lane);
+        else if (per_cage > 1)
+            snprintf(out, n, "%d/%d", f.cage, f.sub);
+        else if (f.split)
+            snprintf(out, n, "%d/%d", f.port, f.lane);
+        else
+            snprintf(out, n, "%d", f.port);
+    }
 }
 
 int fp__ibnet_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,

@@ -45,7 +45,6 @@ static const struct {
     { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },
 };
 
-typedef fp_nb_type nb_type;
 
 /* NetBox slug: lower-case letters, digits, '-' and '_'; anything else becomes '-'. */
 void fp__netbox_slugify(char *out, size_t n, const char *s)
@@ -76,22 +75,6 @@ void fp__netbox_manufacturer(char *out, size_t n, const char *vendor)
         snprintf(out, n, "%s", vendor);
 }
 
-static void type_of(nb_type *t, const fp_plan *plan, int tier)
-{
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    memset(t, 0, sizeof *t);
-    if (tier == 0) {
-        fp__netbox_manufacturer(t->manufacturer, sizeof t->manufacturer, "");
-        snprintf(t->model, sizeof t->model, "GPU server %d GPU %dU", rs->gpus_per_server,
-                 rs->phys.server_ru);
-        snprintf(t->slug, sizeof t->slug, "gpu-server-%dgpu-%du", rs->gpus_per_server,
-                 rs->phys.server_ru);
-        t->u_height = rs->phys.server_ru;
-        return;
-    }
-    fp__netbox_switch_type(t, &rs->tier[tier - 1].model);
-}
-
 void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p)
 {
     memset(t, 0, sizeof *t);
@@ -106,20 +89,6 @@ void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p)
         }
     snprintf(t->model, sizeof t->model, "%s", p->name);
     fp__netbox_slugify(t->slug, sizeof t->slug, p->id);
-}
-
-/* Tiers (0 = servers) whose device type is listed: the first tier of each distinct model. */
-static int first_of_type(const fp_plan *plan, int tier)
-{
-    for (int u = 1; u < tier; u++)
-        if (strcmp(fp__plan_rspec(plan)->tier[u - 1].model.id, fp__plan_rspec(plan)->tier[tier - 1].model.id) == 0)
-            return 0;
-    return 1;
-}
-
-static const char *role_of(const fp_plan *plan, int tier)
-{
-    return fp__tier_role(tier, fp__plan_fabric(plan)->tiers);
 }
 
 /* ---- interface types: NetBox's InterfaceTypeChoices for a port of this speed and cage ---- */
@@ -174,6 +143,8 @@ fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
+/* The manufacturers, roles and device types of every network's devices, each once, in the
+ * order netbox-devices.csv first uses them. */
 fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
                                          const fp_write_options *o, fp_error *err)
 {
@@ -183,12 +154,13 @@ fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug\n", err)) != FP_OK)
         return rc;
-    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
-        nb_type ty;
-        type_of(&ty, plan, t);
-        fp__netbox_manufacturer_row(f, &seen, ty.manufacturer);
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        fp_nb_kind k;
+        for (int i = 0; i < fp__nb_kind_count(&v); i++)
+            if (fp__nb_kind(&v, i, &k))
+                fp__netbox_manufacturer_row(f, &seen, k.type.manufacturer);
     }
-    fp__netbox_net_manufacturers(f, plan, &seen);
     fp__netbox_module_manufacturers(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
@@ -196,20 +168,24 @@ fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
 fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err)
 {
-    static const char *const colors[] = { "9e9e9e", "4caf50", "2196f3", "ff9800", "9c27b0" };
     fp_outbuf *f = NULL;
     fp_status rc;
     fp_nb_seen seen = { 0 };
+    char slug[sizeof ((fp_nb_kind *)0)->role];
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug,color\n", err)) != FP_OK)
         return rc;
-    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
-        const char *name = role_of(plan, t);
-        const char *r[] = { name, name, colors[t <= FP_MAX_TIERS ? t : 0] };
-        fp__nb_seen_add(&seen, name);
-        fp__csv_row(f, r, 3, 0);
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        fp_nb_kind k;
+        for (int i = 0; i < fp__nb_kind_count(&v); i++) {
+            if (!fp__nb_kind(&v, i, &k) || !fp__nb_seen_add(&seen, k.role))
+                continue;
+            fp__netbox_slugify(slug, sizeof slug, k.role);
+            const char *r[] = { k.role, slug, k.color };
+            fp__csv_row(f, r, 3, 0);
+        }
     }
-    fp__netbox_net_roles(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -224,17 +200,19 @@ fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
     if ((rc = fp__outbuf_open(&f, path, "manufacturer,model,slug,u_height,is_full_depth\n",
                               err)) != FP_OK)
         return rc;
-    for (int t = 0; t <= fp__plan_fabric(plan)->tiers; t++) {
-        if (t > 0 && !first_of_type(plan, t))
-            continue;
-        nb_type ty;
-        type_of(&ty, plan, t);
-        snprintf(u, sizeof u, "%d", ty.u_height);
-        const char *r[] = { ty.manufacturer, ty.model, ty.slug, u, "true" };
-        fp__nb_seen_add(&seen, ty.slug);
-        fp__csv_row(f, r, 5, 0);
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        fp_nb_kind k;
+        for (int i = 0; i < fp__nb_kind_count(&v); i++) {
+            if (!fp__nb_kind(&v, i, &k) || !fp__nb_seen_add(&seen, k.type.slug))
+                continue;
+            snprintf(u, sizeof u, "%d", k.type.u_height);
+            /* a 0U type (a BMC port) is no full-depth device */
+            const char *r[] = { k.type.manufacturer, k.type.model, k.type.slug, u,
+                                k.type.u_height > 0 ? "true" : "false" };
+            fp__csv_row(f, r, 5, 0);
+        }
     }
-    fp__netbox_net_device_types(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -265,120 +243,115 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
 fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
                                    const fp_write_options *o, fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_layout *lay = fp__plan_layout(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    char site[128], pos[16], server_tags[FP_MAX_NETWORKS * (FP_NET_NAME_MAX + 1) + 16];
-    const int nets = fp__plan_net_count(plan);
-    nb_type types[FP_MAX_TIERS + 1];
-    char (*rack_names)[24] = malloc((size_t)(lay->n_rack ? lay->n_rack : 1) * sizeof *rack_names);
+    char site[128], pos[16], name[160], server_tags[FP_MAX_NETWORKS * (FP_NET_NAME_MAX + 1) + 16];
+    const size_t nets = fp_plan_net_count(plan), nr = fp_plan_rack_count(plan);
+    char (*rack_names)[24] = malloc((nr ? nr : 1) * sizeof *rack_names);
     if (rack_names == NULL)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    for (int64_t i = 0; i < lay->n_rack; i++) {
+    for (size_t i = 0; i < nr; i++) {
         fp_rack_info r;
-        fp_plan_rack(plan, (size_t)i, &r, NULL);
+        fp_plan_rack(plan, i, &r, NULL);
         memcpy(rack_names[i], r.name, sizeof r.name);
-    }
-    const char *platform[FP_MAX_TIERS + 1] = { "" };
-    for (int t = 0; t <= fab->tiers; t++) {
-        type_of(&types[t], plan, t);
-        const char *os = t > 0 ? fp__switch_os(&fp__plan_rspec(plan)->tier[t - 1].model, NULL) : NULL;
-        platform[t] = os ? os : "";
     }
     site_name(site, sizeof site, plan);
     fp__netbox_server_tags(server_tags, sizeof server_tags, plan);
     /* With spec `networks`, a last column tags: the networks a device is on. */
     if ((rc = fp__outbuf_open(&f, path,
-                              nets ? "name,role,manufacturer,device_type,platform,status,site,rack,position,face,tags\n"
-                                   : "name,role,manufacturer,device_type,platform,status,site,rack,position,face\n",
+                              nets > 1 ? "name,role,manufacturer,device_type,platform,status,site,rack,position,face,tags\n"
+                                       : "name,role,manufacturer,device_type,platform,status,site,rack,position,face\n",
                               err)) != FP_OK) {
         free(rack_names);
         return rc;
     }
-    size_t n = (size_t)fab->n_dev;
-    for (size_t d = 0; d < n; d++) {
-        int t = fab->dev[d].tier;
-        pos[fp__put_int(pos, lay->dev_u[d])] = '\0';
-        const char *r[] = { fp__dev_name(fp__plan_names(plan), (int64_t)d), role_of(plan, t),
-                            types[t].manufacturer, types[t].model, platform[t], "planned", site,
-                            rack_names[lay->dev_rack[d]], pos, "front",
-                            t == 0 ? server_tags : FP_NETBOX_COMPUTE_TAG };
-        fp__csv_row(f, r, nets ? 11 : 10, 0);
-        report(o, "netbox-devices.csv", d, n);
+    /* Every network's own devices (fp__nb_device_of), in its device order. */
+    for (size_t net = 0; net < nets; net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        const size_t n = (size_t)v.fab->n_dev;
+        fp_nb_kind k;
+        for (size_t d = 0; d < n; d++) {
+            if (!fp__nb_device_of(&v, (int64_t)d, &k))
+                continue;
+            int u = 0;
+            int64_t rk = fp__net_read_rack(&v, (int64_t)d, &u);
+            /* NetBox refuses a rack position for a 0U device type. */
+            pos[0] = '\0';
+            if (rk >= 0 && k.type.u_height > 0)
+                pos[fp__put_int(pos, u)] = '\0';
+            /* A compute server is on every network. */
+            const int server = v.ns == NULL && v.fab->dev[d].tier == 0;
+            const char *r[] = { fp__net_read_dev(&v, (int64_t)d, name, sizeof name, NULL), k.role,
+                                k.type.manufacturer, k.type.model, k.platform, "planned", site,
+                                rk >= 0 && (size_t)rk < nr ? rack_names[rk] : "", pos,
+                                pos[0] ? "front" : "", server ? server_tags : v.label };
+            fp__csv_row(f, r, nets > 1 ? 11 : 10, 0);
+            report(o, "netbox-devices.csv", d, n);
+        }
     }
-    rc = fp__netbox_net_devices(f, plan, site, err);
-    report(o, "netbox-devices.csv", n, n);
+    report(o, "netbox-devices.csv", 1, 1);
     free(rack_names);
-    return fp__outbuf_close(f, path, rc, err);
+    return fp__outbuf_close(f, path, FP_OK, err);
 }
 
 /* A switch of tier t whose ports all run at one speed, split alike: its logical ports are
  * its interfaces, in order (the fast path: names from the name table). */
 static int uniform_ports(const fp_fabric *fab, const fp_rspec *rs, int t)
 {
-    return t == 0 || (fab->size[t - 1].up_phys < 0 && rs->tier[t - 1].model.uplink_ports <= 0);
+    return fab->size[t - 1].up_phys < 0 && rs->tier[t - 1].model.uplink_ports <= 0;
 }
 
 fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
                                       const fp_write_options *o, fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    char port[FP_PORT_NAME_MAX], speed[FP_MAX_TIERS + 1][24];
-    /* NIC ports at the NIC-leaf speed; a switch's ports at the speed below its tier, or, where
-     * its sides differ (400G down, 800G up; an uplink group), each at its own. Kbps. */
-    int ib = fp__fabric_infiniband(rs);
-    const char *type[FP_MAX_TIERS + 1];
-    for (int t = 0; t <= fab->tiers; t++) {
-        int gbps = t == 0 ? rs->link_gbps : rs->tier[t - 1].gbps_down;
-        speed[t][fp__put_int(speed[t], (int64_t)gbps * 1000000)] = '\0';
-        type[t] = fp__netbox_interface_type(gbps, t == 0 ? rs->nic.cage : rs->tier[t - 1].model.cage, ib);
-    }
-    /* With spec `networks`, a last column tags: the network of the port. */
-    const int nets = fp__plan_net_count(plan), lags = fp__netbox_lag_column(plan);
-    if ((rc = fp__outbuf_open(&f, path, lags ? "device,name,type,speed,tags,lag\n"
-                                             : nets ? "device,name,type,speed,tags\n"
-                                                    : "device,name,type,speed\n", err)) != FP_OK)
+    char port[FP_PORT_NAME_MAX + 32], name[160], speed[FP_MAX_TIERS + 1][24];
+    const size_t nets = fp_plan_net_count(plan);
+    fp_nb_if_cols c = { nets > 1, fp__netbox_lag_column(plan), fp__netbox_mgmt_column(plan), 0,
+                        "" };
+    char head[64];
+    snprintf(head, sizeof head, "device,name,type,speed%s%s%s\n", c.tags ? ",tags" : "",
+             c.lag ? ",lag" : "", c.mgmt ? ",mgmt_only" : "");
+    if ((rc = fp__outbuf_open(&f, path, head, err)) != FP_OK)
         return rc;
-    size_t n = (size_t)fab->n_dev;
-    for (size_t d = 0; d < n; d++) {
-        int t = fab->dev[d].tier;
-        const char *dev = fp__dev_name(nm, (int64_t)d);
-        size_t dev_len = fp__dev_name_len(nm, (int64_t)d);
-        if (!uniform_ports(fab, rs, t)) {
-            fp__netbox_switch_rows(f, dev, FP_NETBOX_COMPUTE_TAG, 4 + (nets > 0) + lags, rs,
-                                   &fab->size[t - 1], t, ib);
-            continue;
+    /* Every network's devices, each with its ports on that network: a switch's every port, a
+     * host's ports on the network (a compute server's on each network it is on). */
+    for (size_t net = 0; net < nets; net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        const fp_fabric *fab = v.fab;
+        const fp_rspec *rs = v.rs;
+        const int ib = fp__fabric_infiniband(rs);
+        const char *type[FP_MAX_TIERS + 1];
+        /* A uniform switch's ports at the speed below its tier. Kbps. */
+        for (int t = 1; t <= fab->tiers; t++) {
+            speed[t][fp__put_int(speed[t], (int64_t)rs->tier[t - 1].gbps_down * 1000000)] = '\0';
+            type[t] = fp__netbox_interface_type(rs->tier[t - 1].gbps_down, rs->tier[t - 1].model.cage, ib);
         }
-        int ports = t == 0 ? rs->nics_per_server * rs->nic.ports : rs->tier[t - 1].radix;
-        for (int p = 0; p < ports; p++) {
-            fp__outbuf_put(f, dev, dev_len);
-            fp__outbuf_char(f, ',');
-            /* Port names never need quoting (fp__port_template_check refuses ',', '"', CR, LF). */
-            size_t pl;
-            const char *pt = fp__port_text(nm, fab, (int64_t)d, p, &pl);
-            if (pt)
-                fp__outbuf_put(f, pt, pl);
+        c.tag = v.label;
+        c.plain = v.ns == NULL && fp__csv_plain_names(plan);
+        const size_t n = (size_t)fab->n_dev;
+        for (size_t d = 0; d < n; d++) {
+            const int t = fab->dev[d].tier;
+            size_t dl, pl;
+            size_t on;
+            const char *dev = fp__net_read_dev(&v, (int64_t)d, name, sizeof name, &dl);
+            /* Another network's switch has its ports listed by its own network. */
+            if (t > 0 && (fp__net_read_owner(&v, (int64_t)d, &on) != (int64_t)d || on != net))
+                continue;
+            if (t == 0)
+                fp__netbox_host_rows(f, &c, &v, (int64_t)d, dev, dl);
+            else if (!uniform_ports(fab, rs, t))
+                fp__netbox_switch_rows(f, &c, dev, dl, rs, &fab->size[t - 1], t, ib);
             else
-                fp__outbuf_csv(f, fp__port_name(port, sizeof port, fab, rs, (int64_t)d, p));
-            fp__outbuf_char(f, ',');
-            fp__outbuf_str(f, type[t]);
-            fp__outbuf_char(f, ',');
-            fp__outbuf_str(f, speed[t]);
-            if (nets)
-                fp__outbuf_str(f, "," FP_NETBOX_COMPUTE_TAG);
-            if (lags)
-                fp__outbuf_char(f, ',');
-            fp__outbuf_char(f, '\n');
+                for (int p = 0; p < rs->tier[t - 1].radix; p++) {
+                    const char *pt = fp__net_read_port(&v, (int64_t)d, p, port, sizeof port, &pl);
+                    fp__nb_if_row(f, &c, dev, dl, pt, pl, type[t], speed[t], "", 0);
+                }
+            report(o, "netbox-interfaces.csv", d, n);
         }
-        report(o, "netbox-interfaces.csv", d, n);
     }
-    fp__netbox_net_interfaces(f, plan);
-    report(o, "netbox-interfaces.csv", n, n);
+    report(o, "netbox-interfaces.csv", 1, 1);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -428,62 +401,57 @@ void fp__netbox_cable_kind(int medium, const fp_part *part, const char **type, c
 fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err)
 {
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    const fp_cabling *cab = fp__plan_cabling(plan);
-    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
-    size_t n = fp_plan_cable_count(plan);
     fp_num_memo length = { 0 };
-    char label[40], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX];
+    char label[40], an[160], zn[160], ap[FP_PORT_NAME_MAX + 32], zp[FP_PORT_NAME_MAX + 32];
     /* With spec `networks`, a last column tags: the cable's network. */
-    const int nets = fp__plan_net_count(plan);
+    const size_t nets = fp_plan_net_count(plan);
     if ((rc = fp__outbuf_open(&f, path,
-                              nets ? "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
-                                     "side_b_name,type,status,label,color,length,length_unit,tags\n"
-                                   : "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
-                                     "side_b_name,type,status,label,color,length,length_unit\n",
+                              nets > 1 ? "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                                         "side_b_name,type,status,label,color,length,length_unit,tags\n"
+                                       : "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                                         "side_b_name,type,status,label,color,length,length_unit\n",
                               err)) != FP_OK)
         return rc;
-    for (size_t i = 0; i < n; i++) {
-        /* What fp_plan_cable gives for these columns (id, medium, stock length, links), read
-         * from the cabling: this file needs none of its names or labels. */
-        const fp_cable *cb = &cab->cable[i];
-        const int32_t *cl = cab->cable_links + cb->first;
-        char id[16];
-        id[0] = 'C';
-        size_t id_len = 1 + fp__put_uint_w(id + 1, (uint64_t)fp__link_number(fab, cl[0]), 7);
-        id[id_len] = '\0';
-        const char *type, *color;
-        fp__netbox_cable_kind(cb->medium, cb->part >= 0 ? &rs->phys.parts[cb->part] : NULL,
-                              &type, &color);
-        const char *length_text = fp__memo_format(&length, "%.1f", (double)cb->stock_m, NULL);
-        int links = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
-        /* One NetBox cable per link: each ends on the two interfaces of its link. */
-        for (int k = 0; k < links; k++) {
-            const fp_link *l = &fab->link[cl[k]];
-            memcpy(label, id, id_len);
-            size_t lab_len = id_len;
-            if (links > 1) {
-                label[lab_len++] = '/';
-                lab_len += fp__put_int(label + lab_len, k + 1);
+    for (size_t net = 0; net < nets; net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        const fp_cabling *cab = v.cab;
+        const size_t n = fp_plan_net_cable_count(plan, net);
+        for (size_t i = 0; i < n; i++) {
+            /* What fp_plan_net_cable gives for these columns (id, medium, stock length, links),
+             * read from the cabling: this file needs none of its labels. */
+            const fp_cable *cb = &cab->cable[i];
+            const int32_t *cl = cab->cable_links + cb->first;
+            char id[24];
+            id[0] = 'C';
+            size_t id_len = 1 + fp__put_uint_w(id + 1, (uint64_t)(v.cable_base + fp__link_number(v.fab, cl[0])), 7);
+            id[id_len] = '\0';
+            const char *type, *color;
+            fp__netbox_cable_kind(cb->medium, cb->part >= 0 ? &v.rs->phys.parts[cb->part] : NULL,
+                                  &type, &color);
+            const char *length_text = fp__memo_format(&length, "%.1f", (double)cb->stock_m, NULL);
+            int links = cb->n_links < FP_MAX_LEGS ? cb->n_links : FP_MAX_LEGS;
+            /* One NetBox cable per link: each ends on the two interfaces of its link. */
+            for (int k = 0; k < links; k++) {
+                const fp_link *l = &v.fab->link[cl[k]];
+                memcpy(label, id, id_len);
+                size_t lab_len = id_len;
+                if (links > 1) {
+                    label[lab_len++] = '/';
+                    lab_len += fp__put_int(label + lab_len, k + 1);
+                }
+                label[lab_len] = '\0';
+                const char *r[] = { fp__net_read_dev(&v, l->a, an, sizeof an, NULL), "dcim.interface",
+                                    fp__net_read_port(&v, l->a, l->a_port, ap, sizeof ap, NULL),
+                                    fp__net_read_dev(&v, l->z, zn, sizeof zn, NULL), "dcim.interface",
+                                    fp__net_read_port(&v, l->z, l->z_port, zp, sizeof zp, NULL),
+                                    type, "planned", label, color, length_text, "m", v.label };
+                fp__csv_row(f, r, nets > 1 ? 13 : 12, 0);
             }
-            label[lab_len] = '\0';
-            size_t pl;
-            const char *at = fp__port_text(nm, fab, l->a, l->a_port, &pl);
-            const char *zt = fp__port_text(nm, fab, l->z, l->z_port, &pl);
-            const char *r[] = { fp__dev_name(nm, l->a), "dcim.interface",
-                                at ? at : fp__port_name(ap, sizeof ap, fab, rs, l->a, l->a_port),
-                                fp__dev_name(nm, l->z), "dcim.interface",
-                                zt ? zt : fp__port_name(zp, sizeof zp, fab, rs, l->z, l->z_port),
-                                type, "planned", label, color, length_text,
-                                "m", FP_NETBOX_COMPUTE_TAG };
-            fp__csv_row(f, r, nets ? 13 : 12, 0);
+            report(o, "netbox-cables.csv", i, n);
         }
-        report(o, "netbox-cables.csv", i, n);
     }
-    rc = fp__netbox_net_cables(f, plan, err);
-    report(o, "netbox-cables.csv", n, n);
-    return fp__outbuf_close(f, path, rc, err);
+    report(o, "netbox-cables.csv", 1, 1);
+    return fp__outbuf_close(f, path, FP_OK, err);
 }

@@ -18,40 +18,6 @@
 #include <string.h>
 #include "write/writers.h"
 
-/* ---- every network through one view (0 = the compute fabric, k >= 1 network k - 1) ---- */
-
-typedef struct nb_net {
-    const fp_fabric *fab;
-    const fp_rspec *rs;
-    const fp_cabling *cab;
-    const fp_net_spec *ns;      /* NULL for the compute fabric */
-} nb_net;
-
-static nb_net net_of(const fp_plan *plan, int net)
-{
-    nb_net v;
-    if (net == 0) {
-        v.fab = fp__plan_fabric(plan);
-        v.rs = fp__plan_rspec(plan);
-        v.cab = fp__plan_cabling(plan);
-        v.ns = NULL;
-    } else {
-        v.ns = fp__plan_net(plan, net - 1);
-        v.fab = fp__plan_net_fabric(plan, net - 1);
-        v.rs = &v.ns->rs;
-        v.cab = &fp__plan_net_phys(plan)->cab[net - 1];
-    }
-    return v;
-}
-
-static const char *dev_name(char *buf, size_t n, const fp_plan *plan, const nb_net *v, int64_t d)
-{
-    if (v->ns == NULL)
-        return fp__dev_name(fp__plan_names(plan), d);
-    return fp__net_device_name(buf, n, v->ns, v->fab, fp__plan_fabric(plan), fp__plan_rspec(plan),
-                               d);
-}
-
 /* ---- platforms ---- */
 
 /* The operating system each switch family ships with (the vendors' product pages: Spectrum
@@ -86,8 +52,8 @@ fp_status fp__write_netbox_platforms(const fp_plan *plan, const char *path,
     (void)o;
     if ((rc = fp__outbuf_open(&f, path, "name,slug,description\n", err)) != FP_OK)
         return rc;
-    for (int net = 0; net <= fp__plan_net_count(plan); net++) {
-        nb_net v = net_of(plan, net);
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
         for (int t = 1; t <= v.fab->tiers; t++) {
             const char *slug, *name = fp__switch_os(&v.rs->tier[t - 1].model, &slug);
             if (name == NULL || !fp__nb_seen_add(&seen, name))
@@ -233,11 +199,11 @@ fp_status fp__write_netbox_power_feeds(const fp_plan *plan, const char *path,
 /* Calls fn for every cage of network net that holds a transceiver, once each, in the order of
  * the links (each link's lower end, then its upper): the device, the cage's number on it
  * (1-based) and the module's part. The BOM counts the same cages (phys/bom.c). */
-typedef void (*cage_fn)(void *ctx, const nb_net *v, int64_t dev, int64_t cage, const fp_part *m);
+typedef void (*cage_fn)(void *ctx, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m);
 
-static fp_status each_module(const fp_plan *plan, int net, cage_fn fn, void *ctx, fp_error *err)
+static fp_status each_module(const fp_plan *plan, size_t net, cage_fn fn, void *ctx, fp_error *err)
 {
-    nb_net v = net_of(plan, net);
+    fp_net_read v = fp__plan_net_read(plan, net);
     if (v.cab == NULL || v.cab->cage_mod == NULL || v.cab->n_cage == 0)
         return FP_OK;
     unsigned char *done = calloc((size_t)(v.cab->n_cage / 8 + 1), 1);
@@ -268,7 +234,7 @@ typedef struct mod_ctx {
     int64_t count;
 } mod_ctx;
 
-static void type_row(void *p, const nb_net *v, int64_t dev, int64_t cage, const fp_part *m)
+static void type_row(void *p, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m)
 {
     mod_ctx *c = p;
     char maker[40];
@@ -282,7 +248,7 @@ static void type_row(void *p, const nb_net *v, int64_t dev, int64_t cage, const 
     fp__csv_row(c->f, r, 4, 0);
 }
 
-static void maker_row(void *p, const nb_net *v, int64_t dev, int64_t cage, const fp_part *m)
+static void maker_row(void *p, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m)
 {
     mod_ctx *c = p;
     char maker[40];
@@ -296,13 +262,13 @@ static void maker_row(void *p, const nb_net *v, int64_t dev, int64_t cage, const
 void fp__netbox_module_manufacturers(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen)
 {
     mod_ctx c = { plan, f, seen, 0, 0 };
-    for (int net = 0; net <= fp__plan_net_count(plan); net++)
+    for (size_t net = 0; net < fp_plan_net_count(plan); net++)
         (void)each_module(plan, net, maker_row, &c, NULL);
 }
 
 /* A bay's name on its device: "cage<N>", prefixed with the network's name for a network's
  * cages (a compute server has bays of several networks). */
-static void bay_name(char *buf, size_t n, const nb_net *v, int64_t cage)
+static void bay_name(char *buf, size_t n, const fp_net_read *v, int64_t cage)
 {
     if (v->ns)
         snprintf(buf, n, "%s-cage%lld", v->ns->name, (long long)cage);
@@ -310,24 +276,24 @@ static void bay_name(char *buf, size_t n, const nb_net *v, int64_t cage)
         snprintf(buf, n, "cage%lld", (long long)cage);
 }
 
-static void bay_row(void *p, const nb_net *v, int64_t dev, int64_t cage, const fp_part *m)
+static void bay_row(void *p, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m)
 {
     mod_ctx *c = p;
     char name[160], bay[64], pos[24], desc[64];
     bay_name(bay, sizeof bay, v, cage);
     snprintf(pos, sizeof pos, "%lld", (long long)cage);
     snprintf(desc, sizeof desc, "%s cage", m->cage[0] ? m->cage : "transceiver");
-    const char *r[] = { dev_name(name, sizeof name, c->plan, v, dev), bay, pos, desc };
+    const char *r[] = { fp__net_read_dev(v, dev, name, sizeof name, NULL), bay, pos, desc };
     fp__csv_row(c->f, r, 4, 0);
     c->count++;
 }
 
-static void module_row(void *p, const nb_net *v, int64_t dev, int64_t cage, const fp_part *m)
+static void module_row(void *p, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m)
 {
     mod_ctx *c = p;
     char name[160], bay[64];
     bay_name(bay, sizeof bay, v, cage);
-    const char *r[] = { dev_name(name, sizeof name, c->plan, v, dev), bay, m->id, "planned" };
+    const char *r[] = { fp__net_read_dev(v, dev, name, sizeof name, NULL), bay, m->id, "planned" };
     fp__csv_row(c->f, r, 4, 0);
     c->count++;
 }
@@ -341,7 +307,7 @@ static fp_status module_file(const fp_plan *plan, const char *path, const char *
     if ((rc = fp__outbuf_open(&f, path, header, err)) != FP_OK)
         return rc;
     mod_ctx c = { plan, f, &seen, 0, 0 };
-    for (int net = 0; net <= fp__plan_net_count(plan) && rc == FP_OK; net++)
+    for (size_t net = 0; net < fp_plan_net_count(plan) && rc == FP_OK; net++)
         rc = each_module(plan, net, fn, &c, err);
     return fp__outbuf_close(f, path, rc, err);
 }
@@ -374,7 +340,7 @@ fp_status fp__write_netbox_modules(const fp_plan *plan, const char *path,
  * powered copper cable ending on it (the cable's power over its ends). Per network, per
  * device of that network's fabric; a network's compute servers add theirs to the compute
  * server's. */
-static void add_modules(void *p, const nb_net *v, int64_t dev, int64_t cage, const fp_part *m)
+static void add_modules(void *p, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m)
 {
     double *w = p;
     (void)v;
@@ -382,7 +348,7 @@ static void add_modules(void *p, const nb_net *v, int64_t dev, int64_t cage, con
     w[dev] += m->power_w;
 }
 
-static void add_cables(double *w, const nb_net *v)
+static void add_cables(double *w, const fp_net_read *v)
 {
     for (int64_t i = 0; i < v->cab->n_cable; i++) {
         const fp_cable *cb = &v->cab->cable[i];
@@ -428,16 +394,20 @@ fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
                                        const fp_write_options *o, fp_error *err)
 {
     fp_outbuf *f = NULL;
-    fp_status rc;
-    const int nets = fp__plan_net_count(plan);
-    double *w[FP_MAX_NETWORKS + 1] = { NULL };
+    fp_status rc = FP_OK;
+    const size_t nets = fp_plan_net_count(plan);
+    double *w[FP_MAX_NETWORKS + 1] = { NULL }, *own[FP_MAX_NETWORKS + 1] = { NULL };
     char name[160];
     (void)o;
-    rc = FP_OK;
-    for (int net = 0; net <= nets && rc == FP_OK; net++) {
-        nb_net v = net_of(plan, net);
-        w[net] = calloc((size_t)(v.fab->n_dev ? v.fab->n_dev : 1), sizeof *w[net]);
-        if (w[net] == NULL) {
+    /* What every device of every network draws there (w), then each NetBox device's sum of
+     * what its network devices draw (own): a compute server adds its ports on each network, an
+     * extra endpoint its port groups, a switch its management port. */
+    for (size_t net = 0; net < nets && rc == FP_OK; net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        size_t n = (size_t)(v.fab->n_dev ? v.fab->n_dev : 1);
+        w[net] = calloc(n, sizeof *w[net]);
+        own[net] = calloc(n, sizeof *own[net]);
+        if (w[net] == NULL || own[net] == NULL) {
             fp__error_set(err, FP_ENOMEM, path, "out of memory writing %s", path);
             rc = FP_ENOMEM;
             break;
@@ -445,50 +415,28 @@ fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
         if ((rc = each_module(plan, net, add_modules, w[net], err)) == FP_OK)
             add_cables(w[net], &v);
     }
+    for (size_t net = 0; net < nets && rc == FP_OK; net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        for (int64_t d = 0; d < v.fab->n_dev; d++) {
+            size_t on;
+            int64_t od = fp__net_read_owner(&v, d, &on);
+            own[on][od] += w[net][d];
+        }
+    }
     if (rc == FP_OK)
         rc = fp__outbuf_open(&f, path, "device,name,maximum_draw,allocated_draw\n", err);
-    if (rc != FP_OK) {
-        for (int net = 0; net <= nets; net++)
-            free(w[net]);
-        return rc;
+    /* netbox-devices.csv's devices, in its order. */
+    for (size_t net = 0; net < nets && rc == FP_OK; net++) {
+        fp_net_read v = fp__plan_net_read(plan, net);
+        fp_nb_kind k;
+        for (int64_t d = 0; d < v.fab->n_dev; d++)
+            if (fp__nb_device_of(&v, d, &k))
+                power_row(f, fp__net_read_dev(&v, d, name, sizeof name, NULL), k.power_w,
+                          k.power_w + own[net][d]);
     }
-    /* The compute fabric's devices (its servers with what every network adds at them), then
-     * each network's switches and extra endpoints, in netbox-devices.csv's order. */
-    nb_net c = net_of(plan, 0);
-    for (int64_t d = 0; d < c.fab->n_dev; d++) {
-        int t = c.fab->dev[d].tier;
-        double part = t == 0 ? c.rs->phys.server_power_w : c.rs->tier[t - 1].model.power_w;
-        double own = part + w[0][d];
-        for (int net = 1; t == 0 && net <= nets; net++)
-            if (d < fp__plan_net(plan, net - 1)->servers)
-                own += w[net][d];
-        power_row(f, fp__dev_name(fp__plan_names(plan), d), part, own);
-    }
-    for (int net = 1; net <= nets; net++) {
-        nb_net v = net_of(plan, net);
-        /* Extra endpoints: one device per endpoint, its hosts' draw summed. */
-        int64_t d = v.ns->servers;
-        for (int i = 0; i < v.ns->n_extra; i++) {
-            const fp_net_extra *x = &v.ns->extra[i];
-            int per = v.ns->ports > 0 && x->ports >= v.ns->ports ? x->ports / v.ns->ports : 1;
-            for (int64_t u = 0; u < x->count && d < v.fab->servers; u++, d += per) {
-                if (fp__net_is_alias(v.fab, d))
-                    continue; /* a switch's management port: the switch has its PSU row */
-                double own = x->power_w;
-                for (int h = 0; h < per && d + h < v.fab->servers; h++)
-                    own += w[net][d + h];
-                power_row(f, dev_name(name, sizeof name, plan, &v, d), x->power_w, own);
-            }
-        }
-        for (int64_t s = v.fab->servers; s < v.fab->n_dev; s++) {
-            int t = v.fab->dev[s].tier;
-            if (t < 1 || t > v.fab->tiers)
-                continue;
-            double part = v.rs->tier[t - 1].model.power_w;
-            power_row(f, dev_name(name, sizeof name, plan, &v, s), part, part + w[net][s]);
-        }
-    }
-    for (int net = 0; net <= nets; net++)
+    for (size_t net = 0; net < nets; net++) {
         free(w[net]);
-    return fp__outbuf_close(f, path, FP_OK, err);
+        free(own[net]);
+    }
+    return f ? fp__outbuf_close(f, path, rc, err) : rc;
 }

@@ -181,20 +181,23 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
      * and every network's cables follow the compute fabric's. */
     const int structured = fp__plan_rspec(plan)->phys.structured;
     const int nets = fp__plan_net_count(plan);
-    const int plain = fp__csv_plain_names(plan);
+    for (size_t k = 1; k < fp_plan_net_count(plan); k++)
+        n += fp_plan_net_cable_count(plan, k);
     fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
                        "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
     if (structured)
         fp__outbuf_str(ob, ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m");
     fp__outbuf_str(ob, nets ? ",network\n" : "\n");
-    for (size_t k = 0; k < fp_plan_net_count(plan); k++)
-        for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++) {
+    for (size_t k = 0, done = 0; k < fp_plan_net_count(plan); k++) {
+        fp_net_read v = fp__plan_net_read(plan, k);
+        const int plain = fp__csv_plain_net(&v);
+        for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++, done++) {
             fp_plan_net_cable(plan, k, i, &c, NULL);
-            cable_row(ob, &c, structured, &stock, nets ? fp__plan_net_label(plan, k) : NULL,
-                      k == 0 && plain);
-            if (k == 0 && o && o->progress && (i & 0xffff) == 0)
-                o->progress("cables.csv", (double)i / (double)n, o->payload);
+            cable_row(ob, &c, structured, &stock, nets ? v.label : NULL, plain);
+            if (o && o->progress && (done & 0xffff) == 0)
+                o->progress("cables.csv", (double)done / (double)n, o->payload);
         }
+    }
     if (o && o->progress)
         o->progress("cables.csv", 1.0, o->payload);
     return fp__outbuf_close(ob, path, FP_OK, err);

@@ -20,6 +20,9 @@ fp_status fp__plan_json_text(const fp_plan *plan, const fp_failure_report *failu
  * id. Decided once per document, so the writers copy those columns as they are instead of
  * scanning each field (write_csv.c). */
 int fp__csv_plain_names(const fp_plan *plan);
+/* fp__csv_plain_names for network v's rows: the compute fabric's names, decided once; a
+ * network's names are checked field by field (0). */
+int fp__csv_plain_net(const fp_net_read *v);
 /* A CSV field: copied as it is when plain (known safe), else written by the cell writer. */
 static inline void fp__outbuf_field_n(fp_outbuf *ob, const char *s, size_t n, int plain)
 {
@@ -150,18 +153,55 @@ typedef struct fp_nb_type {
  * powered elsewhere, as the compute servers are: no cost, and their power is their racks', not
  * the network's (power 0 here). */
 void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
+/* The columns of netbox-interfaces.csv, and what the row builder needs of them: device,
+ * name, type, speed, then `tags` (with spec `networks`: tag, the row's network), `lag` (some
+ * network is dual-homed Ethernet: fp__netbox_lag_column) and `mgmt_only` (some network's hosts
+ * are switches' management ports: fp__netbox_mgmt_column). plain: the device and port names
+ * never need CSV quoting (fp__csv_plain_names). */
+typedef struct fp_nb_if_cols {
+    int tags, lag, mgmt, plain;
+    const char *tag;
+} fp_nb_if_cols;
+int fp__netbox_lag_column(const fp_plan *plan);
+int fp__netbox_mgmt_column(const fp_plan *plan);
+/* One netbox-interfaces.csv row: lag the LAG the port is a member of ("" for none), mgmt 1
+ * for a switch's own management interface. */
+void fp__nb_if_row(fp_outbuf *f, const fp_nb_if_cols *c, const char *dev, size_t dev_len,
+                   const char *port, size_t port_len, const char *type, const char *speed,
+                   const char *lag, int mgmt);
 /* netbox-interfaces.csv rows of every port of switch dev (tier t >= 1 of a fabric with
  * resolved spec rs, that tier's sizing sz), used or spare, each at its own speed and type: the
  * down side's physical ports split to the speed below the tier; where the up side splits apart
  * (sz->up_phys >= 0) or the part has an uplink group (SN2201: 48 x 1G RJ45 down, 4 x 100G
  * QSFP28 up), those ports at the speed above, or the uplinks' own on a top tier. Named as
- * every other output names them. tag: the tags column; cols: the row's columns (4: no tags, 5:
- * tags, 6: tags and an empty lag). */
-void fp__netbox_switch_rows(fp_outbuf *f, const char *dev, const char *tag, int cols,
-                            const fp_rspec *rs, const fp_tier_size *sz, int t, int ib);
-/* 1 when netbox-interfaces.csv has a last column `lag` (after tags): some network is
- * dual-homed, and its hosts' ports are members of a LAG interface listed before them. */
-int fp__netbox_lag_column(const fp_plan *plan);
+ * every other output names them. */
+void fp__netbox_switch_rows(fp_outbuf *f, const fp_nb_if_cols *c, const char *dev,
+                            size_t dev_len, const fp_rspec *rs, const fp_tier_size *sz, int t,
+                            int ib);
+/* netbox-interfaces.csv rows of host d of network v (named dev): its ports on the network at
+ * the network's speed, a dual-homed Ethernet host's LAG before them; a host that is another
+ * network's switch is that switch's management interface, mgmt_only. */
+void fp__netbox_host_rows(fp_outbuf *f, const fp_nb_if_cols *c, const fp_net_read *v, int64_t d,
+                          const char *dev, size_t dev_len);
+/* What a device of a network is in NetBox: its role (and the role's colour), device type,
+ * platform ("" for none) and its part's own draw. The kinds of network v, i < fp__nb_kind_count:
+ * its hosts' (the compute fabric's servers; a network's extra endpoint groups), then one per
+ * switch tier; fp__nb_kind fills kind i and returns 0 for a kind that is no device of its own
+ * (an endpoint group of the switches' management ports). fp__nb_kind_of: device d's kind
+ * index (-1 for a network's compute server). fp__nb_device_of: 1, and *k filled, when device d
+ * of network v is a NetBox device of its own (fp__net_read_owner gives d itself), in
+ * netbox-devices.csv's order. */
+typedef struct fp_nb_kind {
+    char role[FP_NET_NAME_MAX + 64];
+    const char *color;
+    fp_nb_type type;
+    const char *platform;
+    double power_w;
+} fp_nb_kind;
+int fp__nb_kind_count(const fp_net_read *v);
+int fp__nb_kind(const fp_net_read *v, int i, fp_nb_kind *k);
+int fp__nb_kind_of(const fp_net_read *v, int64_t d);
+int fp__nb_device_of(const fp_net_read *v, int64_t d, fp_nb_kind *k);
 /* NetBox's cable type and colour for a cable of this medium and part (NULL: unknown); twisted
  * pair by the category its part's id or name gives (cat5e, cat6, cat6a, ...), else cat6a. */
 void fp__netbox_cable_kind(int medium, const fp_part *part, const char **type, const char **color);
@@ -175,13 +215,12 @@ int fp__nb_seen_add(fp_nb_seen *s, const char *v);
 /* A manufacturers row for name unless seen already. */
 void fp__netbox_manufacturer_row(fp_outbuf *f, fp_nb_seen *seen, const char *name);
 
-/* The other networks in the NetBox set (spec `networks`; write_netbox_networks.c). Without
- * them every function here writes nothing and the set is byte for byte what it was. With them:
- * netbox-tags.csv (imported first) lists the tag `compute` and one tag per network; devices,
- * interfaces and cables gain a last column `tags` naming the network(s); each network's
- * switches, extra endpoints, device types, roles, management racks, interfaces (the compute
- * servers' ports on it too) and cables (one per link, as the compute fabric's) follow the
- * compute fabric's rows in spec order. */
+/* The networks in the NetBox set (spec `networks`; write_netbox_networks.c). Without them
+ * the set has no tags and is byte for byte what it was. With them: netbox-tags.csv (imported
+ * first) lists the tag `compute` and one tag per network; devices, interfaces and cables gain a
+ * column `tags` naming the network(s); each network's switches, extra endpoints, device types,
+ * roles, interfaces (the compute servers' ports on it too) and cables (one per link, as the
+ * compute fabric's) follow the compute fabric's rows in spec order. */
 #define FP_NETBOX_COMPUTE_TAG "compute"
 fp_status fp__write_netbox_tags(const fp_plan *plan, const char *path, const fp_write_options *o,
                                 fp_error *err);
@@ -190,13 +229,6 @@ int fp__netbox_tags_file_name(const fp_plan *plan, const fp_write_options *o, co
                               char *buf, size_t n);
 /* The tags of a compute server: "compute" and every network (all attach every server). */
 void fp__netbox_server_tags(char *buf, size_t n, const fp_plan *plan);
-void fp__netbox_net_manufacturers(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
-void fp__netbox_net_roles(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
-void fp__netbox_net_device_types(fp_outbuf *f, const fp_plan *plan, fp_nb_seen *seen);
-fp_status fp__netbox_net_devices(fp_outbuf *f, const fp_plan *plan, const char *site,
-                                 fp_error *err);
-void fp__netbox_net_interfaces(fp_outbuf *f, const fp_plan *plan);
-fp_status fp__netbox_net_cables(fp_outbuf *f, const fp_plan *plan, fp_error *err);
 /* The NetBox objects around the devices (write_netbox_dcim.c), each a file of the set:
  * locations (halls, rows in them), platforms (switch operating systems), module types, module
  * bays and modules (one per cage holding a transceiver, as the BOM counts them), power ports
@@ -244,6 +276,27 @@ fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
                                      const fp_write_options *o, fp_error *err);
 fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                                  fp_error *err);
+/* Network k of the public index (0: the compute fabric) is InfiniBand (write_ibnet.c). */
+int fp__ib_net(const fp_plan *plan, int k);
+/* The HCA index (0-based, "mlx5_<i>") of port `port` of host dev of network k: a compute
+ * server's ports count from 0 over the InfiniBand networks in network order (the compute
+ * fabric's, then each later InfiniBand network's), an extra endpoint's over its port groups. */
+int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port);
+/* The ends of link `link` of network k as CVT's P2P sheet names ports: a host's HCA number from
+ * 1 (fp__ib_hca_index + 1); a switch's port number from 1, "cage/port" on a part with several
+ * ports per cage (QM9700: 1/1 .. 32/2), "port/lane" on a split port; into pa, pz (n bytes each). */
+void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz, size_t n);
+/* The cable checkers' files (write_verifiers.c): Cumulus PTM's topology.dot (every Ethernet
+ * network's links; fp__ptm_file_name returns 0 when the plan has none) and NVIDIA CVT's
+ * cvt-p2p.xlsx (a sheet per InfiniBand network; fp__cvt_file_name: 0 when none). */
+int fp__ptm_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n);
+fp_status fp__write_ptm_topology(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err);
+int fp__cvt_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
+                      size_t n);
+fp_status fp__write_cvt_p2p(const fp_plan *plan, const char *path, const fp_write_options *o,
+                            fp_error *err);
 /* The Slurm topology files (write_sched.c): topology.conf (topology/tree), topology-block.conf
  * (topology/block, the NVLink domains: fp__slurm_block_file_name returns 0 when a domain is one
  * server) and topology.yaml (both). */

@@ -39,6 +39,19 @@ check generic-th4-64x400 fabplan plan --switch generic-th4
 check generic-th4-64x400,nvidia-qm9700 fabplan compare --switch generic-th4-64x400,nvidia-qm97
 check nvidia-cx7-osfp fabplan plan --nic nvidia-cx7-o
 check ibnetdiscover fabplan plan --formats ibn
+# every name --formats takes, as the program lists them when one is unknown (the help text names
+# each of them too), completes; the last of a comma list does after the others
+names=$("$bin" plan --formats "?" 2>&1 >/dev/null | sed -n 's/.*expected a comma list of: //p' | tr -d ',')
+[ -n "$names" ] || { echo "no --formats names in plan's message" >&2; exit 1; }
+for want in slurm k8s; do
+    case " $names " in *" $want "*) ;; *) echo "--formats names lack $want: $names" >&2; exit 1 ;; esac
+done
+help=$("$bin" plan --help | tr -s ' \n,().' '     ')
+for f in $names; do
+    check "$f" fabplan plan --formats "$f"
+    check "json,$f" fabplan plan --formats "json,$f"
+    case " $help " in *" $f "*) ;; *) echo "plan --help does not name --formats $f" >&2; exit 1 ;; esac
+done
 # compare's filters are not plan options
 got=$(complete_line fabplan plan --min)
 got=$(echo $got)

@@ -240,6 +240,7 @@ static const char *const feed_status[] = { "offline", "active", "planned", "fail
 static const char *const feed_type[] = { "primary", "redundant", NULL };
 static const char *const feed_supply[] = { "ac", "dc", NULL };
 static const char *const feed_phase[] = { "single-phase", "three-phase", NULL };
+static const char *const booleans[] = { "true", "false", NULL };
 /* ContentType of a cable termination on a device interface. */
 static const char *const term_types[] = { "dcim.interface", NULL };
 
@@ -376,9 +377,11 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         if (!absent)
             t[i] = load_table(dir, &forms[i]);
     }
-    int has_lag = 0;
-    for (int c = 0; c < t[6].ncol; c++)
+    int has_lag = 0, has_mgmt = 0;
+    for (int c = 0; c < t[6].ncol; c++) {
         has_lag |= strcmp(t[6].col[c], "lag") == 0;
+        has_mgmt |= strcmp(t[6].col[c], "mgmt_only") == 0;
+    }
     g_lags = g_lag_members = 0;
     strset lag_rows = { 0 }, lag_members = { 0 };
     strset locs = { 0 }, rack_loc = { 0 }, plats = { 0 }, mtypes = { 0 }, bays = { 0 },
@@ -582,6 +585,9 @@ static long check_netbox_counts(const fp_plan *p, net_counts *nc)
         cr_expect(atol(f[col(&t[6], "speed")]) > 0 || strcmp(f[col(&t[6], "type")], "lag") == 0);
         if (has_tags)
             check_tags(f[col(&t[6], "tags")], &tags, NULL);
+        /* mgmt_only: the model's BooleanField, read by Django's forms.BooleanField (true/false). */
+        if (has_mgmt)
+            cr_expect(one_of(f[col(&t[6], "mgmt_only")], booleans), "mgmt_only %s", f[col(&t[6], "mgmt_only")]);
         /* A LAG's members name it (InterfaceImportForm `lag`: an interface of type lag on the
          * same device, imported before them). */
         if (has_lag) {
@@ -1722,5 +1728,163 @@ Test(netbox, one_power_port_per_device_with_switch_management_ports)
     cr_expect_eq(pp.n, dv.n, "%ld power port rows for %ld device rows", pp.n, dv.n);
     csv_free(&dv);
     csv_free(&pp);
+    fp_plan_free(p);
+}
+
+/* Each switch's own management interface, cabled to its out-of-band leaf (issue 30): in
+ * dgx-h100-4su-networks the out-of-band network's endpoint group counted "switches" is one port
+ * per switch of the compute fabric and of every network listed before it (docs/spec.md), so the
+ * interfaces marked mgmt_only are exactly those switches, counted here from the plan's switch
+ * counts (fp_plan_summary, fp_plan_network), each named by its part's catalog mgmt_port
+ * (templates/catalog.json: QM9700 mgmt0, SN4600C eth0) and ending one cable; no other interface
+ * is marked. The set passes NetBox's rules (the booleans among them). */
+Test(netbox, switch_management_interfaces_are_mgmt_only)
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    check_netbox_counts(p, &(net_counts){ 0 });
+    fp_catalog *cat = NULL;
+    cr_assert_eq(fp_catalog_new(&cat, NULL), FP_OK);
+    /* The switches the group counts: every network's before the first one with such a group
+     * (the out-of-band network, role "oob"), and their management ports' names. */
+    size_t oob = 0;
+    for (size_t i = 0; i < fp_plan_network_count(p); i++) {
+        fp_network_info ni;
+        cr_assert_eq(fp_plan_network(p, i, &ni, NULL), FP_OK);
+        if (strcmp(ni.role, "oob") == 0 && oob == 0)
+            oob = i + 1;
+    }
+    cr_assert_gt(oob, 0, "the preset has an out-of-band network");
+    fp_summary s;
+    fp_plan_summary(p, &s);
+    long want = (long)s.switches;
+    for (size_t i = 0; i + 1 < oob; i++) {
+        fp_network_info ni;
+        fp_plan_network(p, i, &ni, NULL);
+        want += (long)ni.switches;
+    }
+    strset port_of = { 0 };
+    long listed = 0;
+    for (size_t net = 0; net < oob; net++)
+        for (size_t d = 0; d < fp_plan_net_device_count(p, net); d++) {
+            fp_device_info di;
+            cr_assert_eq(fp_plan_net_device(p, net, d, &di, NULL), FP_OK);
+            if (di.tier == 0)
+                continue;
+            const fp_part *m = fp_catalog_find(cat, di.model);
+            cr_assert_not_null(m, "%s: no part %s", di.name, di.model);
+            set_add(&port_of, di.name, fp_part_mgmt_port(m));
+            listed++;
+        }
+    set_seal(&port_of);
+    cr_expect_eq(listed, want, "%ld switches listed, the counts say %ld", listed, want);
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    snprintf(path, sizeof path, "%s/netbox-cables.csv", dir);
+    csv_file cb = csv_load(path);
+    strset ends = { 0 };
+    for (long i = 1; i < cb.n; i++) {
+        char *f[16];
+        cr_assert_geq(csv_split(cb.line[i], f, 16), 6);
+        set_add(&ends, f[0], f[2]);
+        set_add(&ends, f[3], f[5]);
+    }
+    set_seal(&ends);
+    snprintf(path, sizeof path, "%s/netbox-interfaces.csv", dir);
+    csv_file c = csv_load(path);
+    char head[256], *h[16];
+    snprintf(head, sizeof head, "%s", c.line[0]);
+    int nh = csv_split(head, h, 16), mc = -1;
+    for (int k = 0; k < nh; k++)
+        if (strcmp(h[k], "mgmt_only") == 0)
+            mc = k;
+    cr_assert_geq(mc, 0, "netbox-interfaces.csv has no mgmt_only column");
+    long mgmt = 0, eth0 = 0, mgmt0 = 0;
+    for (long i = 1; i < c.n; i++) {
+        char *f[16];
+        cr_assert_eq(csv_split(c.line[i], f, 16), nh);
+        if (strcmp(f[mc], "true") != 0)
+            continue;
+        mgmt++;
+        cr_expect(set_has(&port_of, f[0], f[1]),
+                  "%s %s is mgmt_only but not a counted switch's management interface", f[0], f[1]);
+        cr_expect(set_has(&ends, f[0], f[1]), "%s %s ends no cable", f[0], f[1]);
+        eth0 += strcmp(f[1], "eth0") == 0;
+        mgmt0 += strcmp(f[1], "mgmt0") == 0;
+    }
+    cr_expect_eq(mgmt, want, "%ld mgmt_only interfaces, %ld switches", mgmt, want);
+    cr_expect_gt(eth0, 0, "Spectrum switches (Cumulus eth0)");
+    cr_expect_gt(mgmt0, 0, "Quantum switches (mgmt0)");
+    csv_free(&c);
+    csv_free(&cb);
+    set_free(&ends);
+    set_free(&port_of);
+    fp_catalog_free(cat);
+    fp_plan_free(p);
+}
+
+/* Issue 30's "the counts in NetBox equal the plan's", on dgx-h100-4su-networks, each derived from
+ * the plan's own getters (not the NetBox writer):
+ * - devices: every rack's devices (fp_plan_rack: servers, switches and extra endpoints of every
+ *   network; a 0U endpoint stands in its rack too), one power port each;
+ * - interfaces: every device's logical ports on every network (fp_plan_net_device .ports: a
+ *   host's ports on the network, a switch's every port, used or spare), plus one LAG per host of
+ *   a dual-homed Ethernet network (its two ports bonded);
+ * - cables: one NetBox cable per link, every network's (fp_plan_net_link_count);
+ * - modules: the BOM's transceivers in service, every network's;
+ * - locations: the halls and the (hall, row) pairs of the racks. */
+Test(netbox, networks_preset_counts_equal_the_plan)
+{
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    long cables = check_netbox_counts(p, &(net_counts){ 0 });
+    long devices = 0, ports = 0, lags = 0, links = 0, bom = 0, halls = 0, rows = 0;
+    int last_h = 0, last_r = 0;
+    for (size_t r = 0; r < fp_plan_rack_count(p); r++) {
+        fp_rack_info ri;
+        cr_assert_eq(fp_plan_rack(p, r, &ri, NULL), FP_OK);
+        devices += (long)ri.devices;
+        halls += ri.hall != last_h;
+        rows += ri.hall != last_h || ri.row != last_r;
+        last_h = ri.hall;
+        last_r = ri.row;
+    }
+    for (size_t net = 0; net < fp_plan_net_count(p); net++) {
+        int lag_hosts = 0;
+        if (net > 0) {
+            fp_network_info ni;
+            cr_assert_eq(fp_plan_network(p, net - 1, &ni, NULL), FP_OK);
+            lag_hosts = ni.dual_homed && strcmp(ni.pair_name, "MLAG pair") == 0;
+        }
+        for (size_t d = 0; d < fp_plan_net_device_count(p, net); d++) {
+            fp_device_info di;
+            cr_assert_eq(fp_plan_net_device(p, net, d, &di, NULL), FP_OK);
+            ports += di.ports;
+            lags += lag_hosts && di.tier == 0;
+        }
+        links += (long)fp_plan_net_link_count(p, net);
+        for (size_t i = 0; i < fp_plan_net_bom_count(p, net); i++) {
+            fp_bom_line l;
+            cr_assert_eq(fp_plan_net_bom_line(p, net, i, &l, NULL), FP_OK);
+            bom += l.kind == FP_BOM_TRANSCEIVER && !l.spare ? l.quantity : 0;
+        }
+    }
+    char dir[64], path[128];
+    write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
+    static const char *const files[] = { "netbox-devices.csv", "netbox-power-ports.csv",
+                                         "netbox-interfaces.csv", "netbox-modules.csv",
+                                         "netbox-locations.csv" };
+    long rows_of[5];
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        csv_file c = csv_load(path);
+        rows_of[i] = c.n - 1;
+        csv_free(&c);
+    }
+    cr_expect_eq(rows_of[0], devices, "%ld devices, the racks hold %ld", rows_of[0], devices);
+    cr_expect_eq(rows_of[1], devices, "%ld power ports, %ld devices", rows_of[1], devices);
+    cr_expect_eq(rows_of[2], ports + lags, "%ld interfaces, the plan %ld ports + %ld LAGs",
+                 rows_of[2], ports, lags);
+    cr_expect_eq(cables, links, "%ld cables, %ld links", cables, links);
+    cr_expect_eq(rows_of[3], bom, "%ld modules, the BOM %ld transceivers", rows_of[3], bom);
+    cr_expect_eq(rows_of[4], halls + rows, "%ld locations, %ld halls + %ld rows", rows_of[4], halls, rows);
     fp_plan_free(p);
 }
