@@ -606,6 +606,37 @@ static fp_status extras_unique(const fp_nets *nets, int i, const char *base, fp_
     return FP_OK;
 }
 
+/* Refuse, before any network is resolved or built, a spec whose extra endpoints together have
+ * more than FP_MAX_EXTRA_PORTS ports (each network is built after the one before it, so a check
+ * per network would come after the earlier ones' work). Only counts and ports given as numbers
+ * are summed: anything else is refused later, where the entry is read. */
+static fp_status extra_ports_bounded(const cJSON *arr, fp_error *err)
+{
+    double ports = 0;
+    for (int i = 0; i < cJSON_GetArraySize(arr); i++) {
+        const cJSON *n = cJSON_GetArrayItem(arr, i);
+        const cJSON *xs = cJSON_GetObjectItemCaseSensitive(n, "extra_endpoints");
+        const cJSON *pps = cJSON_GetObjectItemCaseSensitive(n, "ports_per_server");
+        for (int j = 0; cJSON_IsArray(xs) && j < cJSON_GetArraySize(xs); j++) {
+            const cJSON *x = cJSON_GetArrayItem(xs, j);
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(x, "count");
+            const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "ports");
+            if (!cJSON_IsNumber(c) || c->valuedouble < 1)
+                continue;
+            double each = cJSON_IsNumber(p) && p->valuedouble >= 1 ? p->valuedouble
+                          : cJSON_IsNumber(pps) && pps->valuedouble >= 1 ? pps->valuedouble : 1;
+            ports += c->valuedouble * each;
+            if (ports > FP_MAX_EXTRA_PORTS) {
+                char ptr[96];
+                snprintf(ptr, sizeof ptr, "/networks/%d/extra_endpoints/%d", i, j);
+                FP_FAIL(err, FP_EINVAL, ptr, "%s: the extra endpoints of every network up to here have %.0f ports; expected at most %d (2^20) in all networks together",
+                        ptr, ports, FP_MAX_EXTRA_PORTS);
+            }
+        }
+    }
+    return FP_OK;
+}
+
 fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err)
 {
     const cJSON *arr = fp__spec_networks(spec);
@@ -617,6 +648,9 @@ fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/networks", "/networks: expected an array of 1 to %d networks, found %s",
                 FP_MAX_NETWORKS, fp__json_describe(arr, d, sizeof d));
     int n = cJSON_GetArraySize(arr);
+    fp_status rc = extra_ports_bounded(arr, err);
+    if (rc != FP_OK)
+        return rc;
     out->net = calloc((size_t)n, sizeof *out->net);
     if (out->net == NULL)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");

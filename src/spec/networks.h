@@ -9,6 +9,9 @@
 
 #define FP_MAX_NETWORKS 8
 #define FP_MAX_NET_EXTRAS 8
+/* The ports of every network's extra endpoints together (counts given as numbers): planning
+ * takes about 440 bytes per endpoint port, so the limit bounds it near 460 MB and 7 s. */
+#define FP_MAX_EXTRA_PORTS (1 << 20)
 #define FP_NET_NAME_MAX 32
 
 typedef enum fp_net_role {
