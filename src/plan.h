@@ -26,6 +26,9 @@ const fp_net_spec *fp__plan_net(const fp_plan *plan, int i);
  * "compute"; k the spec's network k - 1, its name). */
 const char *fp__plan_net_label(const fp_plan *plan, size_t net);
 const fp_fabric *fp__plan_net_fabric(const fp_plan *plan, int i);
+/* Ports with a link on network i's tier t switches, each counted once, by the network owning
+ * the switch (fp__net_ports_used: a network attached to it adds its links there). */
+int64_t fp__plan_net_ports_used(const fp_plan *plan, int i, int t);
 const fp_net_bom *fp__plan_net_bom(const fp_plan *plan, int i);
 const fp_net_place *fp__plan_net_place(const fp_plan *plan);
 /* Every rack of the floor as all the networks fill it (the owner of fp_plan_rack's units,

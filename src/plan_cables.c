@@ -2,6 +2,7 @@
  * ends and TIA-606 style labels, assembled from the layout, the name table and the cabling. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plan_data.h"
 #include "util/text.h"
@@ -485,5 +486,53 @@ fp_status fp_plan_media_audit(const fp_plan *plan, int b, fp_media_audit *out, f
         out->alternative_links[m] = cab->audit_alt_links[b][m];
         out->links_with_alternative += cab->audit_alt_links[b][m];
     }
+    return FP_OK;
+}
+
+/* One cell as cables.csv shows it unquoted: a formula gets its apostrophe (see fp_csv_field). */
+static uint64_t digest_cell(uint64_t h, const char *s)
+{
+    if (s == NULL)
+        s = "";
+    size_t n = strlen(s);
+    if (fp__csv_formula(s, n))
+        h = (h ^ (unsigned char)'\'') * 0x100000001b3ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h * 0x100000001b3ull;     /* the 0 byte after the cell: h ^ 0 */
+}
+
+uint64_t fp_cable_digest_add(uint64_t digest, const char *cable_id, const char *a_device,
+                             const char *a_port)
+{
+    return digest_cell(digest_cell(digest_cell(digest, cable_id), a_device), a_port);
+}
+
+fp_status fp_plan_cable_digest(const fp_plan *plan, uint64_t *digest, int64_t *cables, fp_error *err)
+{
+    if (digest == NULL || cables == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_cable_digest: NULL argument");
+    fp_status rc = fp__plan_need(plan, FP_STAGE_CABLING, "fp_plan_cable_digest", err);
+    if (rc != FP_OK)
+        return rc;
+    uint64_t h = FP_CABLE_DIGEST_INIT;
+    int64_t n = 0;
+    /* fp_plan_net_cable without the labels (the digest reads the id and the A end only) */
+    fp_cable_info *c = malloc(sizeof *c);
+    if (c == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory");
+    for (size_t k = 0; k < fp_plan_net_count(plan); k++) {
+        cable_view v = k == 0 ? compute_view(plan) : net_view(plan, (int)k - 1);
+        for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++) {
+            end_len la, lz[FP_MAX_LEGS];
+            fill_cable_head(&v, i, c);
+            fill_cable_ends(&v, &v.cab->cable[i], c, &la, lz);
+            h = fp_cable_digest_add(h, c->id, c->a.device_name, c->a.port);
+            n++;
+        }
+    }
+    free(c);
+    *digest = h;
+    *cables = n;
     return FP_OK;
 }

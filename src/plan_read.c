@@ -141,7 +141,7 @@ fp_status fp_plan_network(const fp_plan *plan, size_t i, fp_network_info *out, f
     out->tiers = f->tiers;
     out->port_gbps = ns->rs.link_gbps;
     out->hosts = ns->hosts;
-    out->switches = f->n_dev - f->servers;
+    out->switches = fp__fabric_switches(f);
     out->links = f->n_link;
     out->cost_usd = b ? b->cost : 0;     /* 0 without FP_STAGE_BOM */
     out->power_w = b ? b->power_w : 0;
@@ -351,6 +351,9 @@ fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i, fp_devic
         memcpy(out->name, name, len);
         out->name[len] = '\0';
     }
+    size_t owner;
+    fp__net_read_owner(&v, (int64_t)i, &owner);
+    out->owner = (int)owner;
     return FP_OK;
 }
 
@@ -710,4 +713,9 @@ fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *out, fp_erro
     out->fill = out->capacity_mm2 > 0 ? round(out->area_mm2 / out->capacity_mm2 * 10000) / 10000 : 0;
     out->over = out->fill > 1;
     return FP_OK;
+}
+
+int64_t fp__plan_net_ports_used(const fp_plan *plan, int i, int t)
+{
+    return fp__net_ports_used(&plan->net_fab, &plan->nets, i, t);
 }

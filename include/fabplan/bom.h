@@ -97,7 +97,8 @@ FP_EXPORT fp_status fp_plan_net_totals(const fp_plan *plan, size_t net, fp_total
 
 /** METHOD: number of BOM lines of network net (0 when out of range or without FP_STAGE_BOM), and
  *  a copy of its line i into the caller's *out (strings borrowed from the plan). A network's
- *  lines are its switches per tier, the NICs bought for it, the modules, copper and fibre its
+ *  lines are its switches per tier (none for a tier of another network's switches, spec
+ *  uplink_to: that network's lines count them), the NICs bought for it, the modules, copper and fibre its
  *  cabling chose with their spares, then its extra endpoints: category "endpoint", kind
  *  FP_BOM_CATEGORY_COUNT, quantity and rack units only (no price; power 0 here, as they are not
  *  network power). Errors: FP_EINVAL when net or i is out of range; FP_ESTAGE without

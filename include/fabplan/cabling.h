@@ -162,6 +162,22 @@ FP_EXPORT fp_status fp_plan_cable(const fp_plan *plan, size_t i, fp_cable_info *
 FP_EXPORT size_t fp_plan_net_cable_count(const fp_plan *plan, size_t net);
 FP_EXPORT fp_status fp_plan_net_cable(const fp_plan *plan, size_t net, size_t i,
                                       fp_cable_info *out, fp_error *err);
+/** The digest of no cable (FNV-1a 64's offset basis), where fp_cable_digest_add starts. */
+#define FP_CABLE_DIGEST_INIT 0xcbf29ce484222325ull
+/** Fold one cable into a digest of cables (FNV-1a 64): its id, A device and A port, each as
+ *  cables.csv's cell reads once unquoted (text a spreadsheet would run as a formula with the
+ *  apostrophe fp_csv_field puts before it) and each followed by a 0 byte, so the same value
+ *  comes from a plan's cables (fp_plan_cable_digest) and from its cables.csv. NULL counts as
+ *  "". Cannot fail. */
+FP_EXPORT uint64_t fp_cable_digest_add(uint64_t digest, const char *cable_id, const char *a_device,
+                                       const char *a_port);
+/** METHOD: the plan's identity as cables.csv holds it: every network's cables in cables.csv's
+ *  order (network 0 first) folded by fp_cable_digest_add into *digest, and their number into
+ *  *cables. plan.json records both (`cable_list`), and `fabplan diff` recomputes them from
+ *  cables.csv to refuse one that does not belong to its plan.json. Errors: FP_EINVAL when
+ *  digest or cables is NULL; FP_ESTAGE without FP_STAGE_CABLING; FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_cable_digest(const fp_plan *plan, uint64_t *digest, int64_t *cables,
+                                         fp_error *err);
 /** METHOD: cable i's route_m as fp_plan_cable gives it (metres, rounded to the centimetre),
  *  without building its names and labels: for a pass over every cable that needs only the
  *  length. 0 when i is out of range or the plan has no FP_STAGE_CABLING. Cannot fail. */

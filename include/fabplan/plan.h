@@ -75,6 +75,12 @@ typedef struct fp_device_info {
     const char *model;      /**< catalog id (borrowed) */
     char name[48];          /**< e.g. "su03-leaf-r5", "pod02-spine-07", "core-0123", "su03-node-17"
                                  (servers: spec cluster.server_names, at most 47 characters) */
+    int owner;              /**< the network whose device it is (fabplan.h's index: 0 the compute
+                                 fabric), which counts, places and prices it: the network asked
+                                 for, or the one a network's device stands for (a compute
+                                 server: 0; a host that is a switch's management port, and a
+                                 switch of a top tier attached to another network, spec
+                                 uplink_to: that switch's network) */
 } fp_device_info;
 
 /** One link (filled by fp_plan_link). a is the lower end, z the upper end. */
@@ -173,7 +179,8 @@ typedef struct fp_network_info {
     int tiers;              /**< switch tiers of the network's fabric */
     int port_gbps;          /**< speed of the hosts' ports */
     int64_t hosts;          /**< endpoints: servers plus the extra endpoints' port groups */
-    int64_t switches;       /**< all tiers */
+    int64_t switches;       /**< all tiers: the network's own (a top tier of another
+                                 network's switches, spec uplink_to, adds none) */
     int64_t links;          /**< all boundaries, and the MLAG peer links of a dual-homed
                                  Ethernet network */
     double cost_usd;        /**< switches, NICs bought for the network, transceivers, copper
@@ -217,7 +224,10 @@ FP_EXPORT fp_status fp_plan_link(const fp_plan *plan, size_t i, fp_link_info *ou
  *  extra endpoints' port groups (an endpoint of a group counted "switches" is that switch, by
  *  its name, its port the catalog part's management interface: "su01-leaf-r1", "mgmt0"; model
  *  the network's NIC, ports its ports per host), then its
- *  switches by tier ("inband-su01-leaf-r1"); its links by boundary, then a dual-homed
+ *  switches by tier ("inband-su01-leaf-r1"; a network attached to another, spec uplink_to,
+ *  has as its top tier that network's top-tier switches, by their names and model: they are
+ *  that network's devices, counted, placed and priced there, and the links to them this
+ *  network's, on the ports they take there); its links by boundary, then a dual-homed
  *  network's MLAG peer links (boundary 1), ids from 0 within the network, a and z device
  *  indexes of the network, ports named as links.csv names them. Errors: FP_EINVAL when net or
  *  i is out of range or out is NULL. */

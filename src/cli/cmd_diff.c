@@ -217,12 +217,50 @@ static int64_t count_missing(char **a, int64_t na, char **b, int64_t nb)
     return miss;
 }
 
+/* 0 when DIR/plan.json's cable_list (count and digest, fp_plan_cable_digest) matches the
+ * cables.csv in t, else 1 with a message; a plan.json without one (an older fabplan's) is
+ * not checked. */
+static int cables_belong(const char *path, const cJSON *root, const cable_table *t)
+{
+    const cJSON *cl = cJSON_GetObjectItemCaseSensitive(root, "cable_list");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(cl, "cables");
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(cl, "digest");
+    if (cl == NULL)
+        return 0;
+    if (!cJSON_IsNumber(n) || !cJSON_IsString(d)) {
+        fprintf(stderr, "fabplan diff: %s: /cable_list is not what fabplan plan writes (expected "
+                "{\"cables\": N, \"digest\": \"fnv1a64:...\"}); write the plan again\n", path);
+        return 1;
+    }
+    uint64_t h = FP_CABLE_DIGEST_INIT;
+    for (int64_t r = 0; r < t->rows; r++)
+        h = fp_cable_digest_add(h, F(t, r, C_ID), F(t, r, C_ADEV), F(t, r, C_APORT));
+    char hex[32];
+    snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)h);
+    if ((double)t->rows != n->valuedouble) {
+        fprintf(stderr, "fabplan diff: the cables.csv beside %s has %lld cables where plan.json "
+                "lists %.0f: it is cut short or from another run; expected the cables.csv written "
+                "with this plan.json (write the plan again)\n", path, (long long)t->rows,
+                n->valuedouble);
+        return 1;
+    }
+    if (strcmp(hex, d->valuestring) != 0) {
+        fprintf(stderr, "fabplan diff: the cables.csv beside %s is not the one written with it "
+                "(its %lld cables' ids and A ends give digest %s, plan.json has %s): edited or "
+                "from another run; expected the cables.csv written with this plan.json (write "
+                "the plan again)\n", path, (long long)t->rows, hex, d->valuestring);
+        return 1;
+    }
+    return 0;
+}
+
 /* The plan's cost in *cost (*ok = 1): DIR/plan.json's cluster_totals.cost_usd with spec
  * `networks` (cables.csv lists their cables too, so the step must cost their parts), else its
  * totals.cost (the compute fabric, the whole plan then); *ok = 0 when DIR has no plan.json (a
  * plan written without json in --formats). A plan.json that cannot be read or has no
- * totals.cost is an error, not an unknown cost. Returns an exit code (message printed). */
-static int plan_cost(const char *dir, double *cost, int *ok)
+ * totals.cost is an error, not an unknown cost; so is a cables.csv in t that does not belong
+ * to it (cables_belong). Returns an exit code (message printed). */
+static int plan_cost(const char *dir, const cable_table *t, double *cost, int *ok)
 {
     char path[4096];
     size_t len = 0;
@@ -252,6 +290,11 @@ static int plan_cost(const char *dir, double *cost, int *ok)
     if (cJSON_IsNumber(c)) {
         *cost = c->valuedouble;
         *ok = 1;
+    }
+    if (*ok && cables_belong(path, root, t)) {
+        cJSON_Delete(root);
+        fp_free(text);
+        return EXIT_INPUT;
     }
     cJSON_Delete(root);
     fp_free(text);
@@ -504,8 +547,8 @@ int cmd_diff(int argc, char **argv)
     int ok_o, ok_n;
     double cost_o, cost_n;
     if ((rc = table_load(&o, dirs[0])) != EXIT_OK || (rc = table_load(&n, dirs[1])) != EXIT_OK ||
-        (rc = plan_cost(dirs[0], &cost_o, &ok_o)) != EXIT_OK ||
-        (rc = plan_cost(dirs[1], &cost_n, &ok_n)) != EXIT_OK) {
+        (rc = plan_cost(dirs[0], &o, &cost_o, &ok_o)) != EXIT_OK ||
+        (rc = plan_cost(dirs[1], &n, &cost_n, &ok_n)) != EXIT_OK) {
         table_free(&o);
         table_free(&n);
         return rc;

@@ -13,6 +13,9 @@
 #include "fabplan/publish.h"
 
 #define MAX_POINTS 20000
+/* The GPUs of every size together: planning takes about 3 us of one core per GPU, so one
+ * command line is bounded near 3-4 minutes of work (2^26 GPUs). */
+#define MAX_SWEEP_GPUS ((int64_t)1 << 26)
 
 typedef struct point {
     int64_t gpus;
@@ -35,7 +38,8 @@ static void sweep_usage(FILE *f)
           "(cost, switches and optics per GPU and tiers against GPUs; tier changes marked).\n"
           "A size that cannot be built is a row with its reason.\n\n", f);
     cli_spec_opts_help(f);
-    fputs("  --gpus A..B[:STEP]  the range (A >= 1, B >= A, STEP >= 1; at most 20000 sizes)\n"
+    fputs("  --gpus A..B[:STEP]  the range (A >= 1, B >= A, STEP >= 1; at most 20000 sizes and\n"
+          "                      2^26 GPUs in all the sizes together)\n"
           "  -j, --jobs N        worker processes (default: the online CPUs, at most 8)\n"
           "  -o, --out DIR       output directory (default: sweep)\n"
           "  -q, --quiet         no summary on stdout\n", f);
@@ -487,6 +491,15 @@ int cmd_sweep(int argc, char **argv)
         fprintf(stderr, "fabplan sweep: --gpus %s gives %lld sizes; at most %d\n", range,
                 (long long)n, MAX_POINTS);
         rc = EXIT_USAGE;
+        goto done;
+    }
+    /* The sizes a, a + step, ..., a + (n - 1) step: n (first + last) / 2 GPUs, in double
+     * because B may be any int64 (a size past the cluster limit is a row of its own). */
+    double all_gpus = (double)n * ((double)a + ((double)a + (double)(n - 1) * (double)step)) / 2;
+    if (all_gpus > (double)MAX_SWEEP_GPUS) {
+        fprintf(stderr, "fabplan sweep: --gpus %s asks for %.0f GPUs in all (%lld sizes); at most %lld (2^26) in one sweep: expected fewer sizes (a larger STEP) or a smaller range\n",
+                range, all_gpus, (long long)n, (long long)MAX_SWEEP_GPUS);
+        rc = EXIT_INPUT;
         goto done;
     }
     /* The spec loads once, before anything is planned or written. */

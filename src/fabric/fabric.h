@@ -76,14 +76,20 @@ typedef struct fp_fabric {
      * (the target's links and any link the target does not have), else unused. */
     int64_t *link_num;
     int64_t link_numbers;
-    /* A network's hosts that are another network's devices (an endpoint group counted
-     * "switches": each switch's management port), per builder host: NULL when none. */
+    /* A network's devices that are another network's (per device, n_dev entries; NULL when
+     * none): hosts of an endpoint group counted "switches" (each switch's management port),
+     * and the switches of an attached top tier. */
     struct fp_host_alias *alias;
+    /* The tier (1-based) whose switches are another network's (spec uplink_to: the target's
+     * top tier, every one of its devices an alias), 0 when the network has none: such a tier
+     * has no switches, power or units of this network's, only its links and their ends. */
+    int attached_tier;
 } fp_fabric;
 
-/* Host h of a network is device `dev` of network `net` (-1: the compute fabric; j: the spec's
- * network j, listed before it), named `name`, on its port `port` (the part's management
- * interface, fp_part_mgmt_port); dev -1 when h is a host of its own. */
+/* Device h of a network is device `dev` of network `net` (-1: the compute fabric; j: the
+ * spec's network j, listed before it), named `name`; a host on its port `port` (the part's
+ * management interface, fp_part_mgmt_port), a switch of an attached tier on the ports its links
+ * give ("" here); dev -1 when h is a device of its own. */
 typedef struct fp_host_alias {
     int32_t net;
     int64_t dev;
@@ -94,7 +100,14 @@ typedef struct fp_host_alias {
 /* Device d of a network's fabric f is another network's device (fp_host_alias). */
 static inline int fp__net_is_alias(const fp_fabric *f, int64_t d)
 {
-    return f->alias != NULL && d >= 0 && d < f->servers && f->alias[d].dev >= 0;
+    return f->alias != NULL && d >= 0 && d < f->n_dev && f->alias[d].dev >= 0;
+}
+
+/* Switches of tier t (1-based) that are the fabric's own, every plane: none on a tier of
+ * another network's switches (attached_tier). */
+static inline int64_t fp__tier_own_switches(const fp_fabric *f, int t)
+{
+    return t == f->attached_tier ? 0 : f->level[t].switches * f->planes;
 }
 
 /* Largest number of endpoints per plane `tiers` tiers can hold with these settings (size[]

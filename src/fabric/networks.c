@@ -70,8 +70,36 @@ int64_t fp__fabric_switches(const fp_fabric *fab)
 {
     int64_t n = 0;
     for (int t = 1; t <= fab->tiers; t++)
-        n += fab->level[t].switches * fab->planes;
+        n += fp__tier_own_switches(fab, t);
     return n;
+}
+
+int64_t fp__net_ports_used(const fp_net_fabrics *nf, const fp_nets *nets, int i, int t)
+{
+    const fp_fabric *f = &nf->fab[i];
+    int64_t n = t == f->attached_tier ? 0 : f->ports_used[t];
+    for (int k = i + 1; t == f->tiers && k < nf->n; k++) {
+        const fp_fabric *a = &nf->fab[k];
+        if (nets->net[k].uplink_to == i)
+            n += a->boundary_base[a->attached_tier] - a->boundary_base[a->attached_tier - 1];
+    }
+    return n;
+}
+
+/* The fabric's alias table (one entry per device, each -1: a device of its own), made once. */
+static fp_status alias_table(fp_fabric *f, fp_error *err)
+{
+    if (f->alias != NULL)
+        return FP_OK;
+    f->alias = malloc(sizeof *f->alias * (size_t)(f->n_dev ? f->n_dev : 1));
+    if (f->alias == NULL)
+        FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
+    for (int64_t d = 0; d < f->n_dev; d++) {
+        f->alias[d].dev = -1;
+        f->alias[d].net = -1;
+        f->alias[d].name[0] = f->alias[d].port[0] = '\0';
+    }
+    return FP_OK;
 }
 
 /* The next switch after *net / *dev in the order an endpoint group counted "switches" takes
@@ -83,6 +111,8 @@ static int next_switch(const fp_net_fabrics *out, const fp_fabric *cfab, int upt
     for (;;) {
         const fp_fabric *f = *net < 0 ? cfab : &out->fab[*net];
         *dev = *dev < f->servers ? f->servers : *dev + 1;
+        while (*dev < f->n_dev && fp__net_is_alias(f, *dev))
+            (*dev)++;           /* an attached tier's switch: its own network counts it */
         if (*dev < f->n_dev)
             return 1;
         if (*net + 1 >= upto)
@@ -104,11 +134,9 @@ static fp_status set_aliases(fp_net_fabrics *out, const fp_nets *nets, int i,
         any |= ns->extra[g].per_switch;
     if (!any)
         return FP_OK;
-    f->alias = malloc(sizeof *f->alias * (size_t)(f->servers ? f->servers : 1));
-    if (f->alias == NULL)
-        FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
-    for (int64_t h = 0; h < f->servers; h++)
-        f->alias[h].dev = -1;
+    fp_status rc = alias_table(f, err);
+    if (rc != FP_OK)
+        return rc;
     int64_t h = ns->servers;
     for (int g = 0; g < ns->n_extra; g++) {
         const fp_net_extra *x = &ns->extra[g];
@@ -137,6 +165,96 @@ static fp_status set_aliases(fp_net_fabrics *out, const fp_nets *nets, int i,
     return FP_OK;
 }
 
+/* Network i attached to network j (spec uplink_to): the builder made its top tier as j's top
+ * tier (its model, as many switches, the leaves' uplinks spread in turn over them); here each
+ * of those switches becomes j's own (an alias: name, place, power and units stay j's) and each
+ * link's port on it moves to that switch's free ports: after the ports j's own links use and
+ * those of every network attached to j before this one, from the next whole cage (a module is
+ * never shared by two networks' links), up to the ports j's top tier may use (its reserve
+ * kept). Too few free ports is an error naming /uplink_to. */
+static fp_status attach(fp_net_fabrics *out, const fp_nets *nets, int i, const fp_fabric *cfab,
+                        const fp_rspec *crs, fp_error *err)
+{
+    const fp_net_spec *ns = &nets->net[i];
+    if (ns->uplink_to < 0)
+        return FP_OK;
+    const int j = ns->uplink_to;
+    fp_fabric *f = &out->fab[i];
+    const fp_fabric *tf = &out->fab[j];
+    const fp_net_spec *tn = &nets->net[j];
+    const int T = tf->tiers, A = f->tiers;
+    const fp_tier_spec *ts = &tn->rs.tier[T - 1];
+    const int64_t k = tf->level[T].switches * tf->planes, n = f->level[A].switches * f->planes;
+    const int64_t links = f->boundary_base[A] - f->boundary_base[A - 1];
+    const int kc = (ts->per_cage > 0 ? ts->per_cage : 1) * (ts->breakout > 0 ? ts->breakout : 1);
+    const int cap = tf->size[T - 1].usable;
+    int64_t *next = calloc((size_t)(k ? k : 1), sizeof *next), *cnt = calloc((size_t)(k ? k : 1), sizeof *cnt);
+    fp_status rc = FP_OK;
+    if (next == NULL || cnt == NULL) {
+        free(next);
+        free(cnt);
+        FP_FAIL(err, FP_ENOMEM, "/uplink_to", "out of memory");
+    }
+    /* Ports in use on each of j's top switches: its own links', then earlier attachers'. */
+    for (int64_t l = tf->boundary_base[T - 1]; l < tf->boundary_base[T]; l++) {
+        int64_t m = tf->link[l].z - tf->tier_base[T];
+        if (m >= 0 && m < k && tf->link[l].z_port + 1 > next[m])
+            next[m] = tf->link[l].z_port + 1;
+    }
+    for (int e = j + 1; e < i; e++) {
+        const fp_fabric *ef = &out->fab[e];
+        if (nets->net[e].uplink_to != j)
+            continue;
+        for (int64_t l = ef->boundary_base[ef->tiers - 1]; l < ef->boundary_base[ef->tiers]; l++) {
+            int64_t m = ef->alias[ef->link[l].z].dev - tf->tier_base[T];
+            if (m >= 0 && m < k && ef->link[l].z_port + 1 > next[m])
+                next[m] = ef->link[l].z_port + 1;
+        }
+    }
+    for (int64_t m = 0; m < k; m++)
+        next[m] = (next[m] + kc - 1) / kc * kc;
+    for (int64_t l = f->boundary_base[A - 1]; l < f->boundary_base[A]; l++) {
+        int64_t m = f->link[l].z - f->tier_base[A];
+        if (m >= 0 && m < k)
+            cnt[m]++;
+    }
+    int64_t worst = 0;
+    for (int64_t m = 0; m < k; m++)
+        if (next[m] + cnt[m] - cap > next[worst] + cnt[worst] - cap)
+            worst = m;
+    char tname[96];
+    if (n != k || (k > 0 && next[worst] + cnt[worst] > cap)) {
+        fp__net_device_name(tname, sizeof tname, tn, tf, cfab, crs, tf->tier_base[T] + worst);
+        rc = fp__error_set(err, FP_EDESIGN, "/uplink_to",
+                           "/uplink_to: %lld uplinks (%lld leaves of %d) over \"%s\"'s %lld top-tier %s need %lld free ports on each, but %s has %d of its %d usable ports free%s; expected fewer uplinks_per_leaf, or a target with more top-tier switches or ports",
+                           (long long)links, (long long)(f->level[1].switches * f->planes),
+                           f->size[0].up, tn->name, (long long)k, ts->model.id,
+                           (long long)((links + (k ? k : 1) - 1) / (k ? k : 1)), tname,
+                           (int)(cap - next[worst] > 0 ? cap - next[worst] : 0), cap,
+                           kc > 1 ? " (from its next whole cage)" : "");
+    }
+    if (rc == FP_OK)
+        rc = alias_table(f, err);
+    for (int64_t m = 0; rc == FP_OK && m < k; m++) {
+        fp_host_alias *a = &f->alias[f->tier_base[A] + m];
+        a->net = j;
+        a->dev = tf->tier_base[T] + m;
+        fp__net_device_name(a->name, sizeof a->name, tn, tf, cfab, crs, a->dev);
+        a->port[0] = '\0';
+    }
+    for (int64_t l = f->boundary_base[A - 1]; rc == FP_OK && l < f->boundary_base[A]; l++)
+        f->link[l].z_port += (int32_t)next[f->link[l].z - f->tier_base[A]];
+    if (rc == FP_OK) {
+        f->attached_tier = A;
+        snprintf(f->tier_choice, sizeof f->tier_choice,
+                 "%d tiers: the leaves and, above them, \"%s\"'s %lld top-tier %s (uplink_to), %lld uplinks on their free ports",
+                 A, tn->name, (long long)k, ts->model.id, (long long)links);
+    }
+    free(next);
+    free(cnt);
+    return rc;
+}
+
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spec *spec,
                          const fp_rspec *crs, const fp_fabric *cfab, const fp_catalog *cat,
                          fp_error *err)
@@ -148,9 +266,10 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spe
     if (out->fab == NULL)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
     int64_t switches = fp__fabric_switches(cfab);
+    fp_net_built before[FP_MAX_NETWORKS];
     for (int i = 0; i < nets->in_spec; i++) {
         fp_status rc;
-        if ((rc = fp__nets_resolve_next(nets, spec, crs, switches, cat, err)) != FP_OK) {
+        if ((rc = fp__nets_resolve_next(nets, spec, crs, switches, before, cat, err)) != FP_OK) {
             fp__net_fabrics_free(out);
             return rc;
         }
@@ -159,7 +278,8 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spe
         if ((rc = fp__clos_size(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
             (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
             (rc = add_peer_links(&out->fab[i], &nets->net[i], err)) != FP_OK ||
-            (rc = set_aliases(out, nets, i, cfab, crs, err)) != FP_OK) {
+            (rc = set_aliases(out, nets, i, cfab, crs, err)) != FP_OK ||
+            (rc = attach(out, nets, i, cfab, crs, err)) != FP_OK) {
             char base[32];
             snprintf(base, sizeof base, "/networks/%d", i);
             fp__net_error_repoint(err, base);
@@ -169,6 +289,8 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spe
         }
         out->n = i + 1;
         switches += fp__fabric_switches(&out->fab[i]);
+        before[i].tiers = out->fab[i].tiers;
+        before[i].top_switches = out->fab[i].level[out->fab[i].tiers].switches * out->fab[i].planes;
     }
     return FP_OK;
 }
@@ -276,7 +398,7 @@ double fp__net_switch_failures_per_day(const fp_fabric *fab, const fp_rspec *rs,
     double f = 0;
     *unknown = 0;
     for (int t = 1; t <= fab->tiers; t++) {
-        int64_t n = fab->level[t].switches * fab->planes;
+        int64_t n = fp__tier_own_switches(fab, t);
         double m = rs->tier[t - 1].model.mtbf_hours;
         if (m > 0)
             f += (double)n * 24.0 / m;

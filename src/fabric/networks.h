@@ -23,8 +23,12 @@ typedef struct fp_net_fabrics {
 fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spec *spec,
                          const fp_rspec *crs, const fp_fabric *cfab, const fp_catalog *cat,
                          fp_error *err);
-/* Switches of a built fabric, every tier and plane. */
+/* Switches of a built fabric, every tier and plane (its own: not those of an attached tier). */
 int64_t fp__fabric_switches(const fp_fabric *fab);
+/* Ports with a link on network i's tier t switches, counted once, on the network that owns the
+ * switches: its own links' (none on a tier attached to another network, uplink_to) and those of
+ * every network attached to it (uplink_to) on its top tier. */
+int64_t fp__net_ports_used(const fp_net_fabrics *nf, const fp_nets *nets, int i, int t);
 /* Every device name of the plan is unique: each network's own devices (extra endpoints, its
  * switches) against the compute fabric's and the other networks'. FP_EINVAL names the endpoint
  * group (/networks/N/extra_endpoints/K/name) or the network (/networks/N/name) whose device

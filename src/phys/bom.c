@@ -86,6 +86,8 @@ static fp_status switch_lines(bom_ctx *c, const fp_fabric *fab, fp_error *err)
         /* Models in id order; tiers sharing a model share a line. */
         int pick = -1;
         for (int t = 0; t < fab->tiers; t++)
+            done[t] |= t + 1 == fab->attached_tier;     /* another network's switches */
+        for (int t = 0; t < fab->tiers; t++)
             if (!done[t] && (pick < 0 || strcmp(rs->tier[t].model.id, rs->tier[pick].model.id) < 0))
                 pick = t;
         if (pick < 0)
@@ -93,7 +95,7 @@ static fp_status switch_lines(bom_ctx *c, const fp_fabric *fab, fp_error *err)
         int64_t qty = 0;
         for (int t = 0; t < fab->tiers; t++)
             if (!done[t] && strcmp(rs->tier[t].model.id, rs->tier[pick].model.id) == 0) {
-                qty += fab->level[t + 1].switches * fab->planes;
+                qty += fp__tier_own_switches(fab, t + 1);
                 done[t] = 1;
             }
         if ((rc = add_line(c, CAT_SWITCH, &rs->tier[pick].model, 0, qty, err)) != FP_OK)

@@ -280,6 +280,8 @@ static fp_status rack_totals(const ctx *c, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory for rack totals");
     for (int64_t d = 0; d < fab->n_dev; d++) {
         int t = fab->dev[d].tier;
+        if (fp__net_is_alias(fab, d))
+            continue;           /* another network's device: its power is that network's */
         power[lay->dev_rack[d]] += t == 0 ? c->ps->server_power_w
                                                       : rs->tier[t - 1].model.power_w;
     }

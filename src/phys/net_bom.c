@@ -40,7 +40,9 @@ static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab,
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory for the networks' BOM");
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_part *m = &rs->tier[t - 1].model;
-        int64_t n = fab->level[t].switches * fab->planes;
+        int64_t n = fp__tier_own_switches(fab, t);
+        if (t == fab->attached_tier)
+            continue;           /* another network's switches (uplink_to): its BOM's */
         fp_net_bom_line *l = add(b, "switch", m->id, n, m->priced ? m->price_usd : 0,
                                  m->powered ? m->power_w : 0, m->ru > 0 ? m->ru : 1);
         snprintf(l->desc, sizeof l->desc, "%s, %s", m->name[0] ? m->name : m->id,

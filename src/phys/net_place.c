@@ -67,37 +67,6 @@ typedef struct mg_rack {
     int32_t hall;
 } mg_rack;
 
-/* The hall a network device's management rack stands in: a leaf's is the hall of its first
- * host (compute server), an extra endpoint's its leaf's, a switch below the top tier that of
- * the first switch under it, the top tier the middle hall. */
-static int32_t dev_hall(const fp_fabric *f, const int64_t *first_host, const int64_t *host_leaf,
-                        const int64_t *dr, const fp_layout *lay, int64_t d)
-{
-    int t = f->dev[d].tier;
-    if (t == 0 && host_leaf[d] >= 0) {
-        /* An extra endpoint: beside its leaf. */
-        int64_t l = host_leaf[d];
-        if (dr[l] >= 0 && dr[l] < lay->n_rack)
-            return lay->rack[dr[l]].hall;
-        return dev_hall(f, first_host, host_leaf, dr, lay, l);
-    }
-    if (t == 1 && first_host[d - f->tier_base[1]] >= 0)
-        return lay->rack[lay->dev_rack[first_host[d - f->tier_base[1]]]].hall;
-    if (t >= 2 && t < f->tiers) {
-        /* Below the top (a pod's spines): beside the first switch under it. */
-        for (int64_t l = f->boundary_base[t - 1]; l < f->boundary_base[t]; l++)
-            if (f->link[l].z == d) {
-                int64_t b = f->link[l].a;
-                if (dr[b] >= 0 && dr[b] < lay->n_rack)
-                    return lay->rack[dr[b]].hall;
-                return dev_hall(f, first_host, host_leaf, dr, lay, b);
-            }
-    }
-    if (t >= 2)
-        return (lay->halls + 1) / 2;
-    return 1;
-}
-
 /* What placing the networks keeps between them: the compute racks' additions and the management
  * racks being filled. */
 typedef struct place_ctx {
@@ -112,6 +81,7 @@ typedef struct place_ctx {
     double *pw;                 /*   and power (the extra endpoints') */
     char *host;                 /*   holds a host of some network */
     int64_t *first_host, *host_leaf;    /* the network being placed: see net_hosts */
+    int64_t *first_below;       /*   and each switch's first device below it */
     int16_t *lo, *hi;           /* per compute rack: the units free for the networks, from
                                    above its highest server to below its lowest switch or
                                    patch panel */
@@ -171,17 +141,55 @@ static fp_status clash(place_ctx *c, const fp_net_spec *ns, const fp_fabric *f, 
             c->hi[r] >= c->lo[r] ? c->hi[r] - c->lo[r] + 1 : 0);
 }
 
-/* The network's leaves' first compute hosts (first_host, by leaf) and each host's first leaf
- * (host_leaf); a single-homed network's leaf stands in its first host's rack (dr). */
+/* The hall a network device's management rack stands in: a leaf's is the hall of its first
+ * host (compute server), an extra endpoint's its leaf's, a switch below the top tier that of
+ * the first switch under it, the top tier the middle hall. */
+static int32_t dev_hall(const place_ctx *c, const fp_fabric *f, const int64_t *dr, int64_t d)
+{
+    const fp_layout *lay = c->lay;
+    int t = f->dev[d].tier;
+    if (t == 0 && c->host_leaf[d] >= 0) {
+        /* An extra endpoint: beside its leaf. */
+        int64_t l = c->host_leaf[d];
+        if (dr[l] >= 0 && dr[l] < lay->n_rack)
+            return lay->rack[dr[l]].hall;
+        return dev_hall(c, f, dr, l);
+    }
+    if (t == 1 && c->first_host[d - f->tier_base[1]] >= 0)
+        return lay->rack[lay->dev_rack[c->first_host[d - f->tier_base[1]]]].hall;
+    if (t >= 2 && t < f->tiers && c->first_below[d] >= 0) {
+        /* Below the top (a pod's spines): beside the first switch under it. */
+        int64_t b = c->first_below[d];
+        if (dr[b] >= 0 && dr[b] < lay->n_rack)
+            return lay->rack[dr[b]].hall;
+        return dev_hall(c, f, dr, b);
+    }
+    if (t >= 2)
+        return (lay->halls + 1) / 2;
+    return 1;
+}
+
+/* The network's leaves' first compute hosts (first_host, by leaf), each host's first leaf
+ * (host_leaf) and each switch above the leaves its first device below, in link order
+ * (first_below: one pass, where a scan per switch was quadratic in the endpoints); a
+ * single-homed network's leaf stands in its first host's rack (dr). */
 static fp_status net_hosts(place_ctx *c, const fp_net_spec *ns, const fp_fabric *f, int64_t *dr)
 {
     int64_t n_leaf = f->tiers >= 1 ? f->level[1].switches * f->planes : 0;
     free(c->first_host);
     free(c->host_leaf);
+    free(c->first_below);
     c->first_host = malloc(sizeof *c->first_host * (size_t)(n_leaf ? n_leaf : 1));
     c->host_leaf = malloc(sizeof *c->host_leaf * (size_t)(f->servers ? f->servers : 1));
-    if (c->first_host == NULL || c->host_leaf == NULL)
+    c->first_below = malloc(sizeof *c->first_below * (size_t)(f->n_dev ? f->n_dev : 1));
+    if (c->first_host == NULL || c->host_leaf == NULL || c->first_below == NULL)
         return FP_ENOMEM;
+    for (int64_t d = 0; d < f->n_dev; d++)
+        c->first_below[d] = -1;
+    for (int64_t l = f->tiers >= 2 ? f->boundary_base[1] : 0;
+         f->tiers >= 3 && l < f->boundary_base[f->tiers - 1]; l++)
+        if (c->first_below[f->link[l].z] < 0)
+            c->first_below[f->link[l].z] = f->link[l].a;
     for (int64_t d = 0; d < f->servers; d++)
         c->host_leaf[d] = -1;
     for (int64_t l = f->boundary_base[0]; f->tiers >= 1 && l < f->boundary_base[1]; l++)
@@ -268,7 +276,7 @@ static fp_status place_net(place_ctx *c, fp_net_place *out, int i, const fp_net_
             c->cnt[dr[d]]++;
             continue;
         }
-        int32_t h = c->R ? dev_hall(f, c->first_host, c->host_leaf, dr, lay, d) : 1;
+        int32_t h = c->R ? dev_hall(c, f, dr, d) : 1;
         int64_t k = mg_rack_for(c, h, u, w);
         if (k < 0)
             FP_FAIL(c->err, FP_ENOMEM, "/networks", "out of memory placing the networks");
@@ -392,6 +400,7 @@ fp_status fp__net_place_build(fp_net_place *out, const fp_nets *nets, const fp_n
     free(c.open);
     free(c.first_host);
     free(c.host_leaf);
+    free(c.first_below);
     free(c.host);
     free(c.ru);
     free(c.pw);

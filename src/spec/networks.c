@@ -69,9 +69,9 @@ void fp__net_error_repoint(fp_error *err, const char *base)
     }
     static const char *const from[] = { "/cluster/nic", "/cluster/gpus", "/cluster", "/fabric/link_gbps",
                                         "/fabric/su_servers", "/fabric", "/mlag_peer_links",
-                                        "/hosts_per_leaf", "/servers_per_leaf" };
+                                        "/hosts_per_leaf", "/servers_per_leaf", "/uplink_to" };
     static const char *const to[] = { "/nic", "", "", "/port_gbps", "/switch", "", "/mlag_peer_links",
-                                      "/hosts_per_leaf", "/servers_per_leaf" };
+                                      "/hosts_per_leaf", "/servers_per_leaf", "/uplink_to" };
     if (err == NULL)
         return;
     for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
@@ -182,7 +182,8 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
  * network beside a rail-optimized compute fabric takes its scalable units: a leaf then never
  * serves hosts of two units, and the layout starts rows (and lines of rows) only between
  * units, so a leaf's copper runs stay among its unit's racks. */
-static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *compute, int gbps)
+static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *compute, int gbps,
+                       const cJSON *attach_top, int64_t attach_switches)
 {
     const char *plan_name = compute->name;
     static const char *const pass[] = { "switch", "tiers", "oversubscription", "reserve", "spread",
@@ -224,13 +225,28 @@ static cJSON *sub_spec(const fp_net_spec *ns, const cJSON *n, const fp_rspec *co
         cJSON_AddNumberToObject(fa, "su_servers", unit);
     /* Never one top switch for a dual-homed network: its pairs would share a single point of
      * failure above them. */
-    if (ns->dual_homed && cJSON_GetObjectItemCaseSensitive(n, "min_top_switches") == NULL)
+    if (ns->dual_homed && attach_top == NULL &&
+        cJSON_GetObjectItemCaseSensitive(n, "min_top_switches") == NULL)
         cJSON_AddNumberToObject(fa, "min_top_switches", 2);
     cJSON_AddNumberToObject(fa, "link_gbps", gbps);
     for (int k = 0; pass[k]; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, pass[k]);
-        if (v != NULL)
+        if (v != NULL && !(attach_top != NULL && strcmp(pass[k], "switch") == 0))
             cJSON_AddItemToObject(fa, pass[k], cJSON_Duplicate(v, 1));
+    }
+    if (attach_top != NULL) {
+        /* Attached (uplink_to): two tiers, the leaves' own model and, above them, the target's
+         * top tier (its model, as many switches as it has), over which each leaf's uplinks
+         * spread in turn ("balanced": every target switch takes as many as the others, give or
+         * take one; the fabric stage puts them on the target's free ports). */
+        const cJSON *sw = cJSON_GetObjectItemCaseSensitive(n, "switch");
+        cJSON *pair = cJSON_CreateArray();
+        cJSON_AddItemToArray(pair, cJSON_Duplicate(cJSON_IsArray(sw) ? cJSON_GetArrayItem(sw, 0) : sw, 1));
+        cJSON_AddItemToArray(pair, cJSON_Duplicate(attach_top, 1));
+        cJSON_AddItemToObject(fa, "switch", pair);
+        cJSON_AddNumberToObject(fa, "tiers", 2);
+        cJSON_AddStringToObject(fa, "spread", "balanced");
+        cJSON_AddNumberToObject(fa, "min_top_switches", (double)attach_switches);
     }
     return root;
 }
@@ -319,7 +335,7 @@ static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, in
                                         "dual_homed", "extra_endpoints", "switch", "tiers",
                                         "oversubscription", "reserve", "mlag_peer_links",
                                         "spread", "min_top_switches", "uplinks_per_leaf",
-                                        "hosts_per_leaf", "servers_per_leaf", NULL };
+                                        "hosts_per_leaf", "servers_per_leaf", "uplink_to", NULL };
     char role[32] = "", d[96], p[160];
     fp_status rc;
     if (!cJSON_IsObject(n))
@@ -401,6 +417,78 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
     return FP_OK;
 }
 
+/* uplink_to: the network (listed before this one) whose top tier this network's leaves uplink
+ * into (ns->uplink_to, -1 when not given). The target is built first (networks are built in
+ * spec order), so a network can only attach to one listed before it: no network attaches to
+ * itself and no two attach to each other (no cycle). The settings that would shape a top tier
+ * of the network's own (tiers, spread, min_top_switches, a switch per tier) are errors beside
+ * it. *top: the target's top-tier switch as the spec gives it (for the sub-spec). */
+static fp_status read_uplink(fp_nets *nets, int i, const cJSON *all, const fp_net_built *before,
+                             const char *base, const cJSON **top, fp_error *err)
+{
+    static const char *const own_top[] = { "tiers", "spread", "min_top_switches", NULL };
+    const cJSON *n = cJSON_GetArrayItem(all, i);
+    fp_net_spec *ns = &nets->net[i];
+    char name[FP_NET_NAME_MAX + 8] = "", p[160];
+    fp_status rc;
+    ns->uplink_to = -1;
+    *top = NULL;
+    if (cJSON_GetObjectItemCaseSensitive(n, "uplink_to") == NULL)
+        return FP_OK;
+    if ((rc = fp__json_str(n, "uplink_to", base, name, sizeof name, err)) != FP_OK)
+        return rc;
+    snprintf(p, sizeof p, "%s/uplink_to", base);
+    if (strcmp(name, ns->name) == 0)
+        FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is this network; expected the name of another network, listed before this one, whose top-tier switches take this network's uplinks",
+                p, name);
+    if (strcmp(name, "compute") == 0)
+        FP_FAIL(err, FP_EINVAL, p, "%s: the compute fabric takes no other network's uplinks (its ports are sized for its GPUs); expected the name of a network listed before this one in /networks",
+                p);
+    int j = 0;
+    while (j < i && strcmp(nets->net[j].name, name) != 0)
+        j++;
+    if (j == i) {
+        /* Not before this one: listed after it, or nowhere. */
+        for (int k = i + 1; k < cJSON_GetArraySize(all); k++) {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(all, k), "name");
+            if (cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0)
+                FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is /networks/%d, listed after this one; networks are built in spec order and a network's uplinks land on switches already built, so no two networks attach to each other; expected a network listed before this one (move \"%s\" before it)",
+                        p, name, k, name);
+        }
+        char known[160] = "";
+        for (int k = 0; k < i; k++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s\"%s\"",
+                     k ? ", " : "", nets->net[k].name);
+        FP_FAIL(err, FP_EINVAL, p, "%s: no network listed before this one is named \"%s\"; expected one of the networks before it%s%s",
+                p, name, i ? ": " : " (there is none)", known);
+    }
+    if (nets->net[j].uplink_to >= 0)
+        FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" itself uplinks to \"%s\" (its top tier is that network's switches); expected \"%s\", the network whose switches are the top tier",
+                p, name, nets->net[nets->net[j].uplink_to].name, nets->net[nets->net[j].uplink_to].name);
+    for (int k = 0; own_top[k]; k++)
+        if (cJSON_GetObjectItemCaseSensitive(n, own_top[k]) != NULL) {
+            snprintf(p, sizeof p, "%s/%s", base, own_top[k]);
+            FP_FAIL(err, FP_EINVAL, p, "%s: with uplink_to the network's top tier is \"%s\"'s switches (two tiers: the leaves and those), so it has no %s of its own; leave %s out",
+                    p, name, own_top[k], own_top[k]);
+        }
+    const cJSON *sw = cJSON_GetObjectItemCaseSensitive(n, "switch");
+    if (cJSON_IsArray(sw) && cJSON_GetArraySize(sw) != 1) {
+        snprintf(p, sizeof p, "%s/switch", base);
+        FP_FAIL(err, FP_EINVAL, p, "%s: %d models, but with uplink_to the network's only switches are its leaves (the top tier is \"%s\"'s); expected one model",
+                p, cJSON_GetArraySize(sw), name);
+    }
+    ns->uplink_to = j;
+    /* The target's top-tier model as its entry gives it: one for every tier, or the list's
+     * entry for its top tier (the last entry repeats). */
+    const cJSON *tsw = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(all, j), "switch");
+    *top = tsw;
+    if (cJSON_IsArray(tsw)) {
+        int at = before[j].tiers - 1, last = cJSON_GetArraySize(tsw) - 1;
+        *top = cJSON_GetArrayItem(tsw, at < last ? at : last);
+    }
+    return FP_OK;
+}
+
 /* The network is cabled on the compute fabric's floor: its racks, trays, slack and service
  * loops, and its spares fractions. Its hosts' power is counted once, by the compute fabric (a
  * network adds only its own parts), and its cabling is direct (no patch panels). */
@@ -424,16 +512,19 @@ static void share_floor(fp_phys_spec *ps, const fp_phys_spec *cp)
     ps->structured = 0;
 }
 
-static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
+static fp_status resolve_one(fp_nets *nets, int i, const cJSON *all, const char *base,
                              const fp_rspec *compute, int64_t switches_before,
-                             const fp_catalog *cat, fp_error *err)
+                             const fp_net_built *before, const fp_catalog *cat, fp_error *err)
 {
+    fp_net_spec *ns = &nets->net[i];
+    const cJSON *n = cJSON_GetArrayItem(all, i), *attach_top = NULL;
     char p[160];
     int gbps = 0;
     fp_status rc;
     memset(ns, 0, sizeof *ns);
     if ((rc = read_head(ns, n, base, &gbps, err)) != FP_OK ||
-        (rc = read_homing(ns, n, base, err)) != FP_OK)
+        (rc = read_homing(ns, n, base, err)) != FP_OK ||
+        (rc = read_uplink(nets, i, all, before, base, &attach_top, err)) != FP_OK)
         return rc;
     if (cJSON_GetObjectItemCaseSensitive(n, "switch") == NULL) {
         snprintf(p, sizeof p, "%s/switch", base);
@@ -448,14 +539,35 @@ static fp_status resolve_one(fp_net_spec *ns, const cJSON *n, const char *base,
         return rc;
     if (ns->hosts > 10000000)
         FP_FAIL(err, FP_EINVAL, base, "%s: %lld endpoints; at most 10,000,000", base, (long long)ns->hosts);
-    cJSON *root = sub_spec(ns, n, compute, gbps);
+    const fp_net_spec *tgt = ns->uplink_to >= 0 ? &nets->net[ns->uplink_to] : NULL;
+    cJSON *root = sub_spec(ns, n, compute, gbps, attach_top,
+                           tgt ? before[ns->uplink_to].top_switches : 0);
     if (root == NULL)
         FP_FAIL(err, FP_ENOMEM, base, "out of memory");
     rc = fp__spec_resolve_tree(&ns->rs, root, cat, err);
     cJSON_Delete(root);
+    if (rc != FP_OK && tgt != NULL && strcmp(err->where, "/fabric/switch/1") == 0) {
+        /* The only check of the target's model against the leaves': their protocols. */
+        const fp_part *top = &tgt->rs.tier[before[ns->uplink_to].tiers - 1].model;
+        snprintf(p, sizeof p, "%s/uplink_to", base);
+        fp_error_clear(err);
+        FP_FAIL(err, rc, p, "%s: \"%s\"'s top-tier %s speaks %s, which this network's leaves and hosts do not: no protocol in common; expected a network of the leaves' protocol",
+                p, tgt->name, top->id, top->protocol);
+    }
     if (rc != FP_OK) {
         fp__net_error_repoint(err, base);
         return rc;
+    }
+    if (tgt != NULL) {
+        /* The leaves' uplinks run at the speed the target's top tier runs its ports at, so
+         * they take its ports as its own links do (same split, same names). */
+        const fp_tier_spec *top = &tgt->rs.tier[before[ns->uplink_to].tiers - 1];
+        if (ns->rs.tier[1].gbps_down != top->gbps_down) {
+            fp__phys_free(&ns->rs.phys);
+            snprintf(p, sizeof p, "%s/uplink_to", base);
+            FP_FAIL(err, FP_EDESIGN, p, "%s: this network's leaves uplink at %dG, but \"%s\"'s top-tier %s runs its ports at %dG; expected a target whose top tier runs at the leaves' uplink speed",
+                    p, ns->rs.tier[1].gbps_down, tgt->name, top->model.id, top->gbps_down);
+        }
     }
     share_floor(&ns->rs.phys, &compute->phys);
     /* MLAG is an Ethernet feature: two peer links per pair by default (a LAG of two, so one
@@ -494,6 +606,37 @@ static fp_status extras_unique(const fp_nets *nets, int i, const char *base, fp_
     return FP_OK;
 }
 
+/* Refuse, before any network is resolved or built, a spec whose extra endpoints together have
+ * more than FP_MAX_EXTRA_PORTS ports (each network is built after the one before it, so a check
+ * per network would come after the earlier ones' work). Only counts and ports given as numbers
+ * are summed: anything else is refused later, where the entry is read. */
+static fp_status extra_ports_bounded(const cJSON *arr, fp_error *err)
+{
+    double ports = 0;
+    for (int i = 0; i < cJSON_GetArraySize(arr); i++) {
+        const cJSON *n = cJSON_GetArrayItem(arr, i);
+        const cJSON *xs = cJSON_GetObjectItemCaseSensitive(n, "extra_endpoints");
+        const cJSON *pps = cJSON_GetObjectItemCaseSensitive(n, "ports_per_server");
+        for (int j = 0; cJSON_IsArray(xs) && j < cJSON_GetArraySize(xs); j++) {
+            const cJSON *x = cJSON_GetArrayItem(xs, j);
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(x, "count");
+            const cJSON *p = cJSON_GetObjectItemCaseSensitive(x, "ports");
+            if (!cJSON_IsNumber(c) || c->valuedouble < 1)
+                continue;
+            double each = cJSON_IsNumber(p) && p->valuedouble >= 1 ? p->valuedouble
+                          : cJSON_IsNumber(pps) && pps->valuedouble >= 1 ? pps->valuedouble : 1;
+            ports += c->valuedouble * each;
+            if (ports > FP_MAX_EXTRA_PORTS) {
+                char ptr[96];
+                snprintf(ptr, sizeof ptr, "/networks/%d/extra_endpoints/%d", i, j);
+                FP_FAIL(err, FP_EINVAL, ptr, "%s: the extra endpoints of every network up to here have %.0f ports; expected at most %d (2^20) in all networks together",
+                        ptr, ports, FP_MAX_EXTRA_PORTS);
+            }
+        }
+    }
+    return FP_OK;
+}
+
 fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err)
 {
     const cJSON *arr = fp__spec_networks(spec);
@@ -505,6 +648,9 @@ fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/networks", "/networks: expected an array of 1 to %d networks, found %s",
                 FP_MAX_NETWORKS, fp__json_describe(arr, d, sizeof d));
     int n = cJSON_GetArraySize(arr);
+    fp_status rc = extra_ports_bounded(arr, err);
+    if (rc != FP_OK)
+        return rc;
     out->net = calloc((size_t)n, sizeof *out->net);
     if (out->net == NULL)
         FP_FAIL(err, FP_ENOMEM, "/networks", "out of memory");
@@ -513,14 +659,14 @@ fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err)
 }
 
 fp_status fp__nets_resolve_next(fp_nets *nets, const struct fp_spec *spec, const fp_rspec *compute,
-                                int64_t switches_before, const fp_catalog *cat, fp_error *err)
+                                int64_t switches_before, const fp_net_built *before,
+                                const fp_catalog *cat, fp_error *err)
 {
     const cJSON *arr = fp__spec_networks(spec);
     const int i = nets->n;
     char base[48];
     fp__json_ptr_index(base, sizeof base, "/networks", i);
-    fp_status rc = resolve_one(&nets->net[i], cJSON_GetArrayItem(arr, i), base, compute,
-                               switches_before, cat, err);
+    fp_status rc = resolve_one(nets, i, arr, base, compute, switches_before, before, cat, err);
     if (rc != FP_OK)
         return rc;
     nets->n = i + 1;

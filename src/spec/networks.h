@@ -9,6 +9,9 @@
 
 #define FP_MAX_NETWORKS 8
 #define FP_MAX_NET_EXTRAS 8
+/* The ports of every network's extra endpoints together (counts given as numbers): planning
+ * takes about 440 bytes per endpoint port, so the limit bounds it near 460 MB and 7 s. */
+#define FP_MAX_EXTRA_PORTS (1 << 20)
 #define FP_NET_NAME_MAX 32
 
 typedef enum fp_net_role {
@@ -43,6 +46,10 @@ typedef struct fp_net_spec {
     int servers_per_leaf;       /* spec servers_per_leaf (single-homed): the servers of one
                                    leaf's unit, its free ports taking extra endpoints; 0 when
                                    not given (the compute fabric's scalable units) */
+    int uplink_to;              /* spec uplink_to: the network (an index into fp_nets.net,
+                                   listed before this one) whose top-tier switches are this
+                                   network's top tier: its leaves' uplinks are cabled to them
+                                   and it builds no top tier of its own; -1 when not given */
     char note[256];             /* a choice the reader should know ("" for none): default MLAG
                                    peer links dropped */
     int64_t servers;            /* compute servers attached (production and hot spares) */
@@ -59,6 +66,14 @@ typedef struct fp_nets {
     int in_spec;                /* entries of the spec's `networks` */
 } fp_nets;
 
+/* What the fabric stage built of a network before the one being resolved (fp__nets_build):
+ * its tier count and its top tier's switches, which a network attaching to it (uplink_to)
+ * takes as its own top tier. */
+typedef struct fp_net_built {
+    int tiers;
+    int64_t top_switches;
+} fp_net_built;
+
 struct fp_spec;
 struct cJSON;
 /* The spec's `networks` section (NULL when absent) and a spec given as a tree (spec.c). */
@@ -72,11 +87,14 @@ fp_status fp__spec_resolve_tree(fp_rspec *rs, struct cJSON *root, const fp_catal
 fp_status fp__nets_open(fp_nets *out, const struct fp_spec *spec, fp_error *err);
 /* Resolve the next entry (nets->n, below nets->in_spec; nets->n grows by one) against the
  * resolved compute spec (its server count). switches_before: the switches of the compute fabric
- * and of the networks before this one as built (an endpoint group's count "switches"): the
- * fabric stage resolves each network after building the ones before it (fp__nets_build).
- * Errors carry /networks/N/... pointers; nets stays freeable with fp__nets_free. */
+ * and of the networks before this one as built (an endpoint group's count "switches");
+ * before[0 .. nets->n): each earlier network as built (a network with uplink_to takes its
+ * target's top tier: that tier's model and switch count): the fabric stage resolves each
+ * network after building the ones before it (fp__nets_build). Errors carry /networks/N/...
+ * pointers; nets stays freeable with fp__nets_free. */
 fp_status fp__nets_resolve_next(fp_nets *nets, const struct fp_spec *spec, const fp_rspec *compute,
-                                int64_t switches_before, const fp_catalog *cat, fp_error *err);
+                                int64_t switches_before, const fp_net_built *before,
+                                const fp_catalog *cat, fp_error *err);
 void fp__nets_free(fp_nets *nets);
 /* An error of the shared fabric code names /cluster/... or /fabric/...: point it (where and the
  * message) at the network base ("/networks/1") instead. */

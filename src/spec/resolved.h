@@ -245,6 +245,9 @@ static inline void fp__fill_slot(const fp_rspec *rs, int64_t s, int64_t *unit, i
  * networks' shaping (spec/networks.c) both read it. */
 int fp__tier_down(const fp_rspec *rs, int t);
 
+/* The spec's /cluster/gpus as given (whole and at least 1), else 0: for bounds on work taken
+ * before anything is resolved (compare's candidates). */
+int64_t fp__spec_gpus(const fp_spec *spec);
 /* Parse and check values (everything but the tier count and the ports per tier, which the
  * fabric stage sizes: fp__clos_size, driven by plan.c). */
 fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog *cat,

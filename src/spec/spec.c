@@ -433,6 +433,16 @@ const cJSON *fp__spec_networks(const fp_spec *spec)
     return spec ? cJSON_GetObjectItemCaseSensitive(spec->root, "networks") : NULL;
 }
 
+int64_t fp__spec_gpus(const fp_spec *spec)
+{
+    const cJSON *g = spec ? cJSON_GetObjectItemCaseSensitive(
+                                cJSON_GetObjectItemCaseSensitive(spec->root, "cluster"), "gpus")
+                          : NULL;
+    if (!cJSON_IsNumber(g) || g->valuedouble < 1 || g->valuedouble > 9e18)
+        return 0;
+    return (int64_t)g->valuedouble;
+}
+
 /* Resolve a spec given as a JSON tree (networks.c: each network's fabric is resolved as a spec
  * of its own, so it is checked and sized by the same code as the compute fabric). */
 fp_status fp__spec_resolve_tree(fp_rspec *rs, cJSON *root, const fp_catalog *cat, fp_error *err)

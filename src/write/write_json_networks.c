@@ -60,12 +60,16 @@ static void net_identity(cJSON *o, const fp_net_spec *ns)
 
 /* Its shape: topology, tier choice, tiers, links by boundary (the MLAG peer links as their own
  * boundary) and the peer links per pair. */
-static void net_shape(cJSON *o, const fp_net_spec *ns, const fp_fabric *fab)
+static void net_shape(cJSON *o, const fp_plan *plan, int i)
 {
+    const fp_net_spec *ns = fp__plan_net(plan, i);
+    const fp_fabric *fab = fp__plan_net_fabric(plan, i);
     const fp_rspec *rs = &ns->rs;
     char bn[32];
     cJSON_AddStringToObject(o, "topology", ns->dual_homed ? "mlag-pairs" : "clos");
     cJSON_AddStringToObject(o, "tier_choice", fab->tier_choice);
+    if (ns->uplink_to >= 0)
+        cJSON_AddStringToObject(o, "uplink_to", fp__plan_net(plan, ns->uplink_to)->name);
     cJSON *a = cJSON_AddArrayToObject(o, "tiers");
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_tier_spec *ts = &rs->tier[t - 1];
@@ -73,10 +77,10 @@ static void net_shape(cJSON *o, const fp_net_spec *ns, const fp_fabric *fab)
         cJSON_AddNumberToObject(x, "tier", t);
         cJSON_AddStringToObject(x, "role", fp__tier_role(t, fab->tiers));
         cJSON_AddStringToObject(x, "model", ts->model.id);
-        cJSON_AddNumberToObject(x, "switches", (double)(fab->level[t].switches * fab->planes));
+        cJSON_AddNumberToObject(x, "switches", (double)fp__tier_own_switches(fab, t));
         cJSON_AddNumberToObject(x, "down_ports", fab->size[t - 1].down);
         cJSON_AddNumberToObject(x, "up_ports", fab->size[t - 1].up);
-        cJSON_AddNumberToObject(x, "ports_used", (double)fab->ports_used[t]);
+        cJSON_AddNumberToObject(x, "ports_used", (double)fp__plan_net_ports_used(plan, i, t));
         cJSON_AddItemToArray(a, x);
     }
     a = cJSON_AddArrayToObject(o, "links_by_boundary");
@@ -131,6 +135,8 @@ static void net_place_fail(cJSON *o, const fp_plan *plan, int i, const fp_failur
     const int64_t R = fp__plan_layout(plan)->n_rack;
     int64_t in_c = 0, in_m = 0;
     for (int64_t d = ns->servers; d < fab->n_dev; d++) {
+        if (fp__net_is_alias(fab, d))
+            continue;           /* another network's device, counted there */
         in_c += pl->dev_rack[i][d] >= 0 && pl->dev_rack[i][d] < R;
         in_m += pl->dev_rack[i][d] >= R;
     }
@@ -200,7 +206,7 @@ void fp__json_add_networks(cJSON *root, const fp_plan *plan, const fp_failure_re
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         net_identity(o, ns);
-        net_shape(o, ns, fab);
+        net_shape(o, plan, i);
         net_metrics(o, ns, fab, b);
         net_place_fail(o, plan, i, failure);
         net_bom(o, b, fp__plan_media_shown(plan));

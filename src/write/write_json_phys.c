@@ -168,6 +168,16 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
     cJSON_AddNumberToObject(o, "transceivers_per_gpu", t.transceivers_per_gpu);
     cJSON_AddNumberToObject(o, "cables", (double)t.cables);
     cJSON_AddNumberToObject(o, "unpriced_parts", (double)t.unpriced_parts);
+    /* The plan's identity as cables.csv holds it, which `fabplan diff` checks. */
+    uint64_t digest;
+    int64_t cables;
+    if (fp_plan_cable_digest(plan, &digest, &cables, NULL) == FP_OK) {
+        char hex[32];
+        snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)digest);
+        cJSON *cl = cJSON_AddObjectToObject(root, "cable_list");
+        cJSON_AddNumberToObject(cl, "cables", (double)cables);
+        cJSON_AddStringToObject(cl, "digest", hex);
+    }
     cJSON *w = cJSON_AddArrayToObject(root, "warnings");
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
         cJSON_AddItemToArray(w, cJSON_CreateString(fp_plan_warning(plan, i)));

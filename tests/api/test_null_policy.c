@@ -228,6 +228,15 @@ Test(null_policy, cabling_h)
     EINVAL_(fp_plan_net_cable(plan, 0, 0, NULL, NULL));
     cr_expect_eq(fp_plan_cable_route_m(NULL, 0), 0);
     cr_expect_eq(fp_plan_cable_route_m(plan, BIG), 0);
+    {
+        uint64_t digest;
+        int64_t cables;
+        EINVAL_(fp_plan_cable_digest(NULL, &digest, &cables, NULL));
+        EINVAL_(fp_plan_cable_digest(plan, NULL, &cables, NULL));
+        EINVAL_(fp_plan_cable_digest(plan, &digest, NULL, NULL));
+        cr_expect_eq(fp_cable_digest_add(FP_CABLE_DIGEST_INIT, NULL, NULL, NULL),
+                     fp_cable_digest_add(FP_CABLE_DIGEST_INIT, "", "", ""));
+    }
     EINVAL_(fp_plan_link_cable(NULL, 0, &c, NULL));
     EINVAL_(fp_plan_link_cable(plan, 0, NULL, NULL));
     EINVAL_(fp_plan_link_cable(plan, BIG, &c, NULL));

@@ -348,6 +348,90 @@ Test(growth, diff_bad_input)
     cr_expect_neq(access("fabplan-diff-never/changes.csv", F_OK), 0);
 }
 
+/* FNV-1a 64 over cells, each followed by a 0 byte (the rule docs/outputs.md states for
+ * plan.json's cable_list), written here from the published algorithm: offset basis
+ * 0xcbf29ce484222325, prime 0x100000001b3. */
+static uint64_t fnv_cell(uint64_t h, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h * 0x100000001b3ull;
+}
+
+/* The digest of a cables.csv without quoted cells: cable_id, a_device, a_port (columns 1, 6, 7). */
+static uint64_t csv_digest(const char *csv, long *rows)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const char *line = strchr(csv, '\n') + 1;
+    *rows = 0;
+    while (*line) {
+        const char *cell = line, *end;
+        for (int col = 0; col < 7; col++) {
+            end = strpbrk(cell, ",\n");
+            if (col == 0 || col == 5 || col == 6)
+                h = fnv_cell(h, cell, (size_t)(end - cell));
+            cell = end + 1;
+        }
+        line = strchr(line, '\n') + 1;
+        (*rows)++;
+    }
+    return h;
+}
+
+/* diff refuses a cables.csv that is not its plan.json's (issue: cut at a line boundary it
+ * reported "68 added", header-only "160 -> 0", an old one beside a refreshed plan.json "0
+ * changed" with the other plan's cost): plan.json's cable_list holds the count and the digest
+ * of the cables' ids and A ends, which diff recomputes. */
+Test(growth, diff_refuses_a_cables_csv_that_is_not_its_plans, .timeout = TEST_TIMEOUT(60))
+{
+    char out[8192], cmd[2048], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "diff-identity");
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 64 --formats json,cables -q -o %s/a && "
+             BIN " plan --gpus 128 --formats json,cables -q -o %s/b && "
+             BIN " diff %s/a %s/b -o %s/ok", dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+
+    /* plan.json's cable_list is the digest of its own cables.csv, computed here */
+    snprintf(path, sizeof path, "%s/b/cables.csv", dir);
+    char *csv = slurp(path);
+    long rows = 0;
+    uint64_t h = csv_digest(csv, &rows);
+    free(csv);
+    snprintf(path, sizeof path, "%s/b/plan.json", dir);
+    cJSON *pj = load_json(path);
+    char want[32];
+    snprintf(want, sizeof want, "fnv1a64:%016llx", (unsigned long long)h);
+    cr_expect_eq(json_num(pj, "cable_list", "cables"), (double)rows);
+    const cJSON *dg = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(pj, "cable_list"), "digest");
+    cr_assert(cJSON_IsString(dg));
+    cr_expect_str_eq(dg->valuestring, want);
+    cJSON_Delete(pj);
+
+    static const struct { const char *name, *spoil, *says; } cases[] = {
+        { "cut", "head -11 b/cables.csv > b2/cables.csv", "has 10 cables where plan.json lists" },
+        { "header", "head -1 b/cables.csv > b2/cables.csv", "has 0 cables where plan.json lists" },
+        { "other-plan", "cp a/plan.json b2/plan.json", "where plan.json lists" },
+        /* the same number of cables, one A port moved (to a port no other cable has): only
+         * the digest tells */
+        { "edited", "awk -F, -v OFS=, 'NR == 2 { $7 = $7 \"x\" } { print }' b/cables.csv > b2/cables.csv",
+          "is not the one written with it" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && rm -rf b2 && cp -r b b2 && %s", dir, cases[i].spoil);
+        cr_assert_eq(run(cmd, out, sizeof out), 0, "%s: %s", cases[i].name, out);
+        snprintf(cmd, sizeof cmd, BIN " diff %s/a %s/b2 -o %s/%s", dir, dir, dir, cases[i].name);
+        cr_expect_eq(run(cmd, out, sizeof out), 3, "%s: %s", cases[i].name, out);
+        cr_expect(strstr(out, cases[i].says) != NULL, "%s: %s", cases[i].name, out);
+        snprintf(path, sizeof path, "%s/%s/changes.csv", dir, cases[i].name);
+        cr_expect_neq(access(path, F_OK), 0, "%s: no output after a refusal", cases[i].name);
+    }
+    /* a plan.json of an earlier fabplan (no cable_list) is not checked */
+    snprintf(cmd, sizeof cmd, "cd %s && rm -rf b2 && cp -r b b2 && "
+             "sed -i '/\"cable_list\"/,/}/d' b2/plan.json && grep -c cable_list b2/plan.json; "
+             BIN " diff %s/a %s/b2 -o %s/old", dir, dir, dir, dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 0, "%s", out);
+}
+
 /* A step that adds a network (spec `networks`) costs that network: cables.csv lists its cables,
  * so diff counts them, and the step's cost must count its parts too. 256 GPUs (32 servers of 8)
  * without and with an out-of-band network of 1 GbE BMC ports on SN2201 leaves (48 x 1G + 4 x

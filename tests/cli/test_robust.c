@@ -385,6 +385,53 @@ Test(robust, every_input_is_bounded, .timeout = TEST_TIMEOUT(60))
     cr_expect(strstr(out, "p3/plan.json: \\u0000 (a NUL character) in a string") != NULL, "%s", out);
 }
 
+/* Issue 26 item 10: what one command may ask for is bounded, and refused (exit 3) before any
+ * work; the limits are docs/robustness.md's. */
+Test(robust, work_one_command_asks_for_is_bounded, .timeout = TEST_TIMEOUT(60))
+{
+    char out[8192];
+    /* Extra endpoints: 2^20 = 1,048,576 ports in all networks together. Groups of 100,000
+     * two-port arrays are 200,000 ports each: five make 1,000,000 (within), the sixth
+     * 1,200,000 (beyond), so /networks/0/extra_endpoints/5 is named. */
+    put_file("many.json",
+             "{\"cluster\":{\"gpus\":1024},\"networks\":[{\"name\":\"stor\",\"role\":\"storage\","
+             "\"port_gbps\":400,\"switch\":\"nvidia-qm9700\",\"extra_endpoints\":["
+             "{\"name\":\"a0\",\"count\":100000,\"ports\":2},{\"name\":\"a1\",\"count\":100000,\"ports\":2},"
+             "{\"name\":\"a2\",\"count\":100000,\"ports\":2},{\"name\":\"a3\",\"count\":100000,\"ports\":2},"
+             "{\"name\":\"a4\",\"count\":100000,\"ports\":2},{\"name\":\"a5\",\"count\":100000,\"ports\":2}]}]}");
+    cr_expect_eq(run(BIN " validate many.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/networks/0/extra_endpoints/5: the extra endpoints of every network up to here have 1200000 ports; expected at most 1048576") != NULL,
+              "%s", out);
+    /* across networks: 600,000 one-port endpoints (ports_per_server 1 of an oob network) twice
+     * is 1,200,000: the second network's group is named */
+    put_file("two.json",
+             "{\"cluster\":{\"gpus\":1024},\"networks\":["
+             "{\"name\":\"m1\",\"role\":\"oob\",\"port_gbps\":1,\"switch\":\"nvidia-sn2201\","
+             "\"extra_endpoints\":[{\"name\":\"b1\",\"count\":100000},{\"name\":\"c1\",\"count\":100000},"
+             "{\"name\":\"d1\",\"count\":100000},{\"name\":\"e1\",\"count\":100000},{\"name\":\"f1\",\"count\":100000},"
+             "{\"name\":\"g1\",\"count\":100000}]},"
+             "{\"name\":\"m2\",\"role\":\"oob\",\"port_gbps\":1,\"switch\":\"nvidia-sn2201\","
+             "\"extra_endpoints\":[{\"name\":\"b2\",\"count\":100000},{\"name\":\"c2\",\"count\":100000},"
+             "{\"name\":\"d2\",\"count\":100000},{\"name\":\"e2\",\"count\":100000},{\"name\":\"f2\",\"count\":100000}]}]}");
+    cr_expect_eq(run(BIN " validate two.json", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/networks/1/extra_endpoints/4: the extra endpoints of every network up to here have 1100000 ports") != NULL,
+              "%s", out);
+    /* sweep: 2^26 = 67,108,864 GPUs in all its sizes. 1,048,000..1,048,576 by 1 is 577 sizes
+     * of 1,048,288 on average: 604,862,176 GPUs. Nothing is written. */
+    cr_expect_eq(run(BIN " sweep --gpus 1048000..1048576:1 -o sw-never", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "asks for 604862176 GPUs in all (577 sizes); at most 67108864") != NULL, "%s", out);
+    cr_expect_neq(access("sw-never", F_OK), 0);
+    /* within: 1,024..4,096 by 1,024 is 10,240 GPUs */
+    cr_expect_eq(run(BIN " sweep --gpus 1024..4096:1024 -q -o sw-ok", out, sizeof out), 0, "%s", out);
+    /* compare: 2^27 = 134,217,728 candidate-GPUs; at 2^20 GPUs 128 candidates would already
+     * be the whole budget, and the catalog gives 21 per switch model (3 tier counts x (clos and
+     * rail at 3 ratios + fat-tree at 1:1)) */
+    cr_expect_eq(run(BIN " compare --gpus 1048576 -o cmp-never", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "candidate designs at 1048576 GPUs") != NULL, "%s", out);
+    cr_expect(strstr(out, "at most 134217728 (2^27") != NULL, "%s", out);
+    cr_expect_neq(access("cmp-never", F_OK), 0);
+}
+
 /* Issue 26 item 11: a key twice in a catalog or an overrides file was ignored (cJSON keeps
  * both, lookups see the first): an error naming the key and its pointer, exit 3, like a spec. */
 Test(robust, duplicate_keys_in_every_file)

@@ -116,6 +116,47 @@ static int64_t switch_links(const fp_plan *p, size_t net, int peer)
     return n;
 }
 
+/* Table 8's 16 out-of-band 100G uplinks "to the in-band network": each SN2201 has 2, on 2
+ * different in-band cores, each on an in-band core port no in-band link uses, no port taken
+ * twice. */
+static void uplinks_into_inband(const fp_plan *p)
+{
+    fp_link_info l, k;
+    fp_device_info a, z, y;
+    int64_t n = 0;
+    for (size_t i = 0; i < fp_plan_net_link_count(p, OOB); i++) {
+        cr_assert_eq(fp_plan_net_link(p, OOB, i, &l, NULL), FP_OK);
+        if (l.boundary != 1)
+            continue;
+        cr_assert_eq(fp_plan_net_device(p, OOB, (size_t)l.a, &a, NULL), FP_OK);
+        cr_assert_eq(fp_plan_net_device(p, OOB, (size_t)l.z, &z, NULL), FP_OK);
+        cr_assert_str_eq(a.model, "nvidia-sn2201");
+        cr_assert_eq(l.gbps, 100);
+        n++;
+        int64_t same_leaf = 0;
+        for (size_t j = 0; j < fp_plan_net_link_count(p, OOB); j++) {
+            cr_assert_eq(fp_plan_net_link(p, OOB, j, &k, NULL), FP_OK);
+            if (j == i || k.boundary != 1)
+                continue;
+            cr_assert_eq(fp_plan_net_device(p, OOB, (size_t)k.z, &y, NULL), FP_OK);
+            same_leaf += k.a == l.a;
+            if (k.a == l.a)
+                cr_assert_str_neq(y.name, z.name, "%s: both uplinks on %s", a.name, z.name);
+            if (strcmp(y.name, z.name) == 0)
+                cr_assert_str_neq(k.z_port_name, l.z_port_name, "%s %s twice", z.name, l.z_port_name);
+        }
+        cr_assert_eq(same_leaf, 1, "%s", a.name);
+        for (size_t j = 0; j < fp_plan_net_link_count(p, INBAND); j++) {
+            cr_assert_eq(fp_plan_net_link(p, INBAND, j, &k, NULL), FP_OK);
+            cr_assert_eq(fp_plan_net_device(p, INBAND, (size_t)k.z, &y, NULL), FP_OK);
+            if (strcmp(y.name, z.name) == 0)
+                cr_assert_str_neq(k.z_port_name, l.z_port_name, "%s %s: in-band and out-of-band",
+                                  z.name, l.z_port_name);
+        }
+    }
+    cr_assert_eq(n, 16);
+}
+
 /* The preset's plan after setting ptr to value (JSON), or its status (*rc) when rc is not NULL
  * (the error in *err, no plan). */
 static fp_plan *preset_set(const char *ptr, const char *value, fp_status *rc, fp_error *err)
@@ -163,8 +204,13 @@ static fp_plan *preset_set(const char *ptr, const char *value, fp_status *rc, fp
  *   72, the storage network's 2 missing switches); Table 7's 96 + 12 = 108 PDUs. Two SN2201
  *   per SU (servers_per_leaf 16): ceil(127 / 16) = 8 leaves, whose 8 x 48 = 384 ports hold the
  *   313 hosts (hosts_per_leaf 48: the extra endpoints fill the free ports); 8 x 2 = 16
- *   uplinks. The uplinks land on one SN4600C of the network's own (16 x 100G on 64 ports),
- *   where the RA takes them into the in-band network: not modelled (no setting). The 2 UFM
+ *   uplinks, into the in-band network as the RA cables them ("two uplinks per OOB switch to
+ *   the in-band network"; uplink_to "inband"): the out-of-band network has no switch of its
+ *   own above its 8 SN2201 (Table 7 lists 8 out-of-band switches and no other), and its top
+ *   tier is the in-band network's 2 cores, each SN2201's 2 uplinks spread over the 2 cores
+ *   (one each: 8 per core). A core's 64 ports hold its 6 leaves x 4 / 2 = 12 in-band links
+ *   and the 8 out-of-band uplinks (20 of 64). The uplinks are the out-of-band network's
+ *   links (Table 8 lists them under out-of-band); the in-band network keeps its 300. The 2 UFM
  *   back-to-back cables join two appliances directly, a class no setting expresses.
  * Cables: Table 8 counts one NDR cable per 400G connection; the plan counts links so (a link
  *   per port pair). Each link of the compute, in-band and out-of-band networks is one cable; the
@@ -190,7 +236,21 @@ Test(superpod, table7_switches_table8_cables, .timeout = TEST_TIMEOUT(120))
     cr_assert_eq(switches_of(p, INBAND, "nvidia-sn4600c"), 8);
     cr_assert_eq(switches_all(p, INBAND), 8);
     cr_assert_eq(switches_of(p, OOB, "nvidia-sn2201"), 8);
-    cr_assert_eq(switches_of(p, OOB, "nvidia-sn4600c"), 1);
+    fp_network_info oi;
+    cr_assert_eq(fp_plan_network(p, OOB - 1, &oi, NULL), FP_OK);
+    cr_assert_eq(oi.switches, 8, "the out-of-band network's own switches: its SN2201 only");
+    /* Its top tier is the in-band network's cores: every switch above its leaves is one. */
+    fp_device_info d;
+    int64_t above = 0;
+    for (size_t i = 0; i < fp_plan_net_device_count(p, OOB); i++) {
+        cr_assert_eq(fp_plan_net_device(p, OOB, i, &d, NULL), FP_OK);
+        if (d.tier < 2)
+            continue;
+        above++;
+        cr_assert_str_eq(switch_model(p, INBAND + 1, d.name), "nvidia-sn4600c", "%s", d.name);
+        cr_assert_eq(d.owner, INBAND, "%s", d.name);
+    }
+    cr_assert_eq(above, 2);
 
     /* Table 8, compute: 2,040 NDR cables. */
     cr_assert_eq(fp_plan_net_link_count(p, COMPUTE), 2040);
@@ -223,6 +283,7 @@ Test(superpod, table7_switches_table8_cables, .timeout = TEST_TIMEOUT(120))
     cr_assert_eq(host_links(p, OOB, "pdu", NULL), 96 + 12);
     cr_assert_eq(switch_links(p, OOB, 0), 16);
     cr_assert_eq(fp_plan_net_link_count(p, OOB), 127 + 8 + 70 + 108 + 16);
+    uplinks_into_inband(p);
 
     for (size_t n = 0; n < fp_plan_net_count(p); n++)
         if (n != STORAGE)
