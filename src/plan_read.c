@@ -323,7 +323,7 @@ size_t fp_plan_net_device_count(const fp_plan *plan, size_t net)
 fp_status fp_plan_net_device(const fp_plan *plan, size_t net, size_t i, fp_device_info *out,
                              fp_error *err)
 {
-    net_ref n;
+    net_ref n = { 0 };
     fp_status rc = net_item(plan, net, i, out, sizeof *out, "fp_plan_net_device", "device", &n, err);
     if (rc != FP_OK)
         return rc;
@@ -387,7 +387,7 @@ size_t fp_plan_net_link_count(const fp_plan *plan, size_t net)
 fp_status fp_plan_net_link(const fp_plan *plan, size_t net, size_t i, fp_link_info *out,
                            fp_error *err)
 {
-    net_ref n;
+    net_ref n = { 0 };
     fp_status rc = net_item(plan, net, i, out, sizeof *out, "fp_plan_net_link", "link", &n, err);
     if (rc != FP_OK)
         return rc;

@@ -55,7 +55,7 @@ fp_status fp__write_netbox_platforms(const fp_plan *plan, const char *path,
     for (size_t net = 0; net < fp_plan_net_count(plan); net++) {
         fp_net_read v = fp__plan_net_read(plan, net);
         for (int t = 1; t <= v.fab->tiers; t++) {
-            const char *slug, *name = fp__switch_os(&v.rs->tier[t - 1].model, &slug);
+            const char *slug = NULL, *name = fp__switch_os(&v.rs->tier[t - 1].model, &slug);
             if (name == NULL || !fp__nb_seen_add(&seen, name))
                 continue;
             const char *r[] = { name, slug, "switch operating system" };
