@@ -146,8 +146,8 @@ Test(attach, uplinks_land_on_the_targets_free_ports)
 
 /* Every document has each uplink once, and each core once: cables.csv has a row per cable of
  * every network (the uplinks among the out-of-band network's), netbox-devices.csv one row per
- * in-band core, plan.json the cores' ports used once, on the in-band network (16 of its own
- * + 8 of oob: 2 x 24 = 48; none on the out-of-band network's top tier). */
+ * in-band core, plan.json the cores' ports used once, on the in-band network (per core 16 of
+ * its own + 4 of oob: 2 x 20 = 40; none on the out-of-band network's top tier). */
 Test(attach, documents_count_each_uplink_and_core_once)
 {
     char nets[2048], dir[64], path[128], line[1024];
