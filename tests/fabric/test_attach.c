@@ -207,6 +207,13 @@ Test(attach, target_without_free_ports_is_an_error)
              "[\"nvidia-sn4600c\", {\"ports\": 18, \"port_gbps\": 100}]");
     expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "need 4 free ports on each");
     expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "has 2 of its 18 usable ports free");
+    /* More leaves than two tiers hold: a leaf of one host (hosts_per_leaf 1) makes 128 leaves,
+     * and a 64-port top switch reaches 64 of them; an attached network cannot take a third
+     * tier, so the error names uplink_to (not tiers, which it may not set). */
+    snprintf(nets, sizeof nets, INBAND ", " OOB("oob", ", \"hosts_per_leaf\": 1, \"servers_per_leaf\": 1"),
+             "\"nvidia-sn4600c\"");
+    expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "128 hosts exceed the 2-tier maximum of 64 hosts");
+    expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "a top tier of the network's own");
 }
 
 /* An out-of-band network after `first` whose uplink_to is `value` (JSON): the error. */
