@@ -47,21 +47,31 @@ typedef struct fp_verify_options {
      *  neighbors details`) prints it: a folder of `<device>.json` files, one per device, or one
      *  file (named after its device, or holding each device's `lldpcli -f json show chassis`
      *  before its neighbours). NULL for none. At least one of ibnetdiscover and lldp is given;
-     *  with both, every planned link is looked for in either. */
+     *  with both, every planned link is looked for in either. A discovery checks the cables
+     *  of its protocol only (cables.csv's protocol column: InfiniBand by ibnetdiscover,
+     *  Ethernet by LLDP); the others are not checked (fp_verify_not_checked), not missing. */
     const char *lldp;
+    /** Version 3: check only the cables of these networks (cables.csv's network column; a plan
+     *  without spec networks is the one network "compute"), n_networks names (borrowed).
+     *  NULL or 0: every network. A name the plan does not have is FP_EINVAL. An ibnetdiscover
+     *  output is one subnet: name its network. */
+    const char *const *networks;
+    int n_networks;
 } fp_verify_options;
 
-#define FP_VERIFY_OPTIONS_VERSION 2
-#define FP_VERIFY_OPTIONS_INIT { FP_VERIFY_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, NULL }
+#define FP_VERIFY_OPTIONS_VERSION 3
+#define FP_VERIFY_OPTIONS_INIT { FP_VERIFY_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, NULL, \
+                                 NULL, 0 }
 
-/** The result: one row per planned link, then one per discovered link the plan lacks. */
+/** The result: one row per planned link checked, then one per discovered link the plan
+ *  lacks. */
 typedef struct fp_verify fp_verify;
 
 /** Read the plan folder and the discovery and classify every link. *out is the caller's
  *  (fp_verify_free). Never changes a file.
- *  Options of version 1 are read without lldp.
- *  Errors: FP_EINVAL (NULL argument, wrong options version, no discovery given); FP_EIO (a file
- *  cannot be read: err.where names it); FP_EPARSE (a discovery or node-name map that is not what
+ *  Options of version 1 are read without lldp, of version 2 without networks.
+ *  Errors: FP_EINVAL (NULL argument, wrong options version, no discovery given, a network
+ *  the plan lacks); FP_EIO (a file cannot be read: err.where names it); FP_EPARSE (a discovery or node-name map that is not what
  *  it claims, a plan file without its columns: err.where is the file, err.line the 1-based
  *  line); FP_ENOMEM. */
 FP_EXPORT fp_status fp_verify_run(const fp_verify_options *opts, fp_verify **out,
@@ -69,6 +79,11 @@ FP_EXPORT fp_status fp_verify_run(const fp_verify_options *opts, fp_verify **out
 
 /** Rows of status s (FP_VERIFY_N_STATUS: every row). 0 for NULL. */
 FP_EXPORT size_t fp_verify_count(const fp_verify *v, fp_verify_status s);
+
+/** Planned links this run did not check (they have no row): why 1, of the other protocol
+ *  (no discovery of it given); why 2, of a network not asked for (fp_verify_options.networks);
+ *  why 0, both. 0 for NULL or another why. */
+FP_EXPORT size_t fp_verify_not_checked(const fp_verify *v, int why);
 
 /** 1 when any row is neither FP_VERIFY_OK nor FP_VERIFY_NOT_YET (fabplan verify exits 1). */
 FP_EXPORT int fp_verify_differs(const fp_verify *v);

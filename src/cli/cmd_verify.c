@@ -8,7 +8,8 @@
 static void verify_usage(FILE *f)
 {
     fputs("usage: fabplan verify PLAN_DIR [--ibnetdiscover FILE [--node-name-map FILE]]\n"
-          "                      [--lldp FILE|DIR] [--phase DIR] [--ignore-speed] [-o DIR] [-q]\n"
+          "                      [--lldp FILE|DIR] [--phase DIR] [--ignore-speed]\n"
+          "                      [--network NAME]... [-o DIR] [-q]\n"
           "Check the built fabric against the plan in PLAN_DIR (written by fabplan plan: its\n"
           "cables.csv; for InfiniBand its ib-ports.csv, --formats ...,ibnetdiscover; links.csv\n"
           "when there)\n"
@@ -30,6 +31,11 @@ static void verify_usage(FILE *f)
           "                      A end its cables.csv lacks is not-yet when not seen\n"
           "  --ignore-speed      compare the link width only, not the speed (ibsim reports at\n"
           "                      most QDR)\n"
+          "  --network NAME      check only the cables of network NAME (cables.csv's network\n"
+          "                      column, \"compute\" without spec networks); repeatable. An\n"
+          "                      ibnetdiscover output is one subnet: name its network\n"
+          "A discovery checks the cables of its protocol only (cables.csv's protocol: InfiniBand\n"
+          "by --ibnetdiscover, Ethernet by --lldp); the others are counted as not checked.\n"
           "  -o, --out DIR       output directory (default verify)\n"
           "  -q, --quiet         no summary on stdout\n",
           f);
@@ -45,11 +51,13 @@ static const char *opt_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-int cmd_verify(int argc, char **argv)
+/* The command, with room for a --network name per argument in nets. */
+static int run_verify(int argc, char **argv, const char **nets)
 {
     fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
     const char *out = "verify";
     int quiet = 0;
+    o.networks = nets;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **dst = NULL;
@@ -65,6 +73,8 @@ int cmd_verify(int argc, char **argv)
             dst = &o.node_name_map;
         else if (strcmp(a, "--phase") == 0)
             dst = &o.phase_dir;
+        else if (strcmp(a, "--network") == 0)
+            dst = &nets[o.n_networks++];
         else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0)
             dst = &out;
         else if (strcmp(a, "--ignore-speed") == 0) {
@@ -108,9 +118,25 @@ int cmd_verify(int argc, char **argv)
             if (fp_verify_count(v, (fp_verify_status)s) > 0)
                 printf("  %-15s %zu\n", fp_verify_status_name((fp_verify_status)s),
                        fp_verify_count(v, (fp_verify_status)s));
+        if (fp_verify_not_checked(v, 0) > 0)
+            printf("  not checked     %zu planned links (%zu of the other protocol, %zu of other "
+                   "networks)\n", fp_verify_not_checked(v, 0), fp_verify_not_checked(v, 1),
+                   fp_verify_not_checked(v, 2));
         printf("  wrote %s/: verify.csv, verify-summary.json, verify.xlsx\n", out);
     }
     int rc = fp_verify_differs(v) ? EXIT_FAIL : EXIT_OK;
     fp_verify_free(v);
+    return rc;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    const char **nets = calloc((size_t)argc + 1, sizeof *nets);
+    if (nets == NULL) {
+        fputs("fabplan verify: out of memory\n", stderr);
+        return EXIT_IO;
+    }
+    int rc = run_verify(argc, argv, nets);
+    free(nets);
     return rc;
 }

@@ -140,11 +140,15 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
     p = t->text;
     int nh = fp__csv_record(&p, hdr, 64);
     for (int c = 0; c < n_col; c++) {
+        /* "?name": a column older plan folders lack (its fields read "") */
+        const char *want = cols[c][0] == '?' ? cols[c] + 1 : cols[c];
         col[c] = -1;
         for (int h = 0; h < nh && h < 64; h++)
-            if (strcmp(hdr[h], cols[c]) == 0)
+            if (strcmp(hdr[h], want) == 0)
                 col[c] = h;
-        if (col[c] < 0) {
+        if (col[c] < 0 && cols[c][0] == '?') {
+            col[c] = -2;
+        } else if (col[c] < 0) {
             fp__error_set(err, FP_EPARSE, path, "%s has no column \"%s\"; expected a %s written by "
                           "fabplan plan", path, cols[c], name);
             if (err)
@@ -170,7 +174,7 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
             return FP_EPARSE;
         }
         for (int c = 0; c < n_col; c++)
-            t->f[t->rows * n_col + c] = f[col[c]];
+            t->f[t->rows * n_col + c] = col[c] >= 0 ? f[col[c]] : (char *)"";
         t->rows++;
     }
     return FP_OK;
@@ -195,10 +199,10 @@ static int split(char *s, char sep, char **parts, int max)
 }
 
 enum { C_ID, C_AH, C_AR, C_AK, C_AU, C_AD, C_AP, C_ZH, C_ZR, C_ZK, C_ZU, C_ZD, C_ZP, C_GBPS,
-       C_LA, C_LZ, C_N };
+       C_LA, C_LZ, C_NET, C_PROTO, C_N };
 static const char *const cable_cols[C_N] = {
     "cable_id", "a_hall", "a_row", "a_rack", "a_u", "a_device", "a_port", "z_hall", "z_row",
-    "z_rack", "z_u", "z_device", "z_port", "gbps", "label_a", "label_z"
+    "z_rack", "z_u", "z_device", "z_port", "gbps", "label_a", "label_z", "?network", "?protocol"
 };
 
 #define MAX_PARTS 16
@@ -244,6 +248,10 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
             pl->z.port = legs == 1 ? zpp[k] : zp[k];
             pl->gbps = atoi(T(t, r, C_GBPS));
             pl->boundary = "";
+            /* a plan without spec networks is the compute fabric alone */
+            pl->network = *T(t, r, C_NET) ? T(t, r, C_NET) : "compute";
+            pl->proto = strcmp(T(t, r, C_PROTO), "infiniband") == 0 ? VF_IB
+                        : strcmp(T(t, r, C_PROTO), "ethernet") == 0 ? VF_ETH : VF_ANY;
         }
     }
     return FP_OK;
@@ -296,6 +304,45 @@ static fp_status read_phase(fp_verify *v, table *t, const char *dir, fp_error *e
     return FP_OK;
 }
 
+/* Which planned links this discovery checks: those of its protocol (an InfiniBand cable by
+ * ibnetdiscover, an Ethernet one by LLDP; a cables.csv without the protocol column: every
+ * cable by either) and of the networks asked for (none: every network). FP_EINVAL for a
+ * network the plan does not have. */
+static fp_status set_scope(fp_verify *v, const char *const *nets, int n_nets, fp_error *err)
+{
+    for (int k = 0; k < n_nets; k++) {
+        int64_t i = 0;
+        while (i < v->n_plink && strcmp(v->plink[i].network, nets[k]) != 0)
+            i++;
+        if (i == v->n_plink) {
+            char have[512] = "";
+            size_t len = 0;
+            for (int64_t j = 0; j < v->n_plink && len + 1 < sizeof have; j++)
+                if (j == 0 || strcmp(v->plink[j].network, v->plink[j - 1].network) != 0)
+                    len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", len ? ", " : "",
+                                            v->plink[j].network);
+            FP_FAIL(err, FP_EINVAL, v->plan_dir, "network \"%s\" is not in the plan %s (its "
+                    "networks: %s)", nets[k], v->plan_dir, have);
+        }
+    }
+    size_t len = 0;
+    for (int k = 0; k < n_nets && len + 1 < sizeof v->networks; k++)
+        len += (size_t)snprintf(v->networks + len, sizeof v->networks - len, "%s%s",
+                                k ? ", " : "", nets[k]);
+    for (int64_t i = 0; i < v->n_plink; i++) {
+        vf_plink *p = &v->plink[i];
+        int seen = p->proto == VF_ANY || (p->proto == VF_IB && v->disc.has_ib) ||
+                   (p->proto == VF_ETH && v->disc.has_lldp);
+        int asked = n_nets == 0;
+        for (int k = 0; k < n_nets && !asked; k++)
+            asked = strcmp(p->network, nets[k]) == 0;
+        p->scope = !seen ? VF_OTHER_PROTOCOL : !asked ? VF_OTHER_NETWORK : VF_CHECKED;
+        if (p->scope != VF_CHECKED)
+            v->not_checked[p->scope]++;
+    }
+    return FP_OK;
+}
+
 /* ---- matching ---- */
 
 static int same(const char *a, const char *b)
@@ -314,10 +361,10 @@ static void name_ends(fp_verify *v, const table *ib, const vf_map *ibm)
             continue;
         for (int k = 0; k < 2; k++) {
             const char *desc = v->disc.node[l->node[k]].desc;
-            char num[16];
-            snprintf(num, sizeof num, "%d", l->port[k]);
-            int64_t r = fp__vf_map_get(ibm, desc, num);
-            snprintf(l->ptext[k], sizeof l->ptext[k], "port %d", l->port[k]);
+            /* "port 61", its number the key (no printf: two per link end at full scale) */
+            memcpy(l->ptext[k], "port ", 5);
+            l->ptext[k][5 + fp__put_int(l->ptext[k] + 5, l->port[k])] = '\0';
+            int64_t r = fp__vf_map_get(ibm, desc, l->ptext[k] + 5);
             l->pname[k] = l->ptext[k];
             l->device[k] = NULL;
             if (r >= 0) {
@@ -385,16 +432,20 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     for (int64_t i = 0; i < np; i++)
         prow[i] = i;
     v->n_row = np;
+    /* a planned link this discovery does not check: no row (NOT_CHECKED until dropped) */
+    const fp_verify_status NOT_CHECKED = (fp_verify_status)(FP_VERIFY_N_STATUS + 1);
     for (int64_t i = 0; i < np; i++) {
         v->row[i].plink = i;
         v->row[i].dlink = -1;
         v->row[i].peer = -1;
-        v->row[i].status = FP_VERIFY_N_STATUS;
+        v->row[i].status = v->plink[i].scope == VF_CHECKED ? FP_VERIFY_N_STATUS : NOT_CHECKED;
     }
 #define OTHER(l, k, w) ((w) ? (l)->pname[1 - (k)] : (l)->device[1 - (k)])
     /* 1: as planned */
     for (int64_t i = 0; i < np; i++) {
         const vf_plink *p = &v->plink[i];
+        if (v->row[i].status == NOT_CHECKED)
+            continue;
         int64_t e = fp__vf_map_get(&de, p->a.device, p->a.port);
         if (e < 0)
             continue;
@@ -469,13 +520,51 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
             if (pass == 1 && v->row[i].status == FP_VERIFY_N_STATUS)
                 v->row[i].status = p->later ? FP_VERIFY_NOT_YET : FP_VERIFY_MISSING;
         }
+    /* the rows of the links not checked go */
+    int64_t kept = 0;
     for (int64_t i = 0; i < np; i++)
-        v->count[v->row[i].status]++;
-    /* 4: what is left of the discovery */
+        if (v->row[i].status != NOT_CHECKED) {
+            v->count[v->row[i].status]++;
+            v->row[kept++] = v->row[i];
+        }
+    v->n_row = kept;
+    /* 4: what is left of the discovery; a link at a planned end not checked, or between
+     * devices none of whose checked links it could be, is not checked either */
+    vf_map scoped = { 0 };
+    if (kept < np) {
+        if (fp__vf_map_init(&scoped, kept * 2) != FP_OK) {
+            fp__vf_map_free(&de);
+            free(used);
+            free(prow);
+            FP_FAIL(err, FP_ENOMEM, "verify", "out of memory matching %" PRId64 " links", np);
+        }
+        for (int64_t i = 0; i < np; i++)
+            if (v->plink[i].scope == VF_CHECKED) {
+                fp__vf_map_put(&scoped, v->plink[i].a.device, "", i);
+                fp__vf_map_put(&scoped, v->plink[i].z.device, "", i);
+            }
+    }
     for (int64_t i = 0; i < nd; i++) {
         if (used[i])
             continue;
         const vf_dlink *l = &v->disc.link[i];
+        if (kept < np) {
+            int drop = 1;
+            for (int k = 0; k < 2; k++) {
+                const char *d = l->device[k];
+                int64_t e = d ? fp__vf_map_get(pe, d, l->pname[k]) : -1;
+                if (e >= 0 && v->plink[e >> 1].scope != VF_CHECKED) {
+                    drop = 1;
+                    break;
+                }
+                if (d != NULL && fp__vf_map_get(&scoped, d, "") >= 0)
+                    drop = 0;
+            }
+            if (drop) {
+                v->not_checked_found++;
+                continue;
+            }
+        }
         fp_verify_status s = l->device[0] == NULL || l->device[1] == NULL
                              ? FP_VERIFY_UNKNOWN_DEVICE : FP_VERIFY_UNEXPECTED;
         /* a server's end first, as the plan writes its cables */
@@ -483,17 +572,35 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
         add_row(v, s, -1, i, -1, flip, err);
     }
 #undef OTHER
+    fp__vf_map_free(&scoped);
     fp__vf_map_free(&de);
     free(used);
     free(prow);
     return FP_OK;
 }
 
+/* The discovery's ibnetdiscover file read on a thread of its own while the plan folder is
+ * read on the caller's (they share nothing until name_ends): verify at 131,072 GPUs spends
+ * about as long on either (docs/performance.md). */
+typedef struct ibnet_job {
+    vf_disc *d;
+    const char *path, *map;
+    fp_error err;
+    fp_status rc;
+} ibnet_job;
+
+static void *ibnet_main(void *arg)
+{
+    ibnet_job *j = arg;
+    j->rc = fp__vf_read_ibnet(j->d, j->path, j->map, &j->err);
+    return NULL;
+}
+
 fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *err)
 {
     if (o == NULL || out == NULL || o->plan_dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
-    if (o->version != FP_VERIFY_OPTIONS_VERSION && o->version != 1)
+    if (o->version < 1 || o->version > FP_VERIFY_OPTIONS_VERSION)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: options version %d, expected %d", o->version,
                 FP_VERIFY_OPTIONS_VERSION);
     /* a version 1 struct ends before lldp */
@@ -511,6 +618,10 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
     vf_map ibm = { 0 }, pe = { 0 };
     static const char *const ib_cols[] = { "node", "ib_port", "device", "port", "link" };
+    /* the discovery on a second thread (on the caller's when none can start) */
+    ibnet_job job = { &v->disc, o->ibnetdiscover, o->node_name_map, { 0 }, FP_OK };
+    pthread_t tid;
+    int threaded = o->ibnetdiscover != NULL && fp__thread_start(&tid, ibnet_main, &job) == 0;
     fp_status rc = read_cables(v, &cab, o->plan_dir, err);
     if (rc == FP_OK && o->ibnetdiscover != NULL)
         rc = table_load(&ib, o->plan_dir, "ib-ports.csv", ib_cols, 5,
@@ -520,16 +631,21 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
                         fp__vf_map_init(&pe, v->n_plink * 2) != FP_OK))
         rc = fp__error_set(err, FP_ENOMEM, o->plan_dir, "out of memory reading %s", o->plan_dir);
     for (int64_t i = 0; rc == FP_OK && i < v->n_plink; i++) {
-        fp__vf_map_put(&v->dev_loc, v->plink[i].a.device, "", 2 * i);
+        /* a device's first end is the one kept: the next link's A end is most often the same
+         * device (cables.csv is in A device order) */
+        if (i == 0 || strcmp(v->plink[i].a.device, v->plink[i - 1].a.device) != 0)
+            fp__vf_map_put(&v->dev_loc, v->plink[i].a.device, "", 2 * i);
         fp__vf_map_put(&v->dev_loc, v->plink[i].z.device, "", 2 * i + 1);
         fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
         fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
     }
     for (int64_t r = 0; rc == FP_OK && r < ib.rows; r++) {
         fp__vf_map_put(&ibm, T(&ib, r, 0), T(&ib, r, 1), r);
-        int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
         int w, mbps;
         const char *lt = T(&ib, r, 4);
+        if (*lt == '\0')
+            continue;           /* an unused port: no planned link */
+        int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
         if (e >= 0 && fp__ib_link_parse(lt, strlen(lt), &w, &mbps))
             v->plink[e >> 1].width = w;
     }
@@ -537,13 +653,25 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
         rc = read_boundaries(v, &lk, o->plan_dir, &pe, err);
     if (rc == FP_OK && o->phase_dir != NULL)
         rc = read_phase(v, &ph, o->phase_dir, err);
-    if (rc == FP_OK && o->ibnetdiscover != NULL) {
-        rc = fp__vf_read_ibnet(&v->disc, o->ibnetdiscover, o->node_name_map, err);
+    if (o->ibnetdiscover != NULL) {
+        if (threaded)
+            pthread_join(tid, NULL);
+        else
+            ibnet_main(&job);
+        /* the plan folder's error first, as when read one after the other */
+        if (rc == FP_OK && job.rc != FP_OK) {
+            rc = job.rc;
+            if (err != NULL)
+                *err = job.err;
+        }
         if (rc == FP_OK)
             name_ends(v, &ib, &ibm);
     }
     if (rc == FP_OK && lldp != NULL)
         rc = fp__vf_read_lldp(v, lldp, &pe, err);
+    if (rc == FP_OK)
+        rc = set_scope(v, o->version >= 3 ? o->networks : NULL,
+                       o->version >= 3 && o->networks != NULL ? o->n_networks : 0, err);
     if (rc == FP_OK)
         rc = classify(v, &pe, err);
     /* keep the texts the rows point into; the row arrays of the tables go */
@@ -563,6 +691,15 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     }
     *out = v;
     return FP_OK;
+}
+
+size_t fp_verify_not_checked(const fp_verify *v, int why)
+{
+    if (v == NULL)
+        return 0;
+    if (why == 1 || why == 2)
+        return (size_t)v->not_checked[why];
+    return why == 0 ? (size_t)(v->not_checked[1] + v->not_checked[2]) : 0;
 }
 
 size_t fp_verify_count(const fp_verify *v, fp_verify_status s)

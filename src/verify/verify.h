@@ -45,7 +45,12 @@ typedef struct vf_plink {
     int width;                  /* planned lanes (ib-ports.csv's link), 0 unknown */
     int later;                  /* of a later growth phase (phase_dir lacks its A end) */
     const char *boundary;       /* links.csv's boundary, "" when unknown */
+    const char *network;        /* cables.csv's network ("compute" without the column) */
+    int proto;                  /* VF_IB, VF_ETH, or VF_ANY (cables.csv without protocol) */
+    int scope;                  /* VF_CHECKED, or why this discovery does not check it */
 } vf_plink;
+enum { VF_ANY, VF_IB, VF_ETH };
+enum { VF_CHECKED, VF_OTHER_PROTOCOL, VF_OTHER_NETWORK };
 
 /* One node of the discovery. */
 typedef struct vf_node {
@@ -121,6 +126,9 @@ struct fp_verify {
     char discovery[1024];
     char plan_dir[1024];
     vf_map dev_loc;             /* device -> 2 x a planned link with an end on it + that end */
+    int64_t not_checked[3];     /* planned links not checked, by scope (VF_OTHER_*) */
+    int64_t not_checked_found;  /* discovered links left out with them */
+    char networks[512];         /* the networks asked for, ", "-joined ("" for every one) */
 };
 
 /* Write verify.csv / verify-summary.json at path (verify_out.c), verify.xlsx (verify_xlsx.c). */

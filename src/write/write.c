@@ -73,8 +73,10 @@ static const output outputs[] = {
     { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
     { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    /* each other InfiniBand network's subnet (ibnetdiscover-<network>.topo) */
+    { "topo", FP_WRITE_IBNET, NULL, NULL, FP_SPLIT_NONE, fp__write_net_ibnet_topology, fp__net_ibnet_file_name },
+    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ib_any_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ib_any_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "topology.dot", FP_WRITE_PTM, fp__write_ptm_topology, fp__ptm_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "cvt-p2p.xlsx", FP_WRITE_CVT, fp__write_cvt_p2p, fp__cvt_file_name, FP_SPLIT_NONE, NULL, NULL },
     { "topology.conf", FP_WRITE_SLURM, fp__write_slurm_tree, NULL, FP_SPLIT_NONE, NULL, NULL },
@@ -108,8 +110,8 @@ static const output outputs[] = {
     { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE, NULL, NULL },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
-/* Documents of one write at most: the per-network rows (3) once per network. */
-#define MAX_JOBS (N_OUTPUTS + 3 * (FP_MAX_NETWORKS - 1))
+/* Documents of one write at most: the per-network rows (4) once per network. */
+#define MAX_JOBS (N_OUTPUTS + 4 * (FP_MAX_NETWORKS - 1))
 
 /* The plan stages (FP_STAGE_*) each document reads, so a plan for a few documents builds only
  * those (fp_plan_new_opts). A document reading a getter of a stage not listed here would see

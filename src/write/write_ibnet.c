@@ -1,14 +1,18 @@
 /* fabplan — the planned InfiniBand fabric as the tools of an InfiniBand site read it:
- * ibnetdiscover.topo (ibnetdiscover's topology-file form, which ibsim also loads), the
- * node-name map for it (ib-node-name-map) and ib-ports.csv (every planned port's node
- * description and port number beside the plan's device and port name: what `fabplan verify`
- * matches a discovery by). Compute fabric only, and only an InfiniBand one (docs/outputs.md).
+ * ibnetdiscover.topo (ibnetdiscover's topology-file form, which ibsim also loads; the compute
+ * fabric's, and ibnetdiscover-<network>.topo for each other InfiniBand network: a subnet
+ * each), the node-name map (ib-node-name-map, every InfiniBand network's nodes) and
+ * ib-ports.csv (every planned port of every InfiniBand network, its node description and port
+ * number beside the plan's device and port name: what `fabplan verify` matches a discovery by;
+ * with spec `networks` a last column names the network). docs/outputs.md.
  *
  * Nodes: a switch is one node, its description the plan's device name; every fabric port of a
- * server is an HCA of its own, `<server> mlx5_<i>` (i = the server's port index from 0, in
- * plan port order), with one port. GUIDs are synthetic and fixed (real ones come from the
- * hardware): switch device d 0xfab1000000000000 + d; HCA i of server s
- * 0xfab0000000000000 + 256 s + 2 i, its port GUID one more. */
+ * host is an HCA of its own, `<host> mlx5_<i>` (i: fp__ib_hca_index, a compute server's ports
+ * counted over the InfiniBand networks in order), with one port. GUIDs are synthetic and fixed
+ * (real ones come from the hardware): switch device d of network k 0xfab1000000000000 +
+ * 2^32 k + d; HCA i of compute server s 0xfab0000000000000 + 256 s + 2 i (i is unique over the
+ * networks), of another host h of network k 0xfab0000000000000 + 2^32 k + 256 h + 2 i; its port
+ * GUID one more. Network 0, the compute fabric, has the GUIDs it always had. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,26 +23,9 @@
 #define SW_GUID_BASE 0xfab1000000000000ULL
 #define CA_GUID_BASE 0xfab0000000000000ULL
 
-static uint64_t sw_guid(int64_t d)
-{
-    return SW_GUID_BASE + (uint64_t)d;
-}
-
-static uint64_t ca_guid(int64_t s, int port)
-{
-    return CA_GUID_BASE + (uint64_t)s * 256u + (uint64_t)port * 2u;
-}
-
 int fp__ib_net(const fp_plan *plan, int k)
 {
     return fp__fabric_infiniband(k == 0 ? fp__plan_rspec(plan) : &fp__plan_net(plan, k - 1)->rs);
-}
-
-/* Network k's fabric and resolved spec. */
-static const fp_fabric *net_fabric(const fp_plan *plan, int k, const fp_rspec **rs)
-{
-    *rs = k == 0 ? fp__plan_rspec(plan) : &fp__plan_net(plan, k - 1)->rs;
-    return k == 0 ? fp__plan_fabric(plan) : fp__plan_net_fabric(plan, k - 1);
 }
 
 int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
@@ -56,9 +43,8 @@ int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
     }
     /* a compute server: after its ports on the InfiniBand networks before this one */
     int off = 0;
-    fp_device_info di;
-    if (fp__ib_net(plan, 0) && fp_plan_device(plan, (size_t)dev, &di, NULL) == FP_OK)
-        off += di.ports;
+    if (fp__ib_net(plan, 0))
+        off += fp__plan_net_read(plan, 0).host_ports;
     for (int j = 1; j < k; j++)
         if (fp__ib_net(plan, j) && dev < fp__plan_net(plan, j - 1)->servers)
             off += fp__plan_net(plan, j - 1)->ports;
@@ -67,8 +53,9 @@ int fp__ib_hca_index(const fp_plan *plan, int k, int64_t dev, int port)
 
 void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz, size_t n)
 {
-    const fp_rspec *rs;
-    const fp_fabric *fab = net_fabric(plan, k, &rs);
+    fp_net_read r = fp__plan_net_read(plan, (size_t)k);
+    const fp_rspec *rs = r.rs;
+    const fp_fabric *fab = r.fab;
     const fp_link *l = &fab->link[link];
     for (int e = 0; e < 2; e++) {
         int64_t d = e ? l->z : l->a;
@@ -97,13 +84,85 @@ void fp__cvt_ports(const fp_plan *plan, int k, int64_t link, char *pa, char *pz,
     }
 }
 
+/* One InfiniBand network as the exports write it: network k (0: the compute fabric), read as
+ * every writer reads a network (fp_net_read). */
+typedef struct ibv {
+    const fp_plan *plan;
+    int k;
+    const fp_fabric *fab;
+    const fp_rspec *rs;
+    const fp_net_spec *ns;      /* NULL for the compute fabric */
+    fp_net_read r;
+} ibv;
+
+static ibv ib_view(const fp_plan *plan, int k)
+{
+    ibv v;
+    v.r = fp__plan_net_read(plan, (size_t)k);
+    v.plan = plan;
+    v.k = k;
+    v.fab = v.r.fab;
+    v.rs = v.r.rs;
+    v.ns = v.r.ns;
+    return v;
+}
+
+static const char *dev_name(const ibv *v, int64_t d, char *buf, size_t n)
+{
+    return fp__net_read_dev(&v->r, d, buf, n, NULL);
+}
+
+static const char *port_name(const ibv *v, int64_t d, int p, char *buf, size_t n)
+{
+    return fp__net_read_port(&v->r, d, p, buf, n, NULL);
+}
+
+static uint64_t sw_guid(const ibv *v, int64_t d)
+{
+    return SW_GUID_BASE + ((uint64_t)v->k << 32) + (uint64_t)d;
+}
+
+static uint64_t ca_guid(const ibv *v, int64_t s, int port)
+{
+    uint64_t net = v->k > 0 && s >= v->ns->servers ? (uint64_t)v->k << 32 : 0;
+    return CA_GUID_BASE + net + (uint64_t)s * 256u +
+           (uint64_t)fp__ib_hca_index(v->plan, v->k, s, port) * 2u;
+}
+
+/* The plan has an InfiniBand network (0 when none). */
+static int any_ib(const fp_plan *plan)
+{
+    for (size_t k = 0; k < fp_plan_net_count(plan); k++)
+        if (fp__ib_net(plan, (int)k))
+            return 1;
+    return 0;
+}
+
 int fp__ibnet_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
                         char *buf, size_t n)
 {
     (void)o;
-    if (!fp__fabric_infiniband(fp__plan_rspec(plan)))
+    if (!fp__ib_net(plan, 0))
         return 0;
     fp__copy_str(buf, n, ext);
+    return 1;
+}
+
+int fp__ib_any_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                         char *buf, size_t n)
+{
+    (void)o;
+    if (!any_ib(plan))
+        return 0;
+    fp__copy_str(buf, n, ext);
+    return 1;
+}
+
+int fp__net_ibnet_file_name(const fp_plan *plan, int k, const char *ext, char *buf, size_t n)
+{
+    if (k < 0 || k >= fp__plan_net_count(plan) || !fp__ib_net(plan, k + 1))
+        return 0;
+    snprintf(buf, n, "ibnetdiscover-%s.%s", fp__plan_net(plan, k)->name, ext);
     return 1;
 }
 
@@ -121,38 +180,40 @@ static int cmp_end(const void *x, const void *y)
     return (a->ib_port > b->ib_port) - (a->ib_port < b->ib_port);
 }
 
-/* "su01-node-01 mlx5_3": the node description of server s's port p. */
-static const char *ca_desc(char *buf, size_t n, const fp_names *nm, int64_t s, int p)
+/* "su01-node-01 mlx5_3": the node description of host s's port p. */
+static const char *ca_desc(char *buf, size_t n, const ibv *v, int64_t s, int p)
 {
-    snprintf(buf, n, "%s mlx5_%d", fp__dev_name(nm, s), p);
+    char name[128];
+    snprintf(buf, n, "%s mlx5_%d", dev_name(v, s, name, sizeof name),
+             fp__ib_hca_index(v->plan, v->k, s, p));
     return buf;
 }
 
 /* The far end of one port as ibnetdiscover writes it: "S-<guid>"[port] or
  * "H-<guid>"[1](<port guid>), and the far node's description. */
-static void far_end(fp_outbuf *f, const fp_fabric *fab, const fp_rspec *rs, const fp_names *nm,
-                    const fp_link *l, int end, int from_ca)
+static void far_end(fp_outbuf *f, const ibv *v, const fp_link *l, int end, int from_ca)
 {
+    const fp_fabric *fab = v->fab;
     int64_t d = end ? l->z : l->a;
     int p = end ? l->z_port : l->a_port;
     char tmp[200], rate[16];
     if (fab->dev[d].tier == 0) {
-        uint64_t g = ca_guid(d, p);
+        uint64_t g = ca_guid(v, d, p);
         snprintf(tmp, sizeof tmp, "\t\"H-%016" PRIx64 "\"[1]%s(%" PRIx64 ") ", g,
                  from_ca ? " " : "", g + 1);
         fp__outbuf_str(f, tmp);
     } else {
-        snprintf(tmp, sizeof tmp, "\t\"S-%016" PRIx64 "\"[%d]", sw_guid(d),
-                 fp__ib_port_number(fab, rs, d, p));
+        snprintf(tmp, sizeof tmp, "\t\"S-%016" PRIx64 "\"[%d]", sw_guid(v, d),
+                 fp__ib_port_number(fab, v->rs, d, p));
         fp__outbuf_str(f, tmp);
     }
     fp__outbuf_str(f, from_ca ? "\t\t# lid 0 lmc 0 \"" : "\t\t# \"");
     if (fab->dev[d].tier == 0)
-        fp__outbuf_str(f, ca_desc(tmp, sizeof tmp, nm, d, p));
+        fp__outbuf_str(f, ca_desc(tmp, sizeof tmp, v, d, p));
     else
-        fp__outbuf_str(f, fp__dev_name(nm, d));
+        fp__outbuf_str(f, dev_name(v, d, tmp, sizeof tmp));
     fp__outbuf_str(f, "\" lid 0 ");
-    fp__outbuf_str(f, fp__ib_link_text(rs->gbps[l->boundary], rate, sizeof rate));
+    fp__outbuf_str(f, fp__ib_link_text(v->rs->gbps[l->boundary], rate, sizeof rate));
     fp__outbuf_char(f, '\n');
 }
 
@@ -197,13 +258,11 @@ static fp_status group_ports(const fp_fabric *fab, const fp_rspec *rs, int64_t *
     return FP_OK;
 }
 
-fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
-                                   const fp_write_options *o, fp_error *err)
+/* Network k's topology file. */
+static fp_status write_topology(const ibv *v, const char *path, fp_error *err)
 {
-    (void)o;
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    const fp_names *nm = fp__plan_names(plan);
+    const fp_fabric *fab = v->fab;
+    const fp_rspec *rs = v->rs;
     int64_t nd = fab->n_dev, nl = fab->n_link;
     int64_t *start = NULL;
     port_end *ends = NULL;
@@ -226,10 +285,15 @@ fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
         if (t > 0 && ends[k].ib_port > nports[t])
             nports[t] = ends[k].ib_port;
     }
-    if ((rc = fp__outbuf_open(&f, path,
-                              "#\n# Topology file: the planned fabric, written by fabplan plan\n"
-                              "# (ibnetdiscover's topology form; ibsim loads it)\n#\n",
-                              err)) != FP_OK) {
+    char head[300];
+    if (v->k == 0)
+        snprintf(head, sizeof head, "#\n# Topology file: the planned fabric, written by fabplan plan\n"
+                 "# (ibnetdiscover's topology form; ibsim loads it)\n#\n");
+    else
+        snprintf(head, sizeof head, "#\n# Topology file: the planned %s network (a subnet of its own), "
+                 "written by fabplan plan\n# (ibnetdiscover's topology form; ibsim loads it)\n#\n",
+                 v->ns->name);
+    if ((rc = fp__outbuf_open(&f, path, head, err)) != FP_OK) {
         free(start);
         free(ends);
         return rc;
@@ -237,36 +301,36 @@ fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
     char tmp[256];
     /* switches first, as ibnetdiscover lists them, each with its connected ports in order */
     for (int64_t d = fab->tier_base[1]; d < nd; d++) {
-        uint64_t g = sw_guid(d);
+        uint64_t g = sw_guid(v, d);
         snprintf(tmp, sizeof tmp,
                  "\nvendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x%" PRIx64 "\nswitchguid=0x%" PRIx64
                  "(%" PRIx64 ")\nSwitch\t%d \"S-%016" PRIx64 "\"\t\t# \"",
                  g, g, g, nports[fab->dev[d].tier], g);
         fp__outbuf_str(f, tmp);
-        fp__outbuf_str(f, fp__dev_name(nm, d));
+        fp__outbuf_str(f, dev_name(v, d, tmp, sizeof tmp));
         fp__outbuf_str(f, "\" enhanced port 0 lid 0 lmc 0\n");
         for (int64_t k = start[d]; k < start[d + 1]; k++) {
             const fp_link *l = &fab->link[ends[k].link];
             snprintf(tmp, sizeof tmp, "[%d]", ends[k].ib_port);
             fp__outbuf_str(f, tmp);
-            far_end(f, fab, rs, nm, l, !ends[k].end, 0);
+            far_end(f, v, l, !ends[k].end, 0);
         }
     }
-    /* then one HCA per server port, in server and port order */
+    /* then one HCA per host port, in host and port order */
     for (int64_t s = 0; s < fab->tier_base[1]; s++) {
         for (int64_t k = start[s]; k < start[s + 1]; k++) {
             const fp_link *l = &fab->link[ends[k].link];
             int p = ends[k].ib_port;
-            uint64_t g = ca_guid(s, p);
+            uint64_t g = ca_guid(v, s, p);
             snprintf(tmp, sizeof tmp,
                      "\nvendid=0x2c9\ndevid=0x1021\nsysimgguid=0x%" PRIx64 "\ncaguid=0x%" PRIx64
                      "\nCa\t1 \"H-%016" PRIx64 "\"\t\t# \"",
                      g, g, g);
             fp__outbuf_str(f, tmp);
-            fp__outbuf_str(f, ca_desc(tmp, sizeof tmp, nm, s, p));
+            fp__outbuf_str(f, ca_desc(tmp, sizeof tmp, v, s, p));
             snprintf(tmp, sizeof tmp, "\"\n[1](%" PRIx64 ") ", g + 1);
             fp__outbuf_str(f, tmp);
-            far_end(f, fab, rs, nm, l, !ends[k].end, 1);
+            far_end(f, v, l, !ends[k].end, 1);
         }
     }
     free(start);
@@ -274,12 +338,26 @@ fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
+fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
+                                   const fp_write_options *o, fp_error *err)
+{
+    (void)o;
+    ibv v = ib_view(plan, 0);
+    return write_topology(&v, path, err);
+}
+
+fp_status fp__write_net_ibnet_topology(const fp_plan *plan, int k, const char *path,
+                                       const fp_write_options *o, fp_error *err)
+{
+    (void)o;
+    ibv v = ib_view(plan, k + 1);
+    return write_topology(&v, path, err);
+}
+
 fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
                                      const fp_write_options *o, fp_error *err)
 {
     (void)o;
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_names *nm = fp__plan_names(plan);
     fp_outbuf *f = NULL;
     fp_status rc;
     char tmp[256];
@@ -288,60 +366,66 @@ fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
                               "# (synthetic, fabplan plan) and each node's planned name\n",
                               err)) != FP_OK)
         return rc;
-    for (int64_t d = fab->tier_base[1]; d < fab->n_dev; d++) {
-        snprintf(tmp, sizeof tmp, "0x%016" PRIx64 " \"", sw_guid(d));
-        fp__outbuf_str(f, tmp);
-        fp__outbuf_str(f, fp__dev_name(nm, d));
-        fp__outbuf_str(f, "\"\n");
-    }
-    /* server ports with a link: the ports of nic-leaf links, in link order */
-    for (int64_t i = 0; i < fab->n_link; i++) {
-        const fp_link *l = &fab->link[i];
-        if (fab->dev[l->a].tier != 0)
+    /* every InfiniBand network, the compute fabric first */
+    for (int k = 0; k < (int)fp_plan_net_count(plan); k++) {
+        if (!fp__ib_net(plan, k))
             continue;
-        snprintf(tmp, sizeof tmp, "0x%016" PRIx64 " \"", ca_guid(l->a, l->a_port));
-        fp__outbuf_str(f, tmp);
-        fp__outbuf_str(f, ca_desc(tmp, sizeof tmp, nm, l->a, l->a_port));
-        fp__outbuf_str(f, "\"\n");
+        ibv v = ib_view(plan, k);
+        const fp_fabric *fab = v.fab;
+        for (int64_t d = fab->tier_base[1]; d < fab->n_dev; d++) {
+            snprintf(tmp, sizeof tmp, "0x%016" PRIx64 " \"", sw_guid(&v, d));
+            fp__outbuf_str(f, tmp);
+            fp__outbuf_str(f, dev_name(&v, d, tmp, sizeof tmp));
+            fp__outbuf_str(f, "\"\n");
+        }
+        /* host ports with a link: the ports of nic-leaf links, in link order */
+        for (int64_t i = 0; i < fab->n_link; i++) {
+            const fp_link *l = &fab->link[i];
+            if (fab->dev[l->a].tier != 0)
+                continue;
+            snprintf(tmp, sizeof tmp, "0x%016" PRIx64 " \"", ca_guid(&v, l->a, l->a_port));
+            fp__outbuf_str(f, tmp);
+            fp__outbuf_str(f, ca_desc(tmp, sizeof tmp, &v, l->a, l->a_port));
+            fp__outbuf_str(f, "\"\n");
+        }
     }
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
-/* One ib-ports.csv row: port p of device d (rate "" when unused). */
-static void port_row(fp_outbuf *f, const fp_fabric *fab, const fp_rspec *rs, const fp_names *nm,
-                     int64_t d, int p, const char *rate, char *desc, size_t n,
-                     char pn[FP_PORT_NAME_MAX])
+/* One ib-ports.csv row: port p of device d (rate "" when unused); net: the network column,
+ * NULL without spec `networks`. */
+static void port_row(fp_outbuf *f, const ibv *v, int64_t d, int p, const char *rate,
+                     const char *net)
 {
-    size_t len;
-    const char *port = fp__port_text(nm, fab, d, p, &len);
-    if (port == NULL)
-        port = fp__port_name(pn, FP_PORT_NAME_MAX, fab, rs, d, p);
-    fp__outbuf_csv(f, fab->dev[d].tier == 0 ? ca_desc(desc, n, nm, d, p) : fp__dev_name(nm, d));
+    char desc[200], name[128], pn[FP_PORT_NAME_MAX + 32];
+    const fp_fabric *fab = v->fab;
+    fp__outbuf_csv(f, fab->dev[d].tier == 0 ? ca_desc(desc, sizeof desc, v, d, p)
+                                            : dev_name(v, d, desc, sizeof desc));
     fp__outbuf_char(f, ',');
-    fp__outbuf_int(f, fp__ib_port_number(fab, rs, d, p));
+    fp__outbuf_int(f, fp__ib_port_number(fab, v->rs, d, p));
     fp__outbuf_char(f, ',');
-    fp__outbuf_csv(f, fp__dev_name(nm, d));
+    fp__outbuf_csv(f, dev_name(v, d, name, sizeof name));
     fp__outbuf_char(f, ',');
-    fp__outbuf_csv(f, port);
+    fp__outbuf_csv(f, port_name(v, d, p, pn, sizeof pn));
     fp__outbuf_char(f, ',');
     fp__outbuf_str(f, rate);
+    if (net != NULL) {
+        fp__outbuf_char(f, ',');
+        fp__outbuf_csv(f, net);
+    }
     fp__outbuf_char(f, '\n');
 }
 
-fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
-                                 fp_error *err)
+/* Network k's rows of ib-ports.csv. */
+static fp_status ports_rows(fp_outbuf *f, const ibv *v, const char *net)
 {
-    (void)o;
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    const fp_rspec *rs = fp__plan_rspec(plan);
-    const fp_names *nm = fp__plan_names(plan);
-    fp_outbuf *f = NULL;
-    fp_status rc;
-    char desc[200], pn[FP_PORT_NAME_MAX], rate[16];
+    const fp_fabric *fab = v->fab;
+    const fp_rspec *rs = v->rs;
+    char rate[16];
     int64_t *start = NULL;
     port_end *ends = NULL;
     if (group_ports(fab, rs, &start, &ends) != FP_OK)
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
+        return FP_ENOMEM;
     int most = 1;
     for (int t = 1; t <= fab->tiers; t++)
         if (fp__switch_ports(fab, rs, t - 1) > most)
@@ -350,21 +434,14 @@ fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp
     if (linked == NULL) {
         free(start);
         free(ends);
-        FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
-    }
-    if ((rc = fp__outbuf_open(&f, path, "node,ib_port,device,port,link\n", err)) != FP_OK) {
-        free(start);
-        free(ends);
-        free(linked);
-        return rc;
+        return FP_ENOMEM;
     }
     /* every planned end, in link order, A then Z */
     for (int64_t i = 0; i < fab->n_link; i++) {
         const fp_link *l = &fab->link[i];
         fp__ib_link_text(rs->gbps[l->boundary], rate, sizeof rate);
         for (int e = 0; e < 2; e++)
-            port_row(f, fab, rs, nm, e ? l->z : l->a, e ? l->z_port : l->a_port, rate, desc,
-                     sizeof desc, pn);
+            port_row(f, v, e ? l->z : l->a, e ? l->z_port : l->a_port, rate, net);
     }
     /* then each switch's unused ports, so a cable moved to one is named by the plan's port */
     for (int64_t d = fab->tier_base[1]; d < fab->n_dev; d++) {
@@ -375,10 +452,31 @@ fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp
                 linked[ends[k].port] = 1;
         for (int p = 0; p < np && p < most; p++)
             if (!linked[p])
-                port_row(f, fab, rs, nm, d, p, "", desc, sizeof desc, pn);
+                port_row(f, v, d, p, "", net);
     }
     free(start);
     free(ends);
     free(linked);
-    return fp__outbuf_close(f, path, FP_OK, err);
+    return FP_OK;
+}
+
+fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
+                                 fp_error *err)
+{
+    (void)o;
+    fp_outbuf *f = NULL;
+    fp_status rc;
+    const int nets = fp__plan_net_count(plan) > 0;
+    if ((rc = fp__outbuf_open(&f, path, nets ? "node,ib_port,device,port,link,network\n"
+                                             : "node,ib_port,device,port,link\n", err)) != FP_OK)
+        return rc;
+    /* every InfiniBand network, the compute fabric first */
+    for (int k = 0; k < (int)fp_plan_net_count(plan) && rc == FP_OK; k++) {
+        if (!fp__ib_net(plan, k))
+            continue;
+        ibv v = ib_view(plan, k);
+        if (ports_rows(f, &v, nets ? fp__plan_net_label(plan, (size_t)k) : NULL) != FP_OK)
+            rc = fp__error_set(err, FP_ENOMEM, path, "out of memory writing %s", path);
+    }
+    return fp__outbuf_close(f, path, rc, err);
 }

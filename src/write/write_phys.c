@@ -106,10 +106,11 @@ static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what, int plai
     fp__outbuf_field(ob, buf, plain);
 }
 
-/* One cables.csv row; net: the network column's text, NULL without spec `networks`; plain: its
- * names, ports, part ids and labels need no quoting (fp__csv_plain_names). */
+/* One cables.csv row; net: the network column's text, NULL without spec `networks`; proto: the
+ * protocol column's; plain: its names, ports, part ids and labels need no quoting
+ * (fp__csv_plain_names). */
 static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_num_memo *stock,
-                      const char *net, int plain)
+                      const char *net, const char *proto, int plain)
 {
     char route[40];
     fp__outbuf_str(ob, c->id);
@@ -157,6 +158,8 @@ static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_
         const char *t = fp__memo_format(stock, "%g", c->segment_stock_m[k], &stock_len);
         fp__outbuf_put(ob, t, stock_len);
     }
+    fp__outbuf_char(ob, ',');
+    fp__outbuf_str(ob, proto);
     if (net) {
         fp__outbuf_char(ob, ',');
         fp__outbuf_csv(ob, net);
@@ -187,13 +190,16 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
                        "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
     if (structured)
         fp__outbuf_str(ob, ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m");
-    fp__outbuf_str(ob, nets ? ",network\n" : "\n");
+    fp__outbuf_str(ob, nets ? ",protocol,network\n" : ",protocol\n");
     for (size_t k = 0, done = 0; k < fp_plan_net_count(plan); k++) {
         fp_net_read v = fp__plan_net_read(plan, k);
         const int plain = fp__csv_plain_net(&v);
+        /* the protocol the network's switches speak: what fabplan verify checks with which
+         * discovery (ibnetdiscover, LLDP) */
+        const char *proto = fp__ib_net(plan, (int)k) ? "infiniband" : "ethernet";
         for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++, done++) {
             fp_plan_net_cable(plan, k, i, &c, NULL);
-            cable_row(ob, &c, structured, &stock, nets ? v.label : NULL, plain);
+            cable_row(ob, &c, structured, &stock, nets ? v.label : NULL, proto, plain);
             if (o && o->progress && (done & 0xffff) == 0)
                 o->progress("cables.csv", (double)done / (double)n, o->payload);
         }

@@ -266,12 +266,20 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
                                  fp_error *err);
 int fp__avd_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext, char *buf,
                       size_t n);
-/* ibnetdiscover.topo, ib-node-name-map and ib-ports.csv (write_ibnet.c, InfiniBand fabrics:
- * fp__ibnet_file_name returns 0 for Ethernet). */
+/* ibnetdiscover.topo (the compute fabric's: fp__ibnet_file_name returns 0 when it is
+ * Ethernet), ibnetdiscover-<network>.topo for each other InfiniBand network (spec network k,
+ * 0-based: fp__net_ibnet_file_name returns 0 when it is Ethernet), ib-node-name-map and
+ * ib-ports.csv (every InfiniBand network's: fp__ib_any_file_name returns 0 when the plan has
+ * none). write_ibnet.c. */
 int fp__ibnet_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
                         char *buf, size_t n);
+int fp__ib_any_file_name(const fp_plan *plan, const fp_write_options *o, const char *ext,
+                         char *buf, size_t n);
+int fp__net_ibnet_file_name(const fp_plan *plan, int k, const char *ext, char *buf, size_t n);
 fp_status fp__write_ibnet_topology(const fp_plan *plan, const char *path,
                                    const fp_write_options *o, fp_error *err);
+fp_status fp__write_net_ibnet_topology(const fp_plan *plan, int k, const char *path,
+                                       const fp_write_options *o, fp_error *err);
 fp_status fp__write_ib_node_name_map(const fp_plan *plan, const char *path,
                                      const fp_write_options *o, fp_error *err);
 fp_status fp__write_ib_ports_csv(const fp_plan *plan, const char *path, const fp_write_options *o,

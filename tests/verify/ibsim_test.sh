@@ -4,7 +4,7 @@
 # and verify: every planned link ok, exit 0. Then inject miswires into a copy (a swap, a moved
 # port, a removed cable, an extra cable, an unknown device, a degraded link), simulate and
 # discover that (default and -p forms), and assert every fault by cable id and status, and
-# nothing else.
+# nothing else. Then a second subnet: the storage network of the preset with networks.
 # Usage: ibsim_test.sh FABPLAN   (ibsim-utils and infiniband-diags: scripts/install-deps.sh)
 # Starts and stops its own ibsim, works in a temporary folder it removes, bounded in time.
 set -eu
@@ -155,4 +155,22 @@ $(cat "$tmp/diff")"
     grep -q ',unexpected,.*su01-node-05,mlx5_8,su01-leaf-r1,1/2/2,' "$tmp/v-$form/verify.csv" ||
         fail "$form: the extra cable's found ends"
 done
-echo "ibsim_test: 2 passed, 0 failed"
+# 3. A second subnet: the storage network of the DGX H100 4-SU preset with networks (QM9700
+#    leaves and spines, the servers' storage HCAs mlx5_8 and mlx5_9, the storage arrays),
+#    its own ibnetdiscover-storage.topo simulated and discovered: every storage link ok with
+#    --network storage; the compute subnet and the Ethernet networks not checked. Expected
+#    links: links.csv's rows of the storage network.
+"$FABPLAN" plan --preset dgx-h100-4su-networks --formats cables,links,ibnetdiscover -q \
+    -o "$tmp/nplan" || fail "plan with networks"
+discover "$tmp/nplan/ibnetdiscover-storage.topo" "$tmp/storage.out"
+want=$(awk -F, '$NF == "storage"' "$tmp/nplan/links.csv" | wc -l)
+[ "$want" -gt 0 ] || fail "no storage link in links.csv"
+rc=0
+"$FABPLAN" verify "$tmp/nplan" --ibnetdiscover "$tmp/storage.out" --network storage \
+    --ignore-speed -q -o "$tmp/v-storage" || rc=$?
+[ $rc -eq 0 ] || fail "the storage subnet verified with exit $rc"
+n=$(grep -c ',ok,' "$tmp/v-storage/verify.csv")
+[ "$n" -eq "$want" ] || fail "storage: $n links ok, expected $want"
+rows=$(($(wc -l < "$tmp/v-storage/verify.csv") - 1))
+[ "$rows" -eq "$want" ] || fail "storage: $rows rows, expected $want"
+echo "ibsim_test: 3 passed, 0 failed"

@@ -536,3 +536,120 @@ Test(verify, lldp_nothing_seen)
     v = run_lldp(ETH, dir, FP_EIO);
     cr_assert_null(v);
 }
+
+/* ---- scope: a discovery checks its protocol's cables; --network narrows to networks ---- */
+
+#define MIXED DATA "/mixed-plan"
+
+/* data/mixed-plan: n1's three cables, M1 nic1 - leaf1 1/1/1 on the InfiniBand compute
+ * fabric, M2 eth1 - oob-sw swp1 on the Ethernet oob network, M3 eth2 - inb-sw swp1 on the
+ * Ethernet inband network (cables.csv's network and protocol columns). data/mixed-lldp/n1.json
+ * (-f json, two interfaces) sees eth1 on oob-sw swp1 and eth2 on inb-sw swp1: both Ethernet
+ * cables as planned. */
+static fp_verify *run_mixed(const char *const *nets, int n, fp_status want, fp_error *err)
+{
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_verify *v = NULL;
+    o.plan_dir = MIXED;
+    o.lldp = DATA "/mixed-lldp";
+    o.networks = nets;
+    o.n_networks = n;
+    cr_assert_eq(fp_verify_run(&o, &v, err), want, "%s", err->msg);
+    return v;
+}
+
+/* LLDP alone: M1 (InfiniBand) is not checked, not missing: two rows, both ok, exit 0. */
+Test(verify, lldp_checks_ethernet_cables_only)
+{
+    fp_error err = { 0 };
+    fp_verify *v = run_mixed(NULL, 0, FP_OK, &err);
+    static const row want[] = {
+        { "M2", "ok", "n1", "eth1", "oob-sw", "swp1", "" },
+        { "M3", "ok", "n1", "eth2", "inb-sw", "swp1", "" },
+    };
+    char *csv = write_and_read(v, "mixed");
+    check_rows(csv, want, 2);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_MISSING), 0);
+    cr_assert_eq(fp_verify_not_checked(v, 1), 1);     /* M1, the other protocol */
+    cr_assert_eq(fp_verify_not_checked(v, 2), 0);
+    cr_assert_eq(fp_verify_not_checked(v, 0), 1);
+    cr_assert_eq(fp_verify_differs(v), 0);
+    free(csv);
+    fp_verify_free(v);
+}
+
+/* --network oob: M2 only; M3 (inband) not checked, and the link LLDP saw on its planned end is
+ * left out with it, not unexpected. A network the plan lacks is refused, naming those it has. */
+Test(verify, network_narrows_the_check)
+{
+    fp_error err = { 0 };
+    const char *oob[] = { "oob" };
+    fp_verify *v = run_mixed(oob, 1, FP_OK, &err);
+    static const row want[] = { { "M2", "ok", "n1", "eth1", "oob-sw", "swp1", "" } };
+    char *csv = write_and_read(v, "oob");
+    check_rows(csv, want, 1);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_UNEXPECTED), 0);
+    cr_assert_eq(fp_verify_not_checked(v, 1), 1);     /* M1 */
+    cr_assert_eq(fp_verify_not_checked(v, 2), 1);     /* M3 */
+    free(csv);
+    fp_verify_free(v);
+    const char *bad[] = { "oob", "storage" };
+    v = run_mixed(bad, 2, FP_EINVAL, &err);
+    cr_assert_null(v);
+    cr_assert(strstr(err.msg, "\"storage\"") != NULL && strstr(err.msg, "compute, oob, inband") != NULL,
+              "%s", err.msg);
+}
+
+/* links.csv's rows of network net (its last column), counted by hand. */
+static long links_of(const char *dir, const char *net)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/links.csv", dir);
+    char *t = slurp(path);
+    long n = 0;
+    size_t len = strlen(net);
+    for (char *line = strchr(t, '\n'); line != NULL && line[1]; line = strchr(line + 1, '\n')) {
+        char *e = strchr(line + 1, '\n');
+        size_t ll = e ? (size_t)(e - line - 1) : strlen(line + 1);
+        n += ll > len && line[ll - len] == ',' && strncmp(line + 1 + ll - len, net, len) == 0;
+    }
+    free(t);
+    return n;
+}
+
+/* The DGX H100 4-SU plan with its networks: two InfiniBand subnets (compute, storage), two
+ * Ethernet networks. Each subnet's own export verifies clean when its network is named; the
+ * storage subnet's alone, checked against every InfiniBand network, has every compute link
+ * missing; the Ethernet cables are never looked for in an ibnetdiscover output. Expected
+ * counts: links.csv's rows per network. */
+Test(verify, each_infiniband_subnet_by_network, .timeout = TEST_TIMEOUT(120))
+{
+    char dir[256], cmd[2048], out[4096], want[64];
+    scratch_dir(dir, sizeof dir, "subnets");
+    snprintf(cmd, sizeof cmd, FABPLAN " plan --preset dgx-h100-4su-networks --formats cables,"
+             "links,ibnetdiscover -q -o %s/plan", dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 0, "%s", out);
+    char plan[300];
+    snprintf(plan, sizeof plan, "%s/plan", dir);
+    long compute = links_of(plan, "compute"), storage = links_of(plan, "storage");
+    long eth = links_of(plan, "inband") + links_of(plan, "oob");
+    cr_assert(compute > 0 && storage > 0 && eth > 0);
+    snprintf(cmd, sizeof cmd, FABPLAN " verify %s --ibnetdiscover %s/ibnetdiscover.topo "
+             "--network compute -o %s/v1", plan, plan, dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(want, sizeof want, "ok              %ld\n", compute);
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    snprintf(want, sizeof want, "not checked     %ld planned links (%ld of the other protocol, "
+             "%ld", eth + storage, eth, storage);
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, FABPLAN " verify %s --ibnetdiscover %s/ibnetdiscover-storage.topo "
+             "--node-name-map %s/ib-node-name-map --network storage -o %s/v2", plan, plan, plan, dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(want, sizeof want, "ok              %ld\n", storage);
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, FABPLAN " verify %s --ibnetdiscover %s/ibnetdiscover-storage.topo "
+             "-o %s/v3", plan, plan, dir);
+    cr_assert_eq(run_shell(cmd, out, sizeof out), 1, "%s", out);
+    snprintf(want, sizeof want, "missing         %ld\n", compute);
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+}

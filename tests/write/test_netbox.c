@@ -1203,7 +1203,7 @@ Test(port_names, same_name_in_every_output)
     snprintf(path, sizeof path, "%s/cables.csv", dir);
     csv_file cf = csv_load(path);
     for (long i = 1; i < cf.n; i++) {
-        cr_assert_eq(csv_split(cf.line[i], f, 32), 22);
+        cr_assert_eq(csv_split(cf.line[i], f, 32), 23);  /* ..., label_z, protocol */
         char *ap[8], *zd[8], *zp[8];
         int na = split_list(f[6], "+", ap, 8), nzd = split_list(f[11], ";", zd, 8);
         int nzp = split_list(f[12], ";+", zp, 8);

@@ -178,6 +178,9 @@ Test(verifiers, cvt_sheet_per_infiniband_network, .timeout = TEST_TIMEOUT(120))
         if (cc.line[i][0] == '\0')
             continue;
         int nf = csv_split(cc.line[i], f, 32);
+        /* ..., protocol, network */
+        cr_assert_str_eq(f[nf - 2], strcmp(f[nf - 1], "compute") == 0 ||
+                                    strcmp(f[nf - 1], "storage") == 0 ? "infiniband" : "ethernet");
         int net = strcmp(f[nf - 1], "compute") == 0 ? 0 : strcmp(f[nf - 1], "storage") == 0 ? 1 : -1;
         if (net < 0)
             continue;
