@@ -275,7 +275,21 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spe
         }
         /* The spec stage shaped the network (spec/networks.c: a dual-homed network's units and
          * the reserve its peer links need); here it is only sized and built. */
-        if ((rc = fp__clos_size(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
+        if ((rc = fp__clos_size(&out->fab[i], &nets->net[i].rs, err)) == FP_EDESIGN &&
+            nets->net[i].uplink_to >= 0 && strcmp(err->where, "/fabric/tiers") == 0) {
+            /* An attached network has two tiers, its leaves and the target's top tier: more
+             * hosts than they hold are the attachment's limit, not a tier count to change. */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg + strlen("/fabric/tiers: "));
+            char *semi = strstr(msg, "; use more tiers");
+            if (semi != NULL)
+                *semi = '\0';
+            fp_error_clear(err);
+            rc = fp__error_set(err, FP_EDESIGN, "/uplink_to",
+                               "/uplink_to: %s, and a network attached to \"%s\" has two tiers (its leaves and that network's top tier); expected more hosts per leaf, or a top tier of the network's own (a switch per tier, no uplink_to)",
+                               msg, nets->net[nets->net[i].uplink_to].name);
+        }
+        if (rc != FP_OK ||
             (rc = fp__clos_build(&out->fab[i], &nets->net[i].rs, err)) != FP_OK ||
             (rc = add_peer_links(&out->fab[i], &nets->net[i], err)) != FP_OK ||
             (rc = set_aliases(out, nets, i, cfab, crs, err)) != FP_OK ||

@@ -146,8 +146,8 @@ Test(attach, uplinks_land_on_the_targets_free_ports)
 
 /* Every document has each uplink once, and each core once: cables.csv has a row per cable of
  * every network (the uplinks among the out-of-band network's), netbox-devices.csv one row per
- * in-band core, plan.json the cores' ports used once, on the in-band network (16 of its own
- * + 8 of oob: 2 x 24 = 48; none on the out-of-band network's top tier). */
+ * in-band core, plan.json the cores' ports used once, on the in-band network (per core 16 of
+ * its own + 4 of oob: 2 x 20 = 40; none on the out-of-band network's top tier). */
 Test(attach, documents_count_each_uplink_and_core_once)
 {
     char nets[2048], dir[64], path[128], line[1024];
@@ -207,6 +207,13 @@ Test(attach, target_without_free_ports_is_an_error)
              "[\"nvidia-sn4600c\", {\"ports\": 18, \"port_gbps\": 100}]");
     expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "need 4 free ports on each");
     expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "has 2 of its 18 usable ports free");
+    /* More leaves than two tiers hold: a leaf of one host (hosts_per_leaf 1) makes 128 leaves,
+     * and a 64-port top switch reaches 64 of them; an attached network cannot take a third
+     * tier, so the error names uplink_to (not tiers, which it may not set). */
+    snprintf(nets, sizeof nets, INBAND ", " OOB("oob", ", \"hosts_per_leaf\": 1, \"servers_per_leaf\": 1"),
+             "\"nvidia-sn4600c\"");
+    expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "128 hosts exceed the 2-tier maximum of 64 hosts");
+    expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "a top tier of the network's own");
 }
 
 /* An out-of-band network after `first` whose uplink_to is `value` (JSON): the error. */
