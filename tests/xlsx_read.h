@@ -223,6 +223,30 @@ static inline const char *xl_style_valign(const char *styles, int s, char *out, 
     return out;
 }
 
+/* The Ports sheet as docs/outputs.md lays it out: a row is Device, Location, then three blocks
+ * of Port, Far device, Far port, Cable ID with a gap column after each but the last; a switch's
+ * ports run down the first block, then the second, then the third. */
+#define XL_PORT_BLOCKS 3
+typedef struct xl_port {
+    const char *device, *location, *port, *far, *far_port, *cable;     /* into the row */
+    int style;                          /* the Port cell's format */
+} xl_port;
+
+/* The ports of one data row of the Ports sheet into out (blocks with a port), their count. */
+static inline int xl_ports_of_row(const xl_row *row, xl_port out[XL_PORT_BLOCKS])
+{
+    int n = 0;
+    for (int k = 0; k < XL_PORT_BLOCKS; k++) {
+        int c = 2 + 5 * k;
+        if (row->v[c][0] == '\0')
+            continue;
+        out[n] = (xl_port){ row->v[0], row->v[1], row->v[c], row->v[c + 1], row->v[c + 2],
+                            row->v[c + 3], row->style[c] };
+        n++;
+    }
+    return n;
+}
+
 /* Number of <row> elements in a sheet. */
 static inline long xl_count_rows(const char *xml)
 {

@@ -164,6 +164,7 @@ static int sheet_open(sheet *s)
     worksheet_repeat_rows(s->ws, 0, 0);
     fp_xlsx__page_setup(b, s->ws, 1);
     s->row = 0;
+    s->full = 0;
     return 0;
 }
 
@@ -180,10 +181,16 @@ void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols
  * (0 when a sheet could not be added). */
 lxw_row_t fp_xlsx__sheet_next(sheet *s)
 {
-    if (s->ws == NULL || (int64_t)s->row >= s->b->max_rows)
+    if (s->ws == NULL || s->full || (int64_t)s->row >= s->b->max_rows)
         if (sheet_open(s) != 0)
             return 0;
     return ++s->row;
+}
+
+void fp_xlsx__sheet_reserve(sheet *s, int64_t n)
+{
+    if (s->ws != NULL && s->row > 0 && n <= s->b->max_rows && (int64_t)s->row + n > s->b->max_rows)
+        s->full = 1;
 }
 
 /* A character's width in units of a digit's (the unit of column widths): punctuation and spaces

@@ -82,6 +82,9 @@ typedef struct book {
     lxw_format *panel;                      /* elevation: a patch panel's unit */
     lxw_format *warn_percent;               /* an over-full tray's fill */
     lxw_format *medium[FP_MEDIUM_COUNT][K_KINDS];
+    /* Ports: a switch's first row, a rule above: by medium, [FP_MEDIUM_COUNT] a spare port,
+     * [FP_MEDIUM_COUNT + 1] no fill */
+    lxw_format *port_top[FP_MEDIUM_COUNT + 2];
     /* Filled while the data sheets are written, shown on the Summary. */
     int64_t cables, cables_by_medium[FP_MEDIUM_COUNT], racks, switches, ports_spare;
     int64_t net_cables;     /* with spec `networks`: rows of the Network cables sheet */
@@ -145,6 +148,7 @@ typedef struct sheet {
     lxw_worksheet *ws;
     int part;
     lxw_row_t row;          /* last row written (0 = the header) */
+    int full;               /* the next row starts the next part (fp_xlsx__sheet_reserve) */
 } sheet;
 /* ---- cells: remember the first error instead of checking every call ---- */
 
@@ -243,6 +247,9 @@ void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols
 /* Row index for the next data row, opening the sheet or its continuation as needed
  * (0 when a sheet could not be added). */
 lxw_row_t fp_xlsx__sheet_next(sheet *s);
+/* Start the next part now when n more data rows would not fit in this one and fit in a
+ * part of their own (a switch's ports stay on one sheet). */
+void fp_xlsx__sheet_reserve(sheet *s, int64_t n);
 /* Close the sheet (opening it first when it has no data rows: a header alone). */
 void fp_xlsx__sheet_end(sheet *s);
 /* Rack number of a location, -1 when unknown. */

@@ -125,6 +125,17 @@ static void make_sheet_formats(book *b)
         format_set_text_wrap(b->medium[m][K_WRAP]);
         format_set_indent(b->medium[m][K_WRAP], 1);
     }
+    /* The Ports sheet: a switch's first row with a rule above it, per medium, then spare ports,
+     * then cells without a fill (device, location, gaps). */
+    for (int m = 0; m < FP_MEDIUM_COUNT + 2; m++) {
+        lxw_color_t fill = m < FP_MEDIUM_COUNT ? medium_fill[m] : 0;
+        b->port_top[m] = fmt(b, NULL, 0, fill, 1);
+        format_set_top_color(b->port_top[m], 0x808080);
+        if (m <= FP_MEDIUM_COUNT)
+            format_set_indent(b->port_top[m], 1);
+        if (m == FP_MEDIUM_COUNT)
+            format_set_font_color(b->port_top[m], 0x808080);
+    }
 }
 
 /* Every style of the workbook, made in one fixed order (the order numbers them in styles.xml). */

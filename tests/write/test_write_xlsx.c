@@ -69,10 +69,15 @@ Test(write_xlsx, sheets_in_reading_order)
     fp_plan_free(p);
 }
 
-/* Every switch port is a row: (24 + 16) x 64 = 2,560 rows under the header. A port is used when a
- * link ends on it: each link has its upper end on a switch, and its lower end too unless it is a
- * NIC-leaf link, so used = 2 x 1,536 - 768 = 2,304 and spare = 2,560 - 2,304 = 256 (the spines'
- * 16 x 64 - 768). Each used row names the same far end as links.csv. */
+/* Every switch port is on the sheet once: (24 + 16) x 64 = 2,560 ports, three to a row, so a
+ * switch takes ceil(64 / 3) = 22 rows and the sheet 40 x 22 = 880 under the header. A port is
+ * used when a link ends on it: each link has its upper end on a switch, and its lower end too
+ * unless it is a NIC-leaf link, so used = 2 x 1,536 - 768 = 2,304 and spare = 2,560 - 2,304 =
+ * 256 (the spines' 16 x 64 - 768). Each used port names the same far end as links.csv. The
+ * ports run down the blocks: block k of a switch's row i is its port k x 22 + i, and the
+ * 64-port switches are Quantum-2 (nvidia-qm9700), whose port p (from 0) is named
+ * 1/<p / 2 + 1>/<p % 2 + 1> (cage, port: docs/outputs.md, Port names), so the row reads
+ * 1/<i/2+1>/<i%2+1>, then the same for 22 + i and 44 + i (none past port 63). */
 Test(write_xlsx, ports_sheet_has_every_switch_port_and_its_far_end)
 {
     fp_plan *p = plan_from(SPEC_768);
@@ -84,38 +89,61 @@ Test(write_xlsx, ports_sheet_has_every_switch_port_and_its_far_end)
     cr_assert_eq(links.n, LINKS + 1);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     char *xml = sheet_named(path, "Ports");
-    cr_expect_eq(xl_count_rows(xml), 1 + (LEAVES + SPINES) * 64);
+    cr_expect_eq(xl_count_rows(xml), 1 + (LEAVES + SPINES) * 22);
 
     static xl_row row;
     const char *pos = xml;
-    long used = 0, spare = 0, checked = 0;
+    long used = 0, spare = 0, checked = 0, ports = 0, in_switch = 0;
+    char device[64] = "";
     cr_assert(xl_next_row(&pos, &row));
-    cr_expect_str_eq(row.v[0], "Device");
-    cr_expect_str_eq(row.v[8], "Status");
+    static const char *const head[] = { "Device", "Location", "Port", "Far device", "Far port",
+                                        "Cable ID", "" };
+    for (int c = 0; c < 16; c++)
+        cr_expect_str_eq(row.v[c], head[c < 2 ? c : 2 + (c - 2) % 5], "header column %d", c);
     while (xl_next_row(&pos, &row)) {
-        if (strcmp(row.v[8], "spare") == 0) {
-            spare++;
-            cr_expect_str_eq(row.v[4], "", "spare port with a far end at row %ld", row.r);
-            continue;
+        xl_port pt[XL_PORT_BLOCKS];
+        int n = xl_ports_of_row(&row, pt);
+        if (strcmp(row.v[0], device) != 0) {
+            cr_expect(device[0] == '\0' || in_switch == 22, "%s: %ld rows", device, in_switch);
+            snprintf(device, sizeof device, "%s", row.v[0]);
+            in_switch = 0;
         }
-        cr_assert_str_eq(row.v[8], "used", "row %ld", row.r);
-        used++;
-        if (used % 97 != 1)             /* a sample of ~24 rows against links.csv */
-            continue;
-        int found = 0;
-        for (long i = 1; i < links.n && !found; i++) {
-            char buf[256], *f[8];
-            snprintf(buf, sizeof buf, "%s", links.line[i]);
-            cr_assert_eq(csv_split(buf, f, 8), 8);
-            if (strcmp(f[1], row.v[0]) == 0 && strcmp(f[2], row.v[2]) == 0)
-                found = strcmp(f[3], row.v[4]) == 0 && strcmp(f[4], row.v[5]) == 0 ? 1 : -1;
-            else if (strcmp(f[3], row.v[0]) == 0 && strcmp(f[4], row.v[2]) == 0)
-                found = strcmp(f[1], row.v[4]) == 0 && strcmp(f[2], row.v[5]) == 0 ? 1 : -1;
+        cr_expect_neq(row.v[1][0], '\0', "row %ld has no location", row.r);
+        for (int k = 0; k < n; k++) {
+            char want[16];
+            long idx = k * 22 + in_switch;
+            snprintf(want, sizeof want, "1/%ld/%ld", idx / 2 + 1, idx % 2 + 1);
+            cr_expect_str_eq(pt[k].port, want, "row %ld block %d", row.r, k + 1);
         }
-        cr_expect_eq(found, 1, "Ports row %ld (%s %s -> %s %s) not as in links.csv", row.r,
-                     row.v[0], row.v[2], row.v[4], row.v[5]);
-        checked++;
+        cr_expect_eq(n, in_switch < 64 - 44 ? 3 : 2, "row %ld: %d ports", row.r, n);
+        in_switch++;
+        for (int k = 0; k < n; k++, ports++) {
+            if (strcmp(pt[k].far, "spare") == 0) {
+                spare++;
+                cr_expect_str_eq(pt[k].cable, "", "spare port with a cable at row %ld", row.r);
+                continue;
+            }
+            used++;
+            cr_expect_eq(pt[k].cable[0], 'C', "row %ld block %d: no cable id", row.r, k + 1);
+            if (used % 97 != 1)             /* a sample of ~24 ports against links.csv */
+                continue;
+            int found = 0;
+            for (long i = 1; i < links.n && !found; i++) {
+                char buf[256], *f[8];
+                snprintf(buf, sizeof buf, "%s", links.line[i]);
+                cr_assert_eq(csv_split(buf, f, 8), 8);
+                if (strcmp(f[1], pt[k].device) == 0 && strcmp(f[2], pt[k].port) == 0)
+                    found = strcmp(f[3], pt[k].far) == 0 && strcmp(f[4], pt[k].far_port) == 0 ? 1 : -1;
+                else if (strcmp(f[3], pt[k].device) == 0 && strcmp(f[4], pt[k].port) == 0)
+                    found = strcmp(f[1], pt[k].far) == 0 && strcmp(f[2], pt[k].far_port) == 0 ? 1 : -1;
+            }
+            cr_expect_eq(found, 1, "Ports row %ld (%s %s -> %s %s) not as in links.csv", row.r,
+                         pt[k].device, pt[k].port, pt[k].far, pt[k].far_port);
+            checked++;
+        }
     }
+    cr_expect_eq(in_switch, 22);
+    cr_expect_eq(ports, (LEAVES + SPINES) * 64);
     cr_expect_eq(used, 2 * LINKS - 768);
     cr_expect_eq(spare, SPINES * 64 - 768);
     cr_expect_gt(checked, 20);
@@ -124,9 +152,11 @@ Test(write_xlsx, ports_sheet_has_every_switch_port_and_its_far_end)
     fp_plan_free(p);
 }
 
-/* With the per-sheet limit lowered to 1,000 data rows, the 2,560 port rows continue on
- * "Ports (2)" and "Ports (3)": 1,000 + 1,000 + 560, each sheet with its own header, nothing
- * lost and nothing repeated. */
+/* With the per-sheet limit lowered to 100 data rows, the 40 switches of 22 rows each continue
+ * on "Ports (2)" .. "Ports (10)": a switch's rows stay on one sheet, so each sheet holds
+ * floor(100 / 22) = 4 switches, 88 rows, each with its own header, nothing lost and nothing
+ * repeated. With 10 rows a sheet a switch's 22 rows cannot stay together: 880 rows continue
+ * every 10, on 88 sheets. */
 Test(write_xlsx, sheet_continues_past_the_row_limit)
 {
     fp_plan *p = plan_from(SPEC_768);
@@ -134,7 +164,7 @@ Test(write_xlsx, sheet_continues_past_the_row_limit)
     fp_error err = { 0 };
     tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
-    cr_assert_eq(fp__write_xlsx_rows(p, path, NULL, 1000, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp__write_xlsx_rows(p, path, NULL, 100, &err), FP_OK, "%s", err.msg);
     /* The same sheet without a limit, as the reference order. */
     char whole[128];
     snprintf(whole, sizeof whole, "%s/whole.xlsx", dir);
@@ -143,30 +173,36 @@ Test(write_xlsx, sheet_continues_past_the_row_limit)
     const char *rpos = ref;
     static xl_row rrow, row;
     cr_assert(xl_next_row(&rpos, &rrow));
-    static const char *const parts[] = { "Ports", "Ports (2)", "Ports (3)" };
-    static const long rows[] = { 1000, 1000, 560 };
     long total = 0;
-    for (int k = 0; k < 3; k++) {
-        char *xml = sheet_named(path, parts[k]);
-        cr_expect_eq(xl_count_rows(xml), rows[k] + 1, "%s", parts[k]);
+    for (int k = 1; k <= 10; k++) {
+        char part[32];
+        snprintf(part, sizeof part, k == 1 ? "Ports" : "Ports (%d)", k);
+        char *xml = sheet_named(path, part);
+        cr_expect_eq(xl_count_rows(xml), 88 + 1, "%s", part);
         const char *pos = xml;
         cr_assert(xl_next_row(&pos, &row));
-        cr_expect_str_eq(row.v[0], "Device", "%s has no header", parts[k]);
+        cr_expect_str_eq(row.v[0], "Device", "%s has no header", part);
+        long in_part = 0;
         while (xl_next_row(&pos, &row)) {
             cr_assert(xl_next_row(&rpos, &rrow));
-            cr_expect(strcmp(row.v[0], rrow.v[0]) == 0 && strcmp(row.v[2], rrow.v[2]) == 0,
-                      "%s row %ld: %s %s, unsplit sheet has %s %s", parts[k], row.r, row.v[0],
-                      row.v[2], rrow.v[0], rrow.v[2]);
+            if (in_part++ == 0)
+                cr_expect_str_eq(row.v[2], "1/1/1", "%s starts inside a switch", part);
+            for (int c = 0; c < 16; c++)
+                cr_expect_str_eq(row.v[c], rrow.v[c], "%s row %ld column %d", part, row.r, c);
             total++;
         }
         free(xml);
     }
     free(ref);
-    cr_expect_eq(total, (LEAVES + SPINES) * 64);
-    cr_expect_eq(sheet_index(path, "Ports (4)"), 0);
+    cr_expect_eq(total, (LEAVES + SPINES) * 22);
+    cr_expect_eq(sheet_index(path, "Ports (11)"), 0);
     /* The order of sheets: continuations follow their first sheet. */
     cr_expect_eq(sheet_index(path, "Ports (2)"), sheet_index(path, "Ports") + 1);
-    cr_expect_eq(sheet_index(path, "Racks"), sheet_index(path, "Ports (3)") + 1);
+    cr_expect_eq(sheet_index(path, "Racks"), sheet_index(path, "Ports (10)") + 1);
+    snprintf(path, sizeof path, "%s/ten.xlsx", dir);
+    cr_assert_eq(fp__write_xlsx_rows(p, path, NULL, 10, &err), FP_OK, "%s", err.msg);
+    cr_expect_gt(sheet_index(path, "Ports (88)"), 0);
+    cr_expect_eq(sheet_index(path, "Ports (89)"), 0);
     fp_plan_free(p);
 }
 
@@ -1250,7 +1286,7 @@ static void same_bytes_one_or_two_threads(fp_plan *p, const char *what, int64_t 
 Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60))
 {
     static const char *const cables[] = { "Cables (2)", "Ports (2)", "Pull list", "Trays", NULL };
-    static const char *const segs[] = { "Cables (2)", "Segments (2)", "Ports (2)", NULL };
+    static const char *const segs[] = { "Cables (2)", "Segments (2)", "Ports", NULL };
     static const char *const nets[] = { "Cables (2)", "Ports (2)", "Rack elevation", NULL };
     static const char *const tails[] = { "Cables (2)", "Segments (2)", "Ports (2)", "Racks (2)",
                                          "Pull list (2)", "Trays (2)", NULL };
