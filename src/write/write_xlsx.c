@@ -16,7 +16,7 @@
 
 /* ---- sheets ---- */
 
-lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name)
+lxw_worksheet *fp_xlsx__add_sheet(fp_xlsx_book *b, const char *name)
 {
     if (b->sheet_lock != NULL)
         pthread_mutex_lock(b->sheet_lock);
@@ -29,7 +29,7 @@ lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name)
 }
 
 /* The sheet made ahead named name (the Ports thread may be adding one meanwhile). */
-static lxw_worksheet *find_sheet(book *b, const char *name)
+static lxw_worksheet *find_sheet(fp_xlsx_book *b, const char *name)
 {
     if (b->sheet_lock != NULL)
         pthread_mutex_lock(b->sheet_lock);
@@ -48,7 +48,7 @@ void fp__xlsx_sheet_hook(void (*fn)(const char *sheet, int ports_thread, void *a
     sheet_hook_arg = arg;
 }
 
-void fp_xlsx__sheet_started(const book *b, const char *name)
+void fp_xlsx__sheet_started(const fp_xlsx_book *b, const char *name)
 {
     if (sheet_hook != NULL)
         sheet_hook(name, b->ports_thread, sheet_hook_arg);
@@ -94,7 +94,7 @@ static void header_name(char *out, size_t n, const char *from, int max)
 /* How every sheet prints: the chosen paper, narrow side margins (the data is wide), the plan and
  * sheet named in the header, "page X of Y" in the footer, one page wide. Rows repeat with
  * worksheet_repeat_rows where a sheet has a header row. */
-void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
+void fp_xlsx__page_setup(fp_xlsx_book *b, lxw_worksheet *ws, int landscape)
 {
     /* a header holds 255 characters (LXW_HEADER_FOOTER_MAX): 28 are ours */
     char head[1024], name[800];
@@ -115,7 +115,7 @@ void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape)
     worksheet_fit_to_pages(ws, 1, 0);
 }
 
-static void sheet_close(sheet *s)
+static void sheet_close(fp_xlsx_sheet *s)
 {
     if (s->ws == NULL)
         return;
@@ -133,10 +133,10 @@ void fp_xlsx__part_name(char *name, size_t n, const char *base, int part)
         snprintf(name, n, "%s (%d)", base, part);
 }
 
-static int sheet_open(sheet *s)
+static int sheet_open(fp_xlsx_sheet *s)
 {
     char name[32];
-    book *b = s->b;
+    fp_xlsx_book *b = s->b;
     sheet_close(s);
     s->part++;
     fp_xlsx__part_name(name, sizeof name, s->base, s->part);
@@ -168,7 +168,8 @@ static int sheet_open(sheet *s)
     return 0;
 }
 
-void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols, int ncols)
+void fp_xlsx__sheet_init(fp_xlsx_sheet *s, fp_xlsx_book *b, const char *base,
+                         const fp_xlsx_column *cols, int ncols)
 {
     memset(s, 0, sizeof *s);
     s->b = b;
@@ -179,7 +180,7 @@ void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols
 
 /* Row index for the next data row, opening the sheet or its continuation as needed
  * (0 when a sheet could not be added). */
-lxw_row_t fp_xlsx__sheet_next(sheet *s)
+lxw_row_t fp_xlsx__sheet_next(fp_xlsx_sheet *s)
 {
     if (s->ws == NULL || s->full || (int64_t)s->row >= s->b->max_rows)
         if (sheet_open(s) != 0)
@@ -187,7 +188,7 @@ lxw_row_t fp_xlsx__sheet_next(sheet *s)
     return ++s->row;
 }
 
-void fp_xlsx__sheet_reserve(sheet *s, int64_t n)
+void fp_xlsx__sheet_reserve(fp_xlsx_sheet *s, int64_t n)
 {
     if (s->ws != NULL && s->row > 0 && n <= s->b->max_rows && (int64_t)s->row + n > s->b->max_rows)
         s->full = 1;
@@ -230,7 +231,7 @@ size_t fp_xlsx__wrapped_lines(const char *text, int width)
     return lines;
 }
 
-void fp_xlsx__fit_row(book *b, lxw_worksheet *ws, lxw_row_t r, const char *text, int width,
+void fp_xlsx__fit_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const char *text, int width,
                       size_t max_lines)
 {
     size_t lines = fp_xlsx__wrapped_lines(text, width);
@@ -240,7 +241,7 @@ void fp_xlsx__fit_row(book *b, lxw_worksheet *ws, lxw_row_t r, const char *text,
 }
 
 /* The sheet must exist even when it has no data rows (a header alone). */
-void fp_xlsx__sheet_end(sheet *s)
+void fp_xlsx__sheet_end(fp_xlsx_sheet *s)
 {
     if (s->ws == NULL)
         sheet_open(s);
@@ -260,7 +261,7 @@ static int cmp_i64_pair(const void *x, const void *y)
     return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
-static int rack_index_build(rack_index *ri, const fp_plan *plan)
+static int rack_index_build(fp_xlsx_rack_index *ri, const fp_plan *plan)
 {
     size_t n = fp_plan_rack_count(plan);
     int64_t *pairs = malloc((n ? n : 1) * 2 * sizeof *pairs);
@@ -287,7 +288,7 @@ static int rack_index_build(rack_index *ri, const fp_plan *plan)
 }
 
 /* Rack number of a location, -1 when unknown. */
-int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l)
+int32_t fp_xlsx__rack_of(const fp_xlsx_rack_index *ri, const fp_location *l)
 {
     int64_t k = rack_key(l->hall, l->row, l->rack);
     size_t lo = 0, hi = ri->n;
@@ -301,7 +302,7 @@ int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l)
     return lo < ri->n && ri->key[lo] == k ? ri->rack[lo] : -1;
 }
 
-static void rack_index_free(rack_index *ri)
+static void rack_index_free(fp_xlsx_rack_index *ri)
 {
     free(ri->key);
     free(ri->rack);
@@ -310,8 +311,9 @@ static void rack_index_free(rack_index *ri)
 /* ---- one workbook ---- */
 
 /* The book's settings from the caller's (rows per sheet clamped to 1 .. the xlsx limit). */
-static void book_init(book *b, const fp_plan *plan, const char *path, const fp_write_options *o,
-                      int64_t max_rows, scope sc, const split_index *split, fp_error *err)
+static void book_init(fp_xlsx_book *b, const fp_plan *plan, const char *path,
+                      const fp_write_options *o, int64_t max_rows, fp_xlsx_scope sc,
+                      const fp_xlsx_split_index *split, fp_error *err)
 {
     memset(b, 0, sizeof *b);
     b->plan = plan;
@@ -328,7 +330,8 @@ static void book_init(book *b, const fp_plan *plan, const char *path, const fp_w
 
 /* Create the workbook (b->wb) with its temporary files in tmpdir (n bytes, kept by the caller)
  * next to the output: /tmp may be a small tmpfs (about 0.7 kB per row). */
-static fp_status book_create(book *b, const char *path, char *tmpdir, size_t n, fp_error *err)
+static fp_status book_create(fp_xlsx_book *b, const char *path, char *tmpdir, size_t n,
+                             fp_error *err)
 {
     snprintf(tmpdir, n, "%s", path);
     char *slash = strrchr(tmpdir, '/');
@@ -349,7 +352,7 @@ static fp_status book_create(book *b, const char *path, char *tmpdir, size_t n, 
     return FP_OK;
 }
 
-void fp_xlsx__write_tail(book *b)
+void fp_xlsx__write_tail(fp_xlsx_book *b)
 {
     if (b->rc == FP_OK)
         fp_xlsx__write_racks(b, b->rack_idx);
@@ -374,14 +377,14 @@ void fp_xlsx__write_tail(book *b)
  * Ports sheet and the sheets after it are written on a thread of their own when they can be.
  * The Summary is filled last, from what the data sheets counted (each sheet has its own row
  * stream, so that is allowed in constant memory). */
-static void write_sheets(book *b)
+static void write_sheets(fp_xlsx_book *b)
 {
     lxw_worksheet *summary = fp_xlsx__add_sheet(b, "Summary");
     if (b->sc.hall == 0 && b->sc.row == 0)
         fp_xlsx__write_bom(b);
-    ports_job *pj = NULL;
+    fp_xlsx_ports_job *pj = NULL;
     int n_ahead = 0;
-    cables_scan cs;
+    fp_xlsx_cables_scan cs;
     if (b->rc == FP_OK && b->split == NULL && fp__write_jobs(b->o) > 1 &&
         fp_xlsx__cables_scan(b, &cs) == 0)
         pj = fp_xlsx__ports_thread_start(b, &cs, &n_ahead);
@@ -408,7 +411,8 @@ static void write_sheets(book *b)
 
 /* Free the book's working memory, say the cells are done (cells_done), compress and close the
  * file; the first error stands: a sheet's, libxlsxwriter's while writing, then the close's. */
-static fp_status book_close(book *b, rack_index *ri, void (*cells_done)(void *), void *arg)
+static fp_status book_close(fp_xlsx_book *b, fp_xlsx_rack_index *ri, void (*cells_done)(void *),
+                            void *arg)
 {
     const char *path = b->path;
     fp_error *err = b->err;
@@ -431,11 +435,11 @@ static fp_status book_close(book *b, rack_index *ri, void (*cells_done)(void *),
 }
 
 static fp_status write_book(const fp_plan *plan, const char *path, const fp_write_options *o,
-                            int64_t max_rows, scope sc, const split_index *split,
+                            int64_t max_rows, fp_xlsx_scope sc, const fp_xlsx_split_index *split,
                             void (*cells_done)(void *), void *arg, fp_error *err)
 {
-    book b;
-    rack_index ri = { 0 };
+    fp_xlsx_book b;
+    fp_xlsx_rack_index ri = { 0 };
     char tmpdir[4096], title[200];
     fp_status rc;
     book_init(&b, plan, path, fp__write_opts(o), max_rows, sc, split, err);
@@ -458,14 +462,14 @@ static fp_status write_book(const fp_plan *plan, const char *path, const fp_writ
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
                               int64_t max_rows, fp_error *err)
 {
-    scope all = { 0, 0 };
+    fp_xlsx_scope all = { 0, 0 };
     return write_book(plan, path, o, max_rows, all, NULL, NULL, NULL, err);
 }
 
 fp_status fp__write_xlsx_gated(const fp_plan *plan, const char *path, const fp_write_options *o,
                                void (*cells_done)(void *), void *arg, fp_error *err)
 {
-    scope all = { 0, 0 };
+    fp_xlsx_scope all = { 0, 0 };
     return write_book(plan, path, o, FP_XLSX_MAX_DATA_ROWS, all, NULL, cells_done, arg, err);
 }
 
@@ -476,9 +480,9 @@ fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_o
 }
 
 /* The book whose scope holds loc, or -1 (books are sorted by hall, then row). */
-static int book_of(const scope *books, int n, const fp_location *loc, fp_split_by by)
+static int book_of(const fp_xlsx_scope *books, int n, const fp_location *loc, fp_split_by by)
 {
-    scope key = { loc->hall, by == FP_SPLIT_ROW ? loc->row : 0 };
+    fp_xlsx_scope key = { loc->hall, by == FP_SPLIT_ROW ? loc->row : 0 };
     int lo = 0, hi = n;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
@@ -490,7 +494,7 @@ static int book_of(const scope *books, int n, const fp_location *loc, fp_split_b
     return lo < n && books[lo].hall == key.hall && books[lo].row == key.row ? lo : -1;
 }
 
-static void split_index_free(split_index *x)
+static void split_index_free(fp_xlsx_split_index *x)
 {
     free(x->cable_id);
     free(x->dev_hall);
@@ -502,8 +506,9 @@ static void split_index_free(split_index *x)
 /* One pass over devices and one over cables: every device's hall and row, every cable's id,
  * and for each book the cables with an end in it (ascending, as plan.xlsx lists them). Before,
  * every book read every cable: rows x cables (16,384 GPUs, one rack per row: 672 books). */
-static fp_status split_index_build(split_index *x, const fp_plan *plan, const scope *books,
-                                   int n_books, fp_split_by by, const char *dir, fp_error *err)
+static fp_status split_index_build(fp_xlsx_split_index *x, const fp_plan *plan,
+                                   const fp_xlsx_scope *books, int n_books, fp_split_by by,
+                                   const char *dir, fp_error *err)
 {
     size_t nd = fp_plan_device_count(plan), nc = fp_plan_cable_count(plan);
     int64_t *count = NULL, (*pairs)[2] = NULL, n_pairs = 0;
@@ -570,10 +575,10 @@ typedef struct split_pool {
     const fp_plan *plan;
     const char *dir;
     const fp_write_options *o;
-    const scope *books;
+    const fp_xlsx_scope *books;
     int n_books;
     fp_split_by by;
-    const split_index *x;   /* shared, read-only; each book gets a copy with its own cur */
+    const fp_xlsx_split_index *x;   /* shared, read-only; each book gets a copy with its own cur */
     int next, stop, failed;
     fp_status rc;
     fp_error err;
@@ -587,9 +592,9 @@ static void *split_worker(void *arg)
     int i;
     while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n_books &&
            !__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
-        const scope *sc = &p->books[i];
+        const fp_xlsx_scope *sc = &p->books[i];
         char path[4200];
-        split_index x = *p->x;
+        fp_xlsx_split_index x = *p->x;
         fp_error e = { 0 };
         x.cur = i;
         if (p->by == FP_SPLIT_ROW)
@@ -614,15 +619,16 @@ static void *split_worker(void *arg)
 
 static int cmp_scope(const void *x, const void *y)
 {
-    const scope *a = x, *b = y;
-    return a->hall != b->hall ? (a->hall < b->hall ? -1 : 1) : (a->row > b->row) - (a->row < b->row);
+    const fp_xlsx_scope *a = x, *b = y;
+    return a->hall != b->hall ? (a->hall < b->hall ? -1 : 1)
+                              : (a->row > b->row) - (a->row < b->row);
 }
 
 /* The books in floor order, each once: the management racks the networks add come after the
  * layout's racks (fp_plan_rack), so their halls (and rows) may repeat an earlier book's; a
  * management row gets its workbook as any other row (its racks, their elevation, its tray).
  * Returns the new count. */
-static int sort_books(scope *books, int n)
+static int sort_books(fp_xlsx_scope *books, int n)
 {
     qsort(books, (size_t)n, sizeof *books, cmp_scope);
     int k = 0;
@@ -637,9 +643,9 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
 {
     fp_split_by by = fp__write_opts(o)->split_by;
     size_t n = fp_plan_rack_count(plan);
-    scope last = { -1, -1 }, *books;
+    fp_xlsx_scope last = { -1, -1 }, *books;
     int n_books = 0;
-    split_index x;
+    fp_xlsx_split_index x;
     fp_status rc = FP_OK;
     if (fp__fault(FP_FAULT_OPEN) || (mkdir(dir, 0777) != 0 && errno != EEXIST))
         FP_FAIL(err, FP_EIO, dir, "cannot create directory %s: %s", dir, strerror(errno));
@@ -653,7 +659,7 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
             free(books);
             return rc;
         }
-        scope sc = { r.hall, by == FP_SPLIT_ROW ? r.row : 0 };
+        fp_xlsx_scope sc = { r.hall, by == FP_SPLIT_ROW ? r.row : 0 };
         if (sc.hall == last.hall && sc.row == last.row)
             continue;
         last = sc;

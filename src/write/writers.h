@@ -93,12 +93,12 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
                               int64_t max_rows, fp_error *err);
 /* How many times this process wrote a workbook's Ports sheet on a thread of its own (tests). */
-long fp__xlsx_ports_threads(void);
+long fp__xlsx_two_threadss(void);
 /* Tests: call fn(sheet, ports_thread, arg) when a data sheet of a workbook gets its cells,
  * ports_thread 1 on the Ports thread (from both threads at once: fn must lock); NULL stops.
  * Set it only while no workbook is being written. */
 void fp__xlsx_sheet_hook(void (*fn)(const char *sheet, int ports_thread, void *arg), void *arg);
-/* Tests: leave entry `entry` of the table of formats numbered ahead (xlsx_ports_thread.c) out of
+/* Tests: leave entry `entry` of the table of formats numbered ahead (xlsx_two_threads.c) out of
  * the numbering, as a new format on the Cables sheet that nobody added to the table would be;
  * -1 restores. Set it only while no workbook is being written. */
 void fp__xlsx_test_leave_out(int entry);

@@ -1,8 +1,10 @@
 /* fabplan — the installer workbook's private header: the book being written, its sheets and
  * cell helpers. write_xlsx.c opens and closes the book and its sheets; xlsx_cables.c writes the
- * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_racks.c the Ports, Racks, Rack
- * elevation and Trays; xlsx_formats.c makes the cell formats, xlsx_ports_thread.c runs the
- * Ports sheet and the sheets after it (Racks to Trays) on a thread of its own.
+ * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_ports.c the Ports, xlsx_racks.c
+ * the Racks, Rack elevation and Trays; xlsx_formats.c makes the cell formats,
+ * xlsx_two_threads.c writes the workbook on two threads: the Ports sheet and the sheets after
+ * it (Racks to Network cables) on a thread of its own while this one writes Cables and
+ * Segments. Types shared by these files are named fp_xlsx_*, functions fp_xlsx__*.
  * Only these files include libxlsxwriter. */
 #ifndef FP_WRITE_XLSX_H
 #define FP_WRITE_XLSX_H
@@ -17,58 +19,58 @@
 
 enum { K_TEXT, K_INT, K_LEN, K_WRAP, K_KINDS };     /* cell kinds that get a per-medium colour */
 
-typedef struct column {
+typedef struct fp_xlsx_column {
     const char *title;
     double width;
-} column;
+} fp_xlsx_column;
 
 /* Which part of the plan a workbook covers: everything, one hall, or one row of a hall. */
-typedef struct scope {
+typedef struct fp_xlsx_scope {
     int hall, row;          /* 0 = any */
-} scope;
+} fp_xlsx_scope;
 
-typedef struct pull {
+typedef struct fp_xlsx_pull {
     int32_t ra, rz;         /* racks, ra <= rz */
     int16_t medium, part;   /* part: index into the interned part names */
     int16_t trunk_fibres;   /* structured: fibres the link takes in its rack pair's trunks (12
                                for MPO, 2 for LC; part and lengths are the trunk's), else 0 */
     float stock_m, route_m;
     int64_t cable;
-} pull;
+} fp_xlsx_pull;
 
 
 /* Racks indexed by (hall, row, rack) so devices and cable ends find their rack. */
-typedef struct rack_index {
+typedef struct fp_xlsx_rack_index {
     int64_t *key;           /* sorted keys */
     int32_t *rack;          /* rack number (fp_plan_rack index) of each key */
     size_t n;
-} rack_index;
+} fp_xlsx_rack_index;
 
 #define MAX_PARTS 256
 
 /* Split workbooks: who belongs where, worked out once for all books (write_xlsx.c). */
-typedef struct split_index {
+typedef struct fp_xlsx_split_index {
     char (*cable_id)[16];   /* every cable */
     int32_t *dev_hall, *dev_row;    /* every device */
     int64_t *start;         /* cables of book k: cable[start[k] .. start[k + 1]) */
     int64_t *cable;
     int n_books;
     int cur;                /* the book being written */
-} split_index;
+} fp_xlsx_split_index;
 
-static inline int dev_in_scope(const split_index *x, const scope *sc, int64_t dev)
+static inline int dev_in_scope(const fp_xlsx_split_index *x, const fp_xlsx_scope *sc, int64_t dev)
 {
     return (sc->hall == 0 || x->dev_hall[dev] == sc->hall) &&
            (sc->row == 0 || x->dev_row[dev] == sc->row);
 }
 
-typedef struct book {
+typedef struct fp_xlsx_book {
     lxw_workbook *wb;
     const fp_plan *plan;
     const fp_write_options *o;
     const char *path;
     int64_t max_rows;       /* data rows per sheet before it continues on "Name (2)" */
-    scope sc;
+    fp_xlsx_scope sc;
     fp_paper paper;
     lxw_error lerr;         /* first libxlsxwriter error */
     fp_status rc;           /* first fabplan error (err filled) */
@@ -101,8 +103,8 @@ typedef struct book {
     /* Split workbooks (fp__write_xlsx_split): the cables with an end in this book's scope,
      * ascending, the ids of all cables and every device's hall and row, worked out once for
      * all books so a book costs its own cables, not the plan's (NULL for plan.xlsx). */
-    const struct split_index *split;
-    pull *pulls;            /* cables in scope whose both racks are known */
+    const struct fp_xlsx_split_index *split;
+    fp_xlsx_pull *pulls;            /* cables in scope whose both racks are known */
     size_t n_pulls;
     /* With a Ports thread the Racks, Rack elevation, Pull list, Trays and Network cables sheets
      * are written on it after Ports (fp_xlsx__write_tail): the Pull list then gathers its
@@ -112,7 +114,7 @@ typedef struct book {
     int n_parts;
     char lc_part[48];       /* the last fibre part asked about (lc_cord in xlsx_cables.c) */
     int lc_last;            /* whether it ends in LC */
-    const struct rack_index *rack_idx;
+    const struct fp_xlsx_rack_index *rack_idx;
     int ids_ready;          /* cable_id filled before the Cables sheet (fp_xlsx__cables_scan) */
     /* With a Ports thread (write_xlsx.c) the Cables, Segments and Ports sheets are created
      * ahead, in sheet order, and a sheet's parts are found by name: none is added meanwhile. */
@@ -124,35 +126,35 @@ typedef struct book {
     int ports_thread;       /* this copy of the book is the Ports thread's (the sheet hook) */
     /* Set on the workbook thread while the Ports thread runs: every cell written must use a
      * format of the table numbered ahead (put_s, put_n and put_f check it), since the other
-     * thread is the only one that may number formats meanwhile (xlsx_ports_thread.c). */
+     * thread is the only one that may number formats meanwhile (xlsx_two_threads.c). */
     int formats_frozen;
     lxw_format *ahead[2 + FP_MEDIUM_COUNT * 3];     /* that table */
     int n_ahead;
     const lxw_format *ahead_hit;                    /* the entry the last check found */
-} book;
+} fp_xlsx_book;
 
 /* What the Cables sheet will show, counted before it is written (the whole plan only). */
-typedef struct cables_scan {
+typedef struct fp_xlsx_cables_scan {
     int media[FP_MEDIUM_COUNT];     /* media in the order of their first cable */
     int n_media;
     int64_t rows, seg_rows;         /* data rows of Cables and of Segments */
-} cables_scan;
+} fp_xlsx_cables_scan;
 
 /* A sheet that continues on "Name (2)", "Name (3)"... when it reaches max_rows data rows. */
-typedef struct sheet {
-    book *b;
+typedef struct fp_xlsx_sheet {
+    fp_xlsx_book *b;
     const char *base;
-    const column *cols;
+    const fp_xlsx_column *cols;
     int ncols;
     int print_cols;         /* columns on paper, from A (0 = all) */
     lxw_worksheet *ws;
     int part;
     lxw_row_t row;          /* last row written (0 = the header) */
     int full;               /* the next row starts the next part (fp_xlsx__sheet_reserve) */
-} sheet;
+} fp_xlsx_sheet;
 /* ---- cells: remember the first error instead of checking every call ---- */
 
-static inline void keep(book *b, lxw_error e)
+static inline void keep(fp_xlsx_book *b, lxw_error e)
 {
     if (e != LXW_NO_ERROR && b->lerr == LXW_NO_ERROR)
         b->lerr = e;
@@ -162,17 +164,17 @@ static inline void keep(book *b, lxw_error e)
  * table numbered ahead would make libxlsxwriter number it, or look it up, in the workbook's
  * shared table on this thread while the Ports thread may insert into it: a data race. Such a
  * cell is not written; the book fails with an internal error naming the sheet's cell (the
- * format belongs in the table, xlsx_ports_thread.c). Returns 1 when the cell may be written. */
-int fp_xlsx__cell_format_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+ * format belongs in the table, xlsx_two_threads.c). Returns 1 when the cell may be written. */
+int fp_xlsx__cell_format_ok(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
                             const lxw_format *f);
-static inline int cell_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+static inline int cell_ok(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
                           const lxw_format *f)
 {
     return !b->formats_frozen || f == b->ahead_hit || fp_xlsx__cell_format_ok(b, ws, r, c, f);
 }
 
-static inline void put_s(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s,
-                  lxw_format *f)
+static inline void put_s(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                         const char *s, lxw_format *f)
 {
     if (!cell_ok(b, ws, r, c, f))
         return;
@@ -185,7 +187,8 @@ static inline void put_s(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, c
 }
 
 /* NaN or infinity would be written as a corrupt cell: leave the cell blank instead. */
-static inline void put_n(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *f)
+static inline void put_n(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v,
+                         lxw_format *f)
 {
     if (!cell_ok(b, ws, r, c, f))
         return;
@@ -198,15 +201,15 @@ static inline void put_n(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, d
 }
 
 /* A formula with its value already computed, so readers that do not recalculate show it too. */
-static inline void put_f(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *formula,
-                  double v, lxw_format *f)
+static inline void put_f(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                         const char *formula, double v, lxw_format *f)
 {
     if (!cell_ok(b, ws, r, c, f))
         return;
     keep(b, worksheet_write_formula_num(ws, r, c, formula, f, isfinite(v) ? v : 0));
 }
 
-static inline void progress(const book *b, const char *stage, int64_t i, int64_t n)
+static inline void progress(const fp_xlsx_book *b, const char *stage, int64_t i, int64_t n)
 {
     if (b->o && b->o->progress && ((i & 0xffff) == 0 || i == n))
         b->o->progress(stage, n > 0 ? (double)i / (double)n : 1.0, b->o->payload);
@@ -214,12 +217,12 @@ static inline void progress(const book *b, const char *stage, int64_t i, int64_t
 
 /* ---- scope ---- */
 
-static inline int in_scope(const scope *sc, const fp_location *l)
+static inline int in_scope(const fp_xlsx_scope *sc, const fp_location *l)
 {
     return (sc->hall == 0 || l->hall == sc->hall) && (sc->row == 0 || l->row == sc->row);
 }
 
-static inline int cable_in_scope(const scope *sc, const fp_cable_info *c)
+static inline int cable_in_scope(const fp_xlsx_scope *sc, const fp_cable_info *c)
 {
     if (sc->hall == 0 && sc->row == 0)
         return 1;
@@ -240,20 +243,21 @@ static inline const char *plan_name(const fp_plan *plan)
 
 /* ---- write_xlsx.c: sheets and racks ---- */
 
-lxw_worksheet *fp_xlsx__add_sheet(book *b, const char *name);
+lxw_worksheet *fp_xlsx__add_sheet(fp_xlsx_book *b, const char *name);
 /* Paper, margins, header (plan and sheet), footer (page X of Y), one page wide. */
-void fp_xlsx__page_setup(book *b, lxw_worksheet *ws, int landscape);
-void fp_xlsx__sheet_init(sheet *s, book *b, const char *base, const column *cols, int ncols);
+void fp_xlsx__page_setup(fp_xlsx_book *b, lxw_worksheet *ws, int landscape);
+void fp_xlsx__sheet_init(fp_xlsx_sheet *s, fp_xlsx_book *b, const char *base,
+                         const fp_xlsx_column *cols, int ncols);
 /* Row index for the next data row, opening the sheet or its continuation as needed
  * (0 when a sheet could not be added). */
-lxw_row_t fp_xlsx__sheet_next(sheet *s);
+lxw_row_t fp_xlsx__sheet_next(fp_xlsx_sheet *s);
 /* Start the next part now when n more data rows would not fit in this one and fit in a
  * part of their own (a switch's ports stay on one sheet). */
-void fp_xlsx__sheet_reserve(sheet *s, int64_t n);
+void fp_xlsx__sheet_reserve(fp_xlsx_sheet *s, int64_t n);
 /* Close the sheet (opening it first when it has no data rows: a header alone). */
-void fp_xlsx__sheet_end(sheet *s);
+void fp_xlsx__sheet_end(fp_xlsx_sheet *s);
 /* Rack number of a location, -1 when unknown. */
-int32_t fp_xlsx__rack_of(const rack_index *ri, const fp_location *l);
+int32_t fp_xlsx__rack_of(const fp_xlsx_rack_index *ri, const fp_location *l);
 /* A part's sheet name into name (n bytes): "Cables" for part 1, "Cables (2)", ... after. */
 void fp_xlsx__part_name(char *name, size_t n, const char *base, int part);
 /* Lines text takes when wrapped at its spaces (a word longer than a line broken inside it) in a
@@ -262,58 +266,59 @@ size_t fp_xlsx__wrapped_lines(const char *text, int width);
 /* Give row r of ws the height of text's wrapped lines in a column `width` characters wide (15
  * points a line, at most max_lines): readers do not grow a row to fit wrapped text. A row of one
  * line keeps the default height. */
-void fp_xlsx__fit_row(book *b, lxw_worksheet *ws, lxw_row_t r, const char *text, int width,
+void fp_xlsx__fit_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const char *text, int width,
                       size_t max_lines);
 /* Tell the sheet hook (fp__xlsx_sheet_hook, tests) that sheet name gets its cells now. */
-void fp_xlsx__sheet_started(const book *b, const char *name);
+void fp_xlsx__sheet_started(const fp_xlsx_book *b, const char *name);
 /* Racks, Rack elevation, Pull list and Trays, in sheet order, each while b->rc is FP_OK: on the
  * Ports thread after Ports when b->tail_apart, else on the workbook thread after Ports. */
-void fp_xlsx__write_tail(book *b);
+void fp_xlsx__write_tail(fp_xlsx_book *b);
 
 /* ---- xlsx_formats.c ---- */
 
 /* Every style of the workbook into b's format fields, made in one fixed order (the order
  * numbers them in styles.xml). */
-void fp_xlsx__make_formats(book *b);
+void fp_xlsx__make_formats(fp_xlsx_book *b);
 
-/* ---- xlsx_ports_thread.c: the Ports sheet on a thread of its own ---- */
+/* ---- xlsx_two_threads.c: Ports and the sheets after it on a thread of their own ---- */
 
-typedef struct ports_job ports_job;
+typedef struct fp_xlsx_ports_job fp_xlsx_ports_job;
 /* Make every Cables, Segments and Ports sheet and number every format they share (*n_sheets:
  * how many sheets were made ahead, 0 when none), then start the Ports thread on a copy of b;
  * it writes the sheets after Ports too (b->tail_apart set) when this thread's formats all have
  * numbers of their own. NULL when there is no thread (Ports and the sheets after it are then
  * written on this thread, after Segments, still into the sheets made ahead if *n_sheets > 0). */
-ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sheets);
+fp_xlsx_ports_job *fp_xlsx__ports_thread_start(fp_xlsx_book *b, const fp_xlsx_cables_scan *cs,
+                                               int *n_sheets);
 /* Join the Ports thread, take its errors and counts into b, check every sheet made ahead was
  * used, and free j. */
-void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets);
+void fp_xlsx__ports_thread_join(fp_xlsx_book *b, fp_xlsx_ports_job *j, int n_sheets);
 
 /* ---- the sheets, in the order write_book calls them ---- */
 
-void fp_xlsx__write_bom(book *b);           /* xlsx_bom.c */
-void fp_xlsx__write_cables(book *b);        /* xlsx_cables.c */
+void fp_xlsx__write_bom(fp_xlsx_book *b);           /* xlsx_bom.c */
+void fp_xlsx__write_cables(fp_xlsx_book *b);        /* xlsx_cables.c */
 /* Every cable's id into b->cable_id, and what cables_scan says; -1 with b->rc set on failure. */
-int fp_xlsx__cables_scan(book *b, cables_scan *out);
-/* xlsx_racks.c. With two jobs Ports and the sheets after it (fp_xlsx__write_tail) are written
- * on a thread of their own while Cables and Segments are written (xlsx_ports_thread.c): the
+int fp_xlsx__cables_scan(fp_xlsx_book *b, fp_xlsx_cables_scan *out);
+/* xlsx_ports.c. With two jobs Ports and the sheets after it (fp_xlsx__write_tail) are written
+ * on a thread of their own while Cables and Segments are written (xlsx_two_threads.c): the
  * Cables and Segments sheets may then use only the formats numbered ahead there, and no sheet
  * may add a sheet before its own (test write_xlsx/ports_thread_writes_the_same_bytes). */
-void fp_xlsx__write_ports(book *b);
-void fp_xlsx__write_racks(book *b, const rack_index *ri);
-void fp_xlsx__write_pull_list(book *b);     /* xlsx_cables.c */
+void fp_xlsx__write_ports(fp_xlsx_book *b);
+void fp_xlsx__write_racks(fp_xlsx_book *b, const fp_xlsx_rack_index *ri);  /* xlsx_racks.c */
+void fp_xlsx__write_pull_list(fp_xlsx_book *b);     /* xlsx_cables.c */
 /* The whole plan's cables for the Pull list into b->pulls, apart from the Cables sheet (with
  * b->tail_apart, on the Ports thread); -1 with b->rc set on failure. xlsx_cables.c */
-int fp_xlsx__gather_pulls(book *b);
-void fp_xlsx__write_segments(book *b);      /* xlsx_cables.c: structured cabling only */
-void fp_xlsx__write_trays(book *b);         /* xlsx_racks.c */
-void fp_xlsx__write_summary(book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
+int fp_xlsx__gather_pulls(fp_xlsx_book *b);
+void fp_xlsx__write_segments(fp_xlsx_book *b);      /* xlsx_cables.c: structured cabling only */
+void fp_xlsx__write_trays(fp_xlsx_book *b);         /* xlsx_racks.c */
+void fp_xlsx__write_summary(fp_xlsx_book *b, lxw_worksheet *ws);    /* xlsx_bom.c */
 /* xlsx_net_cables.c: with spec `networks`, their cables in scope (nothing without); the last
  * sheet of fp_xlsx__write_tail (on the Ports thread when there is one). */
-void fp_xlsx__write_net_cables(book *b);
+void fp_xlsx__write_net_cables(fp_xlsx_book *b);
 /* xlsx_cables.c: cable c's row r as the Cables sheet writes it; with `network` (not NULL) a
  * Network column after the id (the Network cables sheet), the other columns one to the right. */
-void fp_xlsx__cable_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
+void fp_xlsx__cable_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
                         const char *network);
 
 #endif

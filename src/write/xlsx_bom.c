@@ -4,7 +4,7 @@
 
 /* ---- BOM: lines grouped by category, a SUBTOTAL row per category, a total row ---- */
 
-static const column bom_cols[] = {
+static const fp_xlsx_column bom_cols[] = {
     { "Category", 12 }, { "Part", 30 }, { "Description", 48 }, { "Length m", 9 },
     { "Spare", 6 },     { "Quantity", 10 }, { "Unit cost USD", 14 }, { "Cost USD", 16 },
     { "Unit power W", 11 }, { "Power W", 12 }, { "MTBF h", 12 }, { "Base price USD", 11 },
@@ -38,8 +38,9 @@ static char col_letter(int c)
 /* A subtotal (or with total, the total) of rows first..last (0-based). Quantity is summed only
  * over one category (one_category): switches, transceivers and metres of cable added into one
  * number would count nothing; a row over several categories leaves it blank. */
-static void bom_sum_row(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first, lxw_row_t last,
-                        const char *label, const double sums[3], int total, int one_category)
+static void bom_sum_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first,
+                        lxw_row_t last, const char *label, const double sums[3], int total,
+                        int one_category)
 {
     char f[64];
     const int cols[3] = { BC_QTY, BC_COST, BC_POWER };
@@ -56,13 +57,13 @@ static void bom_sum_row(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_row_t first
 }
 
 /* With spec `networks`, a last column names each line's network (a filter picks one). */
-static const column bom_net_col = { "Network", 12 };
+static const fp_xlsx_column bom_net_col = { "Network", 12 };
 
 /* The header row: titles, widths, frozen and repeated on every printed page. */
-static void bom_header(book *b, lxw_worksheet *ws, int nets)
+static void bom_header(fp_xlsx_book *b, lxw_worksheet *ws, int nets)
 {
     for (int c = 0; c < BC_N + (nets > 0); c++) {
-        const column *bc = c < BC_N ? &bom_cols[c] : &bom_net_col;
+        const fp_xlsx_column *bc = c < BC_N ? &bom_cols[c] : &bom_net_col;
         keep(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, bc->width, NULL));
         put_s(b, ws, 0, (lxw_col_t)c, bc->title, b->header);
     }
@@ -74,7 +75,7 @@ static void bom_header(book *b, lxw_worksheet *ws, int nets)
 
 /* One BOM line at row r; its quantity, cost and power (v[3]) go into the running sums. ps: the
  * parts of its fabric. */
-static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line *l,
+static void bom_line(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line *l,
                      const fp_phys_spec *ps, double v[3])
 {
     char f[64];
@@ -127,7 +128,7 @@ static void bom_line(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_bom_line 
 
 /* After the compute fabric's lines (ending at row *r, their sums in compute[]): its subtotal,
  * each network's lines and subtotal, and the whole cluster = the sum of the subtotals. */
-static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double compute[3])
+static void bom_networks(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const double compute[3])
 {
     const fp_plan *plan = b->plan;
     const int nets = fp__plan_net_count(plan);
@@ -179,7 +180,7 @@ static void bom_networks(book *b, lxw_worksheet *ws, lxw_row_t r, const double c
     }
 }
 
-void fp_xlsx__write_bom(book *b)
+void fp_xlsx__write_bom(fp_xlsx_book *b)
 {
     lxw_worksheet *ws = fp_xlsx__add_sheet(b, "BOM");
     size_t n = fp_plan_bom_count(b->plan);
@@ -235,14 +236,14 @@ void fp_xlsx__write_bom(book *b)
 
 /* ---- Summary: the design on one screen ---- */
 
-static void kv_s(book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, const char *v)
+static void kv_s(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, const char *v)
 {
     put_s(b, ws, *r, 0, k, b->bold);
     put_s(b, ws, *r, 1, v, NULL);
     (*r)++;
 }
 
-static void kv_n(book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, double v,
+static void kv_n(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, double v,
                  lxw_format *f)
 {
     put_s(b, ws, *r, 0, k, b->bold);
@@ -252,7 +253,7 @@ static void kv_n(book *b, lxw_worksheet *ws, lxw_row_t *r, const char *k, double
 
 /* Bisection, diameter and reliability from the metrics API: figures of the whole plan, also in a
  * workbook for one hall or row (a crew's row has no bisection of its own). */
-static void write_summary_metrics(book *b, lxw_worksheet *ws, lxw_row_t *r)
+static void write_summary_metrics(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     const fp_metrics *mx = fp_plan_metrics(b->plan);
     const fp_reliability *rel = &mx->reliability;
@@ -301,7 +302,8 @@ static void write_summary_metrics(book *b, lxw_worksheet *ws, lxw_row_t *r)
 
 /* The cluster's other networks (spec `networks`), a row each, and the whole cluster: the
  * compute fabric's cost (cost_row, 1-based; 0 when none) plus each network's, as a formula. */
-static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, unsigned cost_row)
+static void write_summary_networks(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r,
+                                   unsigned cost_row)
 {
     const fp_plan *plan = b->plan;
     size_t n = fp_plan_network_count(plan);
@@ -311,7 +313,8 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
     if (n == 0)
         return;
     put_s(b, ws, *r, 0, "Networks", b->section);
-    put_s(b, ws, (*r)++, 1, "beside the compute fabric: switches, NICs, optics, cables, spares", b->section);
+    put_s(b, ws, (*r)++, 1, "beside the compute fabric: switches, NICs, optics, cables, spares",
+          b->section);
     for (int c = 0; c < 10; c++)
         put_s(b, ws, *r, (lxw_col_t)c, head[c], b->section);
     (*r)++;
@@ -364,7 +367,7 @@ static void write_summary_networks(book *b, lxw_worksheet *ws, lxw_row_t *r, uns
 
 /* Devices of the networks (spec `networks`) in this workbook's hall or row: in its compute
  * racks and its management racks. */
-static int64_t net_devices_in_scope(const fp_plan *plan, const scope *sc)
+static int64_t net_devices_in_scope(const fp_plan *plan, const fp_xlsx_scope *sc)
 {
     if (fp__plan_net_count(plan) == 0)
         return 0;
@@ -383,7 +386,7 @@ static int64_t net_devices_in_scope(const fp_plan *plan, const scope *sc)
 
 /* Title, generator and, for a workbook of one hall or row, what it covers; with networks, how
  * many of their devices stand here and of their cables have an end here, and where to look. */
-static void summary_title(book *b, lxw_worksheet *ws, lxw_row_t *r)
+static void summary_title(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     char buf[320];
     snprintf(buf, sizeof buf, "%s: fabric plan", plan_name(b->plan));
@@ -411,7 +414,7 @@ static void summary_title(book *b, lxw_worksheet *ws, lxw_row_t *r)
 }
 
 /* The design's key figures; remembers the GPU and server cells for formulas below. */
-static void summary_design(book *b, lxw_worksheet *ws, lxw_row_t *r, const fp_summary *su)
+static void summary_design(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r, const fp_summary *su)
 {
     put_s(b, ws, (*r)++, 0, "Design", b->section);
     kv_n(b, ws, r, "GPUs", (double)su->gpus, b->integer);
@@ -430,7 +433,7 @@ static void summary_design(book *b, lxw_worksheet *ws, lxw_row_t *r, const fp_su
 }
 
 /* A row per switch tier, then links and their speed per boundary (fabric.link_gbps). */
-static void summary_tiers(book *b, lxw_worksheet *ws, lxw_row_t *r)
+static void summary_tiers(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     const fp_plan *plan = b->plan;
     char buf[160];
@@ -479,7 +482,7 @@ static void summary_tiers(book *b, lxw_worksheet *ws, lxw_row_t *r)
 }
 
 /* Server power (a per-server input times the servers cell) and the total power. */
-static void summary_server_power(book *b, lxw_worksheet *ws, lxw_row_t *r,
+static void summary_server_power(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r,
                                  const fp_summary *su, const fp_totals *to, unsigned net_row)
 {
     char buf[160];
@@ -507,8 +510,8 @@ static void summary_server_power(book *b, lxw_worksheet *ws, lxw_row_t *r,
  * divide by the GPUs cell above, server power multiplies the servers cell by a per-server input;
  * so an edited unit price, GPU count or server power flows through to every figure here.
  * Returns the 1-based row of the cost cell. */
-static unsigned summary_totals(book *b, lxw_worksheet *ws, lxw_row_t *r, const fp_summary *su,
-                               const fp_totals *to)
+static unsigned summary_totals(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r,
+                               const fp_summary *su, const fp_totals *to)
 {
     char buf[160];
     put_s(b, ws, *r, 0, "Totals", b->section);
@@ -558,7 +561,7 @@ static unsigned summary_totals(book *b, lxw_worksheet *ws, lxw_row_t *r, const f
 }
 
 /* Cables by medium, counted over this workbook's cables. */
-static void summary_media(book *b, lxw_worksheet *ws, lxw_row_t *r)
+static void summary_media(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     /* With spec `networks` a second column: their cables (the Network cables sheet's). */
     const int nets = fp__plan_net_count(b->plan) > 0;
@@ -578,7 +581,7 @@ static void summary_media(book *b, lxw_worksheet *ws, lxw_row_t *r)
 }
 
 /* Transceivers and cables by part: the lengths of one part added up, spares apart. */
-static void summary_parts(book *b, lxw_worksheet *ws, lxw_row_t *r)
+static void summary_parts(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r)
 {
     const fp_plan *plan = b->plan;
     char buf[160];
@@ -611,7 +614,7 @@ static void summary_parts(book *b, lxw_worksheet *ws, lxw_row_t *r)
     (*r)++;
 }
 
-void fp_xlsx__write_summary(book *b, lxw_worksheet *ws)
+void fp_xlsx__write_summary(fp_xlsx_book *b, lxw_worksheet *ws)
 {
     const fp_plan *plan = b->plan;
     fp_summary su;

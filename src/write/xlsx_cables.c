@@ -17,7 +17,7 @@
  * (763 pt between 0.2 in margins): 11 pt Calibri prints at 8.6 pt and 8.2 pt. LibreOffice with
  * Carlito, Calibri's metric twin, measured 8.35 pt on A4 and 7.9 pt on Letter with 0.3 in
  * margins for the full default plan, hence Letter's narrower margins. */
-static const column cable_cols[] = {
+static const fp_xlsx_column cable_cols[] = {
     { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
     { "A device", 14 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
     { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 }, { "Gb/s", 5 },
@@ -66,7 +66,7 @@ static const char *legs(char *buf, size_t n, const fp_cable_info *c, size_t offs
 }
 
 /* A Z location number: a number for a plain cable, "1;1" text for a breakout's legs. */
-static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
+static void put_z_num(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
                       const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text)
 {
     char buf[FP_MAX_LEGS * 12];
@@ -82,7 +82,7 @@ static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
 /* Whether a fibre part ends in LC connectors (an LC link is a fibre pair of the trunk, an MPO
  * link a 12-fibre leg), as structured.c counts them. The last answer is kept: cables come in
  * runs of one part. */
-static int lc_cord(book *b, const char *part)
+static int lc_cord(fp_xlsx_book *b, const char *part)
 {
     if (b->lc_part[0] != '\0' && strcmp(b->lc_part, part) == 0)
         return b->lc_last;
@@ -98,9 +98,10 @@ static int lc_cord(book *b, const char *part)
 /* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. With
  * structured cabling what is pulled between the racks is the trunk its link rides (its cords
  * are patched inside each rack): the trunk's part and lengths. */
-static void gather_pull(book *b, const fp_cable_info *c)
+static void gather_pull(fp_xlsx_book *b, const fp_cable_info *c)
 {
-    int32_t ra = fp_xlsx__rack_of(b->rack_idx, &c->a.loc), rz = fp_xlsx__rack_of(b->rack_idx, &c->z[0].loc);
+    int32_t ra = fp_xlsx__rack_of(b->rack_idx, &c->a.loc),
+            rz = fp_xlsx__rack_of(b->rack_idx, &c->z[0].loc);
     if (ra < 0 || rz < 0)
         return;
     int trunk = c->n_segments == 3;
@@ -116,16 +117,20 @@ static void gather_pull(book *b, const fp_cable_info *c)
             snprintf(b->parts[b->n_parts++], sizeof b->parts[0], "%s", name);
     }
     int16_t fibres = !trunk ? 0 : lc_cord(b, c->part) ? 2 : 12;
-    b->pulls[b->n_pulls++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c->medium,
-                                     (int16_t)part, fibres,
-                                     (float)(trunk ? c->segment_stock_m[1] : c->stock_m),
-                                     (float)(trunk ? c->segment_m[1] : c->route_m), c->index };
+    b->pulls[b->n_pulls++] = (fp_xlsx_pull){ ra < rz ? ra : rz,
+                                             ra < rz ? rz : ra,
+                                             (int16_t)c->medium,
+                                             (int16_t)part,
+                                             fibres,
+                                             (float)(trunk ? c->segment_stock_m[1] : c->stock_m),
+                                             (float)(trunk ? c->segment_m[1] : c->route_m),
+                                             c->index };
 }
 
 /* Ahead of a Ports thread (write_xlsx.c): every cable's id (the Ports sheet names them), the
  * media in the order the Cables sheet first shows them, and the data rows of Cables and
  * Segments. The whole plan only (no split scope). */
-int fp_xlsx__cables_scan(book *b, cables_scan *out)
+int fp_xlsx__cables_scan(fp_xlsx_book *b, fp_xlsx_cables_scan *out)
 {
     fp_cable_info c;
     size_t n = fp_plan_cable_count(b->plan);
@@ -149,7 +154,7 @@ int fp_xlsx__cables_scan(book *b, cables_scan *out)
     return 0;
 }
 
-int fp_xlsx__gather_pulls(book *b)
+int fp_xlsx__gather_pulls(fp_xlsx_book *b)
 {
     fp_cable_info c;
     size_t n = fp_plan_cable_count(b->plan);
@@ -167,16 +172,16 @@ int fp_xlsx__gather_pulls(book *b)
     return 0;
 }
 
-void fp_xlsx__write_cables(book *b)
+void fp_xlsx__write_cables(fp_xlsx_book *b)
 {
-    sheet s;
+    fp_xlsx_sheet s;
     fp_cable_info c;
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     fp_xlsx__sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
     /* On paper, through the sign-off boxes: the route, transceivers and labels (what labels.csv
      * feeds a label printer) would shrink a fit-to-width page below 8 pt. */
     s.print_cols = CABLE_PRINT_COLS;
-    const split_index *x = b->split;
+    const fp_xlsx_split_index *x = b->split;
     const int64_t *only = x ? x->cable + x->start[x->cur] : NULL;
     int64_t n_iter = x ? x->start[x->cur + 1] - x->start[x->cur] : n;
     if (!b->ids_ready)
@@ -216,7 +221,7 @@ void fp_xlsx__write_cables(book *b)
 /* Every cable of a bundle is named: a first and last id alone would not do, as other cables'
  * ids fall between them in a third of the default plan's bundles. Runs of consecutive cables
  * are written "C0000001-C0000008 (8)": no other cable's id lies inside such a range. */
-static const column pull_cols[] = {
+static const fp_xlsx_column pull_cols[] = {
     { "From rack", 12 }, { "To rack", 12 }, { "Medium", 7 }, { "Cable part", 25 },
     { "Stock m", 6 },    { "Count", 6 },    { "Total m", 7 }, { "Longest route m", 7 },
     { "Cables", 44 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 }, { "Date", 8 },
@@ -226,7 +231,7 @@ static const column pull_cols[] = {
 
 static int cmp_pull(const void *x, const void *y)
 {
-    const pull *a = x, *b = y;
+    const fp_xlsx_pull *a = x, *b = y;
     if (a->ra != b->ra)
         return a->ra < b->ra ? -1 : 1;
     if (a->rz != b->rz)
@@ -245,7 +250,7 @@ static int cmp_pull(const void *x, const void *y)
 /* Cable z follows cable a in a run: the next cable. In a first phase of fabric.build_for_gpus
  * (links numbered as the target's) also the next id but for a's legs: the numbers of cables
  * still to come are not in this plan, and a run does not reach over them. */
-static int run_continues(const book *b, const pull *a, const pull *z)
+static int run_continues(const fp_xlsx_book *b, const fp_xlsx_pull *a, const fp_xlsx_pull *z)
 {
     if (z->cable != a->cable + 1)
         return 0;
@@ -258,7 +263,8 @@ static int run_continues(const book *b, const pull *a, const pull *z)
 
 /* The ids of a bundle's n cables (sorted by cable number) into buf: runs of consecutive cables
  * as "first-last (count)", others one by one, comma separated. Returns the length. */
-static size_t bundle_ids(const book *b, const pull *pl, size_t n, char *buf, size_t cap)
+static size_t bundle_ids(const fp_xlsx_book *b, const fp_xlsx_pull *pl, size_t n, char *buf,
+                         size_t cap)
 {
     size_t len = 0;
     buf[0] = '\0';
@@ -269,7 +275,8 @@ static size_t bundle_ids(const book *b, const pull *pl, size_t n, char *buf, siz
         const char *first = b->cable_id[pl[i].cable], *last = b->cable_id[pl[j - 1].cable];
         int w;
         if (j - i > 2)
-            w = snprintf(buf + len, cap - len, "%s%s-%s (%zu)", len ? ", " : "", first, last, j - i);
+            w = snprintf(buf + len, cap - len, "%s%s-%s (%zu)", len ? ", " : "", first, last,
+                         j - i);
         else if (j - i == 2)
             w = snprintf(buf + len, cap - len, "%s%s, %s", len ? ", " : "", first, last);
         else
@@ -281,13 +288,13 @@ static size_t bundle_ids(const book *b, const pull *pl, size_t n, char *buf, siz
     return len < cap ? len : cap - 1;
 }
 
-void fp_xlsx__write_pull_list(book *b)
+void fp_xlsx__write_pull_list(fp_xlsx_book *b)
 {
     char *ids = malloc(IDS_MAX);
     const fp_plan *plan = b->plan;
-    pull *pl = b->pulls;
+    fp_xlsx_pull *pl = b->pulls;
     size_t np = b->n_pulls;
-    sheet s;
+    fp_xlsx_sheet s;
     fp_xlsx__sheet_init(&s, b, "Pull list", pull_cols, N_PULL_COLS);
     if (ids == NULL) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Pull list");
@@ -353,7 +360,7 @@ void fp_xlsx__write_pull_list(book *b)
 /* The lengths a crew cuts or orders per segment: the cord from the A port up to its rack's
  * panel, the trunk between the two racks' panels (shared by the links of that rack pair, 144
  * fibres), the cord down to the Z port. The three routes add up to the cable's route. */
-static const column seg_cols[] = {
+static const fp_xlsx_column seg_cols[] = {
     { "Cable ID", 9 },   { "A rack", 11 },       { "A device", 18 },     { "A port", 13 },
     { "Cord A m", 7 },   { "Cord A stock m", 7 }, { "Trunk part", 19 },  { "Trunk m", 7 },
     { "Trunk stock m", 7 }, { "Z rack", 11 },    { "Z device", 18 },     { "Z port", 13 },
@@ -361,14 +368,14 @@ static const column seg_cols[] = {
 };
 #define N_SEG_COLS ((int)(sizeof seg_cols / sizeof seg_cols[0]))
 
-void fp_xlsx__write_segments(book *b)
+void fp_xlsx__write_segments(fp_xlsx_book *b)
 {
     if (!fp__plan_rspec(b->plan)->phys.structured)
         return;
-    sheet s;
+    fp_xlsx_sheet s;
     fp_cable_info c;
     char rack[24];
-    const split_index *x = b->split;
+    const fp_xlsx_split_index *x = b->split;
     const int64_t *only = x ? x->cable + x->start[x->cur] : NULL;
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
     int64_t n_iter = x ? x->start[x->cur + 1] - x->start[x->cur] : n;
@@ -392,10 +399,12 @@ void fp_xlsx__write_segments(book *b)
         put_s(b, ws, r, 3, c.a.port, t);
         put_n(b, ws, r, 4, c.segment_m[0], ln);
         put_n(b, ws, r, 5, c.segment_stock_m[0], ln);
-        put_s(b, ws, r, 6, c.medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f", t);
+        put_s(b, ws, r, 6, c.medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f",
+              t);
         put_n(b, ws, r, 7, c.segment_m[1], ln);
         put_n(b, ws, r, 8, c.segment_stock_m[1], ln);
-        snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", c.z[0].loc.hall, c.z[0].loc.row, c.z[0].loc.rack);
+        snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", c.z[0].loc.hall, c.z[0].loc.row,
+                 c.z[0].loc.rack);
         put_s(b, ws, r, 9, rack, t);
         put_s(b, ws, r, 10, c.z[0].device_name, t);
         put_s(b, ws, r, 11, c.z[0].port, t);
@@ -409,7 +418,7 @@ void fp_xlsx__write_segments(book *b)
 
 /* One cable's row from column 0 as the Cables sheet shows it; with `network` (not NULL) the
  * Network cables sheet's: a Network column after the id, the rest one column to the right. */
-void fp_xlsx__cable_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
+void fp_xlsx__cable_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
                         const char *network)
 {
     char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],

@@ -11,7 +11,7 @@ static const lxw_color_t medium_fill[FP_MEDIUM_COUNT] = { 0xEDEDED, 0xE2EFDA, 0x
 /* A new style. Every style is top-aligned: a cell beside a wrapped one (a bundle's cable ids on
  * the Pull list, a rack's contents on Racks) starts on the wrapped cell's first line, not at the
  * bottom of the tall row where it would read as belonging to the row below. */
-static lxw_format *fmt(book *b, const char *num, int bold, lxw_color_t fill, int top_border)
+static lxw_format *fmt(fp_xlsx_book *b, const char *num, int bold, lxw_color_t fill, int top_border)
 {
     lxw_format *f = workbook_add_format(b->wb);
     format_set_align(f, LXW_ALIGN_VERTICAL_TOP);
@@ -27,7 +27,7 @@ static lxw_format *fmt(book *b, const char *num, int bold, lxw_color_t fill, int
 }
 
 /* The plain styles: headers, titles, number formats, subtotal and total rows, warnings. */
-static void make_cell_formats(book *b)
+static void make_cell_formats(fp_xlsx_book *b)
 {
     b->header = fmt(b, NULL, 1, 0xD9E1F2, 0);
     format_set_bottom(b->header, LXW_BORDER_THIN);
@@ -72,7 +72,7 @@ static void make_cell_formats(book *b)
 }
 
 /* The elevation fills: one per tier, and one per network role when the spec has networks. */
-static void make_role_formats(book *b)
+static void make_role_formats(fp_xlsx_book *b)
 {
     /* Elevation cells by tier: servers blue, leaves green, spines yellow, cores orange, super-
      * cores lilac; a grey hairline keeps each unit countable. */
@@ -101,7 +101,7 @@ static void make_role_formats(book *b)
 }
 
 /* Patch panels, the percentage warning, sign-off boxes and the cable sheets' colours by medium. */
-static void make_sheet_formats(book *b)
+static void make_sheet_formats(fp_xlsx_book *b)
 {
     /* Patch panels (structured cabling): grey, like the panels' steel. */
     b->panel = fmt(b, NULL, 0, 0xD9D9D9, 0);
@@ -139,7 +139,7 @@ static void make_sheet_formats(book *b)
 }
 
 /* Every style of the workbook, made in one fixed order (the order numbers them in styles.xml). */
-void fp_xlsx__make_formats(book *b)
+void fp_xlsx__make_formats(fp_xlsx_book *b)
 {
     make_cell_formats(b);
     make_role_formats(b);

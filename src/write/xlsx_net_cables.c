@@ -12,7 +12,7 @@
 
 /* The Cables sheet's columns (xlsx_cables.c) with Network after the cable id; the printed part
  * runs through the sign-off boxes. */
-static const column net_cable_cols[] = {
+static const fp_xlsx_column net_cable_cols[] = {
     { "Cable ID", 9 }, { "Network", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 },
     { "A U", 4 }, { "A device", 24 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 },
     { "Z rack", 5 }, { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 },
@@ -26,7 +26,7 @@ static const column net_cable_cols[] = {
 /* Whether cable i of network k may have an end in scope sc, from its links' devices' racks
  * alone (the network's layout, which places the cable's ends): a split workbook then builds
  * only its own cables' rows, not every network cable's for every row. */
-static int may_be_in_scope(const fp_plan *plan, int k, size_t i, const scope *sc)
+static int may_be_in_scope(const fp_plan *plan, int k, size_t i, const fp_xlsx_scope *sc)
 {
     if (sc->hall == 0 && sc->row == 0)
         return 1;
@@ -49,12 +49,12 @@ static int may_be_in_scope(const fp_plan *plan, int k, size_t i, const scope *sc
     return 0;
 }
 
-void fp_xlsx__write_net_cables(book *b)
+void fp_xlsx__write_net_cables(fp_xlsx_book *b)
 {
     const fp_plan *plan = b->plan;
     const int nets = fp__plan_net_count(plan);
     fp_cable_info c;
-    sheet s;
+    fp_xlsx_sheet s;
     if (nets == 0)
         return;
     fp_xlsx__sheet_init(&s, b, "Network cables", net_cable_cols, N_NET_CABLE_COLS);
@@ -73,7 +73,8 @@ void fp_xlsx__write_net_cables(book *b)
             if (r == 0)
                 break;
             b->net_cables++;
-            b->net_cables_by_medium[(unsigned)c.medium < FP_MEDIUM_COUNT ? c.medium : FP_MEDIUM_SMF]++;
+            b->net_cables_by_medium[(unsigned)c.medium < FP_MEDIUM_COUNT ? c.medium
+                                                                         : FP_MEDIUM_SMF]++;
             fp_xlsx__cable_row(b, s.ws, r, &c, name);
         }
     }

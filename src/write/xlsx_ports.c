@@ -17,7 +17,7 @@
 #define PORT_STRIDE (PORT_BLOCK_COLS + 1)   /* a block and the gap after it */
 #define N_PORT_COLS (PORT_LEAD + PORT_BLOCKS * PORT_STRIDE - 1)
 
-static const column port_cols[N_PORT_COLS] = {
+static const fp_xlsx_column port_cols[N_PORT_COLS] = {
     { "Device", 18 },  { "Location", 14 },
     { "Port", 10 },    { "Far device", 18 }, { "Far port", 10 }, { "Cable ID", 10 }, { "", 1.5 },
     { "Port", 10 },    { "Far device", 18 }, { "Far port", 10 }, { "Cable ID", 10 }, { "", 1.5 },
@@ -41,7 +41,7 @@ typedef struct port_ctx {
 
 /* The format of a port's cells: its medium's fill, grey for a spare port; with the rule above
  * on a switch's first row. */
-static lxw_format *port_format(book *b, const port_ctx *x, int32_t li)
+static lxw_format *port_format(fp_xlsx_book *b, const port_ctx *x, int32_t li)
 {
     if (li < 0)
         return x->first_row ? b->port_top[FP_MEDIUM_COUNT] : b->spare_text;
@@ -52,7 +52,7 @@ static lxw_format *port_format(book *b, const port_ctx *x, int32_t li)
 }
 
 /* Port p of the switch (its link li, -1 when spare) into block k of row r. */
-static void port_cells(book *b, lxw_worksheet *ws, lxw_row_t r, int k, const port_ctx *x,
+static void port_cells(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, int k, const port_ctx *x,
                        int p, int32_t li)
 {
     char port[FP_PORT_NAME_MAX], far[48], far_port[FP_PORT_NAME_MAX];
@@ -80,8 +80,8 @@ static void port_cells(book *b, lxw_worksheet *ws, lxw_row_t r, int k, const por
 }
 
 /* One switch: its n ports from slot `at` of link_at, down block 1, then block 2, ... */
-static void write_switch(book *b, sheet *s, port_ctx *x, const char *name, const char *loc,
-                         const int32_t *link_at, int64_t n)
+static void write_switch(fp_xlsx_book *b, fp_xlsx_sheet *s, port_ctx *x, const char *name,
+                         const char *loc, const int32_t *link_at, int64_t n)
 {
     int64_t rows = switch_rows(n);
     fp_xlsx__sheet_reserve(s, rows);
@@ -106,12 +106,12 @@ static void write_switch(book *b, sheet *s, port_ctx *x, const char *name, const
     }
 }
 
-void fp_xlsx__write_ports(book *b)
+void fp_xlsx__write_ports(fp_xlsx_book *b)
 {
     const fp_plan *plan = b->plan;
     port_ctx x = { plan, fp__plan_fabric(plan), fp__plan_rspec(plan), 0, 0 };
     fp_port_links map;
-    sheet s;
+    fp_xlsx_sheet s;
     char name[48];
     fp_xlsx__sheet_init(&s, b, "Ports", port_cols, N_PORT_COLS);
     if (fp__port_links_build(&map, plan) != 0) {

@@ -4,7 +4,7 @@
 
 /* ---- Racks: every rack, what sits in each U (top down), power, cables leaving ---- */
 
-static const column rack_cols[] = {
+static const fp_xlsx_column rack_cols[] = {
     { "Rack", 13 }, { "Hall", 5 }, { "Row", 5 }, { "Position", 8 }, { "Role", 10 },
     { "x m", 7 },  { "y m", 7 },  { "Units", 6 }, { "Units used", 7 }, { "Devices", 8 },
     { "Power W", 10 }, { "Over limit", 8 }, { "Cables leaving", 9 }, { "Contents (U: device)", 90 },
@@ -65,7 +65,8 @@ static net_placed *net_devices(const fp_plan *plan, size_t *n)
     if (v == NULL)
         return NULL;
     for (int i = 0; i < fp__plan_net_count(plan); i++)
-        for (int64_t d = fp__plan_net(plan, i)->servers; d < fp__plan_net_fabric(plan, i)->n_dev; d++)
+        for (int64_t d = fp__plan_net(plan, i)->servers; d < fp__plan_net_fabric(plan, i)->n_dev;
+             d++)
             if (pl->dev_rack[i][d] >= 0 && !fp__net_is_alias(fp__plan_net_fabric(plan, i), d))
                 v[k++] = (net_placed){ pl->dev_rack[i][d], pl->dev_u[i][d], i, d };
     qsort(v, k, sizeof *v, cmp_net_placed);
@@ -123,8 +124,8 @@ static void grid_add_networks(const fp_plan *plan, const net_elev *ne, const int
  * management racks after the layout's), grid[column * units + U-1] the device in that unit, -2
  * a patch panel, -1 empty, NET_CELL(k) network device k. Returns 0, or -1 out of memory (what
  * was allocated is still in the out parameters for the caller to free). */
-static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *ne, int units,
-                          int32_t **colp, size_t **racksp, size_t *nrp, int64_t **gridp)
+static int elevation_grid(fp_xlsx_book *b, const placed *pl, size_t np, const net_elev *ne,
+                          int units, int32_t **colp, size_t **racksp, size_t *nrp, int64_t **gridp)
 {
     const fp_plan *plan = b->plan;
     const fp_rspec *rs = fp__plan_rspec(plan);
@@ -169,7 +170,7 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
 }
 
 /* A network device's cell: its network role's fill (extra endpoints their own) and its name. */
-static lxw_format *net_cell(book *b, const net_placed *q, char *name, size_t n)
+static lxw_format *net_cell(fp_xlsx_book *b, const net_placed *q, char *name, size_t n)
 {
     const fp_plan *plan = b->plan;
     const fp_net_spec *ns = fp__plan_net(plan, q->net);
@@ -180,7 +181,7 @@ static lxw_format *net_cell(book *b, const net_placed *q, char *name, size_t n)
 }
 
 /* The racks' names and roles, then one row per U from the top. */
-static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size_t nr,
+static void elevation_rows(fp_xlsx_book *b, lxw_worksheet *ws, const size_t *racks, size_t nr,
                            const int64_t *grid, int units, const net_elev *ne)
 {
     const fp_plan *plan = b->plan;
@@ -225,7 +226,7 @@ static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size
 
 /* The networks' part of the legend (spec `networks`), from row r: each network's switches
  * (model and height) in its role's colour, then the extra endpoints that take rack units. */
-static void elevation_legend_networks(book *b, lxw_worksheet *ws, lxw_row_t r)
+static void elevation_legend_networks(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r)
 {
     const fp_plan *plan = b->plan;
     char text[200], servers[400];
@@ -239,7 +240,8 @@ static void elevation_legend_networks(book *b, lxw_worksheet *ws, lxw_row_t r)
                 continue;       /* one line per model */
             snprintf(text, sizeof text, "%s network (%s) switch: %s (%d U)", ns->name,
                      fp__net_role_name(ns->role), m->id, m->ru > 0 ? m->ru : 1);
-            put_s(b, ws, r++, 1, text, b->net_fill[(unsigned)ns->role <= FP_NET_OOB ? ns->role : 0]);
+            put_s(b, ws, r++, 1, text,
+                  b->net_fill[(unsigned)ns->role <= FP_NET_OOB ? ns->role : 0]);
         }
         for (int i = 0; i < ns->n_extra; i++)
             if (ns->extra[i].ru > 0 && len + 64 < sizeof servers) {
@@ -256,7 +258,7 @@ static void elevation_legend_networks(book *b, lxw_worksheet *ws, lxw_row_t r)
 }
 
 /* Legend below the racks: each role's colour and height. */
-static void elevation_legend(book *b, lxw_worksheet *ws, int units)
+static void elevation_legend(fp_xlsx_book *b, lxw_worksheet *ws, int units)
 {
     const fp_plan *plan = b->plan;
     const fp_rspec *rs = fp__plan_rspec(plan);
@@ -292,7 +294,7 @@ size_t fp__xlsx_test_elevation_racks(size_t racks)
  * drawing reads. Prints one page tall, portrait, the U column repeated on every page. Past a
  * sheet's columns the racks continue on "Rack elevation (2)", ..., each sheet with its U column
  * and legend: every rack is drawn (the first sheet once stopped at 16,382 racks, silently). */
-static void write_elevation(book *b, const placed *pl, size_t np, const net_elev *ne)
+static void write_elevation(fp_xlsx_book *b, const placed *pl, size_t np, const net_elev *ne)
 {
     const fp_rspec *rs = fp__plan_rspec(b->plan);
     int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
@@ -394,7 +396,7 @@ static size_t rack_contents(const fp_plan *plan, const fp_rack_info *ra, size_t 
 }
 
 /* One rack's line at row r; contents (len characters) in the last column. */
-static void rack_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_rack_info *ra,
+static void rack_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_rack_info *ra,
                      const char *contents)
 {
     fp_xlsx__fit_row(b, ws, r, contents, rack_cols[13].width, 400);
@@ -415,7 +417,7 @@ static void rack_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_rack_info
 }
 
 /* Every compute device with a rack, sorted by rack and from the top U down; returns the count. */
-static size_t placed_devices(const fp_plan *plan, const rack_index *ri, placed *pl)
+static size_t placed_devices(const fp_plan *plan, const fp_xlsx_rack_index *ri, placed *pl)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
     size_t np = 0;
@@ -431,14 +433,14 @@ static size_t placed_devices(const fp_plan *plan, const rack_index *ri, placed *
     return np;
 }
 
-void fp_xlsx__write_racks(book *b, const rack_index *ri)
+void fp_xlsx__write_racks(fp_xlsx_book *b, const fp_xlsx_rack_index *ri)
 {
     const fp_plan *plan = b->plan;
     const fp_fabric *fab = fp__plan_fabric(plan);
     size_t n = fp_plan_rack_count(plan), np = 0, k = 0;
     placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
     char *contents = malloc(32768);
-    sheet s;
+    fp_xlsx_sheet s;
     /* With spec `networks`: their devices in the contents of the racks that hold them, the
      * management racks they add among the plan's racks (fp_plan_rack: units, devices and power
      * are every network's). */
@@ -481,7 +483,7 @@ out:
 
 /* ---- Trays: the overhead tray over every row, its fill, over-full flagged ---- */
 
-static const column tray_cols[] = {
+static const fp_xlsx_column tray_cols[] = {
     { "Row", 9 }, { "Cables", 9 }, { "Cross-section mm2", 14 }, { "Tiers", 6 },
     { "Capacity mm2", 13 }, { "Fill", 8 }, { "Over-full", 9 },
 };
@@ -490,9 +492,9 @@ static const column tray_cols[] = {
 /* One line per row tray in scope (rows in floor order): the cables with an end in the row, their
  * cross-section, the tiers the row gets (up to layout.tray_tiers), the capacity of those tiers
  * at the fill allowed, the fill, and OVER when even the most tiers cannot take the cables. */
-void fp_xlsx__write_trays(book *b)
+void fp_xlsx__write_trays(fp_xlsx_book *b)
 {
-    sheet s;
+    fp_xlsx_sheet s;
     fp_xlsx__sheet_init(&s, b, "Trays", tray_cols, N_TRAY_COLS);
     for (size_t i = 0; i < fp_plan_tray_count(b->plan) && b->rc == FP_OK; i++) {
         fp_tray_info t;

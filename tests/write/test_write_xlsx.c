@@ -1237,13 +1237,13 @@ static void write_threads(fp_plan *p, const char *path, int jobs, int64_t max_ro
     cr_assert_not_null(log);
     pthread_mutex_init(&log->lock, NULL);
     o.jobs = jobs;
-    long threads = fp__xlsx_ports_threads();
+    long threads = fp__xlsx_two_threadss();
     fp__xlsx_sheet_hook(log_sheet, log);
     fp_status rc = fp__write_xlsx_rows(p, path, &o, max_rows, &err);
     fp__xlsx_sheet_hook(NULL, NULL);
     cr_assert_eq(rc, FP_OK, "%s: %s", what, err.msg);
-    cr_expect_eq(fp__xlsx_ports_threads(), threads + (jobs > 1), "%s: %d jobs, %ld Ports threads",
-                 what, jobs, fp__xlsx_ports_threads() - threads);
+    cr_expect_eq(fp__xlsx_two_threadss(), threads + (jobs > 1), "%s: %d jobs, %ld Ports threads",
+                 what, jobs, fp__xlsx_two_threadss() - threads);
     expect_sheet_threads(path, log, jobs > 1, what);
     pthread_mutex_destroy(&log->lock);
     free(log);
@@ -1251,7 +1251,7 @@ static void write_threads(fp_plan *p, const char *path, int jobs, int64_t max_ro
 
 /* With two threads the sheets after Segments (Ports, Racks, Rack elevation, Pull list, Trays)
  * are written on a thread of their own while Cables and Segments are written (write_xlsx.c,
- * xlsx_ports_thread.c); the workbook must be the one a single thread writes, byte for byte:
+ * xlsx_two_threads.c); the workbook must be the one a single thread writes, byte for byte:
  * the same sheets in the same order, the same format numbers (styles.xml and every cell's s=).
  * max_rows data rows per sheet make sheets continue on further sheets; each sheet named in
  * `parts` (NULL-terminated) must exist, so the plan covers what it is meant to. */
@@ -1310,7 +1310,7 @@ Test(write_xlsx, ports_thread_writes_the_same_bytes, .timeout = TEST_TIMEOUT(60)
     fp_plan_free(p);
 }
 
-/* The edges of numbering the Cables formats ahead (xlsx_ports_thread.c): a medium whose first
+/* The edges of numbering the Cables formats ahead (xlsx_two_threads.c): a medium whose first
  * cable is the last row of a Cables part - a row libxlsxwriter writes out only when the next
  * part's rows come, or at workbook_close for the sheet's last row. One and two threads must
  * still give the same bytes, with the Ports thread used. 640 GPUs: (1) the second medium's
@@ -1661,7 +1661,7 @@ Test(write_xlsx, progress_is_one_call_at_a_time_on_every_thread)
     fp_plan_free(p);
 }
 
-/* The threading rule as code (xlsx.h cell_ok, xlsx_ports_thread.c): a format the Cables sheet
+/* The threading rule as code (xlsx.h cell_ok, xlsx_two_threads.c): a format the Cables sheet
  * uses that nobody numbered ahead - here the first medium's text format (entry 1 of the table:
  * 0 is the header), left out of the numbering as a newly added format would be - must stop the
  * workbook with the check's internal error on the Cables sheet, not race with the Ports thread
@@ -1678,10 +1678,10 @@ Test(write_xlsx, a_format_not_numbered_ahead_stops_the_book, .timeout = TEST_TIM
     fp_error err = { 0 };
     o.jobs = 2;
     fp__xlsx_test_leave_out(1);
-    long threads = fp__xlsx_ports_threads();
+    long threads = fp__xlsx_two_threadss();
     fp_status rc = fp__write_xlsx_rows(p, path, &o, FP_XLSX_MAX_DATA_ROWS, &err);
     fp__xlsx_test_leave_out(-1);
-    cr_expect_eq(fp__xlsx_ports_threads(), threads + 1, "the Ports thread must have run");
+    cr_expect_eq(fp__xlsx_two_threadss(), threads + 1, "the Ports thread must have run");
     cr_assert_eq(rc, FP_EIO, "a format not numbered ahead must fail the book, got %d (%s)", rc,
                  err.msg);
     cr_expect(strstr(err.msg, "not numbered ahead") != NULL, "message: %s", err.msg);

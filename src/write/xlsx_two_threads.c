@@ -1,6 +1,7 @@
-/* fabplan — the workbook's Ports sheet and the sheets after it on a thread of its own (see
- * xlsx.h): what they share with the Cables sheet is settled first, so both threads write the
- * same bytes one thread would. */
+/* fabplan — the workbook written on two threads: the Ports sheet and the sheets after it on a
+ * thread of their own while the workbook's thread writes Cables and Segments (see xlsx.h).
+ * What they share is settled first (sheets made ahead, formats numbered ahead: ahead_table),
+ * so both threads write the same bytes one thread would. */
 #include <pthread.h>
 #include "xlsx.h"
 
@@ -29,8 +30,8 @@
  *   thread, as they would: the file is the same byte for byte.
  * The other thread's errors and counts go into its own copy of the book, merged after the join
  * (a Cables or Segments error comes first, as it would on one thread). */
-struct ports_job {
-    book b;
+struct fp_xlsx_ports_job {
+    fp_xlsx_book b;
     fp_error err;
     pthread_t tid;
     pthread_mutex_t sheets;     /* b->sheet_lock of both threads */
@@ -42,14 +43,14 @@ struct ports_job {
 
 static long ports_threads;
 
-long fp__xlsx_ports_threads(void)
+long fp__xlsx_two_threadss(void)
 {
     return __atomic_load_n(&ports_threads, __ATOMIC_RELAXED);
 }
 
 static void *ports_main(void *arg)
 {
-    ports_job *j = arg;
+    fp_xlsx_ports_job *j = arg;
     if (j->b.rc == FP_OK)
         fp_xlsx__write_ports(&j->b);
     fp_xlsx__write_tail(&j->b);
@@ -57,12 +58,12 @@ static void *ports_main(void *arg)
 }
 
 /* Sheets of `rows` data rows, at least one. */
-static int parts_of(const book *b, int64_t rows)
+static int parts_of(const fp_xlsx_book *b, int64_t rows)
 {
     return rows <= 0 ? 1 : (int)((rows + b->max_rows - 1) / b->max_rows);
 }
 
-static void add_parts(book *b, const char *base, int parts)
+static void add_parts(fp_xlsx_book *b, const char *base, int parts)
 {
     char name[32];
     for (int k = 1; k <= parts; k++) {
@@ -84,7 +85,7 @@ static int number_own(lxw_format *f)
  * cable, the text, integer and length formats, the sign-off box after the first medium's).
  * A new format on those sheets goes here, else the cell check (cell_ok in xlsx.h) refuses it.
  * Returns the number of entries (at most 2 + FP_MEDIUM_COUNT * 3). */
-static int ahead_table(book *b, const cables_scan *cs, lxw_format **t)
+static int ahead_table(fp_xlsx_book *b, const fp_xlsx_cables_scan *cs, lxw_format **t)
 {
     int n = 0;
     t[n++] = b->header;
@@ -106,7 +107,7 @@ void fp__xlsx_test_leave_out(int entry)
 }
 
 /* The table into b->ahead, numbered in its order; 1 when each entry has a number of its own. */
-static int number_cables_formats(book *b, const cables_scan *cs)
+static int number_cables_formats(fp_xlsx_book *b, const fp_xlsx_cables_scan *cs)
 {
     lxw_format *t[2 + FP_MEDIUM_COUNT * 3];
     int n = ahead_table(b, cs, t), own = 1;
@@ -120,7 +121,7 @@ static int number_cables_formats(book *b, const cables_scan *cs)
     return own;
 }
 
-int fp_xlsx__cell_format_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+int fp_xlsx__cell_format_ok(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
                             const lxw_format *f)
 {
     if (f == NULL)
@@ -134,13 +135,13 @@ int fp_xlsx__cell_format_ok(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c
         b->rc = fp__error_set(b->err, FP_EIO, b->path,
                               "internal error: sheet '%s' cell row %u column %u uses a format not "
                               "numbered ahead while the Ports thread runs (add it to ahead_table "
-                              "in xlsx_ports_thread.c)",
+                              "in xlsx_two_threads.c)",
                               ws->name ? ws->name : "?", (unsigned)r + 1, (unsigned)c + 1);
     return 0;
 }
 
 /* The Ports thread's book: a copy of b with its own errors, progress and sheets after Segments. */
-static void job_init(ports_job *j, book *b)
+static void job_init(fp_xlsx_ports_job *j, fp_xlsx_book *b)
 {
     j->caller = b->o;
     fp__progress_lock_init(&j->progress, b->o, &j->o);
@@ -156,10 +157,11 @@ static void job_init(ports_job *j, book *b)
 
 /* Start the Ports thread (NULL: write Ports and the sheets after it on this thread, after
  * Segments, as without one). */
-ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sheets)
+fp_xlsx_ports_job *fp_xlsx__ports_thread_start(fp_xlsx_book *b, const fp_xlsx_cables_scan *cs,
+                                               int *n_sheets)
 {
     *n_sheets = 0;
-    ports_job *j = calloc(1, sizeof *j);
+    fp_xlsx_ports_job *j = calloc(1, sizeof *j);
     if (j == NULL)
         return NULL;
     if (!number_cables_formats(b, cs)) {
@@ -190,7 +192,7 @@ ports_job *fp_xlsx__ports_thread_start(book *b, const cables_scan *cs, int *n_sh
 }
 
 /* Join the Ports thread and take its errors and counts; check every sheet made ahead was used. */
-void fp_xlsx__ports_thread_join(book *b, ports_job *j, int n_sheets)
+void fp_xlsx__ports_thread_join(fp_xlsx_book *b, fp_xlsx_ports_job *j, int n_sheets)
 {
     pthread_join(j->tid, NULL);
     b->formats_frozen = 0;
