@@ -355,7 +355,7 @@ static fp_status book_create(fp_xlsx_book *b, const char *path, char *tmpdir, si
 void fp_xlsx__write_tail(fp_xlsx_book *b)
 {
     if (b->rc == FP_OK)
-        fp_xlsx__write_racks(b, b->rack_idx);
+        fp_xlsx__write_racks(b);
     if (b->rc == FP_OK && b->tail_apart)
         fp_xlsx__gather_pulls(b);
     if (b->rc == FP_OK)

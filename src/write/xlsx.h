@@ -305,7 +305,7 @@ int fp_xlsx__cables_scan(fp_xlsx_book *b, fp_xlsx_cables_scan *out);
  * Cables and Segments sheets may then use only the formats numbered ahead there, and no sheet
  * may add a sheet before its own (test write_xlsx/ports_thread_writes_the_same_bytes). */
 void fp_xlsx__write_ports(fp_xlsx_book *b);
-void fp_xlsx__write_racks(fp_xlsx_book *b, const fp_xlsx_rack_index *ri);  /* xlsx_racks.c */
+void fp_xlsx__write_racks(fp_xlsx_book *b);         /* xlsx_racks.c */
 void fp_xlsx__write_pull_list(fp_xlsx_book *b);     /* xlsx_cables.c */
 /* The whole plan's cables for the Pull list into b->pulls, apart from the Cables sheet (with
  * b->tail_apart, on the Ports thread); -1 with b->rc set on failure. xlsx_cables.c */
