@@ -207,6 +207,28 @@ FP_EXPORT void fp_write_cleanup_signal(void);
  *  f and text must not be NULL (the call does nothing then); write errors show in ferror(f). */
 FP_EXPORT void fp_csv_field(FILE *f, const char *text);
 
+/** A column of a printed work list (fp_worklist_write_xlsx). */
+typedef struct fp_worklist_column {
+    const char *title;
+    double width;   /**< in characters of the sheet's font */
+    int number;     /**< 1: the cells hold whole numbers (hall, row, rack, U), written as numbers */
+    int wrap;       /**< 1: long text wraps in the column and its row grows to fit */
+} fp_worklist_column;
+
+/** Write a work list for a crew to print and tick off, such as the cables to relabel after a
+ *  growth phase (fabplan diff's relabel.xlsx): one sheet named `sheet` with a header row of the
+ *  n_cols columns' titles and a last column "Done" (an empty box per row), then n_rows rows in
+ *  the order given (the caller sorts them, by place for a walk through the hall), row r's cell
+ *  c being cells[r * n_cols + c] ("" or NULL: empty). It prints as plan.xlsx does: landscape
+ *  A4, one page wide, the header row on every page, `title` and the sheet named in the page
+ *  header, "page X of Y" below; the header row has a filter. The same rows give the same bytes
+ *  (a fixed creation date). The file is written in the folder of path (its temporary files
+ *  too). cols and cells are read only. Errors: FP_EINVAL (path, sheet or cols NULL, n_cols 0,
+ *  or cells NULL with rows), FP_EIO (cannot write path), FP_ENOMEM. */
+FP_EXPORT fp_status fp_worklist_write_xlsx(const char *path, const char *title, const char *sheet,
+                                           const fp_worklist_column *cols, size_t n_cols,
+                                           const char *const *cells, size_t n_rows, fp_error *err);
+
 /*  Threads: fp_plan_write may run from several threads at once, on one plan or several, into
  *  different folders (into one folder the lock makes all but one fail). Diagrams go through
  *  Graphviz, whose error handler, plugin tables and layout state are process-wide (fabplan keeps

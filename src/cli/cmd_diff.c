@@ -4,8 +4,9 @@
  * and the same medium, part and stock length is unchanged; another far end is "re-terminated";
  * the same ends with another medium, part, stock length or transceiver is "changed". A ends
  * only in NEW are "added", only in OLD "removed"; a kept cable whose labels differ is to be
- * relabelled ("relabel" when nothing else changed). Writes changes.csv (one row per change) and
- * changes-summary.json; prints the summary. */
+ * relabelled ("relabel" when nothing else changed). Writes changes.csv (one row per change),
+ * relabel.xlsx (the ends to relabel, by place, to print) and changes-summary.json; prints the
+ * summary. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -333,7 +334,8 @@ static void diff_usage(FILE *f)
     fputs("usage: fabplan diff OLD_DIR NEW_DIR [-o DIR]\n\n"
           "Compare the cables.csv of two plans (an installed phase and the next) and write\n"
           "DIR/changes.csv (every cable added, removed, re-terminated or changed, with both ends\n"
-          "and labels) and DIR/changes-summary.json (devices added, cables added / removed /\n"
+          "and labels), DIR/relabel.xlsx (every cable end whose label changes, old and new label,\n"
+          "by hall, row, rack and U, with a Done box: to print) and DIR/changes-summary.json (devices added, cables added / removed /\n"
           "re-terminated / changed, cost of the step from each plan.json). Cables are matched by\n"
           "their A end (device and port), so renumbered cable ids are not changes; every kept\n"
           "cable whose labels change (another id, far end or place) is listed to relabel.\n\n"
@@ -517,6 +519,95 @@ static int publish_summary(fp_publish *pub, const char *js, const char *out, fp_
     return EXIT_OK;
 }
 
+/* One cable end to relabel: NEW's cable r (OLD's q), end 0 = A, 1 = Z. */
+typedef struct relabel_end {
+    int64_t q, r;
+    int z;
+} relabel_end;
+
+static const cable_table *sort_o, *sort_n;      /* for cmp_relabel (qsort has no argument) */
+
+/* An end's place and name in NEW: hall, row, rack, U, device, port. */
+static const char *end_field(const relabel_end *e, int k)
+{
+    static const int a[] = { C_AHALL, C_AROW, C_ARACK, C_AU, C_ADEV, C_APORT };
+    static const int z[] = { C_ZHALL, C_ZROW, C_ZRACK, C_ZU, C_ZDEV, C_ZPORT };
+    return F(sort_n, e->r, e->z ? z[k] : a[k]);
+}
+
+/* By the end's place (hall, row, rack, U: the walk through the hall), then device and port. */
+static int cmp_relabel(const void *x, const void *y)
+{
+    const relabel_end *a = x, *b = y;
+    for (int k = 0; k < 4; k++) {
+        long u = atol(end_field(a, k)), w = atol(end_field(b, k));
+        if (u != w)
+            return u < w ? -1 : 1;
+    }
+    for (int k = 4; k < 6; k++) {
+        int d = strcmp(end_field(a, k), end_field(b, k));
+        if (d != 0)
+            return d;
+    }
+    return (a->r > b->r) - (a->r < b->r);
+}
+
+/* DIR/relabel.xlsx: every end of a kept cable (same A end in both plans) whose label changes,
+ * by its place in NEW, with the label it has and the one it gets and a Done box. Errors
+ * through err. */
+static fp_status write_relabel(fp_publish *pub, const char *const dirs[2], const cable_table *o,
+                         const cable_table *n, fp_error *err)
+{
+    static const fp_worklist_column cols[] = {
+        { "Hall", 5, 1, 0 }, { "Row", 5, 1, 0 }, { "Rack", 5, 1, 0 }, { "U", 5, 1, 0 },
+        { "Device", 16, 0, 0 }, { "Port", 9, 0, 0 }, { "Old cable ID", 10, 0, 0 },
+        { "Cable ID", 10, 0, 0 }, { "Old label", 40, 0, 1 }, { "New label", 40, 0, 1 },
+    };
+    enum { N = sizeof cols / sizeof cols[0] };
+    relabel_end *v = malloc(sizeof *v * (size_t)(2 * n->rows + 1));
+    const char **cells = NULL;
+    size_t k = 0;
+    if (v == NULL)
+        goto oom;
+    for (int64_t r = 0; r < n->rows; r++) {
+        int64_t q = table_find(o, F(n, r, C_ADEV), F(n, r, C_APORT));
+        if (q < 0)
+            continue;
+        for (int z = 0; z < 2; z++)
+            if (strcmp(F(o, q, z ? C_LABZ : C_LABA), F(n, r, z ? C_LABZ : C_LABA)) != 0)
+                v[k++] = (relabel_end){ q, r, z };
+    }
+    sort_o = o;
+    sort_n = n;
+    qsort(v, k, sizeof *v, cmp_relabel);
+    if ((cells = malloc(sizeof *cells * (k * N + 1))) == NULL)
+        goto oom;
+    for (size_t i = 0; i < k; i++) {
+        const char **c = cells + i * N;
+        for (int f = 0; f < 6; f++)
+            c[f] = end_field(&v[i], f);
+        c[6] = F(o, v[i].q, C_ID);
+        c[7] = F(n, v[i].r, C_ID);
+        c[8] = F(o, v[i].q, v[i].z ? C_LABZ : C_LABA);
+        c[9] = F(n, v[i].r, v[i].z ? C_LABZ : C_LABA);
+    }
+    char path[4096], title[300];
+    const char *from = strrchr(dirs[0], '/'), *to = strrchr(dirs[1], '/');
+    snprintf(title, sizeof title, "relabel: %.100s -> %.100s", from && from[1] ? from + 1 : dirs[0],
+             to && to[1] ? to + 1 : dirs[1]);
+    fp_status st = fp_publish_path(pub, "relabel.xlsx", path, sizeof path, err);
+    if (st == FP_OK)
+        st = fp_worklist_write_xlsx(path, title, "Relabel", cols, N, cells, k, err);
+    free(v);
+    free(cells);
+    return st;
+oom:
+    free(v);
+    cli_io_error(err, "out of memory writing relabel.xlsx");
+    err->code = FP_ENOMEM;
+    return FP_ENOMEM;
+}
+
 static void print_diff(const char *const dirs[2], const cable_table *o, const cable_table *n,
                        const diff_counts *c, int ok, double cost_o, double cost_n,
                        const char *out)
@@ -527,13 +618,14 @@ static void print_diff(const char *const dirs[2], const cable_table *o, const ca
            (long long)c->same, (long long)c->renumbered);
     printf("  devices: %lld added, %lld removed; %lld kept cables whose A end sits elsewhere\n",
            (long long)c->dev_added, (long long)c->dev_removed, (long long)c->moved);
-    printf("  relabel: %lld kept cables (new labels in %s/changes.csv)\n", (long long)c->relabel, out);
+    printf("  relabel: %lld kept cables (new labels in %s/changes.csv, a printed list in "
+           "%s/relabel.xlsx)\n", (long long)c->relabel, out, out);
     if (ok)
         printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
                cost_o, cost_n);
     else
         printf("  cost of the step: unknown (no plan.json beside both cables.csv)\n");
-    printf("  wrote %s/changes.csv, %s/changes-summary.json\n", out, out);
+    printf("  wrote %s/changes.csv, %s/relabel.xlsx, %s/changes-summary.json\n", out, out, out);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -575,6 +667,12 @@ int cmd_diff(int argc, char **argv)
     int bad = ferror(f);
     if ((fclose(f) != 0) | bad) {
         cli_io_error(&err, "cannot write %s/changes.csv: %s", out, strerror(errno ? errno : EIO));
+        fp_publish_abort(pub);
+        table_free(&o);
+        table_free(&n);
+        return cli_report("writing outputs", &err);
+    }
+    if (write_relabel(pub, dirs, &o, &n, &err) != FP_OK) {
         fp_publish_abort(pub);
         table_free(&o);
         table_free(&n);

@@ -243,6 +243,12 @@ static inline const char *plan_name(const fp_plan *plan)
 
 /* ---- write_xlsx.c: sheets and racks ---- */
 
+/* A new workbook at path in constant memory (zip64), its temporary files in path's folder
+ * (tmpdir, n bytes, kept by the caller until the workbook is closed: /tmp may be a small tmpfs,
+ * about 0.7 kB per row); path is created first so a folder that cannot take it fails quietly
+ * with FP_EIO (libxlsxwriter would print). */
+fp_status fp_xlsx__workbook_new(lxw_workbook **wb, const char *path, char *tmpdir, size_t n,
+                                fp_error *err);
 lxw_worksheet *fp_xlsx__add_sheet(fp_xlsx_book *b, const char *name);
 /* Paper, margins, header (plan and sheet), footer (page X of Y), one page wide. */
 void fp_xlsx__page_setup(fp_xlsx_book *b, lxw_worksheet *ws, int landscape);

@@ -330,6 +330,14 @@ Test(null_policy, write_h)
     fp_publish_abort(NULL);
     fp_csv_field(NULL, "x");
     fp_csv_field(stdout, NULL);
+    static const fp_worklist_column wc[] = { { "A", 5, 0, 0 } };
+    const char *cell[] = { "x" };
+    EINVAL_(fp_worklist_write_xlsx(NULL, "t", "S", wc, 1, cell, 1, NULL));
+    EINVAL_(fp_worklist_write_xlsx("never.xlsx", "t", NULL, wc, 1, cell, 1, NULL));
+    EINVAL_(fp_worklist_write_xlsx("never.xlsx", "t", "S", NULL, 1, cell, 1, NULL));
+    EINVAL_(fp_worklist_write_xlsx("never.xlsx", "t", "S", wc, 0, cell, 1, NULL));
+    EINVAL_(fp_worklist_write_xlsx("never.xlsx", "t", "S", wc, 1, NULL, 1, NULL));
+    cr_expect_neq(access("never.xlsx", F_OK), 0, "a refused work list wrote its file");
 }
 
 Test(null_policy, read_h)

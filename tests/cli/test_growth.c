@@ -516,3 +516,105 @@ Test(growth, sweep_jump_and_flat, .timeout = TEST_TIMEOUT(120))
                  "%s", out);
     cr_expect_neq(access("fabplan-sweep-never/sweep.csv", F_OK), 0);
 }
+
+/* diff's relabel.xlsx (issue 27): one row per end of a kept cable whose label changes, the
+ * label it has and the one it gets, sorted by the end's place for a walk through the hall, a
+ * Done box to tick. 512 -> 1,024 GPUs (default rail-optimized: the second half's leaves take
+ * spine ports, so kept leaf-spine cables are re-terminated and renumbered). Expected: from the
+ * two cables.csv, every cable whose A end is in both, each of its two labels that differs. A
+ * plan against itself relabels nothing: the sheet is its header row alone. */
+static int cmp_pstr(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+Test(growth, relabel_sheet_lists_every_end_whose_label_changes, .timeout = TEST_TIMEOUT(120))
+{
+    char out[8192], cmd[1024], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "relabel");
+    snprintf(cmd, sizeof cmd,
+             BIN " plan --gpus 512 --formats json,cables -q -o %s/a && "
+             BIN " plan --gpus 1024 --formats json,cables -q -o %s/b && "
+             BIN " diff %s/a %s/b -o %s/ab && " BIN " diff %s/a %s/a -o %s/aa",
+             dir, dir, dir, dir, dir, dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/a/cables.csv", dir);
+    cable_rows o = cable_rows_load(path);
+    snprintf(path, sizeof path, "%s/b/cables.csv", dir);
+    cable_rows n = cable_rows_load(path);
+    aend_row *ox = aend_index(&o);
+    /* "old id|new id|old label|new label" per end that changes */
+    char **want = calloc((size_t)(2 * n.n + 1), sizeof *want);
+    long n_want = 0;
+    for (long i = 0; i < n.n; i++) {
+        long q = row_of_aend(ox, o.n, n.aend[i]);
+        if (q < 0)
+            continue;
+        for (int z = 0; z < 2; z++) {
+            const char *lo = z ? o.lab_z[q] : o.lab_a[q], *ln = z ? n.lab_z[i] : n.lab_a[i];
+            if (strcmp(lo, ln) == 0)
+                continue;
+            size_t len = strlen(lo) + strlen(ln) + 40;
+            want[n_want] = malloc(len);
+            snprintf(want[n_want++], len, "%s|%s|%s|%s", o.id[q], n.id[i], lo, ln);
+        }
+    }
+    cr_assert_gt(n_want, 0, "the step relabels nothing: the test cannot fail");
+    qsort(want, (size_t)n_want, sizeof *want, cmp_pstr);
+
+    snprintf(path, sizeof path, "%s/ab/relabel.xlsx", dir);
+    char names[4][32];
+    cr_assert_eq(xl_sheet_names(path, names, 4), 1);
+    cr_expect_str_eq(names[0], "Relabel");
+    char *xml = xl_sheet(path, 1);
+    const char *pos = xml;
+    static xl_row row;
+    static const char *const head[] = { "Hall", "Row", "Rack", "U", "Device", "Port",
+                                        "Old cable ID", "Cable ID", "Old label", "New label",
+                                        "Done" };
+    cr_assert(xl_next_row(&pos, &row));
+    for (int c = 0; c < 11; c++)
+        cr_expect_str_eq(row.v[c], head[c], "header column %d", c + 1);
+    char **got = calloc((size_t)(n_want + 1), sizeof *got);
+    long n_got = 0, prev[4] = { 0, 0, 0, 0 };
+    while (xl_next_row(&pos, &row)) {
+        cr_assert_lt(n_got, n_want, "more rows than ends to relabel");
+        long at[4];
+        for (int k = 0; k < 4; k++)
+            at[k] = atol(row.v[k]);
+        int order = 0;
+        for (int k = 0; k < 4 && order == 0; k++)
+            order = (at[k] > prev[k]) - (at[k] < prev[k]);
+        cr_expect_geq(order, 0, "row %ld: H%ld R%ld K%ld U%ld before the row above", row.r,
+                      at[0], at[1], at[2], at[3]);
+        memcpy(prev, at, sizeof prev);
+        /* the end's place is the one the new label names first: "<id> H1-R01-K05-U35 ..." */
+        char place[64];
+        snprintf(place, sizeof place, "%s H%ld-R%02ld-K%02ld-U%02ld ", row.v[7], at[0], at[1],
+                 at[2], at[3]);
+        cr_expect(strncmp(row.v[9], place, strlen(place)) == 0, "row %ld: %s is not at %s",
+                  row.r, row.v[9], place);
+        cr_expect_neq(row.style[10], 0, "row %ld: no Done box", row.r);
+        size_t len = strlen(row.v[8]) + strlen(row.v[9]) + 40;
+        got[n_got] = malloc(len);
+        snprintf(got[n_got++], len, "%s|%s|%s|%s", row.v[6], row.v[7], row.v[8], row.v[9]);
+    }
+    cr_expect_eq(n_got, n_want);
+    qsort(got, (size_t)n_got, sizeof *got, cmp_pstr);
+    for (long i = 0; i < n_got && i < n_want; i++)
+        cr_expect_str_eq(got[i], want[i]);
+    free(xml);
+    snprintf(path, sizeof path, "%s/aa/relabel.xlsx", dir);
+    xml = xl_sheet(path, 1);
+    cr_expect_eq(xl_count_rows(xml), 1, "a plan against itself has ends to relabel");
+    free(xml);
+    for (long i = 0; i < n_want; i++)
+        free(want[i]);
+    for (long i = 0; i < n_got; i++)
+        free(got[i]);
+    free(want);
+    free(got);
+    free(ox);
+    cable_rows_free(&o);
+    cable_rows_free(&n);
+}
