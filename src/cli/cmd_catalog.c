@@ -156,21 +156,75 @@ int cmd_catalog(int argc, char **argv)
     return rc;
 }
 
+/* text after `indent` columns (already printed), wrapped at spaces to lines of at most `width`
+ * columns, each continuation line indented as much; a word longer than a line stands alone. */
+static void print_wrapped(const char *text, int indent, int width)
+{
+    int at = indent;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        int n = (int)strcspn(p, " ");
+        if (n == 0)
+            break;
+        if (at > indent && at + 1 + n > width) {
+            printf("\n%*s", indent, "");
+            at = indent;
+        } else if (at > indent) {
+            putchar(' ');
+            at++;
+        }
+        printf("%.*s", n, p);
+        at += n;
+        p += n;
+    }
+    putchar('\n');
+}
+
+/* `fabplan presets NAME`: the preset's spec as JSON, to start a spec of one's own from. */
+static int preset_show(const char *name)
+{
+    fp_spec *spec = NULL;
+    fp_error err = { 0 };
+    char *json = NULL;
+    if (fp_spec_preset(&spec, name, &err) != FP_OK || fp_spec_to_json(spec, &json, &err) != FP_OK) {
+        fp_spec_free(spec);
+        return cli_report("presets", &err);
+    }
+    printf("%s\n", json);
+    fp_free(json);
+    fp_spec_free(spec);
+    return EXIT_OK;
+}
+
 int cmd_presets(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        printf("usage: fabplan presets\nList the built-in specs (use one with --preset NAME).\n");
+        printf("usage: fabplan presets [NAME]\nList the built-in specs (use one with --preset "
+               "NAME); with NAME, print that preset's spec as JSON.\n");
         return EXIT_OK;
     }
-    if (argc > 1) {
-        fprintf(stderr, "fabplan presets: takes no arguments, found \"%s\" (usage: fabplan presets)\n",
-                argv[1]);
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        fprintf(stderr, "fabplan presets: takes one preset name at most, found \"%s\" (usage: "
+                "fabplan presets [NAME])\n", argv[argc > 2 ? 2 : 1]);
         return EXIT_USAGE;
     }
+    if (argc == 2)
+        return preset_show(argv[1]);
+    /* names in a column as wide as the longest, descriptions wrapped at words to 100 columns */
+    int w = 0;
     for (size_t i = 0; i < fp_spec_preset_count(); i++) {
-        char name[64], desc[256];
-        if (fp_spec_preset_info(i, name, sizeof name, desc, sizeof desc, NULL) == FP_OK)
-            printf("%-18s %s\n", name, desc);
+        char name[64];
+        if (fp_spec_preset_info(i, name, sizeof name, NULL, 0, NULL) == FP_OK &&
+            (int)strlen(name) > w)
+            w = (int)strlen(name);
+    }
+    for (size_t i = 0; i < fp_spec_preset_count(); i++) {
+        char name[64], desc[4096];
+        if (fp_spec_preset_info(i, name, sizeof name, desc, sizeof desc, NULL) != FP_OK)
+            continue;
+        printf("%-*s  ", w, name);
+        print_wrapped(desc, w + 2, 100);
     }
     return EXIT_OK;
 }

@@ -620,9 +620,12 @@ static void print_diff(const char *const dirs[2], const cable_table *o, const ca
            (long long)c->dev_added, (long long)c->dev_removed, (long long)c->moved);
     printf("  relabel: %lld kept cables (new labels in %s/changes.csv, a printed list in "
            "%s/relabel.xlsx)\n", (long long)c->relabel, out, out);
-    if (ok)
-        printf("  cost of the step: $%.0f (plan.json totals: $%.0f -> $%.0f)\n", cost_n - cost_o,
-               cost_o, cost_n);
+    if (ok) {
+        char step[40], from[40], to[40];
+        printf("  cost of the step: $%s (plan.json totals: $%s -> $%s)\n",
+               cli_grouped(step, sizeof step, cost_n - cost_o),
+               cli_grouped(from, sizeof from, cost_o), cli_grouped(to, sizeof to, cost_n));
+    }
     else
         printf("  cost of the step: unknown (no plan.json beside both cables.csv)\n");
     printf("  wrote %s/changes.csv, %s/relabel.xlsx, %s/changes-summary.json\n", out, out, out);

@@ -197,7 +197,9 @@ Test(cli, bad_values_leave_no_output)
     cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "none of the") != NULL && strstr(out, "/cluster/gpus") != NULL, "%s", out);
     cr_expect(dir_empty(dir), "outputs left in %s", dir);
-    cr_expect_eq(run(BIN " presets extra", out, sizeof out), 2, "%s", out);
+    cr_expect_eq(run(BIN " presets default extra", out, sizeof out), 2, "%s", out);
+    cr_expect_eq(run(BIN " presets extra", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "unknown preset \"extra\"") != NULL, "%s", out);
     char many[2048] = BIN " validate";
     for (int i = 0; i < 33; i++)
         strcat(many, " --set /layout/halls=1");
@@ -559,3 +561,55 @@ Test(cli, compare_names_specs_by_name)
     cr_expect(strstr(out, "/specs/") == NULL, "%s", out);
 }
 
+
+/* Issue 27: `presets` cut descriptions mid-word at 255 bytes ("storage ", "Connec"). Each line
+ * is now at most 100 columns, names in a column as wide as the longest; the words of a
+ * preset's lines, joined, are its whole description as fp_spec_preset_info gives it (here with
+ * a buffer larger than any description). `presets NAME` prints the preset's spec: the JSON
+ * fp_spec_to_json gives for fp_spec_preset. */
+Test(cli, presets_wrap_whole_words_and_show_one)
+{
+    static char out[65536];
+    cr_assert_eq(run(BIN " presets", out, sizeof out), 0, "%s", out);
+    size_t w = 0;
+    for (size_t i = 0; i < fp_spec_preset_count(); i++) {
+        char name[64];
+        cr_assert_eq(fp_spec_preset_info(i, name, sizeof name, NULL, 0, NULL), FP_OK);
+        w = strlen(name) > w ? strlen(name) : w;
+    }
+    char *line = out;
+    for (size_t i = 0; i < fp_spec_preset_count(); i++) {
+        char name[64], desc[8192], got[8192] = "";
+        cr_assert_eq(fp_spec_preset_info(i, name, sizeof name, desc, sizeof desc, NULL), FP_OK);
+        cr_assert(strlen(desc) < sizeof desc - 1, "preset %s: description longer than the test's buffer", name);
+        cr_assert_eq(strncmp(line, name, strlen(name)), 0, "line \"%.40s\" is not preset %s", line, name);
+        /* the first line, then the continuation lines (indented by w + 2 spaces) */
+        int first = 1;
+        while (*line && (first || strncmp(line, "                                        ", w + 2) == 0)) {
+            char *nl = strchr(line, '\n');
+            cr_assert_not_null(nl);
+            cr_expect_leq(nl - line, 100, "a line of %ld columns: %.*s", (long)(nl - line),
+                          (int)(nl - line), line);
+            const char *text = line + w + 2;
+            if (!first || strlen(name) <= w)
+                strncat(got, " ", sizeof got - strlen(got) - 1);
+            strncat(got, text, (size_t)(nl - text) < sizeof got - strlen(got) - 1
+                                   ? (size_t)(nl - text) : sizeof got - strlen(got) - 1);
+            line = nl + 1;
+            first = 0;
+        }
+        cr_expect_str_eq(got + 1, desc, "preset %s", name);
+    }
+    cr_expect_eq(*line, '\0', "lines after the last preset: %s", line);
+
+    fp_spec *spec = NULL;
+    char *json = NULL;
+    cr_assert_eq(fp_spec_preset(&spec, "dgx-h100-4su", NULL), FP_OK);
+    cr_assert_eq(fp_spec_to_json(spec, &json, NULL), FP_OK);
+    cr_assert_eq(run(BIN " presets dgx-h100-4su 2>/dev/null", out, sizeof out), 0, "%s", out);
+    size_t n = strlen(json);
+    cr_expect(strncmp(out, json, n) == 0 && out[n] == '\n' && out[n + 1] == '\0',
+              "presets dgx-h100-4su printed:\n%.300s", out);
+    fp_free(json);
+    fp_spec_free(spec);
+}

@@ -538,6 +538,23 @@ Test(growth, relabel_sheet_lists_every_end_whose_label_changes, .timeout = TEST_
              BIN " diff %s/a %s/b -o %s/ab && " BIN " diff %s/a %s/a -o %s/aa",
              dir, dir, dir, dir, dir, dir, dir, dir);
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    /* the summary's money has thousands separators (issue 27 point 9), from the two plan.json */
+    double ca = 0, cb = 0;
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s/plan.json", dir, k ? "b" : "a");
+        cJSON *pj = load_json(path);
+        *(k ? &cb : &ca) = json_num(pj, "totals", "cost");
+        cJSON_Delete(pj);
+    }
+    char want_cost[160];
+    long s = lrint(cb - ca), a0 = lrint(ca), b0 = lrint(cb);  /* as printf %.0f rounds */
+    cr_assert(s >= 1000000 && s < 1000000000 && a0 >= 1000000 && b0 < 1000000000,
+              "costs out of the range this check formats");
+    snprintf(want_cost, sizeof want_cost,
+             "cost of the step: $%ld,%03ld,%03ld (plan.json totals: $%ld,%03ld,%03ld -> "
+             "$%ld,%03ld,%03ld)", s / 1000000, s / 1000 % 1000, s % 1000, a0 / 1000000,
+             a0 / 1000 % 1000, a0 % 1000, b0 / 1000000, b0 / 1000 % 1000, b0 % 1000);
+    cr_expect(strstr(out, want_cost) != NULL, "want \"%s\" in:\n%s", want_cost, out);
     snprintf(path, sizeof path, "%s/a/cables.csv", dir);
     cable_rows o = cable_rows_load(path);
     snprintf(path, sizeof path, "%s/b/cables.csv", dir);
