@@ -81,7 +81,10 @@ static void bom_line(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_b
     char f[64];
     put_s(b, ws, r, BC_CAT, l->category, NULL);
     put_s(b, ws, r, BC_PART, l->part, NULL);
-    put_s(b, ws, r, BC_DESC, l->description, b->indent);
+    /* wrapped, its row as tall as the lines: a spare's "spare: " pushed the cable length
+     * ("..., 5 m") past the column's edge, cut off on paper */
+    put_s(b, ws, r, BC_DESC, l->description, b->wrap);
+    fp_xlsx__fit_row(b, ws, r, l->description, (int)bom_cols[BC_DESC].width, 4);
     if (l->length_m > 0)
         put_n(b, ws, r, BC_LEN, l->length_m, b->len);
     put_s(b, ws, r, BC_SPARE, l->spare ? "yes" : "", b->center);

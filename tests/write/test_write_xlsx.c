@@ -431,6 +431,51 @@ Test(write_xlsx, cables_sheet_has_one_row_per_cable)
     fp_plan_free(p);
 }
 
+/* Issue 27 point 9: printed BOM descriptions lost the cable length - "spare: OM4 MPO-12/APC
+ * patch cord (8-fibre), multimode, 5 m" ran past its 48-character column and the ", 5 m" was
+ * cut (the next cell is not empty): the 1,024-GPU book printed through LibreOffice (Carlito)
+ * showed 55 characters of it. Every description cell now wraps (its style has wrapText) and
+ * one of 56 characters or more gets a row of at least two 15-point lines. The plan has such
+ * lines: every spare cable line is "spare: " + the description of the line above. */
+Test(write_xlsx, bom_descriptions_wrap_whole)
+{
+    fp_plan *p = plan_from(SPEC_768);
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "BOM");
+    char *styles = xl_member(path, "xl/styles.xml");
+    static xl_row row;
+    const char *pos = xml;
+    long long_ones = 0, lines = 0;
+    while (xl_next_row(&pos, &row)) {
+        if (row.r == 1 || row.v[2][0] == '\0' || strncmp(row.v[0], "Subtotal", 8) == 0 ||
+            strncmp(row.v[0], "Total", 5) == 0)
+            continue;
+        lines++;
+        /* the cell's <xf> in cellXfs: its alignment wraps */
+        const char *x = strstr(styles, "<cellXfs");
+        for (int k = 0; k <= row.style[2] && x; k++)
+            x = strstr(x + 1, "<xf ");
+        cr_assert_not_null(x);
+        const char *end = strstr(x, "</xf>"), *next = strstr(x + 1, "<xf ");
+        const char *w = strstr(x, "wrapText=\"1\"");
+        cr_expect(w != NULL && w < end && (next == NULL || w < next),
+                  "BOM row %ld: description \"%s\" does not wrap", row.r, row.v[2]);
+        if (strlen(row.v[2]) >= 56) {
+            long_ones++;
+            cr_expect_geq(row.ht, 30, "BOM row %ld: \"%s\" (%zu characters) in one line", row.r,
+                          row.v[2], strlen(row.v[2]));
+        }
+    }
+    cr_expect_eq(lines, (long)fp_plan_bom_count(p));
+    cr_expect_gt(long_ones, 0, "no description longer than the column: the test cannot fail");
+    free(styles);
+    free(xml);
+    fp_plan_free(p);
+}
+
 /* BOM: each line's cost is =F*G and its power =F*I (0 for spares, which sit on a shelf), each category ends in a SUBTOTAL row, and the total row sums
  * the whole column with SUBTOTAL(9, ...) (which skips the nested subtotals); its cached value is
  * the sum of quantity x unit cost recomputed here from the API. Quantity is summed per category
