@@ -575,6 +575,10 @@ Test(clos, balanced_20000_sized_to_need, .timeout = TEST_TIMEOUT(60))
     /* The note says what "even" would build: 640 spines and 512 cores (test below). */
     cr_expect(has_note(p, "spread \"even\" would build 1777 switches (+207", NULL),
               "note on the other spread missing");
+    /* The link cost note: balanced builds no switch-to-switch link beyond need, so it prices
+     * only what "even" would add (its 32 extra links, test below), never "0 links ... $0". */
+    cr_expect(has_note(p, "per link: spread \"even\" would add about $", NULL));
+    cr_expect(!has_note(p, "beyond need cost", NULL));
     fp_plan_free(p);
 }
 
@@ -600,6 +604,7 @@ Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = TEST_TIMEOU
     check_full_bisection_maxflow(p);
     cr_expect(has_note(p, "512 cores where the links need 320", NULL));
     cr_expect(has_note(p, "spread \"balanced\" would build 1570 switches (-207", NULL));
+    cr_expect(has_note(p, "the 32 switch-to-switch links beyond need cost about $", NULL));
     fp_plan_free(p);
 }
 
