@@ -101,31 +101,51 @@ static void media_bar(FILE *f, int y, const char *label, const int64_t *by, int 
     }
 }
 
-/* Links by medium per boundary: one stacked bar per boundary, shares of its links; with spec
- * `networks`, one more bar per network (all its links). */
+/* Links by medium of links [first, end) of a network (its cabling's link_medium). */
+static void media_count(const fp_net_read *v, int64_t first, int64_t end, int64_t *by)
+{
+    memset(by, 0, FP_MEDIUM_COUNT * sizeof *by);
+    for (int64_t l = first; l < end; l++)
+        if (v->cab->link_medium[l] < FP_MEDIUM_COUNT)
+            by[v->cab->link_medium[l]]++;
+}
+
+/* Links by medium per boundary: one stacked bar per boundary of every network (and one for a
+ * network's MLAG peer links, after its last boundary), shares of its links; with spec
+ * `networks` each bar is named by its network too: "storage leaf-spine". */
 static void media_chart(FILE *f, const fp_plan *plan)
 {
-    const fp_cabling *cab = fp__plan_cabling(plan);
-    const int tiers = fp__plan_fabric(plan)->tiers, nets = fp__plan_net_count(plan);
-    const int shown = fp__plan_media_shown(plan), rows = tiers + nets, h = 60 + 30 * rows;
-    char bn[48];
+    const size_t nets = fp_plan_net_count(plan);
+    const int shown = fp__plan_media_shown(plan);
+    int rows = 0;
+    for (size_t k = 0; k < nets; k++) {
+        fp_net_read v = fp__plan_net_read(plan, k);
+        rows += v.cab ? v.fab->tiers + (v.fab->n_link > v.fab->boundary_base[v.fab->tiers]) : 0;
+    }
+    const int h = 60 + 30 * rows;
+    char bn[48], label[FP_NET_NAME_MAX + 50];
+    int64_t by[FP_MEDIUM_COUNT];
     fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 560 %d\" width=\"560\" height=\"%d\" "
                "role=\"img\"><title>Media mix</title>"
                "<text x=\"0\" y=\"16\" class=\"ct\">Links by medium, per boundary%s</text>\n", h,
-            h, nets ? " and per network" : "");
-    for (int b = 0; b < tiers; b++)
-        media_bar(f, 28 + 30 * b, fp__boundary_name(b, tiers, bn, sizeof bn), cab->by_medium[b],
-                  shown);
-    for (int k = 0; k < nets; k++) {
-        int64_t by[FP_MEDIUM_COUNT] = { 0 };
-        const fp_fabric *nf = fp__plan_net_fabric(plan, k);
-        for (int64_t i = 0; i < nf->n_link; i++) {
-            int m = fp__plan_net_link_medium(plan, k, i);
-            if (m >= 0 && m < FP_MEDIUM_COUNT)
-                by[m]++;
+            h, nets > 1 ? " of each network" : "");
+    int row = 0;
+    for (size_t k = 0; k < nets; k++) {
+        fp_net_read v = fp__plan_net_read(plan, k);
+        const fp_fabric *nf = v.fab;
+        for (int b = 0; v.cab && b <= nf->tiers; b++) {
+            int64_t end = b < nf->tiers ? nf->boundary_base[b + 1] : nf->n_link;
+            if (b == nf->tiers && end == nf->boundary_base[b])
+                break;      /* no peer links */
+            if (b < nf->tiers)
+                fp__boundary_name(b, nf->tiers, bn, sizeof bn);
+            else
+                snprintf(bn, sizeof bn, "mlag-peer");
+            if (nets > 1)
+                snprintf(label, sizeof label, "%s %s", v.label, bn);
+            media_count(&v, nf->boundary_base[b], end, by);
+            media_bar(f, 28 + 30 * row++, nets > 1 ? label : bn, by, shown);
         }
-        snprintf(bn, sizeof bn, "%s network", fp__plan_net(plan, k)->name);
-        media_bar(f, 28 + 30 * (tiers + k), bn, by, shown);
     }
     /* the legend: 80 px a medium, 70 when twisted pair makes six (within the 560 px) */
     const int ly = 36 + 30 * rows, step = shown > FP_MEDIUM_TP ? 70 : 80;

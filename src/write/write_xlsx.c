@@ -345,7 +345,7 @@ static fp_status book_create(book *b, const char *path, char *tmpdir, size_t n, 
 void fp_xlsx__write_tail(book *b)
 {
     if (b->rc == FP_OK)
-        fp_xlsx__write_racks(b, b->rack_idx);
+        fp_xlsx__write_racks(b);
     if (b->rc == FP_OK && b->tail_apart)
         fp_xlsx__gather_pulls(b);
     if (b->rc == FP_OK)

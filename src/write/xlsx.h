@@ -293,7 +293,7 @@ int fp_xlsx__cables_scan(book *b, cables_scan *out);
  * Cables and Segments sheets may then use only the formats numbered ahead there, and no sheet
  * may add a sheet before its own (test write_xlsx/ports_thread_writes_the_same_bytes). */
 void fp_xlsx__write_ports(book *b);
-void fp_xlsx__write_racks(book *b, const rack_index *ri);
+void fp_xlsx__write_racks(book *b);
 void fp_xlsx__write_pull_list(book *b);     /* xlsx_cables.c */
 /* The whole plan's cables for the Pull list into b->pulls, apart from the Cables sheet (with
  * b->tail_apart, on the Ports thread); -1 with b->rc set on failure. xlsx_cables.c */

@@ -101,8 +101,11 @@ static const column rack_cols[] = {
 };
 #define N_RACK_COLS ((int)(sizeof rack_cols / sizeof rack_cols[0]))
 
+/* A device of some network standing in a rack (its owner's: fp__net_read_owner), at its lowest
+ * U; net is fabplan.h's index (0 the compute fabric). */
 typedef struct placed {
-    int32_t rack, u;
+    int64_t rack;
+    int u, net;
     int64_t dev;
 } placed;
 
@@ -113,111 +116,101 @@ static int cmp_placed(const void *x, const void *y)
         return a->rack < b->rack ? -1 : 1;
     if (a->u != b->u)
         return a->u > b->u ? -1 : 1;    /* top of the rack first, as an elevation reads */
-    return (a->dev > b->dev) - (a->dev < b->dev);
-}
-
-/* Rack units a device fills: a server's from the layout, a switch's from its model. */
-static int device_units(const fp_rspec *rs, int tier)
-{
-    int ru = tier == 0 ? rs->phys.server_ru : rs->tier[tier - 1].model.ru;
-    return ru > 0 ? ru : 1;
-}
-
-/* The other networks' switches and extra endpoints (spec `networks`), placed by rack and U:
- * rack as fp_rack_add.rack (a management rack after the layout's racks). */
-typedef struct net_placed {
-    int64_t rack;
-    int u, net;
-    int64_t dev;
-} net_placed;
-
-static int cmp_net_placed(const void *x, const void *y)
-{
-    const net_placed *a = x, *b = y;
-    if (a->rack != b->rack)
-        return a->rack < b->rack ? -1 : 1;
-    if (a->u != b->u)
-        return a->u > b->u ? -1 : 1;
     if (a->net != b->net)
         return a->net - b->net;
     return (a->dev > b->dev) - (a->dev < b->dev);
 }
 
-/* Every network device that is not a compute server, sorted; *n its count (NULL on no memory). */
-static net_placed *net_devices(const fp_plan *plan, size_t *n)
+/* Every network's view (fp__plan_net_read) and the devices that stand in racks. */
+typedef struct rack_devices {
+    fp_net_read *view;          /* [fp_plan_net_count] */
+    size_t nets;
+    placed *v;                  /* sorted by rack, then from the top U down */
+    size_t n;
+} rack_devices;
+
+static void rack_devices_free(rack_devices *rd)
 {
-    const fp_net_place *pl = fp__plan_net_place(plan);
-    size_t cap = 0, k = 0;
-    *n = 0;
-    for (int i = 0; i < fp__plan_net_count(plan); i++)
-        cap += (size_t)(fp__plan_net_fabric(plan, i)->n_dev - fp__plan_net(plan, i)->servers);
-    net_placed *v = malloc((cap ? cap : 1) * sizeof *v);
-    if (v == NULL)
-        return NULL;
-    for (int i = 0; i < fp__plan_net_count(plan); i++)
-        for (int64_t d = fp__plan_net(plan, i)->servers; d < fp__plan_net_fabric(plan, i)->n_dev; d++)
-            if (pl->dev_rack[i][d] >= 0 && !fp__net_is_alias(fp__plan_net_fabric(plan, i), d))
-                v[k++] = (net_placed){ pl->dev_rack[i][d], pl->dev_u[i][d], i, d };
-    qsort(v, k, sizeof *v, cmp_net_placed);
-    *n = k;
-    return v;
+    free(rd->view);
+    free(rd->v);
 }
 
-/* Rack units network device dev of network k fills: a switch its model's, an extra endpoint
- * its group's (0 for entries that take none, such as a BMC port) in its first port group's
- * host only (an endpoint with several port groups is several hosts of one box). */
-static int net_units(const fp_plan *plan, int k, int64_t dev)
+/* Each device of every network that is its own network's (a compute server a network reaches,
+ * a switch's management port and a port group after an endpoint's first are another device)
+ * and has a rack, sorted. Returns 0, or -1 out of memory. */
+static int rack_devices_collect(const fp_plan *plan, rack_devices *rd)
 {
-    const fp_net_spec *ns = fp__plan_net(plan, k);
-    const fp_fabric *nf = fp__plan_net_fabric(plan, k);
-    if (dev >= nf->servers) {
-        int t = nf->dev[dev].tier;
-        int ru = t >= 1 && t <= nf->tiers ? ns->rs.tier[t - 1].model.ru : 1;
-        return ru > 0 ? ru : 1;
+    size_t cap = 0;
+    memset(rd, 0, sizeof *rd);
+    rd->nets = fp_plan_net_count(plan);
+    if ((rd->view = malloc(rd->nets * sizeof *rd->view)) == NULL)
+        return -1;
+    for (size_t k = 0; k < rd->nets; k++) {
+        rd->view[k] = fp__plan_net_read(plan, k);
+        cap += (size_t)rd->view[k].fab->n_dev;
     }
-    int64_t g = dev - ns->servers;
-    for (int i = 0; i < ns->n_extra && g >= 0; i++) {
-        const fp_net_extra *x = &ns->extra[i];
-        int64_t per = ns->ports > 0 && x->ports >= ns->ports ? x->ports / ns->ports : 1;
+    if ((rd->v = malloc((cap ? cap : 1) * sizeof *rd->v)) == NULL)
+        return -1;
+    for (size_t k = 0; k < rd->nets; k++) {
+        const fp_net_read *nv = &rd->view[k];
+        for (int64_t d = 0; d < nv->fab->n_dev; d++) {
+            size_t owner_net;
+            int u;
+            if (fp__net_read_owner(nv, d, &owner_net) != d || owner_net != k)
+                continue;
+            int64_t rack = fp__net_read_rack(nv, d, &u);
+            if (rack >= 0)
+                rd->v[rd->n++] = (placed){ rack, u, (int)k, d };
+        }
+    }
+    qsort(rd->v, rd->n, sizeof *rd->v, cmp_placed);
+    return 0;
+}
+
+/* Rack units a device of tier `tier` fills: a server its layout's, a switch its model's. */
+static int tier_units(const fp_rspec *rs, int tier)
+{
+    int ru = tier == 0 ? rs->phys.server_ru : rs->tier[tier - 1].model.ru;
+    return ru > 0 ? ru : 1;
+}
+
+/* Rack units device dev fills: tier_units, or for a network's extra endpoint its group's (0 for
+ * entries that take none, such as a BMC port). */
+static int device_units(const fp_net_read *nv, int64_t dev)
+{
+    const fp_fabric *f = nv->fab;
+    if (nv->ns == NULL || dev >= f->servers)
+        return f->dev[dev].tier <= f->tiers ? tier_units(nv->rs, f->dev[dev].tier) : 1;
+    int64_t g = dev - nv->ns->servers;
+    for (int i = 0; i < nv->ns->n_extra; i++) {
+        const fp_net_extra *x = &nv->ns->extra[i];
+        int64_t per = nv->ns->ports > 0 && x->ports >= nv->ns->ports ? x->ports / nv->ns->ports : 1;
         if (g < x->count * per)
-            return g % per == 0 ? x->ru : 0;
+            return x->ru;
         g -= x->count * per;
     }
     return 0;
 }
 
-/* The networks' devices on the elevation (spec `networks`; n 0 without): v sorted by rack,
- * a device in a grid cell is -3 - its index here. */
-typedef struct net_elev {
-    const net_placed *v;
-    size_t n;
-} net_elev;
-#define NET_CELL(k) (-3 - (int64_t)(k))
-
-/* Mark the units of the networks' devices in the grid (after the compute devices: a network
- * device stands above a compute rack's own units). */
-static void grid_add_networks(const fp_plan *plan, const net_elev *ne, const int32_t *col,
-                              size_t n_all, int units, int64_t *grid)
+/* The fill of a device's cells: the compute fabric's by tier, a network's switches by its role,
+ * every network's extra endpoints one of their own. */
+static lxw_format *device_fill(const book *b, const fp_net_read *nv, int64_t dev)
 {
-    for (size_t k = 0; k < ne->n; k++) {
-        const net_placed *q = &ne->v[k];
-        int c = q->rack >= 0 && (size_t)q->rack < n_all ? col[q->rack] : -1;
-        int h = net_units(plan, q->net, q->dev);
-        for (int u = q->u; c >= 0 && u < q->u + h && u <= units; u++)
-            if (u >= 1)
-                grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = NET_CELL(k);
-    }
+    int tier = nv->fab->dev[dev].tier;
+    if (nv->ns == NULL)
+        return b->role[tier <= FP_MAX_TIERS ? tier : FP_MAX_TIERS];
+    return dev < nv->fab->servers ? b->net_fill[FP_NET_OOB + 1]
+                                  : b->net_fill[(unsigned)nv->ns->role <= FP_NET_OOB ? nv->ns->role : 0];
 }
 
 /* The elevation's grid: col[rack] its column or -1 out of scope, racks[column] its rack (the
- * management racks after the layout's), grid[column * units + U-1] the device in that unit, -2
- * a patch panel, -1 empty, NET_CELL(k) network device k. Returns 0, or -1 out of memory (what
- * was allocated is still in the out parameters for the caller to free). */
-static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *ne, int units,
-                          int32_t **colp, size_t **racksp, size_t *nrp, int64_t **gridp)
+ * management racks after the layout's), grid[column * units + U-1] the device in that unit (its
+ * index in rd->v), -2 a patch panel, -1 empty. Returns 0, or -1 out of memory (what was
+ * allocated is still in the out parameters for the caller to free). */
+static int elevation_grid(book *b, const rack_devices *rd, int units, int32_t **colp,
+                          size_t **racksp, size_t *nrp, int64_t **gridp)
 {
     const fp_plan *plan = b->plan;
-    const fp_rspec *rs = fp__plan_rspec(plan);
     size_t n = fp_plan_rack_count(plan), nr = 0;
     int32_t *col = *colp = calloc(n ? n : 1, sizeof *col);
     size_t *racks = *racksp = malloc((n ? n : 1) * sizeof *racks);
@@ -239,14 +232,19 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
         return -1;
     for (size_t k = 0; k < nr * (size_t)units; k++)
         grid[k] = -1;
-    for (size_t k = 0; k < np; k++) {
-        int c = pl[k].rack >= 0 && (size_t)pl[k].rack < n ? col[pl[k].rack] : -1;
-        int h = device_units(rs, fp__plan_fabric(plan)->dev[pl[k].dev].tier);
-        for (int u = pl[k].u; c >= 0 && u < pl[k].u + h && u <= units; u++)
-            if (u >= 1)
-                grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = pl[k].dev;
-    }
-    grid_add_networks(plan, ne, col, n, units, grid);
+    /* Compute devices first, then each network's in turn: a network device stands above a
+     * compute rack's own units. */
+    for (size_t net = 0; net < rd->nets; net++)
+        for (size_t k = 0; k < rd->n; k++) {
+            const placed *q = &rd->v[k];
+            if ((size_t)q->net != net)
+                continue;
+            int c = q->rack >= 0 && (size_t)q->rack < n ? col[q->rack] : -1;
+            int h = device_units(&rd->view[net], q->dev);
+            for (int u = q->u; c >= 0 && u < q->u + h && u <= units; u++)
+                if (u >= 1)
+                    grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = (int64_t)k;
+        }
     /* Patch panels (structured cabling): -2 in their units. */
     for (size_t c = 0; c < nr; c++) {
         fp_rack_info ra;
@@ -258,20 +256,9 @@ static int elevation_grid(book *b, const placed *pl, size_t np, const net_elev *
     return 0;
 }
 
-/* A network device's cell: its network role's fill (extra endpoints their own) and its name. */
-static lxw_format *net_cell(book *b, const net_placed *q, char *name, size_t n)
-{
-    const fp_plan *plan = b->plan;
-    const fp_net_spec *ns = fp__plan_net(plan, q->net);
-    const fp_fabric *nf = fp__plan_net_fabric(plan, q->net);
-    fp__net_device_name(name, n, ns, nf, fp__plan_fabric(plan), fp__plan_rspec(plan), q->dev);
-    return q->dev < nf->servers ? b->net_fill[FP_NET_OOB + 1]
-                                : b->net_fill[(unsigned)ns->role <= FP_NET_OOB ? ns->role : 0];
-}
-
 /* The racks' names and roles, then one row per U from the top. */
 static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size_t nr,
-                           const int64_t *grid, int units, const net_elev *ne)
+                           const int64_t *grid, int units, const rack_devices *rd)
 {
     const fp_plan *plan = b->plan;
     char name[160];
@@ -293,22 +280,17 @@ static void elevation_rows(book *b, lxw_worksheet *ws, const size_t *racks, size
                 put_s(b, ws, r, (lxw_col_t)(c + 1), "patch panel", b->panel);
                 continue;
             }
-            /* the name in the device's top unit; the units below it carry its colour */
-            int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
-            if (d <= NET_CELL(0)) {
-                lxw_format *f = net_cell(b, &ne->v[NET_CELL(0) - d], name, sizeof name);
-                put_s(b, ws, r, (lxw_col_t)(c + 1), top ? name : "", f);
-                continue;
-            }
             if (d < 0) {
                 put_s(b, ws, r, (lxw_col_t)(c + 1), "", b->box);
                 continue;
             }
-            int tier = fp__plan_fabric(plan)->dev[d].tier;
-            lxw_format *f = b->role[tier <= FP_MAX_TIERS ? tier : FP_MAX_TIERS];
+            /* the name in the device's top unit; the units below it carry its colour */
+            int top = u == units || grid[c * (size_t)units + (size_t)u] != d;
+            const placed *q = &rd->v[d];
+            const fp_net_read *nv = &rd->view[q->net];
             put_s(b, ws, r, (lxw_col_t)(c + 1),
-                  top ? fp__device_name(name, sizeof name, fp__plan_fabric(plan),
-                                        fp__plan_rspec(plan), d) : "", f);
+                  top ? fp__net_read_dev(nv, q->dev, name, sizeof name, NULL) : "",
+                  device_fill(b, nv, q->dev));
         }
     }
 }
@@ -358,7 +340,7 @@ static void elevation_legend(book *b, lxw_worksheet *ws, int units)
         const char *role = "server";
         if (t > 0 && fp_plan_tier(plan, (size_t)(t - 1), &ti, NULL) == FP_OK)
             role = ti.role;
-        snprintf(name, sizeof name, "%s (%d U)", role, device_units(rs, t));
+        snprintf(name, sizeof name, "%s (%d U)", role, tier_units(rs, t));
         put_s(b, ws, r++, 1, name, b->role[t]);
     }
     if (rs->phys.structured)
@@ -382,14 +364,14 @@ size_t fp__xlsx_test_elevation_racks(size_t racks)
  * drawing reads. Prints one page tall, portrait, the U column repeated on every page. Past a
  * sheet's columns the racks continue on "Rack elevation (2)", ..., each sheet with its U column
  * and legend: every rack is drawn (the first sheet once stopped at 16,382 racks, silently). */
-static void write_elevation(book *b, const placed *pl, size_t np, const net_elev *ne)
+static void write_elevation(book *b, const rack_devices *rd)
 {
     const fp_rspec *rs = fp__plan_rspec(b->plan);
     int units = rs->phys.rack_units > 0 ? rs->phys.rack_units : 1;
     int32_t *col = NULL;        /* rack -> column, -1 out of scope */
     size_t *racks = NULL, nr = 0;   /* column -> rack */
     int64_t *grid = NULL;       /* [column][U-1] -> device, -1 */
-    if (elevation_grid(b, pl, np, ne, units, &col, &racks, &nr, &grid) != 0) {
+    if (elevation_grid(b, rd, units, &col, &racks, &nr, &grid) != 0) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Rack elevation");
         goto out;
     }
@@ -406,8 +388,8 @@ static void write_elevation(book *b, const placed *pl, size_t np, const net_elev
         keep(b, worksheet_set_column(ws, 0, 0, 4, NULL));
         /* wider with networks: "inband-su01-leaf-r1" */
         if (n > 0)
-            keep(b, worksheet_set_column(ws, 1, (lxw_col_t)n, ne->n ? 19 : 15, NULL));
-        elevation_rows(b, ws, racks + first, n, grid + first * (size_t)units, units, ne);
+            keep(b, worksheet_set_column(ws, 1, (lxw_col_t)n, rd->nets > 1 ? 19 : 15, NULL));
+        elevation_rows(b, ws, racks + first, n, grid + first * (size_t)units, units, rd);
         elevation_legend(b, ws, units);
         worksheet_freeze_panes(ws, 2, 1);
         worksheet_repeat_rows(ws, 0, 1);
@@ -432,49 +414,29 @@ static size_t panel_text(char *buf, size_t n, size_t len, const fp_rack_info *ra
     return w > 0 ? (size_t)w : 0;
 }
 
-/* Appends the network devices of rack r (from *k on) to contents: "U33 oob-leaf-01". */
-static size_t net_contents(char *contents, size_t len, const fp_plan *plan, const net_placed *v,
-                           size_t n, size_t *k, int64_t r)
+/* Contents of rack i: "U41 spine-07; U39 spine-08; U33 oob-leaf-01" (every network's devices
+ * from the top U down, rd->v sorted, *k advanced past the rack), with its patch panels in their
+ * place below the switches ("U24-U34 11 patch panels") - capped below Excel's 32,767
+ * characters. Returns the length written into contents. */
+static size_t rack_contents(const rack_devices *rd, const fp_rack_info *ra, size_t i, size_t *k,
+                            char *contents)
 {
     char name[160];
-    while (*k < n && v[*k].rack < r)
-        (*k)++;
-    for (; *k < n && v[*k].rack == r; (*k)++) {
-        if (len > 32000)
-            continue;
-        int i = v[*k].net;
-        int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", v[*k].u,
-                         fp__net_device_name(name, sizeof name, fp__plan_net(plan, i),
-                                             fp__plan_net_fabric(plan, i), fp__plan_fabric(plan),
-                                             fp__plan_rspec(plan), v[*k].dev));
-        if (w > 0)
-            len += (size_t)w;
-    }
-    return len;
-}
-
-/* Contents of rack i: "U41 spine-07; U39 spine-08" (pl sorted, *k advanced past the rack),
- * with its patch panels in their place below the switches ("U24-U34 11 patch panels") -
- * capped below Excel's 32,767 characters. Returns the length written into contents. */
-static size_t rack_contents(const fp_plan *plan, const fp_rack_info *ra, size_t i,
-                            const placed *pl, size_t np, size_t *k, char *contents)
-{
-    char name[48];
     size_t len = 0;
     contents[0] = '\0';
-    while (*k < np && pl[*k].rack < (int32_t)i)
+    while (*k < rd->n && rd->v[*k].rack < (int64_t)i)
         (*k)++;
     int panels_left = ra->panels > 0;
-    for (; *k < np && pl[*k].rack == (int32_t)i; (*k)++) {
+    for (; *k < rd->n && rd->v[*k].rack == (int64_t)i; (*k)++) {
+        const placed *q = &rd->v[*k];
         if (len > 32000)
             continue;
-        if (panels_left && pl[*k].u < ra->panel_u) {
+        if (panels_left && q->u < ra->panel_u) {
             len += panel_text(contents + len, 32768 - len, len, ra);
             panels_left = 0;
         }
-        int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", pl[*k].u,
-                         fp__device_name(name, sizeof name, fp__plan_fabric(plan),
-                                         fp__plan_rspec(plan), pl[*k].dev));
+        int w = snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", q->u,
+                         fp__net_read_dev(&rd->view[q->net], q->dev, name, sizeof name, NULL));
         if (w > 0)
             len += (size_t)w;
     }
@@ -504,50 +466,24 @@ static void rack_row(book *b, lxw_worksheet *ws, lxw_row_t r, const fp_rack_info
     put_s(b, ws, r, 13, contents, b->wrap);
 }
 
-/* Every compute device with a rack, sorted by rack and from the top U down; returns the count. */
-static size_t placed_devices(const fp_plan *plan, const rack_index *ri, placed *pl)
-{
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    size_t np = 0;
-    for (int64_t d = 0; d < fab->n_dev; d++) {
-        fp_location loc;
-        if (fp_plan_device_location(plan, (size_t)d, &loc, NULL) != FP_OK)
-            continue;
-        int32_t rk = fp_xlsx__rack_of(ri, &loc);
-        if (rk >= 0)
-            pl[np++] = (placed){ rk, loc.u, d };
-    }
-    qsort(pl, np, sizeof *pl, cmp_placed);
-    return np;
-}
-
-void fp_xlsx__write_racks(book *b, const rack_index *ri)
+void fp_xlsx__write_racks(book *b)
 {
     const fp_plan *plan = b->plan;
-    const fp_fabric *fab = fp__plan_fabric(plan);
-    size_t n = fp_plan_rack_count(plan), np = 0, k = 0;
-    placed *pl = malloc((size_t)(fab->n_dev ? fab->n_dev : 1) * sizeof *pl);
+    size_t n = fp_plan_rack_count(plan), k = 0;
     char *contents = malloc(32768);
+    rack_devices rd;
     sheet s;
-    /* With spec `networks`: their devices in the contents of the racks that hold them, the
-     * management racks they add among the plan's racks (fp_plan_rack: units, devices and power
-     * are every network's). */
-    const int nets = fp__plan_net_count(plan);
-    size_t n_nd = 0, k_nd = 0;
-    net_placed *nd = nets ? net_devices(plan, &n_nd) : NULL;
+    int no_memory = rack_devices_collect(plan, &rd) != 0 || contents == NULL;
     fp_xlsx__sheet_init(&s, b, "Racks", rack_cols, N_RACK_COLS);
-    if (pl == NULL || contents == NULL || (nets && nd == NULL)) {
+    if (no_memory) {
         b->rc = fp__error_set(b->err, FP_ENOMEM, b->path, "out of memory for the Racks sheet");
         goto out;
     }
-    np = placed_devices(plan, ri, pl);
     for (size_t i = 0; i < n && b->rc == FP_OK; i++) {
         fp_rack_info ra;
         if ((b->rc = fp_plan_rack(plan, i, &ra, b->err)) != FP_OK)
             break;
-        size_t len = rack_contents(plan, &ra, i, pl, np, &k, contents);
-        if (nets)
-            len = net_contents(contents, len, plan, nd, n_nd, &k_nd, (int64_t)i);
+        rack_contents(&rd, &ra, i, &k, contents);
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (!in_scope(&b->sc, &where))
             continue;
@@ -559,15 +495,11 @@ void fp_xlsx__write_racks(book *b, const rack_index *ri)
     }
 out:
     fp_xlsx__sheet_end(&s);
-    if (b->rc == FP_OK && pl) {
-        net_elev ne = { nd, n_nd };
-        write_elevation(b, pl, np, &ne);
-    }
-    free(nd);
-    free(pl);
+    if (b->rc == FP_OK)
+        write_elevation(b, &rd);
+    rack_devices_free(&rd);
     free(contents);
 }
-
 
 /* ---- Trays: the overhead tray over every row, its fill, over-full flagged ---- */
 

@@ -1051,8 +1051,9 @@ Test(networks, trays_carry_network_cables)
  * the in-band SN4600C (10 leaves and its spines) x 2U + the out-of-band 7 SN2201 leaves x 1U
  * and its SN4600C aggregation x 2U + 9 one-U servers
  * (placement_units_and_power); the
- * first out-of-band leaf stands in the rack of the first DGX (H1-R01-K01) and reads there; the
- * two management racks follow the layout's racks. */
+ * first out-of-band leaf stands in the rack of the first DGX (H1-R01-K01), above its four 8U
+ * DGX H100 (U1-U32), so it reads first there: every rack's contents list all its networks'
+ * devices from the top U down; the two management racks follow the layout's racks. */
 Test(networks, xlsx_racks_include_networks)
 {
     fp_plan *p = preset_plan(SUPERPOD_V1);
@@ -1075,7 +1076,15 @@ Test(networks, xlsx_racks_include_networks)
         used += atoll(row.v[8]);
         mgmt += strcmp(row.v[4], "management") == 0;
         if (strcmp(row.v[0], "H1-R01-K01") == 0)
-            oob_in_k01 = strstr(row.v[13], " oob-su01-leaf-r1") != NULL;
+            oob_in_k01 = strncmp(row.v[13], "U33 oob-su01-leaf-r1; U25 ", 26) == 0;
+        /* one list per rack, every network's devices from the top U down */
+        int last_u = 1000;
+        for (const char *c = row.v[13]; (c = strchr(c, 'U')) != NULL; c++)
+            if ((c == row.v[13] || c[-1] == ' ') && c[1] >= '0' && c[1] <= '9') {
+                int u = atoi(c + 1);
+                cr_expect_leq(u, last_u, "%s: U%d after U%d", row.v[0], u, last_u);
+                last_u = u;
+            }
     }
     cr_assert_eq(rows, lay->n_rack + 2);
     cr_assert_eq(mgmt, 2);

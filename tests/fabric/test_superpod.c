@@ -468,3 +468,54 @@ Test(superpod, management_cables_end_on_the_switch, .timeout = TEST_TIMEOUT(120)
     cr_assert_eq(ends, (64 - 2) + 8);
     fp_plan_free(p);
 }
+
+/* report.html's media chart reads every network as the compute fabric: one bar per boundary of
+ * each network (and one for the in-band MLAG peer links), each bar's links Table 8's (derived
+ * in table7_switches_table8_cables): compute 1,016 DGX-leaf and 1,024 leaf-spine; storage 254
+ * + 48 host links and 240 leaf-spine; in-band 270 host links, 24 leaf-core and 6 ISL;
+ * out-of-band 127 + 8 + 70 + 108 = 313 host links and its 16 uplinks into the in-band cores. */
+Test(superpod, media_chart_has_every_boundary_of_every_network, .timeout = TEST_TIMEOUT(120))
+{
+    static const struct { const char *bar; long long links; } want[] = {
+        { "compute nic-leaf", 127 * 8 },     { "compute leaf-spine", 4 * 8 * 32 },
+        { "storage nic-leaf", 127 * 2 + 48 }, { "storage leaf-spine", 10 * 24 },
+        { "inband nic-leaf", 254 + 8 + 8 },   { "inband leaf-spine", 6 * 4 },
+        { "inband mlag-peer", 3 * 2 },        { "oob nic-leaf", 127 + 8 + 70 + 108 },
+        { "oob leaf-spine", 8 * 2 },
+    };
+    fp_plan *p = plan_from_preset("dgx-h100-4su-networks");
+    char dir[64], path[128];
+    fp_error err = { 0 };
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_REPORT;
+    scratch_dir(dir, sizeof dir, "superpod");
+    cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    char *html = slurp(path);
+    cr_assert_not_null(html);
+    const char *chart = strstr(html, "<title>Media mix</title>");
+    cr_assert_not_null(chart);
+    const char *end = strstr(chart, "</svg>");
+    size_t bars = 0;
+    for (const char *at = chart; (at = strstr(at, "text-anchor=\"end\">")) != NULL && at < end; bars++) {
+        at += strlen("text-anchor=\"end\">");
+        cr_assert_lt(bars, sizeof want / sizeof want[0], "a bar more than expected: %.30s", at);
+        cr_assert_eq(strncmp(at, want[bars].bar, strlen(want[bars].bar)), 0, "bar %zu: %.30s", bars, at);
+        cr_assert_eq(at[strlen(want[bars].bar)], '<');
+        /* the bar's segments, up to the next bar: "<title>MEDIUM: N links</title>" */
+        const char *next = strstr(at, "text-anchor=\"end\">");
+        if (next == NULL || next > end)
+            next = end;
+        long long links = 0;
+        for (const char *t = at; (t = strstr(t, " links</title>")) != NULL && t < next; t++) {
+            const char *num = t;
+            while (num > at && num[-1] >= '0' && num[-1] <= '9')
+                num--;
+            links += atoll(num);
+        }
+        cr_expect_eq(links, want[bars].links, "%s: %lld links", want[bars].bar, links);
+    }
+    cr_expect_eq(bars, sizeof want / sizeof want[0]);
+    free(html);
+    fp_plan_free(p);
+}
