@@ -34,7 +34,7 @@ static const fp_collective_scope *scope_of(const fp_collectives *c, const char *
 
 /* The preset meta-roce-24k against its sources.
  * Sources: Gangidi et al., "RDMA over Ethernet for Distributed AI Training at Meta Scale"
- * (SIGCOMM 2024), Section 3 (the AI Zone: a two-stage Clos of rack training switches, RTSW, on
+ * (SIGCOMM 2024), its topology section (the AI Zone: a two-stage Clos of rack training switches, RTSW, on
  * copper to the GPUs' NICs, and cluster training switches, CTSW, over single-mode fibre and 400G
  * pluggables, non-blocking inside the zone; aggregator training switches, ATSW, join the CTSWs
  * of a building's zones, the cross-zone links oversubscribed), and the Llama 3 paper (Meta,
