@@ -244,6 +244,11 @@ static void fill_cable_head(const cable_view *v, size_t i, fp_cable_info *out)
         for (int k = 0; k < 3; k++)
             out->segment_stock_m[k] = st[k];
     }
+    out->connector = (fp_connector)cb->connector;
+    /* the trunk as the segments show it: a cable whose trunk run is 0 reads as one cord */
+    const int trunk = out->n_segments == 3 && cb->trunk_part >= 0;
+    fp__copy_str(out->trunk_part, sizeof out->trunk_part, trunk ? rs->phys.parts[cb->trunk_part].id : "");
+    out->trunk_fibres = trunk ? fp__trunk_fibres(cb->connector) : 0;
     out->boundary = l0->boundary;
     out->gbps = rs->gbps[l0->boundary];
     out->plane = l0->plane;

@@ -107,6 +107,14 @@ FP_EXPORT fp_status fp_plan_tray(const fp_plan *plan, size_t i, fp_tray_info *ou
 
 #define FP_MAX_LEGS 4
 
+/** The connector family of a cable's ends (fp_cable_info.connector), from its part's
+ *  `connector`: what a structured panel port and a trunk leg are for it. */
+typedef enum fp_connector {
+    FP_CONNECTOR_NONE = 0,      /**< no fibre connector: a copper or active cable, module to module */
+    FP_CONNECTOR_LC,            /**< duplex LC ("LC"): a fibre pair */
+    FP_CONNECTOR_MPO            /**< MPO ("MPO-12/APC", "MPO-16", ...): a multi-fibre cord */
+} fp_connector;
+
 /** One end of a cable. */
 typedef struct fp_cable_end {
     int64_t device;             /**< device index */
@@ -143,6 +151,12 @@ typedef struct fp_cable_info {
                                      "structured": cord, trunk, cord */
     double segment_m[3];        /**< each segment's share of route_m (they add up to it) */
     double segment_stock_m[3];  /**< length ordered for each segment (the trunk's stock length) */
+    fp_connector connector;     /**< the connector family of the cable part's ends */
+    char trunk_part[48];        /**< with n_segments 3: catalog id of the trunk the link rides
+                                     between the two racks' panels ("trunk-om4-mpo-144f",
+                                     "trunk-os2-mpo-144f"); "" otherwise */
+    int trunk_fibres;           /**< with n_segments 3: the fibres of that trunk the link takes
+                                     (2 for an LC cord, a 12-fibre leg for an MPO one); else 0 */
 } fp_cable_info;
 
 /** METHOD: number of physical cables (a breakout cable counts once); 0 without

@@ -215,6 +215,8 @@ static fp_status make_cables(ctx *c, const int32_t *comp_start, const int32_t *c
         cb->first = (int32_t)off;
         cb->medium = cab->link_medium[l];
         cb->part = c->link_part[l];
+        cb->connector = (uint8_t)fp__part_connector(&c->ps->parts[cb->part]);
+        cb->trunk_part = -1;
         cb->stock_m = c->link_stock[l];
         cb->kind = FP_CABLE_STRAIGHT;
         if (role == LINK_OWN_CABLE) {

@@ -233,7 +233,7 @@ static inline int optic_class(const fp_part *p)
     if (strcmp(p->fibre, "MMF") == 0)
         return 0;
     if (strcmp(p->fibre, "SMF") == 0)
-        return strstr(p->connector, "LC") ? 2 : 1;
+        return fp__part_connector(p) == FP_CONNECTOR_LC ? 2 : 1;
     return -1;
 }
 

@@ -5,6 +5,7 @@
 #ifndef FP_PRIVATE_PHYS_PHYS_H
 #define FP_PRIVATE_PHYS_PHYS_H
 
+#include <string.h>
 #include "fabric/fabric.h"
 
 /* ---- layout (layout.c) ---- */
@@ -90,10 +91,28 @@ typedef struct fp_cable {
     uint8_t n_links;
     uint8_t kind;                   /* FP_CABLE_STRAIGHT, _TWIN (one cable, two links), _SPLIT */
     uint8_t medium;
+    uint8_t connector;              /* fp_connector of the part's ends (fp__part_connector) */
     int16_t part;                   /* index into rs.phys.parts */
+    int16_t trunk_part;             /* structured.c: the trunk it rides between racks, else -1 */
     float route_m, stock_m;
 } fp_cable;
 enum { FP_CABLE_STRAIGHT = 0, FP_CABLE_TWIN, FP_CABLE_SPLIT };
+
+/* A part's connector family from its `connector`: "LC" anywhere is a duplex LC, "MPO" anywhere
+ * an MPO; anything else (a copper cable's, a cage's) none. The one reading of the text: the
+ * media choice's optical class, a cable's connector, structured cabling's panel ports. */
+static inline fp_connector fp__part_connector(const fp_part *p)
+{
+    return strstr(p->connector, "LC") ? FP_CONNECTOR_LC
+           : strstr(p->connector, "MPO") ? FP_CONNECTOR_MPO : FP_CONNECTOR_NONE;
+}
+
+/* The fibres of a trunk a link between two racks takes (structured.c): an LC cord a pair, any
+ * other fibre cord one 12-fibre MPO leg. */
+static inline int fp__trunk_fibres(int connector)
+{
+    return connector == FP_CONNECTOR_LC ? 2 : 12;
+}
 
 /* A copper cable end to end (DAC, ACC, AEC or twisted pair): no fibre, no module; its own
  * power, if any, is drawn at its ends. */

@@ -130,7 +130,7 @@ static size_t split_cables(fp_cabling *cab, const fp_layout *lay, const fp_fabri
     size_t nt = 0, n = (size_t)cab->n_cable;
     double slack = 1.0 + ps->slack_pct / 100.0;
     for (size_t i = 0; i < n; i++) {
-        const fp_cable *cb = &cab->cable[i];
+        fp_cable *cb = &cab->cable[i];
         const fp_link *l = &fab->link[cab->cable_links[cb->first]];
         int64_t ra = lay->dev_rack[l->a], rz = lay->dev_rack[l->z];
         const fp_part *f = &ps->parts[cb->part];
@@ -151,15 +151,16 @@ static size_t split_cables(fp_cabling *cab, const fp_layout *lay, const fp_fabri
         st[0] = (float)stock_of(f, sg[0]);
         st[2] = (float)stock_of(f, sg[2]);
         int smf = cb->medium == FP_MEDIUM_SMF;
+        cb->trunk_part = (int16_t)id[smf];
         st[1] = (float)stock_of(&ps->parts[id[smf]], sg[1]);
-        int lc = strstr(f->connector, "LC") != NULL;
+        int lc = cb->connector == FP_CONNECTOR_LC;
         (lc ? lc_ports : mpo_ports)[ra]++;
         (lc ? lc_ports : mpo_ports)[rz]++;
         tk[nt].ra = ra < rz ? ra : rz;
         tk[nt].rz = ra < rz ? rz : ra;
         tk[nt].smf = smf;
         tk[nt].run = sg[1];
-        tk[nt].fibres = lc ? 2 : 12;     /* an MPO-12 leg of the trunk, or an LC pair */
+        tk[nt].fibres = fp__trunk_fibres(cb->connector);
         nt++;
     }
     return nt;

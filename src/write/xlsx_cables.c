@@ -79,22 +79,6 @@ static void put_z_num(book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
     put_n(b, ws, r, col, v, num);
 }
 
-/* Whether a fibre part ends in LC connectors (an LC link is a fibre pair of the trunk, an MPO
- * link a 12-fibre leg), as structured.c counts them. The last answer is kept: cables come in
- * runs of one part. */
-static int lc_cord(book *b, const char *part)
-{
-    if (b->lc_part[0] != '\0' && strcmp(b->lc_part, part) == 0)
-        return b->lc_last;
-    const fp_phys_spec *ps = &fp__plan_rspec(b->plan)->phys;
-    b->lc_last = 0;
-    for (int i = 0; i < ps->n_parts; i++)
-        if (strcmp(ps->parts[i].id, part) == 0)
-            b->lc_last = strstr(ps->parts[i].connector, "LC") != NULL;
-    snprintf(b->lc_part, sizeof b->lc_part, "%s", part);
-    return b->lc_last;
-}
-
 /* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. With
  * structured cabling what is pulled between the racks is the trunk its link rides (its cords
  * are patched inside each rack): the trunk's part and lengths. */
@@ -104,8 +88,7 @@ static void gather_pull(book *b, const fp_cable_info *c)
     if (ra < 0 || rz < 0)
         return;
     int trunk = c->n_segments == 3;
-    const char *name = !trunk ? c->part
-                       : c->medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f";
+    const char *name = trunk ? c->trunk_part : c->part;
     int part = 0;
     while (part < b->n_parts && strcmp(b->parts[part], name) != 0)
         part++;
@@ -115,7 +98,7 @@ static void gather_pull(book *b, const fp_cable_info *c)
         else
             snprintf(b->parts[b->n_parts++], sizeof b->parts[0], "%s", name);
     }
-    int16_t fibres = !trunk ? 0 : lc_cord(b, c->part) ? 2 : 12;
+    int16_t fibres = (int16_t)c->trunk_fibres;
     b->pulls[b->n_pulls++] = (pull){ ra < rz ? ra : rz, ra < rz ? rz : ra, (int16_t)c->medium,
                                      (int16_t)part, fibres,
                                      (float)(trunk ? c->segment_stock_m[1] : c->stock_m),
@@ -392,7 +375,7 @@ void fp_xlsx__write_segments(book *b)
         put_s(b, ws, r, 3, c.a.port, t);
         put_n(b, ws, r, 4, c.segment_m[0], ln);
         put_n(b, ws, r, 5, c.segment_stock_m[0], ln);
-        put_s(b, ws, r, 6, c.medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f", t);
+        put_s(b, ws, r, 6, c.trunk_part, t);
         put_n(b, ws, r, 7, c.segment_m[1], ln);
         put_n(b, ws, r, 8, c.segment_stock_m[1], ln);
         snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", c.z[0].loc.hall, c.z[0].loc.row, c.z[0].loc.rack);

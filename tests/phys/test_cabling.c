@@ -475,10 +475,20 @@ Test(cabling, structured_segments_panels_and_trunks)
         fp_cable_info c;
         fp_error err = { 0 };
         cr_assert_eq(fp_plan_cable(p, i, &c, &err), FP_OK, "%s", err.msg);
-        if (c.n_segments != 3)
+        if (c.n_segments != 3) {
+            /* one cord end to end rides no trunk */
+            cr_expect_str_eq(c.trunk_part, "", "%s", c.id);
+            cr_expect_eq(c.trunk_fibres, 0, "%s", c.id);
             continue;
+        }
         split++;
         cr_expect(c.medium == FP_MEDIUM_MMF || c.medium == FP_MEDIUM_SMF);
+        /* the trunk of its fibre (docs/layout.md: OM4 or OS2, 144 fibres), one MPO-12 leg of it
+         * for an MPO cord */
+        cr_expect_str_eq(c.trunk_part, c.medium == FP_MEDIUM_SMF ? "trunk-os2-mpo-144f" : "trunk-om4-mpo-144f",
+                         "%s", c.id);
+        cr_expect_eq(c.connector, FP_CONNECTOR_MPO, "%s: %s", c.id, c.part);
+        cr_expect_eq(c.trunk_fibres, 12, "%s", c.id);
         double sum = c.segment_m[0] + c.segment_m[1] + c.segment_m[2];
         cr_expect_float_eq(sum, c.route_m, 0.006, "%s: %g + %g + %g != %g", c.id, c.segment_m[0],
                            c.segment_m[1], c.segment_m[2], c.route_m);
@@ -714,5 +724,24 @@ Test(cabling, structured_lc_links_take_cassettes)
     cr_expect_eq(bom_qty(p, "panel-1u-4slot"), 14);
     cr_expect_eq(bom_qty(p, "trunk-os2-mpo-144f"), 8);
     cr_expect_eq(bom_qty(p, "fibre-os2-lc-duplex"), 512);
+    /* each uplink's cable: an LC cord on the OS2 trunk, a fibre pair of it; the copper
+     * cables inside a rack: no fibre connector, no trunk */
+    int64_t lc = 0, copper = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        if (c.medium == FP_MEDIUM_SMF) {
+            lc++;
+            cr_expect_eq(c.connector, FP_CONNECTOR_LC, "%s: %s", c.id, c.part);
+            cr_expect_str_eq(c.trunk_part, "trunk-os2-mpo-144f", "%s", c.id);
+            cr_expect_eq(c.trunk_fibres, 2, "%s", c.id);
+        } else {
+            copper += c.n_links;     /* a twin-port copper cable carries two */
+            cr_expect_eq(c.connector, FP_CONNECTOR_NONE, "%s: %s", c.id, c.part);
+            cr_expect_str_eq(c.trunk_part, "", "%s", c.id);
+        }
+    }
+    cr_expect_eq(lc, 256, "8 leaves x 32 uplinks");
+    cr_expect_eq(copper, 256, "8 racks x 32 NIC links: %lld", (long long)copper);
     fp_plan_free(p);
 }
