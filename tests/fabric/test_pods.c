@@ -224,3 +224,21 @@ Test(pods, zones_of_8_pods)
     cr_expect(fp_plan_metrics(p)->full_bisection);
     fp_plan_free(p);
 }
+
+/* The scalable unit left open (rail-optimized, no su_servers): generic-nic-2x400, 8 per server,
+ * is 16 rails; a 32-port TH3 leaf at 1:1 is 16 down / 16 up. A 32-server unit needs 2 leaves a
+ * rail, 32 leaves, more than a spine's 16 down ports: the sizing takes 16-server units (16
+ * leaves, docs/spec.md). A pod of 16 servers is that one unit and plans; a pod of 32 is 2 units,
+ * 32 leaves, more than a spine reaches: refused at the pod's key, at most 16 servers (never
+ * a unit's error: the unit was chosen). */
+Test(pods, pods_with_the_unit_left_open)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096,\"nic\":\"generic-nic-2x400\"},"
+                           "\"fabric\":{\"switch\":\"generic-th3-32x400\",\"pod_servers\":16}}");
+    cr_expect_eq(leaf_pods(p), 4096 / 8 / 16);
+    cr_expect_eq(tier_switches(p, 1), 4096 / 8 / 16 * 16);
+    fp_plan_free(p);
+    expect_error("{\"cluster\":{\"gpus\":4096,\"nic\":\"generic-nic-2x400\"},"
+                 "\"fabric\":{\"switch\":\"generic-th3-32x400\",\"pod_servers\":32}}",
+                 FP_EDESIGN, "/fabric/pod_servers", "expected at most 16 servers");
+}
