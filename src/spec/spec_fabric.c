@@ -481,12 +481,12 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
                     p, t->model.id, t->model.port_gbps, t->gbps_down, rs->tier[i - 1].model.id,
                     t->gbps_down, rs->tier[0].model.id);
         /* A port the speed divides but no breakout splits: say so and cite the part's source
-         * (its published port modes); co-packaged optics split only with far-end modules on
-         * its optical lanes, which the catalog does not model. */
+         * (its published port modes); a co-packaged port splits only in the modes its maker
+         * publishes (the catalog's breakouts, SN6810 4 x 200G), through a fan-out. */
         char why[400] = "";
         if (t->model.port_gbps % t->gbps_down == 0)
             snprintf(why, sizeof why,
-                     t->model.cpo ? "; co-packaged optics: no %dG breakout modelled (a split port needs far-end modules on its own optical lanes); part source: %s"
+                     t->model.cpo ? "; co-packaged optics: no %dG mode published (a co-packaged port splits only as its part source gives); part source: %s"
                                   : "; the catalog gives no %dG breakout; part source: %s",
                      t->gbps_down, t->model.source);
         if (i == 0 && rs->n_gbps == 0)
