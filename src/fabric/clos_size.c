@@ -267,7 +267,7 @@ fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
     /* The scalable unit left open: the largest that one tier-2 switch's down ports reach. */
     if (rc == FP_EDESIGN && rs->su_auto > 0 && strcmp(first.where, "/fabric/su_servers") == 0) {
         fp_rspec t = *rs;
-        fp_error other = { 0 };     /* the largest unit's error of another key (pod_servers) */
+        fp_error other = { 0 };     /* the largest such unit's pod error (pod_servers) */
         for (t.su_servers = rs->su_servers - 1; t.su_servers >= 1; t.su_servers--) {
             fp_error e = { 0 };
             if (rs->block_servers[2] % t.su_servers != 0)
@@ -277,7 +277,7 @@ fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
                 fab->su_chosen = t.su_servers;
                 return FP_OK;
             }
-            if (other.code == FP_OK && strcmp(e.where, "/fabric/su_servers") != 0) {
+            if (other.code == FP_OK && strcmp(e.where, "/fabric/pod_servers") == 0) {
                 other = e;
                 rc = r;
             }
