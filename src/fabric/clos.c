@@ -80,12 +80,14 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
             const int rail = t == 2 && rs->topology == FP_TOPO_RAIL;
             const int64_t lps = rs->topology == FP_TOPO_RAIL ? c->r.lps : 1;
             const int64_t by_radix = rail ? fab->size[1].down / lps : fab->size[t - 1].down;
+            const int64_t held = rail ? c->children[2] / lps : c->children[t];
             add_note(fab, "fabric.%s: %ss of %lld servers, %lld %s each, where a tier-%d switch's %d down ports would hold %lld",
                      t == 2 ? "pod_servers" : "zone_servers", t == 2 ? "pod" : "zone",
-                     (long long)rs->block_servers[t],
-                     (long long)(rail ? c->children[2] / lps : c->children[t]),
-                     t == 3 ? "pods" : rail ? "scalable units" : "leaves", t, fab->size[t - 1].down,
-                     (long long)by_radix);
+                     (long long)rs->block_servers[t], (long long)held,
+                     t == 3 ? (held == 1 ? "pod" : "pods")
+                            : rail ? (held == 1 ? "scalable unit" : "scalable units")
+                                   : (held == 1 ? "leaf" : "leaves"),
+                     t, fab->size[t - 1].down, (long long)by_radix);
         }
     /* Partial blocks below the designed tiers, sized to their links. */
     for (int t = 2; t < L; t++) {

@@ -74,6 +74,8 @@ int64_t fp__clos_capacity(const fp_rspec *rs, const fp_tier_size *size, int tier
         lps = rail_shape_of(rs, size[0].down).lps;
         if (tiers == 2)
             return sat_mul(size[1].down / lps, su_endpoints);
+        if (block_children(rs, size, 2, lps, NULL) > size[1].down)
+            return 0;   /* a unit's leaves more than a spine reaches (fp__spec_check_blocks) */
         cap = sat_mul(block_children(rs, size, 2, lps, NULL) / lps, su_endpoints);
     } else {
         cap = size[0].down;
@@ -265,13 +267,23 @@ fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
     /* The scalable unit left open: the largest that one tier-2 switch's down ports reach. */
     if (rc == FP_EDESIGN && rs->su_auto > 0 && strcmp(first.where, "/fabric/su_servers") == 0) {
         fp_rspec t = *rs;
+        fp_error other = { 0 };     /* the largest such unit's pod error (pod_servers) */
         for (t.su_servers = rs->su_servers - 1; t.su_servers >= 1; t.su_servers--) {
             fp_error e = { 0 };
-            if (size_once(fab, &t, &e) == FP_OK) {
+            if (rs->block_servers[2] % t.su_servers != 0)
+                continue;   /* pods of whole units only (fabric.pod_servers) */
+            fp_status r = size_once(fab, &t, &e);
+            if (r == FP_OK) {
                 fab->su_chosen = t.su_servers;
                 return FP_OK;
             }
+            if (other.code == FP_OK && strcmp(e.where, "/fabric/pod_servers") == 0) {
+                other = e;
+                rc = r;
+            }
         }
+        if (other.code != FP_OK)
+            first = other;
     }
     if (rc != FP_OK && err != NULL)
         *err = first;

@@ -597,6 +597,10 @@ fp_status fp__spec_check_blocks(const fp_rspec *rs, int64_t lps, fp_error *err)
     if (rail) {
         e = (int64_t)rs->su_servers * eps;
         n = lps;
+        /* A unit whose leaves no spine reaches is the unit's error (/fabric/su_servers, which
+         * the sizing reports and, when the unit is not given, answers with a smaller one). */
+        if (rs->block_servers[2] > 0 && lps > fp__tier_down(rs, 1))
+            return FP_OK;
     } else {
         e = rs->block_servers[1] > 0 ? rs->block_servers[1] * eps : d0;
         n = 1;

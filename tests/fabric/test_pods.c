@@ -34,7 +34,7 @@ static const fp_collective_scope *scope_of(const fp_collectives *c, const char *
 
 /* The preset meta-roce-24k against its sources.
  * Sources: Gangidi et al., "RDMA over Ethernet for Distributed AI Training at Meta Scale"
- * (SIGCOMM 2024), Section 3 (the AI Zone: a two-stage Clos of rack training switches, RTSW, on
+ * (SIGCOMM 2024), its topology section (the AI Zone: a two-stage Clos of rack training switches, RTSW, on
  * copper to the GPUs' NICs, and cluster training switches, CTSW, over single-mode fibre and 400G
  * pluggables, non-blocking inside the zone; aggregator training switches, ATSW, join the CTSWs
  * of a building's zones, the cross-zone links oversubscribed), and the Llama 3 paper (Meta,
@@ -223,4 +223,22 @@ Test(pods, zones_of_8_pods)
     cr_expect_eq(leaf_pods(p), 16);
     cr_expect(fp_plan_metrics(p)->full_bisection);
     fp_plan_free(p);
+}
+
+/* The scalable unit left open (rail-optimized, no su_servers): generic-nic-2x400, 8 per server,
+ * is 16 rails; a 32-port TH3 leaf at 1:1 is 16 down / 16 up. A 32-server unit needs 2 leaves a
+ * rail, 32 leaves, more than a spine's 16 down ports: the sizing takes 16-server units (16
+ * leaves, docs/spec.md). A pod of 16 servers is that one unit and plans; a pod of 32 is 2 units,
+ * 32 leaves, more than a spine reaches: refused at the pod's key, at most 16 servers (never
+ * a unit's error: the unit was chosen). */
+Test(pods, pods_with_the_unit_left_open)
+{
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":4096,\"nic\":\"generic-nic-2x400\"},"
+                           "\"fabric\":{\"switch\":\"generic-th3-32x400\",\"pod_servers\":16}}");
+    cr_expect_eq(leaf_pods(p), 4096 / 8 / 16);
+    cr_expect_eq(tier_switches(p, 1), 4096 / 8 / 16 * 16);
+    fp_plan_free(p);
+    expect_error("{\"cluster\":{\"gpus\":4096,\"nic\":\"generic-nic-2x400\"},"
+                 "\"fabric\":{\"switch\":\"generic-th3-32x400\",\"pod_servers\":32}}",
+                 FP_EDESIGN, "/fabric/pod_servers", "expected at most 16 servers");
 }
