@@ -537,6 +537,13 @@ static uint64_t digest_cell(uint64_t h, const char *s)
     return h * 0x100000001b3ull;     /* the 0 byte after the cell: h ^ 0 */
 }
 
+char *fp_cable_digest_text(uint64_t digest, char out[FP_CABLE_DIGEST_TEXT])
+{
+    if (out != NULL)
+        snprintf(out, FP_CABLE_DIGEST_TEXT, "fnv1a64:%016llx", (unsigned long long)digest);
+    return out;
+}
+
 uint64_t fp_cable_digest_add(uint64_t digest, const char *cable_id, const char *a_device,
                              const char *a_port)
 {

@@ -202,6 +202,12 @@ FP_EXPORT fp_status fp_plan_net_cable(const fp_plan *plan, size_t net, size_t i,
  *  "". Cannot fail. */
 FP_EXPORT uint64_t fp_cable_digest_add(uint64_t digest, const char *cable_id, const char *a_device,
                                        const char *a_port);
+/** Bytes of a digest's text: "fnv1a64:" and 16 lower-case hex digits, and the 0 byte. */
+#define FP_CABLE_DIGEST_TEXT 25
+/** The text plan.json's `cable_list.digest` holds for digest: "fnv1a64:%016x" into out (the
+ *  caller's, FP_CABLE_DIGEST_TEXT bytes); returns out (NULL, writing nothing, for a NULL
+ *  out). */
+FP_EXPORT char *fp_cable_digest_text(uint64_t digest, char out[FP_CABLE_DIGEST_TEXT]);
 /** METHOD: the plan's identity as cables.csv holds it: every network's cables in cables.csv's
  *  order (network 0 first) folded by fp_cable_digest_add into *digest, and their number into
  *  *cables. plan.json records both (`cable_list`), and `fabplan diff` recomputes them from

@@ -69,6 +69,24 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
     fp_fabric *fab = c->fab;
     const int L = fab->tiers, P = rs->planes;
     char a[32], b[32];
+    /* Blocks of a given size (fabric.leaf_servers, pod_servers, zone_servers): what they hold
+     * and what the radix alone would have put in them. */
+    if (rs->block_servers[1] > 0)
+        add_note(fab, "fabric.leaf_servers: each leaf takes %lld servers (%d down and %d up links), where its ratio leaves room for %d down ports",
+                 (long long)rs->block_servers[1], fab->size[0].down, fab->size[0].up,
+                 fp__tier_down(rs, 0));
+    for (int t = 2; t < L && t <= 3; t++)
+        if (rs->block_servers[t] > 0) {
+            const int rail = t == 2 && rs->topology == FP_TOPO_RAIL;
+            const int64_t lps = rs->topology == FP_TOPO_RAIL ? c->r.lps : 1;
+            const int64_t by_radix = rail ? fab->size[1].down / lps : fab->size[t - 1].down;
+            add_note(fab, "fabric.%s: %ss of %lld servers, %lld %s each, where a tier-%d switch's %d down ports would hold %lld",
+                     t == 2 ? "pod_servers" : "zone_servers", t == 2 ? "pod" : "zone",
+                     (long long)rs->block_servers[t],
+                     (long long)(rail ? c->children[2] / lps : c->children[t]),
+                     t == 3 ? "pods" : rail ? "scalable units" : "leaves", t, fab->size[t - 1].down,
+                     (long long)by_radix);
+        }
     /* Partial blocks below the designed tiers, sized to their links. */
     for (int t = 2; t < L; t++) {
         const sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];
@@ -239,12 +257,11 @@ static int tree_make(build_ctx *c, int64_t dservers, shape *sh, shape *alt)
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
     const int L = fab->tiers;
+    const int64_t lps = rs->topology == FP_TOPO_RAIL ? c->r.lps : 1;
     for (int t = 2; t <= L; t++)
-        c->children[t] = fab->size[t - 1].down;
-    if (rs->topology == FP_TOPO_RAIL && L >= 3) {
-        c->sus_per_pod = fab->size[1].down / c->r.lps;
-        c->children[2] = c->sus_per_pod * c->r.lps;
-    }
+        c->children[t] = t < L ? block_children(rs, fab->size, t, lps, NULL) : fab->size[t - 1].down;
+    if (rs->topology == FP_TOPO_RAIL && L >= 3)
+        c->sus_per_pod = c->children[2] / c->r.lps;
     int64_t umax = 1;
     for (int t = 0; t < L; t++) {
         umax = fab->size[t].up > umax ? fab->size[t].up : umax;

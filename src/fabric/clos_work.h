@@ -69,6 +69,31 @@ static inline int64_t rail_units(const fp_rspec *rs, int64_t servers)
     return unit + 1 > ceil_div(S, rs->su_servers) ? unit + 1 : ceil_div(S, rs->su_servers);
 }
 
+/* Endpoints (NIC ports of one plane) under one level-t block and the level-(t-1) blocks it
+ * holds (2 <= t below the top; t = 1: a leaf, no children). The one rule for pods and zones: a
+ * block holds as many child blocks as a tier-t switch has down ports (a rail-optimized pod: the
+ * whole scalable units whose leaves they reach), unless the spec gives the block's servers
+ * (fabric.pod_servers, zone_servers: rs->block_servers[t], checked by the spec stage to be
+ * whole child blocks within those down ports). lps: leaves per scalable unit. */
+static inline int64_t block_children(const fp_rspec *rs, const fp_tier_size *size, int t,
+                                     int64_t lps, int64_t *endpoints)
+{
+    const int64_t eps = rs->endpoints_per_server;
+    const int rail = rs->topology == FP_TOPO_RAIL;
+    int64_t e = rail ? (int64_t)rs->su_servers * eps : size[0].down, ch = 0;
+    for (int k = 2; k <= t; k++) {
+        if (k == 2 && rail)
+            ch = rs->block_servers[2] > 0 ? rs->block_servers[2] / rs->su_servers * lps
+                                          : size[1].down / lps * lps;
+        else
+            ch = rs->block_servers[k] > 0 ? rs->block_servers[k] * eps / e : size[k - 1].down;
+        e = k == 2 && rail ? ch / lps * e : ch * e;
+    }
+    if (endpoints)
+        *endpoints = t == 1 && rail ? 0 : e;
+    return ch;
+}
+
 /* Up links a tier-t switch needs for d down links (fp__up_for, resolved.h). */
 static inline int up_for(const fp_rspec *rs, int t, int d)
 {
