@@ -76,6 +76,36 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     return FP_OK;
 }
 
+size_t fp_plan_rack_fixture_count(const fp_plan *plan, size_t i)
+{
+    if (plan == NULL || !(plan->stages & FP_STAGE_LAYOUT) || (int64_t)i >= plan->lay.n_rack ||
+        plan->lay.rack[i].role != 0)
+        return 0;
+    size_t n = 0;
+    for (int f = 0; f < plan->rs.phys.n_fixtures; f++)
+        n += (size_t)plan->rs.phys.fixtures[f].count;
+    return n;
+}
+
+fp_status fp_plan_rack_fixture(const fp_plan *plan, size_t i, size_t k, fp_rack_fixture *out,
+                               fp_error *err)
+{
+    if (out == NULL || k >= fp_plan_rack_fixture_count(plan, i))
+        FP_FAIL(err, FP_EINVAL, "", "fixture %zu of rack %zu out of range (it has %zu), or out is NULL",
+                k, i, fp_plan_rack_fixture_count(plan, i));
+    for (int f = 0;; f++) {
+        const fp_fixture *x = &plan->rs.phys.fixtures[f];
+        if (k < (size_t)x->count) {
+            out->name = x->name;
+            out->u = x->u + (int)k * x->ru;
+            out->ru = x->ru;
+            out->power_w = x->power_w;
+            return FP_OK;
+        }
+        k -= (size_t)x->count;
+    }
+}
+
 /* ---- cables ---- */
 
 size_t fp_plan_cable_count(const fp_plan *plan)

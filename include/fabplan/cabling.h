@@ -73,6 +73,23 @@ FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
  *  without the layout. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
+/** One unit item of a compute rack that holds no server (spec layout.rack_fixtures: a GB200
+ *  NVL72 rack's NVLink switch trays and power shelves). */
+typedef struct fp_rack_fixture {
+    const char *name;           /**< the spec's name; valid while the plan lives */
+    int u, ru;                  /**< lowest U and height in U */
+    double power_w;             /**< its power (counted in the rack's power_w) */
+} fp_rack_fixture;
+
+/** METHOD: fixtures in rack i (fp_plan_rack order): every item of layout.rack_fixtures (each
+ *  of a fixture's `count`), lowest U first as the spec lists them, in every compute rack; 0 in
+ *  other racks, without fixtures or without FP_STAGE_LAYOUT. Cannot fail. */
+FP_EXPORT size_t fp_plan_rack_fixture_count(const fp_plan *plan, size_t i);
+/** METHOD: copy item k of rack i's fixtures into the caller's *out. Errors: FP_EINVAL when i
+ *  or k is out of range or out is NULL. */
+FP_EXPORT fp_status fp_plan_rack_fixture(const fp_plan *plan, size_t i, size_t k,
+                                         fp_rack_fixture *out, fp_error *err);
+
 /** Power per power domain: the layout's limits and the largest draw found, summed from the
  *  racks' power_w (rows are keyed by hall and row). A limit of 0 means none. */
 typedef struct fp_power_domains {

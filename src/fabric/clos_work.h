@@ -12,13 +12,14 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU. */
-/* When a rail's servers leave a fraction of a leaf (144 servers on 32-port-down leaves: 4.5
- * leaves per rail) and the rails together need fewer whole leaves than one set per rail
- * (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20), the leaves are shared: the SU's NIC ports are
- * laid out rail after rail and cut every leaf_down_max ports, so a leaf can end one rail and
- * begin the next. Only when a rail already spans several leaves: a rail that fits one leaf
- * keeps it to itself. */
+/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU.
+ * Every leaf serves one rail (rail-aligned, as NVIDIA's SuperPOD RAs build them): 144 servers
+ * on 32-port-down leaves are 5 leaves per rail of 29 servers. With fabric.rail_leaves "shared"
+ * (rs->rail_shared), when a rail's servers leave a fraction of a leaf and the rails together
+ * need fewer whole leaves than one set per rail (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20),
+ * the leaves are shared: the SU's NIC ports are laid out rail after rail and cut every
+ * leaf_down_max ports, so a leaf can end one rail and begin the next. Only when a rail already
+ * spans several leaves: a rail that fits one leaf keeps it to itself. */
 typedef struct rail_shape {
     int lpr, per_leaf, lps, shared;
 } rail_shape;
@@ -33,7 +34,7 @@ static inline rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
     r.shared = 0;
     if (eps > 1 && r.lpr > 1 && rs->su_servers % leaf_down_max != 0) {
         int lps = (int)ceil_div((int64_t)eps * rs->su_servers, leaf_down_max);
-        if (lps < r.lps) {
+        if (lps < r.lps && rs->rail_shared) {
             r.lps = lps;
             r.per_leaf = leaf_down_max;
             r.shared = 1;

@@ -81,11 +81,26 @@ typedef struct fp_override {
     char where[48];             /* JSON pointer of the entry, for errors */
 } fp_override;
 
+/* layout.rack_fixtures: units of every compute rack that hold no server (a GB200 NVL72 rack's
+ * NVLink switch trays and power shelves): `count` items of `ru` units each from U `u` up. */
+#define FP_MAX_FIXTURES 8
+typedef struct fp_fixture {
+    char name[40];
+    int u, ru, count;
+    double power_w;             /* each item's */
+} fp_fixture;
+
 typedef struct fp_phys_spec {
     int rack_units;
     double rack_width_m, rack_depth_m, aisle_m;
     int servers_per_rack, server_ru;
     double server_power_w;
+    fp_fixture fixtures[FP_MAX_FIXTURES];
+    int n_fixtures;
+    int fixture_units;          /* units the fixtures take in each compute rack */
+    double fixture_power_w;     /* and their power */
+    int16_t server_u[64];       /* lowest U of a compute rack's k-th server: the units from U1
+                                   up that no fixture takes (1 + k x server_ru without) */
     int racks_per_row;          /* most racks in a row (between cross-aisles); 0 = auto */
     int halls;                  /* 0 = as many as hall_power_limit_w needs */
     double hall_gap_m;
@@ -175,6 +190,10 @@ typedef struct fp_rspec {
     unsigned protocols;     /* FP_PROTO_* every device of the fabric speaks */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int rail_shared;            /* fabric.rail_leaves "shared": a rail-optimized unit whose rails
+                                   leave a fraction of a leaf cuts its NIC ports rail after rail
+                                   (a leaf may end one rail and start the next); 0 ("aligned",
+                                   the default): every leaf serves one rail */
     int min_top;                /* fabric.min_top_switches: the top tier has at least this many
                                    switches (1 when not given; 2 for a dual-homed network) */
     int leaf_up;                /* fabric.uplinks_per_leaf: every leaf with hosts has exactly

@@ -117,16 +117,16 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
 }
 
 /* The fabric section's scalars: keys, topology, scalable unit, planes, reserve, spread,
- * build_for_gpus, min_top_switches, uplinks_per_leaf, the blocks' servers (leaf_servers,
- * pod_servers, zone_servers: 0 when not given). */
+ * build_for_gpus, min_top_switches, uplinks_per_leaf, rail_leaves, the blocks' servers
+ * (leaf_servers, pod_servers, zone_servers: 0 when not given). */
 static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
 {
     static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
                                         "su_servers", "planes", "reserve", "spread",
                                         "build_for_gpus", "link_gbps", "min_top_switches",
-                                        "uplinks_per_leaf", "leaf_servers", "pod_servers",
-                                        "zone_servers", NULL };
-    char topo[32] = "rail-optimized", spread[32] = "even";
+                                        "uplinks_per_leaf", "rail_leaves", "leaf_servers",
+                                        "pod_servers", "zone_servers", NULL };
+    char topo[32] = "rail-optimized", spread[32] = "even", rail_leaves[32] = "aligned";
     int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus, min_top = 1, leaf_up = 0;
     double reserve = 0;
     fp_status rc;
@@ -136,6 +136,8 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
               (rc = fp__json_int(f, "planes", "/fabric", 1, FP_MAX_PLANES, &planes, err)) != FP_OK ||
               (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK ||
               (rc = fp__json_str(f, "spread", "/fabric", spread, sizeof spread, err)) != FP_OK ||
+              (rc = fp__json_str(f, "rail_leaves", "/fabric", rail_leaves, sizeof rail_leaves,
+                                 err)) != FP_OK ||
               (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, MAX_GPUS, &build_for, err)) != FP_OK ||
               (rc = fp__json_int(f, "min_top_switches", "/fabric", 1, 4096, &min_top, err)) != FP_OK ||
               (rc = fp__json_int(f, "uplinks_per_leaf", "/fabric", 1, 4096, &leaf_up, err)) != FP_OK ||
@@ -152,6 +154,11 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
     else
         FP_FAIL(err, FP_EINVAL, "/fabric/spread",
                 "/fabric/spread: expected \"even\" or \"balanced\", found \"%s\"", spread);
+    if (strcmp(rail_leaves, "aligned") != 0 && strcmp(rail_leaves, "shared") != 0)
+        FP_FAIL(err, FP_EINVAL, "/fabric/rail_leaves",
+                "/fabric/rail_leaves: expected \"aligned\" (one rail per leaf) or \"shared\" (a leaf may end one rail and start the next), found \"%s\"",
+                rail_leaves);
+    rs->rail_shared = strcmp(rail_leaves, "shared") == 0;
     if (build_for < rs->gpus)
         FP_FAIL(err, FP_EINVAL, "/fabric/build_for_gpus",
                 "/fabric/build_for_gpus: %lld is less than the %lld GPUs in /cluster/gpus; expected at least %lld",
