@@ -76,6 +76,36 @@ fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_erro
     return FP_OK;
 }
 
+size_t fp_plan_rack_fixture_count(const fp_plan *plan, size_t i)
+{
+    if (plan == NULL || !(plan->stages & FP_STAGE_LAYOUT) || (int64_t)i >= plan->lay.n_rack ||
+        plan->lay.rack[i].role != 0)
+        return 0;
+    size_t n = 0;
+    for (int f = 0; f < plan->rs.phys.n_fixtures; f++)
+        n += (size_t)plan->rs.phys.fixtures[f].count;
+    return n;
+}
+
+fp_status fp_plan_rack_fixture(const fp_plan *plan, size_t i, size_t k, fp_rack_fixture *out,
+                               fp_error *err)
+{
+    if (out == NULL || k >= fp_plan_rack_fixture_count(plan, i))
+        FP_FAIL(err, FP_EINVAL, "", "fixture %zu of rack %zu out of range (it has %zu), or out is NULL",
+                k, i, fp_plan_rack_fixture_count(plan, i));
+    for (int f = 0;; f++) {
+        const fp_fixture *x = &plan->rs.phys.fixtures[f];
+        if (k < (size_t)x->count) {
+            out->name = x->name;
+            out->u = x->u + (int)k * x->ru;
+            out->ru = x->ru;
+            out->power_w = x->power_w;
+            return FP_OK;
+        }
+        k -= (size_t)x->count;
+    }
+}
+
 /* ---- cables ---- */
 
 size_t fp_plan_cable_count(const fp_plan *plan)
@@ -505,6 +535,13 @@ static uint64_t digest_cell(uint64_t h, const char *s)
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
     return h * 0x100000001b3ull;     /* the 0 byte after the cell: h ^ 0 */
+}
+
+char *fp_cable_digest_text(uint64_t digest, char out[FP_CABLE_DIGEST_TEXT])
+{
+    if (out != NULL)
+        snprintf(out, FP_CABLE_DIGEST_TEXT, "fnv1a64:%016llx", (unsigned long long)digest);
+    return out;
 }
 
 uint64_t fp_cable_digest_add(uint64_t digest, const char *cable_id, const char *a_device,

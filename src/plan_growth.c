@@ -118,8 +118,12 @@ void fp__cost_note(fp_plan *plan)
     money(a, sizeof a, per);
     money(b, sizeof b, (double)extra * per);
     money(c, sizeof c, (double)(alt - built) * per);
+    char beyond[128] = "";
+    if (extra > 0)      /* none beyond need: nothing to price */
+        snprintf(beyond, sizeof beyond, " the %lld switch-to-switch links beyond need cost about $%s;",
+                 (long long)extra, b);
     snprintf(plan->cost_note, sizeof plan->cost_note,
-             "links priced at this plan's average of $%s of modules and cable per link: the %lld switch-to-switch links beyond need cost about $%s; spread \"%s\" would %s about $%s of links",
-             a, (long long)extra, b, plan->rs.spread == FP_SPREAD_EVEN ? "balanced" : "even",
+             "links priced at this plan's average of $%s of modules and cable per link:%s spread \"%s\" would %s about $%s of links",
+             a, beyond, plan->rs.spread == FP_SPREAD_EVEN ? "balanced" : "even",
              alt >= built ? "add" : "save", c);
 }

@@ -73,6 +73,23 @@ FP_EXPORT size_t fp_plan_rack_count(const fp_plan *plan);
  *  without the layout. */
 FP_EXPORT fp_status fp_plan_rack(const fp_plan *plan, size_t i, fp_rack_info *out, fp_error *err);
 
+/** One unit item of a compute rack that holds no server (spec layout.rack_fixtures: a GB200
+ *  NVL72 rack's NVLink switch trays and power shelves). */
+typedef struct fp_rack_fixture {
+    const char *name;           /**< the spec's name; valid while the plan lives */
+    int u, ru;                  /**< lowest U and height in U */
+    double power_w;             /**< its power (counted in the rack's power_w) */
+} fp_rack_fixture;
+
+/** METHOD: fixtures in rack i (fp_plan_rack order): every item of layout.rack_fixtures (each
+ *  of a fixture's `count`), lowest U first as the spec lists them, in every compute rack; 0 in
+ *  other racks, without fixtures or without FP_STAGE_LAYOUT. Cannot fail. */
+FP_EXPORT size_t fp_plan_rack_fixture_count(const fp_plan *plan, size_t i);
+/** METHOD: copy item k of rack i's fixtures into the caller's *out. Errors: FP_EINVAL when i
+ *  or k is out of range or out is NULL. */
+FP_EXPORT fp_status fp_plan_rack_fixture(const fp_plan *plan, size_t i, size_t k,
+                                         fp_rack_fixture *out, fp_error *err);
+
 /** Power per power domain: the layout's limits and the largest draw found, summed from the
  *  racks' power_w (rows are keyed by hall and row). A limit of 0 means none. */
 typedef struct fp_power_domains {
@@ -185,6 +202,12 @@ FP_EXPORT fp_status fp_plan_net_cable(const fp_plan *plan, size_t net, size_t i,
  *  "". Cannot fail. */
 FP_EXPORT uint64_t fp_cable_digest_add(uint64_t digest, const char *cable_id, const char *a_device,
                                        const char *a_port);
+/** Bytes of a digest's text: "fnv1a64:" and 16 lower-case hex digits, and the 0 byte. */
+#define FP_CABLE_DIGEST_TEXT 25
+/** The text plan.json's `cable_list.digest` holds for digest: "fnv1a64:%016x" into out (the
+ *  caller's, FP_CABLE_DIGEST_TEXT bytes); returns out (NULL, writing nothing, for a NULL
+ *  out). */
+FP_EXPORT char *fp_cable_digest_text(uint64_t digest, char out[FP_CABLE_DIGEST_TEXT]);
 /** METHOD: the plan's identity as cables.csv holds it: every network's cables in cables.csv's
  *  order (network 0 first) folded by fp_cable_digest_add into *digest, and their number into
  *  *cables. plan.json records both (`cable_list`), and `fabplan diff` recomputes them from

@@ -96,6 +96,10 @@ typedef struct fp_part {
     char mgmt_port[16];     /**< switches: the management interface's name ("eth0" on Cumulus
                                  Linux, "mgmt0" on NVIDIA's InfiniBand switches); "" for the
                                  default "mgmt0" (fp_part_mgmt_port) */
+    char hub_connector[24]; /**< fibre fan-outs (legs > 1): the hub's connector when it
+                                 differs from `connector`, which is then each leg's ("" = the
+                                 same): "MPO-12/APC" on an MPO to 4 x LC breakout, which splits
+                                 a co-packaged port (docs/spec.md) */
 } fp_part;
 
 /** The name of switch p's management interface: its catalog mgmt_port, else "mgmt0". Borrowed

@@ -37,8 +37,8 @@ _fabplan()
             case $cur in *,*) pre=${cur%,*}, ;; esac
             COMPREPLY=($(compgen -P "$pre" -W "$("${COMP_WORDS[0]}" catalog list $type 2>/dev/null | tail -n +2 | cut -d' ' -f1)" -- "${cur##*,}"))
             return 0 ;;
-        -o|--out) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-        --catalog|--overrides) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+        -o|--out|--phase) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --catalog|--overrides|--ibnetdiscover|--node-name-map|--lldp) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     esac
     if [ "$cmd" = catalog ] && [ "$COMP_CWORD" -eq 2 ] && [ "${cur#-}" = "$cur" ]; then
         COMPREPLY=($(compgen -W "list show" -- "$cur"))

@@ -8,7 +8,9 @@
 #include "analysis/graph.h"
 
 /* Mark what spec names in the network; returns whether it named anything there. Names: a
- * device as links.csv names it (a compute server is a host of every network it is attached to);
+ * device as links.csv names it (a compute server is a host of every network it is attached to,
+ * another network's switch a host by its management port and a switch where this network is
+ * attached to it);
  * "link:<network>-L0000001"; "cable:C0002049" (cables.csv ids); rack:, row:, hall: as cables.csv
  * locations read (management racks included). Role and random specs are the compute fabric's. */
 static int mark(const fp_net_view *v, const char *spec, uint8_t *dev_down, uint8_t *link_down)
@@ -17,12 +19,14 @@ static int mark(const fp_net_view *v, const char *spec, uint8_t *dev_down, uint8
     const char *colon = strchr(spec, ':');
     char name[160];
     if (colon == NULL) {
+        /* Every device of that name: a switch of another network stands here both as its
+         * management port's host and, for a network attached to it (uplink_to), as a switch of
+         * the top tier; it fails as both. */
+        int hit = 0;
         for (int64_t d = 0; d < f->n_dev; d++)
-            if (strcmp(fp__net_device_name(name, sizeof name, v->ns, f, v->cfab, v->crs, d), spec) == 0) {
-                dev_down[d] = 1;
-                return 1;
-            }
-        return 0;
+            if (strcmp(fp__net_device_name(name, sizeof name, v->ns, f, v->cfab, v->crs, d), spec) == 0)
+                hit = dev_down[d] = 1;
+        return hit;
     }
     const char *val = colon + 1;
     size_t kind = (size_t)(colon - spec), nl = strlen(v->ns->name);
@@ -99,8 +103,10 @@ fp_status fp__net_fail_run(fp_network_failure *out, const fp_net_view *v, const 
     }
     for (size_t i = 0; i < n; i++)
         out->specs_matched += mark(v, specs[i], dev_down, link_down);
+    /* the network's own switches: a top-tier switch of the network it is attached to is that
+     * network's failure (its links here still go down) */
     for (int64_t d = f->servers; d < f->n_dev; d++)
-        out->switches_failed += dev_down[d];
+        out->switches_failed += dev_down[d] && !fp__net_is_alias(f, d);
     for (int64_t i = 0; i < f->n_link; i++) {
         link_down[i] |= dev_down[f->link[i].a] | dev_down[f->link[i].z];
         out->links_failed += link_down[i];

@@ -52,6 +52,8 @@ static void show_part(const fp_part *p)
         printf("medium:      %s\n", p->medium);
     if (p->legs > 1)
         printf("legs:        %d\n", p->legs);
+    if (p->hub_connector[0])
+        printf("hub:         %s\n", p->hub_connector);
     if (p->n_lengths) {
         printf("lengths:    ");
         for (int i = 0; i < p->n_lengths; i++)

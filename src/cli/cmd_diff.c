@@ -236,8 +236,8 @@ static int cables_belong(const char *path, const cJSON *root, const cable_table 
     uint64_t h = FP_CABLE_DIGEST_INIT;
     for (int64_t r = 0; r < t->rows; r++)
         h = fp_cable_digest_add(h, F(t, r, C_ID), F(t, r, C_ADEV), F(t, r, C_APORT));
-    char hex[32];
-    snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)h);
+    char hex[FP_CABLE_DIGEST_TEXT];
+    fp_cable_digest_text(h, hex);
     if ((double)t->rows != n->valuedouble) {
         fprintf(stderr, "fabplan diff: the cables.csv beside %s has %lld cables where plan.json "
                 "lists %.0f: it is cut short or from another run; expected the cables.csv written "

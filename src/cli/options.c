@@ -9,14 +9,17 @@ static const char *const fail_opts[] = { "--fail", "--seed", NULL };
 static const char *const plan_opts[] = { "-o", "--out", "--formats", "--no-xlsx", "--split-by",
                                          "--detail", "--png", "--paper", "--labels",
                                          "--k8s-labels", NULL };
-static const char *const compare_opts[] = { "-o", "--out", "--min-bisection",
+static const char *const compare_opts[] = { "-o", "--out", "--all", "--min-bisection",
                                             "--max-oversubscription", "-j", "--jobs", NULL };
 static const char *const catalog_opts[] = { "--catalog", NULL };
 static const char *const out_opts[] = { "-o", "--out", NULL };
 static const char *const sweep_opts[] = { "-j", "--jobs", NULL };
+static const char *const verify_opts[] = { "--ibnetdiscover", "--lldp", "--node-name-map", "--phase",
+                                           "--network", "--ignore-speed", "-q", "--quiet", NULL };
 
 /* Which groups of options a command takes. */
-enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16, G_OUT = 32, G_SWEEP = 64 };
+enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16, G_OUT = 32, G_SWEEP = 64,
+       G_VERIFY = 128 };
 
 static unsigned groups_of(const char *cmd)
 {
@@ -30,6 +33,8 @@ static unsigned groups_of(const char *cmd)
         return G_OUT;
     if (strcmp(cmd, "sweep") == 0)
         return G_SPEC | G_OUT | G_SWEEP;
+    if (strcmp(cmd, "verify") == 0)
+        return G_OUT | G_VERIFY;
     return 0;
 }
 
@@ -70,6 +75,8 @@ size_t cli_option_names(const char *cmd, const char **out, size_t max)
         add_list(out_opts, out, max, &n);
     if (g & G_SWEEP)
         add_list(sweep_opts, out, max, &n);
+    if (g & G_VERIFY)
+        add_list(verify_opts, out, max, &n);
     return n;
 }
 

@@ -69,6 +69,26 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
     fp_fabric *fab = c->fab;
     const int L = fab->tiers, P = rs->planes;
     char a[32], b[32];
+    /* Blocks of a given size (fabric.leaf_servers, pod_servers, zone_servers): what they hold
+     * and what the radix alone would have put in them. */
+    if (rs->block_servers[1] > 0)
+        add_note(fab, "fabric.leaf_servers: each leaf takes %lld servers (%d down and %d up links), where its ratio leaves room for %d down ports",
+                 (long long)rs->block_servers[1], fab->size[0].down, fab->size[0].up,
+                 fp__tier_down(rs, 0));
+    for (int t = 2; t < L && t <= 3; t++)
+        if (rs->block_servers[t] > 0) {
+            const int rail = t == 2 && rs->topology == FP_TOPO_RAIL;
+            const int64_t lps = rs->topology == FP_TOPO_RAIL ? c->r.lps : 1;
+            const int64_t by_radix = rail ? fab->size[1].down / lps : fab->size[t - 1].down;
+            const int64_t held = rail ? c->children[2] / lps : c->children[t];
+            add_note(fab, "fabric.%s: %ss of %lld servers, %lld %s each, where a tier-%d switch's %d down ports would hold %lld",
+                     t == 2 ? "pod_servers" : "zone_servers", t == 2 ? "pod" : "zone",
+                     (long long)rs->block_servers[t], (long long)held,
+                     t == 3 ? (held == 1 ? "pod" : "pods")
+                            : rail ? (held == 1 ? "scalable unit" : "scalable units")
+                                   : (held == 1 ? "leaf" : "leaves"),
+                     t, fab->size[t - 1].down, (long long)by_radix);
+        }
     /* Partial blocks below the designed tiers, sized to their links. */
     for (int t = 2; t < L; t++) {
         const sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];
@@ -202,6 +222,15 @@ static void rails_make(build_ctx *c, int64_t dservers)
         add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC ports %d to a leaf, some leaves ending one rail and starting the next (one set of leaves per rail would need %d)",
                  rs->su_servers, c->r.lps, eps, (long long)eps * rs->su_servers, c->r.per_leaf,
                  eps * c->r.lpr);
+    fp_rspec cut = *rs;
+    cut.rail_shared = 1;
+    const rail_shape sh = rail_shape_of(&cut, fp__tier_down(rs, 0));
+    if (!c->r.shared && sh.shared)
+        add_note(fab, "%d-server scalable units, rail-aligned (one rail per leaf, as NVIDIA's SuperPOD RAs): %d leaves per rail of up to %d servers, %d per unit; fabric.rail_leaves \"shared\" would cut a unit's %lld NIC ports %d to a leaf on %d leaves (%d fewer per unit, $%.0f in leaves over %lld units)",
+                 rs->su_servers, c->r.lpr, c->r.per_leaf, c->r.lps,
+                 (long long)eps * rs->su_servers, sh.per_leaf, sh.lps, c->r.lps - sh.lps,
+                 (double)(c->r.lps - sh.lps) * (double)c->n_su * P * rs->tier[0].model.price_usd,
+                 (long long)c->n_su);
     fab->su_count = c->n_su;
     fab->design_su_count = rail_units(rs, dservers);
     fab->leaves_per_su = c->r.lps;
@@ -230,12 +259,11 @@ static int tree_make(build_ctx *c, int64_t dservers, shape *sh, shape *alt)
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
     const int L = fab->tiers;
+    const int64_t lps = rs->topology == FP_TOPO_RAIL ? c->r.lps : 1;
     for (int t = 2; t <= L; t++)
-        c->children[t] = fab->size[t - 1].down;
-    if (rs->topology == FP_TOPO_RAIL && L >= 3) {
-        c->sus_per_pod = fab->size[1].down / c->r.lps;
-        c->children[2] = c->sus_per_pod * c->r.lps;
-    }
+        c->children[t] = t < L ? block_children(rs, fab->size, t, lps, NULL) : fab->size[t - 1].down;
+    if (rs->topology == FP_TOPO_RAIL && L >= 3)
+        c->sus_per_pod = c->children[2] / c->r.lps;
     int64_t umax = 1;
     for (int t = 0; t < L; t++) {
         umax = fab->size[t].up > umax ? fab->size[t].up : umax;

@@ -23,6 +23,12 @@ static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
         sz->down = fp__tier_down(rs, t);
         sz->up = up_for(rs, t, sz->down);
     }
+    /* fabric.leaf_servers: each leaf takes that many servers' ports (the spec stage checked
+     * they fit its down ports). */
+    if (rs->block_servers[1] > 0 && size[0].down > 0) {
+        size[0].down = (int)(rs->block_servers[1] * rs->endpoints_per_server);
+        size[0].up = up_for(rs, 0, size[0].down);
+    }
     if (rs->topology == FP_TOPO_RAIL && size[0].down > 0) {
         rail_shape r = rail_shape_of(rs, size[0].down);
         /* A leaf whose free ports the extra endpoints fill takes fill_cap hosts. */
@@ -60,18 +66,25 @@ int64_t fp__clos_capacity(const fp_rspec *rs, const fp_tier_size *size, int tier
     for (int t = 0; t < tiers; t++)
         if (size[t].down < 1 || (t < tiers - 1 && size[t].up < 1))
             return 0;
+    /* The blocks below the top (pods, zones: block_children), times the blocks the top joins:
+     * as many as a top switch has down ports. */
+    int64_t lps = 1;
     if (rs->topology == FP_TOPO_RAIL) {
-        rail_shape r = rail_shape_of(rs, size[0].down);
         int64_t su_endpoints = (int64_t)(rs->fill_cap > 0 ? rs->fill_cap : rs->su_servers) * eps;
-        cap = sat_mul(size[1].down / r.lps, su_endpoints);
-        for (int t = 2; t < tiers; t++)
-            cap = sat_mul(cap, size[t].down);
-        return cap;
+        lps = rail_shape_of(rs, size[0].down).lps;
+        if (tiers == 2)
+            return sat_mul(size[1].down / lps, su_endpoints);
+        if (block_children(rs, size, 2, lps, NULL) > size[1].down)
+            return 0;   /* a unit's leaves more than a spine reaches (fp__spec_check_blocks) */
+        cap = sat_mul(block_children(rs, size, 2, lps, NULL) / lps, su_endpoints);
+    } else {
+        cap = size[0].down;
+        if (tiers > 2)
+            cap = sat_mul(cap, block_children(rs, size, 2, 1, NULL));
     }
-    cap = 1;
-    for (int t = 0; t < tiers; t++)
-        cap = sat_mul(cap, size[t].down);
-    return cap;
+    for (int t = 3; t < tiers; t++)
+        cap = sat_mul(cap, block_children(rs, size, t, lps, NULL));
+    return sat_mul(cap, size[tiers - 1].down);
 }
 
 static int64_t endpoints_to_gpus(const fp_rspec *rs, int64_t endpoints)
@@ -166,7 +179,8 @@ static fp_status size_auto(fp_fabric *fab, const fp_rspec *rs, int64_t need, con
 {
     int64_t prev_cap = 0, cap = 0;
     char what[200];
-    for (int L = 2; L <= FP_MAX_TIERS; L++) {
+    const int L0 = fp__block_min_tiers(rs);
+    for (int L = L0; L <= FP_MAX_TIERS; L++) {
         size_ports(fab->size, rs, L);
         cap = fp__clos_capacity(rs, fab->size, L);
         if (cap < need) {
@@ -174,7 +188,14 @@ static fp_status size_auto(fp_fabric *fab, const fp_rspec *rs, int64_t need, con
             continue;
         }
         describe(what, sizeof what, rs, L);
-        if (L == 2) {
+        if (L == L0 && L0 > 2) {
+            /* Pods (zones) of a given size need a tier above them. */
+            snprintf(fab->tier_choice, sizeof fab->tier_choice,
+                     "%s in %s of %lld servers (fabric.%s) need a tier above them; using %d tiers (maximum %lld GPUs for %s)",
+                     demand, L0 == 4 ? "zones" : "pods", (long long)rs->block_servers[L0 - 1],
+                     L0 == 4 ? "zone_servers" : "pod_servers", L,
+                     (long long)endpoints_to_gpus(rs, cap), what);
+        } else if (L == 2) {
             snprintf(fab->tier_choice, sizeof fab->tier_choice,
                      "%s fit in 2 tiers (maximum %lld GPUs for %s); using 2 tiers", demand,
                      (long long)endpoints_to_gpus(rs, cap), what);
@@ -225,11 +246,14 @@ static fp_status size_given(fp_fabric *fab, const fp_rspec *rs, int64_t need, co
 static fp_status size_once(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
 {
     int64_t need = sizing_servers(rs) * rs->endpoints_per_server;
+    const int d0 = fp__tier_down(rs, 0);
+    const int64_t lps = rs->topology == FP_TOPO_RAIL && d0 > 0 ? rail_shape_of(rs, d0).lps : 1;
     char demand[96];
     fp_status rc;
     memset(fab, 0, sizeof *fab);
     describe_demand(demand, sizeof demand, rs, need);
     if ((rc = fp__spec_check_ports(rs, err)) != FP_OK ||
+        (rc = fp__spec_check_blocks(rs, lps, err)) != FP_OK ||
         (rc = rs->tiers_auto ? size_auto(fab, rs, need, demand, err)
                              : size_given(fab, rs, need, demand, err)) != FP_OK)
         return rc;
@@ -243,13 +267,23 @@ fp_status fp__clos_size(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
     /* The scalable unit left open: the largest that one tier-2 switch's down ports reach. */
     if (rc == FP_EDESIGN && rs->su_auto > 0 && strcmp(first.where, "/fabric/su_servers") == 0) {
         fp_rspec t = *rs;
+        fp_error other = { 0 };     /* the largest such unit's pod error (pod_servers) */
         for (t.su_servers = rs->su_servers - 1; t.su_servers >= 1; t.su_servers--) {
             fp_error e = { 0 };
-            if (size_once(fab, &t, &e) == FP_OK) {
+            if (rs->block_servers[2] % t.su_servers != 0)
+                continue;   /* pods of whole units only (fabric.pod_servers) */
+            fp_status r = size_once(fab, &t, &e);
+            if (r == FP_OK) {
                 fab->su_chosen = t.su_servers;
                 return FP_OK;
             }
+            if (other.code == FP_OK && strcmp(e.where, "/fabric/pod_servers") == 0) {
+                other = e;
+                rc = r;
+            }
         }
+        if (other.code != FP_OK)
+            first = other;
     }
     if (rc != FP_OK && err != NULL)
         *err = first;

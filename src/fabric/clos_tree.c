@@ -111,8 +111,12 @@ static int leaves_make(sw_list *lv, const build_ctx *c, int64_t servers)
             if (c->r.shared)
                 e = shared_load(&c->r, rs->endpoints_per_server, rs->su_servers, k, in_su);
             lv->load[l] = (int32_t)e;
-            /* A partial SU keeps its full leaves and leaf-spine cables (SuperPOD RA). */
-            lv->up[l] = t0->up;
+            /* A partial SU keeps its full leaves and leaf-spine cables (SuperPOD RA); in a full
+             * one a rail spread over several leaves (144 servers on 29, 29, 29, 29, 28) gives
+             * each leaf the uplinks of its own servers at the ratio. */
+            lv->up[l] = in_su == rs->su_servers && c->r.lpr > 1 && !c->r.shared
+                            ? (int32_t)up_for(rs, 0, (int)e)
+                            : t0->up;
         }
     } else {
         int64_t E = servers * eps;

@@ -12,13 +12,14 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU. */
-/* When a rail's servers leave a fraction of a leaf (144 servers on 32-port-down leaves: 4.5
- * leaves per rail) and the rails together need fewer whole leaves than one set per rail
- * (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20), the leaves are shared: the SU's NIC ports are
- * laid out rail after rail and cut every leaf_down_max ports, so a leaf can end one rail and
- * begin the next. Only when a rail already spans several leaves: a rail that fits one leaf
- * keeps it to itself. */
+/* Rail-optimized leaf shape: leaves per rail per full SU, servers per leaf, leaves per SU.
+ * Every leaf serves one rail (rail-aligned, as NVIDIA's SuperPOD RAs build them): 144 servers
+ * on 32-port-down leaves are 5 leaves per rail of 29 servers. With fabric.rail_leaves "shared"
+ * (rs->rail_shared), when a rail's servers leave a fraction of a leaf and the rails together
+ * need fewer whole leaves than one set per rail (4 x 144 / 32 = 18 leaves, not 4 x 5 = 20),
+ * the leaves are shared: the SU's NIC ports are laid out rail after rail and cut every
+ * leaf_down_max ports, so a leaf can end one rail and begin the next. Only when a rail already
+ * spans several leaves: a rail that fits one leaf keeps it to itself. */
 typedef struct rail_shape {
     int lpr, per_leaf, lps, shared;
 } rail_shape;
@@ -33,7 +34,7 @@ static inline rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
     r.shared = 0;
     if (eps > 1 && r.lpr > 1 && rs->su_servers % leaf_down_max != 0) {
         int lps = (int)ceil_div((int64_t)eps * rs->su_servers, leaf_down_max);
-        if (lps < r.lps) {
+        if (lps < r.lps && rs->rail_shared) {
             r.lps = lps;
             r.per_leaf = leaf_down_max;
             r.shared = 1;
@@ -66,6 +67,31 @@ static inline int64_t rail_units(const fp_rspec *rs, int64_t servers)
      * extras fill earlier units first, so it is the largest only when they outgrow them). */
     fp__fill_slot(rs, servers - 1, &unit, &port);
     return unit + 1 > ceil_div(S, rs->su_servers) ? unit + 1 : ceil_div(S, rs->su_servers);
+}
+
+/* Endpoints (NIC ports of one plane) under one level-t block and the level-(t-1) blocks it
+ * holds (2 <= t below the top; t = 1: a leaf, no children). The one rule for pods and zones: a
+ * block holds as many child blocks as a tier-t switch has down ports (a rail-optimized pod: the
+ * whole scalable units whose leaves they reach), unless the spec gives the block's servers
+ * (fabric.pod_servers, zone_servers: rs->block_servers[t], checked by the spec stage to be
+ * whole child blocks within those down ports). lps: leaves per scalable unit. */
+static inline int64_t block_children(const fp_rspec *rs, const fp_tier_size *size, int t,
+                                     int64_t lps, int64_t *endpoints)
+{
+    const int64_t eps = rs->endpoints_per_server;
+    const int rail = rs->topology == FP_TOPO_RAIL;
+    int64_t e = rail ? (int64_t)rs->su_servers * eps : size[0].down, ch = 0;
+    for (int k = 2; k <= t; k++) {
+        if (k == 2 && rail)
+            ch = rs->block_servers[2] > 0 ? rs->block_servers[2] / rs->su_servers * lps
+                                          : size[1].down / lps * lps;
+        else
+            ch = rs->block_servers[k] > 0 ? rs->block_servers[k] * eps / e : size[k - 1].down;
+        e = k == 2 && rail ? ch / lps * e : ch * e;
+    }
+    if (endpoints)
+        *endpoints = t == 1 && rail ? 0 : e;
+    return ch;
 }
 
 /* Up links a tier-t switch needs for d down links (fp__up_for, resolved.h). */

@@ -286,6 +286,10 @@ static fp_status rack_totals(const ctx *c, fp_error *err)
             continue;           /* another network's device: its power is that network's */
         power[lay->dev_rack[d]] += t == 0 ? c->ps->server_power_w
                                                       : rs->tier[t - 1].model.power_w;
+        /* a compute rack's fixtures, counted with its first server (the one in the lowest
+         * server units) */
+        if (t == 0 && lay->dev_u[d] == c->ps->server_u[0])
+            power[lay->dev_rack[d]] += c->ps->fixture_power_w;
     }
     for (int64_t g = 0; g < cab->n_cage; g++)
         if (cab->cage_mod[g] >= 0)

@@ -36,6 +36,7 @@ typedef struct part_key {
     uint8_t proto;          /* proto_ok */
     int16_t cage, far;      /* ids: cage; a cable's far end or legs (leg_cage, else cage) */
     int16_t conn, lane;     /* ids: connector; the connector of one lane (lane_connector) */
+    int16_t hub;            /* id: a fan-out's hub connector (hub_connector, else connector) */
     int16_t fibre;          /* id of the fibre type ("MMF", "SMF") */
     int32_t legs, ports;    /* copies of the part's fields the loops read, kept together */
     int32_t gbps;           /*   (port_gbps) */

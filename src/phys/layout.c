@@ -36,7 +36,9 @@ static fp_status sizes(build *b, fp_error *err)
         }
     }
     int64_t eps = (int64_t)b->rs->endpoints_per_server * fab->planes;
-    b->dev_w[0] = ps->server_power_w + (double)eps * per_end;
+    /* a compute rack's fixtures (layout.rack_fixtures) shared by its servers */
+    b->dev_w[0] = ps->server_power_w + (double)eps * per_end +
+                  ps->fixture_power_w / ps->servers_per_rack;
     for (int t = 1; t <= fab->tiers; t++) {
         const fp_part *m = &b->rs->tier[t - 1].model;
         int links = fab->size[t - 1].down + fab->size[t - 1].up;

@@ -183,7 +183,8 @@ fp_status fp__layout_stream(build *b, int32_t *pod_group, int32_t *zone_h0, int3
     return FP_OK;
 }
 
-/* Servers into their unit's compute racks, from U1 up. */
+/* Servers into their unit's compute racks, from U1 up in the units no fixture takes
+ * (ps->server_u); each compute rack that holds a server holds the fixtures too. */
 static void place_servers(build *b)
 {
     const fp_phys_spec *ps = b->ps;
@@ -194,8 +195,9 @@ static void place_servers(build *b)
         int64_t half = ps->leaf_place == FP_LEAF_END ? b->unit_cr[u] : b->unit_cr[u] / 2;
         int64_t rack = b->unit_base[u] + (k < half ? k : k + b->unit_nr[u]);
         lay->dev_rack[s] = (int32_t)rack;
-        lay->dev_u[s] = (int16_t)(1 + (i % ps->servers_per_rack) * ps->server_ru);
-        lay->rack[rack].units_used += ps->server_ru;
+        lay->dev_u[s] = ps->server_u[i % ps->servers_per_rack];
+        lay->rack[rack].units_used += ps->server_ru +
+                                      ((i % ps->servers_per_rack) == 0 ? ps->fixture_units : 0);
         lay->rack[rack].devices++;
     }
 }

@@ -31,8 +31,8 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
     const fp_phys_spec *ps = c->ps;
     const fp_rspec *rs = c->rs;
     const int np = ps->n_parts;
-    /* every string a part or a tier brings: 5 per part, 3 per tier, "MMF" and "SMF" */
-    const char **tab = malloc(sizeof *tab * (size_t)(5 * np + 3 * (FP_MAX_TIERS + 1) + 2));
+    /* every string a part or a tier brings: 6 per part, 3 per tier, "MMF" and "SMF" */
+    const char **tab = malloc(sizeof *tab * (size_t)(6 * np + 3 * (FP_MAX_TIERS + 1) + 2));
     int nt = 0;
     c->pk = malloc(sizeof *c->pk * (size_t)(np ? np : 1));
     c->list = malloc(sizeof *c->list * (size_t)(8 * np + 1));
@@ -52,6 +52,7 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
         q->far = intern(tab, &nt, p->leg_cage[0] ? p->leg_cage : p->cage);
         q->conn = intern(tab, &nt, p->connector);
         q->lane = intern(tab, &nt, lane_connector(p));
+        q->hub = intern(tab, &nt, p->hub_connector[0] ? p->hub_connector : p->connector);
         q->fibre = intern(tab, &nt, p->fibre);
         q->legs = p->legs;
         q->ports = p->ports;
@@ -306,7 +307,7 @@ static int cord_lengths(ctx *c, const int32_t *links, size_t n, comp_cage *cg, s
  * co-packaged optics, which must match instead) that reaches its cage's longest cord within
  * the loss budget (pairs: mated connector pairs between the modules). 0 when a cage gets none. */
 static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn, int speed,
-                        const fp_part *f, int pairs)
+                        const fp_part *f, int pairs, int split)
 {
     const fp_phys_spec *ps = c->ps;
     int ok = 1;
@@ -315,9 +316,12 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
         const int16_t ct = port_cage(c, &cg[k]);
         const fp_part *cpo = cpo_of(c->fab, c->rs, cg[k].dev);
         if (cpo) {
-            /* Co-packaged optics: no module; the port's own optics must match the fibre. */
+            /* Co-packaged optics: no module; the port's own optics must match the fibre, or
+             * a split port its fan-out's legs (split: conn is that, cpo_split_conn). */
             const int t = c->fab->dev[cg[k].dev].tier;
-            if (c->cpo_optic[t] != cls || c->cpo_conn[t] != conn || cpo->reach_m + 1e-9 < cg[k].need)
+            const int fits = split ? cg[k].k > 1
+                                   : c->cpo_optic[t] == cls && c->cpo_conn[t] == conn;
+            if (!fits || cpo->reach_m + 1e-9 < cg[k].need)
                 ok = 0;
             cg[k].mod = -1;
             continue;
@@ -367,6 +371,44 @@ static media_pick optics_cost(const ctx *c, size_t n, const comp_cage *cg, size_
     return m;
 }
 
+/* A co-packaged port split k ways (a breakout) meets single-link modules through the fibre
+ * plant: a fan-out of k legs whose hub is the port's connector (MPO to 4 x LC). The id of its
+ * legs' connector, which the far modules and the cords take, when the catalog has one of
+ * optic class cls on the port's fibre (the first in catalog order); else -1. */
+static int16_t cpo_split_conn(const ctx *c, int t, int k, int cls)
+{
+    const fp_part *m = &c->rs->tier[t - 1].model;
+    for (int y = 0; y < c->ps->n_parts; y++) {
+        const fp_part *f = &c->ps->parts[y];
+        if (f->type == FP_PART_FIBRE && f->legs == k && c->pk[y].hub == c->cpo_conn[t] &&
+            strcmp(f->fibre, m->fibre) == 0 && optic_class(f) == cls)
+            return c->pk[y].conn;
+    }
+    return -1;
+}
+
+/* The first co-packaged end of the set's cages, or NULL; *tier its tier and *split_k the
+ * links its port carries when it is split (a breakout) and the set has modules at other
+ * ends, else 0. */
+static const fp_part *cpo_in_set(const ctx *c, const comp_cage *cg, size_t ncg, int *tier,
+                                 int *split_k)
+{
+    const fp_part *cpo = NULL;
+    int k_cpo = 0, module_ends = 0;
+    for (size_t k = 0; k < ncg; k++) {
+        const fp_part *p = cpo_of(c->fab, c->rs, cg[k].dev);
+        if (p == NULL) {
+            module_ends++;
+        } else if (cpo == NULL) {
+            cpo = p;
+            *tier = c->fab->dev[cg[k].dev].tier;
+            k_cpo = cg[k].k;
+        }
+    }
+    *split_k = cpo && k_cpo > 1 && module_ends > 0 ? k_cpo : 0;
+    return cpo;
+}
+
 /* Optics of one class on every link of the set: each lane connector its modules (or a
  * co-packaged end) use and each cord of that connector, keeping the cheapest whole (modules,
  * cords at stock length; pick_better) into *best when it beats it. Leaves cg[].mod and
@@ -379,13 +421,11 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
     const int16_t fibre = cls == 0 ? c->mmf : c->smf;
     const int speed = rs->gbps[c->fab->link[links[0]].boundary];
     int found = 0;
-    /* A co-packaged end fixes the connector: only it is tried (x = -1). */
-    const fp_part *cpo_end = NULL;
-    int cpo_tier = 0;
-    for (size_t k = 0; k < ncg && cpo_end == NULL; k++) {
-        cpo_end = cpo_of(c->fab, rs, cg[k].dev);
-        cpo_tier = c->fab->dev[cg[k].dev].tier;
-    }
+    /* A co-packaged end fixes the connector: only it is tried (x = -1); a split one with
+     * modules at the far ends, its fan-out's legs' (cpo_split_conn). */
+    int cpo_tier = 0, split_k = 0;
+    const fp_part *cpo_end = cpo_in_set(c, cg, ncg, &cpo_tier, &split_k);
+    const int split = split_k > 1;
     /* Mated connector pairs between the two modules: a patch panel at each end when the
      * cabling is structured, and any the spec adds (cross-connects, cassettes). */
     const fp_link *l0 = &c->fab->link[links[0]];
@@ -393,7 +433,10 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
     const int pairs = (ps->structured && between ? 2 : 0) + ps->extra_mated_pairs;
     for (int x = -1; x < (cpo_end ? 0 : c->n_lanes[cls]); x++) {
         int16_t conn;
-        if (x < 0) {
+        if (x < 0 && split) {
+            if ((conn = cpo_split_conn(c, cpo_tier, split_k, cls)) < 0)
+                continue;
+        } else if (x < 0) {
             if (cpo_end == NULL || c->cpo_optic[cpo_tier] != cls)
                 continue;
             conn = c->cpo_conn[cpo_tier];
@@ -406,7 +449,7 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
             if (c->pk[f].fibre != fibre || c->pk[f].conn != conn || (forced >= 0 && f != forced))
                 continue;
             if (!cord_lengths(c, links, n, cg, ncg, route, &ps->parts[f]) ||
-                !cage_modules(c, cg, ncg, cls, conn, speed, &ps->parts[f], pairs))
+                !cage_modules(c, cg, ncg, cls, conn, speed, &ps->parts[f], pairs, split))
                 continue;
             found = 1;
             media_pick m = optics_cost(c, n, cg, ncg, f);
@@ -568,8 +611,11 @@ static void optics_apply(ctx *c, const int32_t *links, size_t n, const fp_media_
     const fp_link *l0 = &c->fab->link[links[0]];
     const int between = c->lay->dev_rack[l0->a] != c->lay->dev_rack[l0->z];
     const int pairs = (ps->structured && between ? 2 : 0) + ps->extra_mated_pairs;
+    int cpo_tier = 0, split_k = 0;
+    cpo_in_set(c, c->cg, s->ncg, &cpo_tier, &split_k);
     cord_lengths(c, links, n, c->cg, s->ncg, c->route, &ps->parts[f]);
-    cage_modules(c, c->cg, s->ncg, cls, conn, c->rs->gbps[l0->boundary], &ps->parts[f], pairs);
+    cage_modules(c, c->cg, s->ncg, cls, conn, c->rs->gbps[l0->boundary], &ps->parts[f], pairs,
+                 split_k > 1);
     if (cut)
         cab->over_budget += (int64_t)n;
     for (size_t k = 0; k < s->ncg; k++)

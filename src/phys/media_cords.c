@@ -23,15 +23,26 @@ static int cage_slot(const ctx *c, int64_t dev, int port)
 }
 
 /* Links that share the lane connector of (dev, port)'s module (1 when the connector is the
- * port's own, or at co-packaged optics), and in *key that connector (cage x 16 + connector). */
-static int connector_of(const ctx *c, size_t ncg, int64_t dev, int port, int64_t *key)
+ * port's own), or the connector of a co-packaged port (all the links of a split port: one
+ * MPO), and in *key that connector (cage x 16 + connector); in *hub the connector's id. */
+static int connector_of(const ctx *c, size_t ncg, int64_t dev, int port, int64_t *key,
+                        int16_t *hub)
 {
     int64_t cage = cage_of(c->cab, c->fab, c->rs, dev, port);
-    int mod = -1;
+    int mod = -1, links = 1;
     *key = -1;
     for (size_t k = 0; k < ncg; k++)
-        if (c->cg[k].cage == cage)
+        if (c->cg[k].cage == cage) {
             mod = c->cg[k].mod;
+            links = c->cg[k].k;
+        }
+    if (cpo_of(c->fab, c->rs, dev)) {
+        *hub = c->cpo_conn[c->fab->dev[dev].tier];
+        if (links > 1)
+            *key = cage * 16;
+        return links;
+    }
+    *hub = mod >= 0 ? c->pk[mod].lane : -1;
     if (mod < 0)
         return 1;
     const fp_part *m = &c->ps->parts[mod];
@@ -43,10 +54,11 @@ static int connector_of(const ctx *c, size_t ncg, int64_t dev, int port, int64_t
 }
 
 /* After optics are chosen (each link its own cord so far): links that share one lane connector
- * of a module share one cord, as built. A 4 x 200G twin-port OSFP has 2 MPO connectors of 2
- * links each: to single-port 200G modules each connector takes a 1:2 fan-out (a fibre part
- * with "legs": 2) - 2 cords for the cage's 4 links, not 4; when both ends' connectors carry the
- * same links, one straight cord carries them all. Other shapes (a connector's links to
+ * of a module, or one split co-packaged port, share one cord, as built. A 4 x 200G twin-port
+ * OSFP has 2 MPO connectors of 2 links each: to single-port 200G modules each connector takes a
+ * 1:2 fan-out (a fibre part with "legs": 2) - 2 cords for the cage's 4 links, not 4; an SN6810
+ * port split 4 x 200G takes one MPO to 4 x LC fan-out ("hub_connector"); when both ends'
+ * connectors carry the same links, one straight cord carries them all. Other shapes (a connector's links to
  * connectors that carry other links too, no fan-out part of that many legs and reach) keep one
  * cord per link. Structured cabling patches each link through its panels and is left alone. */
 void fp__media_share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int straight)
@@ -56,10 +68,11 @@ void fp__media_share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, i
     if (ps->structured)
         return;
     /* Each link's connectors once (the modules are chosen; links only change role below). */
+    int16_t hub;
     for (size_t i = 0; i < n; i++) {
         const fp_link *l = &c->fab->link[links[i]];
-        c->cper[2 * i] = connector_of(c, ncg, l->a, l->a_port, &c->ckey[2 * i]);
-        c->cper[2 * i + 1] = connector_of(c, ncg, l->z, l->z_port, &c->ckey[2 * i + 1]);
+        c->cper[2 * i] = connector_of(c, ncg, l->a, l->a_port, &c->ckey[2 * i], &hub);
+        c->cper[2 * i + 1] = connector_of(c, ncg, l->z, l->z_port, &c->ckey[2 * i + 1], &hub);
     }
     for (size_t i = 0; i < n; i++) {
         if (c->link_role[links[i]] != LINK_OWN_CABLE)
@@ -99,12 +112,17 @@ void fp__media_share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, i
             part = straight;
             stock = stock_for(sf, need);
         } else {
+            /* a fan-out whose hub takes the hub end's connector (a module's lane connector,
+             * or a co-packaged port's) and whose legs the straight cord's */
+            const fp_link *l = &c->fab->link[links[i]];
+            int64_t k_hub;
+            connector_of(c, ncg, hub_z ? l->z : l->a, hub_z ? l->z_port : l->a_port, &k_hub, &hub);
             for (int j = 0; j < ps->n_parts; j++) {
                 const fp_part *f = &ps->parts[j];
                 double s;
                 if (f->type != FP_PART_FIBRE || f->legs != (hub_z ? pz : pa) ||
                     c->pk[j].fibre != c->pk[straight].fibre || c->pk[j].conn != c->pk[straight].conn ||
-                    (s = stock_for(f, need)) < 0)
+                    c->pk[j].hub != hub || (s = stock_for(f, need)) < 0)
                     continue;
                 if (part < 0 || part_cost(f, s) < part_cost(&ps->parts[part], stock) - 1e-9) {
                     part = j;

@@ -86,7 +86,7 @@ static fp_status part_id_type(fp_part *pt, const cJSON *o, const char *ptr, char
         "connector", "medium", "legs", "lengths_m", "interface_names", "protocol", "leg_cage",
         "cpo", "line_cards", "attenuation_db_per_km", "mated_pair_db", "budget_db", "uplink_ports",
         "uplink_gbps", "uplink_cage", "lanes", "lane_gbps", "uplink_lanes", "uplink_lane_gbps",
-        "lane_source", "system_power_w", "mgmt_port", NULL
+        "lane_source", "system_power_w", "mgmt_port", "hub_connector", NULL
     };
     char d[96];
     if (!cJSON_IsObject(o))
@@ -137,7 +137,9 @@ static fp_status part_figures(fp_part *pt, const cJSON *o, const char *ptr, fp_e
         (fp__json_str(o, "leg_cage", ptr, pt->leg_cage, sizeof pt->leg_cage, err)) != FP_OK ||
         (fp__json_str(o, "uplink_cage", ptr, pt->uplink_cage, sizeof pt->uplink_cage, err)) != FP_OK ||
         (fp__json_str(o, "lane_source", ptr, pt->lane_source, sizeof pt->lane_source, err)) != FP_OK ||
-        (fp__json_str(o, "mgmt_port", ptr, pt->mgmt_port, sizeof pt->mgmt_port, err)) != FP_OK)
+        (fp__json_str(o, "mgmt_port", ptr, pt->mgmt_port, sizeof pt->mgmt_port, err)) != FP_OK ||
+        (fp__json_str(o, "hub_connector", ptr, pt->hub_connector, sizeof pt->hub_connector,
+                      err)) != FP_OK)
         return as_catalog(err);
     pt->priced = cJSON_GetObjectItemCaseSensitive(o, "price_usd") != NULL;
     pt->powered = cJSON_GetObjectItemCaseSensitive(o, "power_w") != NULL;
@@ -285,6 +287,12 @@ static fp_status check_cable(const fp_part *pt, const char *ptr, fp_error *err)
 static fp_status check_required(fp_part *pt, const cJSON *o, const char *ptr, const char *type,
                                 int nbr, fp_error *err)
 {
+    if (pt->hub_connector[0] && (pt->type != FP_PART_FIBRE || pt->legs < 2)) {
+        char w[200];
+        FP_FAIL(err, FP_ECATALOG, fp__json_ptr(w, sizeof w, ptr, "hub_connector"),
+                "%s/hub_connector: part \"%s\": a hub connector is a fan-out's (a fibre with \"legs\" of 2 or more)",
+                ptr, pt->id);
+    }
     switch (pt->type) {
     case FP_PART_SWITCH:
     case FP_PART_NIC:

@@ -81,11 +81,26 @@ typedef struct fp_override {
     char where[48];             /* JSON pointer of the entry, for errors */
 } fp_override;
 
+/* layout.rack_fixtures: units of every compute rack that hold no server (a GB200 NVL72 rack's
+ * NVLink switch trays and power shelves): `count` items of `ru` units each from U `u` up. */
+#define FP_MAX_FIXTURES 8
+typedef struct fp_fixture {
+    char name[40];
+    int u, ru, count;
+    double power_w;             /* each item's */
+} fp_fixture;
+
 typedef struct fp_phys_spec {
     int rack_units;
     double rack_width_m, rack_depth_m, aisle_m;
     int servers_per_rack, server_ru;
     double server_power_w;
+    fp_fixture fixtures[FP_MAX_FIXTURES];
+    int n_fixtures;
+    int fixture_units;          /* units the fixtures take in each compute rack */
+    double fixture_power_w;     /* and their power */
+    int16_t server_u[64];       /* lowest U of a compute rack's k-th server: the units from U1
+                                   up that no fixture takes (1 + k x server_ru without) */
     int racks_per_row;          /* most racks in a row (between cross-aisles); 0 = auto */
     int halls;                  /* 0 = as many as hall_power_limit_w needs */
     double hall_gap_m;
@@ -175,6 +190,10 @@ typedef struct fp_rspec {
     unsigned protocols;     /* FP_PROTO_* every device of the fabric speaks */
     int endpoints_per_server;   /* NIC ports per server per plane = rails */
     int spread;                 /* FP_SPREAD_EVEN (default) or FP_SPREAD_BALANCED */
+    int rail_shared;            /* fabric.rail_leaves "shared": a rail-optimized unit whose rails
+                                   leave a fraction of a leaf cuts its NIC ports rail after rail
+                                   (a leaf may end one rail and start the next); 0 ("aligned",
+                                   the default): every leaf serves one rail */
     int min_top;                /* fabric.min_top_switches: the top tier has at least this many
                                    switches (1 when not given; 2 for a dual-homed network) */
     int leaf_up;                /* fabric.uplinks_per_leaf: every leaf with hosts has exactly
@@ -185,6 +204,10 @@ typedef struct fp_rspec {
                                    (fp__fill_slot); 0: units of su_servers hosts */
     int64_t fill_from;          /* with fill_cap: hosts below this are servers */
     int64_t build_for_gpus;     /* tiers above the pods are built for this many (>= gpus) */
+    int64_t block_servers[FP_MAX_TIERS + 1];  /* servers per level-t block as given:
+                                   [1] fabric.leaf_servers (clos), [2] pod_servers, [3]
+                                   zone_servers; 0: as many as the switch above has down ports
+                                   (fp__block_children, the Clos builder's one rule) */
     int64_t spare_servers;      /* hot spares placed and cabled after the production servers */
     fp_phys_spec phys;
 } fp_rspec;
@@ -245,6 +268,13 @@ static inline void fp__fill_slot(const fp_rspec *rs, int64_t s, int64_t *unit, i
  * networks' shaping (spec/networks.c) both read it. */
 int fp__tier_down(const fp_rspec *rs, int t);
 
+/* Tiers a fabric needs at least for its blocks: 3 with fabric.pod_servers (a tier above the
+ * pods), 4 with zone_servers, else 2. */
+static inline int fp__block_min_tiers(const fp_rspec *rs)
+{
+    return rs->block_servers[3] > 0 ? 4 : rs->block_servers[2] > 0 ? 3 : 2;
+}
+
 /* The spec's /cluster/gpus as given (whole and at least 1), else 0: for bounds on work taken
  * before anything is resolved (compare's candidates). */
 int64_t fp__spec_gpus(const fp_spec *spec);
@@ -255,6 +285,13 @@ fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog 
 /* The checks of the spec that need the tier count the sizing chose (plan.c calls it after
  * fp__clos_size): no more switch models than tiers, no oversubscription above the top tier. */
 fp_status fp__spec_check_tiers(const fp_rspec *rs, int tiers, fp_error *err);
+/* The blocks given their size (fabric.leaf_servers, pod_servers, zone_servers; spec_fabric.c):
+ * FP_EDESIGN at the key when a leaf's servers need more down ports than it has beside its up
+ * links, or a pod (zone) holds more leaves (pods) than a tier-2 (tier-3) switch has down ports
+ * (its switches reach every child: non-blocking inside it); FP_EINVAL when a pod is not whole
+ * leaves (rail-optimized: whole scalable units) or a zone not whole pods. lps: leaves per
+ * scalable unit (rail-optimized; the fabric stage's shape, fp__clos_size passes it). */
+fp_status fp__spec_check_blocks(const fp_rspec *rs, int64_t lps, fp_error *err);
 /* FP_EINVAL when a tier's switch has fewer than 4 usable ports at its link speed after the
  * reserve (too few for down and up links and a top that joins two blocks). */
 fp_status fp__spec_check_ports(const fp_rspec *rs, fp_error *err);

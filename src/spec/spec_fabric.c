@@ -117,14 +117,16 @@ fp_status fp__spec_resolve_cluster(fp_rspec *rs, const cJSON *c, const fp_catalo
 }
 
 /* The fabric section's scalars: keys, topology, scalable unit, planes, reserve, spread,
- * build_for_gpus, min_top_switches, uplinks_per_leaf. */
+ * build_for_gpus, min_top_switches, uplinks_per_leaf, rail_leaves, the blocks' servers
+ * (leaf_servers, pod_servers, zone_servers: 0 when not given). */
 static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
 {
     static const char *const keys[] = { "topology", "tiers", "switch", "oversubscription",
                                         "su_servers", "planes", "reserve", "spread",
                                         "build_for_gpus", "link_gbps", "min_top_switches",
-                                        "uplinks_per_leaf", NULL };
-    char topo[32] = "rail-optimized", spread[32] = "even";
+                                        "uplinks_per_leaf", "rail_leaves", "leaf_servers",
+                                        "pod_servers", "zone_servers", NULL };
+    char topo[32] = "rail-optimized", spread[32] = "even", rail_leaves[32] = "aligned";
     int64_t su = DEFAULT_SU_SERVERS, planes = 1, build_for = rs->gpus, min_top = 1, leaf_up = 0;
     double reserve = 0;
     fp_status rc;
@@ -134,9 +136,14 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
               (rc = fp__json_int(f, "planes", "/fabric", 1, FP_MAX_PLANES, &planes, err)) != FP_OK ||
               (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK ||
               (rc = fp__json_str(f, "spread", "/fabric", spread, sizeof spread, err)) != FP_OK ||
+              (rc = fp__json_str(f, "rail_leaves", "/fabric", rail_leaves, sizeof rail_leaves,
+                                 err)) != FP_OK ||
               (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, MAX_GPUS, &build_for, err)) != FP_OK ||
               (rc = fp__json_int(f, "min_top_switches", "/fabric", 1, 4096, &min_top, err)) != FP_OK ||
-              (rc = fp__json_int(f, "uplinks_per_leaf", "/fabric", 1, 4096, &leaf_up, err)) != FP_OK))
+              (rc = fp__json_int(f, "uplinks_per_leaf", "/fabric", 1, 4096, &leaf_up, err)) != FP_OK ||
+              (rc = fp__json_int(f, "leaf_servers", "/fabric", 1, 4096, &rs->block_servers[1], err)) != FP_OK ||
+              (rc = fp__json_int(f, "pod_servers", "/fabric", 1, MAX_GPUS, &rs->block_servers[2], err)) != FP_OK ||
+              (rc = fp__json_int(f, "zone_servers", "/fabric", 1, MAX_GPUS, &rs->block_servers[3], err)) != FP_OK))
         return rc;
     rs->min_top = (int)min_top;
     rs->leaf_up = (int)leaf_up;
@@ -147,6 +154,11 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
     else
         FP_FAIL(err, FP_EINVAL, "/fabric/spread",
                 "/fabric/spread: expected \"even\" or \"balanced\", found \"%s\"", spread);
+    if (strcmp(rail_leaves, "aligned") != 0 && strcmp(rail_leaves, "shared") != 0)
+        FP_FAIL(err, FP_EINVAL, "/fabric/rail_leaves",
+                "/fabric/rail_leaves: expected \"aligned\" (one rail per leaf) or \"shared\" (a leaf may end one rail and start the next), found \"%s\"",
+                rail_leaves);
+    rs->rail_shared = strcmp(rail_leaves, "shared") == 0;
     if (build_for < rs->gpus)
         FP_FAIL(err, FP_EINVAL, "/fabric/build_for_gpus",
                 "/fabric/build_for_gpus: %lld is less than the %lld GPUs in /cluster/gpus; expected at least %lld",
@@ -476,12 +488,12 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
                     p, t->model.id, t->model.port_gbps, t->gbps_down, rs->tier[i - 1].model.id,
                     t->gbps_down, rs->tier[0].model.id);
         /* A port the speed divides but no breakout splits: say so and cite the part's source
-         * (its published port modes); co-packaged optics split only with far-end modules on
-         * its optical lanes, which the catalog does not model. */
+         * (its published port modes); a co-packaged port splits only in the modes its maker
+         * publishes (the catalog's breakouts, SN6810 4 x 200G), through a fan-out. */
         char why[400] = "";
         if (t->model.port_gbps % t->gbps_down == 0)
             snprintf(why, sizeof why,
-                     t->model.cpo ? "; co-packaged optics: no %dG breakout modelled (a split port needs far-end modules on its own optical lanes); part source: %s"
+                     t->model.cpo ? "; co-packaged optics: no %dG mode published (a co-packaged port splits only as its part source gives); part source: %s"
                                   : "; the catalog gives no %dG breakout; part source: %s",
                      t->gbps_down, t->model.source);
         if (i == 0 && rs->n_gbps == 0)
@@ -542,6 +554,109 @@ static fp_status check_leaf_up(const fp_rspec *rs, fp_error *err)
     return FP_OK;
 }
 
+/* Blocks given their size: only where the topology has such blocks, and tiers enough. */
+static fp_status check_block_keys(const fp_rspec *rs, fp_error *err)
+{
+    static const char *const key[] = { "", "/fabric/leaf_servers", "/fabric/pod_servers",
+                                       "/fabric/zone_servers" };
+    for (int t = 1; t <= 3; t++) {
+        const int64_t b = rs->block_servers[t];
+        if (b == 0)
+            continue;
+        if (rs->topology == FP_TOPO_FAT_TREE)
+            FP_FAIL(err, FP_EINVAL, key[t],
+                    "%s: a k-ary fat-tree's leaves and pods follow its radix (k/2 hosts a leaf, k/2 leaves a pod); expected topology \"clos\" for blocks of a size of their own",
+                    key[t]);
+        if (t == 1 && rs->topology == FP_TOPO_RAIL)
+            FP_FAIL(err, FP_EINVAL, key[t],
+                    "%s: a rail-optimized leaf takes one rail of its scalable unit's servers; expected fabric.su_servers to size it, or topology \"clos\"",
+                    key[t]);
+        if (t >= 2 && !rs->tiers_auto && rs->tiers_given < t + 1)
+            FP_FAIL(err, FP_EINVAL, key[t],
+                    "%s: %s of %lld servers need a tier above them, but /fabric/tiers is %d (a %d-tier fabric is one %s); expected %d tiers or more, or \"auto\"",
+                    key[t], t == 2 ? "pods" : "zones", (long long)b, rs->tiers_given,
+                    rs->tiers_given, t == 2 ? "pod" : "zone", t + 1);
+    }
+    return FP_OK;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+fp_status fp__spec_check_blocks(const fp_rspec *rs, int64_t lps, fp_error *err)
+{
+    static const char *const key[] = { "", "/fabric/leaf_servers", "/fabric/pod_servers",
+                                       "/fabric/zone_servers" };
+    const int64_t eps = rs->endpoints_per_server;
+    const int rail = rs->topology == FP_TOPO_RAIL;
+    char ratio[32];
+    /* e: NIC ports (one plane) of a child block: a leaf, a rail-optimized scalable unit (lps
+     * leaves), a pod; n: leaves in it. */
+    int64_t e, n;
+    const int d0 = fp__tier_down(rs, 0);
+    if (rail) {
+        e = (int64_t)rs->su_servers * eps;
+        n = lps;
+        /* A unit whose leaves no spine reaches is the unit's error (/fabric/su_servers, which
+         * the sizing reports and, when the unit is not given, answers with a smaller one). */
+        if (rs->block_servers[2] > 0 && lps > fp__tier_down(rs, 1))
+            return FP_OK;
+    } else {
+        e = rs->block_servers[1] > 0 ? rs->block_servers[1] * eps : d0;
+        n = 1;
+        if (rs->block_servers[1] * eps > d0)
+            FP_FAIL(err, FP_EDESIGN, key[1],
+                    "%s: %lld servers of %lld NIC ports each need %lld leaf down ports, but the %s leaf has %d beside its up links at %s%s; expected at most %lld servers",
+                    key[1], (long long)rs->block_servers[1], (long long)eps,
+                    (long long)(rs->block_servers[1] * eps), rs->tier[0].model.id, d0,
+                    fp_ratio_text(rs->oversub[0], ratio, sizeof ratio),
+                    rs->reserve > 0 ? " after the reserve" : "", (long long)(d0 / eps));
+    }
+    for (int t = 2; t <= 3; t++) {
+        const int64_t b = rs->block_servers[t];
+        const int d = fp__tier_down(rs, t - 1);   /* a tier-t switch below the top */
+        if (b == 0) {
+            /* The block by the radix: as many children as a tier-t switch has down ports. */
+            int64_t k = t == 2 && rail ? d / lps : d;
+            e *= k;
+            n *= k;
+            continue;
+        }
+        const int64_t be = b * eps, unit = e / gcd64(e, eps);    /* servers: lcm(e, eps) / eps */
+        if (be % e != 0) {
+            if (t == 2 && rail)
+                FP_FAIL(err, FP_EINVAL, key[t],
+                        "%s: %lld servers is not a whole number of %d-server scalable units (fabric.su_servers%s); expected a multiple of %d",
+                        key[t], (long long)b, rs->su_servers, rs->su_auto ? ", 32 when not given" : "",
+                        rs->su_servers);
+            FP_FAIL(err, FP_EINVAL, key[t],
+                    "%s: %lld servers (%lld NIC ports) is not a whole number of %s of %lld NIC ports; expected a multiple of %lld servers",
+                    key[t], (long long)b, (long long)be, t == 2 ? "leaves" : "pods", (long long)e,
+                    (long long)unit);
+        }
+        const int64_t k = be / e, leaves = t == 2 ? k * n : k;
+        const int64_t most = t == 2 && rail ? d / lps : d;      /* children a block can hold */
+        if (leaves > d)
+            FP_FAIL(err, FP_EDESIGN, key[t],
+                    "%s: %lld servers make a %s of %lld %s, but a tier-%d switch (%s) has %d down ports at %s%s and reaches every %s of its %s (non-blocking inside it); expected at most %lld servers",
+                    key[t], (long long)b, t == 2 ? "pod" : "zone", (long long)(t == 2 ? leaves : k),
+                    t == 2 ? "leaves" : "pods", t, rs->tier[t - 1].model.id, d,
+                    fp_ratio_text(rs->oversub[t - 1], ratio, sizeof ratio),
+                    rs->reserve > 0 ? " after the reserve" : "", t == 2 ? "leaf" : "pod",
+                    t == 2 ? "pod" : "zone", (long long)(most * e / eps));
+        e = be;
+        n = t == 2 ? leaves : n * k;
+    }
+    return FP_OK;
+}
+
 /* Checks that need cluster and fabric together. */
 fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
 {
@@ -552,7 +667,7 @@ fp_status fp__spec_check_combined(fp_rspec *rs, fp_error *err)
     for (int i = 0; i < FP_MAX_TIERS; i++)
         if ((rc = check_tier_ports(rs, i, err)) != FP_OK)
             return rc;
-    if ((rc = check_leaf_up(rs, err)) != FP_OK)
+    if ((rc = check_leaf_up(rs, err)) != FP_OK || (rc = check_block_keys(rs, err)) != FP_OK)
         return rc;
     if (!rs->server_names.given)
         fp__host_template_default(&rs->server_names, rs->topology == FP_TOPO_RAIL);

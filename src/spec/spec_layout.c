@@ -80,6 +80,59 @@ static fp_status resolve_places(fp_phys_spec *ps, const char *place, const char 
     return FP_OK;
 }
 
+/* layout.rack_fixtures: at most FP_MAX_FIXTURES entries {name, u, ru, count, power_w}, each
+ * inside the rack (ru_rack units) and none on another's units. */
+static fp_status resolve_fixtures(fp_phys_spec *ps, const cJSON *a, int ru_rack, fp_error *err)
+{
+    static const char *const keys[] = { "name", "u", "ru", "count", "power_w", NULL };
+    char d[96], ptr[64];
+    uint8_t taken[61] = { 0 };
+    if (a == NULL)
+        return FP_OK;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > FP_MAX_FIXTURES)
+        FP_FAIL(err, FP_EINVAL, "/layout/rack_fixtures",
+                "/layout/rack_fixtures: expected a list of at most %d fixtures ({\"name\", \"u\", \"ru\", \"count\", \"power_w\"}), found %s",
+                FP_MAX_FIXTURES, fp__json_describe(a, d, sizeof d));
+    for (int i = 0; i < cJSON_GetArraySize(a); i++) {
+        const cJSON *o = cJSON_GetArrayItem(a, i);
+        fp_fixture *f = &ps->fixtures[i];
+        int64_t u = 0, ru = 1, count = 1;
+        fp_status rc;
+        fp__json_ptr_index(ptr, sizeof ptr, "/layout/rack_fixtures", i);
+        memset(f, 0, sizeof *f);
+        if (!cJSON_IsObject(o))
+            FP_FAIL(err, FP_EINVAL, ptr, "%s: expected a fixture object, found %s", ptr,
+                    fp__json_describe(o, d, sizeof d));
+        if ((rc = fp__json_check_keys(o, ptr, keys, err)) != FP_OK ||
+            (rc = fp__json_str(o, "name", ptr, f->name, sizeof f->name, err)) != FP_OK ||
+            (rc = fp__json_int(o, "u", ptr, 1, 60, &u, err)) != FP_OK ||
+            (rc = fp__json_int(o, "ru", ptr, 1, 16, &ru, err)) != FP_OK ||
+            (rc = fp__json_int(o, "count", ptr, 1, 60, &count, err)) != FP_OK ||
+            (rc = fp__json_num(o, "power_w", ptr, 0, 200000, &f->power_w, err)) != FP_OK)
+            return rc;
+        if (f->name[0] == '\0' || u == 0)
+            FP_FAIL(err, FP_EINVAL, ptr, "%s: a fixture needs \"name\" and \"u\" (its lowest unit)", ptr);
+        if (u + ru * count - 1 > ru_rack)
+            FP_FAIL(err, FP_EINVAL, ptr,
+                    "%s: %s: %lld of %lldU from U%lld end at U%lld, above the %dU rack", ptr, f->name,
+                    (long long)count, (long long)ru, (long long)u, (long long)(u + ru * count - 1),
+                    ru_rack);
+        for (int64_t k = u; k < u + ru * count; k++) {
+            if (taken[k])
+                FP_FAIL(err, FP_EINVAL, ptr, "%s: %s takes U%lld, which %s takes too", ptr,
+                        f->name, (long long)k, ps->fixtures[taken[k] - 1].name);
+            taken[k] = (uint8_t)(i + 1);
+        }
+        f->u = (int)u;
+        f->ru = (int)ru;
+        f->count = (int)count;
+        ps->fixture_units += f->ru * f->count;
+        ps->fixture_power_w += f->power_w * f->count;
+    }
+    ps->n_fixtures = cJSON_GetArraySize(a);
+    return FP_OK;
+}
+
 static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
 {
     static const char *const keys[] = { "rack_units", "rack_width_m", "rack_depth_m", "aisle_m",
@@ -92,7 +145,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
                                         "hall_power_limit_w", "cabling", "extra_mated_pairs",
                                         "tray_width_mm", "tray_depth_mm", "tray_fill_max", "tray_tiers",
                                         "spare_servers", "tray_height_m", "service_loop_m",
-                                        "slack_percent", NULL };
+                                        "slack_percent", "rack_fixtures", NULL };
     int64_t ru = ps->rack_units, spr = ps->servers_per_rack, sru = ps->server_ru,
             rpr = ps->racks_per_row, halls = ps->halls, msw = ps->max_switches_per_rack,
             cords = ps->max_cords_per_rack, rpl = ps->rows_per_line, pairs = ps->extra_mated_pairs,
@@ -134,7 +187,9 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_num(l, "service_loop_m", "/layout", 0, 10, &ps->service_loop_m, err)) != FP_OK ||
         (rc = fp__json_num(l, "slack_percent", "/layout", 0, 100, &ps->slack_pct, err)) != FP_OK)
         return rc;
-    if ((rc = resolve_places(ps, place, spines, cabling, err)) != FP_OK)
+    if ((rc = resolve_places(ps, place, spines, cabling, err)) != FP_OK ||
+        (rc = resolve_fixtures(ps, cJSON_GetObjectItemCaseSensitive(l, "rack_fixtures"), (int)ru,
+                               err)) != FP_OK)
         return rc;
     ps->rack_units = (int)ru;
     ps->servers_per_rack = (int)spr;
@@ -427,17 +482,41 @@ static fp_status copy_media_parts(fp_phys_spec *ps, const fp_catalog *cat, fp_er
 
 /* The servers of a rack must fit it, whichever of the layout and the system part gave their
  * units. */
-static fp_status check_rack_fit(const fp_phys_spec *ps, const fp_part *nic, fp_error *err)
+static fp_status check_rack_fit(fp_phys_spec *ps, const fp_part *nic, fp_error *err)
 {
     int need = ps->servers_per_rack * ps->server_ru;
     char from[96] = "";
-    if (need <= ps->rack_units)
-        return FP_OK;
     if (nic != NULL && nic->ru == ps->server_ru)
         snprintf(from, sizeof from, " (the height of system part \"%s\")", nic->id);
-    FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
-            "/layout/servers_per_rack: %d servers of %dU%s need %dU, more than the %dU rack",
-            ps->servers_per_rack, ps->server_ru, from, need, ps->rack_units);
+    if (need > ps->rack_units)
+        FP_FAIL(err, FP_EINVAL, "/layout/servers_per_rack",
+                "/layout/servers_per_rack: %d servers of %dU%s need %dU, more than the %dU rack",
+                ps->servers_per_rack, ps->server_ru, from, need, ps->rack_units);
+    /* The servers fill the units no fixture takes, from U1 up, each in whole free units. */
+    uint8_t taken[62] = { 0 };
+    for (int i = 0; i < ps->n_fixtures; i++)
+        for (int k = 0; k < ps->fixtures[i].ru * ps->fixtures[i].count; k++)
+            taken[ps->fixtures[i].u + k] = 1;
+    int u = 1;
+    for (int k = 0; k < ps->servers_per_rack; k++) {
+        int run = 0;
+        while (u + run <= ps->rack_units && run < ps->server_ru) {
+            if (taken[u + run]) {
+                u += run + 1;
+                run = 0;
+            } else {
+                run++;
+            }
+        }
+        if (run < ps->server_ru)
+            FP_FAIL(err, FP_EINVAL, "/layout/rack_fixtures",
+                    "/layout/rack_fixtures: the fixtures take %dU of the %dU rack, and the units left hold %d of its %d servers of %dU%s; expected fewer servers_per_rack or fixtures",
+                    ps->fixture_units, ps->rack_units, k, ps->servers_per_rack, ps->server_ru,
+                    from);
+        ps->server_u[k] = (int16_t)u;
+        u += ps->server_ru;
+    }
+    return FP_OK;
 }
 
 fp_status fp__phys_resolve(fp_phys_spec *ps, const cJSON *layout, const cJSON *media,

@@ -172,8 +172,8 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
     uint64_t digest;
     int64_t cables;
     if (fp_plan_cable_digest(plan, &digest, &cables, NULL) == FP_OK) {
-        char hex[32];
-        snprintf(hex, sizeof hex, "fnv1a64:%016llx", (unsigned long long)digest);
+        char hex[FP_CABLE_DIGEST_TEXT];
+        fp_cable_digest_text(digest, hex);
         cJSON *cl = cJSON_AddObjectToObject(root, "cable_list");
         cJSON_AddNumberToObject(cl, "cables", (double)cables);
         cJSON_AddStringToObject(cl, "digest", hex);

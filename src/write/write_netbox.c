@@ -143,6 +143,60 @@ fp_status fp__write_netbox_sites(const fp_plan *plan, const char *path, const fp
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
+/* ---- compute racks' fixtures (layout.rack_fixtures): devices of role "rack fixture" ---- */
+
+/* Fixture x's device type: model "NVLink switch tray 1U", its slug. */
+static void fixture_type(const fp_fixture *x, char *model, size_t nm, char *slug, size_t ns)
+{
+    snprintf(model, nm, "%s %dU", x->name, x->ru);
+    fp__netbox_slugify(slug, ns, model);
+}
+
+/* The fixtures' manufacturer, role or device types, once each (what: 0, 1, 2). */
+static void fixture_rows(fp_outbuf *f, fp_nb_seen *seen, const fp_plan *plan, int what)
+{
+    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
+    char model[64], slug[64], u[16];
+    for (int i = 0; i < ps->n_fixtures; i++) {
+        fixture_type(&ps->fixtures[i], model, sizeof model, slug, sizeof slug);
+        if (what == 0) {
+            fp__netbox_manufacturer_row(f, seen, "Generic");
+        } else if (what == 1 && fp__nb_seen_add(seen, "rack fixture")) {
+            const char *r[] = { "rack fixture", "rack-fixture", "607d8b" };
+            fp__csv_row(f, r, 3, 0);
+        } else if (what == 2 && fp__nb_seen_add(seen, slug)) {
+            snprintf(u, sizeof u, "%d", ps->fixtures[i].ru);
+            const char *r[] = { "Generic", model, slug, u, "true" };
+            fp__csv_row(f, r, 5, 0);
+        }
+    }
+}
+
+/* Every compute rack's fixtures as devices ("H1-R01-K01-nvlink-switch-tray-1u-13": rack, type
+ * and U), after the networks' devices. */
+static void fixture_devices(fp_outbuf *f, const fp_plan *plan, const char *site, int tags)
+{
+    const fp_phys_spec *ps = &fp__plan_rspec(plan)->phys;
+    char model[64], slug[64], name[160], pos[16];
+    for (size_t i = 0; ps->n_fixtures > 0 && i < fp_plan_rack_count(plan); i++) {
+        fp_rack_info r;
+        fp_plan_rack(plan, i, &r, NULL);
+        for (size_t k = 0; k < fp_plan_rack_fixture_count(plan, i); k++) {
+            fp_rack_fixture fx;
+            fp_plan_rack_fixture(plan, i, k, &fx, NULL);
+            const fp_fixture *x = ps->fixtures;
+            while (strcmp(x->name, fx.name) != 0 || x->ru != fx.ru)
+                x++;
+            fixture_type(x, model, sizeof model, slug, sizeof slug);
+            snprintf(name, sizeof name, "%s-%s-%d", r.name, slug, fx.u);
+            snprintf(pos, sizeof pos, "%d", fx.u);
+            const char *c[] = { name, "rack fixture", "Generic", model, "", "planned", site,
+                                r.name, pos, "front", "" };
+            fp__csv_row(f, c, tags ? 11 : 10, 0);
+        }
+    }
+}
+
 /* The manufacturers, roles and device types of every network's devices, each once, in the
  * order netbox-devices.csv first uses them. */
 fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
@@ -161,6 +215,7 @@ fp_status fp__write_netbox_manufacturers(const fp_plan *plan, const char *path,
             if (fp__nb_kind(&v, i, &k))
                 fp__netbox_manufacturer_row(f, &seen, k.type.manufacturer);
     }
+    fixture_rows(f, &seen, plan, 0);
     fp__netbox_module_manufacturers(f, plan, &seen);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
@@ -186,6 +241,7 @@ fp_status fp__write_netbox_roles(const fp_plan *plan, const char *path, const fp
             fp__csv_row(f, r, 3, 0);
         }
     }
+    fixture_rows(f, &seen, plan, 1);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -213,6 +269,7 @@ fp_status fp__write_netbox_device_types(const fp_plan *plan, const char *path,
             fp__csv_row(f, r, 5, 0);
         }
     }
+    fixture_rows(f, &seen, plan, 2);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -289,6 +346,7 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
             report(o, "netbox-devices.csv", d, n);
         }
     }
+    fixture_devices(f, plan, site, nets > 1);
     report(o, "netbox-devices.csv", 1, 1);
     free(rack_names);
     return fp__outbuf_close(f, path, FP_OK, err);

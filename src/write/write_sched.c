@@ -71,6 +71,10 @@ static void group_name(char *buf, const fp_fabric *fab, const fp_rspec *rs, cons
     if (fab->planes > 1 && strchr(s, '-'))
         s = strchr(s, '-') + 1;     /* "pl1-leaf-03" -> "leaf-03" */
     size_t len = strlen(s);
+    /* A rail-aligned unit whose rails span several leaves has a leaf group per leaf of a
+     * rail ("su01-leaf-r1.2" -> "su01.2": its servers share leaf 2 of every rail). */
+    const char *dot = t == 1 && rs->topology == FP_TOPO_RAIL && groups > fab->su_count
+                          ? strrchr(s, '.') : NULL;
     if (t > 1 || rs->topology == FP_TOPO_RAIL) {
         const char *dash = strchr(s, '-');
         if (dash)
@@ -80,6 +84,8 @@ static void group_name(char *buf, const fp_fabric *fab, const fp_rspec *rs, cons
         len = SCHED_NAME_MAX - 1;
     memcpy(buf, s, len);
     buf[len] = '\0';
+    if (dot)
+        snprintf(buf + len, SCHED_NAME_MAX - len, "%.*s", (int)(SCHED_NAME_MAX - 1 - len), dot);
 }
 
 /* The scheduler tree of the compute fabric (the file comment's rule). FP_ENOMEM on failure. */
@@ -273,8 +279,10 @@ static void doc_free(sched_doc *d)
     tree_free(&d->tr);
 }
 
-/* The NVLink domains: each level-1 group's servers in plan order, nvlink_servers at a time. */
-static fp_status blocks_build(sched_doc *d, const fp_rspec *rs)
+/* The NVLink domains: each level-1 group's servers in plan order, nvlink_servers at a time;
+ * when a rail-aligned unit has several leaf groups (its rails span several leaves), each
+ * unit's servers in order, as the layout fills its racks. */
+static fp_status blocks_build(sched_doc *d, const fp_rspec *rs, const fp_fabric *fab)
 {
     const sched_level *lv = &d->tr.lv[1];
     int64_t D = rs->nvlink_servers, ns = d->tr.servers;
@@ -289,6 +297,19 @@ static fp_status blocks_build(sched_doc *d, const fp_rspec *rs)
         return FP_ENOMEM;
     int64_t at = 0;
     d->block_base = D;
+    if (rs->topology == FP_TOPO_RAIL && lv->n > fab->su_count) {
+        most = 0;
+        for (int64_t s0 = 0; s0 < ns; s0 += rs->su_servers)
+            most += (ns - s0 < rs->su_servers ? ns - s0 : rs->su_servers) / D + 1;
+        free(d->block_start);
+        if ((d->block_start = malloc(sizeof *d->block_start * (size_t)(most + 1))) == NULL)
+            return FP_ENOMEM;
+        for (int64_t k = 0; k < ns; k++) {
+            if ((k % rs->su_servers) % D == 0)
+                d->block_start[d->n_block++] = at;
+            d->block_srv[at++] = k;
+        }
+    } else
     for (int64_t g = 0; g < lv->n; g++)
         for (int64_t k = d->start[1][g]; k < d->start[1][g + 1]; k++) {
             if ((k - d->start[1][g]) % D == 0)
@@ -319,7 +340,7 @@ static fp_status doc_build(sched_doc *d, const fp_plan *plan)
     d->names = malloc(sizeof *d->names * (size_t)(most + 1));
     if (d->names == NULL)
         return FP_ENOMEM;
-    return blocks_build(d, fp__plan_rspec(plan));
+    return blocks_build(d, fp__plan_rspec(plan), fp__plan_fabric(plan));
 }
 
 /* The members of group g at level t as a hostlist: servers (t = 1) or the groups below. */
@@ -362,7 +383,11 @@ static void level_comment(fp_outbuf *f, const fp_fabric *fab, const fp_rspec *rs
     char line[200];
     for (int t = 1; t <= fab->tiers; t++) {
         const char *what = t == fab->tiers ? "the top tier: one switch"
-                           : t == 1 ? (rs->topology == FP_TOPO_RAIL
+                           : t == 1 ? (rs->topology == FP_TOPO_RAIL && fab->leaves_per_su >
+                                                                          rs->endpoints_per_server
+                                           && fab->leaves_per_su % rs->endpoints_per_server == 0
+                                           ? "leaf groups (a group's servers share one leaf of every rail of their unit)"
+                                           : rs->topology == FP_TOPO_RAIL
                                            ? "scalable units (a unit's servers share every rail leaf)"
                                            : fab->planes > 1 ? "leaf switches, one per plane group"
                                                              : "leaf switches")

@@ -156,13 +156,20 @@ static int elevation_grid(fp_xlsx_book *b, const rack_devices *rd, int units, in
                 if (u >= 1)
                     grid[(size_t)c * (size_t)units + (size_t)(u - 1)] = (int64_t)k;
         }
-    /* Patch panels (structured cabling): -2 in their units. */
+    /* Patch panels (structured cabling): -2 in their units; a compute rack's fixtures
+     * (layout.rack_fixtures): -3 - k for its fixture k. */
     for (size_t c = 0; c < nr; c++) {
         fp_rack_info ra;
         fp_plan_rack(plan, racks[c], &ra, NULL);
         for (int u = ra.panel_u; ra.panels > 0 && u < ra.panel_u + ra.panels && u <= units; u++)
             if (u >= 1)
                 grid[c * (size_t)units + (size_t)(u - 1)] = -2;
+        for (size_t k = 0; k < fp_plan_rack_fixture_count(plan, racks[c]); k++) {
+            fp_rack_fixture fx;
+            fp_plan_rack_fixture(plan, racks[c], k, &fx, NULL);
+            for (int u = fx.u; u < fx.u + fx.ru && u <= units; u++)
+                grid[c * (size_t)units + (size_t)(u - 1)] = -3 - (int64_t)k;
+        }
     }
     return 0;
 }
@@ -189,6 +196,14 @@ static void elevation_rows(fp_xlsx_book *b, lxw_worksheet *ws, const size_t *rac
             int64_t d = grid[c * (size_t)units + (size_t)(u - 1)];
             if (d == -2) {
                 put_s(b, ws, r, (lxw_col_t)(c + 1), "patch panel", b->panel);
+                continue;
+            }
+            if (d <= -3) {
+                /* a fixture: its name in its top unit */
+                fp_rack_fixture fx;
+                fp_plan_rack_fixture(plan, racks[c], (size_t)(-3 - d), &fx, NULL);
+                put_s(b, ws, r, (lxw_col_t)(c + 1), u == fx.u + fx.ru - 1 ? fx.name : "",
+                      b->panel);
                 continue;
             }
             if (d < 0) {
@@ -257,6 +272,16 @@ static void elevation_legend(fp_xlsx_book *b, lxw_worksheet *ws, int units)
     }
     if (rs->phys.structured)
         put_s(b, ws, r++, 1, "patch panel (1 U)", b->panel);
+    for (int f = 0; f < rs->phys.n_fixtures; f++) {
+        int seen = 0;
+        for (int g = 0; g < f; g++)
+            seen |= strcmp(rs->phys.fixtures[g].name, rs->phys.fixtures[f].name) == 0;
+        if (seen)
+            continue;   /* one line per name */
+        snprintf(name, sizeof name, "%.36s (%d U)", rs->phys.fixtures[f].name,
+                 rs->phys.fixtures[f].ru);
+        put_s(b, ws, r++, 1, name, b->panel);
+    }
     elevation_legend_networks(b, ws, r);
 }
 
@@ -330,8 +355,8 @@ static size_t panel_text(char *buf, size_t n, size_t len, const fp_rack_info *ra
  * from the top U down, rd->v sorted, *k advanced past the rack), with its patch panels in their
  * place below the switches ("U24-U34 11 patch panels") - capped below Excel's 32,767
  * characters. Returns the length written into contents. */
-static size_t rack_contents(const rack_devices *rd, const fp_rack_info *ra, size_t i, size_t *k,
-                            char *contents)
+static size_t rack_contents(const fp_plan *plan, const rack_devices *rd, const fp_rack_info *ra,
+                            size_t i, size_t *k, char *contents)
 {
     char name[160];
     size_t len = 0;
@@ -354,6 +379,26 @@ static size_t rack_contents(const rack_devices *rd, const fp_rack_info *ra, size
     }
     if (panels_left && len <= 32000)
         len += panel_text(contents + len, 32768 - len, len, ra);
+    /* then the compute rack's fixtures, each run of one name ("U13-U21 9 x NVLink switch
+     * tray") */
+    const size_t nf = fp_plan_rack_fixture_count(plan, i);
+    for (size_t f = 0, g; f < nf && len <= 32000; f = g) {
+        fp_rack_fixture a, z;
+        fp_plan_rack_fixture(plan, i, f, &a, NULL);
+        z = a;
+        for (g = f + 1; g < nf; g++) {
+            fp_rack_fixture x;
+            fp_plan_rack_fixture(plan, i, g, &x, NULL);
+            if (strcmp(x.name, a.name) != 0 || x.u != z.u + z.ru)
+                break;
+            z = x;
+        }
+        int w = g - f == 1 ? snprintf(contents + len, 32768 - len, "%sU%d %s", len ? "; " : "", a.u, a.name)
+                           : snprintf(contents + len, 32768 - len, "%sU%d-U%d %zu x %s",
+                                      len ? "; " : "", a.u, z.u + z.ru - 1, g - f, a.name);
+        if (w > 0)
+            len += (size_t)w;
+    }
     return len;
 }
 
@@ -395,7 +440,7 @@ void fp_xlsx__write_racks(fp_xlsx_book *b)
         fp_rack_info ra;
         if ((b->rc = fp_plan_rack(plan, i, &ra, b->err)) != FP_OK)
             break;
-        rack_contents(&rd, &ra, i, &k, contents);
+        rack_contents(plan, &rd, &ra, i, &k, contents);
         fp_location where = { .hall = ra.hall, .row = ra.row, .rack = ra.rack };
         if (!in_scope(&b->sc, &where))
             continue;

@@ -236,6 +236,7 @@ Test(null_policy, cabling_h)
         EINVAL_(fp_plan_cable_digest(plan, &digest, NULL, NULL));
         cr_expect_eq(fp_cable_digest_add(FP_CABLE_DIGEST_INIT, NULL, NULL, NULL),
                      fp_cable_digest_add(FP_CABLE_DIGEST_INIT, "", "", ""));
+        cr_expect_null(fp_cable_digest_text(FP_CABLE_DIGEST_INIT, NULL));
     }
     EINVAL_(fp_plan_link_cable(NULL, 0, &c, NULL));
     EINVAL_(fp_plan_link_cable(plan, 0, NULL, NULL));

@@ -225,6 +225,11 @@ Test(api, cable_digest_is_fnv1a_over_the_cells)
     /* NULL is "" */
     cr_expect_eq(fp_cable_digest_add(FP_CABLE_DIGEST_INIT, NULL, NULL, NULL),
                  fp_cable_digest_add(FP_CABLE_DIGEST_INIT, "", "", ""));
+    /* the text plan.json holds: the 16 hex digits in full, leading zeros kept */
+    char text[FP_CABLE_DIGEST_TEXT];
+    cr_expect_str_eq(fp_cable_digest_text(h, text), "fnv1a64:b6ace9726af7988e");
+    cr_expect_str_eq(fp_cable_digest_text(0x1aull, text), "fnv1a64:000000000000001a");
+    cr_expect_str_eq(fp_cable_digest_text(~0ull, text), "fnv1a64:ffffffffffffffff");
     /* fp_plan_cable_digest: errors */
     fp_error err = { 0 };
     uint64_t d;

@@ -325,6 +325,50 @@ Test(cli, help_version_and_suggestions)
     cr_expect(strstr(out, "did you mean") == NULL, "%s", out);
 }
 
+/* Every option a command's help lists (its lines "  --name ..." and "  -x, --name ...") is one
+ * the command's "did you mean" and the bash completion know (fabplan _options COMMAND): the
+ * list in options.c cannot fall behind a usage text (verify's options and compare --all were
+ * missing). And a misspelt verify option gets its guess. */
+Test(cli, every_option_in_help_is_known_to_completion)
+{
+    static char help[16384], known[8192];
+    const char *cmds[] = { "plan", "validate", "compare", "catalog", "diff", "sweep", "verify" };
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, BIN " help %s", cmds[c]);
+        cr_assert_eq(run(cmd, help, sizeof help), 0, "%s", help);
+        snprintf(cmd, sizeof cmd, BIN " _options %s", cmds[c]);
+        cr_assert_eq(run(cmd, known, sizeof known), 0, "%s", known);
+        int listed = 0;
+        for (char *line = strtok(help, "\n"); line; line = strtok(NULL, "\n")) {
+            char *o = line;
+            while (*o == ' ')
+                o++;
+            /* an option line, each name on it up to the first that is not an option */
+            while (o > line && o[0] == '-' && o[1] != '\0' && o[1] != ' ') {
+                char name[64], want[70];
+                size_t k = strcspn(o, " ,=[");
+                snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), o);
+                snprintf(want, sizeof want, "\n%s\n", name);
+                char wrapped[8200];
+                snprintf(wrapped, sizeof wrapped, "\n%s", known);
+                cr_expect(strstr(wrapped, want) != NULL, "%s: help lists %s, _options does not",
+                          cmds[c], name);
+                listed++;
+                o += k;
+                if (o[0] != ',')
+                    break;
+                o += strspn(o, ", ");
+            }
+        }
+        /* catalog's help names its one option in the usage line only */
+        cr_expect_geq(listed, strcmp(cmds[c], "catalog") ? 2 : 0, "%s: no option lines read", cmds[c]);
+    }
+    char out[4096];
+    cr_expect_eq(run(BIN " verify plan --lldpp x", out, sizeof out), 2);
+    cr_expect(strstr(out, "unknown option --lldpp; did you mean --lldp?") != NULL, "%s", out);
+}
+
 Test(cli, validate_names_its_overrides)
 {
     char out[8192];

@@ -270,3 +270,39 @@ Test(attach, each_error_names_uplink_to)
              OOB("oob", ""));
     expect_error(nets, FP_EDESIGN, "/networks/1/uplink_to", "leaves uplink at 100G");
 }
+
+/* --fail on a core of the target: the in-band network loses the switch and its 16 leaf-core
+ * links; the out-of-band network loses no switch of its own (the core is the in-band
+ * network's) but the 4 uplinks into it (one per leaf), and no host (each leaf keeps its uplink
+ * to the other core); its bisection is its narrowest boundary, the 128 BMC links at 1G:
+ * 128 / 2 = 64 Gb/s, before and after (the uplinks, 4 x 100 / 2 = 200 Gb/s, are wider). Both
+ * cores down: the 8 uplinks, and each leaf is alone: the largest piece is one leaf's 32 BMCs,
+ * the other 3 x 32 = 96 (all servers) cut off; no uplink left, bisection 0. */
+Test(attach, a_failed_core_is_the_targets_switch)
+{
+    char nets[2048];
+    snprintf(nets, sizeof nets, INBAND ", " OOB("oob", ""), "\"nvidia-sn4600c\"");
+    fp_plan *p = plan_of(nets);
+    fp_failure_report r;
+    fp_network_failure inb, oob;
+    fp_error err = { 0 };
+    const char *one[] = { "inband-spine-01" }, *both[] = { "inband-spine-01", "inband-spine-02" };
+    cr_assert_eq(fp_plan_fail(&r, p, one, 1, 1, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_fail_network(&inb, p, INB - 1, &r, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_fail_network(&oob, p, OOB1 - 1, &r, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(inb.switches_failed, 1);
+    cr_expect_eq(inb.links_failed, 16);
+    cr_expect_eq(oob.switches_failed, 0, "the core is the in-band network's switch");
+    cr_expect_eq(oob.links_failed, 4);
+    cr_expect_eq(oob.hosts_cut_off, 0);
+    cr_expect_float_eq(oob.bisection_before_gbps, 64.0, 1e-9);
+    cr_expect_float_eq(oob.bisection_after_gbps, 64.0, 1e-9);
+    cr_assert_eq(fp_plan_fail(&r, p, both, 2, 1, &err), FP_OK, "%s", err.msg);
+    cr_assert_eq(fp_plan_fail_network(&oob, p, OOB1 - 1, &r, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(oob.switches_failed, 0);
+    cr_expect_eq(oob.links_failed, 8);
+    cr_expect_eq(oob.hosts_cut_off, 96);
+    cr_expect_eq(oob.servers_cut_off, 96);
+    cr_expect_float_eq(oob.bisection_after_gbps, 0.0, 1e-9);
+    fp_plan_free(p);
+}

@@ -317,15 +317,69 @@ Test(clos, rail_outgrows_one_leaf)
     fp_plan_free(p);
 }
 
+Test(clos, rails_aligned_one_rail_per_leaf)
+{
+    /* GB200 NVL72 units: 144 trays of 4 NIC ports, one per rail. A QM9700 leaf takes 32 down at
+     * 1:1, so one rail needs ceil(144 / 32) = 5 leaves; rail-aligned (the default, as NVIDIA's
+     * SuperPOD RAs build them) each leaf serves one rail, the rail's 144 trays spread evenly:
+     * ceil(144 / 5) = 29 on leaves 1-4 and 144 - 4 x 29 = 28 on leaf 5. 5 x 4 = 20 leaves per
+     * unit, 2 units = 288 trays = 1,152 GPUs: 40 leaves. 1:1: each leaf has the uplinks of its
+     * own trays (29 or 28), 2 x 4 x 144 = 1,152 uplinks; balanced spread, 64-port spines:
+     * 1,152 / 64 = 18 spines, no port idle. Shared rails would take 576 / 32 = 18 leaves per
+     * unit: 2 fewer per unit, 2 x 2 x $28,000 (QM9700) = $112,000, which the note prices. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1152,\"gpus_per_server\":4,\"nics_per_server\":4},"
+                           "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2,"
+                           "\"spread\":\"balanced\"}}");
+    cr_expect_eq(tier_switches(p, 1), 40);
+    cr_expect_eq(tier_switches(p, 2), 18);
+    cr_expect_eq(boundary_links(p, 1), 1152);
+    int64_t per_leaf[40] = { 0 };
+    int rails_on[40][4];
+    memset(rails_on, 0, sizeof rails_on);
+    for (size_t i = 0; i < (size_t)boundary_links(p, 0); i++) {
+        fp_link_info l;
+        fp_plan_link(p, i, &l, NULL);
+        int idx = (int)(l.z - 288);     /* devices: 288 trays, then the leaves */
+        cr_assert(idx >= 0 && idx < 40);
+        per_leaf[idx]++;
+        rails_on[idx][l.a_port % 4] = 1;
+    }
+    for (int i = 0; i < 40; i++) {
+        cr_expect_eq(per_leaf[i], i % 5 == 4 ? 28 : 29, "leaf %d has %lld NIC links", i,
+                     (long long)per_leaf[i]);
+        cr_expect_eq(rails_on[i][0] + rails_on[i][1] + rails_on[i][2] + rails_on[i][3], 1,
+                     "leaf %d serves more than one rail", i);
+    }
+    int noted = 0;
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        noted |= strstr(fp_plan_note(p, i), "rail-aligned") && strstr(fp_plan_note(p, i), "$112000");
+    cr_expect(noted, "no note prices the rail-aligned leaves");
+    check_spread(p, 1);
+    fp_plan_free(p);
+    /* A partial third unit (72 trays, 1,440 GPUs) is built in full like the others: 60 leaves. */
+    p = plan_from("{\"cluster\":{\"gpus\":1440,\"gpus_per_server\":4,\"nics_per_server\":4},"
+                  "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
+    cr_expect_eq(tier_switches(p, 1), 60);
+    check_invariants(p);
+    fp_plan_free(p);
+    /* rail_leaves takes "aligned" or "shared" only */
+    fp_error err = { 0 };
+    cr_expect_eq(plan_error("{\"fabric\":{\"rail_leaves\":\"packed\"}}", &err), FP_EINVAL);
+    cr_expect_str_eq(err.where, "/fabric/rail_leaves");
+    cr_expect(strstr(err.msg, "\"aligned\"") && strstr(err.msg, "packed"), "%s", err.msg);
+}
+
 Test(clos, rails_share_a_leaf_rather_than_add_one)
 {
-    /* GB200 NVL72 units: 144 trays of 4 NIC ports. A QM9700 leaf takes 32 down at 1:1, so one
-     * rail needs 144 / 32 = 4.5 leaves: five per rail would be 20 per unit with 16 ports idle on
-     * each rail's last leaf. Shared, the unit's 4 x 144 = 576 ports fill 576 / 32 = 18 leaves
-     * exactly; leaf 5 (0-based 4) takes rail 1's trays 129-144 and rail 2's trays 1-16.
-     * 2 units = 288 trays = 1,152 GPUs: 36 leaves, each with 32 NIC links from at most 2 rails. */
+    /* fabric.rail_leaves "shared": GB200 NVL72 units: 144 trays of 4 NIC ports. A QM9700 leaf
+     * takes 32 down at 1:1, so one rail needs 144 / 32 = 4.5 leaves: five per rail would be 20
+     * per unit with 16 ports idle on each rail's last leaf. Shared, the unit's 4 x 144 = 576
+     * ports fill 576 / 32 = 18 leaves exactly; leaf 5 (0-based 4) takes rail 1's trays 129-144
+     * and rail 2's trays 1-16. 2 units = 288 trays = 1,152 GPUs: 36 leaves, each with 32 NIC
+     * links from at most 2 rails. */
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1152,\"gpus_per_server\":4,\"nics_per_server\":4},"
-                           "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
+                           "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2,"
+                           "\"rail_leaves\":\"shared\"}}");
     cr_expect_eq(tier_switches(p, 1), 36);
     int64_t per_leaf[36] = { 0 };
     int rails_on[36][4];
@@ -350,7 +404,8 @@ Test(clos, rails_share_a_leaf_rather_than_add_one)
     fp_plan_free(p);
     /* A partial third unit (72 trays, 1,440 GPUs) is built in full like the others: 54 leaves. */
     p = plan_from("{\"cluster\":{\"gpus\":1440,\"gpus_per_server\":4,\"nics_per_server\":4},"
-                  "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2}}");
+                  "\"fabric\":{\"topology\":\"rail-optimized\",\"su_servers\":144,\"tiers\":2,"
+                  "\"rail_leaves\":\"shared\"}}");
     cr_expect_eq(tier_switches(p, 1), 54);
     check_invariants(p);
     fp_plan_free(p);
@@ -575,6 +630,10 @@ Test(clos, balanced_20000_sized_to_need, .timeout = TEST_TIMEOUT(60))
     /* The note says what "even" would build: 640 spines and 512 cores (test below). */
     cr_expect(has_note(p, "spread \"even\" would build 1777 switches (+207", NULL),
               "note on the other spread missing");
+    /* The link cost note: balanced builds no switch-to-switch link beyond need, so it prices
+     * only what "even" would add (its 32 extra links, test below), never "0 links ... $0". */
+    cr_expect(has_note(p, "per link: spread \"even\" would add about $", NULL));
+    cr_expect(!has_note(p, "beyond need cost", NULL));
     fp_plan_free(p);
 }
 
@@ -600,6 +659,7 @@ Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = TEST_TIMEOU
     check_full_bisection_maxflow(p);
     cr_expect(has_note(p, "512 cores where the links need 320", NULL));
     cr_expect(has_note(p, "spread \"balanced\" would build 1570 switches (-207", NULL));
+    cr_expect(has_note(p, "the 32 switch-to-switch links beyond need cost about $", NULL));
     fp_plan_free(p);
 }
 

@@ -404,11 +404,45 @@ Test(layout, gb200_nvl72_preset)
             most = r.power_w;
     }
     cr_expect_eq(compute, 16);
-    cr_expect_float_eq(most, 120654, 1e-6);
-    /* Spines: 2 units x 18 leaves x 32 uplinks = 1,152 leaf-spine links; 64-port spines take
-     * them in 1,152 / 64 = 18 spines with no port idle. Each leaf's 32 uplinks over 18 spines:
-     * 2 links to 14 of them and 1 to the other 4 (14 x 2 + 4 = 32). The even spread would need
-     * a divisor of 32 links per spine: 1 link to each of 32 spines, 14 spines too many. */
+    /* the fixtures add no power (power_w 0: the trays' 6,667 W carry the rack's 120 kW) */
+    cr_expect_leq(most, 120654 + 1e-6);
+    /* The rack as built: the preset's fixtures are 4 power shelves at U1-U4, 9 NVLink switch
+     * trays at U13-U21 and 4 power shelves at U32-U35 (1U each); the trays fill the free units
+     * from U1 up: trays 1-8 at U5-U12 (8 units), trays 9-18 at U22-U31 (10 units). A compute
+     * rack uses 18 + 9 + 8 = 35 of its 42 U and lists 17 fixtures; a network rack none. */
+    for (size_t i = 0; i < nr; i++) {
+        fp_rack_info r;
+        fp_plan_rack(p, i, &r, NULL);
+        size_t nf = fp_plan_rack_fixture_count(p, i);
+        if (strcmp(r.role, "compute") != 0) {
+            cr_expect_eq(nf, 0, "%s", r.name);
+            continue;
+        }
+        cr_expect_eq(r.units_used, 35, "%s", r.name);
+        cr_assert_eq(nf, 17, "%s", r.name);
+        for (size_t k = 0; k < nf; k++) {
+            fp_rack_fixture fx;
+            cr_assert_eq(fp_plan_rack_fixture(p, i, k, &fx, NULL), FP_OK);
+            int want = k < 4 ? 1 + (int)k : k < 13 ? 13 + (int)k - 4 : 32 + (int)k - 13;
+            cr_expect_eq(fx.u, want, "%s fixture %zu", r.name, k);
+            cr_expect_eq(fx.ru, 1);
+            cr_expect_str_eq(fx.name, k >= 4 && k < 13 ? "NVLink switch tray" : "power shelf");
+        }
+        fp_rack_fixture fx;
+        cr_expect_eq(fp_plan_rack_fixture(p, i, nf, &fx, &err), FP_EINVAL);
+    }
+    for (size_t d = 0; d < 288; d++) {
+        fp_location loc;
+        cr_assert_eq(fp_plan_device_location(p, d, &loc, NULL), FP_OK);
+        int k = (int)(d % 18);
+        cr_expect_eq(loc.u, k < 8 ? 5 + k : 22 + (k - 8), "tray %zu", d);
+    }
+    /* Leaves rail-aligned (one rail per leaf, as NVIDIA's SuperPOD): a rail's 144 trays need
+     * ceil(144 / 32) = 5 QM9700 leaves of 32 down, spread 29, 29, 29, 29, 28; 4 rails x 5 =
+     * 20 per unit, 40 for 2 units. At 1:1 each leaf has its trays' uplinks: 2 x 4 x 144 =
+     * 1,152 leaf-spine links; 64-port spines take them in 1,152 / 64 = 18 spines with no port
+     * idle. Balanced: a leaf's 29 uplinks over 18 spines are 2 links to 11 and 1 to the other
+     * 7 (22 + 7 = 29); 28 uplinks: 2 to 10, 1 to 8 (20 + 8 = 28). */
     int64_t spines = 0, leaves = 0;
     for (size_t d = 0; d < fp_plan_device_count(p); d++) {
         fp_device_info di;
@@ -416,10 +450,10 @@ Test(layout, gb200_nvl72_preset)
         spines += di.tier == 2;
         leaves += di.tier == 1;
     }
-    cr_expect_eq(leaves, 36);
+    cr_expect_eq(leaves, 40);
     cr_expect_eq(spines, 18);
     cr_expect_eq(boundary_links(p, 1), 1152);
-    int64_t to[36][18];
+    int64_t to[40][18];
     memset(to, 0, sizeof to);
     int64_t first_leaf = -1, first_spine = -1;
     for (size_t d = 0; d < fp_plan_device_count(p); d++) {
@@ -437,20 +471,21 @@ Test(layout, gb200_nvl72_preset)
         if (l.boundary != 1)
             continue;
         int64_t a = l.a - first_leaf, z = l.z - first_spine;
-        cr_assert(a >= 0 && a < 36 && z >= 0 && z < 18);
+        cr_assert(a >= 0 && a < 40 && z >= 0 && z < 18);
         to[a][z]++;
         per_spine[z]++;
     }
     for (int z = 0; z < 18; z++)
         cr_expect_eq(per_spine[z], 64, "spine %d has %lld leaf links", z, (long long)per_spine[z]);
-    for (int a = 0; a < 36; a++) {
+    for (int a = 0; a < 40; a++) {
         int twos = 0, ones = 0;
         for (int z = 0; z < 18; z++) {
             twos += to[a][z] == 2;
             ones += to[a][z] == 1;
         }
-        cr_expect_eq(twos, 14, "leaf %d", a);
-        cr_expect_eq(ones, 4, "leaf %d", a);
+        /* leaves 5, 10, ... of each rail (0-based a % 5 == 4) have 28 trays */
+        cr_expect_eq(twos, a % 5 == 4 ? 10 : 11, "leaf %d", a);
+        cr_expect_eq(ones, a % 5 == 4 ? 8 : 7, "leaf %d", a);
     }
     fp_power_domains pd;
     fp_plan_power_domains(p, &pd);
@@ -458,6 +493,34 @@ Test(layout, gb200_nvl72_preset)
     fp_plan_free(p);
     fp_spec_free(spec);
     fp_catalog_free(cat);
+}
+
+Test(layout, rack_fixtures_errors)
+{
+    /* layout.rack_fixtures: each inside the rack, none on another's units, and the units left
+     * must hold servers_per_rack servers of server_ru in whole free units. */
+    static const struct { const char *json, *where, *what; } bad[] = {
+        /* 9 trays from U40 end at U48, above the 42U rack */
+        { "{\"layout\":{\"rack_fixtures\":[{\"name\":\"tray\",\"u\":40,\"count\":9}]}}",
+          "/layout/rack_fixtures/0", "U48" },
+        /* U5 is the first fixture's (U1-U8) and the second's */
+        { "{\"layout\":{\"rack_fixtures\":[{\"name\":\"a\",\"u\":1,\"count\":8},"
+          "{\"name\":\"b\",\"u\":5}]}}",
+          "/layout/rack_fixtures/1", "U5" },
+        /* 4 servers of 8U need 32U; fixtures at U8 and U30 leave runs of 7, 21 and 12 free
+         * units: 2 servers fit the 21, 1 the 12, none the 7: 3 of 4 */
+        { "{\"layout\":{\"rack_fixtures\":[{\"name\":\"a\",\"u\":8},{\"name\":\"b\",\"u\":30}]}}",
+          "/layout/rack_fixtures", "hold 3 of its 4 servers" },
+        { "{\"layout\":{\"rack_fixtures\":[{\"u\":3}]}}", "/layout/rack_fixtures/0", "\"name\"" },
+        { "{\"layout\":{\"rack_fixtures\":{\"name\":\"a\",\"u\":3}}}", "/layout/rack_fixtures",
+          "a list" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fp_error err = { 0 };
+        cr_expect_eq(plan_error(bad[i].json, &err), FP_EINVAL, "case %zu", i);
+        cr_expect_str_eq(err.where, bad[i].where, "case %zu: %s", i, err.msg);
+        cr_expect(strstr(err.msg, bad[i].what), "case %zu: %s", i, err.msg);
+    }
 }
 
 /* Min x and min y of hall h's racks: the hall's origin on the campus. */

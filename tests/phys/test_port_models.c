@@ -355,17 +355,20 @@ Test(port_models, every_builtin_nic_switch_pair_plans, .timeout = TEST_TIMEOUT(6
      * cx7-2x200; two at 800G: cx8-osfp, dgx-b300-xdr) and 10 fixed switches. 400G fits QM9700,
      * TH4, TH3 (400G ports) and SN5600, Q3400, both TH5, the Arista 7060X6-64PE (800G split 2):
      * 8, not the two co-packaged 800G switches (no breakouts): 7 x 8 = 56. 200G fits QM9700,
-     * TH4, TH3 (split 2), SN5600, both TH5 and the 7060X6 (split 4), not Q3400 (only 2): 7. 800G
-     * fits SN5600, Q3400, both TH5, the 7060X6, Q3450-LD, SN6810: 2 x 7 = 14. 56 + 7 + 14 = 77;
-     * every NIC part speaks both protocols. Both 800G NICs run 4 x 200G lanes, and SN5600, both
-     * TH5 and the 7060X6 8 x 100G: those 2 x 4 = 8 pairs are refused, the other 69 plan (the
-     * issue counted 28 pairs, 13 of which failed); twice, once per topology. */
-    cr_expect_eq(planned, 2 * 69, "%d pairs planned", planned);
+     * TH4, TH3 (split 2), SN5600, both TH5 and the 7060X6 (split 4) and SN6810 (512 x 200G as
+     * NVIDIA publishes it: breakout 4 through an MPO to 4 x LC fan-out), not Q3400 (only 2) nor
+     * Q3450-LD (800G only): 8. 800G fits SN5600, Q3400, both TH5, the 7060X6, Q3450-LD, SN6810:
+     * 2 x 7 = 14. 56 + 8 + 14 = 78; every NIC part speaks both protocols. Both 800G NICs run
+     * 4 x 200G lanes, and SN5600, both TH5 and the 7060X6 8 x 100G: those 2 x 4 = 8 pairs are
+     * refused, the other 70 plan (the issue counted 28 pairs, 13 of which failed); twice, once
+     * per topology. */
+    cr_expect_eq(planned, 2 * 70, "%d pairs planned", planned);
     cr_expect_eq(refused, 2 * 8, "%d pairs refused", refused);
     /* Speeds that divide without a breakout: the seven 400G NICs on the two co-packaged 800G
-     * switches (14) and the 200G one on them and on Q3400 (breakout 2 only): 3 (the 7060X6 splits 2 and 4 like TH5: none); 17 per
-     * topology, each refused with the switch's source cited. */
-    cr_expect_eq(cited, 2 * 17, "%d pairs refused citing the part", cited);
+     * switches (14: SN6810 publishes 800G and 200G, Q3450-LD 800G only) and the 200G one on
+     * Q3450-LD and on Q3400 (breakout 2 only): 2 (the 7060X6 splits 2 and 4 like TH5: none); 16
+     * per topology, each refused with the switch's source cited. */
+    cr_expect_eq(cited, 2 * 16, "%d pairs refused citing the part", cited);
     fp_catalog_free(cat);
 }
 
@@ -419,6 +422,64 @@ Test(port_models, co_packaged_optics_take_fibre_straight)
             cr_assert_str_neq(c.a.transceiver, "", "%s: NIC end without a module", c.id);
     }
     fp_plan_free(p);
+}
+
+Test(port_models, co_packaged_split_fans_out_to_200g)
+{
+    /* SN6810 as NVIDIA publishes it, 128 x 800G or 512 x 200G ('Inside the NVIDIA Rubin
+     * Platform', Figure 15): 1,024 GPUs of 8 ConnectX-7 2 x 200G per server = 128 servers x 16 =
+     * 2,048 NIC ports at 200G. Each 800G port split 4 ways: 512 ports of 200G per switch, 1:1
+     * 256 down + 256 up: 2,048 / 256 = 8 leaves; 8 x 256 = 2,048 uplinks / 512 = 4 spines.
+     * No module in a co-packaged port; each NIC port takes one 200G DR1 (one 200G wavelength,
+     * LC duplex: the CPO port's four 200G lanes are four fibre pairs), 2,048 modules. Cords as
+     * built: a leaf port's 4 NIC links leave its MPO through one MPO to 4 x LC fan-out, 2,048 /
+     * 4 = 512; a leaf's 256 uplinks over 4 spines are 64 each, whole ports (4 lanes) to whole
+     * spine ports, so one straight MPO cord carries a port's 4 links: 2,048 / 4 = 512. 1,024
+     * cables for 4,096 links. */
+    fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024,\"nic\":\"nvidia-cx7-2x200\",\"nics_per_server\":8},"
+                           "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-sn6810\"}}");
+    cr_expect_eq(tier_switches(p, 1), 8);
+    cr_expect_eq(tier_switches(p, 2), 4);
+    cr_expect_eq(fp_plan_link_count(p), 4096);
+    cr_expect_eq(links_at(p, 0, 200), 2048);
+    cr_expect_eq(links_at(p, 1, 200), 2048);
+    cr_expect_eq(links_of_medium(p, FP_MEDIUM_SMF), 4096);
+    cr_expect_eq(bom_quantity(p, "generic-200g-dr1-qsfp112"), 2048);
+    cr_expect_eq(bom_quantity(p, "fibre-os2-mpo12-apc-4xlc"), 512);
+    cr_expect_eq(bom_quantity(p, "fibre-os2-mpo12-apc"), 512);
+    fp_totals to;
+    fp_plan_totals(p, &to);
+    cr_expect_eq(to.transceivers, 2048);
+    cr_expect_eq(to.cables, 1024);
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        fp_cable_info c;
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        cr_expect_eq(c.n_links, 4, "%s", c.id);
+        cr_expect_str_empty(c.a.transceiver, "%s: a module in a co-packaged port", c.id);
+        if (c.boundary == 0) {
+            /* the hub at the leaf's split port, 4 legs to 4 NIC ports, a module at each */
+            cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc-4xlc", "%s", c.id);
+            cr_expect_eq(c.n_z, 4, "%s", c.id);
+            for (int k = 0; k < c.n_z; k++)
+                cr_expect_str_eq(c.z[k].transceiver, "generic-200g-dr1-qsfp112", "%s", c.id);
+        } else {
+            cr_expect_str_eq(c.part, "fibre-os2-mpo12-apc", "%s", c.id);
+            cr_expect_eq(c.n_z, 1, "%s", c.id);
+            cr_expect_str_empty(c.z[0].transceiver, "%s: a module in a co-packaged port", c.id);
+        }
+    }
+    fp_plan_free(p);
+    /* Error paths: 400G on an SN6810 (no 2-way mode published) and 200G on a Q3450-LD (800G
+     * only) are refused at /fabric/switch citing the part's published modes. */
+    fp_error err = { 0 };
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\","
+                            "\"switch\":\"nvidia-sn6810\"}}", &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "no 400G mode published") && strstr(err.msg, "128 x 800G or 512 x 200G"),
+              "%s", err.msg);
+    cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":1024,\"nic\":\"nvidia-cx7-2x200\",\"nics_per_server\":8},"
+                            "\"fabric\":{\"topology\":\"clos\",\"switch\":\"nvidia-q3450-ld\"}}", &err),
+                 FP_EINVAL);
+    cr_expect(strstr(err.msg, "no 200G mode published") && strstr(err.msg, "144 x 800G"), "%s", err.msg);
 }
 
 Test(port_models, chassis_serves_spine_not_leaf)

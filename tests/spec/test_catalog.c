@@ -331,3 +331,36 @@ Test(catalog, system_parts)
     fp_plan_free(p);
 #undef SYS12
 }
+
+Test(catalog, fan_out_hub_connector)
+{
+    /* The built-in MPO to 4 x LC breakout: hub MPO-12/APC (an SN6810 port's connector), 4
+     * legs of LC; the fan-outs before it keep one connector for hub and legs (""). */
+    fp_catalog *c = cat_new();
+    const fp_part *f = fp_catalog_find(c, "fibre-os2-mpo12-apc-4xlc");
+    cr_assert_not_null(f);
+    cr_expect_eq(f->legs, 4);
+    cr_expect_str_eq(f->connector, "LC");
+    cr_expect_str_eq(f->hub_connector, "MPO-12/APC");
+    cr_expect_str_empty(fp_catalog_find(c, "nvidia-mfp7e40")->hub_connector);
+    /* SN6810: 128 x 800G or 512 x 200G, the 200G mode as breakout 4 */
+    const fp_part *sw = fp_catalog_find(c, "nvidia-sn6810");
+    cr_expect_eq(sw->breakouts[0], 4);
+    cr_expect_eq(sw->breakouts[1], 0);
+    cr_expect_eq(fp_catalog_find(c, "nvidia-q3450-ld")->breakouts[0], 0);
+    /* a hub connector on a straight cord or on a module is a catalog error at its pointer */
+    static const char *const wrong[] = {
+        "{\"parts\":[{\"id\":\"w\",\"type\":\"fibre\",\"fibre\":\"SMF\",\"connector\":\"LC\","
+        "\"hub_connector\":\"MPO-12/APC\",\"lengths_m\":[1]}]}",
+        "{\"parts\":[{\"id\":\"w\",\"type\":\"transceiver\",\"ports\":1,\"port_gbps\":200,"
+        "\"reach_m\":500,\"fibre\":\"SMF\",\"connector\":\"LC\",\"hub_connector\":\"LC\"}]}",
+    };
+    for (size_t k = 0; k < sizeof wrong / sizeof *wrong; k++) {
+        fp_error err = { 0 };
+        cr_assert_eq(merge_text(c, wrong[k], "u.json", &err), FP_ECATALOG, "case %zu", k);
+        cr_expect(strstr(err.where, "/parts/0/hub_connector") != NULL, "case %zu: %s", k, err.where);
+        cr_expect(strstr(err.msg, "fan-out") != NULL, "case %zu: %s", k, err.msg);
+    }
+    cr_assert_null(fp_catalog_find(c, "w"));
+    fp_catalog_free(c);
+}

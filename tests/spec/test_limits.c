@@ -93,14 +93,14 @@ Test(limits, capacity_of_huge_switches_does_not_overflow)
 
 Test(limits, reserve_leaving_no_capacity_says_why)
 {
-    /* reserve 0.9 leaves 6 of 64 ports: a leaf has 3 down, so a 32-server SU's 8 x 32 = 256
-     * NIC ports need ceil(256/3) = 86 leaves (rails share a leaf rather than each rounding
-     * 32/3 up to 11: 88), but a spine reaches 3. */
+    /* reserve 0.9 leaves 6 of 64 ports: a leaf has 3 down, so a 32-server SU's 8 rails need
+     * ceil(32/3) = 11 rail-aligned leaves each, 8 x 11 = 88 (fabric.rail_leaves "aligned", the
+     * default; shared rails would take ceil(256/3) = 86), but a spine reaches 3. */
     fp_error err = { 0 };
     cr_expect_eq(plan_error("{\"cluster\":{\"gpus\":256},\"fabric\":{\"reserve\":0.9}}", &err),
                  FP_EDESIGN);
     cr_expect_str_eq(err.where, "/fabric/su_servers");
-    cr_expect(strstr(err.msg, "needs 86 leaves, more than the 3") != NULL, "%s", err.msg);
+    cr_expect(strstr(err.msg, "needs 88 leaves, more than the 3") != NULL, "%s", err.msg);
     cr_expect(strstr(err.msg, "reserve") != NULL, "%s", err.msg);
     cr_expect(strstr(err.msg, "maximum of 0") == NULL, "%s", err.msg);
 }

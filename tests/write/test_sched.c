@@ -286,7 +286,9 @@ Test(sched, slurm_yaml_matches_the_conf_files)
                 seen++;
             }
         }
-    cr_expect_eq(seen, 2 + 1 + 16);     /* su01, su02, spine; 16 racks */
+    /* leaf groups su01.1-su01.5 and su02.1-su02.5 (a unit's rails on 5 rail-aligned leaves
+     * each), spine; 16 racks */
+    cr_expect_eq(seen, 10 + 1 + 16);
     cr_expect_not_null(strstr(yaml, "    block_sizes:\n      - 18\n      - 36\n      - 72\n"
                                     "      - 144\n      - 288\n    blocks:\n"));
     free(yaml);
@@ -422,9 +424,11 @@ static void label_of(const char *sh, const char *node, const char *key, char *ou
 
 /* GB200 NVL72 (2 tiers, NVLink domains of 18 trays): two labels, the leaf group and the NVLink
  * domain; Kueue levels coarse to fine: leaf group, NVLink domain, host name. Every one of the
- * 288 trays has a kubectl line; its labels name its Slurm leaf switch (suNN for suNN-node-MMM,
- * by the folding rule) and the NVLink block of topology-block.conf holding it (tray k of a unit,
- * 0-based, is in block 8 x unit + k / 18 + 1: 18 trays a rack, 8 racks a unit). */
+ * 288 trays has a kubectl line; its labels name its Slurm leaf switch and the NVLink block of
+ * topology-block.conf holding it. Rail-aligned, a rail's 144 trays are on 5 leaves of 29 (the
+ * last 28), the same leaf of every rail for one tray: tray k of a unit (0-based) is in leaf
+ * group suNN.(k / 29 + 1), and in block 8 x unit + k / 18 + 1 (18 trays a rack, 8 racks a
+ * unit). */
 Test(sched, k8s_labels_gb200)
 {
     char dir[256];
@@ -442,7 +446,7 @@ Test(sched, k8s_labels_gb200)
         for (int k = 0; k < 144; k++) {
             char node[32], v[64], want_su[16], want_nvl[16];
             snprintf(node, sizeof node, "su%02d-node-%03d", su + 1, k + 1);
-            snprintf(want_su, sizeof want_su, "su%02d", su + 1);
+            snprintf(want_su, sizeof want_su, "su%02d.%d", su + 1, k / 29 + 1);
             snprintf(want_nvl, sizeof want_nvl, "nvl%02d", 8 * su + k / 18 + 1);
             label_of(sh, node, "topology.fabplan.io/leaf-group", v, sizeof v);
             cr_expect_str_eq(v, want_su, "%s", node);
