@@ -93,7 +93,7 @@ fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_wr
 fp_status fp__write_xlsx_rows(const fp_plan *plan, const char *path, const fp_write_options *o,
                               int64_t max_rows, fp_error *err);
 /* How many times this process wrote a workbook's Ports sheet on a thread of its own (tests). */
-long fp__xlsx_two_threadss(void);
+long fp__xlsx_ports_threads_started(void);
 /* Tests: call fn(sheet, ports_thread, arg) when a data sheet of a workbook gets its cells,
  * ports_thread 1 on the Ports thread (from both threads at once: fn must lock); NULL stops.
  * Set it only while no workbook is being written. */

@@ -43,7 +43,7 @@ struct fp_xlsx_ports_job {
 
 static long ports_threads;
 
-long fp__xlsx_two_threadss(void)
+long fp__xlsx_ports_threads_started(void)
 {
     return __atomic_load_n(&ports_threads, __ATOMIC_RELAXED);
 }

@@ -1282,13 +1282,13 @@ static void write_threads(fp_plan *p, const char *path, int jobs, int64_t max_ro
     cr_assert_not_null(log);
     pthread_mutex_init(&log->lock, NULL);
     o.jobs = jobs;
-    long threads = fp__xlsx_two_threadss();
+    long threads = fp__xlsx_ports_threads_started();
     fp__xlsx_sheet_hook(log_sheet, log);
     fp_status rc = fp__write_xlsx_rows(p, path, &o, max_rows, &err);
     fp__xlsx_sheet_hook(NULL, NULL);
     cr_assert_eq(rc, FP_OK, "%s: %s", what, err.msg);
-    cr_expect_eq(fp__xlsx_two_threadss(), threads + (jobs > 1), "%s: %d jobs, %ld Ports threads",
-                 what, jobs, fp__xlsx_two_threadss() - threads);
+    cr_expect_eq(fp__xlsx_ports_threads_started(), threads + (jobs > 1), "%s: %d jobs, %ld Ports threads",
+                 what, jobs, fp__xlsx_ports_threads_started() - threads);
     expect_sheet_threads(path, log, jobs > 1, what);
     pthread_mutex_destroy(&log->lock);
     free(log);
@@ -1723,10 +1723,10 @@ Test(write_xlsx, a_format_not_numbered_ahead_stops_the_book, .timeout = TEST_TIM
     fp_error err = { 0 };
     o.jobs = 2;
     fp__xlsx_test_leave_out(1);
-    long threads = fp__xlsx_two_threadss();
+    long threads = fp__xlsx_ports_threads_started();
     fp_status rc = fp__write_xlsx_rows(p, path, &o, FP_XLSX_MAX_DATA_ROWS, &err);
     fp__xlsx_test_leave_out(-1);
-    cr_expect_eq(fp__xlsx_two_threadss(), threads + 1, "the Ports thread must have run");
+    cr_expect_eq(fp__xlsx_ports_threads_started(), threads + 1, "the Ports thread must have run");
     cr_assert_eq(rc, FP_EIO, "a format not numbered ahead must fail the book, got %d (%s)", rc,
                  err.msg);
     cr_expect(strstr(err.msg, "not numbered ahead") != NULL, "message: %s", err.msg);
