@@ -543,7 +543,7 @@ int cmd_plan(int argc, char **argv)
     popt.stages = o.n_fail > 0 ? FP_STAGE_ALL : fp_write_stages(formats);
     popt.progress = show ? plan_progress : NULL;
     if (fp_plan_new_opts(&plan, spec, cat, &popt, &err) != FP_OK) {
-        rc = cli_report(NULL, &err);
+        rc = cli_report_all(NULL, spec, cat, &popt, &err);
         goto out;
     }
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
@@ -593,7 +593,8 @@ static void validate_usage(FILE *f)
           "Check a spec against the rules and the catalog, then build the plan in memory (fabric,\n"
           "layout, media, cable overrides, --fail) without writing anything, so everything\n"
           "`fabplan plan` would reject is caught here. Takes the same options as plan: --detail and\n"
-          "--formats are checked, -o is ignored. Exit 0 when valid.\n\n",
+          "--formats are checked, -o is ignored. Exit 0 when valid; else every independent error, a\n"
+          "line each in the order the spec gives the values (docs/spec.md, \"Every error at once\").\n\n",
           f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
@@ -622,7 +623,7 @@ int cmd_validate(int argc, char **argv)
      * once: fp_spec_validate first read the overrides file a second time, so from a pipe
      * validate failed where plan did not. */
     if (fp_plan_new(&plan, spec, cat, &err) != FP_OK) {
-        rc = cli_report(o.spec_path, &err);
+        rc = cli_report_all(o.spec_path, spec, cat, NULL, &err);
         goto out;
     }
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)

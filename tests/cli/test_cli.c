@@ -732,3 +732,29 @@ Test(cli, money_in_summaries_has_separators)
     snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
     cr_expect(strstr(line, price) != NULL && strchr(price, ',') != NULL, "%s in \"%s\"", price, line);
 }
+
+/* validate and plan list every independent error of a spec, one line each, with how many, exit
+ * 3 and write nothing (fp_plan_check_all). Three values each wrong by its own rule. */
+Test(cli, validate_lists_every_error)
+{
+    static char out[1 << 14];
+    char dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    write_text("fabplan-cli-three.json",
+               "{\"layout\": {\"halls\": 0}, \"cluster\": {\"gpus\": 256, \"nic\": \"no-such-nic\"},"
+               " \"fabric\": {\"topology\": \"ring\"}}");
+    cr_expect_eq(run(BIN " validate fabplan-cli-three.json", out, sizeof out), 3, "%s", out);
+    const char *a = strstr(out, "fabplan: fabplan-cli-three.json: /layout/halls: ");
+    const char *b = strstr(out, "fabplan: fabplan-cli-three.json: /cluster/nic: ");
+    const char *c = strstr(out, "fabplan: fabplan-cli-three.json: /fabric/topology: ");
+    cr_expect(a && b && c && a < b && b < c, "%s", out);
+    cr_expect(strstr(out, "fabplan: fabplan-cli-three.json: 3 errors\n") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " plan fabplan-cli-three.json -o %s/p", dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "fabplan: 3 errors\n") != NULL, "%s", out);
+    cr_expect(dir_empty(dir), "outputs left in %s", dir);
+    /* one error: its line alone, no count */
+    cr_expect_eq(run(BIN " validate --gpus 256 --planes 0", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/fabric/planes: ") != NULL && strstr(out, " errors") == NULL &&
+              strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+}
