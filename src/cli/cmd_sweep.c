@@ -331,10 +331,7 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
         for (int t = 0; t < ax.count; t++) {
             double v = ax.tick[t];
             char num[64];
-            if (ax.decimals == 0)
-                cli_grouped(num, sizeof num, v);
-            else
-                snprintf(num, sizeof num, "%.*f", ax.decimals, v);
+            cli_grouped_dec(num, sizeof num, v, ax.decimals);
             fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
                        "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
                     left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, num);
@@ -488,9 +485,11 @@ static void print_rises(const point *pts, int64_t n)
         const point *p0 = &pts[best[k] - 1], *p1 = &pts[best[k]];
         if (p1->cost_per_gpu <= p0->cost_per_gpu)
             break;
-        printf("  cost per GPU rises %+.0f USD from %lld to %lld GPUs (%.0f -> %.0f)%s\n",
-               p1->cost_per_gpu - p0->cost_per_gpu, (long long)p0->gpus, (long long)p1->gpus,
-               p0->cost_per_gpu, p1->cost_per_gpu,
+        char d[32], a[32], b[32];
+        printf("  cost per GPU rises +$%s from %lld to %lld GPUs ($%s -> $%s)%s\n",
+               cli_grouped(d, sizeof d, p1->cost_per_gpu - p0->cost_per_gpu),
+               (long long)p0->gpus, (long long)p1->gpus,
+               cli_grouped(a, sizeof a, p0->cost_per_gpu), cli_grouped(b, sizeof b, p1->cost_per_gpu),
                p1->tiers != p0->tiers ? " at a tier change" : "");
     }
 }
