@@ -258,12 +258,15 @@ static void rails_make(build_ctx *c, int64_t dservers)
     fp_rspec cut = *rs;
     cut.rail_shared = 1;
     const rail_shape sh = rail_shape_of(&cut, fp__tier_down(rs, 0));
-    if (!c->r.shared && sh.shared)
-        add_note(fab, "%d-server scalable units, rail-aligned (one rail per leaf, as NVIDIA's SuperPOD RAs): %d leaves per rail of up to %d servers, %d per unit; fabric.rail_leaves \"shared\" would cut a unit's %lld NIC ports %d to a leaf on %d leaves (%d fewer per unit, $%.0f in leaves over %lld units)",
+    if (!c->r.shared && sh.shared) {
+        char usd[48];
+        grouped(usd, sizeof usd,
+                (double)(c->r.lps - sh.lps) * (double)c->n_su * P * rs->tier[0].model.price_usd);
+        add_note(fab, "%d-server scalable units, rail-aligned (one rail per leaf, as NVIDIA's SuperPOD RAs): %d leaves per rail of up to %d servers, %d per unit; fabric.rail_leaves \"shared\" would cut a unit's %lld NIC ports %d to a leaf on %d leaves (%d fewer per unit, $%s in leaves over %lld units)",
                  rs->su_servers, c->r.lpr, c->r.per_leaf, c->r.lps,
-                 (long long)eps * rs->su_servers, sh.per_leaf, sh.lps, c->r.lps - sh.lps,
-                 (double)(c->r.lps - sh.lps) * (double)c->n_su * P * rs->tier[0].model.price_usd,
+                 (long long)eps * rs->su_servers, sh.per_leaf, sh.lps, c->r.lps - sh.lps, usd,
                  (long long)c->n_su);
+    }
     fab->su_count = c->n_su;
     fab->design_su_count = rail_units(rs, dservers);
     fab->leaves_per_su = c->r.lps;

@@ -352,7 +352,7 @@ Test(clos, rails_aligned_one_rail_per_leaf)
     }
     int noted = 0;
     for (size_t i = 0; i < fp_plan_note_count(p); i++)
-        noted |= strstr(fp_plan_note(p, i), "rail-aligned") && strstr(fp_plan_note(p, i), "$112000");
+        noted |= strstr(fp_plan_note(p, i), "rail-aligned") && strstr(fp_plan_note(p, i), "$112,000");
     cr_expect(noted, "no note prices the rail-aligned leaves");
     check_spread(p, 1);
     fp_plan_free(p);
