@@ -119,14 +119,22 @@ static void check_page(const char *page, const char *shot)
     free(console);
 }
 
+/* `fabplan plan ARGS --formats report,diagrams` into a new scratch folder (its path into dir,
+ * report.html's into page); report.html's text (caller frees). */
+static char *plan_report(const char *args, char *dir, size_t n, char *page, size_t page_n)
+{
+    char cmd[512];
+    scratch_dir(dir, n, "report");
+    snprintf(cmd, sizeof cmd, BIN " plan %s --formats report,diagrams -q -o %s", args, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(page, page_n, "%s/report.html", dir);
+    return slurp(page);
+}
+
 Test(report, default_plan_report_opens_in_chromium, .timeout = TEST_TIMEOUT(120))
 {
-    char dir[128], cmd[512], page[128], shot[128];
-    scratch_dir(dir, sizeof dir, "report");
-    snprintf(cmd, sizeof cmd, BIN " plan --formats report,diagrams -q -o %s", dir);
-    cr_assert_eq(sh(cmd), 0);
-    snprintf(page, sizeof page, "%s/report.html", dir);
-    char *html = slurp(page);
+    char dir[128], page[160], shot[160];
+    char *html = plan_report("", dir, sizeof dir, page, sizeof page);
     /* self-contained: no attribute loads anything (the SVGs' xmlns URIs are names, not loads) */
     cr_expect(strstr(html, "src=") == NULL, "report.html loads a resource");
     cr_expect(strstr(html, "href=\"http") == NULL && strstr(html, "url(") == NULL);
@@ -147,12 +155,8 @@ Test(report, default_plan_report_opens_in_chromium, .timeout = TEST_TIMEOUT(120)
  * squeezed to a fixed height. */
 Test(report, links_each_diagram_to_its_file, .timeout = TEST_TIMEOUT(120))
 {
-    char dir[128], cmd[512], page[160], want[256];
-    scratch_dir(dir, sizeof dir, "links");
-    snprintf(cmd, sizeof cmd, BIN " plan --gpus 1024 --formats report,diagrams -q -o %s", dir);
-    cr_assert_eq(sh(cmd), 0);
-    snprintf(page, sizeof page, "%s/report.html", dir);
-    char *html = slurp(page);
+    char dir[128], page[160], want[256];
+    char *html = plan_report("--gpus 1024", dir, sizeof dir, page, sizeof page);
     DIR *d = opendir(dir);
     cr_assert_not_null(d);
     int files = 0;
