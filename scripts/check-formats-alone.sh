@@ -35,7 +35,7 @@ check() {       # check LABEL PLAN-ARGS...
 if [ $# -gt 0 ]; then
     check "$*" "$@"
 else
-    for p in $("$bin" presets | awk '{print $1}'); do
+    for p in $("$bin" presets | awk '/^[^ ]/ { print $1 }'); do
         check "preset $p" --preset "$p"
     done
     for s in "$root"/examples/specs/*.json; do

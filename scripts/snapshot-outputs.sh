@@ -8,7 +8,7 @@ set -eu
 bin=$1; out=$2; shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
-for p in $("$bin" presets | awk '{print $1}'); do
+for p in $("$bin" presets | awk '/^[^ ]/ { print $1 }'); do
     "$bin" plan --preset "$p" -o "$out/preset-$p" -q "$@" || echo "snapshot: preset $p exited $?" >&2
 done
 for s in "$root"/examples/specs/*.json; do

@@ -152,6 +152,24 @@ FP_EXPORT fp_status fp_plan_new_progress(fp_plan **out, const fp_spec *spec, con
 FP_EXPORT fp_status fp_plan_new_opts(fp_plan **out, const fp_spec *spec, const fp_catalog *cat,
                                      const fp_plan_options *opts, fp_error *err);
 
+/** Check the spec as fp_plan_new_opts(opts) would and collect its independent errors into the
+ *  caller's errs[0 .. max) (*n of them; errs and the spec stay the caller's, nothing else is
+ *  returned to own; opts may be NULL, its progress is not called). The rule (docs/spec.md,
+ *  "Every error at once"): plan a copy of the spec; after an error at a JSON pointer, take that
+ *  value out (its default stands in; an item of a list takes the whole list) and plan again.
+ *  An error at or under a value taken out, or whose message names one, follows from it and is
+ *  not listed. It stops at a plan without error, at max errors, at an error that is not a
+ *  value of the spec (FP_EIO, FP_EPARSE, FP_ENOMEM, FP_EGRAPH; a pointer the spec does not
+ *  hold, a default: taking nothing out would repeat it), listing that one too. errs is in
+ *  the order the spec's text gives the values (an error at a default goes with the
+ *  nearest member given). Returns FP_OK (*n = 0) when the spec plans; else the status of the
+ *  first error found, the one fp_plan_new_opts reports, which err receives too. Errors of
+ *  the call itself (*n = 0): FP_EINVAL (spec, cat or n NULL, max 0 or errs NULL),
+ *  FP_ENOMEM. */
+FP_EXPORT fp_status fp_plan_check_all(const fp_spec *spec, const fp_catalog *cat,
+                                      const fp_plan_options *opts, fp_error *errs, size_t max,
+                                      size_t *n, fp_error *err);
+
 /** METHOD: the FP_STAGE_* bits this plan has built (FP_STAGE_ALL from fp_plan_new); 0 for a
  *  NULL plan. Cannot fail. */
 FP_EXPORT unsigned fp_plan_stages(const fp_plan *plan);

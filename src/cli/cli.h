@@ -39,6 +39,13 @@ int cli_inline_overrides(fp_spec *spec, const char *spec_path);
 void cli_opts_free(cli_spec_opts *o);
 /* Print an error from the library with the right exit code. */
 int cli_report(const char *what, const fp_error *err);
+/* The exit code for err (cli_report's, without printing). */
+int cli_report_code(const fp_error *err);
+/* A spec that failed to plan (first: fp_plan_new_opts's error): every independent error of it
+ * (fp_plan_check_all, at most 50, in the order the spec gives them), one line each as
+ * cli_report prints, then how many; the exit code of first. */
+int cli_report_all(const char *what, const fp_spec *spec, const fp_catalog *cat,
+                   const fp_plan_options *opts, const fp_error *first);
 /* Fill err as an FP_EIO error with a printf-style message (for cli_report); returns 1. */
 int cli_io_error(fp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_spec_opts_help(FILE *f);
@@ -50,6 +57,9 @@ int cli_default_jobs(void);
 /* v rounded to a whole number with thousands separators into buf (n bytes): 5529600 ->
  * "5,529,600". Returns buf. */
 const char *cli_grouped(char *buf, size_t n, double v);
+/* cli_grouped with that many decimals: 6994.661 (2) -> "6,994.66". Every money figure the CLI
+ * prints for people goes through one of the two; CSV and JSON keep plain numbers. */
+const char *cli_grouped_dec(char *buf, size_t n, double v, int decimals);
 
 /* Option names (options.c): the spec flags of common.c; every option COMMAND takes, into out
  * (at most max; returns how many there are); the closest to a mistyped arg or NULL; and the

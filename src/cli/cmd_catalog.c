@@ -60,9 +60,11 @@ static void show_part(const fp_part *p)
             printf(" %g", p->lengths_m[i]);
         printf(" m\n");
     }
-    printf("power:       %g W\nprice:       %.2f USD", p->power_w, p->price_usd);
+    char price[32];
+    printf("power:       %g W\nprice:       %s USD", p->power_w,
+           cli_grouped_dec(price, sizeof price, p->price_usd, 2));
     if (p->price_per_m_usd > 0)
-        printf(" + %.2f USD/m", p->price_per_m_usd);
+        printf(" + %s USD/m", cli_grouped_dec(price, sizeof price, p->price_per_m_usd, 2));
     printf("\n");
     if (p->mtbf_hours > 0)
         printf("MTBF:        %.0f h\n", p->mtbf_hours);
@@ -101,7 +103,7 @@ static int catalog_list(const fp_catalog *cat, const char *arg)
             return EXIT_USAGE;
         }
     }
-    printf("%-28s %-12s %-14s %10s  %s\n", "id", "type", "ports/speed", "price USD", "name");
+    printf("%-28s %-12s %-14s %12s  %s\n", "id", "type", "ports/speed", "price USD", "name");
     for (size_t i = 0; i < fp_catalog_count(cat); i++) {
         const fp_part *p = fp_catalog_part(cat, i);
         char spd[32] = "";
@@ -111,7 +113,9 @@ static int catalog_list(const fp_catalog *cat, const char *arg)
             snprintf(spd, sizeof spd, "%dx%dG", p->ports, p->port_gbps);
         else if (p->port_gbps)
             snprintf(spd, sizeof spd, "%dG", p->port_gbps);
-        printf("%-28s %-12s %-14s %10.2f  %s\n", p->id, fp_part_type_name(p->type), spd, p->price_usd, p->name);
+        char price[32];
+        printf("%-28s %-12s %-14s %12s  %s\n", p->id, fp_part_type_name(p->type), spd,
+               cli_grouped_dec(price, sizeof price, p->price_usd, 2), p->name);
     }
     return EXIT_OK;
 }

@@ -184,15 +184,20 @@ static void print_physical(const fp_plan *plan)
             continue;
         if (b > 0)
             fp_plan_tier(plan, (size_t)b - 1, &lo, NULL);
-        printf("  media audit %s-%s: chosen $%.0f", b > 0 ? lo.role : "nic", hi.role, ma.chosen_usd);
+        char m1[32], m2[32], m3[32];
+        printf("  media audit %s-%s: chosen $%s", b > 0 ? lo.role : "nic", hi.role,
+               cli_grouped(m1, sizeof m1, ma.chosen_usd));
         if (ma.links_with_alternative > 0) {
             int alt = 0;
             for (int m = 1; m < FP_MEDIUM_COUNT; m++)
                 if (ma.alternative_links[m] > ma.alternative_links[alt])
                     alt = m;
-            printf("; the %lld links another medium fits: $%.0f, the cheapest alternative $%.0f (+$%.0f, mostly %s)",
-                   (long long)ma.links_with_alternative, ma.chosen_usd_of_those, ma.alternative_usd,
-                   ma.alternative_usd - ma.chosen_usd_of_those, fp_medium_name((fp_medium)alt));
+            printf("; the %lld links another medium fits: $%s, the cheapest alternative $%s (+$%s, mostly %s)",
+                   (long long)ma.links_with_alternative,
+                   cli_grouped(m1, sizeof m1, ma.chosen_usd_of_those),
+                   cli_grouped(m2, sizeof m2, ma.alternative_usd),
+                   cli_grouped(m3, sizeof m3, ma.alternative_usd - ma.chosen_usd_of_those),
+                   fp_medium_name((fp_medium)alt));
         }
         printf("\n");
     }
@@ -213,10 +218,11 @@ static void print_physical(const fp_plan *plan)
             }
     }
     /* the compute fabric's (network 0); the whole cluster's follows with spec `networks` */
-    char money[32];
+    char money[32], per_gpu[32];
     if (fp_plan_net_totals(plan, 0, &t, NULL) == FP_OK)
-        printf("  BOM: $%s, %.1f kW network power; per GPU $%.2f, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
-           cli_grouped(money, sizeof money, t.cost), t.power_w / 1000, t.cost_per_gpu, t.power_w_per_gpu, t.transceivers_per_gpu,
+        printf("  BOM: $%s, %.1f kW network power; per GPU $%s, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
+           cli_grouped(money, sizeof money, t.cost), t.power_w / 1000,
+           cli_grouped_dec(per_gpu, sizeof per_gpu, t.cost_per_gpu, 2), t.power_w_per_gpu, t.transceivers_per_gpu,
            (long long)t.transceivers, (long long)t.cables);
     printf("  longest cable runs:\n");
     for (int k = 0; k < 5 && k < (int)nc; k++) {
@@ -537,7 +543,7 @@ int cmd_plan(int argc, char **argv)
     popt.stages = o.n_fail > 0 ? FP_STAGE_ALL : fp_write_stages(formats);
     popt.progress = show ? plan_progress : NULL;
     if (fp_plan_new_opts(&plan, spec, cat, &popt, &err) != FP_OK) {
-        rc = cli_report(NULL, &err);
+        rc = cli_report_all(NULL, spec, cat, &popt, &err);
         goto out;
     }
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)
@@ -587,7 +593,8 @@ static void validate_usage(FILE *f)
           "Check a spec against the rules and the catalog, then build the plan in memory (fabric,\n"
           "layout, media, cable overrides, --fail) without writing anything, so everything\n"
           "`fabplan plan` would reject is caught here. Takes the same options as plan: --detail and\n"
-          "--formats are checked, -o is ignored. Exit 0 when valid.\n\n",
+          "--formats are checked, -o is ignored. Exit 0 when valid; else every independent error, a\n"
+          "line each in the order the spec gives the values (docs/spec.md, \"Every error at once\").\n\n",
           f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
@@ -616,7 +623,7 @@ int cmd_validate(int argc, char **argv)
      * once: fp_spec_validate first read the overrides file a second time, so from a pipe
      * validate failed where plan did not. */
     if (fp_plan_new(&plan, spec, cat, &err) != FP_OK) {
-        rc = cli_report(o.spec_path, &err);
+        rc = cli_report_all(o.spec_path, spec, cat, NULL, &err);
         goto out;
     }
     for (size_t i = 0; i < fp_plan_warning_count(plan); i++)

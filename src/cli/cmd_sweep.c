@@ -328,9 +328,11 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
                 left, y0, W - left - right, ph);
         for (int t = 0; t <= (k == 3 ? 3 : 4); t++) {
             double v = k == 3 ? 1 + t : lo + (hi - lo) * t / 4;
+            char tick[32];
             fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                       "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
-                    left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, k == 3 || hi - lo > 100 ? 0 : 2, v);
+                       "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                    left, W - right, Y(v), Y(v), left - 6, Y(v) + 4,
+                    cli_grouped_dec(tick, sizeof tick, v, k == 3 || hi - lo > 100 ? 0 : 2));
         }
         /* tier changes */
         for (size_t i = 1; i < n; i++)
@@ -467,9 +469,11 @@ static void print_rises(const point *pts, int64_t n)
         const point *p0 = &pts[best[k] - 1], *p1 = &pts[best[k]];
         if (p1->cost_per_gpu <= p0->cost_per_gpu)
             break;
-        printf("  cost per GPU rises %+.0f USD from %lld to %lld GPUs (%.0f -> %.0f)%s\n",
-               p1->cost_per_gpu - p0->cost_per_gpu, (long long)p0->gpus, (long long)p1->gpus,
-               p0->cost_per_gpu, p1->cost_per_gpu,
+        char d[32], a[32], b[32];
+        printf("  cost per GPU rises +$%s from %lld to %lld GPUs ($%s -> $%s)%s\n",
+               cli_grouped(d, sizeof d, p1->cost_per_gpu - p0->cost_per_gpu),
+               (long long)p0->gpus, (long long)p1->gpus,
+               cli_grouped(a, sizeof a, p0->cost_per_gpu), cli_grouped(b, sizeof b, p1->cost_per_gpu),
                p1->tiers != p0->tiers ? " at a tier change" : "");
     }
 }

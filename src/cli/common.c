@@ -234,6 +234,11 @@ void cli_opts_free(cli_spec_opts *o)
 int cli_report(const char *what, const fp_error *err)
 {
     fprintf(stderr, "fabplan: %s%s%s\n", what ? what : "", what ? ": " : "", err->msg);
+    return cli_report_code(err);
+}
+
+int cli_report_code(const fp_error *err)
+{
     switch (err->code) {
     case FP_EIO:
     case FP_ENOMEM:     /* the system refused a resource, like I/O: exit 4 */
@@ -242,6 +247,25 @@ int cli_report(const char *what, const fp_error *err)
     default:
         return EXIT_INPUT;
     }
+}
+
+int cli_report_all(const char *what, const fp_spec *spec, const fp_catalog *cat,
+                   const fp_plan_options *opts, const fp_error *first)
+{
+    enum { MAX_ERRORS = 50 };
+    static fp_error found[MAX_ERRORS];
+    fp_error e = { 0 };
+    size_t n = 0;
+    if (fp_plan_check_all(spec, cat, opts, found, MAX_ERRORS, &n, &e) == FP_OK || n == 0)
+        return cli_report(what, first);
+    for (size_t i = 0; i < n; i++)
+        cli_report(what, &found[i]);
+    if (n == MAX_ERRORS)
+        fprintf(stderr, "fabplan: %s%sstopped after %d errors\n", what ? what : "", what ? ": " : "",
+                MAX_ERRORS);
+    else if (n > 1)
+        fprintf(stderr, "fabplan: %s%s%zu errors\n", what ? what : "", what ? ": " : "", n);
+    return cli_report_code(first);
 }
 
 int cli_io_error(fp_error *err, const char *fmt, ...)
@@ -289,16 +313,22 @@ int cli_inline_overrides(fp_spec *spec, const char *spec_path)
     return fp_spec_inline_files(spec, &err) == FP_OK ? EXIT_OK : cli_report(spec_path, &err);
 }
 
-const char *cli_grouped(char *buf, size_t n, double v)
+const char *cli_grouped_dec(char *buf, size_t n, double v, int decimals)
 {
-    char raw[32];
-    snprintf(raw, sizeof raw, "%.0f", v);
-    size_t len = strlen(raw), k = 0;
-    for (size_t i = 0; i < len && k + 2 < n; i++) {
-        if (i > 0 && raw[i - 1] != '-' && (len - i) % 3 == 0)
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.*f", decimals, v);
+    const char *dot = strchr(raw, '.');
+    size_t len = dot ? (size_t)(dot - raw) : strlen(raw), k = 0;
+    for (size_t i = 0; raw[i] != '\0' && k + 2 < n; i++) {
+        if (i > 0 && i < len && raw[i - 1] != '-' && (len - i) % 3 == 0)
             buf[k++] = ',';
         buf[k++] = raw[i];
     }
     buf[k] = '\0';
     return buf;
+}
+
+const char *cli_grouped(char *buf, size_t n, double v)
+{
+    return cli_grouped_dec(buf, n, v, 0);
 }

@@ -278,6 +278,18 @@ static inline int fp__block_min_tiers(const fp_rspec *rs)
 /* The spec's /cluster/gpus as given (whole and at least 1), else 0: for bounds on work taken
  * before anything is resolved (compare's candidates). */
 int64_t fp__spec_gpus(const fp_spec *spec);
+/* A deep copy of spec (same origin: relative file names read from the same folder), for
+ * fp_plan_check_all to take values out of. FP_ENOMEM. */
+fp_status fp__spec_copy(fp_spec **out, const fp_spec *spec, fp_error *err);
+/* Take the member at JSON pointer ptr out of spec, so that its default stands in; a list item
+ * takes its whole list (taking one item out would renumber the rest). The pointer set aside
+ * into aside (n bytes); returns its length, 0 when ptr names nothing in the spec (a default,
+ * the root, not a pointer), which leaves the spec as it was. */
+size_t fp__spec_set_aside(fp_spec *spec, const char *ptr, char *aside, size_t n);
+/* Where ptr stands in the spec's text: the pre-order position of the member it names, or of
+ * its nearest ancestor in the spec (0: the root, or not a pointer). Orders errors as the spec
+ * reads. */
+long fp__spec_position(const fp_spec *spec, const char *ptr);
 /* Parse and check values (everything but the tier count and the ports per tier, which the
  * fabric stage sizes: fp__clos_size, driven by plan.c). */
 fp_status fp__spec_resolve(fp_rspec *out, const fp_spec *spec, const fp_catalog *cat,

@@ -455,3 +455,84 @@ fp_status fp__spec_resolve_tree(fp_rspec *rs, cJSON *root, const fp_catalog *cat
     rs->su_auto = 0;    /* a network's units are shaped by spec/networks.c, not chosen */
     return rc;
 }
+
+fp_status fp__spec_copy(fp_spec **out, const fp_spec *spec, fp_error *err)
+{
+    cJSON *root = cJSON_Duplicate(spec->root, 1);
+    *out = NULL;
+    if (root == NULL)
+        FP_FAIL(err, FP_ENOMEM, "", "out of memory");
+    return spec_wrap(out, root, spec->origin, err);
+}
+
+/* The node at JSON pointer ptr, its parent in *parent (NULL for the root); NULL when the
+ * pointer is not a JSON pointer or names nothing in the spec. */
+static cJSON *spec_at(cJSON *root, const char *ptr, cJSON **parent)
+{
+    char path[256], *save = NULL;
+    cJSON *node = root;
+    *parent = NULL;
+    if (ptr[0] != '/' || strlen(ptr) >= sizeof path)
+        return NULL;
+    snprintf(path, sizeof path, "%s", ptr + 1);
+    for (char *tok = strtok_r(path, "/", &save); tok && node; tok = strtok_r(NULL, "/", &save)) {
+        if (!pointer_unescape(tok))
+            return NULL;
+        *parent = node;
+        if (cJSON_IsArray(node)) {
+            int at = pointer_index(tok, cJSON_GetArraySize(node));
+            node = at >= 0 && strcmp(tok, "-") != 0 ? cJSON_GetArrayItem(node, at) : NULL;
+        } else {
+            node = cJSON_IsObject(node) ? cJSON_GetObjectItemCaseSensitive(node, tok) : NULL;
+        }
+    }
+    return node == root ? NULL : node;
+}
+
+size_t fp__spec_set_aside(fp_spec *spec, const char *ptr, char *aside, size_t n)
+{
+    cJSON *parent, *node = spec_at(spec->root, ptr, &parent);
+    if (node == NULL)
+        return 0;
+    snprintf(aside, n, "%s", ptr);
+    if (cJSON_IsArray(parent)) {
+        /* a list item: the whole list (taking one item out would renumber the rest) */
+        char *slash = strrchr(aside, '/');
+        *slash = '\0';
+        node = spec_at(spec->root, aside, &parent);
+        if (node == NULL || cJSON_IsArray(parent))
+            return 0;       /* a list inside a list: the spec has none such to set aside */
+    }
+    cJSON_DetachItemViaPointer(parent, node);
+    cJSON_Delete(node);
+    return strlen(aside);
+}
+
+/* Pre-order position of node under v (counting from *k), -1 when not found. */
+static long preorder(const cJSON *v, const cJSON *node, long *k)
+{
+    if (v == node)
+        return *k;
+    for (const cJSON *c = v->child; c; c = c->next) {
+        ++*k;
+        long at = preorder(c, node, k);
+        if (at >= 0)
+            return at;
+    }
+    return -1;
+}
+
+long fp__spec_position(const fp_spec *spec, const char *ptr)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s", ptr);
+    while (p[0] == '/') {
+        cJSON *parent, *node = spec_at(spec->root, p, &parent);
+        if (node != NULL) {
+            long k = 0;
+            return preorder(spec->root, node, &k);
+        }
+        *strrchr(p, '/') = '\0';
+    }
+    return 0;
+}

@@ -116,6 +116,14 @@ Test(null_policy, plan_h)
     EINVAL_(fp_plan_new(&p, spec, NULL, NULL));
     EINVAL_(fp_plan_new_progress(NULL, spec, cat, NULL, NULL, NULL));
     EINVAL_(fp_plan_new_opts(&p, NULL, cat, NULL, NULL));
+    fp_error found[2];
+    size_t n_found = 9;
+    EINVAL_(fp_plan_check_all(NULL, cat, NULL, found, 2, &n_found, NULL));
+    cr_expect_eq(n_found, 0);
+    EINVAL_(fp_plan_check_all(spec, NULL, NULL, found, 2, &n_found, NULL));
+    EINVAL_(fp_plan_check_all(spec, cat, NULL, NULL, 2, &n_found, NULL));
+    EINVAL_(fp_plan_check_all(spec, cat, NULL, found, 0, &n_found, NULL));
+    EINVAL_(fp_plan_check_all(spec, cat, NULL, found, 2, NULL, NULL));
     cr_expect_eq(fp_plan_stages(NULL), 0);
     memset(&sum, 0x55, sizeof sum);
     fp_plan_summary(NULL, &sum);

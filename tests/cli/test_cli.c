@@ -1,5 +1,6 @@
 /* The CLI as a user runs it: exit codes, messages, outputs. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "helpers.h"
@@ -656,4 +657,104 @@ Test(cli, presets_wrap_whole_words_and_show_one)
               "presets dgx-h100-4su printed:\n%.300s", out);
     fp_free(json);
     fp_spec_free(spec);
+}
+
+/* Every money figure of a text people read ("$" before it or " USD" after it) is grouped by
+ * three: 1 to 3 digits, then ",ddd" groups, then at most ".dd". Returns how many figures of
+ * 1,000 or more it saw (so a text with none cannot pass by accident); fails on a bad one. */
+static int money_grouped(const char *text)
+{
+    int big = 0;
+    for (const char *p = text; *p; p++) {
+        const char *s = NULL;
+        if (*p == '$' && p[1] >= '0' && p[1] <= '9')
+            s = p + 1;
+        else if (strncmp(p, " USD", 4) == 0 && p > text && p[-1] >= '0' && p[-1] <= '9') {
+            s = p;
+            while (s > text && (s[-1] == ',' || s[-1] == '.' || (s[-1] >= '0' && s[-1] <= '9')))
+                s--;
+        }
+        if (s == NULL)
+            continue;
+        size_t lead = strspn(s, "0123456789"), k = lead;
+        cr_expect(lead >= 1 && lead <= 3, "money not grouped at \"%.24s\"", s);
+        while (s[k] == ',' && strspn(s + k + 1, "0123456789") == 3 &&
+               !(s[k + 4] >= '0' && s[k + 4] <= '9')) {
+            k += 4;
+        }
+        big += k > lead;
+        cr_expect(!(s[k] >= '0' && s[k] <= '9') && !(s[k] == ',' && s[k + 1] >= '0' && s[k + 1] <= '9'), "money not grouped at \"%.24s\"", s);
+    }
+    return big;
+}
+
+/* The plan summary's money (media audit, BOM, per GPU) and the catalog's prices carry
+ * thousands separators; the per-GPU figure is plan.json's totals.cost_per_gpu to the cent. */
+Test(cli, money_in_summaries_has_separators)
+{
+    static char out[1 << 15];
+    char dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 512 -o %s --formats json,bom", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_geq(money_grouped(out), 4, "%s", out);
+    cr_expect(strstr(out, "  media audit nic-leaf: chosen $") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/plan.json", dir);
+    char *json = slurp(cmd);
+    cr_assert_not_null(json);
+    const char *totals = strstr(json, "\"totals\"");
+    cr_assert_not_null(totals);
+    const char *c = strstr(totals, "\"cost_per_gpu\":");
+    cr_assert_not_null(c);
+    double per_gpu = strtod(c + strlen("\"cost_per_gpu\":"), NULL);
+    free(json);
+    /* grouped here by hand: thousands, then the cents */
+    long cents = lround(per_gpu * 100);
+    char want[64];
+    if (cents >= 100000)
+        snprintf(want, sizeof want, "per GPU $%ld,%03ld.%02ld,", cents / 100000,
+                 cents / 100 % 1000, cents % 100);
+    else
+        snprintf(want, sizeof want, "per GPU $%ld.%02ld,", cents / 100, cents % 100);
+    cr_expect_gt(per_gpu, 1000, "512 GPUs cost more than $1,000 of network each");
+    cr_expect(strstr(out, want) != NULL, "expected \"%s\" in %s", want, out);
+    cr_assert_eq(run(BIN " catalog show nvidia-qm9700", out, sizeof out), 0, "%s", out);
+    cr_expect_eq(money_grouped(out), 1, "%s", out);
+    /* the list's price column shows the same grouped figure */
+    char price[32] = "";
+    const char *pr = strstr(out, "price:");
+    cr_assert_not_null(pr);
+    sscanf(pr, "price: %31s", price);
+    cr_assert_eq(run(BIN " catalog list switch", out, sizeof out), 0, "%s", out);
+    const char *row = strstr(out, "\nnvidia-qm9700 ");
+    cr_assert_not_null(row, "%s", out);
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    cr_expect(strstr(line, price) != NULL && strchr(price, ',') != NULL, "%s in \"%s\"", price, line);
+}
+
+/* validate and plan list every independent error of a spec, one line each, with how many, exit
+ * 3 and write nothing (fp_plan_check_all). Three values each wrong by its own rule. */
+Test(cli, validate_lists_every_error)
+{
+    static char out[1 << 14];
+    char dir[128], cmd[512];
+    scratch_dir(dir, sizeof dir, "cli");
+    write_text("fabplan-cli-three.json",
+               "{\"layout\": {\"halls\": 0}, \"cluster\": {\"gpus\": 256, \"nic\": \"no-such-nic\"},"
+               " \"fabric\": {\"topology\": \"ring\"}}");
+    cr_expect_eq(run(BIN " validate fabplan-cli-three.json", out, sizeof out), 3, "%s", out);
+    const char *a = strstr(out, "fabplan: fabplan-cli-three.json: /layout/halls: ");
+    const char *b = strstr(out, "fabplan: fabplan-cli-three.json: /cluster/nic: ");
+    const char *c = strstr(out, "fabplan: fabplan-cli-three.json: /fabric/topology: ");
+    cr_expect(a && b && c && a < b && b < c, "%s", out);
+    cr_expect(strstr(out, "fabplan: fabplan-cli-three.json: 3 errors\n") != NULL, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " plan fabplan-cli-three.json -o %s/p", dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "fabplan: 3 errors\n") != NULL, "%s", out);
+    cr_expect(dir_empty(dir), "outputs left in %s", dir);
+    /* one error: its line alone, no count */
+    cr_expect_eq(run(BIN " validate --gpus 256 --planes 0", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/fabric/planes: ") != NULL && strstr(out, " errors") == NULL &&
+              strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
 }
