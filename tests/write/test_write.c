@@ -171,6 +171,8 @@ Test(write, cables_csv_header_is_the_schema)
     }
     cr_expect_null(fp_cables_column_name(-1));
     cr_expect_null(fp_cables_column_name(FP_CABLES_COLUMN_COUNT));
+}
+
 /* fp_axis_ticks: each expectation worked by hand from the rule (the smallest step of 1, 2 or
  * 5 x 10^k whose multiples from the one at or below lo to the one at or above hi are at most
  * max_ticks). */
