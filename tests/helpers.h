@@ -40,6 +40,15 @@
     "\"ports\": 1}, {\"name\": \"ufm-bmc\", \"ru\": 0, \"count\": 4, \"ports\": 1}, " \
     "{\"name\": \"switch-mgmt\", \"ru\": 0, \"count\": 78, \"ports\": 1}]}]}"
 
+/* 1 when one of the plan's notes holds a (and b too, unless b is NULL). */
+static inline int plan_has_note(const fp_plan *p, const char *a, const char *b)
+{
+    for (size_t i = 0; i < fp_plan_note_count(p); i++)
+        if (strstr(fp_plan_note(p, i), a) && (b == NULL || strstr(fp_plan_note(p, i), b)))
+            return 1;
+    return 0;
+}
+
 /* The spec of built-in preset `name`, or of `name` itself when it is a JSON object (SUPERPOD_V1). */
 static inline fp_status spec_from_preset(fp_spec **spec, const char *name, fp_error *err)
 {

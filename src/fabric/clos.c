@@ -106,18 +106,51 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
                      t == 2 ? "leaves" : "pods", (long long)in_last, fp__tier_role(t, L),
                      in_last == 1 ? "" : "s");
     }
-    /* Beyond need: the even rule's extra switches and links. */
-    for (int t = 2; t <= L; t++) {
-        int64_t extra = (sh->designed[t] ? sh->ds[t].n : sh->bt[t].n) - sh->need[t];
-        fab->extra_switches[t] = extra > 0 ? extra * P : 0;
-        if (extra > 0) {
-            grouped(a, sizeof a, (double)extra * P * rs->tier[t - 1].model.price_usd);
-            add_note(fab, "tier %d: %lld %ss where the links need %lld: the even spread gives every %s the same number of links to each %s of its group (a divisor of its %d uplinks); the %lld extra %ss cost $%s (spread \"balanced\" avoids them)",
-                     t, (long long)((sh->designed[t] ? sh->ds[t].n : sh->bt[t].n) * P),
-                     fp__tier_role(t, L), (long long)(sh->need[t] * P), fp__tier_role(t - 1, L),
-                     fp__tier_role(t, L), fab->size[t - 2].up, (long long)(extra * P),
-                     fp__tier_role(t, L), a);
+    /* Beyond the fewest by ports (fp_tier_info.switches_min): what a group per position and
+     * the even rule each add. The merged top tier of 4 tiers has a note of its own (below). */
+    for (int t = 2; t <= L && !(t == L && sh->ds[L].merged); t++) {
+        const sw_list *below = sh->designed[t] ? &sh->ds[t - 1] : &sh->bt[t - 1];
+        const int64_t built = sh->designed[t] ? sh->ds[t].n : sh->bt[t].n;
+        const int64_t links = below->upoff[below->n], down = fab->size[t - 1].down;
+        const int64_t by_ports = down > 0 ? (links + down - 1) / down : built;
+        /* built - by_ports, in two parts: the groups' own rounding up, then the even rule's
+         * (by_ports counts the links the even rule added, so it may exceed the groups' need). */
+        const int64_t floor_groups = sh->need[t] > by_ports ? sh->need[t] : by_ports;
+        const int64_t by_groups = floor_groups - by_ports;
+        const int64_t extra = built - (by_ports + by_groups);
+        if (extra <= 0 && by_groups <= 0)
+            continue;
+        const char *role = fp__tier_role(t, L), *lower = fp__tier_role(t - 1, L);
+        const double price = rs->tier[t - 1].model.price_usd;
+        char text[sizeof fab->notes[0]];
+        int len = snprintf(text, sizeof text,
+                           "tier %d: %lld %ss where the links need %lld (%lld links, %lld down "
+                           "ports each)",
+                           t, (long long)(built * P), role, (long long)(by_ports * P),
+                           (long long)(links * P), (long long)down);
+        if (by_groups > 0 && len > 0 && (size_t)len < sizeof text) {
+            grouped(a, sizeof a, (double)by_groups * P * price);
+            if (t == L)
+                len += snprintf(text + len, sizeof text - (size_t)len,
+                                "; a group of %ss per %s position, each sized to its own links, "
+                                "takes %lld more ($%s)",
+                                role, lower, (long long)(by_groups * P), a);
+            else /* a level-t block's own groups: the pod's spines, the zone's cores */
+                len +=
+                    snprintf(text + len, sizeof text - (size_t)len,
+                             "; each %s's %ss sized to its own links (a group per %s "
+                             "position) take %lld more ($%s)",
+                             t == 2 ? "pod" : "zone", role, lower, (long long)(by_groups * P), a);
         }
+        if (extra > 0 && len > 0 && (size_t)len < sizeof text) {
+            grouped(a, sizeof a, (double)extra * P * price);
+            snprintf(text + len, sizeof text - (size_t)len,
+                     "; the even spread gives every %s the same number of links to each %s of "
+                     "its group (a divisor of its %d uplinks), which takes %lld more ($%s; "
+                     "spread \"balanced\" avoids them)",
+                     lower, role, fab->size[t - 2].up, (long long)(extra * P), a);
+        }
+        add_note(fab, "%s", text);
     }
     if (sh->ds[L].merged) {
         const sw_list *top = &sh->ds[L];

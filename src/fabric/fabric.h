@@ -58,7 +58,7 @@ typedef struct fp_fabric {
     /* Counts the other spread would build (per plane: switches per tier, links per boundary),
      * and what is built beyond the links' need: switches and links (all planes). */
     int64_t alt_switches[FP_MAX_TIERS + 1], alt_links[FP_MAX_TIERS + 1];
-    int64_t extra_switches[FP_MAX_TIERS + 1], extra_links[FP_MAX_TIERS + 1];
+    int64_t extra_links[FP_MAX_TIERS + 1];
     int64_t su_count;                       /* rail-optimized: scalable units */
     int su_chosen;                          /* sizing: servers per scalable unit it chose when
                                                the spec left su_servers open (rs->su_auto) and
@@ -67,7 +67,7 @@ typedef struct fp_fabric {
     int servers_per_leaf;                   /* rail-optimized: servers on one rail leaf */
     int64_t ports_used[FP_MAX_TIERS + 1];   /* per tier, all planes */
     int64_t capacity_endpoints;             /* per plane */
-    char notes[FP_MAX_NOTES][320];
+    char notes[FP_MAX_NOTES][512];
     int n_notes;
     /* The 1-based number each link carries in ids (links.csv "L...", a cable's "C..." after its
      * first link): NULL when it is the link's index + 1. A first phase (fabric.build_for_gpus)

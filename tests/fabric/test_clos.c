@@ -597,14 +597,6 @@ Test(clos, extra_tiers_over_a_single_block_stay_small)
 
 /* ---- right-sized partial blocks, spreads ---- */
 
-static int has_note(const fp_plan *p, const char *a, const char *b)
-{
-    for (size_t i = 0; i < fp_plan_note_count(p); i++)
-        if (strstr(fp_plan_note(p, i), a) && (b == NULL || strstr(fp_plan_note(p, i), b)))
-            return 1;
-    return 0;
-}
-
 Test(clos, balanced_20000_sized_to_need, .timeout = TEST_TIMEOUT(60))
 {
     /* 20,000 GPUs = 20,000 endpoints on 64-port switches at 1:1 (32 down / 32 up): 3 tiers.
@@ -628,12 +620,20 @@ Test(clos, balanced_20000_sized_to_need, .timeout = TEST_TIMEOUT(60))
     check_spread(p, 1);
     check_full_bisection_maxflow(p);
     /* The note says what "even" would build: 640 spines and 512 cores (test below). */
-    cr_expect(has_note(p, "spread \"even\" would build 1777 switches (+207", NULL),
+    cr_expect(plan_has_note(p, "spread \"even\" would build 1777 switches (+207", NULL),
               "note on the other spread missing");
+    /* Cores: 20,000 links need ceil(20,000 / 64) = 313 by ports; the 32 groups' 10 each are
+     * 7 more (7 x $28,000), and no even rule here. */
+    cr_expect(plan_has_note(
+        p,
+        "tier 3: 320 cores where the links need 313 (20000 links, 64 down ports each); "
+        "a group of cores per spine position, each sized to its own links, takes 7 more ($196,000)",
+        NULL));
+    cr_expect(!plan_has_note(p, "tier 3", "even spread"));
     /* The link cost note: balanced builds no switch-to-switch link beyond need, so it prices
      * only what "even" would add (its 32 extra links, test below), never "0 links ... $0". */
-    cr_expect(has_note(p, "per link: spread \"even\" would add about $", NULL));
-    cr_expect(!has_note(p, "beyond need cost", NULL));
+    cr_expect(plan_has_note(p, "per link: spread \"even\" would add about $", NULL));
+    cr_expect(!plan_has_note(p, "beyond need cost", NULL));
     fp_plan_free(p);
 }
 
@@ -657,9 +657,20 @@ Test(clos, even_20000_builds_only_what_the_rule_requires, .timeout = TEST_TIMEOU
     cr_expect_eq(boundary_links(p, 2), 19 * 32 * 32 + 32 * 18);
     check_invariants(p);
     check_full_bisection_maxflow(p);
-    cr_expect(has_note(p, "512 cores where the links need 320", NULL));
-    cr_expect(has_note(p, "spread \"balanced\" would build 1570 switches (-207", NULL));
-    cr_expect(has_note(p, "the 32 switch-to-switch links beyond need cost about $", NULL));
+    /* The notes count from the fewest by ports (the tiers' min column): spines ceil(20,000 /
+     * 32) = 625, the even rule's 640 take 15 more ($28,000 each: $420,000). Cores: the 20,032
+     * spine uplinks need ceil(20,032 / 64) = 313; a group per spine position carries 626 links
+     * (19 x 32 + a partial spine's 18), ceil(626 / 64) = 10, 32 x 10 = 320: 7 more ($196,000);
+     * the even rule's 512: 192 more ($5,376,000). 313 + 7 + 192 = 512. */
+    cr_expect(plan_has_note(p, "tier 2: 640 spines where the links need 625 (20000 links",
+                            "takes 15 more ($420,000"));
+    cr_expect(
+        plan_has_note(p, "tier 3: 512 cores where the links need 313 (20032 links",
+                      "a group of cores per spine position, each sized to its own links, takes 7 "
+                      "more ($196,000)"));
+    cr_expect(plan_has_note(p, "tier 3: 512 cores", "which takes 192 more ($5,376,000"));
+    cr_expect(plan_has_note(p, "spread \"balanced\" would build 1570 switches (-207", NULL));
+    cr_expect(plan_has_note(p, "the 32 switch-to-switch links beyond need cost about $", NULL));
     fp_plan_free(p);
 }
 
@@ -699,7 +710,7 @@ Test(clos, partial_su_keeps_full_leaves_and_cables)
     cr_expect_eq(tier_switches(p, 1), 80);
     cr_expect_eq(boundary_links(p, 0), 2400);
     cr_expect_eq(boundary_links(p, 1), 80 * 32);
-    cr_expect(has_note(p, "keeps its full 8 leaves", NULL));
+    cr_expect(plan_has_note(p, "keeps its full 8 leaves", NULL));
     check_invariants(p);
     check_full_bisection_maxflow(p);
     fp_plan_free(p);
@@ -762,10 +773,34 @@ Test(clos, top_of_4_tiers_sized_to_its_links, .timeout = TEST_TIMEOUT(120))
              (long long)need);
     char more[48];
     snprintf(more, sizeof more, "which takes the %lld more", (long long)(n - need));
-    cr_expect(has_note(p, want, more), "no note: %s ... %s", want, more);
-    cr_expect(has_note(p, "a group per core position would build 2048", NULL));
+    cr_expect(plan_has_note(p, want, more), "no note: %s ... %s", want, more);
+    cr_expect(plan_has_note(p, "a group per core position would build 2048", NULL));
     check_invariants(p);
     check_full_bisection_maxflow(p);
+    fp_plan_free(p);
+}
+
+Test(clos, spectrum_x_100k_note_counts_from_the_min_column, .timeout = TEST_TIMEOUT(120))
+{
+    /* spectrum-x-100k: 12,500 servers x 8 NICs on SN5600 at 400G (128 ports, 64 down / 64 up).
+     * 64-server SUs of 8 leaves: 196 SUs (the last 20 servers keeps its 8 leaves) = 1,568
+     * leaves, 1,568 x 64 = 100,352 uplinks; pods of 8 SUs: 24 full pods of 64 spines and one of
+     * 4 SUs with 32: 1,568 spines, 100,352 spine uplinks. Cores by ports: 100,352 / 128 = 784
+     * (the min column). A group per spine position (64) carries 100,352 / 64 = 1,568 links:
+     * ceil(1,568 / 128) = 13, 64 x 13 = 832, 48 more ($42,000 each: $2,016,000). The even rule:
+     * the smallest divisor of a spine's 64 uplinks >= 13 is 16, 64 x 16 = 1,024, 192 more
+     * ($8,064,000). 784 + 48 + 192 = 1,024: the note and the column tell one story. */
+    fp_plan *p = plan_from_preset("spectrum-x-100k");
+    fp_tier_info core;
+    cr_assert_eq(fp_plan_tier(p, 2, &core, NULL), FP_OK);
+    cr_expect_eq(core.switches, 1024);
+    cr_expect_eq(core.switches_min, 784);
+    cr_expect_eq(boundary_links(p, 2), 100352);
+    cr_expect(plan_has_note(
+        p, "tier 3: 1024 cores where the links need 784 (100352 links, 128 down ports each)",
+        "each sized to its own links, takes 48 more ($2,016,000); the even spread"));
+    cr_expect(plan_has_note(p, "tier 3: 1024 cores",
+                            "which takes 192 more ($8,064,000; spread \"balanced\" avoids them)"));
     fp_plan_free(p);
 }
 

@@ -91,6 +91,21 @@ Test(pods, meta_roce_24k)
                        all->uplink_gbps[1]);
     cr_expect_float_eq(400 / all->uplink_gbps[1], 3072.0 / 440, 1e-9);
     cr_expect_leq(3072.0 / 440, 7.0);
+    /* The notes count from the fewest by ports (the min column): CTSW ceil(24,576 / 504) = 49;
+     * each zone's own 7 make 56 (+7 x $900,000); the even rule's 8 a zone 64 (+8, $7,200,000).
+     * ATSW ceil(3,520 / 576) = 7; one per CTSW position (8) is 1 more. */
+    cr_expect(plan_has_note(
+        p,
+        "tier 2: 64 spines where the links need 49 (24576 links, 504 down ports each); "
+        "each pod's spines sized to its own links (a group per leaf position) take 7 "
+        "more ($6,300,000)",
+        NULL));
+    cr_expect(plan_has_note(p, "which takes 8 more ($7,200,000", NULL));
+    cr_expect(plan_has_note(
+        p,
+        "tier 3: 8 cores where the links need 7 (3520 links, 576 down ports each); a "
+        "group of cores per spine position, each sized to its own links, takes 1 more",
+        NULL));
     fp_plan_free(p);
 }
 
