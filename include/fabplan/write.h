@@ -229,6 +229,34 @@ FP_EXPORT fp_status fp_worklist_write_xlsx(const char *path, const char *title, 
                                            const fp_worklist_column *cols, size_t n_cols,
                                            const char *const *cells, size_t n_rows, fp_error *err);
 
+/** The most ticks an fp_axis holds. */
+#define FP_AXIS_MAX_TICKS 16
+
+/** Round ticks for a chart axis (fp_axis_ticks): every tick a multiple of `step`, which is 1, 2
+ *  or 5 times a power of ten. */
+typedef struct fp_axis {
+    double lo, hi;      /**< the axis' ends: the first and last tick, lo <= the data's low end,
+                             hi >= its high end */
+    double step;        /**< between neighbouring ticks */
+    int count;          /**< ticks in tick[], from lo to hi (2 .. FP_AXIS_MAX_TICKS) */
+    int decimals;       /**< digits after the point that print every tick exactly (0 for a
+                             step of 1 or more, 1 for 0.5, 2 for 0.05, ...) */
+    double tick[FP_AXIS_MAX_TICKS]; /**< lo, lo + step, ..., hi */
+} fp_axis;
+
+/** Round ticks covering the values lo .. hi with at most max_ticks ticks (2 ..
+ *  FP_AXIS_MAX_TICKS): the smallest step of 1, 2 or 5 x 10^k for which the multiples of the step
+ *  from the one at or below lo to the one at or above hi are at most max_ticks, so 4798 .. 7526
+ *  with at most 6 ticks gives 4000, 5000, 6000, 7000, 8000 (step 1000). When lo equals hi (or
+ *  hi - lo is below a billionth of their size) the range is first widened by the power of ten
+ *  of the value's size on each side (5 gives 4 .. 6, 250 gives 150 .. 350; 0 gives 0 .. 1).
+ *  Fills the caller's *out (no allocation, nothing to free). For charts that should read like a
+ *  printed one: the sweep chart (fabplan sweep) and compare.html use it. Errors: FP_EINVAL when
+ *  out is NULL, lo or hi is not finite or above 1e300 in size, lo > hi, or max_ticks is outside
+ *  2 .. FP_AXIS_MAX_TICKS; *out is then zeroed. */
+FP_EXPORT fp_status fp_axis_ticks(double lo, double hi, int max_ticks, fp_axis *out,
+                                  fp_error *err);
+
 /*  Threads: fp_plan_write may run from several threads at once, on one plan or several, into
  *  different folders (into one folder the lock makes all but one fail). Diagrams go through
  *  Graphviz, whose error handler, plugin tables and layout state are process-wide (fabplan keeps

@@ -562,9 +562,10 @@ static const struct chart_box {
     double W, H, L, R, T, B;
 } chart = { 900, 480, 80, 20, 20, 50 };
 
-/* The grid (x every 10 %, y in fifths of top) and the axis titles. */
-static void chart_grid(FILE *f, double top)
+/* The grid (x every 10 %, y at the round ticks of ax, ax->hi the top) and the axis titles. */
+static void chart_grid(FILE *f, const fp_axis *ax)
 {
+    const double top = ax->hi;
     const double W = chart.W, H = chart.H, L = chart.L, R = chart.R, T = chart.T, B = chart.B;
     char a[64];
     for (int k = 0; k <= 10; k++) {
@@ -573,11 +574,11 @@ static void chart_grid(FILE *f, double top)
                    "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%d%%</text>\n",
                 x, T, x, H - B, x, H - B + 16, k * 10);
     }
-    for (int k = 0; k <= 5; k++) {
-        double y = H - B - (H - B - T) * k / 5.0;
+    for (int k = 0; k < ax->count; k++) {
+        double y = H - B - (H - B - T) * ax->tick[k] / top;
         fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
                    "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">$%s</text>\n",
-                L, y, W - R, y, L - 6, y + 4, grouped(a, sizeof a, top * k / 5.0, 0));
+                L, y, W - R, y, L - 6, y + 4, grouped(a, sizeof a, ax->tick[k], ax->decimals));
     }
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" class=\"ct\">share of full "
                "bisection</text><text x=\"16\" y=\"%.0f\" class=\"ct\" transform=\"rotate(-90 16 "
@@ -645,17 +646,15 @@ static void compare_chart(FILE *f, const fp_compare_row *rows, size_t n)
     for (size_t i = 0; i < n; i++)
         if (rows[i].status == FP_OK && rows[i].cost_per_gpu > ymax)
             ymax = rows[i].cost_per_gpu;
-    /* a round top: 1, 2 or 5 x 10^k */
-    double step = 1;
-    while (step * 10 < ymax)
-        step *= 10;
-    double top = ceil(ymax / step) * step;
-    if (top <= 0)
-        top = 1;
+    /* From $0 to a round top, ticks 1, 2 or 5 x 10^k apart (at most 7 of them). */
+    fp_axis ax;
+    if (fp_axis_ticks(0, ymax > 0 ? ymax : 1, 7, &ax, NULL) != FP_OK)
+        return;
+    double top = ax.hi;
     fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
                "role=\"img\"><title>Cost per GPU against bisection</title>\n", chart.W, chart.H,
             chart.W, chart.H);
-    chart_grid(f, top);
+    chart_grid(f, &ax);
     pareto_line(f, rows, n, top);
     design_markers(f, rows, n, top);
     fputs("</svg>\n<p class=\"muted\">", f);
