@@ -207,6 +207,49 @@ FP_EXPORT void fp_write_cleanup_signal(void);
  *  f and text must not be NULL (the call does nothing then); write errors show in ferror(f). */
 FP_EXPORT void fp_csv_field(FILE *f, const char *text);
 
+/** The columns of cables.csv in their order (docs/outputs.md, "cables.csv"): the one schema that
+ *  cables.csv, the workbook's Cables and Network cables sheets and `fabplan diff` share. The six
+ *  cord and trunk columns are written only with structured cabling (spec phys.structured),
+ *  `network` only with spec `networks`; every other column always. */
+typedef enum fp_cables_column {
+    FP_CABLES_CABLE_ID = 0,
+    FP_CABLES_A_HALL,
+    FP_CABLES_A_ROW,
+    FP_CABLES_A_RACK,
+    FP_CABLES_A_U,
+    FP_CABLES_A_DEVICE,
+    FP_CABLES_A_PORT,
+    FP_CABLES_Z_HALL,           /**< the Z columns list a breakout's legs, joined with ";" */
+    FP_CABLES_Z_ROW,
+    FP_CABLES_Z_RACK,
+    FP_CABLES_Z_U,
+    FP_CABLES_Z_DEVICE,
+    FP_CABLES_Z_PORT,
+    FP_CABLES_MEDIUM,
+    FP_CABLES_GBPS,
+    FP_CABLES_CABLE_PART,
+    FP_CABLES_ROUTE_M,
+    FP_CABLES_STOCK_M,
+    FP_CABLES_A_TRANSCEIVER,
+    FP_CABLES_Z_TRANSCEIVER,
+    FP_CABLES_LABEL_A,
+    FP_CABLES_LABEL_Z,
+    FP_CABLES_CORD_A_M,         /**< structured cabling only, through FP_CABLES_CORD_Z_STOCK_M */
+    FP_CABLES_CORD_A_STOCK_M,
+    FP_CABLES_TRUNK_M,
+    FP_CABLES_TRUNK_STOCK_M,
+    FP_CABLES_CORD_Z_M,
+    FP_CABLES_CORD_Z_STOCK_M,
+    FP_CABLES_PROTOCOL,
+    FP_CABLES_NETWORK,          /**< spec `networks` only */
+    FP_CABLES_COLUMN_COUNT
+} fp_cables_column;
+
+/** The header name of cables.csv column col (an fp_cables_column): "cable_id", "a_hall", ...,
+ *  "network"; NULL for a number outside 0..FP_CABLES_COLUMN_COUNT-1. A program reading a
+ *  cables.csv finds its columns by these names. The string is static. Cannot fail. */
+FP_EXPORT const char *fp_cables_column_name(int col);
+
 /** A column of a printed work list (fp_worklist_write_xlsx). */
 typedef struct fp_worklist_column {
     const char *title;

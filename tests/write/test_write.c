@@ -118,6 +118,61 @@ Test(write, failure_leaves_no_files)
     fp_plan_free(p);
 }
 
+/* cables.csv's first line is the cables schema (fp_cables_column_name) over the columns the plan
+ * has, and is the header docs/outputs.md documents: a plain plan's, with structured cabling the
+ * six cord and trunk columns before protocol, with spec `networks` network last. A column moved
+ * in the schema or in the writer alone breaks one of the two comparisons. */
+Test(write, cables_csv_header_is_the_schema)
+{
+    static const char *const base =
+        "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
+        "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z";
+    static const char *const segs =
+        ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m";
+    static const struct { const char *spec; int structured, networks; } cases[] = {
+        { "{\"name\":\"t\",\"cluster\":{\"gpus\":256}}", 0, 0 },
+        { "{\"name\":\"t\",\"cluster\":{\"gpus\":256},\"layout\":{\"cabling\":\"structured\"}}", 1, 0 },
+        { "preset:dgx-h100-4su-networks", 0, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fp_plan *p = strncmp(cases[i].spec, "preset:", 7) == 0 ? plan_from_preset(cases[i].spec + 7)
+                                                                : plan_from(cases[i].spec);
+        char dir[64], path[128], want[1024], schema[1024] = "";
+        fp_error err = { 0 };
+        fp_write_options o = FP_WRITE_OPTIONS_INIT;
+        o.formats = FP_WRITE_CABLES;
+        tmpdir(dir, sizeof dir);
+        cr_assert_eq(fp_plan_write(p, dir, &o, &err), FP_OK, "%s", err.msg);
+        snprintf(want, sizeof want, "%s%s,protocol%s\n", base, cases[i].structured ? segs : "",
+                 cases[i].networks ? ",network" : "");
+        for (int c = 0; c < FP_CABLES_COLUMN_COUNT; c++) {
+            int seg = c >= FP_CABLES_CORD_A_M && c <= FP_CABLES_CORD_Z_STOCK_M;
+            if ((seg && !cases[i].structured) || (c == FP_CABLES_NETWORK && !cases[i].networks))
+                continue;
+            size_t k = strlen(schema);
+            snprintf(schema + k, sizeof schema - k, "%s%s", k ? "," : "", fp_cables_column_name(c));
+        }
+        strcat(schema, "\n");
+        snprintf(path, sizeof path, "%s/cables.csv", dir);
+        char *txt = slurp(path);
+        char *nl = strchr(txt, '\n');
+        cr_assert_not_null(nl);
+        nl[1] = '\0';
+        cr_expect_str_eq(txt, want, "case %zu: docs/outputs.md's header", i);
+        cr_expect_str_eq(txt, schema, "case %zu: the schema's names", i);
+        free(txt);
+        fp_plan_free(p);
+    }
+    /* every column has a name of its own; none outside the schema */
+    for (int a = 0; a < FP_CABLES_COLUMN_COUNT; a++) {
+        cr_assert_not_null(fp_cables_column_name(a), "column %d", a);
+        for (int b = 0; b < a; b++)
+            cr_expect_str_neq(fp_cables_column_name(a), fp_cables_column_name(b));
+    }
+    cr_expect_null(fp_cables_column_name(-1));
+    cr_expect_null(fp_cables_column_name(FP_CABLES_COLUMN_COUNT));
+}
+
 /* fp_axis_ticks: each expectation worked by hand from the rule (the smallest step of 1, 2 or
  * 5 x 10^k whose multiples from the one at or below lo to the one at or above hi are at most
  * max_ticks). */
