@@ -597,20 +597,31 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     return FP_OK;
 }
 
-/* The discovery's ibnetdiscover file read on a thread of its own while the plan folder is
- * read on the caller's (they share nothing until name_ends): verify at 131,072 GPUs spends
- * about as long on either (docs/performance.md). */
+/* The discovery's ibnetdiscover file, then the plan folder's ib-ports.csv and its table, read
+ * on a thread of their own while cables.csv and links.csv are read on the caller's (they share
+ * nothing until name_ends): verify at 131,072 GPUs spends about as long on either
+ * (docs/performance.md). */
 typedef struct ibnet_job {
     vf_disc *d;
-    const char *path, *map;
-    fp_error err;
-    fp_status rc;
+    const char *path, *map, *plan_dir;
+    table *ib;                  /* ib-ports.csv */
+    vf_map *ibm;                /* its (node, ib_port) -> row */
+    fp_error err, ib_err;       /* the discovery's, ib-ports.csv's */
+    fp_status rc, ib_rc;
 } ibnet_job;
 
 static void *ibnet_main(void *arg)
 {
+    static const char *const ib_cols[] = { "node", "ib_port", "device", "port", "link" };
     ibnet_job *j = arg;
     j->rc = fp__vf_read_ibnet(j->d, j->path, j->map, &j->err);
+    j->ib_rc = table_load(j->ib, j->plan_dir, "ib-ports.csv", ib_cols, 5,
+                          " (write it with fabplan plan --formats ...,ibnetdiscover)", &j->ib_err);
+    if (j->ib_rc == FP_OK && fp__vf_map_init(j->ibm, j->ib->rows) != FP_OK)
+        j->ib_rc = fp__error_set(&j->ib_err, FP_ENOMEM, j->plan_dir, "out of memory reading %s",
+                                 j->plan_dir);
+    for (int64_t r = 0; j->ib_rc == FP_OK && r < j->ib->rows; r++)
+        fp__vf_map_put(j->ibm, T(j->ib, r, 0), T(j->ib, r, 1), r);
     return NULL;
 }
 
@@ -635,20 +646,19 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
              o->ibnetdiscover && lldp ? " + " : "", lldp ? lldp : "");
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
     vf_map ibm = { 0 }, pe = { 0 };
-    static const char *const ib_cols[] = { "node", "ib_port", "device", "port", "link" };
-    /* the discovery on a second thread (on the caller's when none can start) */
-    ibnet_job job = { &v->disc, o->ibnetdiscover, o->node_name_map, { 0 }, FP_OK };
+    /* the discovery and ib-ports.csv on a second thread (on the caller's when none can start) */
+    ibnet_job job = { &v->disc, o->ibnetdiscover, o->node_name_map, o->plan_dir, &ib, &ibm,
+                      { 0 }, { 0 }, FP_OK, FP_OK };
     pthread_t tid;
     int threaded = o->ibnetdiscover != NULL && fp__thread_start(&tid, ibnet_main, &job) == 0;
     fp_status rc = read_cables(v, &cab, o->plan_dir, err);
-    if (rc == FP_OK && o->ibnetdiscover != NULL)
-        rc = table_load(&ib, o->plan_dir, "ib-ports.csv", ib_cols, 5,
-                        " (write it with fabplan plan --formats ...,ibnetdiscover)", err);
-    if (rc == FP_OK && (fp__vf_map_init(&ibm, ib.rows) != FP_OK ||
-                        fp__vf_map_init(&v->dev_loc, v->n_plink) != FP_OK ||
-                        fp__vf_map_init(&pe, v->n_plink * 2) != FP_OK))
-        rc = fp__error_set(err, FP_ENOMEM, o->plan_dir, "out of memory reading %s", o->plan_dir);
-    for (int64_t i = 0; rc == FP_OK && i < v->n_plink; i++) {
+    /* what is read after cables.csv, its error reported after ib-ports.csv's */
+    fp_error e2 = { 0 };
+    fp_status rc2 = rc;
+    if (rc2 == FP_OK && (fp__vf_map_init(&v->dev_loc, v->n_plink) != FP_OK ||
+                         fp__vf_map_init(&pe, v->n_plink * 2) != FP_OK))
+        rc2 = fp__error_set(&e2, FP_ENOMEM, o->plan_dir, "out of memory reading %s", o->plan_dir);
+    for (int64_t i = 0; rc2 == FP_OK && i < v->n_plink; i++) {
         /* a device's first end is the one kept: the next link's A end is most often the same
          * device (cables.csv is in A device order) */
         if (i == 0 || strcmp(v->plink[i].a.device, v->plink[i - 1].a.device) != 0)
@@ -657,33 +667,40 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
         fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
         fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
     }
-    for (int64_t r = 0; rc == FP_OK && r < ib.rows; r++) {
-        fp__vf_map_put(&ibm, T(&ib, r, 0), T(&ib, r, 1), r);
-        int w, mbps;
-        const char *lt = T(&ib, r, 4);
-        if (*lt == '\0')
-            continue;           /* an unused port: no planned link */
-        int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
-        if (e >= 0 && fp__ib_link_parse(lt, strlen(lt), &w, &mbps))
-            v->plink[e >> 1].width = w;
-    }
-    if (rc == FP_OK)
-        rc = read_boundaries(v, &lk, o->plan_dir, &pe, err);
-    if (rc == FP_OK && o->phase_dir != NULL)
-        rc = read_phase(v, &ph, o->phase_dir, err);
+    if (rc2 == FP_OK)
+        rc2 = read_boundaries(v, &lk, o->plan_dir, &pe, &e2);
+    if (rc2 == FP_OK && o->phase_dir != NULL)
+        rc2 = read_phase(v, &ph, o->phase_dir, &e2);
     if (o->ibnetdiscover != NULL) {
         if (threaded)
             pthread_join(tid, NULL);
         else
             ibnet_main(&job);
-        /* the plan folder's error first, as when read one after the other */
-        if (rc == FP_OK && job.rc != FP_OK) {
-            rc = job.rc;
-            if (err != NULL)
-                *err = job.err;
+        /* the plan folder's errors first, in the order its files are named, then the
+         * discovery's, as when read one after the other */
+        fp_status rcs[3] = { job.ib_rc, rc2, job.rc };
+        const fp_error *errs[3] = { &job.ib_err, &e2, &job.err };
+        for (int k = 0; k < 3 && rc == FP_OK; k++)
+            if (rcs[k] != FP_OK) {
+                rc = rcs[k];
+                if (err != NULL)
+                    *err = *errs[k];
+            }
+        for (int64_t r = 0; rc == FP_OK && r < ib.rows; r++) {
+            int w, mbps;
+            const char *lt = T(&ib, r, 4);
+            if (*lt == '\0')
+                continue;       /* an unused port: no planned link */
+            int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
+            if (e >= 0 && fp__ib_link_parse(lt, strlen(lt), &w, &mbps))
+                v->plink[e >> 1].width = w;
         }
         if (rc == FP_OK)
             name_ends(v, &ib, &ibm);
+    } else if (rc == FP_OK && rc2 != FP_OK) {
+        rc = rc2;
+        if (err != NULL)
+            *err = e2;
     }
     if (rc == FP_OK && lldp != NULL)
         rc = fp__vf_read_lldp(v, lldp, &pe, err);
