@@ -207,6 +207,49 @@ FP_EXPORT void fp_write_cleanup_signal(void);
  *  f and text must not be NULL (the call does nothing then); write errors show in ferror(f). */
 FP_EXPORT void fp_csv_field(FILE *f, const char *text);
 
+/** The columns of cables.csv in their order (docs/outputs.md, "cables.csv"): the one schema that
+ *  cables.csv, the workbook's Cables and Network cables sheets and `fabplan diff` share. The six
+ *  cord and trunk columns are written only with structured cabling (spec phys.structured),
+ *  `network` only with spec `networks`; every other column always. */
+typedef enum fp_cables_column {
+    FP_CABLES_CABLE_ID = 0,
+    FP_CABLES_A_HALL,
+    FP_CABLES_A_ROW,
+    FP_CABLES_A_RACK,
+    FP_CABLES_A_U,
+    FP_CABLES_A_DEVICE,
+    FP_CABLES_A_PORT,
+    FP_CABLES_Z_HALL,           /**< the Z columns list a breakout's legs, joined with ";" */
+    FP_CABLES_Z_ROW,
+    FP_CABLES_Z_RACK,
+    FP_CABLES_Z_U,
+    FP_CABLES_Z_DEVICE,
+    FP_CABLES_Z_PORT,
+    FP_CABLES_MEDIUM,
+    FP_CABLES_GBPS,
+    FP_CABLES_CABLE_PART,
+    FP_CABLES_ROUTE_M,
+    FP_CABLES_STOCK_M,
+    FP_CABLES_A_TRANSCEIVER,
+    FP_CABLES_Z_TRANSCEIVER,
+    FP_CABLES_LABEL_A,
+    FP_CABLES_LABEL_Z,
+    FP_CABLES_CORD_A_M,         /**< structured cabling only, through FP_CABLES_CORD_Z_STOCK_M */
+    FP_CABLES_CORD_A_STOCK_M,
+    FP_CABLES_TRUNK_M,
+    FP_CABLES_TRUNK_STOCK_M,
+    FP_CABLES_CORD_Z_M,
+    FP_CABLES_CORD_Z_STOCK_M,
+    FP_CABLES_PROTOCOL,
+    FP_CABLES_NETWORK,          /**< spec `networks` only */
+    FP_CABLES_COLUMN_COUNT
+} fp_cables_column;
+
+/** The header name of cables.csv column col (an fp_cables_column): "cable_id", "a_hall", ...,
+ *  "network"; NULL for a number outside 0..FP_CABLES_COLUMN_COUNT-1. A program reading a
+ *  cables.csv finds its columns by these names. The string is static. Cannot fail. */
+FP_EXPORT const char *fp_cables_column_name(int col);
+
 /** A column of a printed work list (fp_worklist_write_xlsx). */
 typedef struct fp_worklist_column {
     const char *title;
@@ -228,6 +271,34 @@ typedef struct fp_worklist_column {
 FP_EXPORT fp_status fp_worklist_write_xlsx(const char *path, const char *title, const char *sheet,
                                            const fp_worklist_column *cols, size_t n_cols,
                                            const char *const *cells, size_t n_rows, fp_error *err);
+
+/** The most ticks an fp_axis holds. */
+#define FP_AXIS_MAX_TICKS 16
+
+/** Round ticks for a chart axis (fp_axis_ticks): every tick a multiple of `step`, which is 1, 2
+ *  or 5 times a power of ten. */
+typedef struct fp_axis {
+    double lo, hi;      /**< the axis' ends: the first and last tick, lo <= the data's low end,
+                             hi >= its high end */
+    double step;        /**< between neighbouring ticks */
+    int count;          /**< ticks in tick[], from lo to hi (2 .. FP_AXIS_MAX_TICKS) */
+    int decimals;       /**< digits after the point that print every tick exactly (0 for a
+                             step of 1 or more, 1 for 0.5, 2 for 0.05, ...) */
+    double tick[FP_AXIS_MAX_TICKS]; /**< lo, lo + step, ..., hi */
+} fp_axis;
+
+/** Round ticks covering the values lo .. hi with at most max_ticks ticks (2 ..
+ *  FP_AXIS_MAX_TICKS): the smallest step of 1, 2 or 5 x 10^k for which the multiples of the step
+ *  from the one at or below lo to the one at or above hi are at most max_ticks, so 4798 .. 7526
+ *  with at most 6 ticks gives 4000, 5000, 6000, 7000, 8000 (step 1000). When lo equals hi (or
+ *  hi - lo is below a billionth of their size) the range is first widened by the power of ten
+ *  of the value's size on each side (5 gives 4 .. 6, 250 gives 150 .. 350; 0 gives 0 .. 1).
+ *  Fills the caller's *out (no allocation, nothing to free). For charts that should read like a
+ *  printed one: the sweep chart (fabplan sweep) and compare.html use it. Errors: FP_EINVAL when
+ *  out is NULL, lo or hi is not finite or above 1e300 in size, lo > hi, or max_ticks is outside
+ *  2 .. FP_AXIS_MAX_TICKS; *out is then zeroed. */
+FP_EXPORT fp_status fp_axis_ticks(double lo, double hi, int max_ticks, fp_axis *out,
+                                  fp_error *err);
 
 /*  Threads: fp_plan_write may run from several threads at once, on one plan or several, into
  *  different folders (into one folder the lock makes all but one fail). Diagrams go through

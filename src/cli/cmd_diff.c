@@ -16,12 +16,18 @@
 #include "cli.h"
 #include "fabplan/publish.h"
 
+/* The cables.csv columns diff reads, found by their names (fp_cables_column_name). */
 enum { C_ID, C_AHALL, C_AROW, C_ARACK, C_AU, C_ADEV, C_APORT, C_ZHALL, C_ZROW, C_ZRACK, C_ZU,
        C_ZDEV, C_ZPORT, C_MEDIUM, C_PART, C_STOCK, C_AXCVR, C_ZXCVR, C_LABA, C_LABZ, C_N };
-static const char *const col_names[C_N] = {
-    "cable_id", "a_hall", "a_row", "a_rack", "a_u", "a_device", "a_port", "z_hall", "z_row",
-    "z_rack", "z_u", "z_device", "z_port", "medium", "cable_part", "stock_m", "a_transceiver",
-    "z_transceiver", "label_a", "label_z"
+static const fp_cables_column col_of[C_N] = {
+    [C_ID] = FP_CABLES_CABLE_ID, [C_AHALL] = FP_CABLES_A_HALL, [C_AROW] = FP_CABLES_A_ROW,
+    [C_ARACK] = FP_CABLES_A_RACK, [C_AU] = FP_CABLES_A_U, [C_ADEV] = FP_CABLES_A_DEVICE,
+    [C_APORT] = FP_CABLES_A_PORT, [C_ZHALL] = FP_CABLES_Z_HALL, [C_ZROW] = FP_CABLES_Z_ROW,
+    [C_ZRACK] = FP_CABLES_Z_RACK, [C_ZU] = FP_CABLES_Z_U, [C_ZDEV] = FP_CABLES_Z_DEVICE,
+    [C_ZPORT] = FP_CABLES_Z_PORT, [C_MEDIUM] = FP_CABLES_MEDIUM, [C_PART] = FP_CABLES_CABLE_PART,
+    [C_STOCK] = FP_CABLES_STOCK_M, [C_AXCVR] = FP_CABLES_A_TRANSCEIVER,
+    [C_ZXCVR] = FP_CABLES_Z_TRANSCEIVER, [C_LABA] = FP_CABLES_LABEL_A,
+    [C_LABZ] = FP_CABLES_LABEL_Z,
 };
 
 /* One cables.csv: the text, and per row the start of each needed field (NUL-terminated in
@@ -112,12 +118,13 @@ static int table_load(cable_table *t, const char *dir)
     int nh = fp_csv_record(&p, hdr, 64);
     for (int c = 0; c < C_N; c++) {
         col[c] = -1;
+        const char *name = fp_cables_column_name(col_of[c]);
         for (int h = 0; h < nh && h < 64; h++)
-            if (strcmp(hdr[h], col_names[c]) == 0)
+            if (strcmp(hdr[h], name) == 0)
                 col[c] = h;
         if (col[c] < 0) {
-            fprintf(stderr, "fabplan diff: %s has no column \"%s\"; expected a cables.csv written by fabplan plan\n",
-                    path, col_names[c]);
+            fprintf(stderr, "fabplan diff: %s has no column \"%s\"; expected a cables.csv written by "
+                    "fabplan plan\n", path, name);
             return EXIT_INPUT;
         }
     }

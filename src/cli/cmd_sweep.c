@@ -2,6 +2,7 @@
  * sweep.csv and sweep.svg (cost, switches and optics per GPU, and tiers, against GPUs), so an
  * architect sees where tier and block boundaries cost money. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -312,27 +313,28 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
                 hi = any ? (v > hi ? v : hi) : v;
                 any = 1;
             }
-        if (k == 3) {
-            lo = 1;
-            hi = 4;
-        } else if (any) {
-            double pad = (hi - lo) * 0.08 + (hi == lo ? (hi ? hi * 0.05 : 1) : 0);
-            lo -= pad;
-            hi += pad;
-            if (lo < 0)
-                lo = 0;
+        /* Round ticks (0, 2000, 4000: fp_axis_ticks), the axis from the first to the last;
+         * tiers 1 to 4, one a tick. */
+        fp_axis ax;
+        if (k == 3)
+            lo = 1, hi = 4;
+        if (fp_axis_ticks(lo, hi, k == 3 ? 4 : 6, &ax, NULL) != FP_OK) {
+            fclose(f);
+            return 0;
         }
+        lo = ax.lo;
+        hi = ax.hi;
 #define Y(v) (y0 + ph - ((v) - lo) / (hi - lo) * ph)
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", left, y0 - 6, names[k]);
         fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>\n",
                 left, y0, W - left - right, ph);
-        for (int t = 0; t <= (k == 3 ? 3 : 4); t++) {
-            double v = k == 3 ? 1 + t : lo + (hi - lo) * t / 4;
-            char tick[32];
+        for (int t = 0; t < ax.count; t++) {
+            double v = ax.tick[t];
+            char num[64];
+            cli_grouped_dec(num, sizeof num, v, ax.decimals);
             fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
                        "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                    left, W - right, Y(v), Y(v), left - 6, Y(v) + 4,
-                    cli_grouped_dec(tick, sizeof tick, v, k == 3 || hi - lo > 100 ? 0 : 2));
+                    left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, num);
         }
         /* tier changes */
         for (size_t i = 1; i < n; i++)
@@ -357,10 +359,24 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
 #undef Y
     }
     double yb = top + 4 * (ph + gap) - gap;
-    for (int t = 0; t <= 5; t++) {
-        int64_t g = x0 + (x1 - x0) * t / 5;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%lld</text>\n", X(g), yb + 16,
-                t == 0 ? "start" : t == 5 ? "end" : "middle", (long long)g);
+    /* GPU ticks at round counts inside the swept range (the axis spans the range itself). */
+    fp_axis gx;
+    if (fp_axis_ticks((double)x0, (double)x1, 10, &gx, NULL) != FP_OK) {
+        fclose(f);
+        return 0;
+    }
+    int drawn = 0;
+    for (int t = 0; t <= gx.count; t++) {
+        /* After the round ticks, the first size when none of them falls inside (one size). */
+        int64_t g = t < gx.count ? (int64_t)llround(gx.tick[t]) : x0;
+        char num[64];
+        if (t < gx.count ? g < x0 || g > x1 : drawn > 0)
+            continue;
+        drawn++;
+        cli_grouped(num, sizeof num, (double)g);
+        fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>"
+                   "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n",
+                X(g), X(g), yb, yb + 4, X(g), yb + 16, num);
     }
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">GPUs</text>\n", W / 2, yb + 32);
     fputs("</svg>\n", f);

@@ -47,21 +47,19 @@ fp_status fp__write_bom_csv(const fp_plan *plan, const char *path, const fp_writ
     return fp__close_written(f, path, err);
 }
 
-static void put_int_comma(fp_outbuf *ob, int v)
+/* Field `what` (fp_leg_field) of one cable end as a cables.csv cell. */
+static void end_cell(fp_outbuf *ob, const fp_cable_end *e, int what, int plain)
 {
-    fp__outbuf_int(ob, v);
-    fp__outbuf_char(ob, ',');
-}
-
-static void end_fields(fp_outbuf *ob, const fp_cable_end *e, int plain)
-{
-    put_int_comma(ob, e->loc.hall);
-    put_int_comma(ob, e->loc.row);
-    put_int_comma(ob, e->loc.rack);
-    put_int_comma(ob, e->loc.u);
-    fp__outbuf_field(ob, e->device_name, plain);
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_field(ob, e->port, plain);
+    switch (what) {
+    case FP_LEG_HALL: fp__outbuf_int(ob, e->loc.hall); break;
+    case FP_LEG_ROW: fp__outbuf_int(ob, e->loc.row); break;
+    case FP_LEG_RACK: fp__outbuf_int(ob, e->loc.rack); break;
+    case FP_LEG_U: fp__outbuf_int(ob, e->loc.u); break;
+    case FP_LEG_DEVICE: fp__outbuf_field(ob, e->device_name, plain); break;
+    case FP_LEG_PORT: fp__outbuf_field(ob, e->port, plain); break;
+    case FP_LEG_TRANSCEIVER: fp__outbuf_field(ob, e->transceiver, plain); break;
+    default: fp__outbuf_field(ob, e->label, plain); break;
+    }
 }
 
 /* Appends s to buf (cap bytes) at *k, truncating like snprintf. */
@@ -78,11 +76,6 @@ static void append(char *buf, size_t cap, size_t *k, const char *s)
 /* Z fields of a breakout: each field lists the legs in order, separated by ";". */
 static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what, int plain)
 {
-    /* one leg (most cables): the text field as it is, without the join buffer */
-    if (c->n_z == 1 && what >= 6) {
-        fp__outbuf_field(ob, what == 6 ? c->z[0].transceiver : c->z[0].label, plain);
-        return;
-    }
     char buf[FP_MAX_LEGS * 132], num[24];
     size_t k = 0;
     buf[0] = '\0';
@@ -106,63 +99,68 @@ static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what, int plai
     fp__outbuf_field(ob, buf, plain);
 }
 
-/* One cables.csv row; net: the network column's text, NULL without spec `networks`; proto: the
- * protocol column's; plain: its names, ports, part ids and labels need no quoting
+/* Column col (fp_cables_column) of a cable's cables.csv row; net: the network column's text;
+ * proto: the protocol column's; plain: its names, ports, part ids and labels need no quoting
  * (fp__csv_plain_names). */
+static void cable_cell(fp_outbuf *ob, const fp_cable_info *c, int col, fp_num_memo *stock,
+                       const char *net, const char *proto, int plain)
+{
+    char num[40];
+    size_t len;
+    const char *text;
+    switch (col) {
+    case FP_CABLES_CABLE_ID: fp__outbuf_str(ob, c->id); break;
+    case FP_CABLES_A_HALL: case FP_CABLES_A_ROW: case FP_CABLES_A_RACK: case FP_CABLES_A_U:
+    case FP_CABLES_A_DEVICE: case FP_CABLES_A_PORT:
+        end_cell(ob, &c->a, FP_LEG_HALL + (col - FP_CABLES_A_HALL), plain);
+        break;
+    case FP_CABLES_A_TRANSCEIVER: end_cell(ob, &c->a, FP_LEG_TRANSCEIVER, plain); break;
+    case FP_CABLES_LABEL_A: end_cell(ob, &c->a, FP_LEG_LABEL, plain); break;
+    case FP_CABLES_MEDIUM: fp__outbuf_str(ob, fp_medium_name(c->medium)); break;
+    case FP_CABLES_GBPS: fp__outbuf_int(ob, c->gbps); break;
+    case FP_CABLES_CABLE_PART: fp__outbuf_field(ob, c->part, plain); break;
+    case FP_CABLES_ROUTE_M: fp__outbuf_put(ob, num, fp__put_fixed2(num, c->route_m)); break;
+    case FP_CABLES_STOCK_M:
+        text = fp__memo_format(stock, "%g", c->stock_m, &len);
+        fp__outbuf_put(ob, text, len);
+        break;
+    case FP_CABLES_CORD_A_M: case FP_CABLES_CORD_A_STOCK_M: case FP_CABLES_TRUNK_M:
+    case FP_CABLES_TRUNK_STOCK_M: case FP_CABLES_CORD_Z_M: case FP_CABLES_CORD_Z_STOCK_M: {
+        /* one cord end to end: the trunk and Z cord empty */
+        const int k = (col - FP_CABLES_CORD_A_M) / 2;
+        if (k > 0 && c->n_segments < 3)
+            break;
+        if ((col - FP_CABLES_CORD_A_M) % 2 == 0) {
+            fp__outbuf_put(ob, num, fp__put_fixed2(num, c->segment_m[k]));
+        } else {
+            text = fp__memo_format(stock, "%g", c->segment_stock_m[k], &len);
+            fp__outbuf_put(ob, text, len);
+        }
+        break;
+    }
+    case FP_CABLES_PROTOCOL: fp__outbuf_str(ob, proto); break;
+    case FP_CABLES_NETWORK: fp__outbuf_csv(ob, net); break;
+    default:
+        /* a Z column: the one far end's field, or a breakout's legs joined */
+        if (c->n_z == 1)
+            end_cell(ob, &c->z[0], fp__cables_column_leg(col), plain);
+        else
+            legs_field(ob, c, fp__cables_column_leg(col), plain);
+        break;
+    }
+}
+
+/* One cables.csv row: the columns fp__cables_column_written gives, in the schema's order. */
 static void cable_row(fp_outbuf *ob, const fp_cable_info *c, int structured, fp_num_memo *stock,
                       const char *net, const char *proto, int plain)
 {
-    char route[40];
-    fp__outbuf_str(ob, c->id);
-    fp__outbuf_char(ob, ',');
-    end_fields(ob, &c->a, plain);
-    fp__outbuf_char(ob, ',');
-    if (c->n_z == 1) {
-        end_fields(ob, &c->z[0], plain);
-    } else {
-        for (int w = 0; w < 6; w++) {
-            legs_field(ob, c, w, plain);
-            if (w < 5)
-                fp__outbuf_char(ob, ',');
-        }
-    }
-    /* ",%s,%s,%.2f,%g," */
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_str(ob, fp_medium_name(c->medium));
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_int(ob, c->gbps);
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_field(ob, c->part, plain);
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_put(ob, route, fp__put_fixed2(route, c->route_m));
-    fp__outbuf_char(ob, ',');
-    size_t stock_len;
-    const char *stock_text = fp__memo_format(stock, "%g", c->stock_m, &stock_len);
-    fp__outbuf_put(ob, stock_text, stock_len);
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_field(ob, c->a.transceiver, plain);
-    fp__outbuf_char(ob, ',');
-    legs_field(ob, c, 6, plain);
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_field(ob, c->a.label, plain);
-    fp__outbuf_char(ob, ',');
-    legs_field(ob, c, 7, plain);
-    for (int k = 0; structured && k < 3; k++) {
-        fp__outbuf_char(ob, ',');
-        if (k > 0 && c->n_segments < 3) {
-            fp__outbuf_char(ob, ',');
+    for (int col = 0, first = 1; col < FP_CABLES_COLUMN_COUNT; col++) {
+        if (!fp__cables_column_written(col, structured, net != NULL))
             continue;
-        }
-        fp__outbuf_put(ob, route, fp__put_fixed2(route, c->segment_m[k]));
-        fp__outbuf_char(ob, ',');
-        const char *t = fp__memo_format(stock, "%g", c->segment_stock_m[k], &stock_len);
-        fp__outbuf_put(ob, t, stock_len);
-    }
-    fp__outbuf_char(ob, ',');
-    fp__outbuf_str(ob, proto);
-    if (net) {
-        fp__outbuf_char(ob, ',');
-        fp__outbuf_csv(ob, net);
+        if (!first)
+            fp__outbuf_char(ob, ',');
+        first = 0;
+        cable_cell(ob, c, col, stock, net, proto, plain);
     }
     fp__outbuf_char(ob, '\n');
 }
@@ -186,11 +184,14 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
     const int nets = fp__plan_net_count(plan);
     for (size_t k = 1; k < fp_plan_net_count(plan); k++)
         n += fp_plan_net_cable_count(plan, k);
-    fp__outbuf_str(ob, "cable_id,a_hall,a_row,a_rack,a_u,a_device,a_port,z_hall,z_row,z_rack,z_u,z_device,z_port,"
-                       "medium,gbps,cable_part,route_m,stock_m,a_transceiver,z_transceiver,label_a,label_z");
-    if (structured)
-        fp__outbuf_str(ob, ",cord_a_m,cord_a_stock_m,trunk_m,trunk_stock_m,cord_z_m,cord_z_stock_m");
-    fp__outbuf_str(ob, nets ? ",protocol,network\n" : ",protocol\n");
+    for (int col = 0, first = 1; col < FP_CABLES_COLUMN_COUNT; col++)
+        if (fp__cables_column_written(col, structured, nets)) {
+            if (!first)
+                fp__outbuf_char(ob, ',');
+            first = 0;
+            fp__outbuf_str(ob, fp_cables_column_name(col));
+        }
+    fp__outbuf_char(ob, '\n');
     for (size_t k = 0, done = 0; k < fp_plan_net_count(plan); k++) {
         fp_net_read v = fp__plan_net_read(plan, k);
         const int plain = fp__csv_plain_net(&v);

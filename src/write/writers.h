@@ -36,6 +36,20 @@ static inline void fp__outbuf_field(fp_outbuf *ob, const char *s, int plain)
     fp__outbuf_field_n(ob, s, strlen(s), plain);
 }
 
+/* The cables columns (cable_columns.c; the public names are fp_cables_column_name's). A field
+ * of a cable's Z end, one per leg of a breakout: what a Z column lists. */
+typedef enum fp_leg_field {
+    FP_LEG_HALL, FP_LEG_ROW, FP_LEG_RACK, FP_LEG_U, FP_LEG_DEVICE, FP_LEG_PORT,
+    FP_LEG_TRANSCEIVER, FP_LEG_LABEL, FP_LEG_LOCATION
+} fp_leg_field;
+/* The workbook's title of cables column col ("Cable ID", "Gb/s"; NULL out of range). */
+const char *fp__cables_column_title(int col);
+/* The fp_leg_field column col lists, one per leg, or -1 for a field of the cable or its A end. */
+int fp__cables_column_leg(int col);
+/* 1 when cables.csv has column col: the cord and trunk columns with structured cabling only,
+ * network with spec `networks` only. */
+int fp__cables_column_written(int col, int structured, int networks);
+
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err);
 fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_write_options *o,

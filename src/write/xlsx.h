@@ -322,6 +322,12 @@ void fp_xlsx__write_summary(fp_xlsx_book *b, lxw_worksheet *ws);    /* xlsx_bom.
 /* xlsx_net_cables.c: with spec `networks`, their cables in scope (nothing without); the last
  * sheet of fp_xlsx__write_tail (on the Ports thread when there is one). */
 void fp_xlsx__write_net_cables(fp_xlsx_book *b);
+/* xlsx_cables.c: the Cables sheet's columns into out, cables.csv's columns (the schema of
+ * cable_columns.c) arranged for the crew with four sign-off boxes; with network the Network
+ * cables sheet's, a Network column after the id. Returns their count (one less without
+ * network). */
+#define FP_XLSX_CABLE_COLS 27
+int fp_xlsx__cable_columns(fp_xlsx_column out[FP_XLSX_CABLE_COLS], int network);
 /* xlsx_cables.c: cable c's row r as the Cables sheet writes it; with `network` (not NULL) a
  * Network column after the id (the Network cables sheet), the other columns one to the right. */
 void fp_xlsx__cable_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,

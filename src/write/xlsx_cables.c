@@ -17,39 +17,76 @@
  * (763 pt between 0.2 in margins): 11 pt Calibri prints at 8.6 pt and 8.2 pt. LibreOffice with
  * Carlito, Calibri's metric twin, measured 8.35 pt on A4 and 7.9 pt on Letter with 0.3 in
  * margins for the full default plan, hence Letter's narrower margins. */
-static const fp_xlsx_column cable_cols[] = {
-    { "Cable ID", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 }, { "A U", 4 },
-    { "A device", 14 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 }, { "Z rack", 5 },
-    { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 }, { "Gb/s", 5 },
-    { "Cable part", 24 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 }, { "Initials", 7 },
-    { "Date", 8 }, { "Route m", 8 }, { "A transceiver", 24 }, { "Z transceiver", 24 },
-    { "Label A", 75 }, { "Label Z", 75 },
+enum { SIGN_OFF = -1 };          /* a sign-off box: no cables column */
+static const struct sheet_col {
+    int col;                    /* fp_cables_column (its title the schema's), or SIGN_OFF */
+    double width, net_width;    /* on Cables; on Network cables when not 0 */
+    const char *title;          /* a sign-off box's */
+} sheet_cols[] = {
+    { FP_CABLES_CABLE_ID, 9, 0, NULL },     { FP_CABLES_NETWORK, 9, 0, NULL },
+    { FP_CABLES_A_HALL, 4, 0, NULL },       { FP_CABLES_A_ROW, 4, 0, NULL },
+    { FP_CABLES_A_RACK, 5, 0, NULL },       { FP_CABLES_A_U, 4, 0, NULL },
+    { FP_CABLES_A_DEVICE, 14, 24, NULL },   { FP_CABLES_A_PORT, 13, 0, NULL },
+    { FP_CABLES_Z_HALL, 4, 0, NULL },       { FP_CABLES_Z_ROW, 4, 0, NULL },
+    { FP_CABLES_Z_RACK, 5, 0, NULL },       { FP_CABLES_Z_U, 5, 0, NULL },
+    { FP_CABLES_Z_DEVICE, 24, 0, NULL },    { FP_CABLES_Z_PORT, 13, 0, NULL },
+    { FP_CABLES_MEDIUM, 7, 0, NULL },       { FP_CABLES_GBPS, 5, 0, NULL },
+    { FP_CABLES_CABLE_PART, 24, 0, NULL },  { FP_CABLES_STOCK_M, 6, 0, NULL },
+    { SIGN_OFF, 8, 0, "Installed" },        { SIGN_OFF, 7, 0, "Tested" },
+    { SIGN_OFF, 7, 0, "Initials" },         { SIGN_OFF, 8, 0, "Date" },
+    { FP_CABLES_ROUTE_M, 8, 0, NULL },      { FP_CABLES_A_TRANSCEIVER, 24, 0, NULL },
+    { FP_CABLES_Z_TRANSCEIVER, 24, 0, NULL }, { FP_CABLES_LABEL_A, 75, 0, NULL },
+    { FP_CABLES_LABEL_Z, 75, 0, NULL },
 };
-#define N_CABLE_COLS ((int)(sizeof cable_cols / sizeof cable_cols[0]))
-#define CABLE_SIGN_OFF 17       /* first sign-off column */
-#define CABLE_PRINT_COLS 21
+#define N_SHEET_COLS ((int)(sizeof sheet_cols / sizeof sheet_cols[0]))
+_Static_assert(N_SHEET_COLS == FP_XLSX_CABLE_COLS, "FP_XLSX_CABLE_COLS counts the sheet's columns");
+#define CABLE_PRINT_COLS 21     /* through the sign-off boxes */
 
-/* "a;b" of a field over the legs of a breakout cable (one leg: the field itself), as cables.csv
- * writes it. offset: a string field of fp_cable_end, or with is_int an int field. */
-static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t offset, int is_int)
+int fp_xlsx__cable_columns(fp_xlsx_column out[FP_XLSX_CABLE_COLS], int network)
+{
+    int n = 0;
+    for (int k = 0; k < N_SHEET_COLS; k++) {
+        const struct sheet_col *sc = &sheet_cols[k];
+        if (sc->col == FP_CABLES_NETWORK && !network)
+            continue;
+        out[n].title = sc->col == SIGN_OFF ? sc->title : fp__cables_column_title(sc->col);
+        out[n++].width = network && sc->net_width > 0 ? sc->net_width : sc->width;
+    }
+    return n;
+}
+
+/* Field `what` (fp_leg_field) of Z leg k of c: a string, or with *is_int the number in *v. */
+static const char *leg_value(const fp_cable_info *c, int k, int what, int *v)
+{
+    const fp_cable_end *e = &c->z[k];
+    switch (what) {
+    case FP_LEG_HALL: *v = e->loc.hall; return NULL;
+    case FP_LEG_ROW: *v = e->loc.row; return NULL;
+    case FP_LEG_RACK: *v = e->loc.rack; return NULL;
+    case FP_LEG_U: *v = e->loc.u; return NULL;
+    case FP_LEG_DEVICE: return e->device_name;
+    case FP_LEG_PORT: return e->port;
+    case FP_LEG_TRANSCEIVER: return e->transceiver;
+    default: return e->label;
+    }
+}
+
+/* "a;b" of field `what` (fp_leg_field) over the legs of a breakout cable (one leg: the field
+ * itself), as cables.csv writes it. */
+static const char *legs(char *buf, size_t n, const fp_cable_info *c, int what)
 {
     size_t len = 0;
-    if (!is_int && c->n_z == 1) {
+    int v;
+    if (what >= FP_LEG_DEVICE && c->n_z == 1) {
         /* one leg (nearly every cable): the field itself, not a copy */
-        const char *field = (const char *)&c->z[0] + offset;
+        const char *field = leg_value(c, 0, what, &v);
         return field[strspn(field, ";")] == '\0' ? "" : field;
     }
     buf[0] = '\0';
     for (int k = 0; k < c->n_z && len < n; k++) {
-        const char *field = (const char *)&c->z[k] + offset;
-        int w;
-        if (is_int) {
-            int v;
-            memcpy(&v, field, sizeof v);
-            w = snprintf(buf + len, n - len, "%s%d", k ? ";" : "", v);
-        } else {
-            w = snprintf(buf + len, n - len, "%s%s", k ? ";" : "", field);
-        }
+        const char *field = leg_value(c, k, what, &v);
+        int w = field ? snprintf(buf + len, n - len, "%s%s", k ? ";" : "", field)
+                      : snprintf(buf + len, n - len, "%s%d", k ? ";" : "", v);
         if (w < 0)
             break;
         len += (size_t)w;
@@ -58,25 +95,6 @@ static const char *legs_of(char *buf, size_t n, const fp_cable_info *c, size_t o
     if (buf[strspn(buf, ";")] == '\0')
         buf[0] = '\0';
     return buf;
-}
-
-static const char *legs(char *buf, size_t n, const fp_cable_info *c, size_t offset)
-{
-    return legs_of(buf, n, c, offset, 0);
-}
-
-/* A Z location number: a number for a plain cable, "1;1" text for a breakout's legs. */
-static void put_z_num(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t col,
-                      const fp_cable_info *c, size_t offset, lxw_format *num, lxw_format *text)
-{
-    char buf[FP_MAX_LEGS * 12];
-    int v;
-    if (c->n_z > 1) {
-        put_s(b, ws, r, col, legs_of(buf, sizeof buf, c, offset, 1), text);
-        return;
-    }
-    memcpy(&v, (const char *)&c->z[0] + offset, sizeof v);
-    put_n(b, ws, r, col, v, num);
 }
 
 /* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. With
@@ -160,7 +178,8 @@ void fp_xlsx__write_cables(fp_xlsx_book *b)
     fp_xlsx_sheet s;
     fp_cable_info c;
     int64_t n = (int64_t)fp_plan_cable_count(b->plan);
-    fp_xlsx__sheet_init(&s, b, "Cables", cable_cols, N_CABLE_COLS);
+    fp_xlsx_column cols[FP_XLSX_CABLE_COLS];
+    fp_xlsx__sheet_init(&s, b, "Cables", cols, fp_xlsx__cable_columns(cols, 0));
     /* On paper, through the sign-off boxes: the route, transceivers and labels (what labels.csv
      * feeds a label printer) would shrink a fit-to-width page below 8 pt. */
     s.print_cols = CABLE_PRINT_COLS;
@@ -398,41 +417,47 @@ void fp_xlsx__write_segments(fp_xlsx_book *b)
     fp_xlsx__sheet_end(&s);
 }
 
-/* One cable's row from column 0 as the Cables sheet shows it; with `network` (not NULL) the
- * Network cables sheet's: a Network column after the id, the rest one column to the right. */
 void fp_xlsx__cable_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const fp_cable_info *c,
                         const char *network)
 {
-    char zdev[FP_MAX_LEGS * 50], zport[FP_MAX_LEGS * 18], zxcvr[FP_MAX_LEGS * 50],
-        zlabel[FP_MAX_LEGS * 130];
+    char buf[FP_MAX_LEGS * 130];
     int m = (unsigned)c->medium < FP_MEDIUM_COUNT ? (int)c->medium : FP_MEDIUM_SMF;
     lxw_format *t = b->medium[m][K_TEXT], *in = b->medium[m][K_INT], *ln = b->medium[m][K_LEN];
     const fp_cable_end *a = &c->a;
-    const lxw_col_t o = network != NULL;
-    put_s(b, ws, r, 0, c->id, t);
-    if (network != NULL)
-        put_s(b, ws, r, 1, network, t);
-    put_n(b, ws, r, o + 1, a->loc.hall, in);
-    put_n(b, ws, r, o + 2, a->loc.row, in);
-    put_n(b, ws, r, o + 3, a->loc.rack, in);
-    put_n(b, ws, r, o + 4, a->loc.u, in);
-    put_s(b, ws, r, o + 5, a->device_name, t);
-    put_s(b, ws, r, o + 6, a->port, t);
-    put_z_num(b, ws, r, o + 7, c, offsetof(fp_cable_end, loc.hall), in, in);
-    put_z_num(b, ws, r, o + 8, c, offsetof(fp_cable_end, loc.row), in, in);
-    put_z_num(b, ws, r, o + 9, c, offsetof(fp_cable_end, loc.rack), in, in);
-    put_z_num(b, ws, r, o + 10, c, offsetof(fp_cable_end, loc.u), in, in);
-    put_s(b, ws, r, o + 11, legs(zdev, sizeof zdev, c, offsetof(fp_cable_end, device_name)), t);
-    put_s(b, ws, r, o + 12, legs(zport, sizeof zport, c, offsetof(fp_cable_end, port)), t);
-    put_s(b, ws, r, o + 13, fp_medium_name(c->medium), t);
-    put_n(b, ws, r, o + 14, c->gbps, in);
-    put_s(b, ws, r, o + 15, c->part, t);
-    put_n(b, ws, r, o + 16, c->stock_m, ln);
-    for (int k = 0; k < 4; k++)
-        put_s(b, ws, r, (lxw_col_t)(o + CABLE_SIGN_OFF + k), "", b->box);
-    put_n(b, ws, r, o + 21, c->route_m, ln);
-    put_s(b, ws, r, o + 22, a->transceiver, t);
-    put_s(b, ws, r, o + 23, legs(zxcvr, sizeof zxcvr, c, offsetof(fp_cable_end, transceiver)), t);
-    put_s(b, ws, r, o + 24, a->label, t);
-    put_s(b, ws, r, o + 25, legs(zlabel, sizeof zlabel, c, offsetof(fp_cable_end, label)), t);
+    lxw_col_t x = 0;
+    for (int k = 0; k < N_SHEET_COLS; k++) {
+        const int col = sheet_cols[k].col, leg = fp__cables_column_leg(col);
+        if (col == FP_CABLES_NETWORK && network == NULL)
+            continue;
+        switch (col) {
+        case SIGN_OFF: put_s(b, ws, r, x, "", b->box); break;
+        case FP_CABLES_CABLE_ID: put_s(b, ws, r, x, c->id, t); break;
+        case FP_CABLES_NETWORK: put_s(b, ws, r, x, network, t); break;
+        case FP_CABLES_A_HALL: put_n(b, ws, r, x, a->loc.hall, in); break;
+        case FP_CABLES_A_ROW: put_n(b, ws, r, x, a->loc.row, in); break;
+        case FP_CABLES_A_RACK: put_n(b, ws, r, x, a->loc.rack, in); break;
+        case FP_CABLES_A_U: put_n(b, ws, r, x, a->loc.u, in); break;
+        case FP_CABLES_A_DEVICE: put_s(b, ws, r, x, a->device_name, t); break;
+        case FP_CABLES_A_PORT: put_s(b, ws, r, x, a->port, t); break;
+        case FP_CABLES_MEDIUM: put_s(b, ws, r, x, fp_medium_name(c->medium), t); break;
+        case FP_CABLES_GBPS: put_n(b, ws, r, x, c->gbps, in); break;
+        case FP_CABLES_CABLE_PART: put_s(b, ws, r, x, c->part, t); break;
+        case FP_CABLES_STOCK_M: put_n(b, ws, r, x, c->stock_m, ln); break;
+        case FP_CABLES_ROUTE_M: put_n(b, ws, r, x, c->route_m, ln); break;
+        case FP_CABLES_A_TRANSCEIVER: put_s(b, ws, r, x, a->transceiver, t); break;
+        case FP_CABLES_LABEL_A: put_s(b, ws, r, x, a->label, t); break;
+        default:
+            /* a Z column: a plain cable's hall, row, rack and U as numbers, a breakout's legs
+             * ("1;1") and every text as text */
+            if (leg <= FP_LEG_U && c->n_z == 1) {
+                int v;
+                leg_value(c, 0, leg, &v);
+                put_n(b, ws, r, x, v, in);
+            } else {
+                put_s(b, ws, r, x, legs(buf, sizeof buf, c, leg), leg <= FP_LEG_U ? in : t);
+            }
+            break;
+        }
+        x++;
+    }
 }

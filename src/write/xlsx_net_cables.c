@@ -10,17 +10,8 @@
  * numbered in the same order with one thread or two. Its count goes back with the thread's. */
 #include "xlsx.h"
 
-/* The Cables sheet's columns (xlsx_cables.c) with Network after the cable id; the printed part
- * runs through the sign-off boxes. */
-static const fp_xlsx_column net_cable_cols[] = {
-    { "Cable ID", 9 }, { "Network", 9 }, { "A hall", 4 }, { "A row", 4 }, { "A rack", 5 },
-    { "A U", 4 }, { "A device", 24 }, { "A port", 13 }, { "Z hall", 4 }, { "Z row", 4 },
-    { "Z rack", 5 }, { "Z U", 5 }, { "Z device", 24 }, { "Z port", 13 }, { "Medium", 7 },
-    { "Gb/s", 5 }, { "Cable part", 24 }, { "Stock m", 6 }, { "Installed", 8 }, { "Tested", 7 },
-    { "Initials", 7 }, { "Date", 8 }, { "Route m", 8 }, { "A transceiver", 24 },
-    { "Z transceiver", 24 }, { "Label A", 75 }, { "Label Z", 75 },
-};
-#define N_NET_CABLE_COLS ((int)(sizeof net_cable_cols / sizeof net_cable_cols[0]))
+/* The Cables sheet's columns with Network after the cable id (fp_xlsx__cable_columns); the
+ * printed part runs through the sign-off boxes. */
 #define NET_PRINT_COLS 22
 
 /* Whether cable i of network k may have an end in scope sc, from its links' devices' racks
@@ -57,7 +48,8 @@ void fp_xlsx__write_net_cables(fp_xlsx_book *b)
     fp_xlsx_sheet s;
     if (nets == 0)
         return;
-    fp_xlsx__sheet_init(&s, b, "Network cables", net_cable_cols, N_NET_CABLE_COLS);
+    fp_xlsx_column cols[FP_XLSX_CABLE_COLS];
+    fp_xlsx__sheet_init(&s, b, "Network cables", cols, fp_xlsx__cable_columns(cols, 1));
     s.print_cols = NET_PRINT_COLS;
     for (int k = 0; k < nets && b->rc == FP_OK; k++) {
         const char *name = fp__plan_net(plan, k)->name;

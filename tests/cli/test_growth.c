@@ -348,6 +348,41 @@ Test(growth, diff_bad_input)
     cr_expect_neq(access("fabplan-diff-never/changes.csv", F_OK), 0);
 }
 
+/* diff finds cables.csv's columns by their names (fp_cables_column_name), not their places: a
+ * copy of a plan whose cables.csv has its columns in reverse order (header and rows alike)
+ * is the same plan, no change; a column renamed is missing, and diff names it. */
+Test(growth, diff_reads_columns_by_name, .timeout = TEST_TIMEOUT(60))
+{
+    char out[8192], cmd[2048], dir[128], path[256];
+    scratch_dir(dir, sizeof dir, "diff-columns");
+    snprintf(cmd, sizeof cmd,
+             "cd %s && " BIN " plan --gpus 256 --formats json,cables -q -o a && rm -rf r && "
+             "cp -r a r && awk -F, -v OFS=, '{ for (i = NF; i > 1; i--) printf \"%%s,\", $i; "
+             "print $1 }' a/cables.csv > r/cables.csv && " BIN " diff a r -o ar",
+             dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/r/cables.csv", dir);
+    char *csv = slurp(path);
+    cr_assert(strncmp(csv, "protocol,label_z,label_a,", 25) == 0, "the columns reversed: %.60s", csv);
+    free(csv);
+    snprintf(path, sizeof path, "%s/ar/changes-summary.json", dir);
+    cJSON *d = load_json(path);
+    static const char *const none[] = { "cables_added", "cables_removed", "cables_reterminated",
+                                        "cables_changed", "cables_renumbered",
+                                        "cables_with_a_end_moved", "cables_to_relabel" };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        cr_expect_eq(json_num(d, none[i], NULL), 0, "%s", none[i]);
+    cr_expect_gt(json_num(d, "cables_old", NULL), 0);
+    cr_expect_eq(json_num(d, "cables_old", NULL), json_num(d, "cables_new", NULL));
+    cr_expect_eq(json_num(d, "cables_unchanged", NULL), json_num(d, "cables_old", NULL));
+    cJSON_Delete(d);
+
+    snprintf(cmd, sizeof cmd, "cd %s && sed '1s/,label_a,/,label_A,/' a/cables.csv > r/cables.csv && "
+             BIN " diff a r -o ar2", dir);
+    cr_expect_eq(run(cmd, out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "no column \"label_a\"") != NULL, "%s", out);
+}
+
 /* FNV-1a 64 over cells, each followed by a 0 byte (the rule docs/outputs.md states for
  * plan.json's cable_list), written here from the published algorithm: offset basis
  * 0xcbf29ce484222325, prime 0x100000001b3. */
