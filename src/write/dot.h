@@ -17,8 +17,9 @@
 #define S(lit) ((char *)(lit))
 
 /* At most this many leaf (or spine) groups per plane in the overview; pods are merged into runs
- * beyond that. 16 keeps the widest rank about 16 nodes, readable on one screen. */
-#define OVERVIEW_GROUPS_PER_TIER 16
+ * beyond that. 8 keeps the widest rank about 8 nodes, so the drawing fits a 16:9 slide with its
+ * text at least 10 px high at 1,280 x 720 (16 drew 2,251 pt wide at 16,384 GPUs: 6 px text). */
+#define OVERVIEW_GROUPS_PER_TIER 8
 /* A 2-tier Clos is one pod; its detail draws every link up to this many (above, no detail). */
 #define DOT_MAX_EDGES 2600
 /* Rack-to-rack runs shown on the floor plan. */

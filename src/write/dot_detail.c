@@ -283,7 +283,7 @@ static void switch_head(table *t, const fp_device *d, const char *dn)
 /* A scalable unit's leaf: down ports on the side of their server, the up ports in a last row. */
 static void unit_leaf_table(table *t, const fp_plan *plan, const fp_shape *sh,
                             const detail_layout *dl, int64_t dev, const fp_device *d,
-                            const char *dn)
+                            const char *dn, int64_t up_out)
 {
     char pn[FP_PORT_NAME_MAX], pn2[FP_PORT_NAME_MAX];
     const fp_tier_size *ts = &sh->size[0];
@@ -300,31 +300,43 @@ static void unit_leaf_table(table *t, const fp_plan *plan, const fp_shape *sh,
     for (int r = 0; r < (nl > nr ? nl : nr); r++, t->rows++)
         port_row(t, plan, dev, r < nl ? left[r] : -1, r < nr ? rightp[r] : -1);
     if (ts->up > 0) {
+        char row[3 * FP_PORT_NAME_MAX + 40], count[32] = "";
         fp__plan_port_name(plan, dev, ts->down, pn, sizeof pn);
         fp__plan_port_name(plan, dev, ts->down + ts->up - 1, pn2, sizeof pn2);
-        put(t, "<TR><TD COLSPAN=\"2\" PORT=\"up\">up %s%s%s</TD></TR>", pn,
-            ts->up > 1 ? " … " : "", ts->up > 1 ? pn2 : "");
+        if (up_out > 0)
+            snprintf(count, sizeof count, "%lld ", (long long)up_out);
+        snprintf(row, sizeof row, "%sup %s%s%s", count, pn, ts->up > 1 ? " … " : "",
+                 ts->up > 1 ? pn2 : "");
+        put(t, "<TR><TD COLSPAN=\"2\" PORT=\"up\">%s</TD></TR>", row);
         t->rows++;
+        if (text_pt(row, 0) > t->wl + t->wr)
+            t->wl = text_pt(row, 0) - t->wr;
     }
 }
 
 /* Any other switch: down ports on the left, up ports on the right. */
 static void switch_table(table *t, const fp_plan *plan, const fp_shape *sh, int64_t dev,
-                         const fp_device *d, const char *dn)
+                         const fp_device *d, const char *dn, int64_t up_out)
 {
     const fp_tier_size *ts = &sh->size[d->tier - 1];
     int n = ts->down > ts->up ? ts->down : ts->up;
     switch_head(t, d, dn);
     for (int r = 0; r < n; r++, t->rows++)
         port_row(t, plan, dev, r < ts->down ? r : -1, r < ts->up ? ts->down + r : -1);
+    if (up_out > 0) {
+        /* The links leaving the unit, the row their one edge leaves from. */
+        put(t, "<TR><TD COLSPAN=\"2\" PORT=\"up\">%lld up, out of this unit</TD></TR>",
+            (long long)up_out);
+        t->rows++;
+    }
 }
 
 /* A device as an HTML table whose cells are its ports, so every edge starts and ends at its
  * port's name (server_table, unit_leaf_table, switch_table). Returns an interned HTML string
  * (agstrfree it); *w and *h get the table's estimated size in points. */
 static char *port_table(Agraph_t *g, const fp_plan *plan, const fp_shape *sh,
-                        const detail_layout *dl, int64_t dev, char *buf, size_t cap, double *w,
-                        double *h)
+                        const detail_layout *dl, int64_t dev, int64_t up_out, char *buf,
+                        size_t cap, double *w, double *h)
 {
     const fp_device d = fp__shape_device(sh, dev);
     char dn[48];
@@ -335,9 +347,9 @@ static char *port_table(Agraph_t *g, const fp_plan *plan, const fp_shape *sh,
         server_table(&t, plan, sh, dl, dev, dn);
     } else {
         if (dl->two_sided && d.tier == 1)
-            unit_leaf_table(&t, plan, sh, dl, dev, &d, dn);
+            unit_leaf_table(&t, plan, sh, dl, dev, &d, dn, up_out);
         else
-            switch_table(&t, plan, sh, dev, &d, dn);
+            switch_table(&t, plan, sh, dev, &d, dn, up_out);
         double whead = text_pt(dn, 1);
         if (whead > t.wl + t.wr)
             t.wl = whead - t.wr;
@@ -437,6 +449,18 @@ static int detail_sides(detail *dt)
         dl->local[i] = in_unit(&d, &dt->sel) ? dt->per_tier[d.tier]++ : -1;
     }
     dl->n_leaf = dt->per_tier[1];
+    /* Links leaving the unit, per device and the tier and plane they reach (before the nodes:
+     * each device's table says how many). */
+    for (int64_t i = 0; i < dt->sh.links; i++) {
+        const fp_link l = fp__shape_link(&dt->sh, i);
+        int ia = dl->local[l.a] >= 0, iz = dl->local[l.z] >= 0;
+        if (ia != iz) {
+            int64_t in = ia ? l.a : l.z, outside = ia ? l.z : l.a;
+            const fp_device od = fp__shape_device(&dt->sh, outside);
+            dt->out_count[in]++;
+            dt->out_stub[in] = (int64_t)od.plane * (FP_MAX_TIERS + 1) + od.tier;
+        }
+    }
     for (int64_t i = 0; i < dt->sh.devices; i++)
         if (dl->local[i] >= 0 && fp__shape_device(&dt->sh, i).tier == 0)
             dl->side[dl->local[i]] =
@@ -464,8 +488,8 @@ static void detail_nodes(detail *dt)
             continue;
         fp__plan_device_name(dt->plan, i, name, sizeof name);
         dt->node[i] = agnode(dt->g, name, 1);
-        char *html = port_table(dt->g, dt->plan, &dt->sh, &dt->dl, i, dt->table, dt->table_cap,
-                                &dt->nw[i], &dt->nh[i]);
+        char *html = port_table(dt->g, dt->plan, &dt->sh, &dt->dl, i, dt->out_count[i],
+                                dt->table, dt->table_cap, &dt->nw[i], &dt->nh[i]);
         set_attr(dt->node[i], "label", html);
         agstrfree(dt->g, html);
         set_attr(dt->node[i], "shape", "plain");
@@ -474,8 +498,8 @@ static void detail_nodes(detail *dt)
     }
 }
 
-/* An edge per link inside the unit, port cell to port cell; links leaving it are counted per
- * device and the tier and plane they reach. */
+/* An edge per link inside the unit, port cell to port cell (links leaving it are counted by
+ * detail_sides). */
 static void detail_edges(detail *dt)
 {
     for (int64_t i = 0; i < dt->sh.links; i++) {
@@ -495,11 +519,6 @@ static void detail_edges(detail *dt)
             set_attr(e, "a_port", fp__plan_port_name(dt->plan, l.a, l.a_port, ap, sizeof ap));
             set_attr(e, "z_port", fp__plan_port_name(dt->plan, l.z, l.z_port, zp, sizeof zp));
             set_attr(e, "color", link_colour(&dt->sh, &l));
-        } else if (ia || iz) {
-            int64_t in = ia ? l.a : l.z, outside = ia ? l.z : l.a;
-            const fp_device od = fp__shape_device(&dt->sh, outside);
-            dt->out_count[in]++;
-            dt->out_stub[in] = (int64_t)od.plane * (FP_MAX_TIERS + 1) + od.tier;
         }
     }
 }
@@ -573,11 +592,13 @@ static void stub_edges(detail *dt, double stub_x, double stub_y)
             stub_y -= 50;
         }
         Agedge_t *e = agedge(dt->g, dt->node[i], dt->stub[s], NULL, 1);
-        snprintf(label, sizeof label, "%lld up", (long long)dt->out_count[i]);
-        set_attr(e, "label", label);
+        /* The count is in the device's table, on the row the edge leaves from ("32 up: ..."),
+         * not a label mid-line among the other devices' links; repeated for the .dot. */
+        snprintf(label, sizeof label, "%lld", (long long)dt->out_count[i]);
+        set_attr(e, "links", label);
         set_attr(e, "style", "dashed");
         set_attr(e, "color", "#999999");
-        if (dt->dl.two_sided && fp__shape_device(&dt->sh, i).tier == 1)
+        if (fp__shape_device(&dt->sh, i).tier >= 1)
             set_attr(e, "tailport", "up:e");
     }
 }

@@ -157,11 +157,17 @@ static void media_chart(FILE *f, const fp_plan *plan)
     fputs("</svg>\n", f);
 }
 
-/* Copy an SVG file written in this run into the page (without its XML prolog and doctype). */
-static void inline_svg(FILE *f, const char *path, const char *caption)
+/* Copy the SVG file `name` of folder dir, written in this run, into the page (without its XML
+ * prolog and doctype) inside a box that scrolls, at its own size up to the page's width (a tall
+ * drawing scrolls instead of shrinking until nothing reads), and link the file after the
+ * caption ("full size: su-1.svg"), which opens beside report.html. */
+static void inline_svg(FILE *f, const char *dir, const char *name, const char *caption)
 {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *in = fopen(path, "rb");
-    fprintf(f, "<figure>");
+    const int written = in != NULL;
+    fprintf(f, "<figure><div class=\"drawing\">");
     if (in == NULL) {
         fputs("<p class=\"muted\">not written in this run</p>", f);
     } else {
@@ -177,8 +183,15 @@ static void inline_svg(FILE *f, const char *path, const char *caption)
         free(text);
         fclose(in);
     }
-    fprintf(f, "<figcaption>");
+    fputs("</div><figcaption>", f);
     esc(f, caption);
+    if (written) {
+        fputs(" &middot; full size: <a href=\"", f);
+        esc(f, name);
+        fputs("\">", f);
+        esc(f, name);
+        fputs("</a>", f);
+    }
     fputs("</figcaption></figure>\n", f);
 }
 
@@ -379,8 +392,9 @@ static const char style[] =
     "th{background:#f3f6fb;font-weight:600}.row{display:flex;flex-wrap:wrap;gap:24px}"
     "svg.chart text{font-size:12px;fill:#333}svg.chart .ct{font-weight:600;font-size:13px}"
     "svg.chart .in{fill:#fff;font-size:11px}"
-    "figure{margin:12px 0;border:1px solid #e4e4e4;padding:8px;overflow:auto}"
-    "figure svg{max-width:100%;max-height:1000px;width:auto;height:auto}"
+    "figure{margin:12px 0;border:1px solid #e4e4e4;padding:8px}"
+    "figure .drawing{max-height:85vh;overflow:auto}"
+    "figure svg{max-width:100%;height:auto}"
     "figcaption{color:#555;font-size:12px}"
     "@media print{figure{break-inside:avoid}}";
 
@@ -444,7 +458,7 @@ static void section_summary(FILE *f, const fp_plan *plan, const fp_summary *su,
 static void section_diagrams(FILE *f, const fp_plan *plan, const char *path,
                              const fp_write_options *o)
 {
-    char dir[4096], svg[4400], unit[64];
+    char dir[4096], unit[64];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash)
@@ -454,30 +468,25 @@ static void section_diagrams(FILE *f, const fp_plan *plan, const char *path,
     unsigned formats = o ? o->formats : FP_WRITE_DEFAULT;
     fputs("<section><h2>Diagrams</h2>\n", f);
     if (formats & FP_WRITE_OVERVIEW) {
-        snprintf(svg, sizeof svg, "%s/%s", dir, "fabric.svg");
-        inline_svg(f, svg, "Fabric: groups of identical switches and the links between them");
+        inline_svg(f, dir, "fabric.svg", "Fabric: groups of identical switches and the links between them");
         /* With spec `networks`: each network's overview after the compute fabric's. */
         for (int k = 0; fp__net_overview_file_name(plan, k, "svg", unit, sizeof unit); k++) {
             char caption[160];
-            snprintf(svg, sizeof svg, "%s/%s", dir, unit);
             snprintf(caption, sizeof caption, "Network %s (%s): its hosts, switch groups and the "
                      "links between them", fp__plan_net(plan, k)->name,
                      fp__net_role_name(fp__plan_net(plan, k)->role));
-            inline_svg(f, svg, caption);
+            inline_svg(f, dir, unit, caption);
         }
     }
     if ((formats & FP_WRITE_FIGURE) && fp__figure_file_name(plan, o, "svg", unit, sizeof unit)) {
-        snprintf(svg, sizeof svg, "%s/%s", dir, unit);
-        inline_svg(f, svg, "One scalable-unit group on a page: every leaf, rails coloured, the "
+        inline_svg(f, dir, unit, "One scalable-unit group on a page: every leaf, rails coloured, the "
                            "spines and the tiers above, with counts");
     }
     if ((formats & FP_WRITE_DETAIL) && fp__detail_file_name(plan, o, "svg", unit, sizeof unit)) {
-        snprintf(svg, sizeof svg, "%s/%s", dir, unit);
-        inline_svg(f, svg, "One unit in detail: every server, switch and link, rails coloured");
+        inline_svg(f, dir, unit, "One unit in detail: every server, switch and link, rails coloured");
     }
     if (formats & FP_WRITE_FLOOR) {
-        snprintf(svg, sizeof svg, "%s/%s", dir, "floor.svg");
-        inline_svg(f, svg, "Floor plan: racks at their position, coloured by role");
+        inline_svg(f, dir, "floor.svg", "Floor plan: racks at their position, coloured by role");
     }
     if (!(formats & (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)))
         fputs("<p class=\"muted\">No diagrams in this run (--formats).</p>\n", f);

@@ -4,6 +4,7 @@
  * script would show up as a CSP violation on the console) and its screenshot must not be blank
  * (decoded here with zlib: more than 3 % of the pixels differ from the white background). */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -118,14 +119,22 @@ static void check_page(const char *page, const char *shot)
     free(console);
 }
 
+/* `fabplan plan ARGS --formats report,diagrams` into a new scratch folder (its path into dir,
+ * report.html's into page); report.html's text (caller frees). */
+static char *plan_report(const char *args, char *dir, size_t n, char *page, size_t page_n)
+{
+    char cmd[512];
+    scratch_dir(dir, n, "report");
+    snprintf(cmd, sizeof cmd, BIN " plan %s --formats report,diagrams -q -o %s", args, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(page, page_n, "%s/report.html", dir);
+    return slurp(page);
+}
+
 Test(report, default_plan_report_opens_in_chromium, .timeout = TEST_TIMEOUT(120))
 {
-    char dir[128], cmd[512], page[128], shot[128];
-    scratch_dir(dir, sizeof dir, "report");
-    snprintf(cmd, sizeof cmd, BIN " plan --formats report,diagrams -q -o %s", dir);
-    cr_assert_eq(sh(cmd), 0);
-    snprintf(page, sizeof page, "%s/report.html", dir);
-    char *html = slurp(page);
+    char dir[128], page[160], shot[160];
+    char *html = plan_report("", dir, sizeof dir, page, sizeof page);
     /* self-contained: no attribute loads anything (the SVGs' xmlns URIs are names, not loads) */
     cr_expect(strstr(html, "src=") == NULL, "report.html loads a resource");
     cr_expect(strstr(html, "href=\"http") == NULL && strstr(html, "url(") == NULL);
@@ -138,6 +147,43 @@ Test(report, default_plan_report_opens_in_chromium, .timeout = TEST_TIMEOUT(120)
     free(html);
     snprintf(shot, sizeof shot, "%s/report.png", dir);
     check_page(page, shot);
+}
+
+/* Issue 27: the detail diagram shrank to illegibility inside the page with no way to the file.
+ * Every diagram in the folder (each .svg beside report.html) is inlined once and linked by its
+ * name right after its caption; the drawing sits in a box that scrolls rather than being
+ * squeezed to a fixed height. */
+Test(report, links_each_diagram_to_its_file, .timeout = TEST_TIMEOUT(120))
+{
+    char dir[128], page[160], want[256];
+    char *html = plan_report("--gpus 1024", dir, sizeof dir, page, sizeof page);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".svg") != 0)
+            continue;
+        files++;
+        snprintf(want, sizeof want, "full size: <a href=\"%s\">%s</a></figcaption>", e->d_name,
+                 e->d_name);
+        const char *at = strstr(html, want);
+        cr_expect_not_null(at, "report.html does not link %s", e->d_name);
+        cr_expect(at == NULL || strstr(at + 1, want) == NULL, "%s linked twice", e->d_name);
+    }
+    closedir(d);
+    /* fabric, group-1, su-1 (or pod-1), floor */
+    cr_expect_geq(files, 4, "%d diagrams written", files);
+    int links = 0, figures = 0;
+    for (const char *p = html; (p = strstr(p, "full size: <a href=")) != NULL; p++)
+        links++;
+    for (const char *p = html; (p = strstr(p, "<figure><div class=\"drawing\"><svg")) != NULL; p++)
+        figures++;
+    cr_expect_eq(links, files, "%d links for %d diagram files", links, files);
+    cr_expect_eq(figures, files, "%d drawings in scrolling boxes for %d files", figures, files);
+    cr_expect_not_null(strstr(html, "figure .drawing{max-height:85vh;overflow:auto}"));
+    cr_expect_null(strstr(html, "max-height:1000px"), "drawings squeezed to a fixed height");
+    free(html);
 }
 
 Test(report, compare_html_opens_in_chromium, .timeout = TEST_TIMEOUT(120))

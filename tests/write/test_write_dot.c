@@ -169,13 +169,10 @@ Test(write_dot, overview_b200_16su)
                       attr(e, "label"));
             if (kinds > 1)
                 cr_expect_eq(by_media, count, "%s", attr(e, "label"));
-            /* Edges converge on a hub (the servers node, the core group): decorate ties each
-             * such label to its line. An edge between two ends of one degree (leaves-spines of a
-             * pod, one edge each way) keeps its label plain. */
-            int hub = agdegree(g, agtail(e), 1, 1) != agdegree(g, aghead(e), 1, 1);
-            cr_expect_str_eq(attr(e, "decorate"), hub ? "true" : "", "edge %s-%s",
-                             agnameof(agtail(e)), agnameof(aghead(e)));
-            cr_expect_eq(hub, a == 0 || a == 2);
+            /* No label is tied to its line by `decorate`: the leader lines struck through the
+             * numbers (issue 27); dot keeps a plain label beside its edge. */
+            cr_expect_str_eq(attr(e, "decorate"), "", "edge %s-%s", agnameof(agtail(e)),
+                             agnameof(aghead(e)));
             /* One colour per medium on the label, drawn as parallel lines ("c1:c2"). */
             int colours = 1;
             for (const char *c = attr(e, "color"); *c; c++)
@@ -208,9 +205,9 @@ Test(write_dot, overview_b200_16su)
 }
 
 /* 131,072 GPUs, 4 tiers of 64-port switches: 4096 leaves in 128 pods of 32, 4 zones of 32 pods.
- * At most 16 leaf groups per plane: runs of 8 pods (8 divides the 32 pods of a zone), so
- * 16 leaf groups + 16 spine groups + 4 zone core groups + 1 super-core group + servers. Links:
- * servers-leaves 16, leaves-spines 16, spines-cores 16 (each run sits in one zone), cores-super 4. */
+ * At most 8 leaf groups per plane: runs of 16 pods (16 divides the 32 pods of a zone), so
+ * 8 leaf groups + 8 spine groups + 4 zone core groups + 1 super-core group + servers. Links:
+ * servers-leaves 8, leaves-spines 8, spines-cores 8 (each run sits in one zone), cores-super 4. */
 Test(write_dot, overview_full_scale_stays_small, .timeout = TEST_TIMEOUT(60))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":131072},\"fabric\":{\"topology\":\"clos\",\"tiers\":4}}");
@@ -218,8 +215,8 @@ Test(write_dot, overview_full_scale_stays_small, .timeout = TEST_TIMEOUT(60))
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
     Agraph_t *g = read_dot(dir, "fabric.dot");
-    cr_expect_eq(agnnodes(g), 16 + 16 + 4 + 1 + 1 + 1);     /* + the media legend */
-    cr_expect_eq(agnedges(g), 16 + 16 + 16 + 4);
+    cr_expect_eq(agnnodes(g), 8 + 8 + 4 + 1 + 1 + 1);     /* + the media legend */
+    cr_expect_eq(agnedges(g), 8 + 8 + 8 + 4);
     int64_t links[4] = { 0 };
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
         for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e))
@@ -228,8 +225,8 @@ Test(write_dot, overview_full_scale_stays_small, .timeout = TEST_TIMEOUT(60))
         cr_expect_eq(links[b], 131072, "boundary %d: %lld", b, (long long)links[b]);
     int found = 0;
     for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
-        found += strcmp(attr(n, "label"), "leaves × 256") == 0; /* 8 pods x 32 leaves */
-    cr_expect_eq(found, 16);
+        found += strcmp(attr(n, "label"), "leaves × 512") == 0; /* 16 pods x 32 leaves */
+    cr_expect_eq(found, 8);
     agclose(g);
     cr_expect(xml_elements(dir, "fabric.svg") > 10);
     fp_plan_free(p);
@@ -254,7 +251,13 @@ Test(write_dot, detail_su)
             const char *t = agnameof(agtail(e)), *h = agnameof(aghead(e));
             int server, nic, rail, cage, sub;
             if (strncmp(h, "outside-", 8) == 0) {
-                cr_expect_str_eq(attr(e, "label"), "32 up");
+                /* The count is in the leaf's table (its "up" row, where the edge leaves), not
+                 * on the line: 32 up links, none inside the unit. */
+                cr_expect_str_eq(attr(e, "label"), "");
+                cr_expect_str_eq(attr(e, "links"), "32");
+                cr_expect_str_eq(attr(e, "tailport"), "up:e");
+                cr_expect(strstr(attr(agtail(e), "label"), ">32 up ") != NULL, "%s",
+                          attr(agtail(e), "label"));
                 up++;
                 continue;
             }
@@ -855,9 +858,9 @@ Test(write_dot, detail_laid_out_on_both_sides_without_a_solver)
 }
 
 /* A 2-tier Clos of 1,024 GPUs on 64-port switches: 1,024 NIC ports / 32 down ports = 32 leaves,
- * 32 x 32 uplinks / 64 ports = 16 spines. The overview shows the leaves in 16 runs of two
- * ("leaves × 2", "leaves 1–2" .. "leaves 31–32"; 16 boxes a tier at most) instead of one box,
- * each run with 64 links to the servers and 64 to the spines. */
+ * 32 x 32 uplinks / 64 ports = 16 spines. The overview shows the leaves in 8 runs of four
+ * ("leaves × 4", "leaves 1–4" .. "leaves 29–32"; 8 boxes a tier at most) instead of one box,
+ * each run with 4 x 32 = 128 links to the servers and 128 to the spines. */
 Test(write_dot, two_tier_clos_overview_shows_runs_of_leaves)
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":1024},\"fabric\":{\"topology\":\"clos\",\"tiers\":2}}");
@@ -870,15 +873,15 @@ Test(write_dot, two_tier_clos_overview_shows_runs_of_leaves)
         if (node_tier(n) != 1)
             continue;
         boxes++;
-        cr_expect_str_eq(attr(n, "devices"), "2");
+        cr_expect_str_eq(attr(n, "devices"), "4");
         cr_expect_eq(agdegree(g, n, 1, 1), 2, "%s", attr(n, "label"));
         for (Agedge_t *e = agfstedge(g, n); e; e = agnxtedge(g, e, n))
-            cr_expect_str_eq(attr(e, "links"), "64");
+            cr_expect_str_eq(attr(e, "links"), "128");
     }
-    cr_expect_eq(boxes, 16);
-    for (int k = 1; k <= 31; k += 2) {
+    cr_expect_eq(boxes, 8);
+    for (int k = 1; k <= 29; k += 4) {
         int found = 0;
-        snprintf(want, sizeof want, "leaves × 2\nleaves %d–%d", k, k + 1);
+        snprintf(want, sizeof want, "leaves × 4\nleaves %d–%d", k, k + 3);
         for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n))
             found |= strcmp(attr(n, "label"), want) == 0;
         cr_expect(found, "no box \"%s\"", want);
@@ -980,4 +983,59 @@ Test(write_dot, one_overview_per_network)
     cr_expect(exists(dir, "fabric.dot"));
     cr_expect(!exists(dir, "fabric-storage.dot") && !exists(dir, "fabric-oob.svg"));
     fp_plan_free(p);
+}
+
+/* The smallest text of an SVG, in pixels, when the drawing is fitted whole into a 1,280 x 720
+ * slide (16:9): Graphviz writes width and height in pt and the viewBox in the same units, and
+ * fitting scales by min(1280 / width, 720 / height). */
+static double fitted_text_px(const char *dir, const char *file, double *w, double *h)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *svg = slurp(path);
+    const char *s = strstr(svg, "<svg width=\"");
+    cr_assert_not_null(s, "%s has no <svg width", file);
+    cr_assert_eq(sscanf(s, "<svg width=\"%lfpt\" height=\"%lfpt\"", w, h), 2);
+    double least = 1e9;
+    for (const char *f = strstr(svg, "font-size=\""); f; f = strstr(f + 1, "font-size=\""))
+        least = fmin(least, atof(f + 11));
+    free(svg);
+    return least * fmin(1280 / *w, 720 / *h);
+}
+
+/* Issue 27: at 16,384 GPUs the overview was 2,251 pt wide, its labels 6 px on a slide. At most
+ * 8 groups a tier (OVERVIEW_GROUPS_PER_TIER): the 16 pods of one zone in runs of 2 (8 leaf
+ * groups), at 131,072 GPUs 128 pods in runs of 16. The bound: text at least 10 px on a
+ * 1,280 x 720 slide (what a projected slide keeps readable). No label has a leader line. */
+Test(write_dot, overview_fits_a_slide, .timeout = TEST_TIMEOUT(120))
+{
+    static const int64_t gpus[2] = { 16384, 131072 };
+    for (int k = 0; k < 2; k++) {
+        char spec[128], dir[64];
+        snprintf(spec, sizeof spec, "{\"cluster\":{\"gpus\":%lld},\"fabric\":{\"tiers\":4}}",
+                 (long long)gpus[k]);
+        fp_plan *p = plan_from(spec);
+        tmpdir(dir, sizeof dir);
+        write_plan(p, dir, FP_WRITE_OVERVIEW, NULL);
+        Agraph_t *g = read_dot(dir, "fabric.dot");
+        int per_tier[5] = { 0 };
+        for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+            int t = node_tier(n);
+            if (t >= 1)
+                per_tier[t]++;
+            for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e))
+                cr_expect_str_eq(attr(e, "decorate"), "", "%lld GPUs: a decorated label",
+                                 (long long)gpus[k]);
+        }
+        /* 16 pods -> 8 runs of 2; 128 pods -> 8 runs of 16 */
+        cr_expect_eq(per_tier[1], 8, "%lld GPUs: %d leaf groups", (long long)gpus[k], per_tier[1]);
+        cr_expect_eq(per_tier[2], 8, "%lld GPUs: %d spine groups", (long long)gpus[k], per_tier[2]);
+        for (int t = 1; t <= 4; t++)
+            cr_expect(per_tier[t] <= 8, "tier %d: %d groups", t, per_tier[t]);
+        agclose(g);
+        double w, h, px = fitted_text_px(dir, "fabric.svg", &w, &h);
+        cr_expect(px >= 10, "%lld GPUs: fabric.svg %.0f x %.0f pt, smallest text %.1f px on a "
+                  "1,280 x 720 slide", (long long)gpus[k], w, h, px);
+        fp_plan_free(p);
+    }
 }
