@@ -73,6 +73,18 @@ FP_EXPORT fp_status fp_spec_inline_files(fp_spec *spec, fp_error *err);
  *  Errors: FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *err);
 
+/** The spec resolved against the catalog, as JSON text a spec file may hold: every key of
+ *  `name`, `cluster`, `fabric`, `layout`, `media` and `bom` with the value the plan uses, each
+ *  default filled in ("auto" where the planner chooses: fabric.tiers, su_servers,
+ *  uplinks_per_leaf, leaf/pod/zone_servers, layout.halls); parts as given (a catalog id or the
+ *  inline object); `overrides` as a list (a file it names read in, [] when none) and `networks`
+ *  as given (each network's own defaults are not filled in). Planned again with the same
+ *  catalog it gives the same plan, byte for byte. The caller frees *out with fp_free.
+ *  Errors: those of resolving the spec (FP_EINVAL, FP_ECATALOG, FP_EIO, FP_EPARSE: the checks
+ *  fp_spec_validate makes before it sizes the fabric), FP_EINVAL (an argument NULL), FP_ENOMEM. */
+FP_EXPORT fp_status fp_spec_resolved_json(const fp_spec *spec, const fp_catalog *cat, char **out,
+                                          fp_error *err);
+
 /** The spec's top-level `name` as given, or NULL when it has none (absent, not a string, or
  *  empty). Borrowed: valid until the spec is changed or freed. spec may be NULL (NULL). */
 FP_EXPORT const char *fp_spec_name(const fp_spec *spec);

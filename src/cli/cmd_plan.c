@@ -297,6 +297,7 @@ typedef struct plan_opts {
     int no_xlsx;
     fp_paper paper;
     const char *k8s_labels;     /* --k8s-labels */
+    int print_spec;             /* validate --print-spec */
 } plan_opts;
 
 /* The options only plan takes (--split-by, --labels, --formats, --paper, --no-xlsx, --png,
@@ -387,12 +388,18 @@ static int plan_option(int argc, char **argv, int *i, plan_opts *po)
     return 0;
 }
 
+static void validate_usage(FILE *f);
+
 static int parse_args(int argc, char **argv, cli_spec_opts *o, void (*usage)(FILE *), plan_opts *po)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return -1;
+        }
+        if (po && usage == validate_usage && strcmp(argv[i], "--print-spec") == 0) {
+            po->print_spec = 1;
+            continue;
         }
         if (po) {
             int pr = plan_option(argc, argv, &i, po);
@@ -523,7 +530,7 @@ int cmd_plan(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4, NULL };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4, NULL, 0 };
     unsigned formats = 0;
     int rc = parse_args(argc, argv, &o, plan_usage, &po);
     if (rc != EXIT_OK)
@@ -596,6 +603,9 @@ static void validate_usage(FILE *f)
           "--formats are checked, -o is ignored. Exit 0 when valid; else every independent error, a\n"
           "line each in the order the spec gives the values (docs/spec.md, \"Every error at once\").\n\n",
           f);
+    fputs("  --print-spec        print the spec resolved, every default filled in, as JSON on\n"
+          "                      stdout instead of \"valid\" (planned again, the same plan)\n",
+          f);
     cli_spec_opts_help(f);
     cli_fail_opts_help(f);
 }
@@ -607,7 +617,7 @@ int cmd_validate(int argc, char **argv)
     fp_spec *spec = NULL;
     fp_plan *plan = NULL;
     fp_error err = { 0 };
-    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4, NULL };
+    plan_opts po = { NULL, 0, FP_SPLIT_NONE, FP_LABELS_PLAIN, 0, 0, FP_PAPER_A4, NULL, 0 };
     int rc = parse_args(argc, argv, &o, validate_usage, &po);
     if (rc != EXIT_OK)
         goto out;
@@ -640,7 +650,15 @@ int cmd_validate(int argc, char **argv)
         rc = cli_report("--detail", &err);
         goto out;
     }
-    if (!o.quiet) {
+    if (po.print_spec) {
+        char *json = NULL;
+        if (fp_spec_resolved_json(spec, cat, &json, &err) != FP_OK) {
+            rc = cli_report(o.spec_path, &err);
+            goto out;
+        }
+        fputs(json, stdout);
+        fp_free(json);
+    } else if (!o.quiet) {
         /* Name what was checked: the spec, then every override in the order applied. */
         printf("%s", o.spec_path ? o.spec_path : o.preset ? o.preset : "default spec");
         if (o.catalog_path)

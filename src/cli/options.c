@@ -9,6 +9,7 @@ static const char *const fail_opts[] = { "--fail", "--seed", NULL };
 static const char *const plan_opts[] = { "-o", "--out", "--formats", "--no-xlsx", "--split-by",
                                          "--detail", "--png", "--paper", "--labels",
                                          "--k8s-labels", NULL };
+static const char *const validate_opts[] = { "--print-spec", NULL };
 static const char *const compare_opts[] = { "-o", "--out", "--all", "--min-bisection",
                                             "--max-oversubscription", "-j", "--jobs", NULL };
 static const char *const catalog_opts[] = { "--catalog", NULL };
@@ -19,12 +20,14 @@ static const char *const verify_opts[] = { "--ibnetdiscover", "--lldp", "--node-
 
 /* Which groups of options a command takes. */
 enum { G_SPEC = 1, G_FAIL = 2, G_PLAN = 4, G_COMPARE = 8, G_CATALOG = 16, G_OUT = 32, G_SWEEP = 64,
-       G_VERIFY = 128 };
+       G_VERIFY = 128, G_VALIDATE = 256 };
 
 static unsigned groups_of(const char *cmd)
 {
-    if (strcmp(cmd, "plan") == 0 || strcmp(cmd, "validate") == 0)
+    if (strcmp(cmd, "plan") == 0)
         return G_SPEC | G_FAIL | G_PLAN;
+    if (strcmp(cmd, "validate") == 0)
+        return G_SPEC | G_FAIL | G_PLAN | G_VALIDATE;
     if (strcmp(cmd, "compare") == 0)
         return G_SPEC | G_COMPARE;
     if (strcmp(cmd, "catalog") == 0)
@@ -77,6 +80,8 @@ size_t cli_option_names(const char *cmd, const char **out, size_t max)
         add_list(sweep_opts, out, max, &n);
     if (g & G_VERIFY)
         add_list(verify_opts, out, max, &n);
+    if (g & G_VALIDATE)
+        add_list(validate_opts, out, max, &n);
     return n;
 }
 

@@ -373,6 +373,31 @@ fp_status fp__json_int(const cJSON *obj, const char *key, const char *ptr, int64
     return FP_OK;
 }
 
+int fp__json_is_auto(const cJSON *obj, const char *key)
+{
+    const cJSON *v = obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+    return cJSON_IsString(v) && strcmp(v->valuestring, "auto") == 0;
+}
+
+fp_status fp__json_int_auto(const cJSON *obj, const char *key, const char *ptr, int64_t min,
+                            int64_t max, int64_t *out, fp_error *err)
+{
+    if (fp__json_is_auto(obj, key))
+        return FP_OK;
+    fp_error own = { 0 };
+    fp_status rc = fp__json_int(obj, key, ptr, min, max, out, &own);
+    if (rc != FP_OK) {
+        /* "expected a whole number ..." says the other choice too */
+        char *at = strstr(own.msg, "expected a whole number");
+        if (at != NULL)
+            return fp__error_set(err, rc, own.where, "%.*sexpected \"auto\" or %s",
+                                 (int)(at - own.msg), own.msg, at + strlen("expected "));
+        if (err != NULL && err->code == FP_OK)
+            *err = own;
+    }
+    return rc;
+}
+
 fp_status fp__json_i32(const cJSON *obj, const char *key, const char *ptr, int min, int max,
                        int *out, fp_error *err)
 {

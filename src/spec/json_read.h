@@ -34,6 +34,12 @@ fp_status fp__json_check_keys(const cJSON *obj, const char *ptr, const char *con
  * a present member of the wrong type or range fails with the member's pointer. */
 fp_status fp__json_int(const cJSON *obj, const char *key, const char *ptr, int64_t min,
                        int64_t max, int64_t *out, fp_error *err);
+/* fp__json_int for a value the planner chooses when not given: the string "auto" is as a
+ * missing member (*out keeps the default that means "chosen"). fp__json_is_auto: 1 when obj's
+ * member key is "auto". */
+fp_status fp__json_int_auto(const cJSON *obj, const char *key, const char *ptr, int64_t min,
+                            int64_t max, int64_t *out, fp_error *err);
+int fp__json_is_auto(const cJSON *obj, const char *key);
 /* fp__json_int for int fields; *out keeps its value (the default) when the member is missing. */
 fp_status fp__json_i32(const cJSON *obj, const char *key, const char *ptr, int min, int max,
                        int *out, fp_error *err);
@@ -56,6 +62,9 @@ size_t fp__text_check(const char *s, size_t len, const char **why);
 int fp__edit_distance(const char *a, const char *b);
 
 
+
+/* The spec's JSON tree (spec.c), borrowed: spec_print.c reads what was given. */
+const cJSON *fp__spec_root(const fp_spec *spec);
 
 /* Parse a part given inline in a spec ({"ports": 64, "port_gbps": 400, ...}) (catalog.c). */
 fp_status fp__part_parse_inline(fp_part *pt, const cJSON *o, const char *ptr, fp_part_type type,

@@ -536,3 +536,8 @@ long fp__spec_position(const fp_spec *spec, const char *ptr)
     }
     return 0;
 }
+
+const cJSON *fp__spec_root(const fp_spec *spec)
+{
+    return spec->root;
+}

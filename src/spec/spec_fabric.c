@@ -132,7 +132,7 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
     fp_status rc;
     if (f && ((rc = fp__json_check_keys(f, "/fabric", keys, err)) != FP_OK ||
               (rc = fp__json_str(f, "topology", "/fabric", topo, sizeof topo, err)) != FP_OK ||
-              (rc = fp__json_int(f, "su_servers", "/fabric", 1, 4096, &su, err)) != FP_OK ||
+              (rc = fp__json_int_auto(f, "su_servers", "/fabric", 1, 4096, &su, err)) != FP_OK ||
               (rc = fp__json_int(f, "planes", "/fabric", 1, FP_MAX_PLANES, &planes, err)) != FP_OK ||
               (rc = fp__json_num(f, "reserve", "/fabric", 0, 0.9, &reserve, err)) != FP_OK ||
               (rc = fp__json_str(f, "spread", "/fabric", spread, sizeof spread, err)) != FP_OK ||
@@ -140,10 +140,10 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
                                  err)) != FP_OK ||
               (rc = fp__json_int(f, "build_for_gpus", "/fabric", 1, MAX_GPUS, &build_for, err)) != FP_OK ||
               (rc = fp__json_int(f, "min_top_switches", "/fabric", 1, 4096, &min_top, err)) != FP_OK ||
-              (rc = fp__json_int(f, "uplinks_per_leaf", "/fabric", 1, 4096, &leaf_up, err)) != FP_OK ||
-              (rc = fp__json_int(f, "leaf_servers", "/fabric", 1, 4096, &rs->block_servers[1], err)) != FP_OK ||
-              (rc = fp__json_int(f, "pod_servers", "/fabric", 1, MAX_GPUS, &rs->block_servers[2], err)) != FP_OK ||
-              (rc = fp__json_int(f, "zone_servers", "/fabric", 1, MAX_GPUS, &rs->block_servers[3], err)) != FP_OK))
+              (rc = fp__json_int_auto(f, "uplinks_per_leaf", "/fabric", 1, 4096, &leaf_up, err)) != FP_OK ||
+              (rc = fp__json_int_auto(f, "leaf_servers", "/fabric", 1, 4096, &rs->block_servers[1], err)) != FP_OK ||
+              (rc = fp__json_int_auto(f, "pod_servers", "/fabric", 1, MAX_GPUS, &rs->block_servers[2], err)) != FP_OK ||
+              (rc = fp__json_int_auto(f, "zone_servers", "/fabric", 1, MAX_GPUS, &rs->block_servers[3], err)) != FP_OK))
         return rc;
     rs->min_top = (int)min_top;
     rs->leaf_up = (int)leaf_up;
@@ -176,7 +176,8 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
                 topo);
     rs->su_servers = (int)su;
     rs->su_auto = rs->topology == FP_TOPO_RAIL &&
-                          (f == NULL || cJSON_GetObjectItemCaseSensitive(f, "su_servers") == NULL)
+                          (f == NULL || cJSON_GetObjectItemCaseSensitive(f, "su_servers") == NULL ||
+                           fp__json_is_auto(f, "su_servers"))
                       ? DEFAULT_SU_SERVERS
                       : 0;
     rs->planes = (int)planes;

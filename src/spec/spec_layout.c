@@ -163,7 +163,7 @@ static fp_status resolve_layout(fp_phys_spec *ps, const cJSON *l, fp_error *err)
         (rc = fp__json_int(l, "server_ru", "/layout", 1, 16, &sru, err)) != FP_OK ||
         (rc = fp__json_num(l, "server_power_w", "/layout", 0, 200000, &ps->server_power_w, err)) != FP_OK ||
         (rc = fp__json_int(l, "racks_per_row", "/layout", 0, 1000, &rpr, err)) != FP_OK ||
-        (rc = fp__json_int(l, "halls", "/layout", 1, 64, &halls, err)) != FP_OK ||
+        (rc = fp__json_int_auto(l, "halls", "/layout", 1, 64, &halls, err)) != FP_OK ||
         (rc = fp__json_num(l, "hall_gap_m", "/layout", 0, 100000, &ps->hall_gap_m, err)) != FP_OK ||
         (rc = fp__json_str(l, "leaf_racks", "/layout", place, sizeof place, err)) != FP_OK ||
         (rc = fp__json_str(l, "spine_racks", "/layout", spines, sizeof spines, err)) != FP_OK ||

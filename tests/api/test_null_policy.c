@@ -97,6 +97,9 @@ Test(null_policy, spec_h)
     EINVAL_(fp_spec_inline_files(NULL, NULL));
     EINVAL_(fp_spec_to_json(NULL, &json, NULL));
     EINVAL_(fp_spec_to_json(spec, NULL, NULL));
+    EINVAL_(fp_spec_resolved_json(NULL, cat, &json, NULL));
+    EINVAL_(fp_spec_resolved_json(spec, NULL, &json, NULL));
+    EINVAL_(fp_spec_resolved_json(spec, cat, NULL, NULL));
     fp_spec_free(NULL);
     fp_free(NULL);
 }

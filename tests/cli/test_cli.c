@@ -758,3 +758,48 @@ Test(cli, validate_lists_every_error)
     cr_expect(strstr(out, "/fabric/planes: ") != NULL && strstr(out, " errors") == NULL &&
               strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
 }
+
+/* validate --print-spec: the spec resolved, every default filled in; planned again it gives
+ * the same plan byte for byte (plan.json, whose `spec` is the resolved one, cables.csv,
+ * bom.csv), and printed again the same text. The default spec, a preset with rack fixtures
+ * and NVLink domains, and the example that gives layout, media, bom and overrides. */
+Test(cli, printed_spec_plans_the_same, .timeout = 300)
+{
+    static const char *const from[] = { "", "--preset gb200-nvl72-su",
+                                        FP_TEST_SRC_DIR "/examples/specs/two-halls-layout-media-bom.json" };
+    char dir[128], cmd[1024], out[4096];
+    scratch_dir(dir, sizeof dir, "cli");
+    for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
+        snprintf(cmd, sizeof cmd, BIN " plan %s --formats json,cables,bom -q -o %s/a && "
+                 BIN " validate %s --print-spec > %s/resolved.json && "
+                 BIN " plan %s/resolved.json --formats json,cables,bom -q -o %s/b && "
+                 BIN " validate %s/resolved.json --print-spec > %s/again.json",
+                 from[k], dir, from[k], dir, dir, dir, dir, dir);
+        cr_assert_eq(run(cmd, out, sizeof out), 0, "%s: %s", from[k], out);
+        static const char *const files[] = { "a/plan.json", "a/cables.csv", "a/bom.csv",
+                                             "resolved.json" };
+        for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+            char a[256], b[256];
+            snprintf(a, sizeof a, "%s/%s", dir, files[f]);
+            snprintf(b, sizeof b, "%s/%s", dir, f < 3 ? files[f] : "again.json");
+            if (f < 3)
+                b[strlen(dir) + 1] = 'b';
+            char *x = slurp(a), *y = slurp(b);
+            cr_assert(x && y, "%s %s", a, b);
+            cr_expect(strcmp(x, y) == 0, "%s: %s and %s differ", from[k], a, b);
+            free(x);
+            free(y);
+        }
+        /* every default is there: keys the spec left out, with their documented defaults */
+        snprintf(cmd, sizeof cmd, "%s/resolved.json", dir);
+        char *r = slurp(cmd);
+        cr_assert_not_null(r);
+        cr_expect(strstr(r, "\"tray_tiers\":\t") && strstr(r, "\"spread\":\t") &&
+                  strstr(r, "\"core-super-core\":\t[") && strstr(r, "\"fibre\":\t") &&
+                  strstr(r, "\"server_names\":\t\""), "%s", r);
+        if (k == 0)
+            cr_expect(strstr(r, "\"gpus\":\t16384,") && strstr(r, "\"switch\":\t\"nvidia-qm9700\"") &&
+                      strstr(r, "\"tiers\":\t\"auto\"") && strstr(r, "\"slack_percent\":\t5,"), "%s", r);
+        free(r);
+    }
+}
