@@ -2,6 +2,9 @@
  * (fp_csv_record, fabplan/read.h). */
 #include "util/util.h"
 
+/* The bytes that end an unquoted field. */
+static const unsigned char field_end[256] = { [0] = 1, [','] = 1, ['\n'] = 1, ['\r'] = 1 };
+
 int fp_csv_record(char **p, char **fields, int max)
 {
     if (p == NULL || *p == NULL || (fields == NULL && max > 0))
@@ -25,8 +28,15 @@ int fp_csv_record(char **p, char **fields, int max)
                 }
             }
         }
-        while (*r != '\0' && *r != ',' && *r != '\n' && *r != '\r')
-            *w++ = *r++;
+        if (w == r) {
+            /* no quote taken out of this record yet: the text is not moved */
+            while (!field_end[(unsigned char)*r])
+                r++;
+            w = r;
+        } else {
+            while (!field_end[(unsigned char)*r])
+                *w++ = *r++;
+        }
         char end = *r;
         /* the NUL may land where the separator was: advance by what was read */
         *w++ = '\0';

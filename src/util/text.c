@@ -169,15 +169,24 @@ static int csv_number(const char *s, size_t n)
     return i == n;
 }
 
+/* The bytes a plain cell cannot hold (and the NUL that ends a text). */
+static const unsigned char csv_special[256] = {
+    [0] = 1, [','] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1
+};
+
 int fp__csv_formula(const char *s, size_t n)
 {
-    return n > 0 && memchr("=+-@\t\r", s[0], 6) != NULL && !csv_number(s, n);
+    if (n == 0)
+        return 0;
+    char c = s[0];
+    return (c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r') &&
+           !csv_number(s, n);
 }
 
 int fp__csv_plain(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+        if (s[i] != '\0' && csv_special[(unsigned char)s[i]])
             return 0;
     return !fp__csv_formula(s, n);
 }
@@ -216,7 +225,14 @@ void fp__outbuf_csv_n(fp_outbuf *b, const char *s, size_t n)
 
 void fp__outbuf_csv(fp_outbuf *b, const char *s)
 {
-    fp__outbuf_csv_n(b, s, strlen(s));
+    /* one pass for the length and the plain test, the common case */
+    size_t n = 0;
+    while (!csv_special[(unsigned char)s[n]])
+        n++;
+    if (s[n] == '\0' && !fp__csv_formula(s, n))
+        fp__outbuf_put(b, s, n);
+    else
+        fp__outbuf_csv_n(b, s, n + strlen(s + n));
 }
 
 void fp__csv_row(fp_outbuf *b, const char *const *fields, size_t n, int plain)

@@ -32,11 +32,28 @@ fp_status fp__vf_map_init(vf_map *m, int64_t expect)
     return FP_OK;
 }
 
-/* FNV-1a of both texts, its bits mixed down (splitmix64's finalizer): the table is indexed by
- * the low bits, which FNV-1a alone leaves clustered for names that differ in a digit. */
+/* A text eight bytes at a time (a multiply and a shift per word): the names are short, and
+ * every planned and discovered end is hashed a few times. */
+static uint64_t hash_text(const char *s)
+{
+    size_t n = strlen(s);
+    uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ULL, w;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    for (w = 0; n > 0; n--)
+        w = w << 8 | (unsigned char)s[n - 1];
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
+/* Both texts' hashes, their bits mixed down (splitmix64's finalizer): the table is indexed by
+ * the low bits. */
 static uint64_t hash2(const char *a, const char *b)
 {
-    uint64_t h = fp__hash_text(a) * 31u ^ fp__hash_text(b);
+    uint64_t h = hash_text(a) * 31u ^ hash_text(b);
     h ^= h >> 30;
     h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 27;
@@ -135,8 +152,9 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
         return FP_EPARSE;
     }
     int64_t lines = 1;
-    for (size_t i = 0; i < len; i++)
-        lines += t->text[i] == '\n';
+    for (const char *c = t->text, *end = t->text + len; (c = memchr(c, '\n', (size_t)(end - c)));
+         c++)
+        lines++;
     p = t->text;
     int nh = fp__csv_record(&p, hdr, 64);
     for (int c = 0; c < n_col; c++) {

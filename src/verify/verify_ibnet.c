@@ -80,7 +80,9 @@ static int last_rate(const char *s, size_t len, int *width, int *mbps, char text
         while (b > 0 && !isspace((unsigned char)s[b - 1]))
             b--;
         if (e > b && fp__ib_link_parse(s + b, e - b, width, mbps)) {
-            snprintf(text, 16, "%.*s", (int)(e - b), s + b);
+            size_t n = e - b < 15 ? e - b : 15;
+            memcpy(text, s + b, n);
+            text[n] = '\0';
             return 1;
         }
         e = b;
@@ -209,7 +211,9 @@ static fp_status add_link(vf_disc *d, end_map *ends, int64_t n0, int p0, int64_t
     l->port[1] = p1;
     l->width = width;
     l->mbps = mbps;
-    snprintf(l->rate, sizeof l->rate, "%s", rate);
+    size_t rn = strnlen(rate, sizeof l->rate - 1);
+    memcpy(l->rate, rate, rn);
+    l->rate[rn] = '\0';
     l->line = line;
     if (end_put(ends, n0, p0, d->n_link) != FP_OK || end_put(ends, n1, p1, d->n_link) != FP_OK)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);

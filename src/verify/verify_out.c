@@ -228,6 +228,27 @@ static int row_racks(const fp_verify *v, const vf_row *r, const char *const *out
     return n;
 }
 
+/* "hall/row/rack", the key of a rack, into buf of n bytes (cut short as snprintf cuts). */
+static void rack_key(char *buf, size_t n, const char *const *loc)
+{
+    size_t at = 0;
+    for (int c = 0; c < 3; c++) {
+        if (c > 0 && at + 1 < n)
+            buf[at++] = '/';
+        for (const char *s = loc[c]; *s && at + 1 < n; s++)
+            buf[at++] = *s;
+    }
+    buf[at] = '\0';
+}
+
+static int same_rack(const char *const *a, const char *const *b)
+{
+    for (int c = 0; c < 3; c++)
+        if (a[c] != b[c] && strcmp(a[c], b[c]) != 0)
+            return 0;
+    return 1;
+}
+
 fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *err)
 {
     rack_count *rc_ = calloc((size_t)v->n_row * 2 + 1, sizeof *rc_);
@@ -235,12 +256,13 @@ fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *e
     vf_map racks = { 0 }, bnd = { 0 };
     size_t (*bc)[FP_VERIFY_N_STATUS] = calloc((size_t)v->n_row + 1, sizeof *bc);
     const char **bname = calloc((size_t)v->n_row + 1, sizeof *bname);
-    int64_t n_rack = 0, n_bnd = 0;
+    int64_t n_rack = 0, n_bnd = 0, last[2] = { -1, -1 };
+    const char *const *last_loc[2] = { NULL, NULL };
     cJSON *root = NULL;
     char *text = NULL;
     fp_status st = FP_OK;
     if (rc_ == NULL || key == NULL || bc == NULL || bname == NULL ||
-        fp__vf_map_init(&racks, v->n_row) != FP_OK || fp__vf_map_init(&bnd, 16) != FP_OK) {
+        fp__vf_map_init(&racks, 1024) != FP_OK || fp__vf_map_init(&bnd, 16) != FP_OK) {
         st = fp__error_set(err, FP_ENOMEM, path, "out of memory writing %s", path);
         goto out;
     }
@@ -249,17 +271,29 @@ fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *e
         const char *const *loc[2];
         int n = row_racks(v, r, loc);
         for (int k = 0; k < n; k++) {
-            snprintf(key[n_rack], sizeof key[n_rack], "%s/%s/%s", loc[k][0], loc[k][1], loc[k][2]);
-            int64_t at = fp__vf_map_put(&racks, key[n_rack], "", n_rack);
-            if (at == -2) {
-                st = fp__error_set(err, FP_ENOMEM, path, "out of memory writing %s", path);
-                goto out;
-            }
-            if (at == n_rack) {
-                rc_[at].hall = atoi(loc[k][0]);
-                rc_[at].row = atoi(loc[k][1]);
-                rc_[at].rack = atoi(loc[k][2]);
-                n_rack++;
+            /* the rack of one of the last two ends looked up (a device's links are listed
+             * together): no key to make */
+            int64_t at = -1;
+            for (int c = 0; c < 2 && at < 0; c++)
+                if (last[c] >= 0 && same_rack(loc[k], last_loc[c]))
+                    at = last[c];
+            if (at < 0) {
+                rack_key(key[n_rack], sizeof key[n_rack], loc[k]);
+                at = fp__vf_map_put(&racks, key[n_rack], "", n_rack);
+                if (at == -2) {
+                    st = fp__error_set(err, FP_ENOMEM, path, "out of memory writing %s", path);
+                    goto out;
+                }
+                if (at == n_rack) {
+                    rc_[at].hall = atoi(loc[k][0]);
+                    rc_[at].row = atoi(loc[k][1]);
+                    rc_[at].rack = atoi(loc[k][2]);
+                    n_rack++;
+                }
+                last[1] = last[0];
+                last_loc[1] = last_loc[0];
+                last[0] = at;
+                last_loc[0] = loc[k];
             }
             rc_[at].count[r->status]++;
         }

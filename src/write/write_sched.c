@@ -604,7 +604,7 @@ static fp_status k8s_keys_of(const fp_plan *plan, const fp_write_options *o, k8s
                              fp_error *err)
 {
     const fp_fabric *fab = fp__plan_fabric(plan);
-    const char *spec = o && o->version >= 7 ? o->k8s_labels : NULL;
+    const char *spec = o ? o->k8s_labels : NULL;   /* o is normalised (write.c) */
     memset(k, 0, sizeof *k);
     if (fp__plan_rspec(plan)->nvlink_servers > 1)
         k->kind[k->n++] = 0;
