@@ -62,3 +62,33 @@ int fp__cables_column_written(int col, int structured, int networks)
         return networks;
     return col >= 0 && col < FP_CABLES_COLUMN_COUNT;
 }
+
+const char *fp__join_legs(char *buf, size_t cap, const fp_cable_info *c, fp_leg_field what,
+                          const char *sep)
+{
+    char num[24];
+    size_t len = 0;
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
+    for (int k = 0; k < c->n_z && len < cap - 1; k++) {
+        const fp_cable_end *e = &c->z[k];
+        const char *text = num;
+        switch (what) {
+        case FP_LEG_HALL: num[fp__put_int(num, e->loc.hall)] = '\0'; break;
+        case FP_LEG_ROW: num[fp__put_int(num, e->loc.row)] = '\0'; break;
+        case FP_LEG_RACK: num[fp__put_int(num, e->loc.rack)] = '\0'; break;
+        case FP_LEG_U: num[fp__put_int(num, e->loc.u)] = '\0'; break;
+        case FP_LEG_DEVICE: text = e->device_name; break;
+        case FP_LEG_PORT: text = e->port; break;
+        case FP_LEG_TRANSCEIVER: text = e->transceiver; break;
+        case FP_LEG_LABEL: text = e->label; break;
+        default: text = e->loc.text; break;
+        }
+        if (k)
+            len += fp__copy_str(buf + len, cap - len, sep);
+        if (len < cap - 1)
+            len += fp__copy_str(buf + len, cap - len, text);
+    }
+    return buf;
+}

@@ -11,25 +11,6 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
         o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
 }
 
-/* "a; b; c" of one field over a breakout cable's legs (truncated to n bytes like snprintf). */
-static const char *join_legs(char *buf, size_t n, const fp_cable_info *c, int what)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < c->n_z; i++) {
-        const fp_cable_end *e = &c->z[i];
-        const char *s = what == 0 ? e->loc.text : what == 1 ? e->device_name : e->port;
-        if (i)
-            len += fp__copy_str(buf + len, n - len, "; ");
-        if (len >= n)
-            break;
-        len += fp__copy_str(buf + len, n - len, s);
-        if (len >= n)
-            break;
-    }
-    return buf;
-}
-
 /* ---- printable labels (built by plan_labels.c) ---- */
 
 /* The label rows of one cable: its A end, then each Z leg. net: the network column's text,
@@ -44,9 +25,9 @@ static void label_rows(fp_outbuf *f, const fp_cable_info *c, int halls, fp_label
     /* The A end faces every leg; each Z leg faces the A end (a splitter leg its hub port). */
     fp__cable_end_label(&lab, c, 0, halls, st);
     const char *a_row[] = { c->id, "A", c->a.loc.text, c->a.device_name, c->a.port,
-                            join_legs(floc, sizeof floc, c, 0),
-                            join_legs(fdev, sizeof fdev, c, 1),
-                            join_legs(fport, sizeof fport, c, 2), medium, lab.text,
+                            fp__join_legs(floc, sizeof floc, c, FP_LEG_LOCATION, "; "),
+                            fp__join_legs(fdev, sizeof fdev, c, FP_LEG_DEVICE, "; "),
+                            fp__join_legs(fport, sizeof fport, c, FP_LEG_PORT, "; "), medium, lab.text,
                             lab.line[0], lab.line[1], lab.line[2], net };
     fp__csv_row(f, a_row, cols, plain);
     for (int k = 0; k < c->n_z; k++) {

@@ -24,22 +24,20 @@ static void report(const fp_write_options *o, const char *stage, size_t i, size_
 
 /* Parts of the built-in catalog that the NetBox devicetype-library has: its manufacturer,
  * model and slug, so a library import and this set name one type (NetBox keys a device type by
- * manufacturer and model). Read in netbox-community/devicetype-library: device-types/Nvidia/
- * QM9700.yaml, SN5600.yaml, Q3400-RA.yaml, SN2201.yaml (slug mellanox-sn2201, as the file
- * gives it), and device-types/Mellanox/SN4600C.yml (the SN4600C is filed under Mellanox only).
- * The library has no Q3450-LD and no SN6810 (device-types/Nvidia/ lists neither): they take
- * the library's style, Nvidia, the bare model and slug nvidia-<model>; nor the Arista
- * 7060X6-64PE, which takes its Arista style (device-types/Arista/DCS-7060CX-32S.yaml: model
- * DCS-<model>, slug arista-dcs-<model>). Every other part (the
- * generic and custom switches) has no model number, and its type is its catalog name. */
+ * manufacturer and model). The library's files and commits are in
+ * tests/write/data/netbox-library.txt, which test_netbox.c checks this table against: the
+ * SN4600C is filed under Mellanox only; the SN2201 under both, and ours is the Nvidia file's
+ * (slug nvidia-sn2201). The library has no Q3450-LD and no SN6810: they take its style, Nvidia,
+ * the bare model and slug nvidia-<model>. Every other part (the generic and custom switches)
+ * has no model number, and its type is its catalog name. */
 static const struct {
     const char *id, *manufacturer, *model, *slug;
 } library[] = {
     { "nvidia-qm9700", "Nvidia", "QM9700", "nvidia-qm9700" },
     { "nvidia-sn5600", "Nvidia", "SN5600", "nvidia-sn5600" },
     { "nvidia-q3400", "Nvidia", "Q3400-RA", "nvidia-q3400-ra" },
-    { "nvidia-sn2201", "Nvidia", "SN2201", "mellanox-sn2201" },
-    { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
+    { "nvidia-sn2201", "Nvidia", "SN2201", "nvidia-sn2201" },
+    { "nvidia-sn4600c", "Mellanox", "SN4600C", "mellanox-sn4600c" },
     { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
     { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
     { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },

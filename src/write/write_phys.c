@@ -62,50 +62,13 @@ static void end_cell(fp_outbuf *ob, const fp_cable_end *e, int what, int plain)
     }
 }
 
-/* Appends s to buf (cap bytes) at *k, truncating like snprintf. */
-static void append(char *buf, size_t cap, size_t *k, const char *s)
-{
-    size_t len = strlen(s);
-    if (*k + len > cap - 1)
-        len = *k < cap - 1 ? cap - 1 - *k : 0;
-    memcpy(buf + *k, s, len);
-    *k += len;
-    buf[*k] = '\0';
-}
-
-/* Z fields of a breakout: each field lists the legs in order, separated by ";". */
-static void legs_field(fp_outbuf *ob, const fp_cable_info *c, int what, int plain)
-{
-    char buf[FP_MAX_LEGS * 132], num[24];
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int z = 0; z < c->n_z; z++) {
-        const fp_cable_end *e = &c->z[z];
-        if (z)
-            append(buf, sizeof buf, &k, ";");
-        const char *text = num;
-        switch (what) {
-        case 0: num[fp__put_int(num, e->loc.hall)] = '\0'; break;
-        case 1: num[fp__put_int(num, e->loc.row)] = '\0'; break;
-        case 2: num[fp__put_int(num, e->loc.rack)] = '\0'; break;
-        case 3: num[fp__put_int(num, e->loc.u)] = '\0'; break;
-        case 4: text = e->device_name; break;
-        case 5: text = e->port; break;
-        case 6: text = e->transceiver; break;
-        default: text = e->label; break;
-        }
-        append(buf, sizeof buf, &k, text);
-    }
-    fp__outbuf_field(ob, buf, plain);
-}
-
 /* Column col (fp_cables_column) of a cable's cables.csv row; net: the network column's text;
  * proto: the protocol column's; plain: its names, ports, part ids and labels need no quoting
  * (fp__csv_plain_names). */
 static void cable_cell(fp_outbuf *ob, const fp_cable_info *c, int col, fp_num_memo *stock,
                        const char *net, const char *proto, int plain)
 {
-    char num[40];
+    char num[40], legs[FP_MAX_LEGS * 132];
     size_t len;
     const char *text;
     switch (col) {
@@ -145,7 +108,8 @@ static void cable_cell(fp_outbuf *ob, const fp_cable_info *c, int col, fp_num_me
         if (c->n_z == 1)
             end_cell(ob, &c->z[0], fp__cables_column_leg(col), plain);
         else
-            legs_field(ob, c, fp__cables_column_leg(col), plain);
+            fp__outbuf_field(ob, fp__join_legs(legs, sizeof legs, c, fp__cables_column_leg(col), ";"),
+                             plain);
         break;
     }
 }

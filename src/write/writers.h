@@ -49,6 +49,10 @@ int fp__cables_column_leg(int col);
 /* 1 when cables.csv has column col: the cord and trunk columns with structured cabling only,
  * network with spec `networks` only. */
 int fp__cables_column_written(int col, int structured, int networks);
+/* Field `what` of each of c's Z legs in order, joined with sep (";" in cables.csv and the
+ * workbook, "; " in labels.csv), into buf (cap bytes, cut like snprintf). Returns buf. */
+const char *fp__join_legs(char *buf, size_t cap, const fp_cable_info *c, fp_leg_field what,
+                          const char *sep);
 
 fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_write_options *o,
                               fp_error *err);

@@ -55,46 +55,17 @@ int fp_xlsx__cable_columns(fp_xlsx_column out[FP_XLSX_CABLE_COLS], int network)
     return n;
 }
 
-/* Field `what` (fp_leg_field) of Z leg k of c: a string, or with *is_int the number in *v. */
-static const char *leg_value(const fp_cable_info *c, int k, int what, int *v)
+/* The joined legs of field `what` (fp_leg_field) of a breakout, as cables.csv writes them;
+ * one leg: the field itself. Either is "" when it has no character but ";" (a breakout whose
+ * legs have no transceivers would read ";"). */
+static const char *legs(char *buf, size_t n, const fp_cable_info *c, fp_leg_field what)
 {
-    const fp_cable_end *e = &c->z[k];
-    switch (what) {
-    case FP_LEG_HALL: *v = e->loc.hall; return NULL;
-    case FP_LEG_ROW: *v = e->loc.row; return NULL;
-    case FP_LEG_RACK: *v = e->loc.rack; return NULL;
-    case FP_LEG_U: *v = e->loc.u; return NULL;
-    case FP_LEG_DEVICE: return e->device_name;
-    case FP_LEG_PORT: return e->port;
-    case FP_LEG_TRANSCEIVER: return e->transceiver;
-    default: return e->label;
-    }
-}
-
-/* "a;b" of field `what` (fp_leg_field) over the legs of a breakout cable (one leg: the field
- * itself), as cables.csv writes it. */
-static const char *legs(char *buf, size_t n, const fp_cable_info *c, int what)
-{
-    size_t len = 0;
-    int v;
-    if (what >= FP_LEG_DEVICE && c->n_z == 1) {
-        /* one leg (nearly every cable): the field itself, not a copy */
-        const char *field = leg_value(c, 0, what, &v);
-        return field[strspn(field, ";")] == '\0' ? "" : field;
-    }
-    buf[0] = '\0';
-    for (int k = 0; k < c->n_z && len < n; k++) {
-        const char *field = leg_value(c, k, what, &v);
-        int w = field ? snprintf(buf + len, n - len, "%s%s", k ? ";" : "", field)
-                      : snprintf(buf + len, n - len, "%s%d", k ? ";" : "", v);
-        if (w < 0)
-            break;
-        len += (size_t)w;
-    }
-    /* A breakout whose legs have no such part (no transceivers on either leg) would read ";" */
-    if (buf[strspn(buf, ";")] == '\0')
-        buf[0] = '\0';
-    return buf;
+    const char *s = c->n_z == 1 && what == FP_LEG_DEVICE ? c->z[0].device_name
+                    : c->n_z == 1 && what == FP_LEG_PORT ? c->z[0].port
+                    : c->n_z == 1 && what == FP_LEG_TRANSCEIVER ? c->z[0].transceiver
+                    : c->n_z == 1 && what == FP_LEG_LABEL ? c->z[0].label
+                                                           : fp__join_legs(buf, n, c, what, ";");
+    return s[strspn(s, ";")] == '\0' ? "" : s;
 }
 
 /* Remember a cable for the Pull list: its two racks (ordered), medium, part, lengths. With
@@ -450,9 +421,9 @@ void fp_xlsx__cable_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const f
             /* a Z column: a plain cable's hall, row, rack and U as numbers, a breakout's legs
              * ("1;1") and every text as text */
             if (leg <= FP_LEG_U && c->n_z == 1) {
-                int v;
-                leg_value(c, 0, leg, &v);
-                put_n(b, ws, r, x, v, in);
+                const fp_location *z = &c->z[0].loc;
+                put_n(b, ws, r, x, leg == FP_LEG_HALL ? z->hall : leg == FP_LEG_ROW ? z->row
+                                   : leg == FP_LEG_RACK ? z->rack : z->u, in);
             } else {
                 put_s(b, ws, r, x, legs(buf, sizeof buf, c, leg), leg <= FP_LEG_U ? in : t);
             }

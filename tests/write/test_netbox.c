@@ -9,6 +9,7 @@
  * faces), and that an interface ends at most one cable (CableImportForm: "is already
  * connected"). */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <unistd.h>
 #include "helpers.h"
 #include "xlsx_read.h"
@@ -1539,29 +1540,62 @@ Test(avd, arista_plan_fits_eos_designs_schema)
     fp_plan_free(p);
 }
 
-/* Device types carry the NetBox device-type library's names where the library has the switch
- * (netbox-community/devicetype-library, read for this test): device-types/Nvidia/QM9700.yaml
- * (Nvidia, QM9700, nvidia-qm9700), SN5600.yaml (SN5600, nvidia-sn5600), Q3400-RA.yaml
- * (Q3400-RA, nvidia-q3400-ra), SN2201.yaml (SN2201, slug mellanox-sn2201) and
- * device-types/Mellanox/SN4600C.yml (manufacturer Mellanox, SN4600C, sn4600c). The Q3450-LD
- * and SN6810 are not in it: Nvidia, the bare model, nvidia-<model>; nor the Arista 7060X6-64PE:
- * Arista, DCS-<model>, arista-dcs-<model>, as the library's Arista types. Generic parts keep their
- * catalog name, and their vendor decides the manufacturer. */
+/* The NetBox device-type library's names, as tests/write/data/netbox-library.txt records them
+ * from netbox-community/devicetype-library (each file and commit on its line): "in" lines the
+ * parts the library has (manufacturer, model, slug, u_height), "out" lines the parts it has
+ * not (manufacturer, model). */
+typedef struct nb_lib_entry {
+    int in;
+    char id[48], manufacturer[32], model[48], slug[64];
+    int u_height;
+} nb_lib_entry;
+
+static size_t nb_library(nb_lib_entry *out, size_t max)
+{
+    FILE *f = fopen(FP_TEST_SRC_DIR "/tests/write/data/netbox-library.txt", "r");
+    char line[512], kind[8];
+    size_t n = 0;
+    cr_assert_not_null(f, "tests/write/data/netbox-library.txt");
+    while (fgets(line, sizeof line, f) && n < max) {
+        nb_lib_entry *e = &out[n];
+        memset(e, 0, sizeof *e);
+        if (line[0] == '#' || sscanf(line, "%7s", kind) != 1)
+            continue;
+        e->in = strcmp(kind, "in") == 0;
+        int got = e->in ? sscanf(line, "in %47s %31s %47s %63s %d", e->id, e->manufacturer,
+                                 e->model, e->slug, &e->u_height)
+                        : sscanf(line, "out %47s %31s %47s", e->id, e->manufacturer, e->model);
+        cr_assert_eq(got, e->in ? 5 : 3, "netbox-library.txt: %s", line);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* The library's slug rule, as every "in" line of the file shows it: manufacturer-model in
+ * lower case. */
+static void nb_library_slug(char *out, size_t n, const char *manufacturer, const char *model)
+{
+    snprintf(out, n, "%s-%s", manufacturer, model);
+    for (char *c = out; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+}
+
+/* Device types carry the library's names where the library has the switch (manufacturer, model,
+ * slug and height of its file); a switch it has not takes the library's style (the
+ * manufacturer as the library spells it, the bare model, slug manufacturer-model). Generic parts
+ * keep their catalog name, and their vendor decides the manufacturer. */
 Test(netbox, device_types_use_library_names)
 {
-    static const struct {
-        const char *id, *manufacturer, *model, *slug;
-    } want[] = {
-        { "nvidia-qm9700", "Nvidia", "QM9700", "nvidia-qm9700" },
-        { "nvidia-sn5600", "Nvidia", "SN5600", "nvidia-sn5600" },
-        { "nvidia-q3400", "Nvidia", "Q3400-RA", "nvidia-q3400-ra" },
-        { "nvidia-sn2201", "Nvidia", "SN2201", "mellanox-sn2201" },
-        { "nvidia-sn4600c", "Mellanox", "SN4600C", "sn4600c" },
-        { "nvidia-q3450-ld", "Nvidia", "Q3450-LD", "nvidia-q3450-ld" },
-        { "nvidia-sn6810", "Nvidia", "SN6810", "nvidia-sn6810" },
-        /* not in the library: its Arista style (device-types/Arista/DCS-7060CX-32S.yaml) */
-        { "arista-7060x6-64pe", "Arista", "DCS-7060X6-64PE", "arista-dcs-7060x6-64pe" },
-    };
+    nb_lib_entry lib[32];
+    const size_t n_lib = nb_library(lib, 32);
+    cr_assert_geq(n_lib, 8);
+    for (size_t k = 0; k < n_lib; k++)
+        if (lib[k].in) {
+            char rule[128];
+            nb_library_slug(rule, sizeof rule, lib[k].manufacturer, lib[k].model);
+            cr_expect_str_eq(lib[k].slug, rule, "the library's %s", lib[k].model);
+        }
     fp_catalog *cat = NULL;
     fp_error err = { 0 };
     cr_assert_eq(fp_catalog_new(&cat, &err), FP_OK, "%s", err.msg);
@@ -1573,47 +1607,67 @@ Test(netbox, device_types_use_library_names)
         fp_nb_type t;
         fp__netbox_switch_type(&t, part);
         size_t k = 0;
-        while (k < sizeof want / sizeof *want && strcmp(want[k].id, part->id) != 0)
+        while (k < n_lib && strcmp(lib[k].id, part->id) != 0)
             k++;
-        if (k < sizeof want / sizeof *want) {
-            cr_expect_str_eq(t.manufacturer, want[k].manufacturer, "%s", part->id);
-            cr_expect_str_eq(t.model, want[k].model, "%s", part->id);
-            cr_expect_str_eq(t.slug, want[k].slug, "%s", part->id);
+        if (k < n_lib) {
+            char slug[128];
+            nb_library_slug(slug, sizeof slug, lib[k].manufacturer, lib[k].model);
+            cr_expect_str_eq(t.manufacturer, lib[k].manufacturer, "%s", part->id);
+            cr_expect_str_eq(t.model, lib[k].model, "%s", part->id);
+            cr_expect_str_eq(t.slug, lib[k].in ? lib[k].slug : slug, "%s", part->id);
+            if (lib[k].in)
+                cr_expect_eq(t.u_height, lib[k].u_height, "%s", part->id);
             checked++;
         } else {
-            /* every NVIDIA switch of the catalog is in the table above */
+            /* every NVIDIA switch of the catalog is in the file */
             cr_expect_str_neq(part->vendor, "NVIDIA", "%s has no library name", part->id);
             cr_expect_str_eq(t.model, part->name, "%s", part->id);
         }
         cr_expect_eq(t.u_height, part->ru > 0 ? part->ru : 1, "%s", part->id);
     }
-    cr_expect_eq(checked, sizeof want / sizeof *want);
+    cr_expect_eq(checked, n_lib, "every part of the file is in the catalog");
     fp_catalog_free(cat);
 
     /* In the networks preset's files: the in-band switches (10 leaves, 7 spines) and the
-     * out-of-band spine are Mellanox SN4600C, 18 devices; Mellanox is listed as a manufacturer
-     * once; no device type keeps the descriptive name. */
+     * out-of-band spine are SN4600C, 18 devices, of the manufacturer the library files it
+     * under, which is listed once; no device type keeps the descriptive name. */
+    const nb_lib_entry *sn4600c = NULL, *sn2201 = NULL, *qm9700 = NULL;
+    for (size_t k = 0; k < n_lib; k++) {
+        sn4600c = strcmp(lib[k].id, "nvidia-sn4600c") == 0 ? &lib[k] : sn4600c;
+        sn2201 = strcmp(lib[k].id, "nvidia-sn2201") == 0 ? &lib[k] : sn2201;
+        qm9700 = strcmp(lib[k].id, "nvidia-qm9700") == 0 ? &lib[k] : qm9700;
+    }
+    cr_assert(sn4600c && sn2201 && qm9700 && sn4600c->in && sn2201->in && qm9700->in);
     fp_plan *p = plan_from_preset(SUPERPOD_V1);
-    char dir[64], path[128];
+    char dir[64], path[128], want[256];
     write_set(p, dir, sizeof dir, FP_WRITE_NETBOX);
     snprintf(path, sizeof path, "%s/netbox-device-types.csv", dir);
     char *types = slurp(path);
-    cr_expect_not_null(strstr(types, "\nMellanox,SN4600C,sn4600c,"), "%s", types);
-    cr_expect_not_null(strstr(types, "\nNvidia,SN2201,mellanox-sn2201,"), "%s", types);
-    cr_expect_not_null(strstr(types, "\nNvidia,QM9700,nvidia-qm9700,"), "%s", types);
+    const nb_lib_entry *three[] = { sn4600c, sn2201, qm9700 };
+    for (int k = 0; k < 3; k++) {
+        snprintf(want, sizeof want, "\n%s,%s,%s,%d,", three[k]->manufacturer, three[k]->model,
+                 three[k]->slug, three[k]->u_height);
+        cr_expect_not_null(strstr(types, want), "%s in %s", want, types);
+    }
     cr_expect_null(strstr(types, "NVIDIA Spectrum"), "%s", types);
     free(types);
     snprintf(path, sizeof path, "%s/netbox-manufacturers.csv", dir);
     char *makers = slurp(path);
-    cr_expect_not_null(strstr(makers, "\nMellanox,mellanox\n"), "%s", makers);
-    cr_expect_null(strstr(strstr(makers, "Mellanox") + 1, "Mellanox"), "%s", makers);
+    char maker_slug[64];
+    nb_library_slug(maker_slug, sizeof maker_slug, sn4600c->manufacturer, "");
+    maker_slug[strlen(maker_slug) - 1] = '\0';
+    snprintf(want, sizeof want, "\n%s,%s\n", sn4600c->manufacturer, maker_slug);
+    cr_expect_not_null(strstr(makers, want), "%s in %s", want, makers);
+    cr_expect_null(strstr(strstr(makers, sn4600c->manufacturer) + 1, sn4600c->manufacturer), "%s",
+                   makers);
     free(makers);
     snprintf(path, sizeof path, "%s/netbox-devices.csv", dir);
     csv_file c = csv_load(path);
-    long sn4600c = 0;
+    long n_sn4600c = 0;
+    snprintf(want, sizeof want, ",%s,%s,", sn4600c->manufacturer, sn4600c->model);
     for (long i = 1; i < c.n; i++)
-        sn4600c += strstr(c.line[i], ",Mellanox,SN4600C,") != NULL;
-    cr_expect_eq(sn4600c, 10 + 7 + 1);
+        n_sn4600c += strstr(c.line[i], want) != NULL;
+    cr_expect_eq(n_sn4600c, 10 + 7 + 1);
     csv_free(&c);
     fp_plan_free(p);
 }
