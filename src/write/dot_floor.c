@@ -189,6 +189,16 @@ static fp_status floor_rows(Agraph_t *g, const fp_plan *plan, size_t n_racks, do
             set_attr(a, "fontcolor", "#808080");
             set_attr(a, "fontsize", "10");
         }
+        /* The row's name in the aisle in front of it, at its first rack: two rows that share
+         * a line of the floor (R01 and R02 side by side) read as two, each named where it
+         * starts. */
+        snprintf(name, sizeof name, "floor-rowname-%s", row);
+        Agnode_t *rn = floor_rect(g, name, x0, x0 + 1.8, r.y_m - 0.45, r.y_m - 0.05, max_y);
+        set_attr(rn, "label", row);
+        set_attr(rn, "shape", "plaintext");
+        set_attr(rn, "style", "solid");
+        set_attr(rn, "fontsize", "14");
+        set_attr(rn, "row", row);
         phall = r.hall;
         px0 = x0;
         px1 = x1;

@@ -570,6 +570,20 @@ Test(write_dot, floor_to_scale_with_trays_and_aisles)
             if (strcmp(ti.row, name + 11) == 0)
                 cr_expect_str_eq(attr(t, "color"), ti.over ? "#d00000" : "#606060", "%s", name);
         }
+        /* The row's name in front of it (above its racks on the page, within 0.5 m), starting
+         * at its first rack: each of two rows sharing a line is named where it starts. */
+        snprintf(name, sizeof name, "floor-rowname-H%d-R%02d", r.hall, r.row);
+        Agnode_t *rn = agnode(g, name, 0);
+        cr_assert_not_null(rn, "row H%d-R%02d has no name on the floor", r.hall, r.row);
+        cr_expect_str_eq(attr(rn, "label"), name + 14);
+        double lx, ly, rx, ry;
+        cr_assert_eq(sscanf(attr(rn, "pos"), "%lf,%lf", &lx, &ly), 2);
+        cr_assert_eq(sscanf(attr(agnode(g, S(r.name), 0), "pos"), "%lf,%lf", &rx, &ry), 2);
+        double front = ry + 0.6 * pt_per_m, half_w = atof(attr(rn, "width")) * 72 / 2;
+        cr_expect(ly > front && ly <= front + 0.5 * pt_per_m, "%s at y %.1f, row front %.1f",
+                  name, ly, front);
+        cr_expect_float_eq(lx - half_w, x0 * pt_per_m, 0.5, "%s starts at %.1f, its row at %.1f",
+                           name, lx - half_w, x0 * pt_per_m);
         snprintf(name, sizeof name, "floor-aisle-H%d-R%02d", r.hall, r.row);
         Agnode_t *a = agnode(g, name, 0);
         /* Two rows can share a line of the floor (same y, side by side): no aisle between. */
