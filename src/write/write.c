@@ -100,6 +100,9 @@ static const output outputs[] = {
     { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
     { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
     { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    /* each hall rack by rack (floor-by-hall/H<n>.svg) */
+    { "svg", FP_WRITE_FLOOR, NULL, NULL, FP_SPLIT_NONE, fp__write_floor_hall, fp__floor_hall_file_name,
+      fp__floor_hall_count, "floor-by-hall" },
     /* After the floor, so the diagrams drawn without a layout engine (nop2) follow each other:
      * with the figure between the overview and the detail (dot, nop2, dot, nop2 per write), the
      * fault sweep of tests/write/test_publish.c crashed in Graphviz 2.42's dot (a use-after-free
