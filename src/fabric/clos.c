@@ -99,11 +99,11 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         if (t == 2 && rs->topology == FP_TOPO_RAIL)
             add_note(fab, "the last pod holds %lld of %lld scalable units and gets %lld %s%s, sized to its links",
                      (long long)(held / c->r.lps), (long long)c->sus_per_pod, (long long)in_last,
-                     fp__tier_role(t, L), in_last == 1 ? "" : "s");
+                     fp__tier_role(t), in_last == 1 ? "" : "s");
         else
             add_note(fab, "the last %s holds %lld of %lld %s and gets %lld %s%s, sized to its links",
                      t == 2 ? "pod" : "zone", (long long)held, (long long)c->children[t],
-                     t == 2 ? "leaves" : "pods", (long long)in_last, fp__tier_role(t, L),
+                     t == 2 ? "leaves" : "pods", (long long)in_last, fp__tier_role(t),
                      in_last == 1 ? "" : "s");
     }
     /* Beyond the fewest by ports (fp_tier_info.switches_min): what a group per position and
@@ -120,7 +120,7 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         const int64_t extra = built - (by_ports + by_groups);
         if (extra <= 0 && by_groups <= 0)
             continue;
-        const char *role = fp__tier_role(t, L), *lower = fp__tier_role(t - 1, L);
+        const char *role = fp__tier_role(t), *lower = fp__tier_role(t - 1);
         const double price = rs->tier[t - 1].model.price_usd;
         char text[sizeof fab->notes[0]];
         int len = snprintf(text, sizeof text,
@@ -155,7 +155,7 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
     if (sh->ds[L].merged) {
         const sw_list *top = &sh->ds[L];
         const int64_t saved = top->per_position - top->n, over = top->n - top->min_links;
-        const char *below = fp__tier_role(L - 1, L), *role = fp__tier_role(L, L);
+        const char *below = fp__tier_role(L - 1), *role = fp__tier_role(L);
         const char *blk = L - 1 >= 3 ? "zone" : L - 1 == 2 ? "pod" : "block";
         grouped(a, sizeof a, (double)saved * P * rs->tier[L - 1].model.price_usd);
         grouped(b, sizeof b, (double)over * P * rs->tier[L - 1].model.price_usd);
@@ -173,8 +173,8 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         fab->extra_links[t] = sh->extra_links[t] * P;
         if (sh->extra_links[t] > 0)
             add_note(fab, "%s uplinks: %lld links beyond the links below need them: a partial block's %ss keep all their uplinks so its traffic reaches every %s group (full bisection), and the even spread rounds a partial %s up to whole multiples",
-                     fp__tier_role(t, L), (long long)(sh->extra_links[t] * P), fp__tier_role(t, L),
-                     fp__tier_role(t + 1, L), fp__tier_role(t, L));
+                     fp__tier_role(t), (long long)(sh->extra_links[t] * P), fp__tier_role(t),
+                     fp__tier_role(t + 1), fp__tier_role(t));
     }
     if (dservers > servers) {
         /* Switches of the designed tiers that nothing below reaches yet, and the uplinks the

@@ -261,7 +261,6 @@ int fp__split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rsp
         return cage_of(cab, fab, rs, l1->z, l1->z_port) == cage_of(cab, fab, rs, l0->z, l0->z_port);
     }
     /* One leg in use: the hub is the end whose cage carries several links. */
-    (void)cab;
     return cage_links(fab, rs, l0->z, l0->z_port) > 1;
 }
 
@@ -465,7 +464,7 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     if (rs->phys.structured && (rc = fp__structured_build(cab, lay, fab, rs, err)) != FP_OK)
         goto out;
     if ((rc = rack_totals(&c, err)) == FP_OK)
-        rc = fp__tray_fill(cab, lay, fab, rs, err);
+        rc = fp__tray_fill(cab, lay, fab, err);
 out:
     free(parent);
     free(comp_start);

@@ -245,7 +245,6 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
     } else {
         return -1;
     }
-    (void)links;
     for (int x = 0; x < c->n_cables; x++) {
         const int i = c->cables[x];
         const part_key *q = &c->pk[i];

@@ -494,7 +494,7 @@ static void detail_nodes(detail *dt)
         agstrfree(dt->g, html);
         set_attr(dt->node[i], "shape", "plain");
         set_attr(dt->node[i], "style", "solid");
-        set_attr(dt->node[i], "tier", fp__tier_role(d.tier, dt->sh.tiers));
+        set_attr(dt->node[i], "tier", fp__tier_role(d.tier));
     }
 }
 
@@ -587,7 +587,7 @@ static void stub_edges(detail *dt, double stub_x, double stub_y)
             set_attr(dt->stub[s], "label", label);
             set_attr(dt->stub[s], "fillcolor", fill_of(tier));
             set_attr(dt->stub[s], "style", "filled,dashed");
-            set_attr(dt->stub[s], "tier", fp__tier_role(tier, dt->sh.tiers));
+            set_attr(dt->stub[s], "tier", fp__tier_role(tier));
             fp__dot_pin(dt->stub[s], stub_x + 40, stub_y);
             stub_y -= 50;
         }

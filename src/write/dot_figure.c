@@ -142,7 +142,7 @@ static void switch_boxes(fig *f, int tier, double w, double h)
         f->node[i] = fig_box(f, name, cx, f->row_y[tier], w, h, label,
                          tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fill_of(tier));
         set_attr(f->node[i], "tooltip", name);
-        set_attr(f->node[i], "tier", fp__tier_role(tier, f->sh.tiers));
+        set_attr(f->node[i], "tier", fp__tier_role(tier));
         if (tier == 1 && d->rail >= 0) {
             set_attr(f->node[i], "fontcolor", "white");
             snprintf(label, sizeof label, "%d", d->rail + 1);
@@ -366,7 +366,7 @@ static Agnode_t *band_box(fig *f, int tier)
     snprintf(name, sizeof name, "band-%s", role_plural(tier));
     Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier], FIG_RIGHT - FIG_LEFT,
                        28, label, fill_of(tier));
-    set_attr(nd, "tier", fp__tier_role(tier, f->sh.tiers));
+    set_attr(nd, "tier", fp__tier_role(tier));
     set_attr(nd, "fontsize", "13");
     snprintf(label, sizeof label, "%lld", (long long)f->n[tier]);
     set_attr(nd, "devices", label);

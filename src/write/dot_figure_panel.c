@@ -11,7 +11,7 @@ void fp__fig_boundary_labels(fig *f)
         if (f->links[b] == 0)
             continue;
         snprintf(name, sizeof name, "label-boundary-%d", b);
-        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, sh->tiers, bn, sizeof bn),
+        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, bn, sizeof bn),
                  commas(c, sizeof c, f->links[b]), sh->gbps[b]);
         Agnode_t *nd = fig_text(f, name, FIG_LEFT + 2, (f->row_y[b] + f->row_y[b + 1]) / 2, label, "11");
         set_attr(nd, "labeljust", "l");
@@ -103,7 +103,7 @@ void fp__fig_counts_table(fig *f)
             continue;
         PUT("<TR><TD ALIGN=\"LEFT\">%s links</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%dG each</TD></TR>",
-            fp__boundary_name(bd, sh->tiers, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
+            fp__boundary_name(bd, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
             commas(a, sizeof a, f->links[bd]), commas(b, sizeof b, all), sh->gbps[bd]);
     }
     /* Switch models, tiers sharing a model named together. */
@@ -114,10 +114,10 @@ void fp__fig_counts_table(fig *f)
         if (seen)
             continue;
         PUT("<TR><TD ALIGN=\"LEFT\">switch</TD><TD COLSPAN=\"3\" ALIGN=\"LEFT\">%s (%d ports): %s",
-            sh->model[t], sh->radix[t], fp__tier_role(t + 1, sh->tiers));
+            sh->model[t], sh->radix[t], fp__tier_role(t + 1));
         for (int u = t + 1; u < sh->tiers; u++)
             if (strcmp(sh->model[u], sh->model[t]) == 0)
-                PUT(", %s", fp__tier_role(u + 1, sh->tiers));
+                PUT(", %s", fp__tier_role(u + 1));
         PUT("</TD></TR>");
     }
     PUT("</TABLE>");

@@ -301,7 +301,7 @@ static void models_line(const fp_shape *sh, char *buf, size_t n)
     buf[0] = '\0';
     for (int t = 0; t < sh->tiers && k < n; t++)
         k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
-                              fp__tier_role(t + 1, sh->tiers), sh->model[t],
+                              fp__tier_role(t + 1), sh->model[t],
                               sh->radix[t]);
     /* Link speeds per boundary when they differ ("links 400G / 800G"). */
     int mixed = 0;
@@ -444,7 +444,7 @@ static void group_nodes(Agraph_t *g, const overview *ov, Agnode_t **node)
                 /* Repeated in the source so a reader of the .dot (or a test) can recount. */
                 snprintf(label, sizeof label, "%lld", (long long)ov->members[gid]);
                 set_attr(node[gid], "devices", label);
-                set_attr(node[gid], "tier", fp__tier_role(t, sh->tiers));
+                set_attr(node[gid], "tier", fp__tier_role(t));
             }
         }
     }
