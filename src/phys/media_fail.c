@@ -3,7 +3,7 @@
 #include <string.h>
 #include "phys/cabling_work.h"
 
-static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
+static void link_label(char *buf, size_t n, const fp_cabling_ctx *c, int64_t l)
 {
     char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], bn[32];
     const fp_link *k = &c->fab->link[l];
@@ -25,7 +25,8 @@ static double longest_stock(const fp_part *p)
  * cable that fits both cages; for optics, the shorter of the best module at each end and the
  * longest fibre of their lane connector. *limit names the part that sets it. 0 when nothing
  * fits the link's cages at all. */
-static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_part **limit)
+static double longest_reach(const fp_cabling_ctx *c, int64_t l, unsigned allowed,
+                            const fp_part **limit)
 {
     const fp_fabric *fab = c->fab;
     const fp_phys_spec *ps = c->ps;
@@ -109,7 +110,7 @@ static const char *proto_text(unsigned p)
 /* What the catalog lacks for link l, as text: the end whose cage no module fits ("no 200G
  * module for a QSFP112 cage holding 1 link (InfiniBand); closest: ..."), or the two ends'
  * modules that share no fibre. "" when each end has a module and some pair matches. */
-static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, size_t n)
+static void missing_text(const fp_cabling_ctx *c, int64_t l, unsigned allowed, char *buf, size_t n)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;
@@ -175,7 +176,7 @@ static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, s
                  lane_connector(any[1]));
 }
 
-fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error *err)
+fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *s, fp_error *err)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;

@@ -3,7 +3,7 @@
 #include "write/dot_figure.h"
 
 /* "leaf–spine: 1,024 × 400G" beside the gap each boundary crosses, on the left margin. */
-void fp__fig_boundary_labels(fig *f)
+void fp__fig_boundary_labels(fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     char name[32], label[128], bn[32], c[32];
@@ -25,8 +25,8 @@ void fp__fig_boundary_labels(fig *f)
 }
 
 /* A table of the right-hand panel centred at (cx, cy); left out when its text did not fit. */
-static void panel_table(fig *f, const char *name, const char *html, int fits, const char *size,
-                        double cx, double cy)
+static void panel_table(fp_figure *f, const char *name, const char *html, int fits,
+                        const char *size, double cx, double cy)
 {
     if (!fits)
         return;
@@ -35,7 +35,7 @@ static void panel_table(fig *f, const char *name, const char *html, int fits, co
     pin(nd, cx, cy);
 }
 
-int fp__fig_counts_rows(const fig *f)
+int fp__fig_counts_rows(const fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     int models = 0;
@@ -50,7 +50,7 @@ int fp__fig_counts_rows(const fig *f)
 
 /* First and last name of the tier's devices in the figure ("pod01-spine-01 … pod01-spine-32"),
  * "" when the tier is a band or empty. */
-static void row_names(const fig *f, int t, char *buf, size_t n)
+static void row_names(const fp_figure *f, int t, char *buf, size_t n)
 {
     char first[64] = "", last[64] = "";
     buf[0] = '\0';
@@ -67,7 +67,7 @@ static void row_names(const fig *f, int t, char *buf, size_t n)
 
 /* The counts table: this group and the whole fabric, tier by tier and boundary by boundary,
  * with the names of the first and last device drawn in each row. */
-void fp__fig_counts_table(fig *f)
+void fp__fig_counts_table(fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     char html[8000], a[32], b[32], bn[32], names[160];
@@ -127,7 +127,7 @@ void fp__fig_counts_table(fig *f)
 }
 
 /* The legend: rail colours (rail-optimized) or NIC-port colours, tier fills, what a line is. */
-void fp__fig_legend(fig *f, double top)
+void fp__fig_legend(fp_figure *f, double top)
 {
     const fp_shape *sh = &f->sh;
     char html[4000];
