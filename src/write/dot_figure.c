@@ -139,8 +139,9 @@ static void switch_boxes(fp_figure *f, int tier, double w, double h)
         else
             snprintf(label, sizeof label, "%c%lld", prefix[tier], (long long)k + 1);
         f->x[i] = cx;
-        f->node[i] = fig_box(f, name, cx, f->row_y[tier], w, h, label,
-                         tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fill_of(tier));
+        f->node[i] =
+            fig_box(f, name, cx, f->row_y[tier], w, h, label,
+                    tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fp__dot_role_fill(tier));
         set_attr(f->node[i], "tooltip", name);
         set_attr(f->node[i], "tier", fp__tier_role(tier));
         if (tier == 1 && d->rail >= 0) {
@@ -196,7 +197,7 @@ static fp_status server_boxes(fp_figure *f, fp_error *err)
         int64_t s = su_in_fig(f, i);
         fp__plan_device_name(f->plan, i, name, sizeof name);
         f->x[i] = lo[s] + (hi[s] - lo[s]) * ((double)seen[s]++ + 0.5) / (double)in_su[s];
-        f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fill_of(0));
+        f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fp__dot_role_fill(0));
         set_attr(f->node[i], "tooltip", name);
         set_attr(f->node[i], "tier", "server");
     }
@@ -248,7 +249,8 @@ static fp_status server_bars(fp_figure *f, int64_t n_bars, Agnode_t **bar, const
         else
             snprintf(label, sizeof label, "%s", commas(cnt, sizeof cnt, s));
         double half = pitch_of(f->n[1]) * 0.4;
-        bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label, fill_of(0));
+        bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label,
+                         fp__dot_role_fill(0));
         set_attr(bar[b], "tier", "server");
         set_attr(bar[b], "fontsize", "9");
     }
@@ -359,13 +361,13 @@ static Agnode_t *band_box(fp_figure *f, int tier)
     int64_t all = f->sh.level[tier].switches;
     if (f->n[tier] == all)
         snprintf(label, sizeof label, "%s %s (every one of the plane's)", commas(a, sizeof a, all),
-                 role_plural(tier));
+                 fp__dot_role_plural(tier));
     else
         snprintf(label, sizeof label, "%s of the plane's %s %s", commas(a, sizeof a, f->n[tier]),
-                 commas(b, sizeof b, all), role_plural(tier));
-    snprintf(name, sizeof name, "band-%s", role_plural(tier));
-    Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier], FIG_RIGHT - FIG_LEFT,
-                       28, label, fill_of(tier));
+                 commas(b, sizeof b, all), fp__dot_role_plural(tier));
+    snprintf(name, sizeof name, "band-%s", fp__dot_role_plural(tier));
+    Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier],
+                           FIG_RIGHT - FIG_LEFT, 28, label, fp__dot_role_fill(tier));
     set_attr(nd, "tier", fp__tier_role(tier));
     set_attr(nd, "fontsize", "13");
     snprintf(label, sizeof label, "%lld", (long long)f->n[tier]);

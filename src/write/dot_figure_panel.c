@@ -83,8 +83,9 @@ void fp__fig_counts_table(fp_figure *f)
     PUT("<TR><TD ALIGN=\"LEFT\">GPUs</TD><TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"RIGHT\">%s</TD>"
         "<TD></TD></TR>", commas(a, sizeof a, gpus_in), commas(b, sizeof b, sh->gpus));
     PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">servers</TD><TD ALIGN=\"RIGHT\">%s</TD>"
-        "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(0),
-        commas(a, sizeof a, f->n[0]), commas(b, sizeof b, sh->servers), names);
+        "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
+        fp__dot_role_fill(0), commas(a, sizeof a, f->n[0]), commas(b, sizeof b, sh->servers),
+        names);
     if (f->su_lo >= 0)
         PUT("<TR><TD ALIGN=\"LEFT\">scalable units</TD><TD ALIGN=\"RIGHT\">%lld</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">SU %lld … SU %lld</TD></TR>",
@@ -93,9 +94,10 @@ void fp__fig_counts_table(fp_figure *f)
     for (int t = 1; t <= sh->tiers; t++) {
         row_names(f, t, names, sizeof names);
         PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">%s</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
-            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(t), role_plural(t),
-            t > 2 ? "reached: " : "", commas(a, sizeof a, f->n[t]),
-            commas(b, sizeof b, sh->level[t].switches * sh->planes), names);
+            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
+            fp__dot_role_fill(t), fp__dot_role_plural(t), t > 2 ? "reached: " : "",
+            commas(a, sizeof a, f->n[t]), commas(b, sizeof b, sh->level[t].switches * sh->planes),
+            names);
     }
     for (int bd = 0; bd < sh->tiers; bd++) {
         int64_t all = sh->boundary_base[bd + 1] - sh->boundary_base[bd];
@@ -150,8 +152,9 @@ void fp__fig_legend(fp_figure *f, double top)
         PUT("</TR>");
     }
     for (int t = 0; t <= sh->tiers; t++)
-        PUT("<TR><TD WIDTH=\"24\" BGCOLOR=\"%s\" BORDER=\"1\"></TD><TD ALIGN=\"LEFT\" COLSPAN=\"3\">%s</TD></TR>",
-            fill_of(t), role_plural(t));
+        PUT("<TR><TD WIDTH=\"24\" BGCOLOR=\"%s\" BORDER=\"1\"></TD><TD ALIGN=\"LEFT\" "
+            "COLSPAN=\"3\">%s</TD></TR>",
+            fp__dot_role_fill(t), fp__dot_role_plural(t));
     PUT("<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">a line: the links between two devices"
         "<BR ALIGN=\"LEFT\"/>(the wider, the more links)<BR ALIGN=\"LEFT\"/>"
         "%s</TD></TR>", sh->topology == FP_TOPO_RAIL ? "leaf colour = its rail; NIC and leaf-spine lines"

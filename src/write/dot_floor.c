@@ -333,7 +333,7 @@ static void rack_nodes(Agraph_t *g, const fp_plan *plan, Agnode_t **node, size_t
                 tier = t;
         snprintf(label, sizeof label, "R%02d\nK%02d", r.row, r.rack);
         set_attr(node[i], "label", label);
-        set_attr(node[i], "fillcolor", fill_of(tier));
+        set_attr(node[i], "fillcolor", fp__dot_role_fill(tier));
         set_attr(node[i], "role", r.role);
         if (r.over_limit) {
             set_attr(node[i], "color", "#d00000");
@@ -379,7 +379,7 @@ static void role_legend(Agraph_t *g, int tiers, double max_y)
         snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t));
         Agnode_t *n = agnode(g, name, 1);
         set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t));
-        set_attr(n, "fillcolor", fill_of(t));
+        set_attr(n, "fillcolor", fp__dot_role_fill(t));
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
