@@ -363,7 +363,7 @@ static int rack_tier(const fp_rack_info *r, int tiers)
 {
     int tier = 0;
     for (int t = 1; t <= tiers; t++)
-        if (strcmp(r->role, fp__tier_role(t, tiers)) == 0)
+        if (strcmp(r->role, fp__tier_role(t)) == 0)
             tier = t;
     return tier;
 }
@@ -559,7 +559,7 @@ static void rack_nodes(Agraph_t *g, const fp_plan *plan, int tiers, Agnode_t **n
         else
             label[0] = '\0';
         set_attr(node[i], "label", label);
-        set_attr(node[i], "fillcolor", fill_of(rack_tier(&r, tiers)));
+        set_attr(node[i], "fillcolor", fp__dot_role_fill(rack_tier(&r, tiers)));
         set_attr(node[i], "role", r.role);
         if (r.over_limit) {
             set_attr(node[i], "color", "#d00000");
@@ -601,10 +601,10 @@ static void role_legend(Agraph_t *g, int tiers, const floor_view *v)
 {
     char name[64];
     for (int t = 0; t <= tiers; t++) {
-        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t, tiers));
+        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t));
         Agnode_t *n = agnode(g, name, 1);
-        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t, tiers));
-        set_attr(n, "fillcolor", fill_of(t));
+        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t));
+        set_attr(n, "fillcolor", fp__dot_role_fill(t));
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
@@ -709,7 +709,7 @@ static void row_bars(Agraph_t *g, const fp_plan *plan, int tiers, const floor_ha
         snprintf(name, sizeof name, "floor-bar-%zu", ++bars);
         Agnode_t *n = floor_rect(g, name, r.x_m, x1, r.y_m, r.y_m + RACK_D_M, v);
         set_attr(n, "style", "filled");
-        set_attr(n, "fillcolor", fill_of(tier));
+        set_attr(n, "fillcolor", fp__dot_role_fill(tier));
         set_attr(n, "color", "#606060");
         set_attr(n, "penwidth", "0.5");
         snprintf(name, sizeof name, "H%d-R%02d", r.hall, r.row);
@@ -749,7 +749,7 @@ static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, c
     for (int t = 1; t <= sh->tiers; t++)
         if (s->switches[t] > 0)
             snprintf(lines[k++], sizeof lines[0], "%s %s", commas(a, sizeof a, s->switches[t]),
-                     role_plural(t));
+                     fp__dot_role_plural(t));
     power_text(a, sizeof a, s->power_w);
     snprintf(lines[k++], sizeof lines[0], "%s", a);
     /* Lines that fit: the block less 6 pt of padding, at FLOOR_FONT_MIN + 1 with a 16-pt name. */
