@@ -168,7 +168,7 @@ fp_status fp_plan_tier(const fp_plan *plan, size_t i, fp_tier_info *out, fp_erro
     int t = (int)i + 1;
     memset(out, 0, sizeof *out);
     out->tier = t;
-    out->role = fp__tier_role(t, f->tiers);
+    out->role = fp__tier_role(t);
     out->model = ts->model.id;
     out->switches = f->level[t].switches * f->planes;
     out->ports_per_switch = ts->radix;

@@ -27,7 +27,7 @@ static void add_note(fp_fabric *fab, const char *fmt, ...)
     va_end(ap);
 }
 
-static void level_from(fp_level *lv, const sw_list *l, int64_t children)
+static void level_from(fp_level *lv, const fp_sw_list *l, int64_t children)
 {
     lv->blocks = l->blocks;
     lv->positions = fp__clos_max_positions(l);
@@ -46,8 +46,8 @@ static const char *spread_name(int spread)
 }
 
 /* Notes that say what was built beyond need, and what the other spread would build. */
-static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int64_t dservers,
-                            fp_error *err)
+static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t servers,
+                            int64_t dservers, fp_error *err)
 {
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
@@ -75,7 +75,7 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         }
     /* Partial blocks below the designed tiers, sized to their links. */
     for (int t = 2; t < L; t++) {
-        const sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];
+        const fp_sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];
         int64_t nb = hi->blocks, held = lo->blocks - (nb - 1) * c->children[t];
         if (held >= c->children[t] || sh->designed[t])
             continue;
@@ -83,17 +83,17 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         if (t == 2 && rs->topology == FP_TOPO_RAIL)
             add_note(fab, "the last pod holds %lld of %lld scalable units and gets %lld %s%s, sized to its links",
                      (long long)(held / c->r.lps), (long long)c->sus_per_pod, (long long)in_last,
-                     fp__tier_role(t, L), in_last == 1 ? "" : "s");
+                     fp__tier_role(t), in_last == 1 ? "" : "s");
         else
             add_note(fab, "the last %s holds %lld of %lld %s and gets %lld %s%s, sized to its links",
                      t == 2 ? "pod" : "zone", (long long)held, (long long)c->children[t],
-                     t == 2 ? "leaves" : "pods", (long long)in_last, fp__tier_role(t, L),
+                     t == 2 ? "leaves" : "pods", (long long)in_last, fp__tier_role(t),
                      in_last == 1 ? "" : "s");
     }
     /* Beyond the fewest by ports (fp_tier_info.switches_min): what a group per position and
      * the even rule each add. The merged top tier of 4 tiers has a note of its own (below). */
     for (int t = 2; t <= L && !(t == L && sh->ds[L].merged); t++) {
-        const sw_list *below = sh->designed[t] ? &sh->ds[t - 1] : &sh->bt[t - 1];
+        const fp_sw_list *below = sh->designed[t] ? &sh->ds[t - 1] : &sh->bt[t - 1];
         const int64_t built = sh->designed[t] ? sh->ds[t].n : sh->bt[t].n;
         const int64_t links = below->upoff[below->n], down = fab->size[t - 1].down;
         const int64_t by_ports = down > 0 ? (links + down - 1) / down : built;
@@ -104,7 +104,7 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         const int64_t extra = built - (by_ports + by_groups);
         if (extra <= 0 && by_groups <= 0)
             continue;
-        const char *role = fp__tier_role(t, L), *lower = fp__tier_role(t - 1, L);
+        const char *role = fp__tier_role(t), *lower = fp__tier_role(t - 1);
         const double price = rs->tier[t - 1].model.price_usd;
         char text[sizeof fab->notes[0]];
         int len = snprintf(text, sizeof text,
@@ -137,9 +137,9 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         add_note(fab, "%s", text);
     }
     if (sh->ds[L].merged) {
-        const sw_list *top = &sh->ds[L];
+        const fp_sw_list *top = &sh->ds[L];
         const int64_t saved = top->per_position - top->n, over = top->n - top->min_links;
-        const char *below = fp__tier_role(L - 1, L), *role = fp__tier_role(L, L);
+        const char *below = fp__tier_role(L - 1), *role = fp__tier_role(L);
         const char *blk = L - 1 >= 3 ? "zone" : L - 1 == 2 ? "pod" : "block";
         fp__grouped(a, sizeof a, (double)saved * P * rs->tier[L - 1].model.price_usd, 0);
         fp__grouped(b, sizeof b, (double)over * P * rs->tier[L - 1].model.price_usd, 0);
@@ -157,8 +157,8 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         fab->extra_links[t] = sh->extra_links[t] * P;
         if (sh->extra_links[t] > 0)
             add_note(fab, "%s uplinks: %lld links beyond the links below need them: a partial block's %ss keep all their uplinks so its traffic reaches every %s group (full bisection), and the even spread rounds a partial %s up to whole multiples",
-                     fp__tier_role(t, L), (long long)(sh->extra_links[t] * P), fp__tier_role(t, L),
-                     fp__tier_role(t + 1, L), fp__tier_role(t, L));
+                     fp__tier_role(t), (long long)(sh->extra_links[t] * P), fp__tier_role(t),
+                     fp__tier_role(t + 1), fp__tier_role(t));
     }
     if (dservers > servers) {
         /* Switches of the designed tiers that nothing below reaches yet, and the uplinks the
@@ -168,7 +168,7 @@ static fp_status size_notes(build_ctx *c, const shape *sh, int64_t servers, int6
         for (int t = 2; t <= L; t++) {
             if (!sh->designed[t])
                 continue;
-            const sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];
+            const fp_sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];
             uint8_t *reached = calloc((size_t)(hi->n ? hi->n : 1), 1);
             if (reached == NULL)
                 FP_FAIL(err, FP_ENOMEM, "", "out of memory");
@@ -220,7 +220,7 @@ static int64_t servers_make(fp_fabric *fab, const fp_rspec *rs)
 }
 
 /* Rail-optimized: the scalable units' leaves (shared rails, a partial last unit). */
-static void rails_make(build_ctx *c, int64_t dservers)
+static void rails_make(fp_clos_ctx *c, int64_t dservers)
 {
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
@@ -241,7 +241,7 @@ static void rails_make(build_ctx *c, int64_t dservers)
                  eps * c->r.lpr);
     fp_rspec cut = *rs;
     cut.rail_shared = 1;
-    const rail_shape sh = rail_shape_of(&cut, fp__tier_down(rs, 0));
+    const fp_rail_shape sh = rail_shape_of(&cut, fp__tier_down(rs, 0));
     if (!c->r.shared && sh.shared) {
         char usd[48];
         fp__grouped(usd, sizeof usd,
@@ -274,7 +274,7 @@ static void rails_make(build_ctx *c, int64_t dservers)
 
 /* The block tree of the chosen spread (sh) and of the other one (alt), and the fabric's shape
  * from them. 0 when out of memory. */
-static int tree_make(build_ctx *c, int64_t dservers, shape *sh, shape *alt)
+static int tree_make(fp_clos_ctx *c, int64_t dservers, fp_clos_shape *sh, fp_clos_shape *alt)
 {
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
@@ -310,7 +310,8 @@ static int tree_make(build_ctx *c, int64_t dservers, shape *sh, shape *alt)
 }
 
 /* Room for every device and link of the tree sh. */
-static fp_status alloc_make(fp_fabric *fab, const fp_rspec *rs, const shape *sh, fp_error *err)
+static fp_status alloc_make(fp_fabric *fab, const fp_rspec *rs, const fp_clos_shape *sh,
+                            fp_error *err)
 {
     const int L = fab->tiers, P = rs->planes;
     int64_t n_dev = fab->servers, n_link = fab->servers * rs->endpoints_per_server * P;
@@ -333,7 +334,7 @@ static fp_status alloc_make(fp_fabric *fab, const fp_rspec *rs, const shape *sh,
 }
 
 /* Servers: scalable unit or index, pod and zone. */
-static void server_devices(const build_ctx *c)
+static void server_devices(const fp_clos_ctx *c)
 {
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
@@ -366,7 +367,7 @@ static void server_devices(const build_ctx *c)
 }
 
 /* Leaf i (of one plane): its pod and index, and its scalable unit and rail when rail-optimized. */
-static int64_t leaf_place(const build_ctx *c, fp_device *dv, int64_t i)
+static int64_t leaf_place(const fp_clos_ctx *c, fp_device *dv, int64_t i)
 {
     const fp_rspec *rs = c->rs;
     const int L = c->fab->tiers;
@@ -395,13 +396,13 @@ static int64_t leaf_place(const build_ctx *c, fp_device *dv, int64_t i)
 }
 
 /* Switches of every tier and plane: position, pod, zone. */
-static void switch_devices(const build_ctx *c, const shape *sh)
+static void switch_devices(const fp_clos_ctx *c, const fp_clos_shape *sh)
 {
     fp_fabric *fab = c->fab;
     const int L = fab->tiers, P = c->rs->planes;
     const int64_t ch3 = L >= 4 ? c->children[3] : 0;
     for (int t = 1; t <= L; t++) {
-        const sw_list *l = &sh->bt[t];
+        const fp_sw_list *l = &sh->bt[t];
         for (int p = 0; p < P; p++)
             for (int64_t i = 0; i < l->n; i++) {
                 fp_device *dv = &fab->dev[dev_id(fab, t, p, i)];
@@ -428,7 +429,7 @@ static void switch_devices(const build_ctx *c, const shape *sh)
 }
 
 /* Boundary 0: every NIC port of every plane to its leaf. Returns the next link id. */
-static int64_t nic_links(const build_ctx *c)
+static int64_t nic_links(const fp_clos_ctx *c)
 {
     const fp_rspec *rs = c->rs;
     fp_fabric *fab = c->fab;
@@ -469,12 +470,12 @@ static int64_t nic_links(const build_ctx *c)
 }
 
 /* Boundaries 1..L-1 from link id li: upper ports in arrival order. Returns the next link id. */
-static int64_t switch_links(const build_ctx *c, const shape *sh, int64_t li)
+static int64_t switch_links(const fp_clos_ctx *c, const fp_clos_shape *sh, int64_t li)
 {
     fp_fabric *fab = c->fab;
     const int L = fab->tiers, P = c->rs->planes;
     for (int t = 1; t < L; t++) {
-        const sw_list *lo = &sh->bt[t];
+        const fp_sw_list *lo = &sh->bt[t];
         const int d = fab->size[t - 1].down;
         fab->boundary_base[t] = li;
         for (int p = 0; p < P; p++)
@@ -523,8 +524,8 @@ static void alt_note(fp_fabric *fab, const fp_rspec *rs)
 
 fp_status fp__clos_build(fp_fabric *fab, const fp_rspec *rs, fp_error *err)
 {
-    build_ctx c;
-    shape sh, alt;
+    fp_clos_ctx c;
+    fp_clos_shape sh, alt;
     fp_status rc = FP_OK;
     fp__clos_keep_sizing(fab, NULL);
     memset(&c, 0, sizeof c);

@@ -30,7 +30,7 @@ static void size_ports(fp_tier_size *size, const fp_rspec *rs, int tiers)
         size[0].up = up_for(rs, 0, size[0].down);
     }
     if (rs->topology == FP_TOPO_RAIL && size[0].down > 0) {
-        rail_shape r = rail_shape_of(rs, size[0].down);
+        fp_rail_shape r = rail_shape_of(rs, size[0].down);
         /* A leaf whose free ports the extra endpoints fill takes fill_cap hosts. */
         size[0].down = rs->fill_cap > 0 ? rs->fill_cap : r.per_leaf;
         size[0].up = up_for(rs, 0, size[0].down);

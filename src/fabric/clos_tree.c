@@ -17,7 +17,7 @@ typedef struct bundle {
     int regular;
 } bundle;
 
-static void list_free(sw_list *l)
+static void list_free(fp_sw_list *l)
 {
     free(l->blk);
     free(l->pos);
@@ -33,7 +33,7 @@ static void list_free(sw_list *l)
     memset(l, 0, sizeof *l);
 }
 
-void fp__clos_shape_free(shape *sh)
+void fp__clos_shape_free(fp_clos_shape *sh)
 {
     for (int t = 0; t <= FP_MAX_TIERS; t++) {
         list_free(&sh->bt[t]);
@@ -41,7 +41,7 @@ void fp__clos_shape_free(shape *sh)
     }
 }
 
-static int list_alloc(sw_list *l, int64_t n, int64_t blocks, int64_t groups)
+static int list_alloc(fp_sw_list *l, int64_t n, int64_t blocks, int64_t groups)
 {
     memset(l, 0, sizeof *l);
     l->cap = n > 0 ? n : 1;
@@ -59,7 +59,7 @@ static int list_alloc(sw_list *l, int64_t n, int64_t blocks, int64_t groups)
            l->gq_first && l->gq_base && l->gq_n;
 }
 
-static int list_copy(sw_list *dst, const sw_list *src)
+static int list_copy(fp_sw_list *dst, const fp_sw_list *src)
 {
     if (!list_alloc(dst, src->n, src->blocks, src->n_gq))
         return 0;
@@ -80,7 +80,7 @@ static int list_copy(sw_list *dst, const sw_list *src)
 }
 
 /* Leaves for `servers` servers: endpoints and uplinks of each. */
-static int leaves_make(sw_list *lv, const build_ctx *c, int64_t servers)
+static int leaves_make(fp_sw_list *lv, const fp_clos_ctx *c, int64_t servers)
 {
     const fp_rspec *rs = c->rs;
     const int eps = rs->endpoints_per_server;
@@ -154,7 +154,7 @@ static void even_shape(int64_t k, int64_t n, int64_t *m, int64_t *cnt)
 }
 
 /* The largest load on n upper switches when the members spread evenly. */
-static int64_t even_load(build_ctx *c, const bundle *mb, int64_t k, int64_t n)
+static int64_t even_load(fp_clos_ctx *c, const bundle *mb, int64_t k, int64_t n)
 {
     int64_t s = 0, max = 0;
     memset(c->scratch, 0, sizeof *c->scratch * (size_t)n);
@@ -174,7 +174,7 @@ static int64_t even_load(build_ctx *c, const bundle *mb, int64_t k, int64_t n)
 
 /* Upper switches for one group: down ports d, full uplink count U of the lower tier, at least
  * at_least of them (the top tier's min_top_switches). */
-static int64_t group_size(build_ctx *c, int spread, const bundle *mb, int64_t k, int64_t d,
+static int64_t group_size(fp_clos_ctx *c, int spread, const bundle *mb, int64_t k, int64_t d,
                           int64_t U, int64_t at_least)
 {
     int64_t S = 0, n;
@@ -196,7 +196,7 @@ static int64_t group_size(build_ctx *c, int spread, const bundle *mb, int64_t k,
 /* Members of group q (of P) of a block whose children are lower blocks cb0..cb1-1. inv[q]: the
  * group's turn in the order a smaller child deals its uplinks. merged: the block's one group
  * takes every switch of its children. */
-static int64_t gather(bundle *mb, const sw_list *lo, int64_t cb0, int64_t cb1, int64_t q,
+static int64_t gather(bundle *mb, const fp_sw_list *lo, int64_t cb0, int64_t cb1, int64_t q,
                       int64_t P, const int64_t *inv, int merged)
 {
     int64_t k = 0;
@@ -227,7 +227,7 @@ static int64_t gather(bundle *mb, const sw_list *lo, int64_t cb0, int64_t cb1, i
  * first switch of every lower group, then the second of each, ... so that a few uplinks reach
  * as many different positions below as they can. inv[q] is group q's turn. Identity when no
  * child of the block has all P positions. */
-static void deal_order(int64_t *inv, const sw_list *lo, int64_t cb0, int64_t cb1, int64_t P)
+static void deal_order(int64_t *inv, const fp_sw_list *lo, int64_t cb0, int64_t cb1, int64_t P)
 {
     int64_t ref = -1, turn = 0;
     for (int64_t q = 0; q < P; q++)
@@ -268,7 +268,7 @@ static void pass_free(pass *ps)
 }
 
 /* Children cb0..cb1-1 of upper block beta. */
-static void children_of(const pass *ps, const sw_list *lo, int64_t beta, int64_t *cb0,
+static void children_of(const pass *ps, const fp_sw_list *lo, int64_t beta, int64_t *cb0,
                         int64_t *cb1)
 {
     *cb0 = beta * ps->ch;
@@ -277,7 +277,7 @@ static void children_of(const pass *ps, const sw_list *lo, int64_t beta, int64_t
 
 /* The groups of every upper block (as many as its widest child has switches; fixed: as many as
  * the design has) and room for the pass. 0 when out of memory. */
-static int groups_make(pass *ps, const sw_list *lo, const sw_list *hi)
+static int groups_make(pass *ps, const fp_sw_list *lo, const fp_sw_list *hi)
 {
     int64_t maxp = 0;
     ps->gq_first = calloc((size_t)ps->nb + 1, sizeof *ps->gq_first);
@@ -310,7 +310,7 @@ static int groups_make(pass *ps, const sw_list *lo, const sw_list *hi)
 /* A child with fewer switches than its block has groups (a partial pod or zone) keeps all its
  * switches' uplinks, dealt over every group: its traffic can then enter and leave through any
  * position of the blocks beside it, which full bisection needs. */
-static void partial_children(pass *ps, sw_list *lo, int64_t *extra)
+static void partial_children(pass *ps, fp_sw_list *lo, int64_t *extra)
 {
     for (int64_t beta = 0; beta < ps->nb; beta++) {
         int64_t cb0, cb1, P = ps->gq_first[beta + 1] - ps->gq_first[beta];
@@ -327,7 +327,7 @@ static void partial_children(pass *ps, sw_list *lo, int64_t *extra)
 }
 
 /* Links of child block b. */
-static int64_t block_links(const sw_list *lo, int64_t b)
+static int64_t block_links(const fp_sw_list *lo, int64_t b)
 {
     int64_t w = 0;
     for (int64_t sw = lo->first[b]; sw < lo->first[b + 1]; sw++)
@@ -341,7 +341,7 @@ static int64_t block_links(const sw_list *lo, int64_t b)
  * j mod n, so each block's links split evenly over the tier and every split along blocks
  * crosses in full; that needs the sum over blocks of ceil(W_b / n) <= d. 0 when no n below
  * `limit` does. */
-static int64_t merged_size(const sw_list *lo, int64_t cb0, int64_t cb1, int64_t d, int64_t U,
+static int64_t merged_size(const fp_sw_list *lo, int64_t cb0, int64_t cb1, int64_t d, int64_t U,
                            int64_t limit, int64_t *min_links)
 {
     int64_t S = 0;
@@ -360,8 +360,8 @@ static int64_t merged_size(const sw_list *lo, int64_t cb0, int64_t cb1, int64_t 
 
 /* Pass A: group sizes (fixed: the design's); whole members rounded up to the even
  * multiplicity. Returns the upper switches the groups get (0 when fixed). */
-static int64_t group_sizes(build_ctx *c, pass *ps, sw_list *lo, const sw_list *hi, int64_t *need,
-                           int64_t *extra)
+static int64_t group_sizes(fp_clos_ctx *c, pass *ps, fp_sw_list *lo, const fp_sw_list *hi,
+                           int64_t *need, int64_t *extra)
 {
     int64_t total = 0, at_least = 1;
     /* The top tier's minimum (min_top_switches), shared over its groups. */
@@ -413,7 +413,7 @@ static int64_t group_sizes(build_ctx *c, pass *ps, sw_list *lo, const sw_list *h
 }
 
 /* The upper list from the groups: total switches, block by block, group by group. */
-static int upper_make(const pass *ps, sw_list *hi, int64_t total)
+static int upper_make(const pass *ps, fp_sw_list *hi, int64_t total)
 {
     if (!list_alloc(hi, total, ps->nb, ps->G))
         return 0;
@@ -437,7 +437,7 @@ static int upper_make(const pass *ps, sw_list *hi, int64_t total)
 
 /* Pass B of the merged top group (merged_size): link j of every child block on switch
  * j mod n. */
-static void merged_place(pass *ps, sw_list *lo, sw_list *hi, int64_t *zc)
+static void merged_place(pass *ps, fp_sw_list *lo, fp_sw_list *hi, int64_t *zc)
 {
     const int64_t n = ps->gq_n[0];
     for (int64_t b = 0; b < lo->blocks; b++) {
@@ -455,7 +455,7 @@ static void merged_place(pass *ps, sw_list *lo, sw_list *hi, int64_t *zc)
 
 /* Pass B: every uplink's upper switch and port, members in child order; zc counts the links
  * each upper switch takes. */
-static void uplinks_place(pass *ps, sw_list *lo, sw_list *hi, int64_t *zc)
+static void uplinks_place(pass *ps, fp_sw_list *lo, fp_sw_list *hi, int64_t *zc)
 {
     const int even = ps->spread == FP_SPREAD_EVEN;
     if (ps->merged) {
@@ -493,7 +493,7 @@ static void uplinks_place(pass *ps, sw_list *lo, sw_list *hi, int64_t *zc)
  * is built for the design size and hi already is that design), spread lo's switches over the
  * groups hi has. Fills lo's tgt/tport. need: switches the links need (the balanced count);
  * extra: links added by rounding a member up to the even multiplicity. 0 when out of memory. */
-static int level_pass(build_ctx *c, int spread, int t, sw_list *lo, sw_list *hi, int fixed,
+static int level_pass(fp_clos_ctx *c, int spread, int t, fp_sw_list *lo, fp_sw_list *hi, int fixed,
                       int64_t *need, int64_t *extra)
 {
     const fp_rspec *rs = c->rs;
@@ -597,7 +597,8 @@ out:
     return ok;
 }
 
-int fp__clos_shape_make(build_ctx *c, int spread, int64_t servers, int64_t dservers, shape *sh)
+int fp__clos_shape_make(fp_clos_ctx *c, int spread, int64_t servers, int64_t dservers,
+                        fp_clos_shape *sh)
 {
     const int L = c->fab->tiers;
     memset(sh, 0, sizeof *sh);
@@ -622,7 +623,7 @@ int fp__clos_shape_make(build_ctx *c, int spread, int64_t servers, int64_t dserv
     return 1;
 }
 
-int64_t fp__clos_max_positions(const sw_list *l)
+int64_t fp__clos_max_positions(const fp_sw_list *l)
 {
     int64_t m = 0;
     for (int64_t b = 0; b < l->blocks; b++)

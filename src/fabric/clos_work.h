@@ -20,13 +20,13 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
  * the leaves are shared: the SU's NIC ports are laid out rail after rail and cut every
  * leaf_down_max ports, so a leaf can end one rail and begin the next. Only when a rail already
  * spans several leaves: a rail that fits one leaf keeps it to itself. */
-typedef struct rail_shape {
+typedef struct fp_rail_shape {
     int lpr, per_leaf, lps, shared;
-} rail_shape;
+} fp_rail_shape;
 
-static inline rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
+static inline fp_rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
 {
-    rail_shape r;
+    fp_rail_shape r;
     int eps = rs->endpoints_per_server;
     r.lpr = (int)ceil_div(rs->su_servers, leaf_down_max);
     r.per_leaf = (int)ceil_div(rs->su_servers, r.lpr);
@@ -45,7 +45,7 @@ static inline rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
 
 /* Shared rails: NIC ports on leaf k (0-based in its SU) when the SU has in_su servers; leaf k
  * takes ports [k x per_leaf, (k + 1) x per_leaf) of the SU laid out rail after rail. */
-static inline int64_t shared_load(const rail_shape *r, int eps, int64_t su_servers, int64_t k,
+static inline int64_t shared_load(const fp_rail_shape *r, int eps, int64_t su_servers, int64_t k,
                                   int64_t in_su)
 {
     int64_t lo = k * r->per_leaf, hi = lo + r->per_leaf, n = 0;
@@ -115,7 +115,7 @@ static inline int up_for(const fp_rspec *rs, int t, int d)
  * Members are taken in child order and upper ports in arrival order, so a block that gains
  * children later (growth) leaves every existing link where it was. */
 
-typedef struct sw_list {
+typedef struct fp_sw_list {
     int64_t n, cap;
     int64_t *blk;       /* level-t block of each switch */
     int32_t *pos;       /* position inside its block */
@@ -135,32 +135,33 @@ typedef struct sw_list {
                            need: the groups per position would build more) */
     int64_t per_position;   /* merged: the switches groups per position would have built */
     int64_t min_links;      /* merged: the fewest that carry the links, ceil(links / down) */
-} sw_list;
+} fp_sw_list;
 
-typedef struct shape {
-    sw_list bt[FP_MAX_TIERS + 1];   /* switches built */
-    sw_list ds[FP_MAX_TIERS + 1];   /* the same for build_for_gpus (the design) */
+typedef struct fp_clos_shape {
+    fp_sw_list bt[FP_MAX_TIERS + 1];    /* switches built */
+    fp_sw_list ds[FP_MAX_TIERS + 1];    /* the same for build_for_gpus (the design) */
     int64_t children[FP_MAX_TIERS + 1];
     int64_t need[FP_MAX_TIERS + 1];     /* switches the links need (balanced count), built tiers */
     int64_t extra_links[FP_MAX_TIERS + 1]; /* links beyond need (even rounding), per boundary */
     int designed[FP_MAX_TIERS + 1];     /* tier built for the design size */
-} shape;
+} fp_clos_shape;
 
-typedef struct build_ctx {
+typedef struct fp_clos_ctx {
     const fp_rspec *rs;
     fp_fabric *fab;
-    rail_shape r;
+    fp_rail_shape r;
     int64_t n_su;           /* rail-optimized: scalable units present */
     int64_t sus_per_pod;    /* rail-optimized, tiers >= 3 */
     int64_t children[FP_MAX_TIERS + 1];   /* full level-(t-1) blocks per level-t block */
     int32_t *scratch;       /* loads of one group's upper switches (even), U + 1 entries */
-} build_ctx;
+} fp_clos_ctx;
 
 /* Switch lists of every tier for the servers present (bt) and for build_for_gpus (ds). 0 when
  * out of memory. */
-int fp__clos_shape_make(build_ctx *c, int spread, int64_t servers, int64_t dservers, shape *sh);
-void fp__clos_shape_free(shape *sh);
+int fp__clos_shape_make(fp_clos_ctx *c, int spread, int64_t servers, int64_t dservers,
+                        fp_clos_shape *sh);
+void fp__clos_shape_free(fp_clos_shape *sh);
 /* Most switches any block of the list has. */
-int64_t fp__clos_max_positions(const sw_list *l);
+int64_t fp__clos_max_positions(const fp_sw_list *l);
 
 #endif

@@ -185,7 +185,8 @@ fp_status fp__fabric_number_as(fp_fabric *fab, const fp_rspec *rs, const fp_fabr
                                const fp_rspec *trs, fp_error *err);
 
 /* ---- names (names.c) ---- */
-const char *fp__tier_role(int tier, int tiers);
+/* "server", "leaf", "spine", "core", "super-core" for tier 0 .. FP_MAX_TIERS; "switch" else. */
+const char *fp__tier_role(int tier);
 /* Device name ("su03-leaf-r5"); returns buf. */
 char *fp__device_name(char *buf, size_t n, const fp_fabric *fab, const fp_rspec *rs, int64_t dev);
 /* FP_EINVAL at /cluster/server_names when the longest server name the template makes for this
@@ -216,6 +217,6 @@ const char *fp__ib_link_text(int gbps, char *buf, size_t n);
 int fp__ib_link_parse(const char *s, size_t len, int *width, int *mbps);
 
 /* "nic-leaf", "leaf-spine", ... for boundary b (0 = NIC-leaf). Returns buf. */
-const char *fp__boundary_name(int boundary, int tiers, char *buf, size_t n);
+const char *fp__boundary_name(int boundary, char *buf, size_t n);
 
 #endif

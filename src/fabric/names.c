@@ -7,9 +7,8 @@
 
 static const char *const roles[] = { "server", "leaf", "spine", "core", "super-core" };
 
-const char *fp__tier_role(int tier, int tiers)
+const char *fp__tier_role(int tier)
 {
-    (void)tiers;
     if (tier < 0 || tier > FP_MAX_TIERS)
         return "switch";
     return roles[tier];
@@ -162,9 +161,9 @@ int fp__fabric_infiniband(const fp_rspec *rs)
     return rs->protocols == FP_PROTO_IB;
 }
 
-const char *fp__boundary_name(int b, int tiers, char *buf, size_t n)
+const char *fp__boundary_name(int b, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b, tiers), fp__tier_role(b + 1, tiers));
+    snprintf(buf, n, "%s-%s", b == 0 ? "nic" : fp__tier_role(b), fp__tier_role(b + 1));
     return buf;
 }
 

@@ -548,7 +548,7 @@ fp_status fp__nets_check_names(const fp_nets *nets, const fp_net_fabrics *nf,
                            "%s switch; the cable sheets, NetBox and the schedulers need one name "
                            "per device: expected a template that makes no switch's name",
                            crs->server_names.source, name,
-                           fp__tier_role(cfab->dev[cd - 1].tier, cfab->tiers));
+                           fp__tier_role(cfab->dev[cd - 1].tier));
     for (int k = 0; r == 0 && k < nf->n; k++) {
         const fp_net_spec *ns = &nets->net[k];
         const fp_fabric *nfab = &nf->fab[k];

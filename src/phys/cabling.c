@@ -85,7 +85,7 @@ static int end_key_cmp(const void *pa, const void *pb)
     return k ? k : strcmp(x->z, y->z);
 }
 
-static fp_status attach_override(ctx *c, int64_t l, int32_t i, fp_error *err)
+static fp_status attach_override(fp_cabling_ctx *c, int64_t l, int32_t i, fp_error *err)
 {
     const fp_override *o = &c->ps->ov[i];
     if (c->ov_of[l] >= 0 && c->ov_of[l] != i)
@@ -96,7 +96,7 @@ static fp_status attach_override(ctx *c, int64_t l, int32_t i, fp_error *err)
     return FP_OK;
 }
 
-static fp_status apply_overrides(ctx *c, fp_error *err)
+static fp_status apply_overrides(fp_cabling_ctx *c, fp_error *err)
 {
     const fp_phys_spec *ps = c->ps;
     const fp_fabric *fab = c->fab;
@@ -172,7 +172,7 @@ out:
 }
 
 /* A cable id override must name a cable, not the second leg of a shared one. */
-static fp_status check_override_ids(const ctx *c, fp_error *err)
+static fp_status check_override_ids(const fp_cabling_ctx *c, fp_error *err)
 {
     for (int i = 0; i < c->ps->n_ov; i++) {
         const fp_override *o = &c->ps->ov[i];
@@ -193,8 +193,8 @@ static fp_status check_override_ids(const ctx *c, fp_error *err)
 
 /* ---- build ---- */
 
-static fp_status make_cables(ctx *c, const int32_t *comp_start, const int32_t *comp_links,
-                             const int32_t *link_root, fp_error *err)
+static fp_status make_cables(fp_cabling_ctx *c, const int32_t *comp_start,
+                             const int32_t *comp_links, const int32_t *link_root, fp_error *err)
 {
     fp_cabling *cab = c->cab;
     const fp_fabric *fab = c->fab;
@@ -261,7 +261,6 @@ int fp__split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rsp
         return cage_of(cab, fab, rs, l1->z, l1->z_port) == cage_of(cab, fab, rs, l0->z, l0->z_port);
     }
     /* One leg in use: the hub is the end whose cage carries several links. */
-    (void)cab;
     return cage_links(fab, rs, l0->z, l0->z_port) > 1;
 }
 
@@ -269,7 +268,7 @@ int fp__split_hub_is_z(const fp_cabling *cab, const fp_fabric *fab, const fp_rsp
  * A powered cable (DAC, ACC, AEC) draws from the cage at each of its ends, so its power is
  * shared evenly by its ends: half at each end of a straight cable, one part in (legs + 1) at
  * the hub and at each leg of a splitter. */
-static fp_status rack_totals(const ctx *c, fp_error *err)
+static fp_status rack_totals(const fp_cabling_ctx *c, fp_error *err)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;
@@ -355,8 +354,8 @@ static int64_t count_cages(fp_cabling *cab, const fp_fabric *fab, const fp_rspec
 /* Every link's route (an override's length when given), and the sets of links whose cages
  * connect (union-find over parent, one entry per cage): set r holds
  * comp_links[comp_start[r] .. comp_start[r + 1]), in link order; link_root[l] is l's set. */
-static void group_links(ctx *c, int32_t *parent, int32_t *comp_start, int32_t *comp_links,
-                        int32_t *link_root)
+static void group_links(fp_cabling_ctx *c, int32_t *parent, int32_t *comp_start,
+                        int32_t *comp_links, int32_t *link_root)
 {
     fp_cabling *cab = c->cab;
     const fp_fabric *fab = c->fab;
@@ -386,8 +385,8 @@ static void group_links(ctx *c, int32_t *parent, int32_t *comp_start, int32_t *c
 
 /* Media for every link still undecided, a connected group of links (comp_links of its root)
  * at a time. */
-static fp_status decide_groups(ctx *c, const int32_t *comp_start, const int32_t *comp_links,
-                               const int32_t *link_root, fp_error *err)
+static fp_status decide_groups(fp_cabling_ctx *c, const int32_t *comp_start,
+                               const int32_t *comp_links, const int32_t *link_root, fp_error *err)
 {
     fp_status rc;
     for (int64_t l = 0; l < c->fab->n_link; l++) {
@@ -414,7 +413,7 @@ static void budget_note(fp_cabling *cab, const fp_rspec *rs)
 fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
                             const fp_rspec *rs, fp_error *err)
 {
-    ctx c;
+    fp_cabling_ctx c;
     fp_status rc = FP_OK;
     int32_t *parent = NULL, *comp_start = NULL, *comp_links = NULL, *link_root = NULL;
     memset(cab, 0, sizeof *cab);
@@ -465,7 +464,7 @@ fp_status fp__cabling_build(fp_cabling *cab, const fp_layout *lay, const fp_fabr
     if (rs->phys.structured && (rc = fp__structured_build(cab, lay, fab, rs, err)) != FP_OK)
         goto out;
     if ((rc = rack_totals(&c, err)) == FP_OK)
-        rc = fp__tray_fill(cab, lay, fab, rs, err);
+        rc = fp__tray_fill(cab, lay, fab, err);
 out:
     free(parent);
     free(comp_start);

@@ -19,18 +19,18 @@ enum link_role {
     LINK_SHARED_LEG,        /* another link of such a cable */
 };
 
-typedef struct comp_cage {
+typedef struct fp_comp_cage {
     int64_t cage, dev;
     int k;          /* links the cage carries */
     int n;          /* links of this set in the cage */
     double need;    /* longest stock length among its links */
     int16_t mod;
-} comp_cage;
+} fp_comp_cage;
 
 /* What the media choice compares of one catalog part, worked out once per cabling pass
  * (fp__media_prepare): the strings it matches become small ids (equal strings, equal ids), so
  * choosing the media of a set of cages compares integers. */
-typedef struct part_key {
+typedef struct fp_part_key {
     int8_t copper;          /* a cable's FP_MEDIUM_DAC/ACC/AEC/TP, else -1 */
     int8_t optic;           /* a transceiver's optic class (0 SR, 1 DR, 2 FR), else -1 */
     uint8_t proto;          /* proto_ok */
@@ -42,9 +42,9 @@ typedef struct part_key {
     int32_t gbps;           /*   (port_gbps) */
     int32_t lane_gbps;      /*   (lane_gbps) */
     double reach;           /*   (reach_m) */
-} part_key;
+} fp_part_key;
 
-typedef struct ctx {
+typedef struct fp_cabling_ctx {
     fp_cabling *cab;
     const fp_layout *lay;
     const fp_fabric *fab;
@@ -57,7 +57,7 @@ typedef struct ctx {
     int32_t *link_next;     /* per link: the next link of its fan-out fibre cord, -1 at the
                                last or when the cord is not a fan-out (copper cables take
                                their whole set of cages instead) */
-    comp_cage *cg;
+    fp_comp_cage *cg;
     size_t cg_cap;
     double *stock;          /* per link of the set */
     double *route;          /* per link of the set */
@@ -66,7 +66,7 @@ typedef struct ctx {
     size_t stock_cap;
     int budget_cut;         /* try_optics: a module reached but its loss budget did not */
     /* fp__media_prepare: */
-    part_key *pk;           /* per part of ps->parts */
+    fp_part_key *pk;        /* per part of ps->parts */
     int16_t *list;          /* storage of the part lists below */
     const int16_t *cables;  /* copper cables that speak a protocol of the fabric, in catalog order */
     const int16_t *cords;   /* fibre parts of one leg, in catalog order */
@@ -82,7 +82,7 @@ typedef struct ctx {
     double min_mod[3];                  /* per optic class: the cheapest module's price */
     int8_t cpo_optic[FP_MAX_TIERS + 1]; /* per switch tier with co-packaged optics: their class */
     int16_t cpo_conn[FP_MAX_TIERS + 1]; /*   and the id of their connector */
-} ctx;
+} fp_cabling_ctx;
 
 /* ---- cages ---- */
 
@@ -260,20 +260,21 @@ typedef struct fp_media_set {
 
 /* Work out c->pk and the part lists from c->ps and c->rs; call once before fp__media_decide.
  * FP_ENOMEM when out of memory. */
-fp_status fp__media_prepare(ctx *c, fp_error *err);
+fp_status fp__media_prepare(fp_cabling_ctx *c, fp_error *err);
 /* Choose the medium and parts for one set of links that share cages (links[0..n)): sets
  * cab->link_medium, cab->link_route (copper: the cable's length), cab->cage_mod, and per link
  * c->link_part, c->link_stock and c->link_role. FP_EDESIGN (or FP_EINVAL for conflicting
  * overrides) when nothing allowed fits, naming the link and why. */
-fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err);
+fp_status fp__media_decide(fp_cabling_ctx *c, const int32_t *links, size_t n, fp_error *err);
 /* Links of the set (links[0..n), cages c->cg[0..ncg)) on fibre part `straight` whose modules
  * share a lane connector share one cord, as built (media_cords.c): sets c->link_part,
  * c->link_stock, c->link_role and c->link_next of each group. */
-void fp__media_share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int straight);
+void fp__media_share_cords(fp_cabling_ctx *c, const int32_t *links, size_t n, size_t ncg,
+                           int straight);
 /* The error for a set nothing allowed serves (media_fail.c): FP_EDESIGN naming the link, its
  * cages, what the catalog lacks or the longest reach available. Always fails. */
-fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error *err);
+fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *s, fp_error *err);
 /* Release the scratch arrays fp__media_decide grows. */
-void fp__media_scratch_free(ctx *c);
+void fp__media_scratch_free(fp_cabling_ctx *c);
 
 #endif

@@ -21,7 +21,7 @@
 #include <string.h>
 #include "phys/layout_work.h"
 
-static fp_status sizes(build *b, fp_error *err)
+static fp_status sizes(fp_layout_ctx *b, fp_error *err)
 {
     const fp_fabric *fab = b->fab;
     const fp_phys_spec *ps = b->ps;
@@ -67,7 +67,7 @@ static fp_status sizes(build *b, fp_error *err)
 }
 
 /* Which unit each leaf serves: the unit of the first server cabled to it. */
-static void leaf_units(build *b)
+static void leaf_units(fp_layout_ctx *b)
 {
     const fp_fabric *fab = b->fab;
     int64_t n_leaf = fab->tier_base[2] - fab->tier_base[1];
@@ -89,7 +89,7 @@ static void leaf_units(build *b)
 
 /* Units and their racks, and the groups they form: a pod is the units whose servers belong to
  * it (a unit joins the pod of its first server); for 2 tiers each unit is its own group. */
-static void groups(build *b, int32_t *pod_group, int64_t *pod_spines)
+static void groups(fp_layout_ctx *b, int32_t *pod_group, int64_t *pod_spines)
 {
     const fp_fabric *fab = b->fab;
     const fp_phys_spec *ps = b->ps;
@@ -149,7 +149,7 @@ static void groups(build *b, int32_t *pod_group, int64_t *pod_spines)
 }
 
 /* Power of the switches in central rows (spread over the halls). */
-static double central_power(const build *b)
+static double central_power(const fp_layout_ctx *b)
 {
     const fp_fabric *fab = b->fab;
     double w = 0;
@@ -167,7 +167,7 @@ static double central_power(const build *b)
  * Otherwise in order, a new hall when the next group (or zone, when zones fit in a hall)
  * would pass the hall limit less the hall's share of the central tiers; repeated with more
  * halls until the shares agree. */
-static fp_status assign_halls(build *b, fp_error *err)
+static fp_status assign_halls(fp_layout_ctx *b, fp_error *err)
 {
     const fp_phys_spec *ps = b->ps;
     int64_t ng = b->n_groups;
@@ -261,7 +261,7 @@ static int rack_key_cmp(const void *pa, const void *pb)
 
 /* Final row of stream row r in hall h: central rows go in the middle of the compute rows,
  * starting a line. */
-static int32_t final_row(const build *b, int h, int32_t r, int k)
+static int32_t final_row(const fp_layout_ctx *b, int h, int32_t r, int k)
 {
     int32_t c = b->hall_rows[h], n = b->hall_central_rows[h];
     int32_t lines = (c + k - 1) / k;
@@ -274,7 +274,7 @@ static int32_t final_row(const build *b, int h, int32_t r, int k)
 }
 
 /* Rows per line for hall h: as many rows end to end as make the hall about square. */
-static int rows_per_line(const build *b, int rows, double row_span)
+static int rows_per_line(const fp_layout_ctx *b, int rows, double row_span)
 {
     const fp_phys_spec *ps = b->ps;
     if (ps->rows_per_line > 0)
@@ -291,8 +291,8 @@ static int rows_per_line(const build *b, int rows, double row_span)
  * plus depth (the corner-to-corner run) least (the fewest columns on a tie), so the longest run
  * between two halls grows with the square root of the halls, not with their number (54 halls in
  * one line would be about 3 km end to end). Sets each hall's origin and the campus depth. */
-static void campus_grid(const build *b, const int k_of[], const double span_of[], double x0[],
-                        double y0[], double *depth)
+static void campus_grid(const fp_layout_ctx *b, const int k_of[], const double span_of[],
+                        double x0[], double y0[], double *depth)
 {
     const fp_phys_spec *ps = b->ps;
     double pitch = ps->rack_depth_m + ps->aisle_m, cell_w = 0, cell_d = 0, hd[MAX_HALLS];
@@ -323,12 +323,12 @@ static void campus_grid(const build *b, const int k_of[], const double span_of[]
 }
 
 /* Row widths: the widest row of a hall sets where the next row in a line begins. */
-static void row_spans(const build *b, double span_of[MAX_HALLS])
+static void row_spans(const fp_layout_ctx *b, double span_of[MAX_HALLS])
 {
     double w = 0;
     memset(span_of, 0, MAX_HALLS * sizeof *span_of);
     for (int64_t i = 0; i < b->lay->n_rack; i++) {
-        const trk *t = &b->rk[i];
+        const fp_temp_rack *t = &b->rk[i];
         w = (i > 0 && b->rk[i - 1].hall == t->hall && b->rk[i - 1].row == t->row) ? w + t->width : t->width;
         if (w > span_of[t->hall])
             span_of[t->hall] = w;
@@ -338,7 +338,7 @@ static void row_spans(const build *b, double span_of[MAX_HALLS])
 /* Rack i of floor order (order[i].index in the stream) into sorted[i] with its 1-based hall,
  * row and position and its coordinates; inv[stream index] = i. Counts compute and network
  * racks and the floor's width into the layout. */
-static void place_racks(build *b, const rack_key *order, const double *x_in_row,
+static void place_racks(fp_layout_ctx *b, const rack_key *order, const double *x_in_row,
                         const int *k_of, const double *span_of, const double *hall_x0,
                         const double *hall_y0, fp_rack *sorted, int64_t *inv)
 {
@@ -348,7 +348,7 @@ static void place_racks(build *b, const rack_key *order, const double *x_in_row,
     lay->floor_w = 0;
     for (int64_t i = 0; i < lay->n_rack; i++) {
         int64_t src = order[i].index;
-        const trk *t = &b->rk[src];
+        const fp_temp_rack *t = &b->rk[src];
         fp_rack *r = &sorted[i];
         int k = k_of[t->hall];
         int32_t row = final_row(b, t->hall, t->row, k);
@@ -371,7 +371,7 @@ static void place_racks(build *b, const rack_key *order, const double *x_in_row,
 }
 
 /* Number racks in floor order, make hall/row/pos 1-based, set coordinates. */
-static fp_status finish(build *b, fp_error *err)
+static fp_status finish(fp_layout_ctx *b, fp_error *err)
 {
     fp_layout *lay = b->lay;
     int64_t n = lay->n_rack;
@@ -392,7 +392,7 @@ static fp_status finish(build *b, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, "", "out of memory sorting racks");
     }
     for (int64_t i = 0; i < n; i++) {
-        const trk *t = &b->rk[i];
+        const fp_temp_rack *t = &b->rk[i];
         x_in_row[i] = (i > 0 && b->rk[i - 1].hall == t->hall && b->rk[i - 1].row == t->row)
                           ? x_in_row[i - 1] + b->rk[i - 1].width : 0;
         int32_t row = final_row(b, t->hall, t->row, k_of[t->hall]);
@@ -422,7 +422,7 @@ static fp_status finish(build *b, fp_error *err)
 
 /* The build's per-unit and per-group arrays, and the layout's per-device ones. 0 when out of
  * memory (build_free releases what was made). */
-static int build_alloc(build *b, int64_t n_leaf)
+static int build_alloc(fp_layout_ctx *b, int64_t n_leaf)
 {
     const size_t nu = (size_t)b->n_units;
     b->unit_cr = calloc(nu, sizeof(int64_t));
@@ -447,7 +447,7 @@ static int build_alloc(build *b, int64_t n_leaf)
            b->lay->dev_u;
 }
 
-static void build_free(build *b)
+static void build_free(fp_layout_ctx *b)
 {
     free(b->unit_cr);
     free(b->unit_nr);
@@ -467,7 +467,7 @@ static void build_free(build *b)
 }
 
 /* The first and last hall of each zone's pods (-1 when the zone has none). */
-static void zone_halls(const build *b, int64_t n_zones, int32_t *zone_h0, int32_t *zone_h1)
+static void zone_halls(const fp_layout_ctx *b, int64_t n_zones, int32_t *zone_h0, int32_t *zone_h1)
 {
     for (int64_t z = 0; z < n_zones; z++)
         zone_h0[z] = zone_h1[z] = -1;
@@ -483,7 +483,7 @@ static void zone_halls(const build *b, int64_t n_zones, int32_t *zone_h0, int32_
 
 fp_status fp__layout_build(fp_layout *lay, const fp_fabric *fab, const fp_rspec *rs, fp_error *err)
 {
-    build b;
+    fp_layout_ctx b;
     fp_status rc;
     int32_t *pod_group = NULL, *zone_h0 = NULL, *zone_h1 = NULL;
     int64_t *pod_spines = NULL;

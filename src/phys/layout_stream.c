@@ -7,7 +7,7 @@
 
 /* ---- the rack stream ---- */
 
-static fp_status push_rack(build *b, int role, double width, double power, fp_error *err)
+static fp_status push_rack(fp_layout_ctx *b, int role, double width, double power, fp_error *err)
 {
     const fp_phys_spec *ps = b->ps;
     if (b->cur_pos > 0 && (b->cur_pos >= b->rpr ||
@@ -18,13 +18,13 @@ static fp_status push_rack(build *b, int role, double width, double power, fp_er
     }
     if (b->n_rk == b->cap_rk) {
         int64_t cap = b->cap_rk ? b->cap_rk * 2 : 1024;
-        trk *n = realloc(b->rk, (size_t)cap * sizeof *n);
+        fp_temp_rack *n = realloc(b->rk, (size_t)cap * sizeof *n);
         if (n == NULL)
             FP_FAIL(err, FP_ENOMEM, "", "out of memory for the racks");
         b->rk = n;
         b->cap_rk = cap;
     }
-    trk *r = &b->rk[b->n_rk++];
+    fp_temp_rack *r = &b->rk[b->n_rk++];
     r->hall = b->cur_hall;
     r->row = b->cur_row;
     r->pos = b->cur_pos++;
@@ -36,7 +36,7 @@ static fp_status push_rack(build *b, int role, double width, double power, fp_er
 }
 
 /* A block of n racks drawing w starts a new row unless it fits in what is left of this one. */
-static void keep_together(build *b, int64_t n, double w)
+static void keep_together(fp_layout_ctx *b, int64_t n, double w)
 {
     const fp_phys_spec *ps = b->ps;
     if (b->cur_pos == 0)
@@ -48,7 +48,7 @@ static void keep_together(build *b, int64_t n, double w)
     }
 }
 
-static void new_row(build *b)
+static void new_row(fp_layout_ctx *b)
 {
     if (b->cur_pos > 0) {
         b->cur_row++;
@@ -57,7 +57,7 @@ static void new_row(build *b)
     }
 }
 
-static double unit_power(const build *b, int64_t u)
+static double unit_power(const fp_layout_ctx *b, int64_t u)
 {
     int64_t siu = b->fab->servers - u * b->unit_servers;
     if (siu > b->unit_servers)
@@ -65,7 +65,7 @@ static double unit_power(const build *b, int64_t u)
     return (double)siu * b->dev_w[0] + (double)b->unit_leaves[u] * b->dev_w[1];
 }
 
-static fp_status emit_unit(build *b, int64_t u, fp_error *err)
+static fp_status emit_unit(fp_layout_ctx *b, int64_t u, fp_error *err)
 {
     const fp_phys_spec *ps = b->ps;
     int64_t cr = b->unit_cr[u], nr = b->unit_nr[u];
@@ -92,7 +92,7 @@ static fp_status emit_unit(build *b, int64_t u, fp_error *err)
     return rc;
 }
 
-static fp_status emit_spine_racks(build *b, int64_t g, fp_error *err)
+static fp_status emit_spine_racks(fp_layout_ctx *b, int64_t g, fp_error *err)
 {
     int64_t n = b->grp_sr[g], s = b->grp_spines[g];
     keep_together(b, n, (double)s * b->dev_w[2]);
@@ -108,8 +108,8 @@ static fp_status emit_spine_racks(build *b, int64_t g, fp_error *err)
 
 /* Which hall a central switch stands in: the top tier spread evenly over all halls, a 4-tier
  * fabric's cores over the halls of their zone, spines (central mode) in their pod's hall. */
-static int central_hall(const build *b, int64_t d, const int32_t *pod_group, int32_t zone_h0[],
-                        int32_t zone_h1[])
+static int central_hall(const fp_layout_ctx *b, int64_t d, const int32_t *pod_group,
+                        int32_t zone_h0[], int32_t zone_h1[])
 {
     const fp_fabric *fab = b->fab;
     const fp_device *dv = &fab->dev[d];
@@ -125,8 +125,8 @@ static int central_hall(const build *b, int64_t d, const int32_t *pod_group, int
     return (int)(i * b->halls / (n > 0 ? n : 1));
 }
 
-fp_status fp__layout_stream(build *b, int32_t *pod_group, int32_t *zone_h0, int32_t *zone_h1,
-                            fp_error *err)
+fp_status fp__layout_stream(fp_layout_ctx *b, int32_t *pod_group, int32_t *zone_h0,
+                            int32_t *zone_h1, fp_error *err)
 {
     const fp_fabric *fab = b->fab;
     fp_status rc = FP_OK;
@@ -185,7 +185,7 @@ fp_status fp__layout_stream(build *b, int32_t *pod_group, int32_t *zone_h0, int3
 
 /* Servers into their unit's compute racks, from U1 up in the units no fixture takes
  * (ps->server_u); each compute rack that holds a server holds the fixtures too. */
-static void place_servers(build *b)
+static void place_servers(fp_layout_ctx *b)
 {
     const fp_phys_spec *ps = b->ps;
     fp_layout *lay = b->lay;
@@ -204,7 +204,7 @@ static void place_servers(build *b)
 
 /* Top-of-rack leaves: each in the rack of the first server cabled to it, below the switches
  * placed there before (top[]: each rack's lowest used U). FP_EDESIGN when they do not fit. */
-static fp_status place_tor_leaves(build *b, int16_t *top, fp_error *err)
+static fp_status place_tor_leaves(fp_layout_ctx *b, int16_t *top, fp_error *err)
 {
     const fp_fabric *fab = b->fab;
     const fp_phys_spec *ps = b->ps;
@@ -240,7 +240,7 @@ static fp_status place_tor_leaves(build *b, int16_t *top, fp_error *err)
     return FP_OK;
 }
 
-fp_status fp__layout_place(build *b, const int32_t *pod_group, int32_t *zone_h0,
+fp_status fp__layout_place(fp_layout_ctx *b, const int32_t *pod_group, int32_t *zone_h0,
                            int32_t *zone_h1, fp_error *err)
 {
     const fp_fabric *fab = b->fab;

@@ -14,14 +14,14 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
 }
 
 /* One rack before numbering: where it stands and what it is. */
-typedef struct trk {
+typedef struct fp_temp_rack {
     int32_t hall, row;          /* row: index in the hall's stream (compute and central) */
     int32_t pos;                /* 0-based in its row */
     uint8_t role;
     double width, power;        /* metres; estimated watts */
-} trk;
+} fp_temp_rack;
 
-typedef struct build {
+typedef struct fp_layout_ctx {
     const fp_fabric *fab;
     const fp_rspec *rs;
     const fp_phys_spec *ps;
@@ -46,26 +46,26 @@ typedef struct build {
     int64_t central_count[MAX_HALLS][FP_MAX_TIERS + 1], central_base[MAX_HALLS][FP_MAX_TIERS + 1];
     int32_t hall_zone_first[MAX_HALLS];
     /* temp racks */
-    trk *rk;
+    fp_temp_rack *rk;
     int64_t n_rk, cap_rk;
     /* stream state */
     int cur_hall;
     int32_t cur_row, cur_pos;
     double cur_power;
     int32_t hall_rows[MAX_HALLS], hall_central_rows[MAX_HALLS], hall_central_row0[MAX_HALLS];
-} build;
+} fp_layout_ctx;
 
-static inline int is_pod_tier(const build *b, int t)
+static inline int is_pod_tier(const fp_layout_ctx *b, int t)
 {
     return t == 2 && b->fab->tiers >= 3;
 }
 
 /* Stream every unit's racks, the spine racks and the central rows into b->rk, hall by hall,
  * row by row. FP_ENOMEM when out of memory. */
-fp_status fp__layout_stream(build *b, int32_t *pod_group, int32_t *zone_h0, int32_t *zone_h1,
-                            fp_error *err);
+fp_status fp__layout_stream(fp_layout_ctx *b, int32_t *pod_group, int32_t *zone_h0,
+                            int32_t *zone_h1, fp_error *err);
 /* Put every device in its rack and U (b->lay->rack must hold b->n_rk racks). */
-fp_status fp__layout_place(build *b, const int32_t *pod_group, int32_t *zone_h0,
+fp_status fp__layout_place(fp_layout_ctx *b, const int32_t *pod_group, int32_t *zone_h0,
                            int32_t *zone_h1, fp_error *err);
 
 #endif

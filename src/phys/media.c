@@ -26,7 +26,7 @@ static int16_t intern(const char **tab, int *n, const char *s)
     return (int16_t)(*n)++;
 }
 
-fp_status fp__media_prepare(ctx *c, fp_error *err)
+fp_status fp__media_prepare(fp_cabling_ctx *c, fp_error *err)
 {
     const fp_phys_spec *ps = c->ps;
     const fp_rspec *rs = c->rs;
@@ -44,7 +44,7 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
     c->smf = intern(tab, &nt, "SMF");
     for (int i = 0; i < np; i++) {
         const fp_part *p = &ps->parts[i];
-        part_key *q = &c->pk[i];
+        fp_part_key *q = &c->pk[i];
         q->copper = (int8_t)(p->type == FP_PART_CABLE ? copper_medium(p) : -1);
         q->optic = (int8_t)(p->type == FP_PART_TRANSCEIVER ? optic_class(p) : -1);
         q->proto = (uint8_t)proto_ok(rs, p);
@@ -109,7 +109,7 @@ fp_status fp__media_prepare(ctx *c, fp_error *err)
 
 /* The id of the cage type of cage g (-1: untyped, takes any part): its switch's uplink cage
  * type when it is one of the uplink cages after the front ones. */
-static int16_t port_cage(const ctx *c, const comp_cage *g)
+static int16_t port_cage(const fp_cabling_ctx *c, const fp_comp_cage *g)
 {
     const int t = c->fab->dev[g->dev].tier;
     if (t > 0 && c->rs->tier[t - 1].model.uplink_ports > 0) {
@@ -123,7 +123,7 @@ static int16_t port_cage(const ctx *c, const comp_cage *g)
 
 /* Whether a part of lane rate lane_gbps fits cage g's ports (lane_fits): the uplink ports'
  * rate on a switch's uplink cages, else its tier's. */
-static int port_lane_fits(const ctx *c, const comp_cage *g, int lane_gbps)
+static int port_lane_fits(const fp_cabling_ctx *c, const fp_comp_cage *g, int lane_gbps)
 {
     const int t = c->fab->dev[g->dev].tier;
     int port = c->dev_lane[t];
@@ -160,7 +160,7 @@ static int pick_better(double cost, double power, int part, const media_pick *b)
     return part < b->part;
 }
 
-static fp_status grow(ctx *c, size_t n_links, fp_error *err)
+static fp_status grow(fp_cabling_ctx *c, size_t n_links, fp_error *err)
 {
     if (n_links * 2 > c->cg_cap) {
         free(c->cg);
@@ -183,14 +183,14 @@ static fp_status grow(ctx *c, size_t n_links, fp_error *err)
     return FP_OK;
 }
 
-static int add_cage(ctx *c, size_t *n, int64_t cage, int64_t dev, int k)
+static int add_cage(fp_cabling_ctx *c, size_t *n, int64_t cage, int64_t dev, int k)
 {
     for (size_t i = 0; i < *n; i++)
         if (c->cg[i].cage == cage) {
             c->cg[i].n++;
             return (int)i;
         }
-    comp_cage *g = &c->cg[(*n)++];
+    fp_comp_cage *g = &c->cg[(*n)++];
     memset(g, 0, sizeof *g);
     g->cage = cage;
     g->dev = dev;
@@ -200,7 +200,7 @@ static int add_cage(ctx *c, size_t *n, int64_t cage, int64_t dev, int k)
     return (int)(*n - 1);
 }
 
-static unsigned allowed_for(const ctx *c, const int32_t *links, size_t n)
+static unsigned allowed_for(const fp_cabling_ctx *c, const int32_t *links, size_t n)
 {
     unsigned m = (1u << FP_MEDIUM_COUNT) - 1;
     for (size_t i = 0; i < n; i++)
@@ -209,9 +209,9 @@ static unsigned allowed_for(const ctx *c, const int32_t *links, size_t n)
 }
 
 /* Try one copper cable for the whole set. Returns the part or -1; *stock set. */
-static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_cage *cg,
-                      size_t ncg, double route, int medium, int forced, double *stock, int *kind,
-                      media_pick *pick)
+static int try_copper(const fp_cabling_ctx *c, const int32_t *links, size_t n,
+                      const fp_comp_cage *cg, size_t ncg, double route, int medium, int forced,
+                      double *stock, int *kind, media_pick *pick)
 {
     const fp_rspec *rs = c->rs;
     const int speed = rs->gbps[c->fab->link[links[0]].boundary];
@@ -245,10 +245,9 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
     } else {
         return -1;
     }
-    (void)links;
     for (int x = 0; x < c->n_cables; x++) {
         const int i = c->cables[x];
-        const part_key *q = &c->pk[i];
+        const fp_part_key *q = &c->pk[i];
         if ((forced >= 0 && i != forced) || q->copper != medium || q->legs != legs ||
             q->gbps != gbps)
             continue;
@@ -283,8 +282,8 @@ static int try_copper(const ctx *c, const int32_t *links, size_t n, const comp_c
 
 /* Each link's stock length of cord f into c->stock, and each cage's longest (cg[].need).
  * 0 when a route is longer than f is sold. */
-static int cord_lengths(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
-                        const double *route, const fp_part *f)
+static int cord_lengths(fp_cabling_ctx *c, const int32_t *links, size_t n, fp_comp_cage *cg,
+                        size_t ncg, const double *route, const fp_part *f)
 {
     for (size_t k = 0; k < ncg; k++)
         cg[k].need = 0;
@@ -306,8 +305,8 @@ static int cord_lengths(ctx *c, const int32_t *links, size_t n, comp_cage *cg, s
 /* The cheapest module of class cls, lane connector conn and the cage's lane rate for every cage (cg[].mod; -1 at
  * co-packaged optics, which must match instead) that reaches its cage's longest cord within
  * the loss budget (pairs: mated connector pairs between the modules). 0 when a cage gets none. */
-static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn, int speed,
-                        const fp_part *f, int pairs, int split)
+static int cage_modules(fp_cabling_ctx *c, fp_comp_cage *cg, size_t ncg, int cls, int16_t conn,
+                        int speed, const fp_part *f, int pairs, int split)
 {
     const fp_phys_spec *ps = c->ps;
     int ok = 1;
@@ -328,7 +327,7 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
         }
         for (int y = 0; y < c->n_mods[cls]; y++) {
             const int j = c->mods[cls][y];
-            const part_key *q = &c->pk[j];
+            const fp_part_key *q = &c->pk[j];
             if (q->lane != conn || q->ports != cg[k].k || q->gbps != speed ||
                 !cage_id_fits(q->cage, ct) || !port_lane_fits(c, &cg[k], q->lane_gbps) ||
                 q->reach + 1e-9 < cg[k].need)
@@ -357,7 +356,8 @@ static int cage_modules(ctx *c, comp_cage *cg, size_t ncg, int cls, int16_t conn
 
 /* The cost and power of the set's optics as cage_modules and cord_lengths left them: a
  * module per cage, a cord f per link at its stock length. */
-static media_pick optics_cost(const ctx *c, size_t n, const comp_cage *cg, size_t ncg, int f)
+static media_pick optics_cost(const fp_cabling_ctx *c, size_t n, const fp_comp_cage *cg, size_t ncg,
+                              int f)
 {
     const fp_phys_spec *ps = c->ps;
     media_pick m = { 0, 0, f };
@@ -375,7 +375,7 @@ static media_pick optics_cost(const ctx *c, size_t n, const comp_cage *cg, size_
  * plant: a fan-out of k legs whose hub is the port's connector (MPO to 4 x LC). The id of its
  * legs' connector, which the far modules and the cords take, when the catalog has one of
  * optic class cls on the port's fibre (the first in catalog order); else -1. */
-static int16_t cpo_split_conn(const ctx *c, int t, int k, int cls)
+static int16_t cpo_split_conn(const fp_cabling_ctx *c, int t, int k, int cls)
 {
     const fp_part *m = &c->rs->tier[t - 1].model;
     for (int y = 0; y < c->ps->n_parts; y++) {
@@ -390,8 +390,8 @@ static int16_t cpo_split_conn(const ctx *c, int t, int k, int cls)
 /* The first co-packaged end of the set's cages, or NULL; *tier its tier and *split_k the
  * links its port carries when it is split (a breakout) and the set has modules at other
  * ends, else 0. */
-static const fp_part *cpo_in_set(const ctx *c, const comp_cage *cg, size_t ncg, int *tier,
-                                 int *split_k)
+static const fp_part *cpo_in_set(const fp_cabling_ctx *c, const fp_comp_cage *cg, size_t ncg,
+                                 int *tier, int *split_k)
 {
     const fp_part *cpo = NULL;
     int k_cpo = 0, module_ends = 0;
@@ -413,8 +413,9 @@ static const fp_part *cpo_in_set(const ctx *c, const comp_cage *cg, size_t ncg, 
  * co-packaged end) use and each cord of that connector, keeping the cheapest whole (modules,
  * cords at stock length; pick_better) into *best when it beats it. Leaves cg[].mod and
  * c->stock as the last one tried: rerun optics_apply for the winner. 1 when one fits. */
-static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, size_t ncg,
-                      const double *route, int cls, int forced, media_pick *best, int16_t *conn_out)
+static int try_optics(fp_cabling_ctx *c, const int32_t *links, size_t n, fp_comp_cage *cg,
+                      size_t ncg, const double *route, int cls, int forced, media_pick *best,
+                      int16_t *conn_out)
 {
     const fp_rspec *rs = c->rs;
     const fp_phys_spec *ps = c->ps;
@@ -464,7 +465,8 @@ static int try_optics(ctx *c, const int32_t *links, size_t n, comp_cage *cg, siz
 
 /* The set's routes, cages and hand overrides into *s and c->route / c->cg. FP_EINVAL when two
  * overrides force different parts on links that share cages. */
-static fp_status set_read(ctx *c, const int32_t *links, size_t n, fp_media_set *s, fp_error *err)
+static fp_status set_read(fp_cabling_ctx *c, const int32_t *links, size_t n, fp_media_set *s,
+                          fp_error *err)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;
@@ -516,9 +518,9 @@ static fp_status set_read(ctx *c, const int32_t *links, size_t n, fp_media_set *
 /* The cheapest copper cable for the whole set among the allowed copper media (pick_better)
  * into *best when it beats it; nothing is written. The part or -1; *medium, *stock and *kind
  * the cable's. */
-static int copper_best(const ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
-                       media_pick *best, int *medium, double *stock, int *kind,
-                       media_pick *by_medium)
+static int copper_best(const fp_cabling_ctx *c, const int32_t *links, size_t n,
+                       const fp_media_set *s, media_pick *best, int *medium, double *stock,
+                       int *kind, media_pick *by_medium)
 {
     /* Twisted pair fits only RJ45 cages, where no other copper does: its place is moot. */
     static const int copper[] = { FP_MEDIUM_DAC, FP_MEDIUM_ACC, FP_MEDIUM_AEC, FP_MEDIUM_TP };
@@ -545,8 +547,8 @@ static int copper_best(const ctx *c, const int32_t *links, size_t n, const fp_me
 }
 
 /* One copper cable part for the set, of this medium, stock length and kind. */
-static void copper_apply(ctx *c, const int32_t *links, size_t n, const fp_media_set *s, int part,
-                         int medium, double stock, int kind)
+static void copper_apply(fp_cabling_ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
+                         int part, int medium, double stock, int kind)
 {
     for (size_t i = 0; i < n; i++) {
         c->link_part[links[i]] = (int16_t)part;
@@ -563,7 +565,7 @@ static void copper_apply(ctx *c, const int32_t *links, size_t n, const fp_media_
 /* Optics of each allowed class (SR, DR, FR) into *best when one beats it; a class whose
  * cheapest modules alone cost more than *best is not tried. The winning class or -1; *conn
  * its lane connector. *cut: a class before the winner failed only on its loss budget. */
-static int optics_best(ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
+static int optics_best(fp_cabling_ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
                        media_pick *best, int16_t *conn, int *cut, media_pick *by_medium)
 {
     int win = -1, failed_cut = 0;
@@ -603,8 +605,8 @@ static int optics_best(ctx *c, const int32_t *links, size_t n, const fp_media_se
 
 /* Optics of class cls, lane connector conn and cord f for the set: a module per cage and a
  * fibre per link. */
-static void optics_apply(ctx *c, const int32_t *links, size_t n, const fp_media_set *s, int cls,
-                         int16_t conn, int f, int cut)
+static void optics_apply(fp_cabling_ctx *c, const int32_t *links, size_t n, const fp_media_set *s,
+                         int cls, int16_t conn, int f, int cut)
 {
     fp_cabling *cab = c->cab;
     const fp_phys_spec *ps = c->ps;
@@ -632,7 +634,7 @@ static void optics_apply(ctx *c, const int32_t *links, size_t n, const fp_media_
 
 /* The set's media: the cheapest valid whole among one copper cable and the optics of each
  * class (pick_better: cost, then power, then catalog order). */
-fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err)
+fp_status fp__media_decide(fp_cabling_ctx *c, const int32_t *links, size_t n, fp_error *err)
 {
     fp_media_set s;
     fp_status rc;
@@ -672,7 +674,7 @@ fp_status fp__media_decide(ctx *c, const int32_t *links, size_t n, fp_error *err
     return FP_OK;
 }
 
-void fp__media_scratch_free(ctx *c)
+void fp__media_scratch_free(fp_cabling_ctx *c)
 {
     free(c->pk);
     free(c->list);

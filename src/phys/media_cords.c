@@ -12,7 +12,7 @@ static int lane_connectors(const fp_part *p)
 
 /* 0-based place of (dev, port) among the links its cage carries: a NIC cage's ports in order;
  * a switch cage's physical ports in order, each port's lanes in order. */
-static int cage_slot(const ctx *c, int64_t dev, int port)
+static int cage_slot(const fp_cabling_ctx *c, int64_t dev, int port)
 {
     int t = c->fab->dev[dev].tier, lane, ways;
     if (t == 0)
@@ -25,7 +25,7 @@ static int cage_slot(const ctx *c, int64_t dev, int port)
 /* Links that share the lane connector of (dev, port)'s module (1 when the connector is the
  * port's own), or the connector of a co-packaged port (all the links of a split port: one
  * MPO), and in *key that connector (cage x 16 + connector); in *hub the connector's id. */
-static int connector_of(const ctx *c, size_t ncg, int64_t dev, int port, int64_t *key,
+static int connector_of(const fp_cabling_ctx *c, size_t ncg, int64_t dev, int port, int64_t *key,
                         int16_t *hub)
 {
     int64_t cage = cage_of(c->cab, c->fab, c->rs, dev, port);
@@ -61,7 +61,8 @@ static int connector_of(const ctx *c, size_t ncg, int64_t dev, int port, int64_t
  * connectors carry the same links, one straight cord carries them all. Other shapes (a connector's links to
  * connectors that carry other links too, no fan-out part of that many legs and reach) keep one
  * cord per link. Structured cabling patches each link through its panels and is left alone. */
-void fp__media_share_cords(ctx *c, const int32_t *links, size_t n, size_t ncg, int straight)
+void fp__media_share_cords(fp_cabling_ctx *c, const int32_t *links, size_t n, size_t ncg,
+                           int straight)
 {
     const fp_phys_spec *ps = c->ps;
     const fp_part *sf = &ps->parts[straight];

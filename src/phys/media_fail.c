@@ -3,12 +3,12 @@
 #include <string.h>
 #include "phys/cabling_work.h"
 
-static void link_label(char *buf, size_t n, const ctx *c, int64_t l)
+static void link_label(char *buf, size_t n, const fp_cabling_ctx *c, int64_t l)
 {
     char an[48], zn[48], ap[FP_PORT_NAME_MAX], zp[FP_PORT_NAME_MAX], bn[32];
     const fp_link *k = &c->fab->link[l];
     snprintf(buf, n, "L%07lld (%s: %s %s -> %s %s)", (long long)fp__link_number(c->fab, l),
-             fp__boundary_name(k->boundary, c->fab->tiers, bn, sizeof bn),
+             fp__boundary_name(k->boundary, bn, sizeof bn),
              fp__device_name(an, sizeof an, c->fab, c->rs, k->a),
              fp__port_name(ap, sizeof ap, c->fab, c->rs, k->a, k->a_port),
              fp__device_name(zn, sizeof zn, c->fab, c->rs, k->z),
@@ -25,7 +25,8 @@ static double longest_stock(const fp_part *p)
  * cable that fits both cages; for optics, the shorter of the best module at each end and the
  * longest fibre of their lane connector. *limit names the part that sets it. 0 when nothing
  * fits the link's cages at all. */
-static double longest_reach(const ctx *c, int64_t l, unsigned allowed, const fp_part **limit)
+static double longest_reach(const fp_cabling_ctx *c, int64_t l, unsigned allowed,
+                            const fp_part **limit)
 {
     const fp_fabric *fab = c->fab;
     const fp_phys_spec *ps = c->ps;
@@ -109,7 +110,7 @@ static const char *proto_text(unsigned p)
 /* What the catalog lacks for link l, as text: the end whose cage no module fits ("no 200G
  * module for a QSFP112 cage holding 1 link (InfiniBand); closest: ..."), or the two ends'
  * modules that share no fibre. "" when each end has a module and some pair matches. */
-static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, size_t n)
+static void missing_text(const fp_cabling_ctx *c, int64_t l, unsigned allowed, char *buf, size_t n)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;
@@ -175,7 +176,7 @@ static void missing_text(const ctx *c, int64_t l, unsigned allowed, char *buf, s
                  lane_connector(any[1]));
 }
 
-fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error *err)
+fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *s, fp_error *err)
 {
     const fp_fabric *fab = c->fab;
     const fp_rspec *rs = c->rs;
@@ -208,7 +209,7 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
             const int cu = copper_medium(other);
             const char *med = cu >= 0 ? fp_medium_name((fp_medium)cu) : other->fibre;
             char bn[32];
-            fp__boundary_name(wl->boundary, fab->tiers, bn, sizeof bn);
+            fp__boundary_name(wl->boundary, bn, sizeof bn);
             FP_FAIL(err, FP_EDESIGN, "/media",
                     "/media: link %s: no allowed medium fits its %s and %s cages; the media allowed at %s leave out medium %s, which %s fits; expected %s in the list for %s (or \"default\"), or a part of an allowed medium for these cages in the catalog (--catalog FILE)",
                     what, cage_word(fab, rs, wl->a, 1), cage_word(fab, rs, wl->z, 0), bn, med,
@@ -232,9 +233,9 @@ fp_status fp__media_fail(const ctx *c, size_t n, const fp_media_set *s, fp_error
         FP_FAIL(err, FP_EDESIGN, where,
                 "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
                 what, article(cage_word(c->fab, c->rs, wl->a, 1)), cage_word(c->fab, c->rs, wl->a, 1),
-                wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier, c->fab->tiers),
+                wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier),
                 article(cage_word(c->fab, c->rs, wl->z, 0)), cage_word(c->fab, c->rs, wl->z, 0),
-                fp__tier_role(c->fab->dev[wl->z].tier, c->fab->tiers),
+                fp__tier_role(c->fab->dev[wl->z].tier),
                 n, n == 1 ? "" : "s", rs->gbps[wl->boundary], proto_text(rs->protocols), s->route_max,
                 missing[0] ? ": " : "", missing);
     }

@@ -46,7 +46,7 @@ static fp_status one(fp_net_bom *b, const fp_net_spec *ns, const fp_fabric *fab,
         fp_net_bom_line *l = add(b, "switch", m->id, n, m->priced ? m->price_usd : 0,
                                  m->powered ? m->power_w : 0, m->ru > 0 ? m->ru : 1);
         snprintf(l->desc, sizeof l->desc, "%s, %s", m->name[0] ? m->name : m->id,
-                 fp__tier_role(t, fab->tiers));
+                 fp__tier_role(t));
         l->mtbf_hours = m->mtbf_hours;
         b->switches += n;
         b->unpriced += !m->priced;

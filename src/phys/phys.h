@@ -170,8 +170,7 @@ void fp__cabling_free(fp_cabling *cab);
 /* Fill of the overhead tray over each row: every cable with an end in a row rides that row's
  * tray (a cable between rows rides both); structured links put their trunk's share there, not
  * their cords. Called by fp__cabling_build. */
-fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
-                        const fp_rspec *rs, fp_error *err);
+fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab, fp_error *err);
 fp_status fp__structured_build(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
                                const fp_rspec *rs, fp_error *err);
 /* Cage index of (device, port). */

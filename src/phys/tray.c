@@ -17,10 +17,8 @@ static double disc(double d_mm)
     return PI * d_mm * d_mm / 4.0;
 }
 
-fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab,
-                        const fp_rspec *rs, fp_error *err)
+fp_status fp__tray_fill(fp_cabling *cab, const fp_layout *lay, const fp_fabric *fab, fp_error *err)
 {
-    (void)rs;
     int64_t n = lay->n_rack;
     int32_t *row_of = malloc((size_t)(n ? n : 1) * sizeof *row_of);
     int64_t rows = 0;

@@ -1,6 +1,7 @@
 /* fabplan — test-only fault injection: make the Nth open, write, fsync, rename or allocation of
  * a run fail, as SQLite tests its I/O errors. Disarmed (the normal case) a point costs one
- * atomic load. tests/write/test_fault.c sweeps N over every point a small plan reaches. */
+ * atomic load. The publish tests (tests/write/test_publish.c, fault_sweep_*) sweep N over every
+ * point a small plan reaches. */
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>

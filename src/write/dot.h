@@ -42,26 +42,14 @@ static inline void fp__dot_pin(void *n, double x, double y)
     set_attr(n, "pos", v);
 }
 
-static inline const char *role_plural(int tier)
-{
-    static const char *const plural[] = { "servers", "leaves", "spines", "cores", "super-cores" };
-    return tier >= 0 && tier <= FP_MAX_TIERS ? plural[tier] : "switches";
-}
-
-static inline const char *fill_of(int tier)
-{
-    static const char *const role_fill[] = { "#dbe7f3", "#b7e1a1", "#fdd49e", "#f4a582", "#d6a3c8" };
-    return role_fill[tier >= 0 && tier <= FP_MAX_TIERS ? tier : 0];
-}
-
+/* "servers", "leaves", "spines", "cores", "super-cores" for tier 0 .. FP_MAX_TIERS, else
+ * "switches". */
+const char *fp__dot_role_plural(int tier);
+/* The fill colour of a device of this tier (tier 0's out of range). */
+const char *fp__dot_role_fill(int tier);
 /* Rail colours: 8 distinct hues that stay apart for common colour-vision deficiencies
  * (Okabe-Ito), repeating from the ninth rail on. */
-static inline const char *fp__rail_colour(int64_t rail)
-{
-    static const char *const rail_colour[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7",
-                                               "#56b4e9", "#d55e00", "#000000", "#b8a000" };
-    return rail_colour[(rail < 0 ? 0 : rail) % 8];
-}
+const char *fp__rail_colour(int64_t rail);
 
 /* Write g as Graphviz source (.dot) or render it by path's extension (.svg, .png), then close
  * it. Errors: FP_EIO (with Graphviz's own message), FP_ENOMEM. */

@@ -259,7 +259,7 @@ static void server_table(table *t, const fp_plan *plan, const fp_shape *sh,
     char pn[FP_PORT_NAME_MAX];
     int ports = sh->nics_per_server * sh->nic_ports;
     int right = dl->side[dl->local[dev]] == 2;
-    put(t, "<TR><TD BGCOLOR=\"%s\"><B>%s</B></TD></TR>", fill_of(0), dn);
+    put(t, "<TR><TD BGCOLOR=\"%s\"><B>%s</B></TD></TR>", fp__dot_role_fill(0), dn);
     widen(&t->wl, dn, 1);
     for (int p = 0; p < ports; p++, t->rows++) {
         put(t, "<TR><TD PORT=\"p%d\" ALIGN=\"%s\"><FONT COLOR=\"%s\">%s</FONT></TD></TR>", p,
@@ -272,7 +272,8 @@ static void server_table(table *t, const fp_plan *plan, const fp_shape *sh,
 /* A switch's name and, for a rail leaf, its rail. */
 static void switch_head(table *t, const fp_device *d, const char *dn)
 {
-    put(t, "<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"><B>%s</B></TD></TR>", fill_of(d->tier), dn);
+    put(t, "<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"><B>%s</B></TD></TR>", fp__dot_role_fill(d->tier),
+        dn);
     if (d->rail >= 0) {
         put(t, "<TR><TD COLSPAN=\"2\" BGCOLOR=\"%s\"><FONT COLOR=\"white\">rail %d</FONT></TD></TR>",
             fp__rail_colour(d->rail), d->rail + 1);
@@ -496,7 +497,7 @@ static void detail_nodes(detail *dt)
         agstrfree(dt->g, html);
         set_attr(dt->node[i], "shape", "plain");
         set_attr(dt->node[i], "style", "solid");
-        set_attr(dt->node[i], "tier", fp__tier_role(d.tier, dt->sh.tiers));
+        set_attr(dt->node[i], "tier", fp__tier_role(d.tier));
     }
 }
 
@@ -582,14 +583,14 @@ static void stub_edges(detail *dt, double stub_x, double stub_y)
         int64_t s = dt->out_stub[i];
         int tier = (int)(s % (FP_MAX_TIERS + 1)), plane = (int)(s / (FP_MAX_TIERS + 1));
         if (dt->stub[s] == NULL) {
-            snprintf(name, sizeof name, "outside-%s-plane%d", role_plural(tier), plane + 1);
+            snprintf(name, sizeof name, "outside-%s-plane%d", fp__dot_role_plural(tier), plane + 1);
             dt->stub[s] = agnode(dt->g, name, 1);
-            snprintf(label, sizeof label, "%s outside this %s%s", role_plural(tier), kind,
+            snprintf(label, sizeof label, "%s outside this %s%s", fp__dot_role_plural(tier), kind,
                      dt->sh.planes > 1 ? " (this plane)" : "");
             set_attr(dt->stub[s], "label", label);
-            set_attr(dt->stub[s], "fillcolor", fill_of(tier));
+            set_attr(dt->stub[s], "fillcolor", fp__dot_role_fill(tier));
             set_attr(dt->stub[s], "style", "filled,dashed");
-            set_attr(dt->stub[s], "tier", fp__tier_role(tier, dt->sh.tiers));
+            set_attr(dt->stub[s], "tier", fp__tier_role(tier));
             fp__dot_pin(dt->stub[s], stub_x + 40, stub_y);
             stub_y -= 50;
         }

@@ -9,8 +9,8 @@
 #include "write/dot_figure.h"
 
 /* A fixed-size box centred at (cx, cy) on the page (y down), w x h points. */
-static Agnode_t *fig_box(fig *f, const char *name, double cx, double cy, double w, double h,
-                     const char *label, const char *fill)
+static Agnode_t *fig_box(fp_figure *f, const char *name, double cx, double cy, double w, double h,
+                         const char *label, const char *fill)
 {
     char v[64];
     Agnode_t *nd = agnode(f->g, (char *)name, 1);
@@ -31,8 +31,8 @@ static Agnode_t *fig_box(fig *f, const char *name, double cx, double cy, double 
 
 /* A straight line between two drawn nodes, from (x0, y0) to (x1, y1) on the page, written as the
  * B-spline Graphviz draws so nop2 takes it as given. */
-static Agedge_t *fig_line(fig *f, Agnode_t *a, Agnode_t *b, double x0, double y0, double x1,
-                      double y1, const char *colour, double width)
+static Agedge_t *fig_line(fp_figure *f, Agnode_t *a, Agnode_t *b, double x0, double y0, double x1,
+                          double y1, const char *colour, double width)
 {
     char v[160];
     Agedge_t *e = agedge(f->g, a, b, NULL, 1);
@@ -46,14 +46,14 @@ static Agedge_t *fig_line(fig *f, Agnode_t *a, Agnode_t *b, double x0, double y0
     return e;
 }
 
-static int in_group(const fig *f, const fp_device *d)
+static int in_group(const fp_figure *f, const fp_device *d)
 {
     return d->plane == 0 && d->tier >= 1 && d->tier <= 2 && (f->pod < 0 || d->pod == f->pod);
 }
 
 /* Which devices the figure draws and their places in their rows: the group's leaves and spines,
  * the devices of higher tiers its links reach (plane 1), and the servers on its leaves. */
-static void select_devices(fig *f)
+static void select_devices(fp_figure *f)
 {
     f->su_lo = f->su_hi = -1;
     for (int64_t i = 0; i < f->sh.devices; i++) {
@@ -88,7 +88,7 @@ static void select_devices(fig *f)
 }
 
 /* Row positions: the top tier drawn at FIG_TOP, servers at FIG_BOTTOM, equal gaps between. */
-static void place_rows(fig *f)
+static void place_rows(fp_figure *f)
 {
     int tiers = f->sh.tiers;
     for (int t = 0; t <= tiers; t++)
@@ -108,7 +108,7 @@ static double pitch_of(int64_t n)
 }
 
 /* Leaves: scalable units side by side with a gap between them (rail-optimized), else evenly. */
-static double leaf_x(const fig *f, const fp_device *d, int64_t local)
+static double leaf_x(const fp_figure *f, const fp_device *d, int64_t local)
 {
     if (f->su_lo < 0)
         return spread_x(local, f->n[1]);
@@ -121,7 +121,7 @@ static double leaf_x(const fig *f, const fp_device *d, int64_t local)
 
 /* Short box labels: "r3" (rail leaf), "L12" / "S4" / "C7" otherwise; the full name is the
  * tooltip. Left out when the box is too narrow to hold them. */
-static void switch_boxes(fig *f, int tier, double w, double h)
+static void switch_boxes(fp_figure *f, int tier, double w, double h)
 {
     char name[64], label[32];
     static const char prefix[] = { 'N', 'L', 'S', 'C', 'X' };
@@ -139,10 +139,11 @@ static void switch_boxes(fig *f, int tier, double w, double h)
         else
             snprintf(label, sizeof label, "%c%lld", prefix[tier], (long long)k + 1);
         f->x[i] = cx;
-        f->node[i] = fig_box(f, name, cx, f->row_y[tier], w, h, label,
-                         tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fill_of(tier));
+        f->node[i] =
+            fig_box(f, name, cx, f->row_y[tier], w, h, label,
+                    tier == 1 && d->rail >= 0 ? fp__rail_colour(d->rail) : fp__dot_role_fill(tier));
         set_attr(f->node[i], "tooltip", name);
-        set_attr(f->node[i], "tier", fp__tier_role(tier, f->sh.tiers));
+        set_attr(f->node[i], "tier", fp__tier_role(tier));
         if (tier == 1 && d->rail >= 0) {
             set_attr(f->node[i], "fontcolor", "white");
             snprintf(label, sizeof label, "%d", d->rail + 1);
@@ -152,14 +153,14 @@ static void switch_boxes(fig *f, int tier, double w, double h)
 }
 
 /* The su index of server or leaf i within the figure's units (0 without units). */
-static int64_t su_in_fig(const fig *f, int64_t i)
+static int64_t su_in_fig(const fp_figure *f, int64_t i)
 {
     return f->su_lo >= 0 ? fp__shape_device(&f->sh, i).su - f->su_lo : 0;
 }
 
 /* Servers one by one: the servers of each unit spread under that unit's leaves (or all under
  * all leaves), a small box each. */
-static fp_status server_boxes(fig *f, fp_error *err)
+static fp_status server_boxes(fp_figure *f, fp_error *err)
 {
     const fp_shape *sh = &f->sh;
     char name[64];
@@ -196,7 +197,7 @@ static fp_status server_boxes(fig *f, fp_error *err)
         int64_t s = su_in_fig(f, i);
         fp__plan_device_name(f->plan, i, name, sizeof name);
         f->x[i] = lo[s] + (hi[s] - lo[s]) * ((double)seen[s]++ + 0.5) / (double)in_su[s];
-        f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fill_of(0));
+        f->node[i] = fig_box(f, name, f->x[i], y, w, 22, "", fp__dot_role_fill(0));
         set_attr(f->node[i], "tooltip", name);
         set_attr(f->node[i], "tier", "server");
     }
@@ -206,7 +207,7 @@ static fp_status server_boxes(fig *f, fp_error *err)
 
 /* Server bars: one per scalable unit (or per leaf) spanning its leaves, with its servers
  * counted once each, and a line to each leaf it has links to (bar_links[bar][leaf]). */
-static fp_status server_bars(fig *f, int64_t n_bars, Agnode_t **bar, const int64_t *bar_links,
+static fp_status server_bars(fp_figure *f, int64_t n_bars, Agnode_t **bar, const int64_t *bar_links,
                              fp_error *err)
 {
     const fp_shape *sh = &f->sh;
@@ -248,7 +249,8 @@ static fp_status server_bars(fig *f, int64_t n_bars, Agnode_t **bar, const int64
         else
             snprintf(label, sizeof label, "%s", fp__grouped_int(cnt, sizeof cnt, s));
         double half = pitch_of(f->n[1]) * 0.4;
-        bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label, fill_of(0));
+        bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label,
+                         fp__dot_role_fill(0));
         set_attr(bar[b], "tier", "server");
         set_attr(bar[b], "fontsize", "9");
     }
@@ -268,7 +270,7 @@ static fp_status server_bars(fig *f, int64_t n_bars, Agnode_t **bar, const int64
 
 /* Servers: one small box each while they fit, else one bar per scalable unit (or per leaf),
  * and a line from each server (bar) to each leaf it is cabled to, in the leaf's rail colour. */
-static fp_status servers_and_nic_links(fig *f, fp_error *err)
+static fp_status servers_and_nic_links(fp_figure *f, fp_error *err)
 {
     const fp_shape *sh = &f->sh;
     fp_status rc;
@@ -315,7 +317,7 @@ static fp_status servers_and_nic_links(fig *f, fp_error *err)
 
 /* Switch-to-switch lines of boundary b (tier b -> b + 1) where both tiers are drawn box by box:
  * one line per pair of switches with links, as wide as their links (a twin link twice as wide). */
-static fp_status pair_lines(fig *f, int b, fp_error *err)
+static fp_status pair_lines(fp_figure *f, int b, fp_error *err)
 {
     int64_t na = f->n[b], nz = f->n[b + 1];
     int32_t *count = calloc((size_t)(na * nz), sizeof *count);
@@ -353,20 +355,20 @@ static fp_status pair_lines(fig *f, int b, fp_error *err)
 }
 
 /* A tier drawn as one band: a wide box naming how many of the tier the group reaches. */
-static Agnode_t *band_box(fig *f, int tier)
+static Agnode_t *band_box(fp_figure *f, int tier)
 {
     char name[32], label[160], a[32], b[32];
     int64_t all = f->sh.level[tier].switches;
     if (f->n[tier] == all)
         snprintf(label, sizeof label, "%s %s (every one of the plane's)", fp__grouped_int(a, sizeof a, all),
-                 role_plural(tier));
+                 fp__dot_role_plural(tier));
     else
         snprintf(label, sizeof label, "%s of the plane's %s %s", fp__grouped_int(a, sizeof a, f->n[tier]),
-                 fp__grouped_int(b, sizeof b, all), role_plural(tier));
-    snprintf(name, sizeof name, "band-%s", role_plural(tier));
-    Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier], FIG_RIGHT - FIG_LEFT,
-                       28, label, fill_of(tier));
-    set_attr(nd, "tier", fp__tier_role(tier, f->sh.tiers));
+                 fp__grouped_int(b, sizeof b, all), fp__dot_role_plural(tier));
+    snprintf(name, sizeof name, "band-%s", fp__dot_role_plural(tier));
+    Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier],
+                           FIG_RIGHT - FIG_LEFT, 28, label, fp__dot_role_fill(tier));
+    set_attr(nd, "tier", fp__tier_role(tier));
     set_attr(nd, "fontsize", "13");
     snprintf(label, sizeof label, "%lld", (long long)f->n[tier]);
     set_attr(nd, "devices", label);
@@ -375,7 +377,7 @@ static Agnode_t *band_box(fig *f, int tier)
 
 /* Lines into a band: each box of the tier below sends one vertical line up to the band, as wide
  * as its links; a band under a band gets one wide line in the middle. */
-static void band_lines(fig *f, int b, Agnode_t *band, Agnode_t *band_below)
+static void band_lines(fp_figure *f, int b, Agnode_t *band, Agnode_t *band_below)
 {
     char v[32];
     if (band_below) {
@@ -431,7 +433,7 @@ static Agraph_t *figure_graph(void)
 }
 
 /* Title and subtitle: the plan, and which group (of how many) this page shows. */
-static void figure_titles(fig *f)
+static void figure_titles(fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     char title[400], label[400], a[32], b[32];
@@ -460,7 +462,7 @@ static void figure_titles(fig *f)
 }
 
 /* Scalable-unit frames, drawn first so they lie under the leaves. */
-static void su_frames(fig *f)
+static void su_frames(fp_figure *f)
 {
     if (f->su_lo < 0)
         return;
@@ -480,7 +482,7 @@ static void su_frames(fig *f)
 
 /* Rows of switches: leaves and spines box by box, tiers above as boxes while few, else bands
  * (f->band). */
-static void switch_rows(fig *f)
+static void switch_rows(fp_figure *f)
 {
     for (int t = 1; t <= f->sh.tiers; t++) {
         double pitch = t == 1 && f->su_lo >= 0 ? (FIG_RIGHT - FIG_LEFT) /
@@ -495,7 +497,7 @@ static void switch_rows(fig *f)
 }
 
 /* The bands and the lines between switch tiers (pair by pair, or into a band). */
-static fp_status switch_lines(fig *f, fp_error *err)
+static fp_status switch_lines(fp_figure *f, fp_error *err)
 {
     fp_status rc = FP_OK;
     Agnode_t *bands[FP_MAX_TIERS + 1] = { 0 };
@@ -515,7 +517,7 @@ fp_status fp__write_figure(const fp_plan *plan, const char *path, const fp_write
                            fp_error *err)
 {
     fp_status rc = FP_OK;
-    fig f;
+    fp_figure f;
     char label[400];
     memset(&f, 0, sizeof f);
     f.plan = plan;

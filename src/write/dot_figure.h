@@ -18,7 +18,7 @@
 /* Above this many servers in the group they are drawn as one bar per block, not one by one. */
 #define FIG_MAX_SERVERS 512
 
-typedef struct fig {
+typedef struct fp_figure {
     Agraph_t *g;
     const fp_plan *plan;
     fp_shape sh;
@@ -32,7 +32,7 @@ typedef struct fig {
     int band[FP_MAX_TIERS + 1];         /* 1 when the tier is drawn as a band */
     int64_t su_lo, su_hi;               /* SUs of the group's leaves (rail-optimized), -1 none */
     int edges;
-} fig;
+} fp_figure;
 
 static inline void pin(Agnode_t *nd, double cx, double cy)
 {
@@ -40,8 +40,8 @@ static inline void pin(Agnode_t *nd, double cx, double cy)
 }
 
 /* Text centred at (cx, cy). */
-static inline Agnode_t *fig_text(fig *f, const char *name, double cx, double cy, const char *label,
-                      const char *size)
+static inline Agnode_t *fig_text(fp_figure *f, const char *name, double cx, double cy,
+                                 const char *label, const char *size)
 {
     Agnode_t *nd = agnode(f->g, (char *)name, 1);
     pin(nd, cx, cy);
@@ -58,10 +58,10 @@ static inline Agnode_t *fig_text(fig *f, const char *name, double cx, double cy,
 }
 
 /* The right-hand panel and the labels (dot_figure_panel.c). */
-void fp__fig_boundary_labels(fig *f);
+void fp__fig_boundary_labels(fp_figure *f);
 /* Rows of the counts table (each about 20 pt high at its font size). */
-int fp__fig_counts_rows(const fig *f);
-void fp__fig_counts_table(fig *f);
-void fp__fig_legend(fig *f, double top);
+int fp__fig_counts_rows(const fp_figure *f);
+void fp__fig_counts_table(fp_figure *f);
+void fp__fig_legend(fp_figure *f, double top);
 
 #endif

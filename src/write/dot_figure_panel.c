@@ -3,7 +3,7 @@
 #include "write/dot_figure.h"
 
 /* "leaf–spine: 1,024 × 400G" beside the gap each boundary crosses, on the left margin. */
-void fp__fig_boundary_labels(fig *f)
+void fp__fig_boundary_labels(fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     char name[32], label[128], bn[32], c[32];
@@ -11,7 +11,7 @@ void fp__fig_boundary_labels(fig *f)
         if (f->links[b] == 0)
             continue;
         snprintf(name, sizeof name, "label-boundary-%d", b);
-        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, sh->tiers, bn, sizeof bn),
+        snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, bn, sizeof bn),
                  fp__grouped_int(c, sizeof c, f->links[b]), sh->gbps[b]);
         Agnode_t *nd = fig_text(f, name, FIG_LEFT + 2, (f->row_y[b] + f->row_y[b + 1]) / 2, label, "11");
         set_attr(nd, "labeljust", "l");
@@ -25,8 +25,8 @@ void fp__fig_boundary_labels(fig *f)
 }
 
 /* A table of the right-hand panel centred at (cx, cy); left out when its text did not fit. */
-static void panel_table(fig *f, const char *name, const char *html, int fits, const char *size,
-                        double cx, double cy)
+static void panel_table(fp_figure *f, const char *name, const char *html, int fits,
+                        const char *size, double cx, double cy)
 {
     if (!fits)
         return;
@@ -35,7 +35,7 @@ static void panel_table(fig *f, const char *name, const char *html, int fits, co
     pin(nd, cx, cy);
 }
 
-int fp__fig_counts_rows(const fig *f)
+int fp__fig_counts_rows(const fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     int models = 0;
@@ -50,7 +50,7 @@ int fp__fig_counts_rows(const fig *f)
 
 /* First and last name of the tier's devices in the figure ("pod01-spine-01 … pod01-spine-32"),
  * "" when the tier is a band or empty. */
-static void row_names(const fig *f, int t, char *buf, size_t n)
+static void row_names(const fp_figure *f, int t, char *buf, size_t n)
 {
     char first[64] = "", last[64] = "";
     buf[0] = '\0';
@@ -67,7 +67,7 @@ static void row_names(const fig *f, int t, char *buf, size_t n)
 
 /* The counts table: this group and the whole fabric, tier by tier and boundary by boundary,
  * with the names of the first and last device drawn in each row. */
-void fp__fig_counts_table(fig *f)
+void fp__fig_counts_table(fp_figure *f)
 {
     const fp_shape *sh = &f->sh;
     char html[8000], a[32], b[32], bn[32], names[160];
@@ -83,8 +83,9 @@ void fp__fig_counts_table(fig *f)
     PUT("<TR><TD ALIGN=\"LEFT\">GPUs</TD><TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"RIGHT\">%s</TD>"
         "<TD></TD></TR>", fp__grouped_int(a, sizeof a, gpus_in), fp__grouped_int(b, sizeof b, sh->gpus));
     PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">servers</TD><TD ALIGN=\"RIGHT\">%s</TD>"
-        "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(0),
-        fp__grouped_int(a, sizeof a, f->n[0]), fp__grouped_int(b, sizeof b, sh->servers), names);
+        "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
+        fp__dot_role_fill(0), fp__grouped_int(a, sizeof a, f->n[0]), fp__grouped_int(b, sizeof b, sh->servers),
+        names);
     if (f->su_lo >= 0)
         PUT("<TR><TD ALIGN=\"LEFT\">scalable units</TD><TD ALIGN=\"RIGHT\">%lld</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">SU %lld … SU %lld</TD></TR>",
@@ -93,9 +94,10 @@ void fp__fig_counts_table(fig *f)
     for (int t = 1; t <= sh->tiers; t++) {
         row_names(f, t, names, sizeof names);
         PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">%s</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
-            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>", fill_of(t), role_plural(t),
-            t > 2 ? "reached: " : "", fp__grouped_int(a, sizeof a, f->n[t]),
-            fp__grouped_int(b, sizeof b, sh->level[t].switches * sh->planes), names);
+            "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
+            fp__dot_role_fill(t), fp__dot_role_plural(t), t > 2 ? "reached: " : "",
+            fp__grouped_int(a, sizeof a, f->n[t]), fp__grouped_int(b, sizeof b, sh->level[t].switches * sh->planes),
+            names);
     }
     for (int bd = 0; bd < sh->tiers; bd++) {
         int64_t all = sh->boundary_base[bd + 1] - sh->boundary_base[bd];
@@ -103,7 +105,7 @@ void fp__fig_counts_table(fig *f)
             continue;
         PUT("<TR><TD ALIGN=\"LEFT\">%s links</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%dG each</TD></TR>",
-            fp__boundary_name(bd, sh->tiers, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
+            fp__boundary_name(bd, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
             fp__grouped_int(a, sizeof a, f->links[bd]), fp__grouped_int(b, sizeof b, all), sh->gbps[bd]);
     }
     /* Switch models, tiers sharing a model named together. */
@@ -114,10 +116,10 @@ void fp__fig_counts_table(fig *f)
         if (seen)
             continue;
         PUT("<TR><TD ALIGN=\"LEFT\">switch</TD><TD COLSPAN=\"3\" ALIGN=\"LEFT\">%s (%d ports): %s",
-            sh->model[t], sh->radix[t], fp__tier_role(t + 1, sh->tiers));
+            sh->model[t], sh->radix[t], fp__tier_role(t + 1));
         for (int u = t + 1; u < sh->tiers; u++)
             if (strcmp(sh->model[u], sh->model[t]) == 0)
-                PUT(", %s", fp__tier_role(u + 1, sh->tiers));
+                PUT(", %s", fp__tier_role(u + 1));
         PUT("</TD></TR>");
     }
     PUT("</TABLE>");
@@ -127,7 +129,7 @@ void fp__fig_counts_table(fig *f)
 }
 
 /* The legend: rail colours (rail-optimized) or NIC-port colours, tier fills, what a line is. */
-void fp__fig_legend(fig *f, double top)
+void fp__fig_legend(fp_figure *f, double top)
 {
     const fp_shape *sh = &f->sh;
     char html[4000];
@@ -150,8 +152,9 @@ void fp__fig_legend(fig *f, double top)
         PUT("</TR>");
     }
     for (int t = 0; t <= sh->tiers; t++)
-        PUT("<TR><TD WIDTH=\"24\" BGCOLOR=\"%s\" BORDER=\"1\"></TD><TD ALIGN=\"LEFT\" COLSPAN=\"3\">%s</TD></TR>",
-            fill_of(t), role_plural(t));
+        PUT("<TR><TD WIDTH=\"24\" BGCOLOR=\"%s\" BORDER=\"1\"></TD><TD ALIGN=\"LEFT\" "
+            "COLSPAN=\"3\">%s</TD></TR>",
+            fp__dot_role_fill(t), fp__dot_role_plural(t));
     PUT("<TR><TD COLSPAN=\"4\" ALIGN=\"LEFT\">a line: the links between two devices"
         "<BR ALIGN=\"LEFT\"/>(the wider, the more links)<BR ALIGN=\"LEFT\"/>"
         "%s</TD></TR>", sh->topology == FP_TOPO_RAIL ? "leaf colour = its rail; NIC and leaf-spine lines"

@@ -319,8 +319,8 @@ static fp_status floor_extent(const fp_plan *plan, size_t n_racks, double *max_y
 
 /* A box per rack, filled in its role's colour, y growing up the page the way a floor plan is
  * read from the front; a rack over its power limit outlined in red. */
-static void rack_nodes(Agraph_t *g, const fp_plan *plan, int tiers, Agnode_t **node,
-                       size_t n_racks, double max_y)
+static void rack_nodes(Agraph_t *g, const fp_plan *plan, Agnode_t **node, size_t n_racks,
+                       double max_y)
 {
     char label[256];
     for (size_t i = 0; i < n_racks; i++) {
@@ -329,11 +329,11 @@ static void rack_nodes(Agraph_t *g, const fp_plan *plan, int tiers, Agnode_t **n
         node[i] = agnode(g, r.name, 1);
         int tier = 0;
         for (int t = 0; t <= FP_MAX_TIERS; t++)
-            if (strcmp(r.role, t == 0 ? "compute" : fp__tier_role(t, tiers)) == 0)
+            if (strcmp(r.role, t == 0 ? "compute" : fp__tier_role(t)) == 0)
                 tier = t;
         snprintf(label, sizeof label, "R%02d\nK%02d", r.row, r.rack);
         set_attr(node[i], "label", label);
-        set_attr(node[i], "fillcolor", fill_of(tier));
+        set_attr(node[i], "fillcolor", fp__dot_role_fill(tier));
         set_attr(node[i], "role", r.role);
         if (r.over_limit) {
             set_attr(node[i], "color", "#d00000");
@@ -376,10 +376,10 @@ static void role_legend(Agraph_t *g, int tiers, double max_y)
 {
     char name[64], label[256];
     for (int t = 0; t <= tiers; t++) {
-        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t, tiers));
+        snprintf(name, sizeof name, "legend-%s", t == 0 ? "compute" : fp__tier_role(t));
         Agnode_t *n = agnode(g, name, 1);
-        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t, tiers));
-        set_attr(n, "fillcolor", fill_of(t));
+        set_attr(n, "label", t == 0 ? "compute" : fp__tier_role(t));
+        set_attr(n, "fillcolor", fp__dot_role_fill(t));
         set_attr(n, "fontsize", "12");
         set_attr(n, "width", "1.2");
         set_attr(n, "height", "0.4");
@@ -413,7 +413,7 @@ fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_
     }
     if ((rc = floor_extent(plan, n_racks, &max_y, &max_x, err)) != FP_OK)
         goto out;
-    rack_nodes(g, plan, sh.tiers, node, n_racks, max_y);
+    rack_nodes(g, plan, node, n_racks, max_y);
     if ((rc = floor_rows(g, plan, n_racks, max_y, err)) != FP_OK)
         goto out;
     if (n_racks > 0)

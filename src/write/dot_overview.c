@@ -254,7 +254,7 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, int net, fp_e
 static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
 {
     char c[32];
-    size_t k = (size_t)snprintf(buf, n, "%s × %s", role_plural(tier),
+    size_t k = (size_t)snprintf(buf, n, "%s × %s", fp__dot_role_plural(tier),
                                 fp__grouped_int(c, sizeof c, ov->members[gid]));
     if (ov->net >= 0 && ov->su_lo[gid] >= 0 && k < n) {
         /* A network's leaves by unit: a dual-homed network's unit is one leaf pair (an MLAG
@@ -304,7 +304,7 @@ static void models_line(const fp_shape *sh, char *buf, size_t n)
     buf[0] = '\0';
     for (int t = 0; t < sh->tiers && k < n; t++)
         k += (size_t)snprintf(buf + k, n - k, "%s%s %s (%d ports)", t ? " · " : "",
-                              fp__tier_role(t + 1, sh->tiers), sh->model[t],
+                              fp__tier_role(t + 1), sh->model[t],
                               sh->radix[t]);
     /* Link speeds per boundary when they differ ("links 400G / 800G"). */
     int mixed = 0;
@@ -386,7 +386,7 @@ static Agnode_t *servers_node(Agraph_t *g, const fp_shape *sh, const fp_net_spec
                  sh->endpoints_per_server * sh->planes);
     Agnode_t *n = agnode(g, S("servers"), 1);
     set_attr(n, "label", label);
-    set_attr(n, "fillcolor", fill_of(0));
+    set_attr(n, "fillcolor", fp__dot_role_fill(0));
     set_attr(n, "shape", "box3d");
     return n;
 }
@@ -445,11 +445,11 @@ static void group_nodes(Agraph_t *g, const overview *ov, Agnode_t **node)
                 group_label(ov, gid, t, label, sizeof label);
                 node[gid] = agnode(parent, name, 1);
                 set_attr(node[gid], "label", label);
-                set_attr(node[gid], "fillcolor", fill_of(t));
+                set_attr(node[gid], "fillcolor", fp__dot_role_fill(t));
                 /* Repeated in the source so a reader of the .dot (or a test) can recount. */
                 snprintf(label, sizeof label, "%lld", (long long)ov->members[gid]);
                 set_attr(node[gid], "devices", label);
-                set_attr(node[gid], "tier", fp__tier_role(t, sh->tiers));
+                set_attr(node[gid], "tier", fp__tier_role(t));
             }
         }
     }

@@ -60,7 +60,7 @@ static void net_links(fp_outbuf *ob, const fp_net_read *v, int network_col,
     char dev[160], port[FP_PORT_NAME_MAX + 32];
     size_t speed_len[FP_MAX_TIERS + 1], prefix_len = strlen(v->id_prefix);
     for (int b = 0; b <= FP_MAX_TIERS; b++) {
-        fp__boundary_name(b, fab->tiers, bn[b], sizeof bn[b]);
+        fp__boundary_name(b, bn[b], sizeof bn[b]);
         speed_len[b] = (size_t)snprintf(speed[b], sizeof speed[b], ",%d,",
                                         v->rs->gbps[b < FP_MAX_TIERS ? b : FP_MAX_TIERS - 1]);
     }
@@ -88,7 +88,7 @@ static void net_links(fp_outbuf *ob, const fp_net_read *v, int network_col,
         fp__outbuf_str(ob, i >= fab->boundary_base[fab->tiers] ? "mlag-peer"
                            : (unsigned)l->boundary <= FP_MAX_TIERS
                                ? bn[l->boundary]
-                               : fp__boundary_name(l->boundary, fab->tiers, row, 32));
+                               : fp__boundary_name(l->boundary, row, 32));
         fp__outbuf_char(ob, ',');
         fp__outbuf_int(ob, l->plane + 1);
         if (network_col) {

@@ -213,3 +213,23 @@ Agnode_t *fp__dot_table_node(Agraph_t *g, const char *name, const char *html)
     set_attr(n, "style", "solid");
     return n;
 }
+
+const char *fp__dot_role_plural(int tier)
+{
+    static const char *const plural[] = { "servers", "leaves", "spines", "cores", "super-cores" };
+    return tier >= 0 && tier <= FP_MAX_TIERS ? plural[tier] : "switches";
+}
+
+const char *fp__dot_role_fill(int tier)
+{
+    static const char *const role_fill[] = { "#dbe7f3", "#b7e1a1", "#fdd49e", "#f4a582",
+                                             "#d6a3c8" };
+    return role_fill[tier >= 0 && tier <= FP_MAX_TIERS ? tier : 0];
+}
+
+const char *fp__rail_colour(int64_t rail)
+{
+    static const char *const rail_colour[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7",
+                                               "#56b4e9", "#d55e00", "#000000", "#b8a000" };
+    return rail_colour[(rail < 0 ? 0 : rail) % 8];
+}

@@ -101,10 +101,10 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
         for (int64_t i = 0; i < fab->n_link; i++) {
             const fp_link *l = &fab->link[i];
             const char *row[] = {
-                fp__tier_role(fab->dev[l->a].tier, fab->tiers),
+                fp__tier_role(fab->dev[l->a].tier),
                 fp__net_read_dev(&v, l->a, an, sizeof an, NULL),
                 fp__net_read_port(&v, l->a, l->a_port, ap, sizeof ap, NULL),
-                fp__tier_role(fab->dev[l->z].tier, fab->tiers),
+                fp__tier_role(fab->dev[l->z].tier),
                 fp__net_read_dev(&v, l->z, zn, sizeof zn, NULL),
                 fp__net_read_port(&v, l->z, l->z_port, zp, sizeof zp, NULL),
                 "True",

@@ -70,7 +70,7 @@ static void add_growth(cJSON *root, const fp_plan *plan)
     cJSON_AddNumberToObject(o, "links", (double)g.links);
     t = cJSON_AddObjectToObject(o, "links_by_boundary");
     for (size_t i = 0; i < fp_plan_tier_count(plan) && i < 4; i++)
-        cJSON_AddNumberToObject(t, fp__boundary_name((int)i, (int)fp_plan_tier_count(plan), b, sizeof b),
+        cJSON_AddNumberToObject(t, fp__boundary_name((int)i, b, sizeof b),
                                 (double)g.links_by_boundary[i]);
     cJSON_AddNumberToObject(o, "cables", (double)g.cables);
     t = cJSON_AddObjectToObject(o, "cables_by_medium");

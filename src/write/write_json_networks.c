@@ -75,7 +75,7 @@ static void net_shape(cJSON *o, const fp_plan *plan, int i)
         const fp_tier_spec *ts = &rs->tier[t - 1];
         cJSON *x = cJSON_CreateObject();
         cJSON_AddNumberToObject(x, "tier", t);
-        cJSON_AddStringToObject(x, "role", fp__tier_role(t, fab->tiers));
+        cJSON_AddStringToObject(x, "role", fp__tier_role(t));
         cJSON_AddStringToObject(x, "model", ts->model.id);
         cJSON_AddNumberToObject(x, "switches", (double)fp__tier_own_switches(fab, t));
         cJSON_AddNumberToObject(x, "down_ports", fab->size[t - 1].down);
@@ -86,7 +86,7 @@ static void net_shape(cJSON *o, const fp_plan *plan, int i)
     a = cJSON_AddArrayToObject(o, "links_by_boundary");
     for (int t = 0; t < fab->tiers; t++) {
         cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "boundary", fp__boundary_name(t, fab->tiers, bn, sizeof bn));
+        cJSON_AddStringToObject(x, "boundary", fp__boundary_name(t, bn, sizeof bn));
         cJSON_AddNumberToObject(x, "links", (double)(fab->boundary_base[t + 1] - fab->boundary_base[t]));
         cJSON_AddItemToArray(a, x);
     }

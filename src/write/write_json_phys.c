@@ -114,7 +114,7 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
     arr = cJSON_AddArrayToObject(root, "media_by_boundary");
     for (int b = 0; b < fp__plan_fabric(plan)->tiers; b++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, fp__plan_fabric(plan)->tiers, bn, sizeof bn));
+        cJSON_AddStringToObject(o, "boundary", fp__boundary_name(b, bn, sizeof bn));
         for (int m = 0; m < fp__plan_media_shown(plan); m++)
             cJSON_AddNumberToObject(o, fp_medium_name((fp_medium)m), (double)cab->by_medium[b][m]);
         cJSON_AddItemToArray(arr, o);
@@ -125,7 +125,7 @@ void fp__json_add_physical(cJSON *root, const fp_plan *plan)
          * cheapest such alternative would cost (links by that medium) */
         fp_media_audit ma;
         cJSON *au = cJSON_CreateObject(), *am = cJSON_CreateObject();
-        cJSON_AddStringToObject(au, "boundary", fp__boundary_name(b, fp__plan_fabric(plan)->tiers, bn, sizeof bn));
+        cJSON_AddStringToObject(au, "boundary", fp__boundary_name(b, bn, sizeof bn));
         if (fp_plan_media_audit(plan, b, &ma, NULL) == FP_OK) {
             cJSON_AddNumberToObject(au, "chosen_usd", round(ma.chosen_usd * 100) / 100);
             cJSON_AddNumberToObject(au, "links_with_alternative", (double)ma.links_with_alternative);

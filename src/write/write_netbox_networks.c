@@ -134,7 +134,7 @@ int fp__nb_kind(const fp_net_read *v, int i, fp_nb_kind *k)
         const char *os = fp__switch_os(m, NULL);
         if (fp__net_is_alias(v->fab, v->fab->tier_base[t]))
             return 0;       /* a tier of another network's switches: listed there */
-        snprintf(k->role, sizeof k->role, "%s%s", v->id_prefix, fp__tier_role(t, v->fab->tiers));
+        snprintf(k->role, sizeof k->role, "%s%s", v->id_prefix, fp__tier_role(t));
         k->color = v->ns ? color_of(v->ns) : tier_color[t <= FP_MAX_TIERS ? t : 0];
         fp__netbox_switch_type(&k->type, m);
         k->platform = os ? os : "";
@@ -143,7 +143,7 @@ int fp__nb_kind(const fp_net_read *v, int i, fp_nb_kind *k)
     }
     if (v->ns == NULL) {
         const fp_rspec *rs = v->rs;
-        snprintf(k->role, sizeof k->role, "%s", fp__tier_role(0, v->fab->tiers));
+        snprintf(k->role, sizeof k->role, "%s", fp__tier_role(0));
         k->color = tier_color[0];
         fp__netbox_manufacturer(k->type.manufacturer, sizeof k->type.manufacturer, "");
         snprintf(k->type.model, sizeof k->type.model, "GPU server %d GPU %dU", rs->gpus_per_server,

@@ -169,7 +169,7 @@ static void media_chart(FILE *f, const fp_plan *plan)
             if (b == nf->tiers && end == nf->boundary_base[b])
                 break;      /* no peer links */
             if (b < nf->tiers)
-                fp__boundary_name(b, nf->tiers, bn, sizeof bn);
+                fp__boundary_name(b, bn, sizeof bn);
             else
                 snprintf(bn, sizeof bn, "mlag-peer");
             if (nets > 1)

@@ -60,7 +60,7 @@ static void group_name(char *buf, const fp_fabric *fab, const fp_rspec *rs, cons
                        int t, int64_t rep, int64_t g, int64_t groups)
 {
     if (t == fab->tiers || rep < 0) {
-        const char *role = fp__tier_role(t, fab->tiers);
+        const char *role = fp__tier_role(t);
         if (groups > 1)
             snprintf(buf, SCHED_NAME_MAX, "%s-%02lld", role, (long long)g + 1);
         else

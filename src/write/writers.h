@@ -79,8 +79,6 @@ fp_status fp__write_xlsx(const fp_plan *plan, const char *path, const fp_write_o
  * called when the file cannot be created. write.c starts the other documents then on 2 cores. */
 fp_status fp__write_xlsx_gated(const fp_plan *plan, const char *path, const fp_write_options *o,
                                void (*cells_done)(void *), void *arg, fp_error *err);
-/* One workbook per row or hall (o->split_by) in the directory dir (created). */
-/* Threads the writers may use for these options (fp_write_options.jobs; 1 before version 6). */
 /* The caller's options (NULL: the defaults) as the current version's struct: the members its
  * version has, the defaults for the later ones. Every writer reads only normalised options
  * (fp_plan_write and fp_plan_detail_unit normalise); FP_EINVAL naming caller for a version
@@ -103,6 +101,7 @@ void fp__progress_lock_destroy(fp_progress_lock *pl);
 const fp_write_options *fp__write_opts(const fp_write_options *o);
 /* Writing threads the (normalised) options ask for. */
 int fp__write_jobs(const fp_write_options *o);
+/* One workbook per row or hall (o->split_by) in the directory dir (created). */
 fp_status fp__write_xlsx_split(const fp_plan *plan, const char *dir, const fp_write_options *o,
                                fp_error *err);
 /* As fp__write_xlsx with at most max_rows data rows per sheet before "Cables (2)" etc. begin
@@ -166,10 +165,8 @@ typedef struct fp_nb_type {
     char manufacturer[40], model[100], slug[100];
     int u_height;
 } fp_nb_type;
-/* A network's BOM line as fp_plan_bom_line gives a compute one (strings borrowed from l).
- * Extra endpoints (storage, management servers) are listed for their count but priced and
- * powered elsewhere, as the compute servers are: no cost, and their power is their racks', not
- * the network's (power 0 here). */
+/* The NetBox device type of switch part p: the device-type library's manufacturer, model and
+ * slug for a part it lists, else the part's vendor, name and a slug of its id. */
 void fp__netbox_switch_type(fp_nb_type *t, const fp_part *p);
 /* The columns of netbox-interfaces.csv, and what the row builder needs of them: device,
  * name, type, speed, then `tags` (with spec `networks`: tag, the row's network), `lag` (some

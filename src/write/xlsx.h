@@ -112,8 +112,6 @@ typedef struct fp_xlsx_book {
     int tail_apart;
     char parts[MAX_PARTS][48];
     int n_parts;
-    char lc_part[48];       /* the last fibre part asked about (lc_cord in xlsx_cables.c) */
-    int lc_last;            /* whether it ends in LC */
     const struct fp_xlsx_rack_index *rack_idx;
     int ids_ready;          /* cable_id filled before the Cables sheet (fp_xlsx__cables_scan) */
     /* With a Ports thread (write_xlsx.c) the Cables, Segments and Ports sheets are created

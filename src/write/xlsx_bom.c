@@ -474,8 +474,7 @@ static void summary_tiers(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t *r)
         fp_tier_info t;
         if (fp_plan_tier(plan, i, &t, NULL) != FP_OK)
             break;
-        put_s(b, ws, *r, 0, fp__boundary_name((int)i, (int)fp_plan_tier_count(plan), buf,
-                                              sizeof buf), NULL);
+        put_s(b, ws, *r, 0, fp__boundary_name((int)i, buf, sizeof buf), NULL);
         int64_t links = 0;
         fp_plan_boundary_links(plan, (int)i, &links, NULL);    /* i < tiers: cannot fail */
         put_n(b, ws, *r, 1, (double)links, b->integer);
