@@ -51,23 +51,6 @@ const char *fp__dot_role_fill(int tier);
  * (Okabe-Ito), repeating from the ninth rail on. */
 const char *fp__rail_colour(int64_t rail);
 
-/* "16384" -> "16,384". */
-static inline const char *commas(char *buf, size_t n, int64_t v)
-{
-    char raw[32];
-    int len = snprintf(raw, sizeof raw, "%lld", (long long)(v < 0 ? -v : v));
-    size_t k = 0;
-    if (v < 0 && k + 1 < n)
-        buf[k++] = '-';
-    for (int i = 0; i < len && k + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && k + 1 < n)
-            buf[k++] = ',';
-        buf[k++] = raw[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 /* Write g as Graphviz source (.dot) or render it by path's extension (.svg, .png), then close
  * it. Errors: FP_EIO (with Graphviz's own message), FP_ENOMEM. */
 fp_status fp__dot_emit(Agraph_t *g, const char *path, fp_error *err);

@@ -301,7 +301,7 @@ static fp_status busiest_runs(const fp_plan *plan, const floor_halls *fh, const 
 static fp_status run_table(Agraph_t *g, const fp_plan *plan, int tiers, const run *runs,
                            int n_runs, const run_tally *tally, const floor_view *v, fp_error *err)
 {
-    char buf[4096];
+    char buf[4096], n1[32], n2[32];
     size_t k = 0, cap = sizeof buf;
     fp_rack_info a, b;
 #define PUT(...) (k += k < cap ? (size_t)snprintf(buf + k, cap - k, __VA_ARGS__) : 0)
@@ -310,12 +310,13 @@ static fp_status run_table(Agraph_t *g, const fp_plan *plan, int tiers, const ru
     for (int i = 0; i < n_runs; i++) {
         fp_plan_rack(plan, (size_t)runs[i].a, &a, NULL);
         fp_plan_rack(plan, (size_t)runs[i].b, &b, NULL);
-        PUT("<TR><TD>%s</TD><TD>%s</TD><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#1f4e9a\">%lld</FONT></TD></TR>",
-            a.name, b.name, (long long)runs[i].cables);
+        PUT("<TR><TD>%s</TD><TD>%s</TD><TD ALIGN=\"RIGHT\"><FONT COLOR=\"#1f4e9a\">%s</FONT></TD></TR>",
+            a.name, b.name, fp__grouped_int(n1, sizeof n1, runs[i].cables));
     }
     if (tally->runs > n_runs)
-        PUT("<TR><TD COLSPAN=\"3\">%lld more runs, up to %lld cables each</TD></TR>",
-            (long long)(tally->runs - n_runs), (long long)tally->rest_max);
+        PUT("<TR><TD COLSPAN=\"3\">%s more runs, up to %s cables each</TD></TR>",
+            fp__grouped_int(n1, sizeof n1, tally->runs - n_runs),
+            fp__grouped_int(n2, sizeof n2, tally->rest_max));
     PUT("</TABLE>");
 #undef PUT
     if (k >= cap)
@@ -586,10 +587,11 @@ static void run_edges(Agraph_t *g, const fp_plan *plan, Agnode_t **node, const r
         /* The counts are in the run table, not on the lines: runs fan out of one leaf rack and
          * into a few spine racks, so labels at either end or the middle piled up there. */
         set_attr(e, "cables", label);
-        /* Thickness grows with the count relative to the busiest run. */
+        /* Thickness grows with the count relative to the busiest run, and with the scale (at
+         * least 1.5 pt, so a run stays visible on a hall of 15 pt per metre). */
         double scale = v->k / FLOOR_PT_PER_M;
         snprintf(label, sizeof label, "%.1f",
-                 fmax(1.0, (1.5 + 6.0 * (double)runs[i].cables / (double)runs[0].cables) * scale));
+                 fmax(1.5, (1.5 + 6.0 * (double)runs[i].cables / (double)runs[0].cables) * scale));
         set_attr(e, "penwidth", label);
         set_attr(e, "color", "#1f4e9acc");
         run_path(e, plan, &runs[i], i, v);
@@ -744,11 +746,11 @@ static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, c
     snprintf(a, sizeof a, "H%d", h);
     set_attr(n, "hall", a);
     int k = 0;
-    snprintf(lines[k++], sizeof lines[0], "%s GPUs", commas(a, sizeof a, s->gpus));
-    snprintf(lines[k++], sizeof lines[0], "%d rows, %s racks", s->rows, commas(b, sizeof b, s->racks));
+    snprintf(lines[k++], sizeof lines[0], "%s GPUs", fp__grouped_int(a, sizeof a, s->gpus));
+    snprintf(lines[k++], sizeof lines[0], "%d rows, %s racks", s->rows, fp__grouped_int(b, sizeof b, s->racks));
     for (int t = 1; t <= sh->tiers; t++)
         if (s->switches[t] > 0)
-            snprintf(lines[k++], sizeof lines[0], "%s %s", commas(a, sizeof a, s->switches[t]),
+            snprintf(lines[k++], sizeof lines[0], "%s %s", fp__grouped_int(a, sizeof a, s->switches[t]),
                      fp__dot_role_plural(t));
     power_text(a, sizeof a, s->power_w);
     snprintf(lines[k++], sizeof lines[0], "%s", a);
@@ -827,7 +829,7 @@ static fp_status write_view(const fp_plan *plan, int hall, const char *path, fp_
 {
     fp_shape sh;
     floor_halls fh;
-    char title[512];
+    char title[512], count[32];
     fp__plan_shape(plan, &sh);
     fp_status rc = halls_read(plan, &fh, err);
     if (rc != FP_OK)
@@ -850,21 +852,23 @@ static fp_status write_view(const fp_plan *plan, int hall, const char *path, fp_
                 prow = r.row;
             }
         }
-        snprintf(title, sizeof title, "%s — hall H%d of %d: %d racks in %d rows; lines: the "
-                 "busiest runs in the hall, listed on the left\n ", name, hall, fh.halls, racks,
-                 rows);
+        snprintf(title, sizeof title, "%s — hall H%d of %d: %s racks in %d rows; lines: the "
+                 "busiest runs in the hall, listed on the left\n ", name, hall, fh.halls,
+                 fp__grouped_int(count, sizeof count, racks), rows);
         v = hall_view(&fh, hall);
         by_rack = 1;
     } else if (by_rack) {
-        snprintf(title, sizeof title, "%s — floor plan, %zu racks%s\n ", name, fh.n_racks,
+        snprintf(title, sizeof title, "%s — floor plan, %s racks%s\n ", name,
+                 fp__grouped_int(count, sizeof count, (int64_t)fh.n_racks),
                  fh.n_racks ? "; lines: the busiest rack-to-rack runs, listed on the left" :
                               ": this build places no racks (no layout)");
     } else {
         /* Blocks and bars: the page leaves out the run table. */
         v.k = fit_k(v.max_x, v.max_y + RACK_D_M, FLOOR_SITE_LEFT_PT);
         v.labels = 0;
-        snprintf(title, sizeof title, "%s — site plan, %zu racks in %d hall%s; each hall rack by "
-                 "rack in floor-by-hall/\n ", name, fh.n_racks, fh.halls, fh.halls == 1 ? "" : "s");
+        snprintf(title, sizeof title, "%s — site plan, %s racks in %d hall%s; each hall rack by "
+                 "rack in floor-by-hall/\n ", name, fp__grouped_int(count, sizeof count,
+                 (int64_t)fh.n_racks), fh.halls, fh.halls == 1 ? "" : "s");
     }
     return floor_emit(plan, &sh, &fh, &v, by_rack, title, path, err);
 }
