@@ -90,6 +90,19 @@ Test(cli, oversubscription_as_ratio)
     cr_expect(strstr(out, "1.06667") == NULL && strstr(out, "1.06452") == NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 0:1", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/fabric/oversubscription/0") != NULL, "%s", out);
+    /* Issue 27 ("leaf 0.996492:1"): an "in use" ratio that stays a decimal has at most four
+     * significant digits. At 12,000 GPUs (1,500 servers: the last of 47 scalable units is
+     * partial and keeps a full unit's uplinks) the leaves' links in use are not a small
+     * fraction. */
+    cr_expect_eq(run(BIN " plan --gpus 12000 --formats json -o fabplan-cli-o3", out, sizeof out), 0, "%s", out);
+    const char *use = strstr(out, "oversubscription in use: leaf ");
+    cr_assert_not_null(use, "%s", out);
+    use += strlen("oversubscription in use: leaf ");
+    size_t digits = 0, len = strcspn(use, ":");
+    for (size_t k = 0; k < len; k++)
+        digits += use[k] >= '0' && use[k] <= '9';
+    cr_expect(memchr(use, '.', len) != NULL, "a fraction, not a decimal: %.20s", use);
+    cr_expect(digits <= 5, "more than four significant digits: %.20s", use);   /* "0." + 4 */
 }
 
 Test(cli, catalog_list_and_show)
