@@ -617,6 +617,23 @@ Test(cli, compare_names_specs_by_name)
     cr_expect(strstr(out, "\nhall A ") != NULL, "%s", out);
     cr_expect(strstr(out, "\nsecond-try ") != NULL, "%s", out);
     cr_expect(strstr(out, "/specs/") == NULL, "%s", out);
+    /* Every figure of a row has separators, power too: the default 16,384-GPU plan's network
+     * draws about 2 MW (its summary: 1975.2 kW), 5th column from the end of its row. */
+    snprintf(cmd, sizeof cmd, "printf '{\"name\":\"big\",\"cluster\":{\"gpus\":16384}}' > %s/specs/big.json && "
+             BIN " compare %s/specs/big.json %s/specs/a.json", dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    const char *row = strstr(out, "\nbig ");
+    cr_assert_not_null(row, "%s", out);
+    char line[256], *tok[16];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    int nt = 0;
+    for (char *t = strtok(line, " "); t && nt < 16; t = strtok(NULL, " "))
+        tok[nt++] = t;
+    cr_assert_geq(nt, 11, "%s", row);
+    for (int k = 1; k < nt; k++)
+        if (strspn(tok[k], "0123456789") >= 4)
+            cr_expect_fail("a figure without separators: %s in %s", tok[k], row);
+    cr_expect(strchr(tok[nt - 5], ',') != NULL, "power kW %s", tok[nt - 5]);
 }
 
 
