@@ -3,7 +3,9 @@
 #include <math.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "helpers.h"
+#include "xlsx_read.h"
 
 #define BIN FP_TEST_BIN_DIR "/src/fabplan"
 
@@ -917,4 +919,80 @@ Test(cli, printed_spec_plans_the_same, .timeout = 300)
             printed_networks_resolved(r, k);
         free(r);
     }
+}
+
+/* The location a printed label line names: line2 starts with it; line3 after "> " (or ">"),
+ * and a hub's after "> N legs ". */
+static const char *label_location(const char *line, int far)
+{
+    if (!far)
+        return line;
+    line += 1 + (line[1] == ' ');
+    const char *legs = strstr(line, " legs ");
+    return legs && line[0] >= '1' && line[0] <= '9' ? legs + 6 : line;
+}
+
+/* Issue 27: a label line that cannot keep its whole location says so. spectrum-x-100k has
+ * several halls, so every whole plain location starts with its hall ("H3R26K24-U35", or the
+ * bare "3R26K24U35", docs/outputs.md); a line whose location starts otherwise gave up the hall.
+ * Counted here from labels.csv itself: the summary's warning names that many lines on that
+ * many cables and the first of them, and plan.json's labels_cut has the same counts and every
+ * one of those cables, each once. */
+Test(cli, cut_labels_are_counted_in_the_summary_and_plan_json, .timeout = TEST_TIMEOUT(120))
+{
+    static char out[1 << 16], cut_ids[4096][16];
+    char dir[128], cmd[512], path[256];
+    scratch_dir(dir, sizeof dir, "cli");
+    snprintf(cmd, sizeof cmd, BIN " plan --preset spectrum-x-100k --formats json,labels -o %s/x", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/x/labels.csv", dir);
+    csv_file f = csv_load(path);
+    cr_assert_gt(f.n, 1);
+    long lines = 0, cables = 0;
+    for (long i = 1; i < f.n; i++) {
+        char *fld[16];
+        cr_assert_eq(csv_split(f.line[i], fld, 16), 13, "row %ld", i);
+        int cut = 0;
+        for (int k = 0; k < 2; k++) {
+            const char *line = fld[11 + k];
+            if (line[0] == '\0')
+                continue;
+            const char *loc = label_location(line, k);
+            int whole = loc[0] == 'H' || (loc[0] >= '1' && loc[0] <= '9');
+            lines += !whole;
+            cut |= !whole;
+        }
+        /* rows of one cable are adjacent (A, then Z or Z1, Z2, ...) */
+        if (cut && (cables == 0 || strcmp(fld[0], cut_ids[cables - 1]) != 0)) {
+            cr_assert_lt(cables, 4096);
+            snprintf(cut_ids[cables++], sizeof cut_ids[0], "%s", fld[0]);
+        }
+    }
+    csv_free(&f);
+    cr_assert_gt(lines, 0, "no cut line: the test cannot fail");
+    char want[160];
+    snprintf(want, sizeof want, "fabplan: warning: labels.csv: %ld printed label lines on %ld cables ",
+             lines, cables);
+    const char *w = strstr(out, want);
+    cr_expect(w != NULL, "no \"%s\" in\n%s", want, out);
+    if (w != NULL) {
+        const char *eol = strchr(w, '\n'), *at = strstr(w, cut_ids[0]);
+        cr_expect(at != NULL && at < eol, "the warning does not name %s: %.300s", cut_ids[0], w);
+    }
+    snprintf(path, sizeof path, "%s/x/plan.json", dir);
+    char *text = slurp(path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(j);
+    const cJSON *lc = cJSON_GetObjectItemCaseSensitive(j, "labels_cut");
+    cr_assert_not_null(lc, "plan.json has no labels_cut");
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(lc, "style")->valuestring, "plain");
+    cr_expect_eq((long)cJSON_GetObjectItemCaseSensitive(lc, "lines")->valuedouble, lines);
+    cr_expect_eq((long)cJSON_GetObjectItemCaseSensitive(lc, "cable_count")->valuedouble, cables);
+    /* the cables: exactly those with a cut line, in id order, each once */
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(lc, "cables");
+    cr_assert_eq(cJSON_GetArraySize(ids), cables);
+    for (int k = 0; k < cables; k++)
+        cr_expect_str_eq(cJSON_GetArrayItem(ids, k)->valuestring, cut_ids[k], "cable %d", k);
+    cJSON_Delete(j);
 }
