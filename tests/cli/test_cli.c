@@ -495,16 +495,18 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-/* Issue 27: the summary lists exactly the files a plan wrote. For every --formats value, on an
- * InfiniBand plan (the default spec: no AVD file) and an Ethernet plan with spec `networks`
- * (hgx-h100-enterprise-32: an overview per network, netbox-tags.csv, no InfiniBand exports),
+/* Issue 27: the summary lists exactly the files a plan wrote. For every --formats value (png
+ * alone is a usage error: it renders the diagrams chosen), on an InfiniBand plan (the default
+ * spec: no AVD or PTM file) and an Ethernet plan with spec `networks` (hgx-h100-enterprise-32:
+ * an overview per network, netbox-tags.csv, no InfiniBand exports or CVT sheet),
  * the summary's names are the folder's listing (`ls -A` less the manifest), its count is theirs,
  * and a format that gave nothing says so with its reason. */
 Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
 {
     static const char *formats[] = { "json", "links", "cables", "bom", "xlsx", "labels", "netbox",
                                      "topology", "avd", "report", "diagrams", "fabric", "figure",
-                                     "floor", "detail", "ibnetdiscover", "diagrams,png", "all" };
+                                     "floor", "detail", "ibnetdiscover", "diagrams,png", "all",
+                                     "ptm", "cvt", "slurm", "k8s" };
     static const char *plans[] = { "--gpus 128", "--preset hgx-h100-enterprise-32" };
     static char out[65536], listing[8192], said_names[96][64], dir_names[96][64];
     char dir[128], cmd[512];
@@ -541,12 +543,16 @@ Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
                 cr_expect(first < 1000 && *c == ',' && strspn(c + 1, "0123456789") == 3,
                           "%.60s", bom);
             }
-            /* avd on InfiniBand, ibnetdiscover on Ethernet: nothing, and the reason */
-            if ((pl == 0 && f == 8) || (pl == 1 && f == 15)) {
+            /* avd and ptm on InfiniBand, ibnetdiscover and cvt on Ethernet: nothing, and the
+             * reason */
+            if ((pl == 0 && (f == 8 || f == 18)) || (pl == 1 && (f == 15 || f == 19))) {
                 cr_expect_eq(m, 0, "%s %s", plans[pl], formats[f]);
-                cr_expect(strstr(out, pl == 0 ? "not written: avd-cv-topology.yml: "
-                                              : "not written: ibnetdiscover.topo, ") != NULL,
-                          "%s", out);
+                const char *why = f == 8 ? "not written: avd-cv-topology.yml: "
+                                  : f == 18 ? "not written: topology.dot: "
+                                  : f == 15 ? "not written: ibnetdiscover.topo, "
+                                            : "not written: cvt-p2p.xlsx: ";
+                cr_expect(strstr(out, why) != NULL, "%s %s: no \"%s\" in\n%s", plans[pl],
+                          formats[f], why, out);
             }
         }
 }
