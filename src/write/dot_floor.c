@@ -736,8 +736,35 @@ static void power_text(char *buf, size_t n, double w)
         snprintf(buf, n, "%.0f kW", w / 1e3);
 }
 
+/* How far (pt) hall h's label may reach past each side of its block (0.6 m around its racks):
+ * half the gap to the next hall beside it (blocks whose depths overlap), or, with none on that
+ * side, to the legends' column on the left and to the page's right edge (the page stays within
+ * FLOOR_PAGE_W: the site plan's width at this scale is page_size's). The smaller side's. */
+static double label_room(const floor_halls *fh, int h, const floor_view *v)
+{
+    double w, ht, k = v->k, left = -1, right = -1;
+    double x0 = fh->hx0[h - 1] - 0.6, x1 = fh->hx1[h - 1] + 0.6;
+    for (int j = 1; j <= fh->halls; j++) {
+        if (j == h || fh->hy1[j - 1] + RACK_D_M < fh->hy0[h - 1] ||
+            fh->hy0[j - 1] > fh->hy1[h - 1] + RACK_D_M)
+            continue;
+        double gl = x0 - (fh->hx1[j - 1] + 0.6), gr = fh->hx0[j - 1] - 0.6 - x1;
+        if (gl >= 0 && (left < 0 || gl < left))
+            left = gl;
+        if (gr >= 0 && (right < 0 || gr < right))
+            right = gr;
+    }
+    page_size(k, v->max_x, v->max_y + RACK_D_M, FLOOR_SITE_LEFT_PT, &w, &ht);
+    /* the role legend's right edge is 79 pt and 1 m left of the floor's (role_legend) */
+    double room_l = left >= 0 ? left / 2 * k : (x0 - v->x0 + 1.0) * k + 79 - 6;
+    double room_r = right >= 0 ? right / 2 * k
+                               : (v->x0 + v->max_x - x1 + 1.0) * k + (FLOOR_PAGE_W - w) - 6;
+    return fmax(0, fmin(room_l, room_r) - 4);
+}
+
 /* Hall h's block: its outline, and a label with its name, GPUs, rows and racks, switches per
- * tier and power, as many of those lines as fit inside the block (the name always). */
+ * tier and power, as many of those lines as fit (the name always): within the block's depth,
+ * and its width and label_room each side. */
 static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, const hall_sum *s,
                        int h, const floor_view *v)
 {
@@ -757,15 +784,17 @@ static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, c
     if (s->spares > 0)
         snprintf(lines[k++], sizeof lines[0], "%s hot-spare server%s",
                  fp__grouped_int(a, sizeof a, s->spares), s->spares == 1 ? "" : "s");
-    snprintf(lines[k++], sizeof lines[0], "%d rows, %s racks", s->rows, fp__grouped_int(b, sizeof b, s->racks));
+    snprintf(lines[k++], sizeof lines[0], "%d rows, %s racks", s->rows,
+             fp__grouped_int(b, sizeof b, s->racks));
     for (int t = 1; t <= sh->tiers; t++)
         if (s->switches[t] > 0)
-            snprintf(lines[k++], sizeof lines[0], "%s %s", fp__grouped_int(a, sizeof a, s->switches[t]),
-                     fp__dot_role_plural(t));
+            snprintf(lines[k++], sizeof lines[0], "%s %s",
+                     fp__grouped_int(a, sizeof a, s->switches[t]), fp__dot_role_plural(t));
     power_text(a, sizeof a, s->power_w);
     snprintf(lines[k++], sizeof lines[0], "%s", a);
     /* Lines that fit: the block less 6 pt of padding, at FLOOR_FONT_MIN + 1 with a 16-pt name. */
-    double font = FLOOR_FONT_MIN + 1, w_pt = (x1 - x0) * v->k - 6, h_pt = (y1 - y0) * v->k - 6;
+    double font = FLOOR_FONT_MIN + 1, h_pt = (y1 - y0) * v->k - 6;
+    double w_pt = (x1 - x0) * v->k - 6 + 2 * label_room(fh, h, v);
     int fit = k;
     for (; fit > 0; fit--) {
         double w = text_pt(4, 16), ht = 16 * 1.25 + 6;
