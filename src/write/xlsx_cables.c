@@ -164,7 +164,7 @@ void fp_xlsx__write_cables(fp_xlsx_book *b)
         int64_t i = only ? only[j] : j;
         if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
             break;
-        progress(b, "plan.xlsx cables", j, n_iter);
+        fp__write_progress(b->o, "plan.xlsx cables", j, n_iter);
         if (!x && !b->ids_ready)
             snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
         if (!cable_in_scope(&b->sc, &c))
@@ -179,7 +179,7 @@ void fp_xlsx__write_cables(fp_xlsx_book *b)
         b->cables_by_medium[m]++;
         fp_xlsx__cable_row(b, s.ws, r, &c, NULL);
     }
-    progress(b, "plan.xlsx cables", n, n);
+    fp__write_progress(b->o, "plan.xlsx cables", n, n);
     fp_xlsx__sheet_end(&s);
 }
 
