@@ -138,6 +138,36 @@ static inline int count_files(const char *dir)
     return n;
 }
 
+/* The number at s as a reader's text writes it, commas between digit groups ("16,384",
+ * "-1,234"), as atoll: digits up to the first other character. */
+static inline long long atoll_grouped(const char *s)
+{
+    long long v = 0;
+    int neg = *s == '-';
+    for (s += neg; (*s >= '0' && *s <= '9') || (*s == ',' && s[1] >= '0' && s[1] <= '9'); s++)
+        if (*s != ',')
+            v = v * 10 + (*s - '0');
+    return neg ? -v : v;
+}
+
+/* v written for a reader, a comma before each three digits from the right: 1024 -> "1,024"
+ * (the separators the diagrams and report.html print; written here from the rule). */
+static inline const char *with_commas(char *buf, size_t n, long long v)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%lld", v < 0 ? -v : v);
+    size_t k = 0;
+    if (v < 0 && k + 1 < n)
+        buf[k++] = '-';
+    for (int i = 0; i < len && k + 2 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 /* Whole file as a NUL-terminated string (caller frees); fails the test when unreadable. */
 static inline char *slurp(const char *path)
 {

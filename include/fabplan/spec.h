@@ -77,11 +77,14 @@ FP_EXPORT fp_status fp_spec_to_json(const fp_spec *spec, char **out, fp_error *e
  *  `name`, `cluster`, `fabric`, `layout`, `media` and `bom` with the value the plan uses, each
  *  default filled in ("auto" where the planner chooses: fabric.tiers, su_servers,
  *  uplinks_per_leaf, leaf/pod/zone_servers, layout.halls); parts as given (a catalog id or the
- *  inline object); `overrides` as a list (a file it names read in, [] when none) and `networks`
- *  as given (each network's own defaults are not filled in). Planned again with the same
- *  catalog it gives the same plan, byte for byte. The caller frees *out with fp_free.
+ *  inline object); `overrides` as a list (a file it names read in, [] when none) and each entry
+ *  of `networks` with every default it takes, as the planner resolves it (docs/spec.md). A
+ *  network is resolved only after the fabrics before it are built, so a spec with `networks`
+ *  is planned to its fabric (FP_STAGE_FABRIC) first. Planned again with the same catalog it
+ *  gives the same plan, byte for byte. The caller frees *out with fp_free.
  *  Errors: those of resolving the spec (FP_EINVAL, FP_ECATALOG, FP_EIO, FP_EPARSE: the checks
- *  fp_spec_validate makes before it sizes the fabric), FP_EINVAL (an argument NULL), FP_ENOMEM. */
+ *  fp_spec_validate makes before it sizes the fabric; with `networks`, those of building the
+ *  fabrics, FP_EDESIGN among them), FP_EINVAL (an argument NULL), FP_ENOMEM. */
 FP_EXPORT fp_status fp_spec_resolved_json(const fp_spec *spec, const fp_catalog *cat, char **out,
                                           fp_error *err);
 

@@ -408,11 +408,16 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
     }
     ns->peer_links = -1;
     int min_top = 0;
+    /* hosts_per_leaf and servers_per_leaf "auto" (validate --print-spec's word) are as left
+     * out: the planner chooses. */
+    int64_t hosts = 0, servers = 0;
     if ((rc = fp__json_i32(n, "mlag_peer_links", base, 0, 16, &ns->peer_links, err)) != FP_OK ||
-        (rc = fp__json_i32(n, "hosts_per_leaf", base, 1, 4096, &ns->hosts_per_leaf, err)) != FP_OK ||
-        (rc = fp__json_i32(n, "servers_per_leaf", base, 1, 4096, &ns->servers_per_leaf, err)) != FP_OK ||
+        (rc = fp__json_int_auto(n, "hosts_per_leaf", base, 1, 4096, &hosts, err)) != FP_OK ||
+        (rc = fp__json_int_auto(n, "servers_per_leaf", base, 1, 4096, &servers, err)) != FP_OK ||
         (rc = fp__json_i32(n, "min_top_switches", base, 1, 4096, &min_top, err)) != FP_OK)
         return rc;
+    ns->hosts_per_leaf = (int)hosts;
+    ns->servers_per_leaf = (int)servers;
     if (ns->dual_homed && ns->servers_per_leaf > 0) {
         snprintf(p, sizeof p, "%s/servers_per_leaf", base);
         FP_FAIL(err, FP_EINVAL, p, "%s: a dual-homed network's pairs take its hosts in order "

@@ -96,6 +96,11 @@ fp_status fp__nets_resolve_next(fp_nets *nets, const struct fp_spec *spec, const
                                 int64_t switches_before, const fp_net_built *before,
                                 const fp_catalog *cat, fp_error *err);
 void fp__nets_free(fp_nets *nets);
+/* fp_spec_resolved_json's text (spec_print.c): the spec resolved, and each entry of its
+ * `networks` as nets resolved it (nets: the fabric stage's, every entry resolved; NULL when the
+ * spec has no `networks`). */
+fp_status fp__spec_print(const struct fp_spec *spec, const fp_catalog *cat, const fp_nets *nets,
+                         char **out, fp_error *err);
 /* An error of the shared fabric code names /cluster/... or /fabric/...: point it (where and the
  * message) at the network base ("/networks/1") instead. */
 void fp__net_error_repoint(fp_error *err, const char *base);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "spec/json_read.h"
+#include "spec/networks.h"
 #include "fabplan.h"
 
 /* The member as given (a copy), or NULL. */
@@ -143,12 +144,65 @@ static void media_bom(cJSON *s, const fp_phys_spec *ps)
         add(sp, spare[i], num(ps->spares[i]));
 }
 
-fp_status fp_spec_resolved_json(const fp_spec *spec, const fp_catalog *cat, char **out,
-                                fp_error *err)
+/* The member of the entry as given (a copy), else def. */
+static cJSON *entry_or(const cJSON *n, const char *key, cJSON *def)
 {
-    if (spec == NULL || cat == NULL || out == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_spec_resolved_json: %s is NULL",
-                spec == NULL ? "spec" : cat == NULL ? "cat" : "out");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, key);
+    return or_default(v ? cJSON_Duplicate(v, 1) : NULL, def);
+}
+
+/* One entry of `networks` with every default it takes, as the fabric stage resolved it (ns),
+ * in the order docs/spec.md lists the keys. What is given is kept as given (parts, the count
+ * "switches", "auto"); what the planner chooses reads "auto" (tiers, hosts_per_leaf,
+ * servers_per_leaf, uplinks_per_leaf). Left out: nic when the hosts use on-board ports (no NIC
+ * part), uplink_to when not given, and beside uplink_to the keys it forbids (tiers, spread,
+ * min_top_switches); mlag_peer_links when its default was dropped (the plan's note says why:
+ * given, it would be an error). */
+static cJSON *network_entry(const cJSON *n, const fp_net_spec *ns)
+{
+    const fp_rspec *rs = &ns->rs;
+    const int attached = cJSON_GetObjectItemCaseSensitive(n, "uplink_to") != NULL;
+    cJSON *o = cJSON_CreateObject();
+    add(o, "name", str(ns->name));
+    add(o, "role", str(fp__net_role_name(ns->role)));
+    add(o, "ports_per_server", num(ns->ports));
+    add(o, "port_gbps", entry_or(n, "port_gbps", num(rs->link_gbps)));
+    if (cJSON_GetObjectItemCaseSensitive(n, "nic") != NULL)
+        add(o, "nic", entry_or(n, "nic", NULL));
+    cJSON_AddBoolToObject(o, "dual_homed", ns->dual_homed);
+    if (ns->note[0] == '\0')
+        add(o, "mlag_peer_links", num(ns->peer_links));
+    add(o, "hosts_per_leaf", entry_or(n, "hosts_per_leaf", str("auto")));
+    add(o, "servers_per_leaf", entry_or(n, "servers_per_leaf", str("auto")));
+    add(o, "switch", entry_or(n, "switch", NULL));
+    if (!attached) {
+        add(o, "tiers", entry_or(n, "tiers", str("auto")));
+        add(o, "spread", str(rs->spread == FP_SPREAD_BALANCED ? "balanced" : "even"));
+        add(o, "min_top_switches", num(rs->min_top));
+    }
+    add(o, "oversubscription", entry_or(n, "oversubscription", num(1)));
+    add(o, "reserve", entry_or(n, "reserve", num(0)));
+    add(o, "uplinks_per_leaf", entry_or(n, "uplinks_per_leaf", str("auto")));
+    if (attached)
+        add(o, "uplink_to", entry_or(n, "uplink_to", NULL));
+    cJSON *xs = cJSON_AddArrayToObject(o, "extra_endpoints");
+    const cJSON *given_xs = cJSON_GetObjectItemCaseSensitive(n, "extra_endpoints");
+    for (int k = 0; k < ns->n_extra; k++) {
+        const fp_net_extra *x = &ns->extra[k];
+        cJSON *e = cJSON_CreateObject();
+        add(e, "name", str(x->name));
+        add(e, "count", entry_or(cJSON_GetArrayItem(given_xs, k), "count", num((double)x->count)));
+        add(e, "ports", num(x->ports));
+        add(e, "ru", num(x->ru));
+        add(e, "power_w", num(x->power_w));
+        cJSON_AddItemToArray(xs, e);
+    }
+    return o;
+}
+
+fp_status fp__spec_print(const fp_spec *spec, const fp_catalog *cat, const fp_nets *nets,
+                         char **out, fp_error *err)
+{
     *out = NULL;
     fp_spec *copy = NULL;
     fp_rspec rs;
@@ -168,9 +222,12 @@ fp_status fp_spec_resolved_json(const fp_spec *spec, const fp_catalog *cat, char
     layout(s, &rs.phys);
     media_bom(s, &rs.phys);
     add(s, "overrides", or_default(given(root, NULL, "overrides"), cJSON_CreateArray()));
-    cJSON *nets = given(root, NULL, "networks");
-    if (nets != NULL)
-        add(s, "networks", nets);
+    const cJSON *given_nets = cJSON_GetObjectItemCaseSensitive(root, "networks");
+    if (given_nets != NULL) {
+        cJSON *arr = cJSON_AddArrayToObject(s, "networks");
+        for (int i = 0; nets != NULL && i < nets->n; i++)
+            cJSON_AddItemToArray(arr, network_entry(cJSON_GetArrayItem(given_nets, i), &nets->net[i]));
+    }
     fp__phys_free(&rs.phys);
     fp_spec_free(copy);
     char *text = cJSON_Print(s);

@@ -276,3 +276,33 @@ const char *fp_ratio_text(double ratio, char *buf, size_t n)
     snprintf(buf, n, "%g:1", ratio);
     return buf;
 }
+
+/* raw ("-16384", "5529600.40") into buf with a comma between each three integer digits. */
+static const char *group_digits(char *buf, size_t n, const char *raw)
+{
+    const char *dot = strchr(raw, '.');
+    size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw), k = 0, start = raw[0] == '-';
+    if (n == 0)
+        return buf;
+    for (size_t i = 0; raw[i] && k + 2 < n; i++) {
+        if (i > start && i < ilen && (ilen - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = raw[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+const char *fp__grouped(char *buf, size_t n, double v, int decimals)
+{
+    char raw[352];
+    snprintf(raw, sizeof raw, "%.*f", decimals, v);
+    return group_digits(buf, n, raw);
+}
+
+const char *fp__grouped_int(char *buf, size_t n, int64_t v)
+{
+    char raw[24];
+    snprintf(raw, sizeof raw, "%lld", (long long)v);
+    return group_digits(buf, n, raw);
+}

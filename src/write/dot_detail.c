@@ -301,11 +301,11 @@ static void unit_leaf_table(table *t, const fp_plan *plan, const fp_shape *sh,
     for (int r = 0; r < (nl > nr ? nl : nr); r++, t->rows++)
         port_row(t, plan, dev, r < nl ? left[r] : -1, r < nr ? rightp[r] : -1);
     if (ts->up > 0) {
-        char row[3 * FP_PORT_NAME_MAX + 40], count[32] = "";
+        char row[3 * FP_PORT_NAME_MAX + 40], count[32] = "", c[32];
         fp__plan_port_name(plan, dev, ts->down, pn, sizeof pn);
         fp__plan_port_name(plan, dev, ts->down + ts->up - 1, pn2, sizeof pn2);
         if (up_out > 0)
-            snprintf(count, sizeof count, "%lld ", (long long)up_out);
+            snprintf(count, sizeof count, "%s ", fp__grouped_int(c, sizeof c, up_out));
         snprintf(row, sizeof row, "%sup %s%s%s", count, pn, ts->up > 1 ? " … " : "",
                  ts->up > 1 ? pn2 : "");
         put(t, "<TR><TD COLSPAN=\"2\" PORT=\"up\">%s</TD></TR>", row);
@@ -326,8 +326,9 @@ static void switch_table(table *t, const fp_plan *plan, const fp_shape *sh, int6
         port_row(t, plan, dev, r < ts->down ? r : -1, r < ts->up ? ts->down + r : -1);
     if (up_out > 0) {
         /* The links leaving the unit, the row their one edge leaves from. */
-        put(t, "<TR><TD COLSPAN=\"2\" PORT=\"up\">%lld up, out of this unit</TD></TR>",
-            (long long)up_out);
+        char c[32];
+        put(t, "<TR><TD COLSPAN=\"2\" PORT=\"up\">%s up, out of this unit</TD></TR>",
+            fp__grouped_int(c, sizeof c, up_out));
         t->rows++;
     }
 }
@@ -410,10 +411,11 @@ static Agraph_t *detail_graph(const detail *dt)
         fp_link l = fp__shape_link(&dt->sh, i);
         inner += dev_in_unit(&dt->sh, l.a, &dt->sel) && dev_in_unit(&dt->sh, l.z, &dt->sel);
     }
-    snprintf(title, sizeof title, "%s %lld%s — %lld devices, %lld links inside%s\n ",
+    char a[32], b[32];
+    snprintf(title, sizeof title, "%s %lld%s — %s devices, %s links inside%s\n ",
              dt->sel.kind == 1 ? "scalable unit" : "pod", (long long)dt->sel.index + 1,
              dt->sel.kind == 2 && dt->sel.whole ? " (a 2-tier fabric is one pod: all of it)" : "",
-             (long long)n_in, (long long)inner,
+             fp__grouped_int(a, sizeof a, n_in), fp__grouped_int(b, sizeof b, inner),
              dt->sh.topology == FP_TOPO_RAIL ? "; colour = rail" : "; colour = NIC");
     return fp__dot_new_graph(dt->sel.kind == 1 ? "su" : "pod", "nop", title);
 }

@@ -245,9 +245,9 @@ static fp_status server_bars(fp_figure *f, int64_t n_bars, Agnode_t **bar, const
         }
         snprintf(name, sizeof name, "servers-%lld", (long long)b + 1);
         if (f->su_lo >= 0)
-            snprintf(label, sizeof label, "%s servers", commas(cnt, sizeof cnt, s));
+            snprintf(label, sizeof label, "%s servers", fp__grouped_int(cnt, sizeof cnt, s));
         else
-            snprintf(label, sizeof label, "%s", commas(cnt, sizeof cnt, s));
+            snprintf(label, sizeof label, "%s", fp__grouped_int(cnt, sizeof cnt, s));
         double half = pitch_of(f->n[1]) * 0.4;
         bar[b] = fig_box(f, name, (x0[b] + x1[b]) / 2, y, x1[b] - x0[b] + 2 * half, 22, label,
                          fp__dot_role_fill(0));
@@ -360,11 +360,11 @@ static Agnode_t *band_box(fp_figure *f, int tier)
     char name[32], label[160], a[32], b[32];
     int64_t all = f->sh.level[tier].switches;
     if (f->n[tier] == all)
-        snprintf(label, sizeof label, "%s %s (every one of the plane's)", commas(a, sizeof a, all),
+        snprintf(label, sizeof label, "%s %s (every one of the plane's)", fp__grouped_int(a, sizeof a, all),
                  fp__dot_role_plural(tier));
     else
-        snprintf(label, sizeof label, "%s of the plane's %s %s", commas(a, sizeof a, f->n[tier]),
-                 commas(b, sizeof b, all), fp__dot_role_plural(tier));
+        snprintf(label, sizeof label, "%s of the plane's %s %s", fp__grouped_int(a, sizeof a, f->n[tier]),
+                 fp__grouped_int(b, sizeof b, all), fp__dot_role_plural(tier));
     snprintf(name, sizeof name, "band-%s", fp__dot_role_plural(tier));
     Agnode_t *nd = fig_box(f, name, (FIG_LEFT + FIG_RIGHT) / 2, f->row_y[tier],
                            FIG_RIGHT - FIG_LEFT, 28, label, fp__dot_role_fill(tier));
@@ -439,14 +439,14 @@ static void figure_titles(fp_figure *f)
     char title[400], label[400], a[32], b[32];
     int64_t groups = sh->tiers >= 3 ? sh->level[2].blocks : 1;
     snprintf(title, sizeof title, "%s — %s fabric, %s GPUs, %d tiers%s", sh->name[0] ? sh->name : "fabric",
-             fp_topology_name(sh->topology), commas(a, sizeof a, sh->gpus), sh->tiers,
+             fp_topology_name(sh->topology), fp__grouped_int(a, sizeof a, sh->gpus), sh->tiers,
              sh->planes > 1 ? "" : "");
     fig_text(f, "title", FIG_W / 2, 26, title, "22");
     size_t k = 0;
     if (sh->tiers >= 3)
         k += (size_t)snprintf(label, sizeof label, f->su_lo >= 0 ? "scalable-unit group %lld of %s (pod %lld)"
                                                                  : "pod %lld of %s",
-                              (long long)f->pod + 1, commas(b, sizeof b, groups), (long long)f->pod + 1);
+                              (long long)f->pod + 1, fp__grouped_int(b, sizeof b, groups), (long long)f->pod + 1);
     else
         k += (size_t)snprintf(label, sizeof label, "the whole fabric (2 tiers: one group)");
     if (f->su_lo >= 0 && k < sizeof label)

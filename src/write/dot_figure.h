@@ -34,23 +34,6 @@ typedef struct fp_figure {
     int edges;
 } fp_figure;
 
-/* "16384" -> "16,384". */
-static inline const char *commas(char *buf, size_t n, int64_t v)
-{
-    char raw[32];
-    int len = snprintf(raw, sizeof raw, "%lld", (long long)(v < 0 ? -v : v));
-    size_t k = 0;
-    if (v < 0 && k + 1 < n)
-        buf[k++] = '-';
-    for (int i = 0; i < len && k + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && k + 1 < n)
-            buf[k++] = ',';
-        buf[k++] = raw[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 static inline void pin(Agnode_t *nd, double cx, double cy)
 {
     fp__dot_pin(nd, cx, FIG_H - cy);

@@ -12,7 +12,7 @@ void fp__fig_boundary_labels(fp_figure *f)
             continue;
         snprintf(name, sizeof name, "label-boundary-%d", b);
         snprintf(label, sizeof label, "%s: %s × %dG", fp__boundary_name(b, bn, sizeof bn),
-                 commas(c, sizeof c, f->links[b]), sh->gbps[b]);
+                 fp__grouped_int(c, sizeof c, f->links[b]), sh->gbps[b]);
         Agnode_t *nd = fig_text(f, name, FIG_LEFT + 2, (f->row_y[b] + f->row_y[b + 1]) / 2, label, "11");
         set_attr(nd, "labeljust", "l");
         /* Left-aligned against the margin: a plaintext node is centred on pos, so shift it. */
@@ -81,22 +81,22 @@ void fp__fig_counts_table(fp_figure *f)
     int64_t gpus_in = f->n[0] * sh->gpus_per_server;
     row_names(f, 0, names, sizeof names);
     PUT("<TR><TD ALIGN=\"LEFT\">GPUs</TD><TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"RIGHT\">%s</TD>"
-        "<TD></TD></TR>", commas(a, sizeof a, gpus_in), commas(b, sizeof b, sh->gpus));
+        "<TD></TD></TR>", fp__grouped_int(a, sizeof a, gpus_in), fp__grouped_int(b, sizeof b, sh->gpus));
     PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">servers</TD><TD ALIGN=\"RIGHT\">%s</TD>"
         "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
-        fp__dot_role_fill(0), commas(a, sizeof a, f->n[0]), commas(b, sizeof b, sh->servers),
+        fp__dot_role_fill(0), fp__grouped_int(a, sizeof a, f->n[0]), fp__grouped_int(b, sizeof b, sh->servers),
         names);
     if (f->su_lo >= 0)
         PUT("<TR><TD ALIGN=\"LEFT\">scalable units</TD><TD ALIGN=\"RIGHT\">%lld</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">SU %lld … SU %lld</TD></TR>",
-            (long long)(f->su_hi - f->su_lo + 1), commas(b, sizeof b, sh->su_count),
+            (long long)(f->su_hi - f->su_lo + 1), fp__grouped_int(b, sizeof b, sh->su_count),
             (long long)f->su_lo + 1, (long long)f->su_hi + 1);
     for (int t = 1; t <= sh->tiers; t++) {
         row_names(f, t, names, sizeof names);
         PUT("<TR><TD ALIGN=\"LEFT\" BGCOLOR=\"%s\">%s</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%s</TD></TR>",
             fp__dot_role_fill(t), fp__dot_role_plural(t), t > 2 ? "reached: " : "",
-            commas(a, sizeof a, f->n[t]), commas(b, sizeof b, sh->level[t].switches * sh->planes),
+            fp__grouped_int(a, sizeof a, f->n[t]), fp__grouped_int(b, sizeof b, sh->level[t].switches * sh->planes),
             names);
     }
     for (int bd = 0; bd < sh->tiers; bd++) {
@@ -106,7 +106,7 @@ void fp__fig_counts_table(fp_figure *f)
         PUT("<TR><TD ALIGN=\"LEFT\">%s links</TD><TD ALIGN=\"RIGHT\">%s%s</TD>"
             "<TD ALIGN=\"RIGHT\">%s</TD><TD ALIGN=\"LEFT\">%dG each</TD></TR>",
             fp__boundary_name(bd, bn, sizeof bn), bd > 2 ? "of those reached: " : "",
-            commas(a, sizeof a, f->links[bd]), commas(b, sizeof b, all), sh->gbps[bd]);
+            fp__grouped_int(a, sizeof a, f->links[bd]), fp__grouped_int(b, sizeof b, all), sh->gbps[bd]);
     }
     /* Switch models, tiers sharing a model named together. */
     for (int t = 0; t < sh->tiers; t++) {

@@ -8,7 +8,8 @@
  * dot places it beside the edge, and a wide one spilled over the next pod's cluster border. */
 static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64_t *by_medium)
 {
-    size_t k = (size_t)snprintf(buf, n, "%lld × %dG", (long long)count, gbps);
+    char c[32];
+    size_t k = (size_t)snprintf(buf, n, "%s × %dG", fp__grouped_int(c, sizeof c, count), gbps);
     int kinds = 0;
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         kinds += by_medium[m] > 0;
@@ -20,7 +21,7 @@ static void link_label(char *buf, size_t n, int64_t count, int gbps, const int64
         if (kinds == 1)
             k += (size_t)snprintf(buf + k, n - k, "\n%s", fp_medium_name((fp_medium)m));
         else
-            k += (size_t)snprintf(buf + k, n - k, "\n%lld %s", (long long)by_medium[m],
+            k += (size_t)snprintf(buf + k, n - k, "\n%s %s", fp__grouped_int(c, sizeof c, by_medium[m]),
                                   fp_medium_name((fp_medium)m));
     }
 }
@@ -252,8 +253,9 @@ static fp_status overview_build(overview *ov, const fp_plan *plan, int net, fp_e
  * switch model once in the title, so nodes stay narrow. */
 static void group_label(const overview *ov, int64_t gid, int tier, char *buf, size_t n)
 {
-    size_t k = (size_t)snprintf(buf, n, "%s × %lld", fp__dot_role_plural(tier),
-                                (long long)ov->members[gid]);
+    char c[32];
+    size_t k = (size_t)snprintf(buf, n, "%s × %s", fp__dot_role_plural(tier),
+                                fp__grouped_int(c, sizeof c, ov->members[gid]));
     if (ov->net >= 0 && ov->su_lo[gid] >= 0 && k < n) {
         /* A network's leaves by unit: a dual-homed network's unit is one leaf pair (an MLAG
          * pair on Ethernet). */
@@ -265,7 +267,7 @@ static void group_label(const overview *ov, int64_t gid, int tier, char *buf, si
             k += (size_t)snprintf(buf + k, n - k, "\n%ss %lld–%lld", what,
                                   (long long)ov->su_lo[gid] + 1, (long long)ov->su_hi[gid] + 1);
         if (ov->peer[gid] > 0 && k < n)
-            snprintf(buf + k, n - k, "\n%lld peer links", (long long)ov->peer[gid]);
+            snprintf(buf + k, n - k, "\n%s peer links", fp__grouped_int(c, sizeof c, ov->peer[gid]));
     } else if (ov->su_lo[gid] >= 0 && k < n) {
         if (ov->su_lo[gid] == ov->su_hi[gid])
             k += (size_t)snprintf(buf + k, n - k, "\nSU %lld", (long long)ov->su_lo[gid] + 1);
@@ -325,22 +327,22 @@ static Agraph_t *subgraph(Agraph_t *parent, const char *name, const char *label)
  * attributes; NULL when out of memory. ns: the network drawn, NULL for the compute fabric. */
 static Agraph_t *overview_graph(const fp_shape *sh, const fp_net_spec *ns)
 {
-    char title[400];
+    char title[400], count[32];
     char planes[32] = "";
     if (sh->planes > 1)
         snprintf(planes, sizeof planes, ", %d planes", sh->planes);
     char models[160];
     models_line(sh, models, sizeof models);
     if (ns)
-        snprintf(title, sizeof title, "%s — %s network%s%s%s, %lld hosts, %d tier%s\n%s\n ",
+        snprintf(title, sizeof title, "%s — %s network%s%s%s, %s hosts, %d tier%s\n%s\n ",
                  sh->name[0] ? sh->name : "fabric", fp__net_role_name(ns->role),
                  ns->dual_homed ? ", dual-homed on " : "", ns->dual_homed ? fp__net_pair_name(ns) : "",
-                 ns->dual_homed ? "s" : "", (long long)sh->servers,
+                 ns->dual_homed ? "s" : "", fp__grouped_int(count, sizeof count, sh->servers),
                  sh->tiers, sh->tiers == 1 ? "" : "s", models);
     else
-        snprintf(title, sizeof title, "%s — %s fabric, %lld GPUs, %d tiers%s\n%s\n ",
+        snprintf(title, sizeof title, "%s — %s fabric, %s GPUs, %d tiers%s\n%s\n ",
                  sh->name[0] ? sh->name : "fabric", fp_topology_name(sh->topology),
-                 (long long)sh->gpus, sh->tiers, planes, models);
+                 fp__grouped_int(count, sizeof count, sh->gpus), sh->tiers, planes, models);
     Agraph_t *g = fp__dot_new_graph("fabric", "dot", title);
     if (g == NULL)
         return NULL;
@@ -360,11 +362,13 @@ static Agraph_t *overview_graph(const fp_shape *sh, const fp_net_spec *ns)
  * (an extra endpoint with several port groups is that many hosts). */
 static void hosts_label(char *buf, size_t n, const fp_shape *sh, const fp_net_spec *ns)
 {
-    size_t k = (size_t)snprintf(buf, n, "hosts × %lld\n%lld compute servers", (long long)sh->servers,
-                                (long long)ns->servers);
+    char a[32], b[32];
+    size_t k = (size_t)snprintf(buf, n, "hosts × %s\n%s compute servers",
+                                fp__grouped_int(a, sizeof a, sh->servers),
+                                fp__grouped_int(b, sizeof b, ns->servers));
     for (int i = 0; i < ns->n_extra && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%lld %s", i ? " · " : "\n",
-                              (long long)ns->extra[i].count, ns->extra[i].name);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s %s", i ? " · " : "\n",
+                              fp__grouped_int(a, sizeof a, ns->extra[i].count), ns->extra[i].name);
     if (k < n)
         snprintf(buf + k, n - k, "\n%d port%s each at %dG", ns->ports, ns->ports == 1 ? "" : "s",
                  sh->link_gbps);
@@ -373,12 +377,12 @@ static void hosts_label(char *buf, size_t n, const fp_shape *sh, const fp_net_sp
 /* The one node for all servers (a network's hosts). */
 static Agnode_t *servers_node(Agraph_t *g, const fp_shape *sh, const fp_net_spec *ns)
 {
-    char label[512];
+    char label[512], count[32];
     if (ns)
         hosts_label(label, sizeof label, sh, ns);
     else
-        snprintf(label, sizeof label, "servers × %lld\n%d GPUs and %d fabric ports each",
-                 (long long)sh->servers, sh->gpus_per_server,
+        snprintf(label, sizeof label, "servers × %s\n%d GPUs and %d fabric ports each",
+                 fp__grouped_int(count, sizeof count, sh->servers), sh->gpus_per_server,
                  sh->endpoints_per_server * sh->planes);
     Agnode_t *n = agnode(g, S("servers"), 1);
     set_attr(n, "label", label);

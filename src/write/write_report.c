@@ -29,20 +29,49 @@ static void esc(FILE *f, const char *s)
     }
 }
 
-/* 5529600.4 -> "5,529,600" (decimals 0) or "5,529,600.40" */
-static const char *grouped(char *buf, size_t n, double v, int decimals)
+/* 1 when the digits s[0 .. len) are a figure to group: 4 or more, no leading zero, not part of a
+ * name, id or decimal fraction (the character before is none of letters, digits, _ . , - / : #),
+ * nor of a date or a name going on (the character after is no letter, digit or _, nor a '-'
+ * before a digit). */
+static int figure_to_group(const char *text, const char *s, size_t len)
 {
-    char raw[64];
-    snprintf(raw, sizeof raw, "%.*f", decimals, v);
-    const char *dot = strchr(raw, '.');
-    size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw), k = 0, start = raw[0] == '-';
-    for (size_t i = 0; raw[i] && k + 2 < n; i++) {
-        if (i > start && i < ilen && (ilen - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = raw[i];
+    if (len < 4 || s[0] == '0')
+        return 0;
+    char before = s > text ? s[-1] : ' ', after = s[len];
+    if (before != '\0' && (strchr("_.,-/:#", before) || (before >= '0' && before <= '9') ||
+                           (before >= 'A' && before <= 'Z') || (before >= 'a' && before <= 'z')))
+        return 0;
+    return !(after == '_' || (after >= '0' && after <= '9') || (after >= 'A' && after <= 'Z') ||
+             (after >= 'a' && after <= 'z') || (after == '-' && s[len + 1] >= '0' && s[len + 1] <= '9'));
+}
+
+/* A sentence of the planner's (the tier choice, a note, why a design cannot work) escaped, its
+ * counts grouped as the report's own figures are ("16384 GPUs" -> "16,384 GPUs"); plan.json and
+ * the summary keep the sentence as the planner wrote it. */
+static void esc_prose(FILE *f, const char *s)
+{
+    const char *text = s;
+    char run[32], out[48];
+    while (s && *s) {
+        size_t len = strspn(s, "0123456789");
+        if (len == 0) {
+            size_t plain = strcspn(s, "0123456789");
+            char chunk[256];
+            size_t k = plain < sizeof chunk - 1 ? plain : sizeof chunk - 1;
+            memcpy(chunk, s, k);
+            chunk[k] = '\0';
+            esc(f, chunk);
+            s += k;
+        } else if (len < sizeof run && figure_to_group(text, s, len)) {
+            memcpy(run, s, len);
+            run[len] = '\0';
+            fputs(fp__grouped_int(out, sizeof out, strtoll(run, NULL, 10)), f);
+            s += len;
+        } else {
+            fwrite(s, 1, len, f);
+            s += len;
+        }
     }
-    buf[k] = '\0';
-    return buf;
 }
 
 static void card(FILE *f, const char *label, const char *value)
@@ -75,7 +104,7 @@ static void bar_chart(FILE *f, const char *title, const char *const *labels, con
         esc(f, labels[i]);
         fprintf(f, "</text><rect x=\"138\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>"
                    "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n",
-                y + 2, w, colour[i], 144 + w, y + 15, grouped(buf, sizeof buf, v[i], decimals), unit);
+                y + 2, w, colour[i], 144 + w, y + 15, fp__grouped(buf, sizeof buf, v[i], decimals), unit);
     }
     fputs("</svg>\n", f);
 }
@@ -84,6 +113,7 @@ static void bar_chart(FILE *f, const char *title, const char *const *labels, con
 static void media_bar(FILE *f, int y, const char *label, const int64_t *by, int shown)
 {
     double total = 0, x = 138;
+    char count[32];
     for (int m = 0; m < shown; m++)
         total += (double)by[m];
     fprintf(f, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">%s</text>\n", y + 15, label);
@@ -92,8 +122,9 @@ static void media_bar(FILE *f, int y, const char *label, const int64_t *by, int 
         if (w <= 0)
             continue;
         fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"20\" fill=\"%s\">"
-                   "<title>%s: %lld links</title></rect>\n",
-                x, y + 2, w, medium_colour[m], fp_medium_name((fp_medium)m), (long long)by[m]);
+                   "<title>%s: %s links</title></rect>\n",
+                x, y + 2, w, medium_colour[m], fp_medium_name((fp_medium)m),
+                fp__grouped_int(count, sizeof count, by[m]));
         if (w > 34)
             fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"in\">%s</text>\n",
                     x + w / 2, y + 16, fp_medium_name((fp_medium)m));
@@ -218,8 +249,8 @@ static void section_bom(FILE *f, const fp_plan *plan)
           "</tr>\n", f);
     for (int k = 0; k < N_CAT; k++)
         fprintf(f, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%.1f%%</td><td>%s</td></tr>\n",
-                category[k], grouped(a, sizeof a, qty[k], 0), grouped(b, sizeof b, cost[k], 0),
-                total > 0 ? 100 * cost[k] / total : 0, grouped(c, sizeof c, power[k], 0));
+                category[k], fp__grouped(a, sizeof a, qty[k], 0), fp__grouped(b, sizeof b, cost[k], 0),
+                total > 0 ? 100 * cost[k] / total : 0, fp__grouped(c, sizeof c, power[k], 0));
     fputs("</table>\n<div class=\"row\">", f);
     bar_chart(f, "Cost by category (USD)", category, cost, category_colour, N_CAT, "", 0);
     bar_chart(f, "Network power by category (W)", category, power, category_colour, N_CAT, "W", 0);
@@ -245,16 +276,16 @@ static void section_networks(FILE *f, const fp_plan *plan, const fp_totals *all)
         fputs("<tr><td>", f);
         esc(f, ni.name);
         fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-                ni.role, grouped(a, sizeof a, (double)t.switches, 0),
-                grouped(b, sizeof b, (double)t.cables, 0),
-                grouped(c, sizeof c, (double)t.transceivers, 0), grouped(d, sizeof d, t.cost, 2),
-                grouped(e, sizeof e, t.power_w, 1));
+                ni.role, fp__grouped(a, sizeof a, (double)t.switches, 0),
+                fp__grouped(b, sizeof b, (double)t.cables, 0),
+                fp__grouped(c, sizeof c, (double)t.transceivers, 0), fp__grouped(d, sizeof d, t.cost, 2),
+                fp__grouped(e, sizeof e, t.power_w, 1));
     }
     fprintf(f, "<tr><th>whole cluster</th><th></th><th>%s</th><th>%s</th><th>%s</th>"
                "<th id=\"cluster-cost\">%s</th><th>%s</th></tr>\n</table></section>\n",
-            grouped(a, sizeof a, (double)all->switches, 0), grouped(b, sizeof b, (double)all->cables, 0),
-            grouped(c, sizeof c, (double)all->transceivers, 0), grouped(d, sizeof d, all->cost, 2),
-            grouped(e, sizeof e, all->power_w, 1));
+            fp__grouped(a, sizeof a, (double)all->switches, 0), fp__grouped(b, sizeof b, (double)all->cables, 0),
+            fp__grouped(c, sizeof c, (double)all->transceivers, 0), fp__grouped(d, sizeof d, all->cost, 2),
+            fp__grouped(e, sizeof e, all->power_w, 1));
 }
 
 static void section_metrics(FILE *f, const fp_plan *plan)
@@ -267,9 +298,9 @@ static void section_metrics(FILE *f, const fp_plan *plan)
                "<tr><th>Bisection (max-flow)</th><td>%s Gb/s</td></tr>"
                "<tr><th>1:1 target</th><td>%s Gb/s</td></tr>"
                "<tr><th>Share of full bisection</th><td>%.1f%%%s</td></tr><tr><th>Split</th><td>",
-            grouped(a, sizeof a, m->bisection_gbps, 0),
-            grouped(b, sizeof b, m->bisection_maxflow_gbps, 0),
-            grouped(c, sizeof c, m->split_demand_gbps, 0),
+            fp__grouped(a, sizeof a, m->bisection_gbps, 0),
+            fp__grouped(b, sizeof b, m->bisection_maxflow_gbps, 0),
+            fp__grouped(c, sizeof c, m->split_demand_gbps, 0),
             m->split_demand_gbps > 0 ? 100 * m->bisection_gbps / m->split_demand_gbps : 0,
             m->full_bisection ? " (full bisection)" : "");
     esc(f, m->split);
@@ -283,6 +314,7 @@ static void section_metrics(FILE *f, const fp_plan *plan)
                 m->hops[i].switches);
     }
     fputs("</table></section>\n", f);
+    char hours[64];
     fprintf(f, "<section><h2>Reliability</h2><p class=\"muted\">Expected failures, parts failing "
                "independently at their catalog MTBF.</p>\n<table>"
                "<tr><th>Switch failures per day</th><td>%.4f</td></tr>"
@@ -293,11 +325,11 @@ static void section_metrics(FILE *f, const fp_plan *plan)
             r->switch_failures_per_day, r->transceiver_failures_per_day,
             r->cable_failures_per_day, r->nic_failures_per_day, r->link_failures_per_day);
     if (r->hours_to_first_link_failure > 0)
-        fprintf(f, "<tr><th>Hours to the first link failure</th><td>%.2f</td></tr>",
-                r->hours_to_first_link_failure);
+        fprintf(f, "<tr><th>Hours to the first link failure</th><td>%s</td></tr>",
+                fp__grouped(hours, sizeof hours, r->hours_to_first_link_failure, 2));
     if (r->hours_to_first_switch_failure > 0)
-        fprintf(f, "<tr><th>Hours to the first switch failure</th><td>%.2f</td></tr>",
-                r->hours_to_first_switch_failure);
+        fprintf(f, "<tr><th>Hours to the first switch failure</th><td>%s</td></tr>",
+                fp__grouped(hours, sizeof hours, r->hours_to_first_switch_failure, 2));
     fputs("</table></section>\n", f);
 }
 
@@ -318,17 +350,21 @@ static void collectives_table(FILE *f, const fp_collectives *c, const char *id)
         fprintf(f, "<tr data-scope=\"%s\"><td>%s</td><td>", r->scope, r->scope);
         esc(f, r->block);
         fprintf(f, "</td><td>%s</td><td>%s</td><td>%.1f</td><td>",
-                grouped(a, sizeof a, (double)r->gpus, 0),
-                grouped(b, sizeof b, (double)r->servers, 0),
+                fp__grouped(a, sizeof a, (double)r->gpus, 0),
+                fp__grouped(b, sizeof b, (double)r->servers, 0),
                 r->nic_gbps);
         for (int t = 0; t < r->tiers_crossed; t++)
             fprintf(f, "%s%.1f", t ? " / " : "", r->uplink_gbps[t]);
         if (r->tiers_crossed == 0)
             fputs("-", f);
-        fprintf(f, "</td><td>%.1f</td><td>%.1f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
-                   "<td>%.2f</td><td>%.1f</td><td>%.1f</td></tr>\n",
-                r->bisection_gbps, r->gbps, r->allreduce_busbw, r->allgather_busbw,
-                r->alltoall_busbw, r->allreduce_algbw, r->ring_allreduce_us, r->tree_allreduce_us);
+        const double v[] = { r->bisection_gbps, r->gbps, r->allreduce_busbw, r->allgather_busbw,
+                             r->alltoall_busbw, r->allreduce_algbw, r->ring_allreduce_us,
+                             r->tree_allreduce_us };
+        const int decimals[] = { 1, 1, 2, 2, 2, 2, 1, 1 };
+        fputs("</td>", f);
+        for (int k = 0; k < 8; k++)
+            fprintf(f, "<td>%s</td>", fp__grouped(a, sizeof a, v[k], decimals[k]));
+        fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
 }
@@ -368,9 +404,9 @@ static void section_tiers(FILE *f, const fp_plan *plan)
         fprintf(f, "<tr><td>%d</td><td>%s</td><td>", t.tier, t.role);
         esc(f, t.model);
         fprintf(f, "</td><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>",
-                grouped(a, sizeof a, (double)t.switches, 0), t.ports_per_switch, t.port_gbps,
-                grouped(b, sizeof b, (double)t.ports_used, 0),
-                grouped(c, sizeof c, (double)t.ports_spare, 0));
+                fp__grouped(a, sizeof a, (double)t.switches, 0), t.ports_per_switch, t.port_gbps,
+                fp__grouped(b, sizeof b, (double)t.ports_used, 0),
+                fp__grouped(c, sizeof c, (double)t.ports_spare, 0));
         if (t.up_ports)
             fprintf(f, "%s</td></tr>\n", fp_ratio_text(t.oversubscription, ratio, sizeof ratio));
         else
@@ -427,16 +463,16 @@ static void section_summary(FILE *f, const fp_plan *plan, const fp_summary *su,
     const fp_metrics *m = fp_plan_metrics(plan);
     char a[64], b[64];
     fputs("<section><h2>Summary</h2><div class=\"cards\">\n", f);
-    card(f, "GPUs", grouped(a, sizeof a, (double)su->gpus, 0));
-    card(f, "servers", grouped(a, sizeof a, (double)su->servers, 0));
-    card(f, "switches", grouped(a, sizeof a, (double)t->switches, 0));
-    card(f, "cables", grouped(a, sizeof a, (double)t->cables, 0));
-    card(f, "transceivers", grouped(a, sizeof a, (double)t->transceivers, 0));
-    snprintf(b, sizeof b, "$%s", grouped(a, sizeof a, t->cost, 0));
+    card(f, "GPUs", fp__grouped(a, sizeof a, (double)su->gpus, 0));
+    card(f, "servers", fp__grouped(a, sizeof a, (double)su->servers, 0));
+    card(f, "switches", fp__grouped(a, sizeof a, (double)t->switches, 0));
+    card(f, "cables", fp__grouped(a, sizeof a, (double)t->cables, 0));
+    card(f, "transceivers", fp__grouped(a, sizeof a, (double)t->transceivers, 0));
+    snprintf(b, sizeof b, "$%s", fp__grouped(a, sizeof a, t->cost, 0));
     card(f, "network cost, spares included", b);
-    snprintf(b, sizeof b, "$%s", grouped(a, sizeof a, t->cost_per_gpu, 0));
+    snprintf(b, sizeof b, "$%s", fp__grouped(a, sizeof a, t->cost_per_gpu, 0));
     card(f, "network cost per GPU", b);
-    snprintf(b, sizeof b, "%s kW", grouped(a, sizeof a, t->power_w / 1000, 1));
+    snprintf(b, sizeof b, "%s kW", fp__grouped(a, sizeof a, t->power_w / 1000, 1));
     card(f, "network power", b);
     snprintf(b, sizeof b, "%.1f W", t->power_w_per_gpu);
     card(f, "network power per GPU", b);
@@ -446,11 +482,11 @@ static void section_summary(FILE *f, const fp_plan *plan, const fp_summary *su,
              m->split_demand_gbps > 0 ? 100 * m->bisection_gbps / m->split_demand_gbps : 0);
     card(f, "of full bisection", b);
     fputs("</div><p>", f);
-    esc(f, su->tier_choice);
+    esc_prose(f, su->tier_choice);
     fprintf(f, "</p><p class=\"muted\">%s links, capacity %s GPUs with these switches.</p>"
                "</section>\n",
-            grouped(a, sizeof a, (double)su->links, 0),
-            grouped(b, sizeof b, (double)su->capacity_gpus, 0));
+            fp__grouped(a, sizeof a, (double)su->links, 0),
+            fp__grouped(b, sizeof b, (double)su->capacity_gpus, 0));
 }
 
 /* The diagrams of this run: written before the report, beside it (fp_plan_write writes every
@@ -501,7 +537,7 @@ static void section_notes(FILE *f, const fp_plan *plan)
     fputs("<section><h2>Notes</h2><ul>\n", f);
     for (size_t i = 0; i < fp_plan_note_count(plan); i++) {
         fputs("<li>", f);
-        esc(f, fp_plan_note(plan, i));
+        esc_prose(f, fp_plan_note(plan, i));
         fputs("</li>\n", f);
     }
     fputs("</ul></section>\n", f);
@@ -529,7 +565,7 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
     media_chart(f, plan);
     fprintf(f, "<h3>Optics per GPU</h3><p>%s transceivers for %s GPUs: <b>%.3f per GPU</b> "
                "(spares excluded; a twin-port module counts once).</p></section>\n",
-            grouped(a, sizeof a, (double)t.transceivers, 0), grouped(b, sizeof b, (double)su.gpus, 0),
+            fp__grouped(a, sizeof a, (double)t.transceivers, 0), fp__grouped(b, sizeof b, (double)su.gpus, 0),
             t.transceivers_per_gpu);
 
     section_metrics(f, plan);
@@ -587,7 +623,7 @@ static void chart_grid(FILE *f, const fp_axis *ax)
         double y = H - B - (H - B - T) * ax->tick[k] / top;
         fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
                    "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">$%s</text>\n",
-                L, y, W - R, y, L - 6, y + 4, grouped(a, sizeof a, ax->tick[k], ax->decimals));
+                L, y, W - R, y, L - 6, y + 4, fp__grouped(a, sizeof a, ax->tick[k], ax->decimals));
     }
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" class=\"ct\">share of full "
                "bisection</text><text x=\"16\" y=\"%.0f\" class=\"ct\" transform=\"rotate(-90 16 "
@@ -641,7 +677,7 @@ static void design_markers(FILE *f, const fp_compare_row *rows, size_t n, double
         fputs("<title>", f);
         esc(f, r->design);
         fprintf(f, ": $%s per GPU, %.0f%% of full bisection, diameter %d</title>",
-                grouped(a, sizeof a, r->cost_per_gpu, 0), 100 * r->bisection_fraction,
+                fp__grouped(a, sizeof a, r->cost_per_gpu, 0), 100 * r->bisection_fraction,
                 r->diameter_switches);
         fputs(r->tiers <= 2 ? "</circle>\n" : r->tiers == 3 ? "</rect>\n" : "</path>\n", f);
     }
@@ -679,7 +715,7 @@ fp_status fp__write_compare_html(const fp_compare_row *rows, size_t n, const cha
                                  fp_error *err)
 {
     FILE *f = fp__create(path, err);
-    char a[64], b[64];
+    char a[64], b[64], c[64];
     size_t ok = 0;
     if (f == NULL)
         return FP_EIO;
@@ -702,13 +738,13 @@ fp_status fp__write_compare_html(const fp_compare_row *rows, size_t n, const cha
         fputs("<tr><td>", f);
         esc(f, r->design);
         if (r->status == FP_OK)
-            fprintf(f, "</td><td>%d</td><td>%s</td><td>%s</td><td>%.1f</td><td>%.0f%%</td>"
-                       "<td>%d</td></tr>\n", r->tiers, grouped(a, sizeof a, (double)r->switches, 0),
-                    grouped(b, sizeof b, r->cost_per_gpu, 0), r->power_w / 1000,
+            fprintf(f, "</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%.0f%%</td>"
+                       "<td>%d</td></tr>\n", r->tiers, fp__grouped(a, sizeof a, (double)r->switches, 0),
+                    fp__grouped(b, sizeof b, r->cost_per_gpu, 0), fp__grouped(c, sizeof c, r->power_w / 1000, 1),
                     100 * r->bisection_fraction, r->diameter_switches);
         else {
             fputs("</td><td colspan=\"6\" class=\"muted\">cannot work: ", f);
-            esc(f, r->reason);
+            esc_prose(f, r->reason);
             fputs("</td></tr>\n", f);
         }
     }

@@ -759,16 +759,99 @@ Test(cli, validate_lists_every_error)
               strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
 }
 
+/* A dual-homed Ethernet network on SN2201 leaves, whose up links leave by uplink ports of
+ * their own: its default 2 MLAG peer links per pair are dropped (a note says so), and an
+ * out-of-band network attached to its top tier (uplink_to) with an endpoint per switch. */
+/* The networks of a printed spec hold each network's defaults, by docs/spec.md ("networks"):
+ * ports_per_server 2 for converged and storage, else 1; dual-homed when a converged or storage
+ * network has 2 ports; 2 MLAG peer links per Ethernet pair, 0 on InfiniBand or single-homed; a
+ * dual-homed network's top switches at least 2, else 1; reserve 0, tiers and the per-leaf
+ * counts "auto"; an endpoint group's ports the network's, 1 RU (0 for a count "switches", a
+ * switch's own port). k: 3 dgx-h100-4su-networks, 4 hgx-h100-enterprise-32, 5 the dropped
+ * peers. */
+static void printed_networks_resolved(const char *text, size_t k)
+{
+    fp_spec *s = NULL;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_spec_parse(&s, text, strlen(text), "<printed>", &err), FP_OK, "%s", err.msg);
+    /* name, ports per server, dual-homed, peer links (-1: none printed), top switches (-1: none) */
+    static const struct { const char *name; int ports, dual, peers, top; } want[3][4] = {
+        { { "storage", 2, 1, 0, 2 }, { "inband", 2, 1, 2, 2 }, { "oob", 1, 0, 0, -1 }, { NULL } },
+        { { "converged", 2, 1, 2, 2 }, { "oob", 1, 0, 0, 1 }, { NULL }, { NULL } },
+        { { "bmc", 2, 1, -1, 2 }, { "oob", 1, 0, 0, -1 }, { NULL }, { NULL } },
+    };
+    for (int i = 0; i < 4 && want[k - 3][i].name; i++) {
+        char key[160], needle[160];
+        const char *at = NULL;
+        snprintf(needle, sizeof needle, "\"name\":\t\"%s\",\n\t\t\t\"role\"", want[k - 3][i].name);
+        at = strstr(text, needle);
+        cr_assert_not_null(at, "network %s not printed:\n%s", want[k - 3][i].name, text);
+        const char *end = strstr(at, "\n\t\t}");
+        cr_assert_not_null(end);
+        char entry[4096];
+        snprintf(entry, sizeof entry, "%.*s", (int)(end - at < 4095 ? end - at : 4095), at);
+        snprintf(key, sizeof key, "\"ports_per_server\":\t%d,", want[k - 3][i].ports);
+        cr_expect(strstr(entry, key) != NULL, "%s: no %s in\n%s", want[k - 3][i].name, key, entry);
+        snprintf(key, sizeof key, "\"dual_homed\":\t%s,", want[k - 3][i].dual ? "true" : "false");
+        cr_expect(strstr(entry, key) != NULL, "%s: no %s in\n%s", want[k - 3][i].name, key, entry);
+        if (want[k - 3][i].peers >= 0) {
+            snprintf(key, sizeof key, "\"mlag_peer_links\":\t%d,", want[k - 3][i].peers);
+            cr_expect(strstr(entry, key) != NULL, "%s: no %s in\n%s", want[k - 3][i].name, key, entry);
+        } else {
+            cr_expect(strstr(entry, "mlag_peer_links") == NULL, "%s: dropped peer links printed:\n%s",
+                      want[k - 3][i].name, entry);
+        }
+        if (want[k - 3][i].top >= 0) {
+            snprintf(key, sizeof key, "\"min_top_switches\":\t%d,", want[k - 3][i].top);
+            cr_expect(strstr(entry, key) != NULL, "%s: no %s in\n%s", want[k - 3][i].name, key, entry);
+        } else {
+            /* attached (uplink_to): no top tier of its own, so none of its keys */
+            cr_expect(strstr(entry, "min_top_switches") == NULL && strstr(entry, "\"tiers\"") == NULL &&
+                      strstr(entry, "\"uplink_to\"") != NULL, "%s:\n%s", want[k - 3][i].name, entry);
+        }
+        cr_expect(strstr(entry, "\"reserve\":\t") && strstr(entry, "\"uplinks_per_leaf\":\t") &&
+                  strstr(entry, "\"hosts_per_leaf\":\t") && strstr(entry, "\"oversubscription\":\t") &&
+                  strstr(entry, "\"extra_endpoints\":\t["), "%s:\n%s", want[k - 3][i].name, entry);
+    }
+    /* every endpoint group with its ports, units and power */
+    for (const char *g = strstr(text, "\"count\":\t"); g; g = strstr(g + 1, "\"count\":\t")) {
+        const char *end = strchr(g, '}');
+        cr_assert_not_null(end);
+        char grp[512];
+        snprintf(grp, sizeof grp, "%.*s", (int)(end - g < 511 ? end - g : 511), g);
+        cr_expect(strstr(grp, "\"ports\":\t") && strstr(grp, "\"ru\":\t") && strstr(grp, "\"power_w\":\t"),
+                  "an endpoint group without its defaults: %s", grp);
+        if (strstr(grp, "\"switches\""))
+            cr_expect(strstr(grp, "\"ru\":\t0,") != NULL, "a switch's port with units: %s", grp);
+    }
+    fp_spec_free(s);
+}
+
+#define NETS_DROPPED_PEERS "{\"name\": \"t\", \"cluster\": {\"gpus\": 256}, \"networks\": [" \
+    "{\"name\": \"bmc\", \"role\": \"converged\", \"port_gbps\": 1, " \
+    "\"switch\": [\"nvidia-sn2201\", \"nvidia-sn4600c\"]}, " \
+    "{\"name\": \"oob\", \"role\": \"oob\", \"port_gbps\": 1, \"switch\": \"nvidia-sn2201\", " \
+    "\"uplink_to\": \"bmc\", \"extra_endpoints\": [{\"name\": \"sw-mgmt\", \"count\": \"switches\"}]}]}"
+
 /* validate --print-spec: the spec resolved, every default filled in; planned again it gives
  * the same plan byte for byte (plan.json, whose `spec` is the resolved one, cables.csv,
  * bom.csv), and printed again the same text. The default spec, a preset with rack fixtures
- * and NVLink domains, and the example that gives layout, media, bom and overrides. */
+ * and NVLink domains, the example that gives layout, media, bom and overrides, and specs with
+ * `networks`: both presets (every role, dual-homing, extra endpoints, uplink_to, a count
+ * "switches") and one whose default peer links are dropped. */
 Test(cli, printed_spec_plans_the_same, .timeout = 300)
 {
-    static const char *const from[] = { "", "--preset gb200-nvl72-su",
-                                        FP_TEST_SRC_DIR "/examples/specs/two-halls-layout-media-bom.json" };
-    char dir[128], cmd[1024], out[4096];
+    char dir[128], cmd[1024], out[4096], dropped[160];
     scratch_dir(dir, sizeof dir, "cli");
+    snprintf(dropped, sizeof dropped, "%s/dropped-peers.json", dir);
+    FILE *df = fopen(dropped, "w");
+    cr_assert_not_null(df);
+    fputs(NETS_DROPPED_PEERS, df);
+    fclose(df);
+    const char *const from[] = { "", "--preset gb200-nvl72-su",
+                                 FP_TEST_SRC_DIR "/examples/specs/two-halls-layout-media-bom.json",
+                                 "--preset dgx-h100-4su-networks", "--preset hgx-h100-enterprise-32",
+                                 dropped };
     for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
         snprintf(cmd, sizeof cmd, BIN " plan %s --formats json,cables,bom -q -o %s/a && "
                  BIN " validate %s --print-spec > %s/resolved.json && "
@@ -800,6 +883,8 @@ Test(cli, printed_spec_plans_the_same, .timeout = 300)
         if (k == 0)
             cr_expect(strstr(r, "\"gpus\":\t16384,") && strstr(r, "\"switch\":\t\"nvidia-qm9700\"") &&
                       strstr(r, "\"tiers\":\t\"auto\"") && strstr(r, "\"slack_percent\":\t5,"), "%s", r);
+        if (k >= 3)
+            printed_networks_resolved(r, k);
         free(r);
     }
 }

@@ -509,9 +509,9 @@ Test(superpod, media_chart_has_every_boundary_of_every_network, .timeout = TEST_
         long long links = 0;
         for (const char *t = at; (t = strstr(t, " links</title>")) != NULL && t < next; t++) {
             const char *num = t;
-            while (num > at && num[-1] >= '0' && num[-1] <= '9')
+            while (num > at && ((num[-1] >= '0' && num[-1] <= '9') || num[-1] == ','))
                 num--;
-            links += atoll(num);
+            links += atoll_grouped(num);
         }
         cr_expect_eq(links, want[bars].links, "%s: %lld links", want[bars].bar, links);
     }

@@ -158,3 +158,20 @@ Test(text, csv_cell_quotes_and_neutralises_formulas)
         free(mem);
     }
 }
+
+/* The separator every reader's figure takes: a comma before each three integer digits, the
+ * sign and the decimals untouched, exact for integers beyond 2^53. */
+Test(text, grouped_puts_a_comma_every_three_digits)
+{
+    char b[64];
+    cr_expect_str_eq(fp__grouped_int(b, sizeof b, 0), "0");
+    cr_expect_str_eq(fp__grouped_int(b, sizeof b, 999), "999");
+    cr_expect_str_eq(fp__grouped_int(b, sizeof b, 1000), "1,000");
+    cr_expect_str_eq(fp__grouped_int(b, sizeof b, 16384), "16,384");
+    cr_expect_str_eq(fp__grouped_int(b, sizeof b, -1234567), "-1,234,567");
+    cr_expect_str_eq(fp__grouped_int(b, sizeof b, INT64_MAX), "9,223,372,036,854,775,807");
+    cr_expect_str_eq(fp__grouped(b, sizeof b, 5529600.4, 2), "5,529,600.40");
+    cr_expect_str_eq(fp__grouped(b, sizeof b, 114600485.4, 0), "114,600,485");
+    cr_expect_str_eq(fp__grouped(b, sizeof b, -999.5, 0), "-1,000");
+    cr_expect_str_eq(fp__grouped(b, sizeof b, 2420.84, 1), "2,420.8");
+}
