@@ -29,7 +29,8 @@ extern "C" {
  * 0x1000 to leave the low bits to data documents. */
 #define FP_WRITE_OVERVIEW 0x1000u /**< fabric.dot/.svg: one node per group of identical switches */
 #define FP_WRITE_DETAIL 0x2000u /**< su-<n>.dot/.svg or pod-<n>.dot/.svg (see fp_write_options.detail) */
-#define FP_WRITE_FLOOR 0x4000u /**< floor.dot/.svg: racks on the floor, busiest rack-to-rack runs */
+#define FP_WRITE_FLOOR 0x4000u /**< floor.dot/.svg (the site: every rack, or halls as blocks),
+                                     floor-by-hall/H<n>.svg (each hall rack by rack) */
 #define FP_WRITE_FIGURE 0x10000u /**< group-<n>.dot/.svg: one 16:9 page of one scalable-unit group
                                       (the pod of the unit fp_write_options.detail selects): every
                                       leaf, rails coloured, spines and the tiers above, counts table */
@@ -172,7 +173,8 @@ FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
 /** The names fp_plan_write(plan, dir, opts) writes into dir, in the order it writes them:
  *  fn(name, is_dir, arg) for each (fn may be NULL), name relative to dir ("plan.json", "su-1.svg",
- *  "fabric-storage.svg"; is_dir for a --split-by folder of workbooks, "by-row" or "by-hall").
+ *  "fabric-storage.svg", a hall's floor plan "floor-by-hall/H2.svg"; is_dir for a --split-by
+ *  folder of workbooks, "by-row" or "by-hall").
  *  dir then holds these, its manifest .fabplan-manifest (which names them) and any file fabplan
  *  did not write; earlier outputs not in this list are removed (one plan per folder). A format
  *  asked for that gives this plan no file (fp_plan_write_skipped) is not listed. Returns their

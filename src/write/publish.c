@@ -256,12 +256,28 @@ static int reserved_name(const char *name)
            strcmp(name, JOURNAL_TMP) == 0 || strncmp(name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0;
 }
 
-/* A name a list file may give: what fp__publish_add accepts, or the manifest itself. */
+/* A plain name in a folder: no '/', not reserved. */
+static int plain_name(const char *name, size_t len)
+{
+    char buf[256];
+    if (len == 0 || len >= sizeof buf || memchr(name, '/', len) != NULL)
+        return 0;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    return !reserved_name(buf);
+}
+
+/* A name a list file may give: what fp__publish_add accepts (a plain name, or "D/F": file F
+ * of folder D), or the manifest itself. */
 static int list_name_ok(const char *name)
 {
     size_t len = strlen(name);
-    return len > 0 && len < 256 && strchr(name, '/') == NULL &&
-           (strcmp(name, MANIFEST) == 0 || !reserved_name(name));
+    const char *slash = strchr(name, '/');
+    if (len == 0 || len >= 256)
+        return 0;
+    if (slash != NULL)
+        return plain_name(name, (size_t)(slash - name)) && plain_name(slash + 1, strlen(slash + 1));
+    return strcmp(name, MANIFEST) == 0 || !reserved_name(name);
 }
 
 /* A small regular file (name relative to fd, not through a link) into a fresh NUL-terminated
@@ -384,13 +400,34 @@ static fp_status plan_manifest(run *r, fp_error *err)
     list_add(text, &len, "",
              "# fabplan: the outputs of the last run into this folder. The next `fabplan plan -o`\n"
              "# here removes those it does not write again; it never touches other files.");
-    for (size_t i = 0; i < r->n; i++)
-        list_add(text, &len, "", r->name[i]);
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->is_dir[i] != 2) {
+            list_add(text, &len, "", r->name[i]);
+            continue;
+        }
+        /* a folder of registered files: its files */
+        size_t dl = strlen(r->name[i]);
+        for (size_t m = 0; m < r->n_member; m++)
+            if (strncmp(r->member[m], r->name[i], dl) == 0 && r->member[m][dl] == '/')
+                list_add(text, &len, "", r->member[m]);
+    }
     r->n_drop = 0;
     while (old != NULL && (line = next_line(&p)) != NULL) {
         struct stat st;
-        if (line[0] == '#' || !list_name_ok(line) || strcmp(line, MANIFEST) == 0 ||
-            registered(r, line) || fstatat(r->dfd, line, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        if (line[0] == '#' || !list_name_ok(line) || strcmp(line, MANIFEST) == 0)
+            continue;
+        /* A file of a folder: the folder is what a set writes again or drops whole (a set
+         * that keeps the earlier outputs keeps the line). */
+        char *slash = strchr(line, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            int again = registered(r, line);
+            if (!r->replace)
+                *slash = '/';
+            if (again)
+                continue;
+        }
+        if (registered(r, line) || fstatat(r->dfd, line, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         int dup = 0;
         for (size_t k = 0; k < r->n_drop && !dup; k++)
@@ -675,12 +712,47 @@ static void run_close(run *r)
         close(r->dfd);
 }
 
+/* Register file "D/F" (list_name_ok): folder D once, as a folder of registered files made in
+ * the temporary folder, and the file as one of its members; give the path to write it at. */
+static fp_status add_member(run *r, const char *name, char *path, size_t n, fp_error *err)
+{
+    char dir[256];
+    size_t dl = (size_t)(strchr(name, '/') - name), i;
+    memcpy(dir, name, dl);
+    dir[dl] = '\0';
+    for (size_t m = 0; m < r->n_member; m++)
+        if (strcmp(r->member[m], name) == 0)
+            FP_FAIL(err, FP_EINVAL, name, "%s/%s is written twice", r->dir, name);
+    if (r->n_member >= PUB_MEMBERS)
+        FP_FAIL(err, FP_EINVAL, name, "more than %d files in folders of %s", PUB_MEMBERS, r->dir);
+    for (i = 0; i < r->n && strcmp(r->name[i], dir) != 0; i++)
+        ;
+    if (i < r->n && r->is_dir[i] != 2)
+        FP_FAIL(err, FP_EINVAL, name, "%s/%s is written twice", r->dir, dir);
+    if (i == r->n) {
+        if (r->n >= PUB_MAX)
+            FP_FAIL(err, FP_EINVAL, name, "more than %d outputs into %s", PUB_MAX, r->dir);
+        if (fp__fault(FP_FAULT_OPEN) || mkdirat(r->tfd, dir, 0777) != 0)
+            FP_FAIL(err, FP_EIO, name, "cannot create %s/%s: %s", r->tpath, dir, strerror(errno));
+        memcpy(r->name[r->n], dir, dl + 1);
+        r->is_dir[r->n] = 2;
+        r->n++;
+    }
+    if (path != NULL && (size_t)snprintf(path, n, "%s/%s", r->tpath, name) >= n)
+        FP_FAIL(err, FP_EINVAL, name, "path of %s/%s too long", r->tpath, name);
+    fp__copy_str(r->member[r->n_member++], sizeof r->member[0], name);
+    return FP_OK;
+}
+
 /* Register name (a plain name in the folder) and give the path to write it at. */
 fp_status fp__publish_add(run *r, const char *name, int is_dir, char *path, size_t n,
                           fp_error *err)
 {
     size_t len = strlen(name);
-    if (len == 0 || len >= sizeof r->name[0] || strchr(name, '/') != NULL || reserved_name(name))
+    const char *slash = strchr(name, '/');
+    if (slash != NULL && list_name_ok(name) && !is_dir)
+        return add_member(r, name, path, n, err);
+    if (len == 0 || len >= sizeof r->name[0] || slash != NULL || reserved_name(name))
         FP_FAIL(err, FP_EINVAL, name, "\"%s\" is not a plain file name for %s", name, r->dir);
     for (size_t i = 0; i < r->n; i++)
         if (strcmp(r->name[i], name) == 0)
@@ -754,11 +826,12 @@ static fp_status publish(run *r, fp_error *err)
         if (fstatat(r->dfd, r->name[i], &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode))
             continue;
         int want_dir = r->is_dir[i];
-        if (want_dir != !!S_ISDIR(st.st_mode))
+        if (!!want_dir != !!S_ISDIR(st.st_mode))
             FP_FAIL(err, FP_EIO, r->name[i],
                     "cannot replace %s/%s: it is %s, where fabplan writes %s; move it away",
                     r->dir, r->name[i], S_ISDIR(st.st_mode) ? "a folder" : "not a folder",
-                    want_dir ? "a folder of workbooks" : "a file");
+                    want_dir == 2 ? "a folder of documents" : want_dir ? "a folder of workbooks"
+                                                                    : "a file");
     }
     if ((rc = plan_manifest(r, err)) != FP_OK)
         return rc;
@@ -841,6 +914,9 @@ fp_status fp_publish_path(fp_publish *p, const char *name, char *path, size_t n,
 {
     if (p == NULL || name == NULL || path == NULL || n == 0)
         FP_FAIL(err, FP_EINVAL, "", "fp_publish_path: NULL argument");
+    /* a plain name: folders of registered files are fp_plan_write's */
+    if (strchr(name, '/') != NULL)
+        FP_FAIL(err, FP_EINVAL, name, "\"%s\" is not a plain file name for %s", name, p->dir);
     return fp__publish_add(p, name, 0, path, n, err);
 }
 

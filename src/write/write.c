@@ -41,74 +41,84 @@ typedef struct output {
     fp_split_by split;
     net_writer_fn net_fn;
     net_name_fn net_name;
+    int (*items)(const fp_plan *plan);  /* with net_fn: how many (networks, halls) */
+    const char *dir;    /* a folder of the output folder the row's files go into, or NULL */
 } output;
 
 static const output outputs[] = {
-    { "plan.json", FP_WRITE_JSON, json_writer, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "plan.xlsx", FP_WRITE_XLSX, fp__write_xlsx, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "by-row", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_ROW, NULL, NULL },
-    { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL, NULL, NULL },
-    { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "plan.json", FP_WRITE_JSON, json_writer, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "links.csv", FP_WRITE_LINKS, fp__write_links_csv, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "cables.csv", FP_WRITE_CABLES, fp__write_cables_csv, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "bom.csv", FP_WRITE_BOM, fp__write_bom_csv, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "plan.xlsx", FP_WRITE_XLSX, fp__write_xlsx, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "by-row", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_ROW, NULL, NULL, NULL, NULL },
+    { "by-hall", FP_WRITE_XLSX, fp__write_xlsx_split, NULL, FP_SPLIT_HALL, NULL, NULL, NULL, NULL },
+    { "labels.csv", FP_WRITE_LABELS, fp__write_labels_csv, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
     /* The NetBox set, in the order NetBox imports it (docs/outputs.md). */
-    { "netbox-tags.csv", FP_WRITE_NETBOX, fp__write_netbox_tags, fp__netbox_tags_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-sites.csv", FP_WRITE_NETBOX, fp__write_netbox_sites, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-locations.csv", FP_WRITE_NETBOX, fp__write_netbox_locations, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-manufacturers.csv", FP_WRITE_NETBOX, fp__write_netbox_manufacturers, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-device-roles.csv", FP_WRITE_NETBOX, fp__write_netbox_roles, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-platforms.csv", FP_WRITE_NETBOX, fp__write_netbox_platforms, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-device-types.csv", FP_WRITE_NETBOX, fp__write_netbox_device_types, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-module-types.csv", FP_WRITE_NETBOX, fp__write_netbox_module_types, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-racks.csv", FP_WRITE_NETBOX, fp__write_netbox_racks, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-power-panels.csv", FP_WRITE_NETBOX, fp__write_netbox_power_panels, fp__netbox_power_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-power-feeds.csv", FP_WRITE_NETBOX, fp__write_netbox_power_feeds, fp__netbox_power_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-devices.csv", FP_WRITE_NETBOX, fp__write_netbox_devices, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-power-ports.csv", FP_WRITE_NETBOX, fp__write_netbox_power_ports, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-interfaces.csv", FP_WRITE_NETBOX, fp__write_netbox_interfaces, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-module-bays.csv", FP_WRITE_NETBOX, fp__write_netbox_module_bays, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-modules.csv", FP_WRITE_NETBOX, fp__write_netbox_modules, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "netbox-tags.csv", FP_WRITE_NETBOX, fp__write_netbox_tags, fp__netbox_tags_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-sites.csv", FP_WRITE_NETBOX, fp__write_netbox_sites, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-locations.csv", FP_WRITE_NETBOX, fp__write_netbox_locations, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-manufacturers.csv", FP_WRITE_NETBOX, fp__write_netbox_manufacturers, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-device-roles.csv", FP_WRITE_NETBOX, fp__write_netbox_roles, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-platforms.csv", FP_WRITE_NETBOX, fp__write_netbox_platforms, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-device-types.csv", FP_WRITE_NETBOX, fp__write_netbox_device_types, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-module-types.csv", FP_WRITE_NETBOX, fp__write_netbox_module_types, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-racks.csv", FP_WRITE_NETBOX, fp__write_netbox_racks, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-power-panels.csv", FP_WRITE_NETBOX, fp__write_netbox_power_panels, fp__netbox_power_file_name, FP_SPLIT_NONE,
+      NULL, NULL, NULL, NULL },
+    { "netbox-power-feeds.csv", FP_WRITE_NETBOX, fp__write_netbox_power_feeds, fp__netbox_power_file_name, FP_SPLIT_NONE,
+      NULL, NULL, NULL, NULL },
+    { "netbox-devices.csv", FP_WRITE_NETBOX, fp__write_netbox_devices, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-power-ports.csv", FP_WRITE_NETBOX, fp__write_netbox_power_ports, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-interfaces.csv", FP_WRITE_NETBOX, fp__write_netbox_interfaces, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-module-bays.csv", FP_WRITE_NETBOX, fp__write_netbox_module_bays, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-modules.csv", FP_WRITE_NETBOX, fp__write_netbox_modules, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "netbox-cables.csv", FP_WRITE_NETBOX, fp__write_netbox_cables, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "topology.csv", FP_WRITE_TOPOLOGY, fp__write_topology_csv, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "avd-cv-topology.yml", FP_WRITE_AVD, fp__write_avd_topology, fp__avd_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "ibnetdiscover.topo", FP_WRITE_IBNET, fp__write_ibnet_topology, fp__ibnet_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
     /* each other InfiniBand network's subnet (ibnetdiscover-<network>.topo) */
-    { "topo", FP_WRITE_IBNET, NULL, NULL, FP_SPLIT_NONE, fp__write_net_ibnet_topology, fp__net_ibnet_file_name },
-    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ib_any_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ib_any_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "topology.dot", FP_WRITE_PTM, fp__write_ptm_topology, fp__ptm_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "cvt-p2p.xlsx", FP_WRITE_CVT, fp__write_cvt_p2p, fp__cvt_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "topology.conf", FP_WRITE_SLURM, fp__write_slurm_tree, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "topology-block.conf", FP_WRITE_SLURM, fp__write_slurm_block, fp__slurm_block_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "topology.yaml", FP_WRITE_SLURM, fp__write_slurm_yaml, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "k8s-node-labels.sh", FP_WRITE_K8S, fp__write_k8s_labels, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "kueue-topology.yaml", FP_WRITE_K8S, fp__write_kueue_topology, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "topo", FP_WRITE_IBNET, NULL, NULL, FP_SPLIT_NONE, fp__write_net_ibnet_topology, fp__net_ibnet_file_name, fp__plan_net_count, NULL },
+    { "ib-node-name-map", FP_WRITE_IBNET, fp__write_ib_node_name_map, fp__ib_any_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "ib-ports.csv", FP_WRITE_IBNET, fp__write_ib_ports_csv, fp__ib_any_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "topology.dot", FP_WRITE_PTM, fp__write_ptm_topology, fp__ptm_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "cvt-p2p.xlsx", FP_WRITE_CVT, fp__write_cvt_p2p, fp__cvt_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "topology.conf", FP_WRITE_SLURM, fp__write_slurm_tree, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "topology-block.conf", FP_WRITE_SLURM, fp__write_slurm_block, fp__slurm_block_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "topology.yaml", FP_WRITE_SLURM, fp__write_slurm_yaml, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "k8s-node-labels.sh", FP_WRITE_K8S, fp__write_k8s_labels, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "kueue-topology.yaml", FP_WRITE_K8S, fp__write_kueue_topology, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "fabric.dot", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "fabric.svg", FP_WRITE_OVERVIEW, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "fabric.png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, fp__write_overview, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
     /* each network's overview (fabric-<network>.*) */
-    { "dot", FP_WRITE_OVERVIEW, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview, fp__net_overview_file_name },
-    { "svg", FP_WRITE_OVERVIEW, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview, fp__net_overview_file_name },
+    { "dot", FP_WRITE_OVERVIEW, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview, fp__net_overview_file_name, fp__plan_net_count, NULL },
+    { "svg", FP_WRITE_OVERVIEW, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview, fp__net_overview_file_name, fp__plan_net_count, NULL },
     { "png", FP_WRITE_OVERVIEW | FP_WRITE_PNG, NULL, NULL, FP_SPLIT_NONE, fp__write_net_overview,
-      fp__net_overview_file_name },
-    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL },
-    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL },
+      fp__net_overview_file_name, fp__plan_net_count, NULL },
+    { "dot", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "svg", FP_WRITE_DETAIL, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "png", FP_WRITE_DETAIL | FP_WRITE_PNG, fp__write_detail, fp__detail_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "floor.dot", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "floor.svg", FP_WRITE_FLOOR, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "floor.png", FP_WRITE_FLOOR | FP_WRITE_PNG, fp__write_floor, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    /* each hall rack by rack (floor-by-hall/H<n>.svg) */
+    { "svg", FP_WRITE_FLOOR, NULL, NULL, FP_SPLIT_NONE, fp__write_floor_hall, fp__floor_hall_file_name,
+      fp__floor_hall_count, "floor-by-hall" },
     /* After the floor, so the diagrams drawn without a layout engine (nop2) follow each other:
      * dot and nop2 alternating in one process crash Graphviz 2.42's dot (use-after-free). */
-    { "dot", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "svg", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL },
-    { "png", FP_WRITE_FIGURE | FP_WRITE_PNG, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL },
+    { "dot", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "svg", FP_WRITE_FIGURE, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
+    { "png", FP_WRITE_FIGURE | FP_WRITE_PNG, fp__write_figure, fp__figure_file_name, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
     /* after the diagrams: the report inlines them */
-    { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE, NULL, NULL },
+    { "report.html", FP_WRITE_REPORT, fp__write_report, NULL, FP_SPLIT_NONE, NULL, NULL, NULL, NULL },
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
-/* Documents of one write at most: the per-network rows (4) once per network. */
-#define MAX_JOBS (N_OUTPUTS + 4 * (FP_MAX_NETWORKS - 1))
+/* Halls at most (spec layout.halls is 1 to 64, as the layout's limit): a floor-by-hall file each. */
+#define MAX_HALL_FILES 64
+/* Documents of one write at most: the per-network rows (4) once per network, the per-hall row
+ * once per hall. */
+#define MAX_JOBS (N_OUTPUTS + 4 * (FP_MAX_NETWORKS - 1) + MAX_HALL_FILES)
 
 /* The plan stages (FP_STAGE_*) each document reads, so a plan for a few documents builds only
  * those (fp_plan_new_opts). A document reading a getter of a stage not listed here would see
@@ -250,7 +260,9 @@ void fp__progress_lock_destroy(fp_progress_lock *pl)
     pthread_mutex_destroy(&pl->lock);
 }
 
-_Static_assert(MAX_JOBS <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
+/* The hall files are one output, their folder; each is a member of it. */
+_Static_assert(MAX_JOBS - MAX_HALL_FILES + 1 <= PUB_MAX, "PUB_MAX holds every output of fp_plan_write");
+_Static_assert(MAX_HALL_FILES <= PUB_MEMBERS, "PUB_MEMBERS holds every hall's floor plan");
 typedef struct fp_publish run;
 
 
@@ -309,7 +321,7 @@ static void *sync_main(void *arg)
 
 static void sync_hand(syncer *s, size_t name)
 {
-    if (s == NULL)
+    if (s == NULL || name >= PUB_MAX)
         return;
     pthread_mutex_lock(&s->lock);
     if (s->tail < PUB_MAX)
@@ -436,7 +448,8 @@ static int on_side(const output *out, unsigned formats)
     return (out->flag & (FP_WRITE_LINKS | FP_WRITE_LABELS | FP_WRITE_NETBOX | FP_WRITE_TOPOLOGY)) != 0;
 }
 
-/* Register document `name` of row i (network k) and list it. */
+/* Register document `name` of row i (network or hall k) and list it. A file in a folder of
+ * the output folder ("floor-by-hall/H2.svg") is a file of that folder, which publishes whole. */
 static fp_status add_job(run *r, size_t i, int k, const char *name, doc_job *jobs, size_t *n,
                          fp_error *err)
 {
@@ -447,7 +460,8 @@ static fp_status add_job(run *r, size_t i, int k, const char *name, doc_job *job
     jobs[*n].out = &outputs[i];
     jobs[*n].net = k;
     jobs[*n].at = i;
-    jobs[*n].name = r->n - 1;
+    /* a folder's file is synced with its folder, by publish */
+    jobs[*n].name = strchr(name, '/') != NULL ? PUB_MAX : r->n - 1;
     (*n)++;
     return FP_OK;
 }
@@ -464,16 +478,23 @@ static fp_status each_doc(const fp_plan *plan, const fp_write_options *opts, eac
     for (size_t i = 0; i < N_OUTPUTS; i++) {
         char name[256];
         if (outputs[i].net_fn) {
-            /* a run of per-network rows: network by network */
+            /* a run of per-network (or per-hall) rows: network by network; a row with a folder
+             * names its files in it */
             size_t end = i;
-            while (end < N_OUTPUTS && outputs[end].net_fn)
+            while (end < N_OUTPUTS && outputs[end].net_fn && outputs[end].items == outputs[i].items)
                 end++;
-            for (int k = 0; k < fp__plan_net_count(plan); k++)
-                for (size_t j = i; j < end; j++)
-                    if ((opts->formats & outputs[j].flag) == outputs[j].flag &&
-                        outputs[j].net_name(plan, k, outputs[j].name, name, sizeof name) &&
-                        (rc = fn(arg, j, k, name)) != FP_OK)
+            int items = outputs[i].items(plan);
+            for (int k = 0; k < items; k++)
+                for (size_t j = i; j < end; j++) {
+                    char file[200];
+                    if ((opts->formats & outputs[j].flag) != outputs[j].flag ||
+                        !outputs[j].net_name(plan, k, outputs[j].name, file, sizeof file))
+                        continue;
+                    snprintf(name, sizeof name, "%s%s%s", outputs[j].dir ? outputs[j].dir : "",
+                             outputs[j].dir ? "/" : "", file);
+                    if ((rc = fn(arg, j, k, name)) != FP_OK)
                         return rc;
+                }
             i = end - 1;
             continue;
         }

@@ -522,7 +522,20 @@ static void section_diagrams(FILE *f, const fp_plan *plan, const char *path,
         inline_svg(f, dir, unit, "One unit in detail: every server, switch and link, rails coloured");
     }
     if (formats & FP_WRITE_FLOOR) {
-        inline_svg(f, dir, "floor.svg", "Floor plan: racks at their position, coloured by role");
+        inline_svg(f, dir, "floor.svg", fp__floor_by_rack(plan)
+                                            ? "Floor plan: racks at their position, coloured by role"
+                                            : "Site plan: each hall a block with its figures, its "
+                                              "rows as bars coloured by role");
+        /* each hall rack by rack, linked (floor-by-hall/H<n>.svg) */
+        int any = 0;
+        for (int k = 0, halls = fp__floor_hall_count(plan); k < halls; k++) {
+            if (!fp__floor_hall_file_name(plan, k, "svg", unit, sizeof unit))
+                continue;
+            fputs(any++ ? " &middot; " : "<p>Each hall rack by rack: ", f);
+            fprintf(f, "<a href=\"floor-by-hall/%s\">floor-by-hall/%s</a>", unit, unit);
+        }
+        if (any)
+            fputs("</p>\n", f);
     }
     if (!(formats & (FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR)))
         fputs("<p class=\"muted\">No diagrams in this run (--formats).</p>\n", f);

@@ -367,8 +367,20 @@ int fp__figure_file_name(const fp_plan *plan, const fp_write_options *o, const c
                          char *buf, size_t n);
 fp_status fp__write_detail(const fp_plan *plan, const char *path, const fp_write_options *o,
                            fp_error *err);
+/* floor.dot/.svg: the whole site on one 16:9 page, rack by rack when every rack's label is
+ * readable there, else the halls as labelled blocks (dot_floor.c). */
 fp_status fp__write_floor(const fp_plan *plan, const char *path, const fp_write_options *o,
                           fp_error *err);
+/* 1 when floor.svg draws every rack (the readability rule of docs/outputs.md), 0 when it draws
+ * the halls as blocks. */
+int fp__floor_by_rack(const fp_plan *plan);
+/* floor-by-hall/H<k + 1>.svg: hall k (0-based) rack by rack on one 16:9 page. The plan's halls
+ * (0 without a layout); the file's name for ext, 0 when the plan has no such file (no hall k,
+ * or one hall that floor.svg already draws rack by rack). FP_EINVAL when k is out of range. */
+int fp__floor_hall_count(const fp_plan *plan);
+int fp__floor_hall_file_name(const fp_plan *plan, int k, const char *ext, char *buf, size_t n);
+fp_status fp__write_floor_hall(const fp_plan *plan, int k, const char *path,
+                               const fp_write_options *o, fp_error *err);
 /* Check o->detail against the plan (FP_EINVAL naming the selector and the valid range). */
 fp_status fp__detail_check(const fp_plan *plan, const fp_write_options *o, fp_error *err);
 /* "su-3.<ext>" / "pod-2.<ext>" for the selected unit; 0 when the plan has no unit to draw. */

@@ -536,6 +536,89 @@ Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
         }
 }
 
+/* The files under dir (a folder's by its path, "floor-by-hall/H2.svg"), the manifest left out,
+ * sorted, one per line into out. */
+static void listing_of(const char *dir, char *out, size_t n)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd %s && find . -type f ! -name .fabplan-manifest | sed 's|^\\./||' "
+             "| LC_ALL=C sort", dir);
+    cr_assert_eq(run(cmd, out, n), 0, "%s", out);
+}
+
+/* The summary's names, sorted, one per line (as listing_of). */
+static void summary_sorted(const char *summary, char *out, size_t n)
+{
+    static char names[200][64];
+    long said = -1;
+    int k = summary_names(summary, names, 200, &said);
+    cr_assert_geq(k, 0, "no file list in\n%s", summary);
+    cr_expect_eq(said, k, "the summary counts %ld and lists %d", said, k);
+    qsort(names, (size_t)k, sizeof names[0], cmp_name);
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < k; i++)
+        len += (size_t)snprintf(out + len, n - len, "%s\n", names[i]);
+}
+
+/* The manifest's names (its lines after the comments), sorted, one per line. */
+static void manifest_sorted(const char *dir, char *out, size_t n)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "grep -v '^#' %s/.fabplan-manifest | LC_ALL=C sort", dir);
+    cr_assert_eq(run(cmd, out, n), 0, "%s", out);
+}
+
+/* Issue 27: a hall's floor plan is a document of the plan like any other. With layout.halls 4
+ * (every hall used, docs/layout.md) floor-by-hall/ holds H1.svg .. H4.svg, and the summary and
+ * the manifest name exactly the files the folder holds, each hall's by its path; report.html
+ * links each. A second plan into the folder with 2 halls leaves H1.svg and H2.svg only, and a
+ * 1,024-GPU plan (one hall, drawn rack by rack in floor.svg) no floor-by-hall/ at all. */
+Test(cli, floor_by_hall_files_listed_and_replaced, .timeout = 300)
+{
+    static char out[65536], listing[8192], said[8192], manifest[8192];
+    static const struct {
+        const char *args;
+        int halls;
+    } plans[] = { { "--gpus 16384 --set /layout/halls=4 --formats floor,report", 4 },
+                  { "--gpus 16384 --set /layout/halls=2 --formats floor", 2 },
+                  { "--gpus 1024 --formats floor,report", 0 } };
+    char dir[128], cmd[512], path[256], want[8192];
+    scratch_dir(dir, sizeof dir, "cli");
+    for (size_t k = 0; k < sizeof plans / sizeof plans[0]; k++) {
+        snprintf(cmd, sizeof cmd, BIN " plan %s -o %s/d", plans[k].args, dir);
+        cr_assert_eq(run(cmd, out, sizeof out), 0, "%s\n%s", cmd, out);
+        snprintf(path, sizeof path, "%s/d", dir);
+        listing_of(path, listing, sizeof listing);
+        summary_sorted(out, said, sizeof said);
+        manifest_sorted(path, manifest, sizeof manifest);
+        cr_expect_str_eq(said, listing, "%s: the summary and the folder differ", plans[k].args);
+        cr_expect_str_eq(manifest, listing, "%s: the manifest and the folder differ", plans[k].args);
+        /* floor-by-hall/ holds each hall's plan and nothing else (none: no folder) */
+        size_t len = 0;
+        want[0] = '\0';
+        for (int h = 1; h <= plans[k].halls; h++)
+            len += (size_t)snprintf(want + len, sizeof want - len, "floor-by-hall/H%d.svg\n", h);
+        snprintf(cmd, sizeof cmd, "cd %s && find . -path './floor-by-hall/*' | sed 's|^\\./||' "
+                 "| LC_ALL=C sort", path);
+        cr_assert_eq(run(cmd, out, sizeof out), 0);
+        cr_expect_str_eq(out, want, "%s", plans[k].args);
+        snprintf(cmd, sizeof cmd, "test -e %s/floor-by-hall", path);
+        cr_expect_eq(run(cmd, out, sizeof out) == 0, plans[k].halls > 0, "%s", plans[k].args);
+        if (strstr(plans[k].args, "report") == NULL)
+            continue;
+        snprintf(path, sizeof path, "%s/d/report.html", dir);
+        char *html = slurp(path);
+        for (int h = 1; h <= plans[k].halls; h++) {
+            char link[96];
+            snprintf(link, sizeof link, "<a href=\"floor-by-hall/H%d.svg\">", h);
+            cr_expect_not_null(strstr(html, link), "report.html does not link H%d.svg", h);
+        }
+        cr_expect_eq(strstr(html, "floor-by-hall/") != NULL, plans[k].halls > 0);
+        free(html);
+    }
+}
+
 /* Issue 27: compare's table names each design once. At 512 GPUs (--all: every row as planned)
  * a fat-tree row whose figures (every column after the name) equal those of the clos row of
  * the same tiers, switch and ratio is left out of the default table and that clos row reads

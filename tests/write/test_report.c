@@ -197,6 +197,86 @@ Test(report, compare_html_opens_in_chromium, .timeout = TEST_TIMEOUT(120))
     check_page(page, shot);
 }
 
+/* svg fitted into a 1,280 x 720 px box in Chromium (an SVG's default preserveAspectRatio,
+ * xMidYMid meet): the smallest text as drawn (its font-size times the SVG's screen matrix), and
+ * whether everything drawn lies inside the viewBox (nothing cut off at the slide's edge). */
+static double chromium_fitted_font(const char *svg_path, int *inside)
+{
+    char page[256], profile[128], cmd[1024];
+    snprintf(page, sizeof page, "%s.fit.html", svg_path);
+    char *svg = slurp(svg_path);
+    const char *root = strstr(svg, "<svg");
+    cr_assert_not_null(root, "%s", svg_path);
+    FILE *f = fopen(page, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "<!DOCTYPE html><html><body style=\"margin:0\"><div style=\"width:1280px;"
+               "height:720px\">%s</div><script>\n"
+               "var s = document.querySelector('svg'), least = 1e9;\n"
+               "s.setAttribute('width', '1280'); s.setAttribute('height', '720');\n"
+               "var m = s.getScreenCTM(), vb = s.viewBox.baseVal, bb = s.getBBox();\n"
+               "document.querySelectorAll('text').forEach(function (t) {\n"
+               "  least = Math.min(least, parseFloat(t.getAttribute('font-size'))); });\n"
+               "var inside = bb.x >= vb.x - 1 && bb.y >= vb.y - 1 && bb.x + bb.width <= vb.x + vb.width + 1"
+               " && bb.y + bb.height <= vb.y + vb.height + 1;\n"
+               "document.body.insertAdjacentHTML('beforeend', '<pre id=\"fit\">' + 'px=' + (least * m.a)"
+               " + ' inside=' + (inside ? 1 : 0) + '</pre>');\n"
+               "</script></body></html>\n", root);
+    fclose(f);
+    free(svg);
+    scratch_dir(profile, sizeof profile, "chromium");
+    snprintf(cmd, sizeof cmd,
+             "timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+             "--no-first-run --disable-background-networking --disable-component-update "
+             "--disable-sync --user-data-dir=%s --window-size=1280,720 --dump-dom file://%s "
+             "2>/dev/null", profile, page);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    static char dom[1 << 22];
+    size_t k = fread(dom, 1, sizeof dom - 1, p);
+    dom[k] = '\0';
+    pclose(p);
+    const char *at = strstr(dom, "<pre id=\"fit\">px=");
+    cr_assert_not_null(at, "%s: Chromium gave no measure", svg_path);
+    double px = 0;
+    cr_assert_eq(sscanf(at + strlen("<pre id=\"fit\">px="), "%lf inside=%d", &px, inside), 2);
+    return px;
+}
+
+/* Issue 27: the floor plans fit a 16:9 slide at any size. Each of floor.svg and the hall plans
+ * (floor-by-hall/) of the 131,072-GPU plan (7 halls) and of examples/specs' two-halls spec,
+ * fitted by Chromium into 1,280 x 720 px, draws no text under 10 px and nothing outside its
+ * viewBox. */
+Test(report, floor_plans_fit_a_slide_in_chromium, .timeout = TEST_TIMEOUT(300))
+{
+    char dir[128], cmd[512], path[512];
+    const char *plans[] = { "--gpus 131072", FP_TEST_SRC_DIR "/examples/specs/two-halls-layout-media-bom.json" };
+    cr_assert_eq(sh("command -v chromium >/dev/null"), 0,
+                 "chromium is not installed: run scripts/install-deps.sh");
+    for (size_t k = 0; k < 2; k++) {
+        scratch_dir(dir, sizeof dir, "floor");
+        snprintf(cmd, sizeof cmd, BIN " plan %s --formats floor -q -o %s", plans[k], dir);
+        cr_assert_eq(sh(cmd), 0, "%s", cmd);
+        /* floor.svg, then each hall's */
+        static char paths[80][512];
+        int files = 0;
+        snprintf(paths[files++], sizeof paths[0], "%s/floor.svg", dir);
+        snprintf(path, sizeof path, "%s/floor-by-hall", dir);
+        DIR *d = opendir(path);
+        cr_assert_not_null(d, "%s: no floor-by-hall/", plans[k]);
+        for (struct dirent *e; (e = readdir(d)) != NULL && files < 80;)
+            if (e->d_name[0] == 'H')
+                snprintf(paths[files++], sizeof paths[0], "%s/%s", path, e->d_name);
+        closedir(d);
+        for (int i = 0; i < files; i++) {
+            int inside = 0;
+            double px = chromium_fitted_font(paths[i], &inside);
+            cr_expect_geq(px, 10.0, "%s: smallest text %.2f px at 1,280 x 720", paths[i], px);
+            cr_expect(inside, "%s: drawn outside its viewBox", paths[i]);
+        }
+        cr_expect_geq(files, 3, "%s: %d files", plans[k], files);
+    }
+}
+
 /* A blank page must fail the ink check (so the check above can fail). */
 Test(report, blank_page_has_no_ink, .timeout = TEST_TIMEOUT(60))
 {

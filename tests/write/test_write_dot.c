@@ -16,6 +16,9 @@
  * 128 leaves, 128 spines, 64 cores, 4096 links per tier boundary. A spine has 32 down ports and
  * an SU 8 leaves, so a pod holds 32 / 8 = 4 SUs: 4 pods of 32 leaves and 32 spines. */
 #define B200_16SU "{\"cluster\":{\"gpus\":4096},\"fabric\":{\"topology\":\"rail-optimized\"}}"
+/* A 3-tier Clos of 2,048 GPUs: 84 racks in 5 rows of one hall, few enough that floor.svg draws
+ * every rack with its label (the 4,096-GPU one above is a site plan of blocks: 168 racks). */
+#define FLOOR_3TIER "{\"cluster\":{\"gpus\":2048},\"fabric\":{\"tiers\":3}}"
 
 static void tmpdir(char *buf, size_t n)
 {
@@ -427,7 +430,7 @@ static int in_rack(const char *loc, const char *rack)
  * from the cable list. */
 Test(write_dot, floor_plan)
 {
-    fp_plan *p = plan_from(B200_16SU);
+    fp_plan *p = plan_from(FLOOR_3TIER);
     char dir[64];
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_FLOOR, NULL);
@@ -519,7 +522,7 @@ Test(write_dot, floor_plan)
  * Sizes are inches to four decimals in the .dot: within 0.5 pt over a 14 m row. */
 Test(write_dot, floor_to_scale_with_trays_and_aisles)
 {
-    fp_plan *p = plan_from(B200_16SU);
+    fp_plan *p = plan_from(FLOOR_3TIER);
     char dir[64], name[64];
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_FLOOR, NULL);
@@ -614,7 +617,7 @@ Test(write_dot, floor_to_scale_with_trays_and_aisles)
  * racks (a cross aisle past the floor's first or last rack), never across a row. */
 Test(write_dot, floor_runs_follow_trays)
 {
-    fp_plan *p = plan_from(B200_16SU);
+    fp_plan *p = plan_from(FLOOR_3TIER);
     char dir[64], name[64];
     tmpdir(dir, sizeof dir);
     write_plan(p, dir, FP_WRITE_FLOOR, NULL);
@@ -1114,15 +1117,15 @@ static int scan_text(const char *doc, int html, char *bad, size_t n)
  * 512 leaves, every NIC-leaf boundary of 16,384 links) every count of every diagram and of
  * report.html reads with separators: each text node is scanned for a figure of 4 or more
  * digits standing alone, and the figures this plan must show are looked for as written.
- * floor.svg is left out (its owner is the floor-plan work), and so report.html is written
- * without it. */
+ * report.html inlines floor.svg too (floor_fits_a_slide_one_plan_per_hall scans the floor
+ * plans themselves). */
 Test(write_dot, counts_read_with_separators, .timeout = TEST_TIMEOUT(60))
 {
     fp_plan *p = plan_from("{\"cluster\":{\"gpus\":16384}}");
     char dir[64], bad[80], path[128], unit[64];
     tmpdir(dir, sizeof dir);
-    write_plan(p, dir, FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_REPORT,
-               NULL);
+    write_plan(p, dir, FP_WRITE_OVERVIEW | FP_WRITE_FIGURE | FP_WRITE_DETAIL | FP_WRITE_FLOOR |
+               FP_WRITE_REPORT, NULL);
     cr_assert(fp_plan_detail_unit(p, NULL, unit, sizeof unit, NULL));
     const char *svgs[3] = { "fabric.svg", "group-1.svg", NULL };
     char detail[80];
@@ -1148,4 +1151,102 @@ Test(write_dot, counts_read_with_separators, .timeout = TEST_TIMEOUT(60))
     cr_expect(strstr(html, "16,384 GPUs exceed") != NULL, "report.html: the tier choice ungrouped");
     free(html);
     fp_plan_free(p);
+}
+
+/* The racks an SVG floor plan draws: the titles of its nodes named like a rack ("H2-R05-K12",
+ * '-' written &#45;), into names (one string, each name followed by '\n'). */
+static int svg_racks(const char *path, char *names, size_t n)
+{
+    char *svg = slurp(path);
+    int racks = 0;
+    size_t len = 0;
+    names[0] = '\0';
+    for (const char *p = svg; (p = strstr(p, "class=\"node\">\n<title>")) != NULL; p++) {
+        const char *t = p + strlen("class=\"node\">\n<title>"), *e = strstr(t, "</title>");
+        int hall, row, rack, used = 0;
+        char name[64], extra;
+        snprintf(name, sizeof name, "%.*s", (int)(e - t), t);
+        if (sscanf(name, "H%d&#45;R%d&#45;K%d%n%c", &hall, &row, &rack, &used, &extra) != 3 ||
+            name[used] != '\0')
+            continue;
+        racks++;
+        len += (size_t)snprintf(names + len, n - len, "H%d-R%02d-K%02d\n", hall, row, rack);
+        cr_assert_lt(len, n);
+    }
+    free(svg);
+    return racks;
+}
+
+/* Issue 27: the floor plans fit a 16:9 slide at any size, and each hall has its own. At
+ * 131,072 GPUs (7 halls) and in examples/specs' two-halls spec: floor.svg and every
+ * floor-by-hall file fitted to 1,280 x 720 have no text under 10 px; the folder holds one file
+ * per hall of the plan (fp_plan_rack's halls), named H1.svg ... Hn.svg, and nothing else; each
+ * hall's file draws exactly the racks fp_plan_rack places in that hall, its counts with
+ * separators (as counts_read_with_separators scans the other diagrams). Their compute racks add
+ * up to the layout formula's (docs/layout.md: GPUs / gpus_per_server / servers_per_rack, 131,072
+ * / 8 / 4 = 4,096 with the default layout, which keeps no spare servers). */
+Test(write_dot, floor_fits_a_slide_one_plan_per_hall, .timeout = 300)
+{
+    char spec_path[512];
+    snprintf(spec_path, sizeof spec_path, "%s/examples/specs/two-halls-layout-media-bom.json",
+             FP_TEST_SRC_DIR);
+    char *two_halls = slurp(spec_path);
+    const char *specs[] = { "{\"cluster\":{\"gpus\":131072}}", two_halls };
+    static char want[1 << 20], got[1 << 20];
+    for (size_t s = 0; s < 2; s++) {
+        fp_plan *p = plan_from(specs[s]);
+        char dir[64], path[256];
+        tmpdir(dir, sizeof dir);
+        write_plan(p, dir, FP_WRITE_FLOOR, NULL);
+        int halls = 0;
+        for (size_t i = 0; i < fp_plan_rack_count(p); i++) {
+            fp_rack_info r;
+            cr_assert_eq(fp_plan_rack(p, i, &r, NULL), FP_OK);
+            halls = r.hall > halls ? r.hall : halls;
+        }
+        cr_assert_gt(halls, 1, "spec %zu: %d hall", s, halls);
+        double w, h;
+        double px = fitted_text_px(dir, "floor.svg", &w, &h);
+        cr_expect_geq(px, 10.0, "spec %zu: floor.svg %.0f x %.0f: smallest text %.1f px", s, w, h, px);
+        char bad[80];
+        snprintf(path, sizeof path, "%s/floor.svg", dir);
+        char *site = slurp(path);
+        scan_text(site, 0, bad, sizeof bad);
+        free(site);
+        cr_expect_str_eq(bad, "", "floor.svg: a figure without separators in \"%s\"", bad);
+        snprintf(path, sizeof path, "%s/floor-by-hall", dir);
+        cr_expect_eq(count_files(path), halls, "spec %zu: %d files for %d halls", s,
+                     count_files(path), halls);
+        int64_t compute = 0, all = 0;
+        for (int hall = 1; hall <= halls; hall++) {
+            char file[64];
+            snprintf(file, sizeof file, "floor-by-hall/H%d.svg", hall);
+            snprintf(path, sizeof path, "%s/%s", dir, file);
+            px = fitted_text_px(dir, file, &w, &h);
+            cr_expect_geq(px, 10.0, "spec %zu: H%d.svg %.0f x %.0f: smallest text %.1f px", s,
+                          hall, w, h, px);
+            size_t len = 0;
+            want[0] = '\0';
+            for (size_t i = 0; i < fp_plan_rack_count(p); i++) {
+                fp_rack_info r;
+                cr_assert_eq(fp_plan_rack(p, i, &r, NULL), FP_OK);
+                if (r.hall != hall)
+                    continue;
+                len += (size_t)snprintf(want + len, sizeof want - len, "%s\n", r.name);
+                compute += strcmp(r.role, "compute") == 0;
+            }
+            int racks = svg_racks(path, got, sizeof got);
+            char *svg = slurp(path);
+            scan_text(svg, 0, bad, sizeof bad);
+            free(svg);
+            cr_expect_str_eq(bad, "", "%s: a figure without separators in \"%s\"", file, bad);
+            all += racks;
+            cr_expect_str_eq(got, want, "spec %zu: H%d.svg does not draw the hall's racks", s, hall);
+        }
+        cr_expect_eq(all, (int64_t)fp_plan_rack_count(p), "spec %zu", s);
+        if (s == 0)
+            cr_expect_eq(compute, 131072 / 8 / 4);
+        fp_plan_free(p);
+    }
+    free(two_halls);
 }
