@@ -284,8 +284,9 @@ FP_EXPORT const char *fp_topology_name(fp_topology t);
  *  the fraction with the smallest denominator (up to 256, any port count of a switch up to 256
  *  ports) equal to ratio, reduced, "p:q" - 2 -> "2:1", 16/15 -> "16:15", 1.5 -> "3:2", 0.5 ->
  *  "1:2". A ratio no such fraction equals (1.06667, a rounded decimal, or the links in use of a
- *  large fabric, 3125:3126) prints as "%g:1" ("0.99968:1"), which reads better than a fraction
- *  of four-digit numbers. Returns buf (NULL for a NULL buf). Cannot fail. */
+ *  large fabric, 3125:3126) prints as a decimal of four significant digits, "%.4g:1"
+ *  ("0.9997:1", "1.067:1"), which reads better than a fraction of four-digit numbers. Returns
+ *  buf (NULL for a NULL buf). Cannot fail. */
 FP_EXPORT const char *fp_ratio_text(double ratio, char *buf, size_t n);
 
 #ifdef __cplusplus

@@ -61,7 +61,7 @@ static size_t twin_of(const fp_compare_row *rows, size_t n, size_t i)
  * every row as it came, each reason in full). Returns the fat-tree rows folded. */
 static size_t print_rows(const fp_compare_row *rows, size_t n, int all)
 {
-    char sw[32], tr[32], ca[32], co[32], pg[32], bi[32], design[64];
+    char sw[32], tr[32], ca[32], co[32], pw[32], pg[32], bi[32], design[64];
     size_t folded = 0;
     printf("%-44s %5s %8s %12s %9s %14s %11s %10s %14s %6s %5s\n", "design", "tiers", "switches",
            "transceivers", "cables", "cost USD", "power kW", "USD/GPU", "bisection Gb/s", "of 1:1",
@@ -76,11 +76,12 @@ static size_t print_rows(const fp_compare_row *rows, size_t n, int all)
             continue;
         }
         snprintf(design, sizeof design, "%s%s", r->design, twin ? " = fat-tree" : "");
-        printf("%-44s %5d %8s %12s %9s %14s %11.1f %10s %14s %5.0f%% %5d\n", design, r->tiers,
+        printf("%-44s %5d %8s %12s %9s %14s %11s %10s %14s %5.0f%% %5d\n", design, r->tiers,
                cli_grouped(sw, sizeof sw, (double)r->switches),
                cli_grouped(tr, sizeof tr, (double)r->transceivers),
                cli_grouped(ca, sizeof ca, (double)r->cables), cli_grouped(co, sizeof co, r->cost),
-               r->power_w / 1000, cli_grouped(pg, sizeof pg, r->cost_per_gpu),
+               cli_grouped_dec(pw, sizeof pw, r->power_w / 1000, 1),
+               cli_grouped(pg, sizeof pg, r->cost_per_gpu),
                cli_grouped(bi, sizeof bi, r->bisection_gbps), r->bisection_fraction * 100,
                r->diameter_switches);
     }

@@ -273,7 +273,8 @@ const char *fp_ratio_text(double ratio, char *buf, size_t n)
                 return buf;
             }
         }
-    snprintf(buf, n, "%g:1", ratio);
+    /* Four significant digits: "0.9965:1", not the six of %g ("0.996492:1", issue 27). */
+    snprintf(buf, n, "%.4g:1", ratio);
     return buf;
 }
 

@@ -649,7 +649,7 @@ out:
 /* One hall's figures for its block's label. */
 typedef struct hall_sum {
     int rows;
-    int64_t racks, gpus, switches[FP_MAX_TIERS + 1];
+    int64_t racks, gpus, spares, switches[FP_MAX_TIERS + 1];
     double power_w;
 } hall_sum;
 
@@ -671,16 +671,23 @@ static fp_status hall_sums(const fp_plan *plan, const fp_shape *sh, const floor_
         phall = r.hall;
         prow = r.row;
     }
+    /* The production servers hold the plan's GPUs (the last one fewer when they do not divide);
+     * the hot spares are the servers after them (docs/layout.md, "Fill order"). */
+    int64_t gps = sh->gpus_per_server > 0 ? sh->gpus_per_server : 1;
+    int64_t production = (sh->gpus + gps - 1) / gps;
     for (int t = 0; t <= sh->tiers && dev_rack != NULL; t++)
         for (int64_t d = sh->tier_base[t]; d < fp__shape_tier_end(sh, t); d++) {
             int32_t rk = dev_rack[d];
             if (rk < 0 || (size_t)rk >= fh->n_racks)
                 continue;
             hall_sum *h = &hs[fh->hall[rk] - 1];
-            if (t == 0)
-                h->gpus += sh->gpus_per_server;
-            else
+            int64_t server = d - sh->tier_base[0];
+            if (t > 0)
                 h->switches[t]++;
+            else if (server < production)
+                h->gpus += server + 1 < production ? gps : sh->gpus - (production - 1) * gps;
+            else
+                h->spares++;
         }
     return FP_OK;
 }
@@ -734,7 +741,7 @@ static void power_text(char *buf, size_t n, double w)
 static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, const hall_sum *s,
                        int h, const floor_view *v)
 {
-    char name[64], lines[FP_MAX_TIERS + 5][96], a[32], b[32], html[2048];
+    char name[64], lines[FP_MAX_TIERS + 6][96], a[32], b[32], html[2048];
     double x0 = fh->hx0[h - 1] - 0.6, x1 = fh->hx1[h - 1] + 0.6;
     /* 0.6 m around the racks, and room for the first row's name above them */
     double names = RACK_D_M * v->k >= FLOOR_FONT_MIN * 1.3 ? (FLOOR_FONT_MIN + 2) / v->k : 0;
@@ -747,6 +754,9 @@ static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, c
     set_attr(n, "hall", a);
     int k = 0;
     snprintf(lines[k++], sizeof lines[0], "%s GPUs", fp__grouped_int(a, sizeof a, s->gpus));
+    if (s->spares > 0)
+        snprintf(lines[k++], sizeof lines[0], "%s hot-spare server%s",
+                 fp__grouped_int(a, sizeof a, s->spares), s->spares == 1 ? "" : "s");
     snprintf(lines[k++], sizeof lines[0], "%d rows, %s racks", s->rows, fp__grouped_int(b, sizeof b, s->racks));
     for (int t = 1; t <= sh->tiers; t++)
         if (s->switches[t] > 0)

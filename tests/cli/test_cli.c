@@ -3,7 +3,9 @@
 #include <math.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "helpers.h"
+#include "xlsx_read.h"
 
 #define BIN FP_TEST_BIN_DIR "/src/fabplan"
 
@@ -90,6 +92,19 @@ Test(cli, oversubscription_as_ratio)
     cr_expect(strstr(out, "1.06667") == NULL && strstr(out, "1.06452") == NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --gpus 1024 --oversubscription 0:1", out, sizeof out), 3, "%s", out);
     cr_expect(strstr(out, "/fabric/oversubscription/0") != NULL, "%s", out);
+    /* Issue 27 ("leaf 0.996492:1"): an "in use" ratio that stays a decimal has at most four
+     * significant digits. At 12,000 GPUs (1,500 servers: the last of 47 scalable units is
+     * partial and keeps a full unit's uplinks) the leaves' links in use are not a small
+     * fraction. */
+    cr_expect_eq(run(BIN " plan --gpus 12000 --formats json -o fabplan-cli-o3", out, sizeof out), 0, "%s", out);
+    const char *use = strstr(out, "oversubscription in use: leaf ");
+    cr_assert_not_null(use, "%s", out);
+    use += strlen("oversubscription in use: leaf ");
+    size_t digits = 0, len = strcspn(use, ":");
+    for (size_t k = 0; k < len; k++)
+        digits += use[k] >= '0' && use[k] <= '9';
+    cr_expect(memchr(use, '.', len) != NULL, "a fraction, not a decimal: %.20s", use);
+    cr_expect(digits <= 5, "more than four significant digits: %.20s", use);   /* "0." + 4 */
 }
 
 Test(cli, catalog_list_and_show)
@@ -480,16 +495,18 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-/* Issue 27: the summary lists exactly the files a plan wrote. For every --formats value, on an
- * InfiniBand plan (the default spec: no AVD file) and an Ethernet plan with spec `networks`
- * (hgx-h100-enterprise-32: an overview per network, netbox-tags.csv, no InfiniBand exports),
+/* Issue 27: the summary lists exactly the files a plan wrote. For every --formats value (png
+ * alone is a usage error: it renders the diagrams chosen), on an InfiniBand plan (the default
+ * spec: no AVD or PTM file) and an Ethernet plan with spec `networks` (hgx-h100-enterprise-32:
+ * an overview per network, netbox-tags.csv, no InfiniBand exports or CVT sheet),
  * the summary's names are the folder's listing (`ls -A` less the manifest), its count is theirs,
  * and a format that gave nothing says so with its reason. */
 Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
 {
     static const char *formats[] = { "json", "links", "cables", "bom", "xlsx", "labels", "netbox",
                                      "topology", "avd", "report", "diagrams", "fabric", "figure",
-                                     "floor", "detail", "ibnetdiscover", "diagrams,png", "all" };
+                                     "floor", "detail", "ibnetdiscover", "diagrams,png", "all",
+                                     "ptm", "cvt", "slurm", "k8s" };
     static const char *plans[] = { "--gpus 128", "--preset hgx-h100-enterprise-32" };
     static char out[65536], listing[8192], said_names[96][64], dir_names[96][64];
     char dir[128], cmd[512];
@@ -526,12 +543,16 @@ Test(cli, summary_lists_exactly_the_files_written, .timeout = 600)
                 cr_expect(first < 1000 && *c == ',' && strspn(c + 1, "0123456789") == 3,
                           "%.60s", bom);
             }
-            /* avd on InfiniBand, ibnetdiscover on Ethernet: nothing, and the reason */
-            if ((pl == 0 && f == 8) || (pl == 1 && f == 15)) {
+            /* avd and ptm on InfiniBand, ibnetdiscover and cvt on Ethernet: nothing, and the
+             * reason */
+            if ((pl == 0 && (f == 8 || f == 18)) || (pl == 1 && (f == 15 || f == 19))) {
                 cr_expect_eq(m, 0, "%s %s", plans[pl], formats[f]);
-                cr_expect(strstr(out, pl == 0 ? "not written: avd-cv-topology.yml: "
-                                              : "not written: ibnetdiscover.topo, ") != NULL,
-                          "%s", out);
+                const char *why = f == 8 ? "not written: avd-cv-topology.yml: "
+                                  : f == 18 ? "not written: topology.dot: "
+                                  : f == 15 ? "not written: ibnetdiscover.topo, "
+                                            : "not written: cvt-p2p.xlsx: ";
+                cr_expect(strstr(out, why) != NULL, "%s %s: no \"%s\" in\n%s", plans[pl],
+                          formats[f], why, out);
             }
         }
 }
@@ -687,6 +708,23 @@ Test(cli, compare_names_specs_by_name)
     cr_expect(strstr(out, "\nhall A ") != NULL, "%s", out);
     cr_expect(strstr(out, "\nsecond-try ") != NULL, "%s", out);
     cr_expect(strstr(out, "/specs/") == NULL, "%s", out);
+    /* Every figure of a row has separators, power too: the default 16,384-GPU plan's network
+     * draws about 2 MW (its summary: 1975.2 kW), 5th column from the end of its row. */
+    snprintf(cmd, sizeof cmd, "printf '{\"name\":\"big\",\"cluster\":{\"gpus\":16384}}' > %s/specs/big.json && "
+             BIN " compare %s/specs/big.json %s/specs/a.json", dir, dir, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    const char *row = strstr(out, "\nbig ");
+    cr_assert_not_null(row, "%s", out);
+    char line[256], *tok[16];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    int nt = 0;
+    for (char *t = strtok(line, " "); t && nt < 16; t = strtok(NULL, " "))
+        tok[nt++] = t;
+    cr_assert_geq(nt, 11, "%s", row);
+    for (int k = 1; k < nt; k++)
+        if (strspn(tok[k], "0123456789") >= 4)
+            cr_expect_fail("a figure without separators: %s in %s", tok[k], row);
+    cr_expect(strchr(tok[nt - 5], ',') != NULL, "power kW %s", tok[nt - 5]);
 }
 
 
@@ -970,4 +1008,80 @@ Test(cli, printed_spec_plans_the_same, .timeout = 300)
             printed_networks_resolved(r, k);
         free(r);
     }
+}
+
+/* The location a printed label line names: line2 starts with it; line3 after "> " (or ">"),
+ * and a hub's after "> N legs ". */
+static const char *label_location(const char *line, int far)
+{
+    if (!far)
+        return line;
+    line += 1 + (line[1] == ' ');
+    const char *legs = strstr(line, " legs ");
+    return legs && line[0] >= '1' && line[0] <= '9' ? legs + 6 : line;
+}
+
+/* Issue 27: a label line that cannot keep its whole location says so. spectrum-x-100k has
+ * several halls, so every whole plain location starts with its hall ("H3R26K24-U35", or the
+ * bare "3R26K24U35", docs/outputs.md); a line whose location starts otherwise gave up the hall.
+ * Counted here from labels.csv itself: the summary's warning names that many lines on that
+ * many cables and the first of them, and plan.json's labels_cut has the same counts and every
+ * one of those cables, each once. */
+Test(cli, cut_labels_are_counted_in_the_summary_and_plan_json, .timeout = TEST_TIMEOUT(120))
+{
+    static char out[1 << 16], cut_ids[4096][16];
+    char dir[128], cmd[512], path[256];
+    scratch_dir(dir, sizeof dir, "cli");
+    snprintf(cmd, sizeof cmd, BIN " plan --preset spectrum-x-100k --formats json,labels -o %s/x", dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    snprintf(path, sizeof path, "%s/x/labels.csv", dir);
+    csv_file f = csv_load(path);
+    cr_assert_gt(f.n, 1);
+    long lines = 0, cables = 0;
+    for (long i = 1; i < f.n; i++) {
+        char *fld[16];
+        cr_assert_eq(csv_split(f.line[i], fld, 16), 13, "row %ld", i);
+        int cut = 0;
+        for (int k = 0; k < 2; k++) {
+            const char *line = fld[11 + k];
+            if (line[0] == '\0')
+                continue;
+            const char *loc = label_location(line, k);
+            int whole = loc[0] == 'H' || (loc[0] >= '1' && loc[0] <= '9');
+            lines += !whole;
+            cut |= !whole;
+        }
+        /* rows of one cable are adjacent (A, then Z or Z1, Z2, ...) */
+        if (cut && (cables == 0 || strcmp(fld[0], cut_ids[cables - 1]) != 0)) {
+            cr_assert_lt(cables, 4096);
+            snprintf(cut_ids[cables++], sizeof cut_ids[0], "%s", fld[0]);
+        }
+    }
+    csv_free(&f);
+    cr_assert_gt(lines, 0, "no cut line: the test cannot fail");
+    char want[160];
+    snprintf(want, sizeof want, "fabplan: warning: labels.csv: %ld printed label lines on %ld cables ",
+             lines, cables);
+    const char *w = strstr(out, want);
+    cr_expect(w != NULL, "no \"%s\" in\n%s", want, out);
+    if (w != NULL) {
+        const char *eol = strchr(w, '\n'), *at = strstr(w, cut_ids[0]);
+        cr_expect(at != NULL && at < eol, "the warning does not name %s: %.300s", cut_ids[0], w);
+    }
+    snprintf(path, sizeof path, "%s/x/plan.json", dir);
+    char *text = slurp(path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    cr_assert_not_null(j);
+    const cJSON *lc = cJSON_GetObjectItemCaseSensitive(j, "labels_cut");
+    cr_assert_not_null(lc, "plan.json has no labels_cut");
+    cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(lc, "style")->valuestring, "plain");
+    cr_expect_eq((long)cJSON_GetObjectItemCaseSensitive(lc, "lines")->valuedouble, lines);
+    cr_expect_eq((long)cJSON_GetObjectItemCaseSensitive(lc, "cable_count")->valuedouble, cables);
+    /* the cables: exactly those with a cut line, in id order, each once */
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(lc, "cables");
+    cr_assert_eq(cJSON_GetArraySize(ids), cables);
+    for (int k = 0; k < cables; k++)
+        cr_expect_str_eq(cJSON_GetArrayItem(ids, k)->valuestring, cut_ids[k], "cable %d", k);
+    cJSON_Delete(j);
 }

@@ -114,9 +114,12 @@ Test(text, ratio_text_is_a_reduced_fraction)
     cr_expect_str_eq(fp_ratio_text(33.0 * 400 / (31.0 * 400), b, sizeof b), "33:31");
     cr_expect_str_eq(fp_ratio_text(64.0, b, sizeof b), "64:1");
     cr_expect_str_eq(fp_ratio_text(1.0 / 64, b, sizeof b), "1:64");
-    cr_expect_str_eq(fp_ratio_text(1.06667, b, sizeof b), "1.06667:1");
-    /* a denominator past 256 reads better as a decimal: 3125 / 3126 = 0.99968 (%g's 6 digits) */
-    cr_expect_str_eq(fp_ratio_text(3125.0 / 3126.0, b, sizeof b), "0.99968:1");
+    /* a decimal keeps four significant digits: 1.06667 -> 1.067 */
+    cr_expect_str_eq(fp_ratio_text(1.06667, b, sizeof b), "1.067:1");
+    /* a denominator past 256 reads better as a decimal: 3125 / 3126 = 0.999680..., 0.9997 to
+     * four digits; issue 27's "leaf 0.996492:1" (6 digits) reads 0.9965 */
+    cr_expect_str_eq(fp_ratio_text(3125.0 / 3126.0, b, sizeof b), "0.9997:1");
+    cr_expect_str_eq(fp_ratio_text(0.996492, b, sizeof b), "0.9965:1");
     cr_expect_str_eq(fp_ratio_text(255.0 / 256.0, b, sizeof b), "255:256");
     /* no ratio (a top tier's 0) is printed as the number it is, never a crash */
     cr_expect_str_eq(fp_ratio_text(0.0, b, sizeof b), "0:1");

@@ -579,6 +579,68 @@ Test(publish, second_plan_leaves_no_document_of_the_first)
     fp_plan_free(b);
 }
 
+/* The manifest's names (the lines after its comments), one per line. */
+static char *manifest_names(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/.fabplan-manifest", dir);
+    char *m = slurp(path), *out = calloc(1, strlen(m) + 1);
+    for (char *line = strtok(m, "\n"); line != NULL; line = strtok(NULL, "\n"))
+        if (line[0] != '#')
+            strcat(strcat(out, line), "\n");
+    free(m);
+    return out;
+}
+
+/* A folder of documents (floor-by-hall/: one floor plan per hall) is one output of the set. A
+ * 4,096-GPU plan in 2 halls (spec layout.halls) writes H1.svg and H2.svg into it, the manifest
+ * names both by their path; compare's outputs (fp_publish_*) added to the folder keep them; a
+ * 1,024-GPU plan (one hall, drawn rack by rack in floor.svg) removes the folder and its files;
+ * a file of the user's named floor-by-hall is refused before anything moves. */
+Test(publish, folder_of_documents_is_one_output)
+{
+    fp_plan *two = plan_from("{\"cluster\":{\"gpus\":4096},\"layout\":{\"halls\":2}}");
+    fp_plan *one = plan_from("{\"cluster\":{\"gpus\":1024}}");
+    char dir[64], path[256];
+    tmpdir(dir, sizeof dir);
+    fp_write_options o = FP_WRITE_OPTIONS_INIT;
+    o.formats = FP_WRITE_FLOOR;
+    fp_error err = { 0 };
+    cr_assert_eq(fp_plan_write(two, dir, &o, &err), FP_OK, "%s", err.msg);
+    char *names = manifest_names(dir);
+    cr_expect_str_eq(names, "floor.dot\nfloor.svg\nfloor-by-hall/H1.svg\nfloor-by-hall/H2.svg\n");
+    free(names);
+    snprintf(path, sizeof path, "%s/floor-by-hall", dir);
+    cr_expect_eq(count_files(path), 2);
+    fp_publish *p = NULL;
+    cr_assert_eq(fp_publish_begin(dir, &p, &err), FP_OK, "%s", err.msg);
+    FILE *f = fp_publish_create(p, "compare.csv", &err);
+    cr_assert_not_null(f, "%s", err.msg);
+    fputs("x\n", f);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(fp_publish_commit(p, &err), FP_OK, "%s", err.msg);
+    names = manifest_names(dir);
+    cr_expect_str_eq(names, "compare.csv\nfloor.dot\nfloor.svg\nfloor-by-hall/H1.svg\n"
+                            "floor-by-hall/H2.svg\n");
+    free(names);
+    cr_expect_eq(count_files(path), 2);
+    cr_assert_eq(fp_plan_write(one, dir, &o, &err), FP_OK, "%s", err.msg);
+    cr_expect_neq(access(path, F_OK), 0, "floor-by-hall/ of the 2-hall plan stayed");
+    names = manifest_names(dir);
+    cr_expect_str_eq(names, "floor.dot\nfloor.svg\n");
+    free(names);
+    put_file(path, "mine");
+    memset(&err, 0, sizeof err);
+    cr_expect_eq(fp_plan_write(two, dir, &o, &err), FP_EIO);
+    cr_expect(strstr(err.msg, "a folder of documents") != NULL, "%s", err.msg);
+    char *t = slurp(path);
+    cr_expect_str_eq(t, "mine");
+    free(t);
+    cr_expect_eq(count_temp(dir), 0);
+    fp_plan_free(two);
+    fp_plan_free(one);
+}
+
 /* Crash consistency: kill the writing process (SIGKILL, in a child) at every rename, fsync and
  * step of a publish, k = 1 .. n. Then the next run into the folder (fp_publish_begin, which
  * finishes or removes what a killed run left) must see exactly the earlier set or exactly the

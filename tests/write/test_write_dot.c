@@ -1182,7 +1182,8 @@ static int svg_racks(const char *path, char *names, size_t n)
  * floor-by-hall file fitted to 1,280 x 720 have no text under 10 px; the folder holds one file
  * per hall of the plan (fp_plan_rack's halls), named H1.svg ... Hn.svg, and nothing else; each
  * hall's file draws exactly the racks fp_plan_rack places in that hall, its counts with
- * separators (as counts_read_with_separators scans the other diagrams). Their compute racks add
+ * separators (as counts_read_with_separators scans the other diagrams). The site plan's hall
+ * labels hold the spec's GPUs and hot spares between them. Their compute racks add
  * up to the layout formula's (docs/layout.md: GPUs / gpus_per_server / servers_per_rack, 131,072
  * / 8 / 4 = 4,096 with the default layout, which keeps no spare servers). */
 Test(write_dot, floor_fits_a_slide_one_plan_per_hall, .timeout = 300)
@@ -1212,6 +1213,27 @@ Test(write_dot, floor_fits_a_slide_one_plan_per_hall, .timeout = 300)
         snprintf(path, sizeof path, "%s/floor.svg", dir);
         char *site = slurp(path);
         scan_text(site, 0, bad, sizeof bad);
+        /* the halls' labels: their GPUs add up to the spec's, their hot spares to
+         * ceil(servers x spare_servers) (two-halls: ceil(512 x 0.05) = 26; the default: none) */
+        int64_t gpus = 0, spares = 0;
+        for (const char *q = site; (q = strstr(q, " GPUs</text>")) != NULL; q++) {
+            const char *b = q;
+            while (b > site && (isdigit((unsigned char)b[-1]) || b[-1] == ','))
+                b--;
+            int64_t v = 0;
+            for (; b < q; b++)
+                v = *b == ',' ? v : v * 10 + (*b - '0');
+            gpus += v;
+        }
+        for (const char *q = site; (q = strstr(q, " hot&#45;spare server")) != NULL; q++) {
+            const char *b = q;
+            while (b > site && isdigit((unsigned char)b[-1]))
+                b--;
+            spares += atoll(b);
+        }
+        cr_expect_eq(gpus, s == 0 ? 131072 : 4096, "spec %zu: the halls hold %lld GPUs", s,
+                     (long long)gpus);
+        cr_expect_eq(spares, s == 0 ? 0 : (int64_t)ceil(4096 / 8 * 0.05), "spec %zu", s);
         free(site);
         cr_expect_str_eq(bad, "", "floor.svg: a figure without separators in \"%s\"", bad);
         snprintf(path, sizeof path, "%s/floor-by-hall", dir);
