@@ -442,7 +442,8 @@ fp_status fp_plan_net_cable(const fp_plan *plan, size_t net, size_t i, fp_cable_
     if (rc != FP_OK)
         return rc;
     if (out == NULL || net >= 1 + (size_t)plan->nets.n || i >= fp_plan_net_cable_count(plan, net))
-        FP_FAIL(err, FP_EINVAL, "", "fp_plan_net_cable: no cable %zu of network %zu (the plan has %d networks beside the compute fabric), or out is NULL",
+        FP_FAIL(err, FP_EINVAL, "", "fp_plan_net_cable: no cable %zu of network %zu (the plan has "
+                                    "%d networks beside the compute fabric), or out is NULL",
                 i, net, plan->nets.n);
     cable_view v = net == 0 ? compute_view(plan) : net_view(plan, (int)net - 1);
     fill_cable(&v, i, out);

@@ -81,10 +81,10 @@ typedef enum fp_label_style {
 
 /** Printed label lines of labels.csv (line2, line3) that do not fit 20 characters in style
  *  `style` with a whole location, even abbreviated (docs/outputs.md): each gives up its
- *  location's hall (or row), or, when even the port name alone is longer, is cut. Returns their count over every cable of the plan (0 without the cabling
- *  stage); *cables (may be NULL) gets the number of cables with a cut line, and ids (may be
- *  NULL) the ids of the first max_ids of them. Reads every cable: call it once per written set.
- *  Cannot fail. */
+ *  location's hall (or row), or, when even the port name alone is longer, is cut. Returns
+ *  their count over every cable of the plan (0 without the cabling stage); *cables (may be
+ *  NULL) gets the number of cables with a cut line, and ids (may be NULL) the ids of the first
+ *  max_ids of them. Reads every cable: call it once per written set. Cannot fail. */
 FP_EXPORT size_t fp_plan_label_cuts(const fp_plan *plan, fp_label_style style, size_t *cables,
                                     char (*ids)[16], size_t max_ids);
 
@@ -165,9 +165,10 @@ FP_EXPORT int fp_plan_detail_unit(const fp_plan *plan, const fp_write_options *o
  *  opts may be NULL (FP_WRITE_DEFAULT, no progress). Of a caller's opts only the members of its
  *  version are read (a version-3 caller prints on A4, has one writing thread, ...).
  *  Errors: FP_EINVAL (NULL argument, an options version outside 1..FP_WRITE_OPTIONS_VERSION,
- *  or a detail selector the plan lacks: checked before any file is touched), FP_ESTAGE (the plan was built without a stage a document asked for needs,
- *  fp_write_stages; checked before any file is touched), FP_EIO (err.where names the file; the message gives the system's reason),
- *  FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
+ *  or a detail selector the plan lacks: checked before any file is touched), FP_ESTAGE (the
+ *  plan was built without a stage a document asked for needs, fp_write_stages; checked before
+ *  any file is touched), FP_EIO (err.where names the file; the message gives the system's
+ *  reason), FP_EGRAPH (Graphviz layout failed), FP_ENOMEM. */
 FP_EXPORT fp_status fp_plan_write(const fp_plan *plan, const char *dir,
                                   const fp_write_options *opts, fp_error *err);
 /** The names fp_plan_write(plan, dir, opts) writes into dir, in the order it writes them:

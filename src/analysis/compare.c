@@ -289,7 +289,10 @@ fp_status fp_compare_designs_opts(fp_compare_row **rows, size_t *n_rows, const f
     double size = (double)(gpus > 0 ? gpus : fp__spec_gpus(base));
     if (rc == FP_OK && (double)n * size > (double)FP_COMPARE_MAX_GPUS)
         rc = fp__error_set(err, FP_EINVAL, "compare",
-                           "%zu candidate designs at %.0f GPUs is %.0f GPUs of planning; at most %lld (2^27, about 3 minutes of one core) in one compare: expected fewer GPUs, or the designs to compare given as specs (fabplan compare SPEC...)",
+                           "%zu candidate designs at %.0f GPUs is %.0f GPUs of planning; at most "
+                           "%lld (2^27, about 3 minutes of one core) in one compare: expected "
+                           "fewer GPUs, or the designs to compare given as specs (fabplan compare "
+                           "SPEC...)",
                            n, size, (double)n * size, (long long)FP_COMPARE_MAX_GPUS);
     if (rc == FP_OK)
         run_pool(cat, specs, out, n, left_out, jobs_for(opts, n));

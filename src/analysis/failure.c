@@ -108,7 +108,8 @@ static fp_status fail_floor(const fp_stages *st, const char *kind, const char *v
         n = sscanf(v[0] == 'H' || v[0] == 'h' ? v + 1 : v, "%d%c", &h, &tail) == 1;
     if (!n || h < 1)
         FP_FAIL(err, FP_EINVAL, spec,
-                "--fail %s: expected rack:H1-R08-K01, row:H1-R08 or hall:2 (rack names as plan.json's layout and the workbook's Racks sheet show them)",
+                "--fail %s: expected rack:H1-R08-K01, row:H1-R08 or hall:2 (rack names as "
+                "plan.json's layout and the workbook's Racks sheet show them)",
                 spec);
     int64_t hit = 0;
     for (int64_t d = 0; d < st->fab->n_dev; d++) {

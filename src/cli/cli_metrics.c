@@ -98,7 +98,8 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
     for (int i = 0; i < m->n_hops; i++)
         printf("%s %s %.2f%% (%d sw)", i ? "," : "", m->hops[i].scope, m->hops[i].share * 100,
                m->hops[i].switches);
-    printf("\n  reliability: failures per day: switches %.3g, transceivers %.3g, cables %.3g; first link failure in %s, first switch failure in %s\n",
+    printf("\n  reliability: failures per day: switches %.3g, transceivers %.3g, cables %.3g; "
+           "first link failure in %s, first switch failure in %s\n",
            r->switch_failures_per_day, r->transceiver_failures_per_day, r->cable_failures_per_day,
            duration(t1, sizeof t1, r->hours_to_first_link_failure),
            duration(t2, sizeof t2, r->hours_to_first_switch_failure));

@@ -401,7 +401,8 @@ static int sweep_args(int argc, char **argv, cli_spec_opts *o, const char **out,
             else if (i + 1 < argc)
                 *range = argv[++i];
             if (*range == NULL || !parse_range(*range, a, b, step)) {
-                fprintf(stderr, "fabplan sweep: --gpus expects A..B or A..B:STEP with 1 <= A <= B and STEP >= 1 (e.g. 1024..131072:1024), found \"%s\"\n",
+                fprintf(stderr, "fabplan sweep: --gpus expects A..B or A..B:STEP with 1 <= A <= B "
+                                "and STEP >= 1 (e.g. 1024..131072:1024), found \"%s\"\n",
                         *range ? *range : "");
                 return EXIT_USAGE;
             }
@@ -517,7 +518,9 @@ int cmd_sweep(int argc, char **argv)
      * because B may be any int64 (a size past the cluster limit is a row of its own). */
     double all_gpus = (double)n * ((double)a + ((double)a + (double)(n - 1) * (double)step)) / 2;
     if (all_gpus > (double)MAX_SWEEP_GPUS) {
-        fprintf(stderr, "fabplan sweep: --gpus %s asks for %.0f GPUs in all (%lld sizes); at most %lld (2^26) in one sweep: expected fewer sizes (a larger STEP) or a smaller range\n",
+        fprintf(stderr, "fabplan sweep: --gpus %s asks for %.0f GPUs in all (%lld sizes); at most "
+                        "%lld (2^26) in one sweep: expected fewer sizes (a larger STEP) or a "
+                        "smaller range\n",
                 range, all_gpus, (long long)n, (long long)MAX_SWEEP_GPUS);
         rc = EXIT_INPUT;
         goto done;

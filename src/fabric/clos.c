@@ -56,7 +56,8 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
     /* Blocks of a given size (fabric.leaf_servers, pod_servers, zone_servers): what they hold
      * and what the radix alone would have put in them. */
     if (rs->block_servers[1] > 0)
-        add_note(fab, "fabric.leaf_servers: each leaf takes %lld servers (%d down and %d up links), where its ratio leaves room for %d down ports",
+        add_note(fab, "fabric.leaf_servers: each leaf takes %lld servers (%d down and %d up "
+                      "links), where its ratio leaves room for %d down ports",
                  (long long)rs->block_servers[1], fab->size[0].down, fab->size[0].up,
                  fp__tier_down(rs, 0));
     for (int t = 2; t < L && t <= 3; t++)
@@ -144,19 +145,27 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
         fp__grouped(a, sizeof a, (double)saved * P * rs->tier[L - 1].model.price_usd, 0);
         fp__grouped(b, sizeof b, (double)over * P * rs->tier[L - 1].model.price_usd, 0);
         if (over > 0)
-            add_note(fab, "tier %d: %lld %ss where the links need %lld: one group over every %s, each %s taking the same share of each %s (a split along %ss crosses in full), which takes the %lld more ($%s); a group per %s position would build %lld (+%lld, $%s)",
+            add_note(fab, "tier %d: %lld %ss where the links need %lld: one group over every %s, "
+                          "each %s taking the same share of each %s (a split along %ss crosses in "
+                          "full), which takes the %lld more ($%s); a group per %s position would "
+                          "build %lld (+%lld, $%s)",
                      L, (long long)(top->n * P), role, (long long)(top->min_links * P), below, role,
                      blk, blk, (long long)(over * P), b, below, (long long)(top->per_position * P),
                      (long long)(saved * P), a);
         else
-            add_note(fab, "tier %d: %lld %ss, the fewest that carry its links: one group over every %s, each %s taking the same share of each %s (a split along %ss crosses in full); a group per %s position would build %lld (+%lld, $%s)",
+            add_note(fab, "tier %d: %lld %ss, the fewest that carry its links: one group over "
+                          "every %s, each %s taking the same share of each %s (a split along %ss "
+                          "crosses in full); a group per %s position would build %lld (+%lld, $%s)",
                      L, (long long)(top->n * P), role, below, role, blk, blk, below,
                      (long long)(top->per_position * P), (long long)(saved * P), a);
     }
     for (int t = 1; t < L; t++) {
         fab->extra_links[t] = sh->extra_links[t] * P;
         if (sh->extra_links[t] > 0)
-            add_note(fab, "%s uplinks: %lld links beyond the links below need them: a partial block's %ss keep all their uplinks so its traffic reaches every %s group (full bisection), and the even spread rounds a partial %s up to whole multiples",
+            add_note(fab, "%s uplinks: %lld links beyond the links below need them: a partial "
+                          "block's %ss keep all their uplinks so its traffic reaches every %s "
+                          "group (full bisection), and the even spread rounds a partial %s up to "
+                          "whole multiples",
                      fp__tier_role(t), (long long)(sh->extra_links[t] * P), fp__tier_role(t),
                      fp__tier_role(t + 1), fp__tier_role(t));
     }
@@ -189,7 +198,9 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
         }
         fp__grouped(a, sizeof a, (double)rs->build_for_gpus, 0);
         fp__grouped(b, sizeof b, idle_cost, 0);
-        add_note(fab, "the tiers above the pods are built for %s GPUs (fabric.build_for_gpus): %lld of their switches ($%s) have no link from below yet, and their ports for the %lld uplinks still to come stay free",
+        add_note(fab, "the tiers above the pods are built for %s GPUs (fabric.build_for_gpus): "
+                      "%lld of their switches ($%s) have no link from below yet, and their ports "
+                      "for the %lld uplinks still to come stay free",
                  a, (long long)idle_sw, b, (long long)to_come);
     }
     return FP_OK;
@@ -231,12 +242,16 @@ static void rails_make(fp_clos_ctx *c, int64_t dservers)
     if (rs->su_auto > rs->su_servers) {
         fp_rspec big = *rs;
         big.su_servers = rs->su_auto;
-        add_note(fab, "fabric.su_servers not given: %d-server scalable units, the largest up to %d whose leaves one tier-2 switch reaches (a %d-server unit needs %d leaves, more than the %d down ports of a tier-2 switch below the top)",
+        add_note(fab, "fabric.su_servers not given: %d-server scalable units, the largest up to %d "
+                      "whose leaves one tier-2 switch reaches (a %d-server unit needs %d leaves, "
+                      "more than the %d down ports of a tier-2 switch below the top)",
                  rs->su_servers, rs->su_auto, rs->su_auto,
                  rail_shape_of(&big, fp__tier_down(rs, 0)).lps, fp__tier_down(rs, 1));
     }
     if (c->r.shared)
-        add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC ports %d to a leaf, some leaves ending one rail and starting the next (one set of leaves per rail would need %d)",
+        add_note(fab, "%d-server scalable units: %d leaves per unit take the %d rails' %lld NIC "
+                      "ports %d to a leaf, some leaves ending one rail and starting the next (one "
+                      "set of leaves per rail would need %d)",
                  rs->su_servers, c->r.lps, eps, (long long)eps * rs->su_servers, c->r.per_leaf,
                  eps * c->r.lpr);
     fp_rspec cut = *rs;
@@ -245,8 +260,12 @@ static void rails_make(fp_clos_ctx *c, int64_t dservers)
     if (!c->r.shared && sh.shared) {
         char usd[48];
         fp__grouped(usd, sizeof usd,
-                    (double)(c->r.lps - sh.lps) * (double)c->n_su * P * rs->tier[0].model.price_usd, 0);
-        add_note(fab, "%d-server scalable units, rail-aligned (one rail per leaf, as NVIDIA's SuperPOD RAs): %d leaves per rail of up to %d servers, %d per unit; fabric.rail_leaves \"shared\" would cut a unit's %lld NIC ports %d to a leaf on %d leaves (%d fewer per unit, $%s in leaves over %lld units)",
+                    (double)(c->r.lps - sh.lps) * (double)c->n_su * P * rs->tier[0].model.price_usd,
+                    0);
+        add_note(fab, "%d-server scalable units, rail-aligned (one rail per leaf, as NVIDIA's "
+                      "SuperPOD RAs): %d leaves per rail of up to %d servers, %d per unit; "
+                      "fabric.rail_leaves \"shared\" would cut a unit's %lld NIC ports %d to a "
+                      "leaf on %d leaves (%d fewer per unit, $%s in leaves over %lld units)",
                  rs->su_servers, c->r.lpr, c->r.per_leaf, c->r.lps,
                  (long long)eps * rs->su_servers, sh.per_leaf, sh.lps, c->r.lps - sh.lps, usd,
                  (long long)c->n_su);
@@ -266,7 +285,9 @@ static void rails_make(fp_clos_ctx *c, int64_t dservers)
     int64_t idle_shared = 0;    /* over all rails at once */
     for (int k = 0; k < c->r.lps && c->r.shared; k++)
         idle_shared += c->r.per_leaf - shared_load(&c->r, eps, rs->su_servers, k, last);
-    add_note(fab, "the last scalable unit is partial: %lld of %d servers; as in NVIDIA's SuperPOD designs it keeps its full %d leaves and %lld leaf-spine links so routing stays rail-aligned, leaving %lld leaf ports for servers to come",
+    add_note(fab, "the last scalable unit is partial: %lld of %d servers; as in NVIDIA's SuperPOD "
+                  "designs it keeps its full %d leaves and %lld leaf-spine links so routing stays "
+                  "rail-aligned, leaving %lld leaf ports for servers to come",
              (long long)last, rs->su_servers, c->r.lps,
              (long long)c->r.lps * fab->size[0].up * P,
              (long long)((c->r.shared ? idle_shared : idle * eps) * P));

@@ -156,7 +156,8 @@ static int su_too_big(const fp_rspec *rs, const fp_tier_size *size)
 static fp_status su_error(const fp_rspec *rs, const fp_tier_size *size, fp_error *err)
 {
     FP_FAIL(err, FP_EDESIGN, "/fabric/su_servers",
-            "/fabric/su_servers: a %d-server scalable unit needs %d leaves, more than the %d a pod's spines can reach%s; use a smaller su_servers%s",
+            "/fabric/su_servers: a %d-server scalable unit needs %d leaves, more than the %d a "
+            "pod's spines can reach%s; use a smaller su_servers%s",
             rs->su_servers, rail_shape_of(rs, size[0].down).lps, size[1].down,
             rs->reserve > 0 ? " after the reserve" : "", rs->reserve > 0 ? " or a smaller reserve" : "");
 }
@@ -212,7 +213,8 @@ static fp_status size_auto(fp_fabric *fab, const fp_rspec *rs, int64_t need, con
     if (cap == 0 && su_too_big(rs, fab->size))
         return su_error(rs, fab->size, err);
     FP_FAIL(err, FP_EDESIGN, "/cluster/gpus",
-            "/cluster/gpus: %s exceed the %d-tier maximum of %lld GPUs for %s; use switches with more ports, more oversubscription or more planes",
+            "/cluster/gpus: %s exceed the %d-tier maximum of %lld GPUs for %s; use switches with "
+            "more ports, more oversubscription or more planes",
             demand, FP_MAX_TIERS, (long long)endpoints_to_gpus(rs, cap), what);
 }
 

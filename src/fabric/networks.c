@@ -226,7 +226,10 @@ static fp_status attach(fp_net_fabrics *out, const fp_nets *nets, int i, const f
     if (n != k || (k > 0 && next[worst] + cnt[worst] > cap)) {
         fp__net_device_name(tname, sizeof tname, tn, tf, cfab, crs, tf->tier_base[T] + worst);
         rc = fp__error_set(err, FP_EDESIGN, "/uplink_to",
-                           "/uplink_to: %lld uplinks (%lld leaves of %d) over \"%s\"'s %lld top-tier %s need %lld free ports on each, but %s has %d of its %d usable ports free%s; expected fewer uplinks_per_leaf, or a target with more top-tier switches or ports",
+                           "/uplink_to: %lld uplinks (%lld leaves of %d) over \"%s\"'s %lld "
+                           "top-tier %s need %lld free ports on each, but %s has %d of its %d "
+                           "usable ports free%s; expected fewer uplinks_per_leaf, or a target with "
+                           "more top-tier switches or ports",
                            (long long)links, (long long)(f->level[1].switches * f->planes),
                            f->size[0].up, tn->name, (long long)k, ts->model.id,
                            (long long)((links + (k ? k : 1) - 1) / (k ? k : 1)), tname,
@@ -286,7 +289,10 @@ fp_status fp__nets_build(fp_net_fabrics *out, fp_nets *nets, const struct fp_spe
                 *semi = '\0';
             fp_error_clear(err);
             rc = fp__error_set(err, FP_EDESIGN, "/uplink_to",
-                               "/uplink_to: %s, and a network attached to \"%s\" has two tiers (its leaves and that network's top tier); expected more hosts per leaf, or a top tier of the network's own (a switch per tier, no uplink_to)",
+                               "/uplink_to: %s, and a network attached to \"%s\" has two tiers "
+                               "(its leaves and that network's top tier); expected more hosts per "
+                               "leaf, or a top tier of the network's own (a switch per tier, no "
+                               "uplink_to)",
                                msg, nets->net[nets->net[i].uplink_to].name);
         }
         if (rc != FP_OK ||
@@ -505,11 +511,14 @@ static fp_status name_clash(const fp_nets *nets, const fp_fabric *nfab, int k, i
         const fp_net_extra *x = extra_of(ns, dev, &unit, &grp);
         snprintf(where, sizeof where, "/networks/%d/extra_endpoints/%d/name", k,
                  x != NULL ? (int)(x - ns->extra) : 0);
-        FP_FAIL(err, FP_EINVAL, where, "%s: endpoint \"%s\" has the name of %s; the cable sheets and NetBox need one name per device: expected a group name that no generated device name starts with",
+        FP_FAIL(err, FP_EINVAL, where, "%s: endpoint \"%s\" has the name of %s; the cable sheets "
+                                       "and NetBox need one name per device: expected a group name "
+                                       "that no generated device name starts with",
                 where, name, whose);
     }
     snprintf(where, sizeof where, "/networks/%d/name", k);
-    FP_FAIL(err, FP_EINVAL, where, "%s: switch \"%s\" has the name of %s; the cable sheets and NetBox need one name per device: expected another network name",
+    FP_FAIL(err, FP_EINVAL, where, "%s: switch \"%s\" has the name of %s; the cable sheets and "
+                                   "NetBox need one name per device: expected another network name",
             where, name, whose);
 }
 

@@ -157,11 +157,15 @@ static fp_status apply_overrides(fp_cabling_ctx *c, fp_error *err)
             const fp_override *o = &ps->ov[i];
             if (o->cable[0])
                 rc = fp__error_set(err, FP_EINVAL, o->where,
-                                   "%s: no cable \"%s\" in this plan; expected an id from cables.csv (C0000001 to C%07lld, a cable is named after its first link)",
+                                   "%s: no cable \"%s\" in this plan; expected an id from "
+                                   "cables.csv (C0000001 to C%07lld, a cable is named after its "
+                                   "first link)",
                                    o->where, o->cable, (long long)fp__link_numbers(fab));
             else
                 rc = fp__error_set(err, FP_EINVAL, o->where,
-                                   "%s: no link between \"%s\" and \"%s\" in this plan; expected \"device port\" names as in cables.csv (e.g. \"su01-node-01 nic1\")",
+                                   "%s: no link between \"%s\" and \"%s\" in this plan; expected "
+                                   "\"device port\" names as in cables.csv (e.g. \"su01-node-01 "
+                                   "nic1\")",
                                    o->where, o->a, o->z);
             goto out;
         }
@@ -405,7 +409,9 @@ static void budget_note(fp_cabling *cab, const fp_rspec *rs)
 {
     if (cab->over_budget > 0)
         snprintf(cab->note, sizeof cab->note,
-                 "optical budget: %lld links moved to a longer-reach optic class because fibre loss plus %d mated connector pair%s per link passed the shorter class's channel budget",
+                 "optical budget: %lld links moved to a longer-reach optic class because fibre "
+                 "loss plus %d mated connector pair%s per link passed the shorter class's channel "
+                 "budget",
                  (long long)cab->over_budget, (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs,
                  (rs->phys.structured ? 2 : 0) + rs->phys.extra_mated_pairs == 1 ? "" : "s");
 }

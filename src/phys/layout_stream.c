@@ -232,7 +232,9 @@ static fp_status place_tor_leaves(fp_layout_ctx *b, int16_t *top, fp_error *err)
         if (lay->rack[rack].units_used > ps->rack_units) {
             free(first);
             FP_FAIL(err, FP_EDESIGN, "/layout/leaf_racks",
-                    "/layout/leaf_racks: top-of-rack leaves do not fit: a rack holds %d servers of %dU and its leaves need %dU each, more than the %dU rack; use fewer servers_per_rack or leaf_racks \"middle\"",
+                    "/layout/leaf_racks: top-of-rack leaves do not fit: a rack holds %d servers of "
+                    "%dU and its leaves need %dU each, more than the %dU rack; use fewer "
+                    "servers_per_rack or leaf_racks \"middle\"",
                     ps->servers_per_rack, ps->server_ru, ru, ps->rack_units);
         }
     }
@@ -286,7 +288,8 @@ fp_status fp__layout_place(fp_layout_ctx *b, const int32_t *pod_group, int32_t *
         lay->rack[rack].devices++;
         if (lay->rack[rack].units_used > ps->rack_units) {
             rc = fp__error_set(err, FP_EDESIGN, "/layout/rack_units",
-                               "/layout/rack_units: a %dU network rack cannot hold its switches (%dU each); lower max_switches_per_rack or max_cords_per_rack",
+                               "/layout/rack_units: a %dU network rack cannot hold its switches "
+                               "(%dU each); lower max_switches_per_rack or max_cords_per_rack",
                                ps->rack_units, ru);
             goto out;
         }

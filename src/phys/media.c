@@ -487,7 +487,8 @@ static fp_status set_read(fp_cabling_ctx *c, const int32_t *links, size_t n, fp_
         if (o && o->part >= 0) {
             if (s->forced_by && s->forced != o->part)
                 FP_FAIL(err, FP_EINVAL, o->where,
-                        "%s: part \"%s\" conflicts with \"%s\" given at %s: these links share cages, so they take the same medium; give one part for both",
+                        "%s: part \"%s\" conflicts with \"%s\" given at %s: these links share "
+                        "cages, so they take the same medium; give one part for both",
                         o->where, c->ps->parts[o->part].id, c->ps->parts[s->forced].id,
                         s->forced_by->where);
             s->forced = o->part;

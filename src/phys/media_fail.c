@@ -191,7 +191,8 @@ fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *
         const fp_link *wl = &fab->link[s->worst];
         int ka = cage_links(fab, rs, wl->a, wl->a_port), kz = cage_links(fab, rs, wl->z, wl->z_port);
         FP_FAIL(err, FP_EDESIGN, s->forced_by->where,
-                "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
+                "%s/part: \"%s\" cannot serve link %s: expected a part that fits its %s and %s "
+                "cages (%d and %d link%s per cage at %dG) and reaches its %.2f m route; %s %s",
                 s->forced_by->where, fpart->id, what, cage_word(c->fab, c->rs, wl->a, 1),
                 cage_word(c->fab, c->rs, wl->z, 0), ka, kz, kz == 1 ? "" : "s",
                 rs->gbps[wl->boundary], r, fpart->id,
@@ -211,7 +212,10 @@ fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *
             char bn[32];
             fp__boundary_name(wl->boundary, bn, sizeof bn);
             FP_FAIL(err, FP_EDESIGN, "/media",
-                    "/media: link %s: no allowed medium fits its %s and %s cages; the media allowed at %s leave out medium %s, which %s fits; expected %s in the list for %s (or \"default\"), or a part of an allowed medium for these cages in the catalog (--catalog FILE)",
+                    "/media: link %s: no allowed medium fits its %s and %s cages; the media "
+                    "allowed at %s leave out medium %s, which %s fits; expected %s in the list for "
+                    "%s (or \"default\"), or a part of an allowed medium for these cages in the "
+                    "catalog (--catalog FILE)",
                     what, cage_word(fab, rs, wl->a, 1), cage_word(fab, rs, wl->z, 0), bn, med,
                     other->id, med, bn);
         }
@@ -224,14 +228,19 @@ fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *
             const fp_part *pz = &rs->tier[tz - 1].model;
             const int g = rs->gbps[wl->boundary];
             FP_FAIL(err, FP_EDESIGN, where,
-                    "link %s: %s runs %dG on %d x %dG lanes (%s); %s on %d x %dG (%s): no catalog cable or module pair joins these host interfaces; choose parts of one lane rate or add such parts (--catalog FILE)",
+                    "link %s: %s runs %dG on %d x %dG lanes (%s); %s on %d x %dG (%s): no catalog "
+                    "cable or module pair joins these host interfaces; choose parts of one lane "
+                    "rate or add such parts (--catalog FILE)",
                     what, pa->id, g, g / la, la, pa->lane_source, pz->id, g / lz, lz,
                     pz->lane_source);
         }
         char missing[600];
         missing_text(c, s->worst, s->allowed, missing, sizeof missing);
         FP_FAIL(err, FP_EDESIGN, where,
-                "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or allow another medium",
+                "link %s: no allowed catalog part fits its ports (%s %s cage on the %s side, %s %s "
+                "cage on the %s side, %zu link%s sharing these cages at %dG, %s) for its %.2f m "
+                "route%s%s; add a matching transceiver or cable to the catalog (--catalog FILE) or "
+                "allow another medium",
                 what, article(cage_word(c->fab, c->rs, wl->a, 1)), cage_word(c->fab, c->rs, wl->a, 1),
                 wl->a < fab->servers ? "NIC" : fp__tier_role(c->fab->dev[wl->a].tier),
                 article(cage_word(c->fab, c->rs, wl->z, 0)), cage_word(c->fab, c->rs, wl->z, 0),
@@ -241,11 +250,14 @@ fp_status fp__media_fail(const fp_cabling_ctx *c, size_t n, const fp_media_set *
     }
     if (s->length_by && s->length_by->length_m + 1e-9 >= s->route_max && reach < s->length_by->length_m)
         FP_FAIL(err, FP_EDESIGN, s->length_by->where,
-                "%s/length_m: link %s: expected a length within reach of an allowed medium, found %g m; the longest reach available is %g m for its ports (%s)",
+                "%s/length_m: link %s: expected a length within reach of an allowed medium, found "
+                "%g m; the longest reach available is %g m for its ports (%s)",
                 s->length_by->where, what, s->length_by->length_m, reach, limit->id);
     if (reach >= s->route_max)
         FP_FAIL(err, FP_EDESIGN, where,
-                "link %s: no allowed catalog part serves the %zu links sharing its cages for its %.2f m route, though %s reaches %g m; allow another medium or add a matching part (--catalog FILE)",
+                "link %s: no allowed catalog part serves the %zu links sharing its cages for its "
+                "%.2f m route, though %s reaches %g m; allow another medium or add a matching part "
+                "(--catalog FILE)",
                 what, n, s->route_max, limit->id, reach);
     FP_FAIL(err, FP_EDESIGN, where,
             "link %s: its %.2f m route is beyond every allowed medium; the longest reach available is %g m for its ports (%s)",

@@ -136,7 +136,10 @@ static fp_status clash(place_ctx *c, const fp_net_spec *ns, const fp_fabric *f, 
     else
         snprintf(above, sizeof above, "the rack's top (U%d)", c->cap_ru);
     FP_FAIL(c->err, FP_EDESIGN, "/networks",
-            "/networks: rack H%d-R%02d-K%02d: %s (%dU) would take %s, which clashes with %s; the rack has U%d-U%d (%d units) free for the networks above its servers; expected fewer servers_per_rack, fewer switches in the rack (max_switches_per_rack), or the network's leaves elsewhere (a dual-homed network's stand in management racks)",
+            "/networks: rack H%d-R%02d-K%02d: %s (%dU) would take %s, which clashes with %s; the "
+            "rack has U%d-U%d (%d units) free for the networks above its servers; expected fewer "
+            "servers_per_rack, fewer switches in the rack (max_switches_per_rack), or the "
+            "network's leaves elsewhere (a dual-homed network's stand in management racks)",
             k->hall, k->row, k->pos, name, u, units, above, c->lo[r], c->hi[r],
             c->hi[r] >= c->lo[r] ? c->hi[r] - c->lo[r] + 1 : 0);
 }

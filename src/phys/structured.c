@@ -95,7 +95,9 @@ static fp_status place_panels(fp_cabling *cab, const fp_layout *lay, const fp_fa
             const fp_rack *k = &lay->rack[r];
             free(low);
             FP_FAIL(err, FP_EDESIGN, "/layout/cabling",
-                    "/layout/cabling: rack H%d-R%02d-K%02d needs %lld 1U patch panels for its structured links but has %lld free units between its servers and switches; use fewer servers_per_rack or max_switches_per_rack, or cabling \"direct\"",
+                    "/layout/cabling: rack H%d-R%02d-K%02d needs %lld 1U patch panels for its "
+                    "structured links but has %lld free units between its servers and switches; "
+                    "use fewer servers_per_rack or max_switches_per_rack, or cabling \"direct\"",
                     k->hall, k->row, k->pos, (long long)panels[r], (long long)(free_u > 0 ? free_u : 0));
         }
         cab->rack_panels[r] = (int16_t)panels[r];
@@ -115,7 +117,8 @@ static fp_status need_parts(const fp_phys_spec *ps, int id[5], fp_error *err)
     for (int k = 0; k < 5; k++)
         if ((id[k] = part_by_id(ps, need_ids[k])) < 0)
             FP_FAIL(err, FP_ECATALOG, "/layout/cabling",
-                    "/layout/cabling: structured cabling needs the catalog part \"%s\" (the built-in catalog has it; a --catalog file must not remove it)",
+                    "/layout/cabling: structured cabling needs the catalog part \"%s\" (the "
+                    "built-in catalog has it; a --catalog file must not remove it)",
                     need_ids[k]);
     return FP_OK;
 }

@@ -242,13 +242,16 @@ static fp_status check_port_part(fp_part *pt, const cJSON *o, const char *ptr, c
                     (strcmp(pt->fibre, "MMF") != 0 && strcmp(pt->fibre, "SMF") != 0) ||
                     pt->connector[0] == '\0'))
         FP_FAIL(err, FP_ECATALOG, ptr,
-                "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or \"SMF\"), \"connector\" and \"reach_m\" for its ports",
+                "%s: co-packaged-optics part \"%s\" must be a switch with \"fibre\" (\"MMF\" or "
+                "\"SMF\"), \"connector\" and \"reach_m\" for its ports",
                 ptr, pt->id);
     if ((pt->uplink_ports > 0 || pt->uplink_gbps > 0 || pt->uplink_cage[0]) &&
         (pt->type != FP_PART_SWITCH || pt->uplink_ports == 0 || pt->uplink_gbps == 0 ||
          pt->cpo || pt->line_cards > 0))
         FP_FAIL(err, FP_ECATALOG, ptr,
-                "%s: part \"%s\": uplink ports take a fixed switch (not co-packaged optics, not a chassis) with both \"uplink_ports\" and \"uplink_gbps\" (and optionally \"uplink_cage\")",
+                "%s: part \"%s\": uplink ports take a fixed switch (not co-packaged optics, not a "
+                "chassis) with both \"uplink_ports\" and \"uplink_gbps\" (and optionally "
+                "\"uplink_cage\")",
                 ptr, pt->id);
     return FP_OK;
 }
@@ -271,7 +274,8 @@ static fp_status check_cable(const fp_part *pt, const char *ptr, fp_error *err)
     if (tp != rj45 || (tp && pt->leg_cage[0] && strcmp(pt->leg_cage, "RJ45") != 0)) {
         snprintf(where, sizeof where, "%s/medium", ptr);
         FP_FAIL(err, FP_ECATALOG, where,
-                "%s: cable \"%s\": twisted pair (\"TP\") is the RJ45 cord, RJ45 at both ends; found medium \"%s\", cage \"%s\", leg_cage \"%s\"",
+                "%s: cable \"%s\": twisted pair (\"TP\") is the RJ45 cord, RJ45 at both ends; "
+                "found medium \"%s\", cage \"%s\", leg_cage \"%s\"",
                 where, pt->id, pt->medium, pt->cage, pt->leg_cage);
     }
     if (tp && pt->reach_m > 100 + 1e-9) {
@@ -330,7 +334,9 @@ static fp_status check_lanes(const fp_part *pt, const char *ptr, fp_error *err)
     if ((pt->lanes || pt->lane_gbps) &&
         (!electrical || pt->lanes * pt->lane_gbps != pt->port_gbps))
         FP_FAIL(err, FP_ECATALOG, fp__json_ptr(w, sizeof w, ptr, "lanes"),
-                "%s/lanes: part \"%s\": \"lanes\" x \"lane_gbps\" (%d x %dG) must equal its port speed %dG, on a switch, NIC, transceiver or copper cable (a co-packaged port has no pluggable interface)",
+                "%s/lanes: part \"%s\": \"lanes\" x \"lane_gbps\" (%d x %dG) must equal its port "
+                "speed %dG, on a switch, NIC, transceiver or copper cable (a co-packaged port has "
+                "no pluggable interface)",
                 ptr, pt->id, pt->lanes, pt->lane_gbps, pt->port_gbps);
     if ((pt->uplink_lanes || pt->uplink_lane_gbps) &&
         (pt->uplink_ports == 0 || pt->uplink_lanes * pt->uplink_lane_gbps != pt->uplink_gbps))

@@ -488,7 +488,8 @@ fp_status fp__json_str(const cJSON *obj, const char *key, const char *ptr, char 
     size_t bad = fp__text_check(v->valuestring, strlen(v->valuestring), &why);
     if (bad != (size_t)-1)
         FP_FAIL(err, FP_EINVAL, p,
-                "%s: byte 0x%02X at position %zu (counting from 1) is %s; names and labels must be valid UTF-8 without control characters, U+FFFE or U+FFFF",
+                "%s: byte 0x%02X at position %zu (counting from 1) is %s; names and labels must be "
+                "valid UTF-8 without control characters, U+FFFE or U+FFFF",
                 p, (unsigned char)v->valuestring[bad], bad + 1, why);
     snprintf(out, n, "%s", v->valuestring);
     return FP_OK;

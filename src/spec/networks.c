@@ -115,7 +115,9 @@ static fp_status read_count(fp_net_extra *x, const cJSON *e, const char *p, int6
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "count");
     if (cJSON_IsString(c)) {
         if (strcmp(c->valuestring, "switches") != 0)
-            FP_FAIL(err, FP_EINVAL, p, "%s/count: expected a number or \"switches\" (one per switch of the compute fabric and of the networks listed before), found \"%s\"",
+            FP_FAIL(err, FP_EINVAL, p, "%s/count: expected a number or \"switches\" (one per "
+                                       "switch of the compute fabric and of the networks listed "
+                                       "before), found \"%s\"",
                     p, c->valuestring);
         x->per_switch = 1;
         *count = switches_before;
@@ -162,7 +164,9 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
             FP_FAIL(err, FP_EINVAL, p, "%s/count: missing; expected how many of these endpoints there are", p);
         x->count = count;
         if (x->per_switch && x->ports != ns->ports)
-            FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports, but an endpoint counted \"switches\" is a switch's management port; expected the network's %d ports per server (or leave ports out)",
+            FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports, but an endpoint counted \"switches\" "
+                                       "is a switch's management port; expected the network's %d "
+                                       "ports per server (or leave ports out)",
                     p, x->ports, ns->ports);
         if (x->per_switch) {
             /* The switch's own units and power are its network's. */
@@ -170,7 +174,9 @@ static fp_status read_extras(fp_net_spec *ns, const cJSON *arr, const char *base
             x->power_w = 0;
         }
         if (x->ports % ns->ports != 0)
-            FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports is not a multiple of the network's %d ports per server; each group of %d is attached like a server's",
+            FP_FAIL(err, FP_EINVAL, p, "%s/ports: %d ports is not a multiple of the network's %d "
+                                       "ports per server; each group of %d is attached like a "
+                                       "server's",
                     p, x->ports, ns->ports, ns->ports);
         ns->hosts += x->count * (x->ports / ns->ports);
     }
@@ -296,11 +302,14 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
          * has no such place. Given ones are an error; the default ones are dropped, said so. */
         if (given_peers)
             FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
-                    "/mlag_peer_links: %d peer links, but the %s leaves' up links %s, so the peer links have no cages of their own; expected mlag_peer_links 0 (or left out) or a leaf whose ports all split alike",
+                    "/mlag_peer_links: %d peer links, but the %s leaves' up links %s, so the peer "
+                    "links have no cages of their own; expected mlag_peer_links 0 (or left out) or "
+                    "a leaf whose ports all split alike",
                     ns->peer_links, ts->model.id,
                     ts->model.uplink_ports > 0 ? "leave by uplink ports of their own" : "split unlike their down links");
         snprintf(ns->note, sizeof ns->note,
-                 "no MLAG peer links: the default %d per pair was dropped because the %s leaves' up links %s; give the pairs their peering elsewhere",
+                 "no MLAG peer links: the default %d per pair was dropped because the %s leaves' "
+                 "up links %s; give the pairs their peering elsewhere",
                  ns->peer_links, ts->model.id,
                  ts->model.uplink_ports > 0 ? "leave by uplink ports of their own" : "split unlike their down links");
         ns->peer_links = 0;
@@ -322,7 +331,9 @@ static fp_status shape_dual(fp_net_spec *ns, int given_peers, fp_error *err)
             (rs->reserve += (double)kc / ts->radix, fp__spec_check_ports(rs, &e)) != FP_OK ||
             ns->hosts_per_leaf > fp__tier_down(rs, 0))
             FP_FAIL(err, FP_EDESIGN, "/mlag_peer_links",
-                    "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d ports) beside their hosts' and up links; expected fewer peer links, a larger switch or more tiers",
+                    "/mlag_peer_links: %d peer links (a cage each) do not fit on the %s leaves (%d "
+                    "ports) beside their hosts' and up links; expected fewer peer links, a larger "
+                    "switch or more tiers",
                     ns->peer_links, ts->model.id, ts->radix);
     }
 }
@@ -346,11 +357,13 @@ static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, in
         (rc = fp__json_str(n, "role", base, role, sizeof role, err)) != FP_OK)
         return rc;
     if (!name_ok(ns->name))
-        FP_FAIL(err, FP_EINVAL, base, "%s/name: expected a name of lower-case letters, digits and '-' (it prefixes device names), found \"%s\"",
+        FP_FAIL(err, FP_EINVAL, base, "%s/name: expected a name of lower-case letters, digits and "
+                                      "'-' (it prefixes device names), found \"%s\"",
                 base, ns->name);
     if (strcmp(ns->name, "compute") == 0) {
         snprintf(p, sizeof p, "%s/name", base);
-        FP_FAIL(err, FP_EINVAL, p, "%s: \"compute\" is the compute fabric's name in the outputs (NetBox tag, BOM network column); expected another name",
+        FP_FAIL(err, FP_EINVAL, p, "%s: \"compute\" is the compute fabric's name in the outputs "
+                                   "(NetBox tag, BOM network column); expected another name",
                 p);
     }
     for (ns->role = 0; ns->role < 4 && strcmp(role, role_names[ns->role]) != 0; ns->role++)
@@ -366,7 +379,9 @@ static fp_status read_head(fp_net_spec *ns, const cJSON *n, const char *base, in
         return rc;
     if (*gbps == 0) {
         snprintf(p, sizeof p, "%s/port_gbps", base);
-        FP_FAIL(err, FP_EINVAL, p, "%s: missing; expected the speed of the servers' ports on this network in Gb/s (200 for a DGX H100's storage ports, 1 for a BMC)",
+        FP_FAIL(err, FP_EINVAL, p, "%s: missing; expected the speed of the servers' ports on this "
+                                   "network in Gb/s (200 for a DGX H100's storage ports, 1 for a "
+                                   "BMC)",
                 p);
     }
     return FP_OK;
@@ -387,7 +402,8 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
                     fp__json_describe(dh, d, sizeof d));
         ns->dual_homed = cJSON_IsTrue(dh);
         if (ns->dual_homed && ns->ports != 2)
-            FP_FAIL(err, FP_EINVAL, p, "%s: dual-homing takes exactly 2 ports per server (one to each leaf of a pair), found ports_per_server %d",
+            FP_FAIL(err, FP_EINVAL, p, "%s: dual-homing takes exactly 2 ports per server (one to "
+                                       "each leaf of a pair), found ports_per_server %d",
                     p, ns->ports);
     }
     ns->peer_links = -1;
@@ -404,19 +420,25 @@ static fp_status read_homing(fp_net_spec *ns, const cJSON *n, const char *base, 
     ns->servers_per_leaf = (int)servers;
     if (ns->dual_homed && ns->servers_per_leaf > 0) {
         snprintf(p, sizeof p, "%s/servers_per_leaf", base);
-        FP_FAIL(err, FP_EINVAL, p, "%s: a dual-homed network's pairs take its hosts in order (servers, then the extra endpoints); expected hosts_per_leaf instead",
+        FP_FAIL(err, FP_EINVAL, p, "%s: a dual-homed network's pairs take its hosts in order "
+                                   "(servers, then the extra endpoints); expected hosts_per_leaf "
+                                   "instead",
                 p);
     }
     if (ns->dual_homed && min_top % 2 != 0) {
         /* The top switches of a dual-homed network come in pairs: each leaf pair's two
          * uplink sets then land on two switches, and one failing leaves the other. */
         snprintf(p, sizeof p, "%s/min_top_switches", base);
-        FP_FAIL(err, FP_EINVAL, p, "%s: %d, but a dual-homed network's top switches come in pairs (never one above all its pairs); expected an even number (default 2)",
+        FP_FAIL(err, FP_EINVAL, p, "%s: %d, but a dual-homed network's top switches come in pairs "
+                                   "(never one above all its pairs); expected an even number "
+                                   "(default 2)",
                 p, min_top);
     }
     if (ns->peer_links > 0 && !ns->dual_homed) {
         snprintf(p, sizeof p, "%s/mlag_peer_links", base);
-        FP_FAIL(err, FP_EINVAL, p, "%s: %d peer links, but the network is not dual-homed; MLAG peer links join the two leaves of a pair (set dual_homed, or leave mlag_peer_links out)",
+        FP_FAIL(err, FP_EINVAL, p, "%s: %d peer links, but the network is not dual-homed; MLAG "
+                                   "peer links join the two leaves of a pair (set dual_homed, or "
+                                   "leave mlag_peer_links out)",
                 p, ns->peer_links);
     }
     return FP_OK;
@@ -444,10 +466,14 @@ static fp_status read_uplink(fp_nets *nets, int i, const cJSON *all, const fp_ne
         return rc;
     snprintf(p, sizeof p, "%s/uplink_to", base);
     if (strcmp(name, ns->name) == 0)
-        FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is this network; expected the name of another network, listed before this one, whose top-tier switches take this network's uplinks",
+        FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is this network; expected the name of another "
+                                   "network, listed before this one, whose top-tier switches take "
+                                   "this network's uplinks",
                 p, name);
     if (strcmp(name, "compute") == 0)
-        FP_FAIL(err, FP_EINVAL, p, "%s: the compute fabric takes no other network's uplinks (its ports are sized for its GPUs); expected the name of a network listed before this one in /networks",
+        FP_FAIL(err, FP_EINVAL, p, "%s: the compute fabric takes no other network's uplinks (its "
+                                   "ports are sized for its GPUs); expected the name of a network "
+                                   "listed before this one in /networks",
                 p);
     int j = 0;
     while (j < i && strcmp(nets->net[j].name, name) != 0)
@@ -457,7 +483,11 @@ static fp_status read_uplink(fp_nets *nets, int i, const cJSON *all, const fp_ne
         for (int k = i + 1; k < cJSON_GetArraySize(all); k++) {
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(all, k), "name");
             if (cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0)
-                FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is /networks/%d, listed after this one; networks are built in spec order and a network's uplinks land on switches already built, so no two networks attach to each other; expected a network listed before this one (move \"%s\" before it)",
+                FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is /networks/%d, listed after this one; "
+                                           "networks are built in spec order and a network's "
+                                           "uplinks land on switches already built, so no two "
+                                           "networks attach to each other; expected a network "
+                                           "listed before this one (move \"%s\" before it)",
                         p, name, k, name);
         }
         char known[160] = "";
@@ -468,18 +498,23 @@ static fp_status read_uplink(fp_nets *nets, int i, const cJSON *all, const fp_ne
                 p, name, i ? ": " : " (there is none)", known);
     }
     if (nets->net[j].uplink_to >= 0)
-        FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" itself uplinks to \"%s\" (its top tier is that network's switches); expected \"%s\", the network whose switches are the top tier",
+        FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" itself uplinks to \"%s\" (its top tier is that "
+                                   "network's switches); expected \"%s\", the network whose "
+                                   "switches are the top tier",
                 p, name, nets->net[nets->net[j].uplink_to].name, nets->net[nets->net[j].uplink_to].name);
     for (int k = 0; own_top[k]; k++)
         if (cJSON_GetObjectItemCaseSensitive(n, own_top[k]) != NULL) {
             snprintf(p, sizeof p, "%s/%s", base, own_top[k]);
-            FP_FAIL(err, FP_EINVAL, p, "%s: with uplink_to the network's top tier is \"%s\"'s switches (two tiers: the leaves and those), so it has no %s of its own; leave %s out",
+            FP_FAIL(err, FP_EINVAL, p, "%s: with uplink_to the network's top tier is \"%s\"'s "
+                                       "switches (two tiers: the leaves and those), so it has no "
+                                       "%s of its own; leave %s out",
                     p, name, own_top[k], own_top[k]);
         }
     const cJSON *sw = cJSON_GetObjectItemCaseSensitive(n, "switch");
     if (cJSON_IsArray(sw) && cJSON_GetArraySize(sw) != 1) {
         snprintf(p, sizeof p, "%s/switch", base);
-        FP_FAIL(err, FP_EINVAL, p, "%s: %d models, but with uplink_to the network's only switches are its leaves (the top tier is \"%s\"'s); expected one model",
+        FP_FAIL(err, FP_EINVAL, p, "%s: %d models, but with uplink_to the network's only switches "
+                                   "are its leaves (the top tier is \"%s\"'s); expected one model",
                 p, cJSON_GetArraySize(sw), name);
     }
     ns->uplink_to = j;
@@ -556,7 +591,9 @@ static fp_status resolve_one(fp_nets *nets, int i, const cJSON *all, const char 
         const fp_part *top = &tgt->rs.tier[before[ns->uplink_to].tiers - 1].model;
         snprintf(p, sizeof p, "%s/uplink_to", base);
         fp_error_clear(err);
-        FP_FAIL(err, rc, p, "%s: \"%s\"'s top-tier %s speaks %s, which this network's leaves and hosts do not: no protocol in common; expected a network of the leaves' protocol",
+        FP_FAIL(err, rc, p, "%s: \"%s\"'s top-tier %s speaks %s, which this network's leaves and "
+                            "hosts do not: no protocol in common; expected a network of the "
+                            "leaves' protocol",
                 p, tgt->name, top->id, top->protocol);
     }
     if (rc != FP_OK) {
@@ -570,7 +607,9 @@ static fp_status resolve_one(fp_nets *nets, int i, const cJSON *all, const char 
         if (ns->rs.tier[1].gbps_down != top->gbps_down) {
             fp__phys_free(&ns->rs.phys);
             snprintf(p, sizeof p, "%s/uplink_to", base);
-            FP_FAIL(err, FP_EDESIGN, p, "%s: this network's leaves uplink at %dG, but \"%s\"'s top-tier %s runs its ports at %dG; expected a target whose top tier runs at the leaves' uplink speed",
+            FP_FAIL(err, FP_EDESIGN, p, "%s: this network's leaves uplink at %dG, but \"%s\"'s "
+                                        "top-tier %s runs its ports at %dG; expected a target "
+                                        "whose top tier runs at the leaves' uplink speed",
                     p, ns->rs.tier[1].gbps_down, tgt->name, top->model.id, top->gbps_down);
         }
     }
@@ -605,7 +644,10 @@ static fp_status extras_unique(const fp_nets *nets, int i, const char *base, fp_
                 if (strcmp(nets->net[j].extra[m].name, ns->extra[k].name) == 0) {
                     char p[128];
                     snprintf(p, sizeof p, "%s/extra_endpoints/%d/name", base, k);
-                    FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is already the name of /networks/%d/extra_endpoints/%d; each endpoint group needs its own name (it names the group's devices)",
+                    FP_FAIL(err, FP_EINVAL, p, "%s: \"%s\" is already the name of "
+                                               "/networks/%d/extra_endpoints/%d; each endpoint "
+                                               "group needs its own name (it names the group's "
+                                               "devices)",
                             p, ns->extra[k].name, j, m);
                 }
     return FP_OK;
@@ -634,7 +676,9 @@ static fp_status extra_ports_bounded(const cJSON *arr, fp_error *err)
             if (ports > FP_MAX_EXTRA_PORTS) {
                 char ptr[96];
                 snprintf(ptr, sizeof ptr, "/networks/%d/extra_endpoints/%d", i, j);
-                FP_FAIL(err, FP_EINVAL, ptr, "%s: the extra endpoints of every network up to here have %.0f ports; expected at most %d (2^20) in all networks together",
+                FP_FAIL(err, FP_EINVAL, ptr, "%s: the extra endpoints of every network up to here "
+                                             "have %.0f ports; expected at most %d (2^20) in all "
+                                             "networks together",
                         ptr, ports, FP_MAX_EXTRA_PORTS);
             }
         }

@@ -156,7 +156,8 @@ static fp_status fabric_scalars(fp_rspec *rs, const cJSON *f, fp_error *err)
                 "/fabric/spread: expected \"even\" or \"balanced\", found \"%s\"", spread);
     if (strcmp(rail_leaves, "aligned") != 0 && strcmp(rail_leaves, "shared") != 0)
         FP_FAIL(err, FP_EINVAL, "/fabric/rail_leaves",
-                "/fabric/rail_leaves: expected \"aligned\" (one rail per leaf) or \"shared\" (a leaf may end one rail and start the next), found \"%s\"",
+                "/fabric/rail_leaves: expected \"aligned\" (one rail per leaf) or \"shared\" (a "
+                "leaf may end one rail and start the next), found \"%s\"",
                 rail_leaves);
     rs->rail_shared = strcmp(rail_leaves, "shared") == 0;
     if (build_for < rs->gpus)
@@ -285,7 +286,8 @@ static fp_status fabric_oversub(fp_rspec *rs, const cJSON *f, fp_error *err)
                 char p[64];
                 fp__json_ptr_index(p, sizeof p, "/fabric/oversubscription", n);
                 FP_FAIL(err, FP_EINVAL, p,
-                        "%s: expected a down:up bandwidth ratio from 1:64 to 64:1 (a number, 2 = 2:1, or a string such as \"16:15\"; 1 = non-blocking), found %s",
+                        "%s: expected a down:up bandwidth ratio from 1:64 to 64:1 (a number, 2 = "
+                        "2:1, or a string such as \"16:15\"; 1 = non-blocking), found %s",
                         p, fp__json_describe(it, d, sizeof d));
             }
             n++;
@@ -311,7 +313,9 @@ static fp_status fabric_oversub(fp_rspec *rs, const cJSON *f, fp_error *err)
         ok = r[i] >= 1.0 / 64 - 1e-12 && r[i] <= 64;
     if (!ok)
         FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
-                "/fabric/oversubscription: expected up to %d down:up ratios from 1:64 to 64:1, leaf first: a list (e.g. [2, 1] or [\"16:15\"]), or one ratio or a comma list as text (\"2:1\", \"2:1,1:1\"), found %s",
+                "/fabric/oversubscription: expected up to %d down:up ratios from 1:64 to 64:1, "
+                "leaf first: a list (e.g. [2, 1] or [\"16:15\"]), or one ratio or a comma list as "
+                "text (\"2:1\", \"2:1,1:1\"), found %s",
                 FP_MAX_TIERS - 1, fp__json_describe(v, d, sizeof d));
     for (int i = 0; i < n; i++)
         rs->oversub[i] = r[i];
@@ -333,7 +337,8 @@ static fp_status fabric_link_gbps(fp_rspec *rs, const cJSON *f, fp_error *err)
         if (cJSON_IsNumber(v)) {
             if (v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1 || v->valuedouble > 100000)
                 FP_FAIL(err, FP_EINVAL, "/fabric/link_gbps",
-                        "/fabric/link_gbps: expected a speed in Gb/s (e.g. 400) or a list per boundary, NIC-leaf first (e.g. [400, 800]), found %s",
+                        "/fabric/link_gbps: expected a speed in Gb/s (e.g. 400) or a list per "
+                        "boundary, NIC-leaf first (e.g. [400, 800]), found %s",
                         fp__json_describe(v, d, sizeof d));
             rs->gbps[i++] = (int)v->valuedouble;
         } else {
@@ -411,7 +416,8 @@ static fp_status check_protocols(fp_rspec *rs, fp_error *err)
                 snprintf(ptr, sizeof ptr, "/fabric/switch");
             if (i == 0)
                 FP_FAIL(err, FP_EINVAL, ptr,
-                        "%s: %s speaks %s and the NIC %s speaks %s: no protocol in common; expected a switch and NIC of one protocol (InfiniBand or Ethernet)",
+                        "%s: %s speaks %s and the NIC %s speaks %s: no protocol in common; "
+                        "expected a switch and NIC of one protocol (InfiniBand or Ethernet)",
                         ptr, rs->tier[i].model.id, rs->tier[i].model.protocol, rs->nic.id, rs->nic.protocol);
             FP_FAIL(err, FP_EINVAL, ptr,
                     "%s: %s speaks %s, which the tiers below it (%s and %s) do not: no protocol in common",
@@ -422,7 +428,8 @@ static fp_status check_protocols(fp_rspec *rs, fp_error *err)
     }
     if (rs->tier[0].model.line_cards > 0)
         FP_FAIL(err, FP_EINVAL, rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch",
-                "%s: %s is a modular chassis (%d line cards); it serves the spine and the tiers above, not the leaf; expected a list [leaf, spine, ...] with a fixed switch first",
+                "%s: %s is a modular chassis (%d line cards); it serves the spine and the tiers "
+                "above, not the leaf; expected a list [leaf, spine, ...] with a fixed switch first",
                 rs->n_models > 1 ? "/fabric/switch/0" : "/fabric/switch", rs->tier[0].model.id,
                 rs->tier[0].model.line_cards);
     return FP_OK;
@@ -485,7 +492,9 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
             return FP_OK; /* same model and speed as an earlier tier: already reported there */
         if (i > 0 && rs->tier[i - 1].model.uplink_ports > 0)
             FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot take the %dG uplinks of the %s below it; expected a list of switch models, leaf first, with %dG ports above the leaf (e.g. [\"%s\", \"nvidia-sn4600c\"])",
+                    "%s: %s has %dG ports, which cannot take the %dG uplinks of the %s below it; "
+                    "expected a list of switch models, leaf first, with %dG ports above the leaf "
+                    "(e.g. [\"%s\", \"nvidia-sn4600c\"])",
                     p, t->model.id, t->model.port_gbps, t->gbps_down, rs->tier[i - 1].model.id,
                     t->gbps_down, rs->tier[0].model.id);
         /* A port the speed divides but no breakout splits: say so and cite the part's source
@@ -494,25 +503,32 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
         char why[400] = "";
         if (t->model.port_gbps % t->gbps_down == 0)
             snprintf(why, sizeof why,
-                     t->model.cpo ? "; co-packaged optics: no %dG mode published (a co-packaged port splits only as its part source gives); part source: %s"
+                     t->model.cpo ? "; co-packaged optics: no %dG mode published (a co-packaged "
+                                    "port splits only as its part source gives); part source: %s"
                                   : "; the catalog gives no %dG breakout; part source: %s",
                      t->gbps_down, t->model.source);
         if (i == 0 && rs->n_gbps == 0)
             FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of %dG, or a faster port with a breakout to %dG)%s",
+                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of "
+                    "%dG, or a faster port with a breakout to %dG)%s",
                     p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down, why);
         FP_FAIL(err, FP_EINVAL, p,
-                "%s: %s has %dG ports, which cannot run the %dG links below it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG%s",
+                "%s: %s has %dG ports, which cannot run the %dG links below it "
+                "(/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout "
+                "to %dG%s",
                 p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down, why);
     }
     if (bu == 0 && b != 0 && i + 1 < top && t->model.uplink_ports > 0)
         FP_FAIL(err, FP_EINVAL, p,
-                "%s: the %d uplink ports of %s run at %dG, not the %dG of the links above it (/fabric/link_gbps/%d); expected link_gbps to leave that boundary out or give %dG",
+                "%s: the %d uplink ports of %s run at %dG, not the %dG of the links above it "
+                "(/fabric/link_gbps/%d); expected link_gbps to leave that boundary out or give %dG",
                 p, t->model.uplink_ports, t->model.id, t->model.uplink_gbps, t->gbps_up,
                 i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1, t->model.uplink_gbps);
     if (bu == 0 && b != 0 && i + 1 < top)
         FP_FAIL(err, FP_EINVAL, p,
-                "%s: %s has %dG ports, which cannot run the %dG links above it (/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout to %dG",
+                "%s: %s has %dG ports, which cannot run the %dG links above it "
+                "(/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout "
+                "to %dG",
                 p, t->model.id, t->model.port_gbps, t->gbps_up, i + 1 < rs->n_gbps ? i + 1 : rs->n_gbps - 1,
                 t->gbps_up, t->gbps_up);
     t->breakout = b;
@@ -538,7 +554,9 @@ static fp_status check_leaf_up(const fp_rspec *rs, fp_error *err)
         return FP_OK;
     if (rs->n_oversub > 0 && rs->oversub[0] != 1.0)
         FP_FAIL(err, FP_EINVAL, "/fabric/uplinks_per_leaf",
-                "/fabric/uplinks_per_leaf: %d up links per leaf and a leaf ratio of %s (/fabric/oversubscription/0) both fix the leaf's up links; expected one of them (give 1 for the leaf's entry)",
+                "/fabric/uplinks_per_leaf: %d up links per leaf and a leaf ratio of %s "
+                "(/fabric/oversubscription/0) both fix the leaf's up links; expected one of them "
+                "(give 1 for the leaf's entry)",
                 rs->leaf_up, fp_ratio_text(rs->oversub[0], ratio, sizeof ratio));
     if (fp__tier_down(rs, 0) < 1) {
         if (ts->model.uplink_ports > 0)
@@ -548,7 +566,8 @@ static fp_status check_leaf_up(const fp_rspec *rs, fp_error *err)
                     rs->reserve > 0 ? " (after the reserve: fewer)" : "",
                     (int)floor(ts->model.uplink_ports * (1.0 - rs->reserve) + 1e-9) * ts->breakout_up);
         FP_FAIL(err, FP_EDESIGN, "/fabric/uplinks_per_leaf",
-                "/fabric/uplinks_per_leaf: %d up links leave no port for a host on the %s leaf (%d ports at %dG%s); expected fewer up links",
+                "/fabric/uplinks_per_leaf: %d up links leave no port for a host on the %s leaf (%d "
+                "ports at %dG%s); expected fewer up links",
                 rs->leaf_up, ts->model.id, ts->radix, ts->gbps_down,
                 rs->reserve > 0 ? ", less the reserve" : "");
     }
@@ -566,15 +585,19 @@ static fp_status check_block_keys(const fp_rspec *rs, fp_error *err)
             continue;
         if (rs->topology == FP_TOPO_FAT_TREE)
             FP_FAIL(err, FP_EINVAL, key[t],
-                    "%s: a k-ary fat-tree's leaves and pods follow its radix (k/2 hosts a leaf, k/2 leaves a pod); expected topology \"clos\" for blocks of a size of their own",
+                    "%s: a k-ary fat-tree's leaves and pods follow its radix (k/2 hosts a leaf, "
+                    "k/2 leaves a pod); expected topology \"clos\" for blocks of a size of their "
+                    "own",
                     key[t]);
         if (t == 1 && rs->topology == FP_TOPO_RAIL)
             FP_FAIL(err, FP_EINVAL, key[t],
-                    "%s: a rail-optimized leaf takes one rail of its scalable unit's servers; expected fabric.su_servers to size it, or topology \"clos\"",
+                    "%s: a rail-optimized leaf takes one rail of its scalable unit's servers; "
+                    "expected fabric.su_servers to size it, or topology \"clos\"",
                     key[t]);
         if (t >= 2 && !rs->tiers_auto && rs->tiers_given < t + 1)
             FP_FAIL(err, FP_EINVAL, key[t],
-                    "%s: %s of %lld servers need a tier above them, but /fabric/tiers is %d (a %d-tier fabric is one %s); expected %d tiers or more, or \"auto\"",
+                    "%s: %s of %lld servers need a tier above them, but /fabric/tiers is %d (a "
+                    "%d-tier fabric is one %s); expected %d tiers or more, or \"auto\"",
                     key[t], t == 2 ? "pods" : "zones", (long long)b, rs->tiers_given,
                     rs->tiers_given, t == 2 ? "pod" : "zone", t + 1);
     }
@@ -614,7 +637,8 @@ fp_status fp__spec_check_blocks(const fp_rspec *rs, int64_t lps, fp_error *err)
         n = 1;
         if (rs->block_servers[1] * eps > d0)
             FP_FAIL(err, FP_EDESIGN, key[1],
-                    "%s: %lld servers of %lld NIC ports each need %lld leaf down ports, but the %s leaf has %d beside its up links at %s%s; expected at most %lld servers",
+                    "%s: %lld servers of %lld NIC ports each need %lld leaf down ports, but the %s "
+                    "leaf has %d beside its up links at %s%s; expected at most %lld servers",
                     key[1], (long long)rs->block_servers[1], (long long)eps,
                     (long long)(rs->block_servers[1] * eps), rs->tier[0].model.id, d0,
                     fp_ratio_text(rs->oversub[0], ratio, sizeof ratio),
@@ -634,7 +658,8 @@ fp_status fp__spec_check_blocks(const fp_rspec *rs, int64_t lps, fp_error *err)
         if (be % e != 0) {
             if (t == 2 && rail)
                 FP_FAIL(err, FP_EINVAL, key[t],
-                        "%s: %lld servers is not a whole number of %d-server scalable units (fabric.su_servers%s); expected a multiple of %d",
+                        "%s: %lld servers is not a whole number of %d-server scalable units "
+                        "(fabric.su_servers%s); expected a multiple of %d",
                         key[t], (long long)b, rs->su_servers, rs->su_auto ? ", 32 when not given" : "",
                         rs->su_servers);
             FP_FAIL(err, FP_EINVAL, key[t],
@@ -646,7 +671,9 @@ fp_status fp__spec_check_blocks(const fp_rspec *rs, int64_t lps, fp_error *err)
         const int64_t most = t == 2 && rail ? d / lps : d;      /* children a block can hold */
         if (leaves > d)
             FP_FAIL(err, FP_EDESIGN, key[t],
-                    "%s: %lld servers make a %s of %lld %s, but a tier-%d switch (%s) has %d down ports at %s%s and reaches every %s of its %s (non-blocking inside it); expected at most %lld servers",
+                    "%s: %lld servers make a %s of %lld %s, but a tier-%d switch (%s) has %d down "
+                    "ports at %s%s and reaches every %s of its %s (non-blocking inside it); "
+                    "expected at most %lld servers",
                     key[t], (long long)b, t == 2 ? "pod" : "zone", (long long)(t == 2 ? leaves : k),
                     t == 2 ? "leaves" : "pods", t, rs->tier[t - 1].model.id, d,
                     fp_ratio_text(rs->oversub[t - 1], ratio, sizeof ratio),

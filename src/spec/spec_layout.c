@@ -91,7 +91,8 @@ static fp_status resolve_fixtures(fp_phys_spec *ps, const cJSON *a, int ru_rack,
         return FP_OK;
     if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > FP_MAX_FIXTURES)
         FP_FAIL(err, FP_EINVAL, "/layout/rack_fixtures",
-                "/layout/rack_fixtures: expected a list of at most %d fixtures ({\"name\", \"u\", \"ru\", \"count\", \"power_w\"}), found %s",
+                "/layout/rack_fixtures: expected a list of at most %d fixtures ({\"name\", \"u\", "
+                "\"ru\", \"count\", \"power_w\"}), found %s",
                 FP_MAX_FIXTURES, fp__json_describe(a, d, sizeof d));
     for (int i = 0; i < cJSON_GetArraySize(a); i++) {
         const cJSON *o = cJSON_GetArrayItem(a, i);
@@ -347,7 +348,8 @@ static fp_status resolve_override(fp_phys_spec *ps, fp_override *o, const cJSON 
     snprintf(o->where, sizeof o->where, "%s", ptr);
     if (!cJSON_IsObject(e))
         FP_FAIL(err, FP_EINVAL, ptr,
-                "%s: expected {\"cable\": \"C0000012\", \"length_m\": 7} or {\"a\": \"dev port\", \"z\": \"dev port\", \"part\": \"id\"}, found %s",
+                "%s: expected {\"cable\": \"C0000012\", \"length_m\": 7} or {\"a\": \"dev port\", "
+                "\"z\": \"dev port\", \"part\": \"id\"}, found %s",
                 ptr, fp__json_describe(e, d, sizeof d));
     if ((rc = fp__json_check_keys(e, ptr, keys, err)) != FP_OK ||
         (rc = fp__json_str(e, "cable", ptr, o->cable, sizeof o->cable, err)) != FP_OK ||
@@ -510,7 +512,9 @@ static fp_status check_rack_fit(fp_phys_spec *ps, const fp_part *nic, fp_error *
         }
         if (run < ps->server_ru)
             FP_FAIL(err, FP_EINVAL, "/layout/rack_fixtures",
-                    "/layout/rack_fixtures: the fixtures take %dU of the %dU rack, and the units left hold %d of its %d servers of %dU%s; expected fewer servers_per_rack or fixtures",
+                    "/layout/rack_fixtures: the fixtures take %dU of the %dU rack, and the units "
+                    "left hold %d of its %d servers of %dU%s; expected fewer servers_per_rack or "
+                    "fixtures",
                     ps->fixture_units, ps->rack_units, k, ps->servers_per_rack, ps->server_ru,
                     from);
         ps->server_u[k] = (int16_t)u;

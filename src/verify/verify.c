@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fabplan/write.h"
 #include "verify/verify.h"
 #include "util/text.h"
 
@@ -216,11 +217,17 @@ static int split(char *s, char sep, char **parts, int max)
     }
 }
 
+/* The cables.csv columns verify reads, found by the cables schema's names
+ * (fp_cables_column_name); from C_NET on, columns older plan folders lack. */
 enum { C_ID, C_AH, C_AR, C_AK, C_AU, C_AD, C_AP, C_ZH, C_ZR, C_ZK, C_ZU, C_ZD, C_ZP, C_GBPS,
        C_LA, C_LZ, C_NET, C_PROTO, C_N };
-static const char *const cable_cols[C_N] = {
-    "cable_id", "a_hall", "a_row", "a_rack", "a_u", "a_device", "a_port", "z_hall", "z_row",
-    "z_rack", "z_u", "z_device", "z_port", "gbps", "label_a", "label_z", "?network", "?protocol"
+static const fp_cables_column cable_col[C_N] = {
+    [C_ID] = FP_CABLES_CABLE_ID, [C_AH] = FP_CABLES_A_HALL,   [C_AR] = FP_CABLES_A_ROW,
+    [C_AK] = FP_CABLES_A_RACK,   [C_AU] = FP_CABLES_A_U,      [C_AD] = FP_CABLES_A_DEVICE,
+    [C_AP] = FP_CABLES_A_PORT,   [C_ZH] = FP_CABLES_Z_HALL,   [C_ZR] = FP_CABLES_Z_ROW,
+    [C_ZK] = FP_CABLES_Z_RACK,   [C_ZU] = FP_CABLES_Z_U,      [C_ZD] = FP_CABLES_Z_DEVICE,
+    [C_ZP] = FP_CABLES_Z_PORT,   [C_GBPS] = FP_CABLES_GBPS,   [C_LA] = FP_CABLES_LABEL_A,
+    [C_LZ] = FP_CABLES_LABEL_Z,  [C_NET] = FP_CABLES_NETWORK, [C_PROTO] = FP_CABLES_PROTOCOL,
 };
 
 #define MAX_PARTS 16
@@ -228,7 +235,16 @@ static const char *const cable_cols[C_N] = {
 /* The planned links of cables.csv (one per link of each cable). */
 static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *err)
 {
-    fp_status rc = table_load(t, dir, "cables.csv", cable_cols, C_N, "", err);
+    const char *cols[C_N];
+    char opt[C_N - C_NET][40]; /* "?name": a column table_load may find absent */
+    for (int c = 0; c < C_N; c++) {
+        cols[c] = fp_cables_column_name(cable_col[c]);
+        if (c >= C_NET) {
+            snprintf(opt[c - C_NET], sizeof opt[c - C_NET], "?%s", cols[c]);
+            cols[c] = opt[c - C_NET];
+        }
+    }
+    fp_status rc = table_load(t, dir, "cables.csv", cols, C_N, "", err);
     if (rc != FP_OK)
         return rc;
     v->plink = calloc((size_t)t->rows * MAX_PARTS + 1, sizeof *v->plink);
@@ -300,7 +316,8 @@ static fp_status read_boundaries(fp_verify *v, table *t, const char *dir, const 
 /* The phase being built: a planned link whose A end its cables.csv lacks is of a later phase. */
 static fp_status read_phase(fp_verify *v, table *t, const char *dir, fp_error *err)
 {
-    static const char *const cols[] = { "a_device", "a_port" };
+    const char *cols[] = { fp_cables_column_name(FP_CABLES_A_DEVICE),
+                           fp_cables_column_name(FP_CABLES_A_PORT) };
     fp_status rc = table_load(t, dir, "cables.csv", cols, 2, "", err);
     if (rc != FP_OK)
         return rc;

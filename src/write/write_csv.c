@@ -96,8 +96,7 @@ static void net_links(fp_outbuf *ob, const fp_net_read *v, int network_col,
             fp__outbuf_csv(ob, v->label);
         }
         fp__outbuf_char(ob, '\n');
-        if (o && o->progress && ((*done)++ & 0xffff) == 0)
-            o->progress("links.csv", (double)*done / (double)total, o->payload);
+        fp__write_progress(o, "links.csv", (*done)++, total);
     }
 }
 
@@ -122,7 +121,6 @@ fp_status fp__write_links_csv(const fp_plan *plan, const char *path, const fp_wr
         fp_net_read v = fp__plan_net_read(plan, k);
         net_links(ob, &v, nets > 1, o, &done, total);
     }
-    if (o && o->progress)
-        o->progress("links.csv", 1.0, o->payload);
+    fp__write_progress(o, "links.csv", total, total);
     return fp__outbuf_close(ob, path, FP_OK, err);
 }

@@ -5,12 +5,6 @@
 #include <string.h>
 #include "write/writers.h"
 
-static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
-{
-    if (o && o->progress && ((i & 0xffff) == 0 || i == n))
-        o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
-}
-
 /* ---- printable labels (built by plan_labels.c) ---- */
 
 /* The label rows of one cable: its A end, then each Z leg. net: the network column's text,
@@ -67,10 +61,10 @@ fp_status fp__write_labels_csv(const fp_plan *plan, const char *path, const fp_w
             if ((rc = fp_plan_net_cable(plan, k, i, &c, err)) != FP_OK)
                 goto out;
             label_rows(f, &c, halls, st, nets ? v.label : NULL, plain);
-            report(o, "labels.csv", done++, n);
+            fp__write_progress(o, "labels.csv", done++, n);
         }
     }
-    report(o, "labels.csv", n, n);
+    fp__write_progress(o, "labels.csv", n, n);
 out:
     return fp__outbuf_close(f, path, rc, err);
 }
@@ -111,10 +105,10 @@ fp_status fp__write_topology_csv(const fp_plan *plan, const char *path, const fp
                 v.label,
             };
             fp__csv_row(f, row, nets > 1 ? 8 : 7, 0);
-            report(o, "topology.csv", done++, n);
+            fp__write_progress(o, "topology.csv", done++, n);
         }
     }
-    report(o, "topology.csv", n, n);
+    fp__write_progress(o, "topology.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -269,9 +263,9 @@ fp_status fp__write_avd_topology(const fp_plan *plan, const char *path, const fp
             yaml_str(f, fp__port_name(far, sizeof far, fab, rs, other, other_port));
             fp__outbuf_char(f, '\n');
         }
-        report(o, "avd-cv-topology.yml", (size_t)d, (size_t)nsw);
+        fp__write_progress(o, "avd-cv-topology.yml", d, nsw);
     }
-    report(o, "avd-cv-topology.yml", (size_t)nsw, (size_t)nsw);
+    fp__write_progress(o, "avd-cv-topology.yml", nsw, nsw);
     rc = fp__outbuf_close(f, path, FP_OK, err);
 out:
     fp__port_links_free(&map);

@@ -14,12 +14,6 @@
 #include <string.h>
 #include "write/writers.h"
 
-static void report(const fp_write_options *o, const char *stage, size_t i, size_t n)
-{
-    if (o && o->progress && ((i & 0xffff) == 0 || i == n))
-        o->progress(stage, n ? (double)i / (double)n : 1.0, o->payload);
-}
-
 /* ---- device types: the community device-type library's names where the part is there ---- */
 
 /* Parts of the built-in catalog that the NetBox devicetype-library has: its manufacturer,
@@ -289,9 +283,9 @@ fp_status fp__write_netbox_racks(const fp_plan *plan, const char *path, const fp
         fp__netbox_rack_location(r.name, hall, sizeof hall, row, sizeof row);
         const char *fields[] = { site, row, r.name, "planned", "19", units };
         fp__csv_row(f, fields, 6, 0);
-        report(o, "netbox-racks.csv", i, n);
+        fp__write_progress(o, "netbox-racks.csv", i, n);
     }
-    report(o, "netbox-racks.csv", n, n);
+    fp__write_progress(o, "netbox-racks.csv", n, n);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -341,11 +335,11 @@ fp_status fp__write_netbox_devices(const fp_plan *plan, const char *path,
                                 rk >= 0 && (size_t)rk < nr ? rack_names[rk] : "", pos,
                                 pos[0] ? "front" : "", server ? server_tags : v.label };
             fp__csv_row(f, r, nets > 1 ? 11 : 10, 0);
-            report(o, "netbox-devices.csv", d, n);
+            fp__write_progress(o, "netbox-devices.csv", d, n);
         }
     }
     fixture_devices(f, plan, site, nets > 1);
-    report(o, "netbox-devices.csv", 1, 1);
+    fp__write_progress(o, "netbox-devices.csv", 1, 1);
     free(rack_names);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
@@ -404,10 +398,10 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
                     const char *pt = fp__net_read_port(&v, (int64_t)d, p, port, sizeof port, &pl);
                     fp__nb_if_row(f, &c, dev, dl, pt, pl, type[t], speed[t], "", 0);
                 }
-            report(o, "netbox-interfaces.csv", d, n);
+            fp__write_progress(o, "netbox-interfaces.csv", d, n);
         }
     }
-    report(o, "netbox-interfaces.csv", 1, 1);
+    fp__write_progress(o, "netbox-interfaces.csv", 1, 1);
     return fp__outbuf_close(f, path, FP_OK, err);
 }
 
@@ -505,9 +499,9 @@ fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                     type, "planned", label, color, length_text, "m", v.label };
                 fp__csv_row(f, r, nets > 1 ? 13 : 12, 0);
             }
-            report(o, "netbox-cables.csv", i, n);
+            fp__write_progress(o, "netbox-cables.csv", i, n);
         }
     }
-    report(o, "netbox-cables.csv", 1, 1);
+    fp__write_progress(o, "netbox-cables.csv", 1, 1);
     return fp__outbuf_close(f, path, FP_OK, err);
 }

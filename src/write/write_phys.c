@@ -165,11 +165,9 @@ fp_status fp__write_cables_csv(const fp_plan *plan, const char *path, const fp_w
         for (size_t i = 0; i < fp_plan_net_cable_count(plan, k); i++, done++) {
             fp_plan_net_cable(plan, k, i, &c, NULL);
             cable_row(ob, &c, structured, &stock, nets ? v.label : NULL, proto, plain);
-            if (o && o->progress && (done & 0xffff) == 0)
-                o->progress("cables.csv", (double)done / (double)n, o->payload);
+            fp__write_progress(o, "cables.csv", (int64_t)done, (int64_t)n);
         }
     }
-    if (o && o->progress)
-        o->progress("cables.csv", 1.0, o->payload);
+    fp__write_progress(o, "cables.csv", (int64_t)n, (int64_t)n);
     return fp__outbuf_close(ob, path, FP_OK, err);
 }

@@ -35,6 +35,14 @@ static inline void fp__outbuf_field(fp_outbuf *ob, const char *s, int plain)
 {
     fp__outbuf_field_n(ob, s, strlen(s), plain);
 }
+/* The writers' one progress call: stage at item i of n (n 0 reads as done), reported at every
+ * 65,536th item and at i == n, so half a million rows cost a handful of calls. */
+static inline void fp__write_progress(const fp_write_options *o, const char *stage, int64_t i,
+                                      int64_t n)
+{
+    if (o && o->progress && ((i & 0xffff) == 0 || i == n))
+        o->progress(stage, n > 0 ? (double)i / (double)n : 1.0, o->payload);
+}
 
 /* The cables columns (cable_columns.c; the public names are fp_cables_column_name's). A field
  * of a cable's Z end, one per leg of a breakout: what a Z column lists. */

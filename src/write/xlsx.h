@@ -207,12 +207,6 @@ static inline void put_f(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_co
     keep(b, worksheet_write_formula_num(ws, r, c, formula, f, isfinite(v) ? v : 0));
 }
 
-static inline void progress(const fp_xlsx_book *b, const char *stage, int64_t i, int64_t n)
-{
-    if (b->o && b->o->progress && ((i & 0xffff) == 0 || i == n))
-        b->o->progress(stage, n > 0 ? (double)i / (double)n : 1.0, b->o->payload);
-}
-
 /* ---- scope ---- */
 
 static inline int in_scope(const fp_xlsx_scope *sc, const fp_location *l)

@@ -9,14 +9,8 @@
 /* What a crew works from comes first: cables.csv's columns through the cable part (the links'
  * speed, Gb/s, among them), the stock length, and four sign-off boxes; then the route length,
  * transceivers and labels (cables.csv's other columns, in its order), which stay off paper. The
- * ports are 13 characters wide for a two-lane port's name ("1/10/1+1/10/2", issue 14); devices
- * and parts are 14 to 24 (Calibri's letters are narrower than its digits, the width unit:
- * "su64-node-27;su64-node-28" and "nvidia-acc-800g-split-2x400" measure about 23 digits). The
- * printed 21 columns' widths add up to 180 characters, 1,365 px or 1,024 pt at 100 %, which one
- * page width fits at 78 % on A4 landscape (799 pt between 0.3 in margins) and 75 % on Letter
- * (763 pt between 0.2 in margins): 11 pt Calibri prints at 8.6 pt and 8.2 pt. LibreOffice with
- * Carlito, Calibri's metric twin, measured 8.35 pt on A4 and 7.9 pt on Letter with 0.3 in
- * margins for the full default plan, hence Letter's narrower margins. */
+ * widths (in Calibri digits, wider than its letters) hold the default plan's longest names, and
+ * the 21 printed columns fit one page wide at about 8 pt or more (docs/outputs.md, Printing). */
 enum { SIGN_OFF = -1 };          /* a sign-off box: no cables column */
 static const struct sheet_col {
     int col;                    /* fp_cables_column (its title the schema's), or SIGN_OFF */
@@ -170,7 +164,7 @@ void fp_xlsx__write_cables(fp_xlsx_book *b)
         int64_t i = only ? only[j] : j;
         if ((b->rc = fp_plan_cable(b->plan, (size_t)i, &c, b->err)) != FP_OK)
             break;
-        progress(b, "plan.xlsx cables", j, n_iter);
+        fp__write_progress(b->o, "plan.xlsx cables", j, n_iter);
         if (!x && !b->ids_ready)
             snprintf(b->cable_id[i], sizeof b->cable_id[i], "%s", c.id);
         if (!cable_in_scope(&b->sc, &c))
@@ -185,7 +179,7 @@ void fp_xlsx__write_cables(fp_xlsx_book *b)
         b->cables_by_medium[m]++;
         fp_xlsx__cable_row(b, s.ws, r, &c, NULL);
     }
-    progress(b, "plan.xlsx cables", n, n);
+    fp__write_progress(b->o, "plan.xlsx cables", n, n);
     fp_xlsx__sheet_end(&s);
 }
 

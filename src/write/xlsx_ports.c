@@ -131,12 +131,12 @@ void fp_xlsx__write_ports(fp_xlsx_book *b)
         if ((b->sc.hall || b->sc.row) && !in_scope(&b->sc, &loc))
             continue;
         b->switches++;
-        progress(b, "plan.xlsx ports", d, nsw);
+        fp__write_progress(b->o, "plan.xlsx ports", d, nsw);
         fp__device_name(name, sizeof name, x.fab, x.rs, x.dev);
         write_switch(b, &s, &x, name, loc.text, map.link_at + map.off[d],
                      map.off[d + 1] - map.off[d]);
     }
-    progress(b, "plan.xlsx ports", nsw, nsw);
+    fp__write_progress(b->o, "plan.xlsx ports", nsw, nsw);
     fp_xlsx__sheet_end(&s);
     fp__port_links_free(&map);
 }
