@@ -206,8 +206,8 @@ static int preset_show(const char *name)
 int cmd_presets(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        printf("usage: fabplan presets [NAME]\nList the built-in specs (use one with --preset "
-               "NAME); with NAME, print that preset's spec as JSON.\n");
+        printf("usage: fabplan presets [NAME]\nList the built-in specs (use one with --preset NAME);\n"
+               "with NAME, print that preset's spec as JSON.\n");
         return EXIT_OK;
     }
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {

@@ -58,7 +58,8 @@ static void usage(FILE *f)
             fp_version());
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fputs("\nExit codes: 0 ok, 1 differences found (verify), 2 usage, 3 invalid spec or impossible design, 4 I/O or out of memory.\n", f);
+    fputs("\nExit codes: 0 ok, 1 differences found (verify), 2 usage, 3 invalid spec or impossible\n"
+          "design, 4 I/O or out of memory.\n", f);
 }
 
 static const cli_cmd *find_cmd(const char *name)

@@ -385,6 +385,58 @@ Test(cli, every_option_in_help_is_known_to_completion)
     cr_expect(strstr(out, "unknown option --lldpp; did you mean --lldp?") != NULL, "%s", out);
 }
 
+/* Every --formats value the parser knows (fabplan _options --formats) is named in plan's help
+ * (avd was missing), and no help line is wider than 92 columns: a terminal of 100 shows each
+ * whole (one format list line ran to 115). */
+Test(cli, help_names_every_format_and_fits_a_terminal)
+{
+    static char help[16384], known[4096];
+    cr_assert_eq(run(BIN " _options --formats", known, sizeof known), 0, "%s", known);
+    cr_assert_eq(run(BIN " help plan", help, sizeof help), 0, "%s", help);
+    /* the list proper: from the option to "all is every output" (avd was named only after it) */
+    char *list = strstr(help, "--formats LIST"), *list_end = list ? strstr(list, "all is every") : NULL;
+    cr_assert(list && list_end, "%s", help);
+    *list_end = '\0';
+    int names = 0;
+    for (char *name = strtok(known, "\n"); name; name = strtok(NULL, "\n")) {
+        /* as a word of the list: followed by one of ,.() or a space or the line's end */
+        int found = 0;
+        for (const char *at = strstr(list, name); at && !found; at = strstr(at + 1, name))
+            found = (at[-1] == ' ' || at[-1] == '(') && strchr(",.() \n", at[strlen(name)]) != NULL;
+        cr_expect(found, "format %s is not named in plan's help", name);
+        names++;
+    }
+    cr_expect_geq(names, 20, "_options --formats listed %d names", names);
+    /* the man page's --formats paragraph names each too */
+    cr_assert_eq(run(BIN " _options --formats", known, sizeof known), 0, "%s", known);
+    char *man = slurp(FP_TEST_SRC_DIR "/docs/fabplan.1");
+    cr_assert_not_null(man);
+    char *para = strstr(man, "\\-\\-formats \" LIST\""), *para_end = para ? strstr(para, "\n.") : NULL;
+    cr_assert(para && para_end, "no --formats paragraph in docs/fabplan.1");
+    *para_end = '\0';
+    for (char *name = strtok(known, "\n"); name; name = strtok(NULL, "\n")) {
+        int found = 0;
+        for (const char *at = strstr(para, name); at && !found; at = strstr(at + 1, name))
+            found = (at[-1] == ' ' || at[-1] == '(' || at[-1] == '\n') &&
+                    strchr(",.() \n", at[strlen(name)]) != NULL;
+        cr_expect(found, "format %s is not named in docs/fabplan.1's --formats", name);
+    }
+    free(man);
+    const char *cmds[] = { "", " help plan", " help validate", " help compare", " help catalog",
+                           " help diff", " help sweep", " help verify", " presets --help" };
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, BIN "%s", cmds[c]);
+        run(cmd, help, sizeof help);
+        for (char *line = strtok(help, "\n"); line; line = strtok(NULL, "\n")) {
+            size_t cols = 0;   /* characters, not bytes: the help has "—" and "×" */
+            for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+                cols += (*p & 0xC0) != 0x80;
+            cr_expect_leq(cols, 92, "fabplan%s: %zu columns: %s", cmds[c], cols, line);
+        }
+    }
+}
+
 Test(cli, validate_names_its_overrides)
 {
     char out[8192];
