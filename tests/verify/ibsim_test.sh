@@ -19,6 +19,11 @@ done
 [ -r "$SIM_SO" ] || { echo "ibsim_test: $SIM_SO not found (package libumad2sim0)"; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fabplan-ibsim-XXXXXX")
+# ibsim and its clients meet at a socket named after IBSIM_SOCKNAME (default "sim"): a name of
+# this run's own, so that two runs at once (a sanitizer build beside the normal one) never
+# talk to each other's simulator.
+IBSIM_SOCKNAME=fabplan$$
+export IBSIM_SOCKNAME
 sim_pid=""
 stop_sim() {
     if [ -n "$sim_pid" ]; then
