@@ -470,6 +470,35 @@ static fp_status check_fat_tree(fp_rspec *rs, fp_error *err)
     return FP_OK;
 }
 
+/* The part's source into out (room bytes), whole when it fits; else up to its last clause
+ * that fits (the source separates clauses with "; " outside parentheses), or its last whole word,
+ * and where the rest is: an error citing it stays within fp_error's message and never ends
+ * mid-word (a long source was cut at "...(DR4-class); "). */
+static void source_clauses(char *out, size_t room, const fp_part *m)
+{
+    const char *s = m->source;
+    if (strlen(s) < room) {
+        snprintf(out, room, "%s", s);
+        return;
+    }
+    char rest[112];
+    size_t nr = (size_t)snprintf(rest, sizeof rest, " ... (the rest: `fabplan catalog show %s`)", m->id);
+    size_t clause = 0, word = 0;
+    int depth = 0;
+    for (size_t k = 0; s[k] != '\0' && k + nr + 1 < room; k++) {
+        depth += (s[k] == '(') - (s[k] == ')');
+        if (s[k] == ' ' && k > 0 && s[k - 1] != ';' && s[k - 1] != ',')
+            word = k;
+        if (s[k] == ';' && s[k + 1] == ' ' && depth == 0)
+            clause = k;
+    }
+    size_t keep = clause > 0 ? clause : word;
+    if (keep == 0)
+        snprintf(out, room, "`fabplan catalog show %s`", m->id);
+    else
+        snprintf(out, room, "%.*s%s", (int)keep, s, rest);
+}
+
 /* Tier i's speeds, breakouts and port names (the switch model must run the links below it and,
  * below the top, above it). */
 static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
@@ -500,23 +529,30 @@ static fp_status check_tier_ports(fp_rspec *rs, int i, fp_error *err)
         /* A port the speed divides but no breakout splits: say so and cite the part's source
          * (its published port modes); a co-packaged port splits only in the modes its maker
          * publishes (the catalog's breakouts, SN6810 4 x 200G), through a fan-out. */
-        char why[400] = "";
-        if (t->model.port_gbps % t->gbps_down == 0)
-            snprintf(why, sizeof why,
-                     t->model.cpo ? "; co-packaged optics: no %dG mode published (a co-packaged "
-                                    "port splits only as its part source gives); part source: %s"
-                                  : "; the catalog gives no %dG breakout; part source: %s",
-                     t->gbps_down, t->model.source);
+        char head[sizeof err->msg], why[sizeof err->msg] = "";
         if (i == 0 && rs->n_gbps == 0)
-            FP_FAIL(err, FP_EINVAL, p,
-                    "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of "
-                    "%dG, or a faster port with a breakout to %dG)%s",
-                    p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down, why);
-        FP_FAIL(err, FP_EINVAL, p,
-                "%s: %s has %dG ports, which cannot run the %dG links below it "
-                "(/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a breakout "
-                "to %dG%s",
-                p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down, why);
+            snprintf(head, sizeof head,
+                     "%s: %s has %dG ports, which cannot run the NIC's %dG links (expected ports of "
+                     "%dG, or a faster port with a breakout to %dG)",
+                     p, t->model.id, t->model.port_gbps, t->gbps_down, t->gbps_down, t->gbps_down);
+        else
+            snprintf(head, sizeof head,
+                     "%s: %s has %dG ports, which cannot run the %dG links below it "
+                     "(/fabric/link_gbps/%d); expected ports of %dG, or a faster port with a "
+                     "breakout to %dG",
+                     p, t->model.id, t->model.port_gbps, t->gbps_down, i, t->gbps_down, t->gbps_down);
+        if (t->model.port_gbps % t->gbps_down == 0) {
+            int n = snprintf(why, sizeof why,
+                             t->model.cpo ? "; co-packaged optics: no %dG mode published (a "
+                                            "co-packaged port splits only as its part source "
+                                            "gives); part source: "
+                                          : "; the catalog gives no %dG breakout; part source: ",
+                             t->gbps_down);
+            size_t room = sizeof err->msg - strlen(head);
+            if (n > 0 && (size_t)n < room)
+                source_clauses(why + n, room - (size_t)n, &t->model);
+        }
+        FP_FAIL(err, FP_EINVAL, p, "%s%s", head, why);
     }
     if (bu == 0 && b != 0 && i + 1 < top && t->model.uplink_ports > 0)
         FP_FAIL(err, FP_EINVAL, p,
