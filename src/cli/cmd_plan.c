@@ -505,6 +505,61 @@ static void print_written(const char *dir, const fp_plan *plan, const fp_write_o
     fp_plan_write_skipped(plan, wo, print_skip, NULL);
 }
 
+/* Files of another plan left beside this one: a name fabplan writes for this plan with some
+ * format (or a --split-by folder) that this run did not write and that is in dir. A folder
+ * written by fabplan since 0.2 never holds one (the manifest's earlier outputs are removed);
+ * one without a manifest, or with files copied in, may, and nothing there is touched. */
+typedef struct stale_names {
+    const char *dir;
+    const fp_plan *plan;
+    const fp_write_options *now;
+    char list[400];
+    size_t n;
+} stale_names;
+
+static void written_now(const char *name, int is_dir, void *arg)
+{
+    const char **want = arg;
+    (void)is_dir;
+    if (*want != NULL && strcmp(*want, name) == 0)
+        *want = NULL;
+}
+
+static void check_stale(const char *name, int is_dir, void *arg)
+{
+    stale_names *st = arg;
+    char path[4096];
+    const char *want = name;
+    fp_plan_write_names(st->plan, st->now, written_now, &want);
+    if (want == NULL || (size_t)snprintf(path, sizeof path, "%s/%s", st->dir, name) >= sizeof path ||
+        access(path, F_OK) != 0)
+        return;
+    size_t len = strlen(st->list);
+    if (st->n < 6)
+        snprintf(st->list + len, sizeof st->list - len, "%s%s%s", st->n ? ", " : "", name,
+                 is_dir ? "/" : "");
+    st->n++;
+}
+
+static void warn_stale(const char *dir, const fp_plan *plan, const fp_write_options *wo)
+{
+    stale_names st = { dir, plan, wo, "", 0 };
+    fp_write_options all = *wo;
+    all.formats = FP_WRITE_ALL;
+    all.split_by = FP_SPLIT_NONE;
+    fp_plan_write_names(plan, &all, check_stale, &st);
+    static const char *const split[] = { "by-row", "by-hall" };
+    for (size_t i = 0; i < 2; i++)
+        check_stale(split[i], 1, &st);
+    if (st.n == 0)
+        return;
+    fprintf(stderr, "fabplan: warning: %s/ holds %zu document%s fabplan writes that %s not this "
+            "plan's (no .fabplan-manifest named %s): %s%s; left as %s, remove %s or plan into an "
+            "empty folder\n", dir, st.n, st.n == 1 ? "" : "s", st.n == 1 ? "is" : "are",
+            st.n == 1 ? "it" : "them", st.list, st.n > 6 ? ", ..." : "", st.n == 1 ? "it was" :
+            "they were", st.n == 1 ? "it" : "them");
+}
+
 /* labels.csv's printed lines that lose part of a port name (fp_plan_label_cuts): a warning with
  * the count and the first cables; plan.json's labels_cut lists them all. */
 static void warn_label_cuts(const fp_plan *plan, unsigned formats, fp_label_style style)
@@ -575,6 +630,7 @@ int cmd_plan(int argc, char **argv)
         goto out;
     }
     warn_label_cuts(plan, formats, po.labels);
+    warn_stale(o.out_dir, plan, &wo);
     if (!o.quiet) {
         print_summary(plan);
         if (fp_plan_stages(plan) & FP_STAGE_METRICS)

@@ -1137,3 +1137,37 @@ Test(cli, cut_labels_are_counted_in_the_summary_and_plan_json, .timeout = TEST_T
         cr_expect_str_eq(cJSON_GetArrayItem(ids, k)->valuestring, cut_ids[k], "cable %d", k);
     cJSON_Delete(j);
 }
+
+/* Issue 27, one plan per folder: a folder without a manifest (written before 0.2, or with
+ * files copied in) keeps its files, so `plan` says which of them carry the names of documents
+ * fabplan writes (docs/outputs.md's table: plan.xlsx, labels.csv, report.html; a --split-by
+ * folder by-row/) and that this run did not write: they are another plan's. The user's own
+ * file and the documents written now are not named; a folder fabplan wrote since 0.2 gets no
+ * warning, its earlier documents are gone. */
+Test(cli, documents_of_another_plan_left_in_the_folder_are_named)
+{
+    static char out[1 << 15];
+    char cmd[512];
+    cr_assert_eq(run("mkdir -p old/by-row && echo x > old/plan.xlsx && echo x > old/labels.csv && "
+                     "echo x > old/report.html && echo x > old/plan.json && echo x > old/mine.txt",
+                     out, sizeof out), 0, "%s", out);
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 128 --formats json -q -o old");
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    const char *w = strstr(out, "fabplan: warning: old/ holds 4 documents fabplan writes that are "
+                                "not this plan's");
+    cr_assert_not_null(w, "%s", out);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(w, "\n"), w);
+    static const char *const stale[] = { "plan.xlsx", "labels.csv", "report.html", "by-row/" };
+    for (size_t i = 0; i < 4; i++)
+        cr_expect(strstr(line, stale[i]) != NULL, "%s not named: %s", stale[i], line);
+    cr_expect(strstr(line, "mine.txt") == NULL && strstr(line, "plan.json") == NULL, "%s", line);
+    /* the files are left as they were */
+    cr_expect_eq(access("old/plan.xlsx", F_OK), 0);
+    cr_expect_eq(access("old/mine.txt", F_OK), 0);
+    /* written by fabplan: the second plan removes the first's documents and says nothing */
+    snprintf(cmd, sizeof cmd, BIN " plan --gpus 128 -q -o new && " BIN
+             " plan --gpus 256 --formats json,cables -q -o new");
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_eq(strstr(out, "warning"), NULL, "%s", out);
+}
