@@ -107,11 +107,12 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         fp_network_info ni;
         if (fp_plan_network(plan, i, &ni, NULL) != FP_OK)
             continue;
-        printf("  network %s (%s%s%s%s): %lld hosts at %d Gb/s, %d tiers, %lld switches, %lld links, $%s, bisection %s Gb/s\n",
+        char h[32], sw[32], ln[32];
+        printf("  network %s (%s%s%s%s): %s hosts at %d Gb/s, %d tiers, %s switches, %s links, $%s, bisection %s Gb/s\n",
                ni.name, ni.role, ni.dual_homed ? ", dual-homed on " : "", ni.pair_name,
-               ni.dual_homed ? "s" : "",
-               (long long)ni.hosts, ni.port_gbps, ni.tiers, (long long)ni.switches,
-               (long long)ni.links, cli_grouped(a, sizeof a, ni.cost_usd),
+               ni.dual_homed ? "s" : "", cli_grouped(h, sizeof h, (double)ni.hosts), ni.port_gbps,
+               ni.tiers, cli_grouped(sw, sizeof sw, (double)ni.switches),
+               cli_grouped(ln, sizeof ln, (double)ni.links), cli_grouped(a, sizeof a, ni.cost_usd),
                cli_grouped(b, sizeof b, ni.bisection_gbps));
         if (ni.note[0])
             printf("    note: %s\n", ni.note);
@@ -127,13 +128,15 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
     printf("  failure what-if (");
     for (int i = 0; i < f->n_specs; i++)
         printf("%s%s", i ? ", " : "", f->specs[i]);
-    printf(", seed %llu): %lld switches and %lld links down (%s Gb/s of links)\n",
-           (unsigned long long)f->seed, (long long)f->switches_failed, (long long)f->links_failed,
+    char c1[32], c2[32];
+    printf(", seed %llu): %s switches and %s links down (%s Gb/s of links)\n",
+           (unsigned long long)f->seed, cli_grouped(c1, sizeof c1, (double)f->switches_failed),
+           cli_grouped(c2, sizeof c2, (double)f->links_failed),
            cli_grouped(a, sizeof a, f->link_capacity_lost_gbps));
-    printf("    bisection %s -> %s Gb/s (%.2f%% lost); %lld endpoints and %lld servers cut off\n",
+    printf("    bisection %s -> %s Gb/s (%.2f%% lost); %s endpoints and %s servers cut off\n",
            cli_grouped(a, sizeof a, f->bisection_before_gbps), cli_grouped(b, sizeof b, f->bisection_after_gbps),
-           f->bisection_lost_fraction * 100, (long long)f->endpoints_cut_off,
-           (long long)f->servers_cut_off);
+           f->bisection_lost_fraction * 100, cli_grouped(c1, sizeof c1, (double)f->endpoints_cut_off),
+           cli_grouped(c2, sizeof c2, (double)f->servers_cut_off));
     if (f->worst_pod >= 0)
         printf("    worst pod: pod %d keeps %.2f%% of its uplinks", f->worst_pod + 1,
                f->worst_pod_uplinks * 100);
@@ -147,9 +150,11 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         fp_network_failure nf;
         if (fp_plan_network(plan, i, &ni, NULL) != FP_OK || fp_plan_fail_network(&nf, plan, i, f, NULL) != FP_OK)
             continue;
-        printf("    network %s: %lld switches and %lld links down; bisection %s -> %s Gb/s; %lld hosts (%lld servers) cut off\n",
-               ni.name, (long long)nf.switches_failed, (long long)nf.links_failed,
+        char c3[32], c4[32];
+        printf("    network %s: %s switches and %s links down; bisection %s -> %s Gb/s; %s hosts (%s servers) cut off\n",
+               ni.name, cli_grouped(c1, sizeof c1, (double)nf.switches_failed),
+               cli_grouped(c2, sizeof c2, (double)nf.links_failed),
                cli_grouped(a, sizeof a, nf.bisection_before_gbps), cli_grouped(b, sizeof b, nf.bisection_after_gbps),
-               (long long)nf.hosts_cut_off, (long long)nf.servers_cut_off);
+               cli_grouped(c3, sizeof c3, (double)nf.hosts_cut_off), cli_grouped(c4, sizeof c4, (double)nf.servers_cut_off));
     }
 }

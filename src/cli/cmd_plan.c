@@ -147,11 +147,15 @@ static void print_physical(const fp_plan *plan)
     }
     fp_power_domains pd;
     fp_plan_power_domains(plan, &pd);
-    printf("  layout: %zu racks (%lld compute, %lld network), %d hall%s, up to %d rows per hall, %lld over the power limit\n",
-           nr, (long long)compute, (long long)(nr - (size_t)compute), halls, halls == 1 ? "" : "s",
-           rows, (long long)over);
-    printf("  power: largest row %.1f kW (limit %.0f kW, %lld over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
-           pd.row_max_w / 1000, pd.row_limit_w / 1000, (long long)pd.rows_over, pd.hall_max_w / 1e6,
+    char g[4][32];
+    printf("  layout: %s racks (%s compute, %s network), %d hall%s, up to %d rows per hall, %s over the power limit\n",
+           cli_grouped(g[0], sizeof g[0], (double)nr), cli_grouped(g[1], sizeof g[1], (double)compute),
+           cli_grouped(g[2], sizeof g[2], (double)(nr - (size_t)compute)), halls, halls == 1 ? "" : "s",
+           rows, cli_grouped(g[3], sizeof g[3], (double)over));
+    printf("  power: largest row %s kW (limit %s kW, %s over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
+           cli_grouped_dec(g[0], sizeof g[0], pd.row_max_w / 1000, 1),
+           cli_grouped(g[1], sizeof g[1], pd.row_limit_w / 1000),
+           cli_grouped(g[2], sizeof g[2], (double)pd.rows_over), pd.hall_max_w / 1e6,
            pd.hall_limit_w / 1e6, (long long)pd.halls_over);
     {
         size_t nt = fp_plan_tray_count(plan);
@@ -165,9 +169,10 @@ static void print_physical(const fp_plan *plan)
                 worst = tr;
         }
         if (nt > 0)
-            printf("  trays: fullest %s at %.0f%% of its fill (%lld cables, %d tier%s), %lld row tray%s over-full\n",
-                   worst.row, worst.fill * 100, (long long)worst.cables, worst.tiers,
-                   worst.tiers == 1 ? "" : "s", (long long)over_t, over_t == 1 ? "" : "s");
+            printf("  trays: fullest %s at %.0f%% of its fill (%s cables, %d tier%s), %s row tray%s over-full\n",
+                   worst.row, worst.fill * 100, cli_grouped(g[0], sizeof g[0], (double)worst.cables),
+                   worst.tiers, worst.tiers == 1 ? "" : "s", cli_grouped(g[1], sizeof g[1], (double)over_t),
+                   over_t == 1 ? "" : "s");
     }
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
@@ -193,8 +198,8 @@ static void print_physical(const fp_plan *plan)
             for (int m = 1; m < FP_MEDIUM_COUNT; m++)
                 if (ma.alternative_links[m] > ma.alternative_links[alt])
                     alt = m;
-            printf("; the %lld links another medium fits: $%s, the cheapest alternative $%s (+$%s, mostly %s)",
-                   (long long)ma.links_with_alternative,
+            printf("; the %s links another medium fits: $%s, the cheapest alternative $%s (+$%s, mostly %s)",
+                   cli_grouped(g[0], sizeof g[0], (double)ma.links_with_alternative),
                    cli_grouped(m1, sizeof m1, ma.chosen_usd_of_those),
                    cli_grouped(m2, sizeof m2, ma.alternative_usd),
                    cli_grouped(m3, sizeof m3, ma.alternative_usd - ma.chosen_usd_of_those),
@@ -205,7 +210,7 @@ static void print_physical(const fp_plan *plan)
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         if (m != FP_MEDIUM_TP || by[m] > 0)     /* twisted pair only where it is used */
-            printf(" %s %lld", fp_medium_name((fp_medium)m), (long long)by[m]);
+            printf(" %s %s", fp_medium_name((fp_medium)m), cli_grouped(g[0], sizeof g[0], (double)by[m]));
     printf("\n");
     for (size_t i = 0; i < nc; i++) {
         double route_m = fp_plan_cable_route_m(plan, i);
@@ -221,10 +226,10 @@ static void print_physical(const fp_plan *plan)
     /* the compute fabric's (network 0); the whole cluster's follows with spec `networks` */
     char money[32], per_gpu[32];
     if (fp_plan_net_totals(plan, 0, &t, NULL) == FP_OK)
-        printf("  BOM: $%s, %.1f kW network power; per GPU $%s, %.2f W, %.4f transceivers (%lld modules, %lld cables)\n",
-           cli_grouped(money, sizeof money, t.cost), t.power_w / 1000,
+        printf("  BOM: $%s, %s kW network power; per GPU $%s, %.2f W, %.4f transceivers (%s modules, %s cables)\n",
+           cli_grouped(money, sizeof money, t.cost), cli_grouped_dec(g[0], sizeof g[0], t.power_w / 1000, 1),
            cli_grouped_dec(per_gpu, sizeof per_gpu, t.cost_per_gpu, 2), t.power_w_per_gpu, t.transceivers_per_gpu,
-           (long long)t.transceivers, (long long)t.cables);
+           cli_grouped(g[1], sizeof g[1], (double)t.transceivers), cli_grouped(g[2], sizeof g[2], (double)t.cables));
     printf("  longest cable runs:\n");
     for (int k = 0; k < 5 && k < (int)nc; k++) {
         fp_cable_info c;
@@ -239,9 +244,10 @@ static void print_summary(const fp_plan *plan)
 {
     fp_summary s;
     fp_plan_summary(plan, &s);
-    printf("%s fabric: %lld GPUs on %lld servers, %d tier%s, %d plane%s\n", fp_topology_name(s.topology),
-           (long long)s.gpus, (long long)s.servers, s.tiers, s.tiers == 1 ? "" : "s", s.planes,
-           s.planes == 1 ? "" : "s");
+    char g[4][32];
+    printf("%s fabric: %s GPUs on %s servers, %d tier%s, %d plane%s\n", fp_topology_name(s.topology),
+           cli_grouped(g[0], sizeof g[0], (double)s.gpus), cli_grouped(g[1], sizeof g[1], (double)s.servers),
+           s.tiers, s.tiers == 1 ? "" : "s", s.planes, s.planes == 1 ? "" : "s");
     printf("  %s\n", s.tier_choice);
     printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
            "used", "spare", "down:up", "links up", "min");
@@ -253,14 +259,19 @@ static void print_summary(const fp_plan *plan)
             fp_ratio_text(t.oversubscription, ratio, sizeof ratio);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("  %d %-9s %-20s %9lld %6d %10lld %10lld %7s %10lld %9lld\n", t.tier, t.role, t.model,
-               (long long)t.switches, t.ports_per_switch, (long long)t.ports_used,
-               (long long)t.ports_spare, ratio, (long long)t.links_up, (long long)t.switches_min);
+        char c[5][32];
+        printf("  %d %-9s %-20s %9s %6d %10s %10s %7s %10s %9s\n", t.tier, t.role, t.model,
+               cli_grouped(c[0], sizeof c[0], (double)t.switches), t.ports_per_switch,
+               cli_grouped(c[1], sizeof c[1], (double)t.ports_used),
+               cli_grouped(c[2], sizeof c[2], (double)t.ports_spare), ratio,
+               cli_grouped(c[3], sizeof c[3], (double)t.links_up),
+               cli_grouped(c[4], sizeof c[4], (double)t.switches_min));
     }
     int64_t nic_leaf = 0;
     fp_plan_boundary_links(plan, 0, &nic_leaf, NULL);   /* every plan has boundary 0 */
-    printf("  switches %lld, links %lld (NIC-leaf %lld), capacity %lld GPUs\n", (long long)s.switches,
-           (long long)s.links, (long long)nic_leaf, (long long)s.capacity_gpus);
+    printf("  switches %s, links %s (NIC-leaf %s), capacity %s GPUs\n",
+           cli_grouped(g[0], sizeof g[0], (double)s.switches), cli_grouped(g[1], sizeof g[1], (double)s.links),
+           cli_grouped(g[2], sizeof g[2], (double)nic_leaf), cli_grouped(g[3], sizeof g[3], (double)s.capacity_gpus));
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         printf("  note: %s\n", fp_plan_note(plan, i));
     if (fp_plan_stages(plan) & FP_STAGE_CABLING)

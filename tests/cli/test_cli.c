@@ -1,5 +1,6 @@
 /* The CLI as a user runs it: exit codes, messages, outputs. */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <math.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1170,4 +1171,39 @@ Test(cli, documents_of_another_plan_left_in_the_folder_are_named)
              " plan --gpus 256 --formats json,cables -q -o new");
     cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
     cr_expect_eq(strstr(out, "warning"), NULL, "%s", out);
+}
+
+/* Issue 27, item 9: the summary printed "BOM: $114600485" beside "bisection 3,276,800"; money
+ * was grouped, the counts beside it were not ("1975.2 kW", "42176 modules"). Every figure of
+ * four or more digits on the lines the CLI writes itself is now grouped by three (the planner's
+ * sentences, tier choice and notes, are the library's). The 16,384-GPU default on 64-port
+ * QM9700 at 1:1: 16,384 / 32 down ports = 512 leaves, as many spines, 256 cores (1,280); one
+ * link per GPU at each of the three boundaries (49,152); 8 GPUs a server (2,048 servers). */
+Test(cli, summary_counts_have_separators, .timeout = TEST_TIMEOUT(120))
+{
+    static char out[1 << 16];
+    cr_assert_eq(run(BIN " plan --gpus 16384 --formats json,bom -o s16", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "rail-optimized fabric: 16,384 GPUs on 2,048 servers, 3 tiers") != NULL, "%s", out);
+    cr_expect(strstr(out, "\n  switches 1,280, links 49,152 (NIC-leaf 16,384), capacity ") != NULL, "%s", out);
+    static const char *const own[] = { "rail-optimized fabric:", "  1 leaf", "  2 spine", "  3 core",
+                                       "  switches ", "  layout:", "  power:", "  trays:",
+                                       "  media audit ", "  links by medium:", "  BOM:", "  bisection " };
+    int checked = 0;
+    for (char *line = strtok(out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        int mine = 0;
+        for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+            mine |= strncmp(line, own[k], strlen(own[k])) == 0;
+        if (!mine)
+            continue;
+        checked++;
+        for (const char *c = line; *c; c++) {
+            size_t n = strspn(c, "0123456789");
+            int after_mark = c > line && (c[-1] == ',' || c[-1] == '.' || c[-1] == '-' ||
+                                          isalpha((unsigned char)c[-1]));
+            if (n >= 4 && !after_mark)
+                cr_expect_fail("%.*s ungrouped in: %s", (int)n, c, line);
+            c += n ? n - 1 : 0;
+        }
+    }
+    cr_expect_eq(checked, 14, "summary lines checked: %d", checked);
 }
