@@ -196,12 +196,9 @@ fp_status fp__write_netbox_power_feeds(const fp_plan *plan, const char *path,
 
 /* ---- transceivers: module types, module bays, modules ---- */
 
-/* Calls fn for every cage of network net that holds a transceiver, once each, in the order of
- * the links (each link's lower end, then its upper): the device, the cage's number on it
- * (1-based) and the module's part. The BOM counts the same cages (phys/bom.c). */
-typedef void (*cage_fn)(void *ctx, const fp_net_read *v, int64_t dev, int64_t cage, const fp_part *m);
-
-static fp_status each_module(const fp_plan *plan, size_t net, cage_fn fn, void *ctx, fp_error *err)
+/* Every cage of network net that holds a transceiver (writers.h). */
+fp_status fp__write_each_module(const fp_plan *plan, size_t net, fp_cage_fn fn, void *ctx,
+                                fp_error *err)
 {
     fp_net_read v = fp__plan_net_read(plan, net);
     if (v.cab == NULL || v.cab->cage_mod == NULL || v.cab->n_cage == 0)
@@ -263,7 +260,7 @@ void fp__netbox_module_manufacturers(fp_outbuf *f, const fp_plan *plan, fp_nb_se
 {
     mod_ctx c = { plan, f, seen, 0, 0 };
     for (size_t net = 0; net < fp_plan_net_count(plan); net++)
-        (void)each_module(plan, net, maker_row, &c, NULL);
+        (void)fp__write_each_module(plan, net, maker_row, &c, NULL);
 }
 
 /* A bay's name on its device: "cage<N>", prefixed with the network's name for a network's
@@ -298,8 +295,8 @@ static void module_row(void *p, const fp_net_read *v, int64_t dev, int64_t cage,
     c->count++;
 }
 
-static fp_status module_file(const fp_plan *plan, const char *path, const char *header, cage_fn fn,
-                             fp_error *err)
+static fp_status module_file(const fp_plan *plan, const char *path, const char *header,
+                             fp_cage_fn fn, fp_error *err)
 {
     fp_outbuf *f = NULL;
     fp_status rc;
@@ -308,7 +305,7 @@ static fp_status module_file(const fp_plan *plan, const char *path, const char *
         return rc;
     mod_ctx c = { plan, f, &seen, 0, 0 };
     for (size_t net = 0; net < fp_plan_net_count(plan) && rc == FP_OK; net++)
-        rc = each_module(plan, net, fn, &c, err);
+        rc = fp__write_each_module(plan, net, fn, &c, err);
     return fp__outbuf_close(f, path, rc, err);
 }
 
@@ -412,7 +409,7 @@ fp_status fp__write_netbox_power_ports(const fp_plan *plan, const char *path,
             rc = FP_ENOMEM;
             break;
         }
-        if ((rc = each_module(plan, net, add_modules, w[net], err)) == FP_OK)
+        if ((rc = fp__write_each_module(plan, net, add_modules, w[net], err)) == FP_OK)
             add_cables(w[net], &v);
     }
     for (size_t net = 0; net < nets && rc == FP_OK; net++) {

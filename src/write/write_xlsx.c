@@ -364,6 +364,8 @@ void fp_xlsx__write_tail(fp_xlsx_book *b)
         b->pulls = NULL;
     }
     if (b->rc == FP_OK)
+        fp_xlsx__write_optics(b);
+    if (b->rc == FP_OK)
         fp_xlsx__write_trays(b);
     /* With spec `networks`: their cables, last (on the Ports thread when there is one: it
      * numbers every format after Segments, so one used first here is numbered alike). */

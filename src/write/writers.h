@@ -162,6 +162,14 @@ fp_status fp__write_netbox_interfaces(const fp_plan *plan, const char *path,
                                       const fp_write_options *o, fp_error *err);
 fp_status fp__write_netbox_cables(const fp_plan *plan, const char *path,
                                   const fp_write_options *o, fp_error *err);
+/* Calls fn for every cage of network net that holds a transceiver, once each, in the order of
+ * the links (each link's lower end, then its upper): the device, the cage's number on it
+ * (1-based, as NetBox's module bays `cageN` and the workbook's Optics sheet name it) and the
+ * module's part. The BOM counts the same cages (phys/bom.c). write_netbox_dcim.c. */
+typedef void (*fp_cage_fn)(void *ctx, const fp_net_read *v, int64_t dev, int64_t cage,
+                           const fp_part *m);
+fp_status fp__write_each_module(const fp_plan *plan, size_t net, fp_cage_fn fn, void *ctx,
+                                fp_error *err);
 /* NetBox InterfaceTypeChoices value for a port of gbps in a cage of this form factor. */
 const char *fp__netbox_interface_type(int gbps, const char *cage, int infiniband);
 /* Helpers of the NetBox set shared by write_netbox.c and write_netbox_networks.c (rows are

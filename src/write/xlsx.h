@@ -1,8 +1,8 @@
 /* fabplan — the installer workbook's private header: the book being written, its sheets and
  * cell helpers. write_xlsx.c opens and closes the book and its sheets; xlsx_cables.c writes the
  * Cables and Pull list, xlsx_bom.c the BOM and Summary, xlsx_ports.c the Ports, xlsx_racks.c
- * the Racks, Rack elevation and Trays; xlsx_formats.c makes the cell formats,
- * xlsx_two_threads.c writes the workbook on two threads: the Ports sheet and the sheets after
+ * the Racks, Rack elevation and Trays, xlsx_optics.c the Optics; xlsx_formats.c makes the cell
+ * formats, xlsx_two_threads.c writes the workbook on two threads: the Ports sheet and the sheets after
  * it (Racks to Network cables) on a thread of its own while this one writes Cables and
  * Segments. Types shared by these files are named fp_xlsx_*, functions fp_xlsx__*.
  * Only these files include libxlsxwriter. */
@@ -106,7 +106,7 @@ typedef struct fp_xlsx_book {
     const struct fp_xlsx_split_index *split;
     fp_xlsx_pull *pulls;            /* cables in scope whose both racks are known */
     size_t n_pulls;
-    /* With a Ports thread the Racks, Rack elevation, Pull list, Trays and Network cables sheets
+    /* With a Ports thread the Racks, Rack elevation, Pull list, Optics, Trays and Network cables sheets
      * are written on it after Ports (fp_xlsx__write_tail): the Pull list then gathers its
      * cables there (fp_xlsx__gather_pulls) instead of the Cables sheet here. */
     int tail_apart;
@@ -268,7 +268,7 @@ void fp_xlsx__fit_row(fp_xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, const cha
                       size_t max_lines);
 /* Tell the sheet hook (fp__xlsx_sheet_hook, tests) that sheet name gets its cells now. */
 void fp_xlsx__sheet_started(const fp_xlsx_book *b, const char *name);
-/* Racks, Rack elevation, Pull list and Trays, in sheet order, each while b->rc is FP_OK: on the
+/* Racks, Rack elevation, Pull list, Optics and Trays, in sheet order, each while b->rc is FP_OK: on the
  * Ports thread after Ports when b->tail_apart, else on the workbook thread after Ports. */
 void fp_xlsx__write_tail(fp_xlsx_book *b);
 
@@ -305,6 +305,8 @@ int fp_xlsx__cables_scan(fp_xlsx_book *b, fp_xlsx_cables_scan *out);
 void fp_xlsx__write_ports(fp_xlsx_book *b);
 void fp_xlsx__write_racks(fp_xlsx_book *b);         /* xlsx_racks.c */
 void fp_xlsx__write_pull_list(fp_xlsx_book *b);     /* xlsx_cables.c */
+/* xlsx_optics.c: every transceiver, by rack and device (runs of cages per module part). */
+void fp_xlsx__write_optics(fp_xlsx_book *b);
 /* The whole plan's cables for the Pull list into b->pulls, apart from the Cables sheet (with
  * b->tail_apart, on the Ports thread); -1 with b->rc set on failure. xlsx_cables.c */
 int fp_xlsx__gather_pulls(fp_xlsx_book *b);

@@ -10,7 +10,7 @@
 /* plan.xlsx's cells are written by libxlsxwriter, which spends most of the workbook's time
  * formatting each sheet's XML; the Cables and Ports sheets are nearly all of it. Each sheet
  * writes its rows to a temporary file of its own, so the sheets after Segments (Ports, Racks,
- * Rack elevation, Pull list, Trays) are written on a thread of their own while this one writes
+ * Rack elevation, Pull list, Optics, Trays) are written on a thread of their own while this one writes
  * Cables and Segments; the Summary stays last on this thread, after the join (it shows what the
  * data sheets counted). What the threads share is made safe first:
  * - sheets: adding one changes the workbook's list and its names. Every part of Cables and

@@ -61,10 +61,10 @@ Test(write_xlsx, sheets_in_reading_order)
     write_all(p, dir);
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     int n = xl_sheet_names(path, names, 16);
-    static const char *const want[] = { "Summary", "BOM",   "Cables",   "Ports",
-                                        "Racks",   "Rack elevation", "Pull list", "Trays" };
-    cr_assert_eq(n, 8, "%d sheets", n);
-    for (int i = 0; i < 8; i++)
+    static const char *const want[] = { "Summary",        "BOM",       "Cables", "Ports", "Racks",
+                                        "Rack elevation", "Pull list", "Optics", "Trays" };
+    cr_assert_eq(n, 9, "%d sheets", n);
+    for (int i = 0; i < 9; i++)
         cr_expect_str_eq(names[i], want[i]);
     fp_plan_free(p);
 }
@@ -642,7 +642,7 @@ static void check_print_setup(const char *dir, const char *paper)
     char path[160], names[16][32], v[64];
     snprintf(path, sizeof path, "%s/plan.xlsx", dir);
     int n = xl_sheet_names(path, names, 16);
-    cr_assert_eq(n, 8);
+    cr_assert_eq(n, 9); /* the 9 sheets of sheets_in_reading_order */
     char *wb = xl_member(path, "xl/workbook.xml");
     for (int i = 1; i <= n; i++) {
         char *xml = xl_sheet(path, i);
@@ -944,6 +944,136 @@ Test(write_xlsx, pull_list_rows_are_top_aligned_and_tall_enough)
     cr_expect_gt(rows, 0);
     cr_expect_gt(tall, 0, "no bundle's ids take two lines: the heights are not tested");
     free(styles);
+    free(xml);
+    fp_plan_free(p);
+}
+
+/* The cages a run list names ("1-16, 19, 21-32"): their count, -1 when it is not such a list. */
+static long cages_listed(const char *runs)
+{
+    long n = 0;
+    for (const char *p = runs; *p;) {
+        char *end;
+        long a = strtol(p, &end, 10), z = a;
+        if (end == p)
+            return -1;
+        if (*end == '-')
+            z = strtol(end + 1, &end, 10);
+        if (z < a)
+            return -1;
+        n += z - a + 1;
+        p = end;
+        if (*p == ',')
+            p += 1 + (p[1] == ' ');
+        else if (*p != '\0')
+            return -1;
+    }
+    return n;
+}
+
+/* Issue 27 point 9: the printed Cables sheet leaves out the transceivers (two more columns would
+ * print it below 8 pt), so the Optics sheet lists every module to seat: a row per device and
+ * module part, in floor order (the racks as fp_plan_rack lists them, a rack's devices from the
+ * top U down), Count and the device's cages as runs. 768 GPUs on multimode fibre alone, by hand:
+ * 96 servers with a 400G module in each of their 8 NIC cages (768 modules, "1-8"), 24 leaves
+ * with all 64 ports used (32 twin-port cages, "1-32") and 16 spines with 768 / 16 = 48 ports
+ * down (24 cages, "1-24"): 768 + 384 = 1,152 twin-port modules, 136 rows. Every cable end with
+ * a transceiver has its device's row, at the end's rack and U, with that part; each part's
+ * total is the BOM's (spares apart). */
+Test(write_xlsx, optics_sheet_lists_every_module)
+{
+    fp_plan *p = plan_from(
+        "{\"name\":\"t768m\",\"cluster\":{\"gpus\":768},\"media\":{\"default\":\"MMF\"}}");
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    write_all(p, dir);
+    snprintf(path, sizeof path, "%s/plan.xlsx", dir);
+    char *xml = sheet_named(path, "Optics");
+    static xl_row row;
+    static struct {
+        char key[112], rack[24];
+        long u;
+    } got[200];
+    const char *pos = xml;
+    cr_assert(xl_next_row(&pos, &row));
+    static const char *const head[] = { "Rack",  "U",      "Device",   "Module", "Count",
+                                        "Cages", "Seated", "Initials", "Date" };
+    for (int c = 0; c < 9; c++)
+        cr_expect_str_eq(row.v[c], head[c]);
+    long rows = 0, servers = 0, leaves = 0, spines = 0, nic400 = 0, twin = 0;
+    long prev_rack = -1, prev_u = 0;
+    size_t racks = fp_plan_rack_count(p);
+    while (xl_next_row(&pos, &row)) {
+        cr_assert_lt(rows, 200, "more rows than devices");
+        long count = strtol(row.v[4], NULL, 10), u = strtol(row.v[1], NULL, 10);
+        cr_expect_eq(cages_listed(row.v[5]), count, "row %ld: %s cages, count %ld", row.r, row.v[5],
+                     count);
+        long rk = -1;
+        for (size_t k = 0; k < racks && rk < 0; k++) {
+            fp_rack_info ri;
+            cr_assert_eq(fp_plan_rack(p, k, &ri, NULL), FP_OK);
+            if (strcmp(ri.name, row.v[0]) == 0)
+                rk = (long)k;
+        }
+        cr_expect_geq(rk, 0, "row %ld: no rack %s", row.r, row.v[0]);
+        cr_expect(rk > prev_rack || (rk == prev_rack && u < prev_u),
+                  "row %ld (%s U%ld) after %ld U%ld", row.r, row.v[0], u, prev_rack, prev_u);
+        prev_rack = rk;
+        prev_u = u;
+        const char *dev = row.v[2], *part = row.v[3];
+        const char *want_part =
+            strstr(dev, "-node-") ? "nvidia-mma4z00-ns400" : "nvidia-mma4z00-ns";
+        const char *want_cages = strstr(dev, "-node-") ? "1-8"
+                                 : strstr(dev, "leaf") ? "1-32"
+                                                       : "1-24";
+        cr_expect_str_eq(part, want_part, "%s", dev);
+        cr_expect_str_eq(row.v[5], want_cages, "%s", dev);
+        servers += strstr(dev, "-node-") != NULL;
+        leaves += strstr(dev, "leaf") != NULL;
+        spines += strstr(dev, "spine") != NULL;
+        *(strcmp(part, "nvidia-mma4z00-ns400") == 0 ? &nic400 : &twin) += count;
+        snprintf(got[rows].key, sizeof got[rows].key, "%s|%s", dev, part);
+        snprintf(got[rows].rack, sizeof got[rows].rack, "%s", row.v[0]);
+        got[rows++].u = u;
+    }
+    cr_expect_eq(rows, 136);
+    cr_expect_eq(servers, 96);
+    cr_expect_eq(leaves, 24);
+    cr_expect_eq(spines, 16);
+    cr_expect_eq(nic400, 768);
+    cr_expect_eq(twin, 1152);
+    /* every cable end with a module: its device's row, where the end stands */
+    fp_cable_info c;
+    long ends = 0;
+    for (size_t i = 0; i < fp_plan_cable_count(p); i++) {
+        cr_assert_eq(fp_plan_cable(p, i, &c, NULL), FP_OK);
+        for (int e = 0; e <= c.n_z; e++) {
+            const fp_cable_end *end = e == 0 ? &c.a : &c.z[e - 1];
+            if (end->transceiver[0] == '\0')
+                continue;
+            char key[112], rack[24];
+            snprintf(key, sizeof key, "%s|%s", end->device_name, end->transceiver);
+            snprintf(rack, sizeof rack, "H%d-R%02d-K%02d", end->loc.hall, end->loc.row,
+                     end->loc.rack);
+            long k = 0;
+            while (k < rows && strcmp(got[k].key, key) != 0)
+                k++;
+            cr_expect_lt(k, rows, "%s %s: no Optics row for %s", c.id, end->port, key);
+            if (k < rows)
+                cr_expect(strcmp(got[k].rack, rack) == 0 && got[k].u == end->loc.u,
+                          "%s: %s U%ld, not %s U%d", key, got[k].rack, got[k].u, rack, end->loc.u);
+            ends++;
+        }
+    }
+    cr_expect_eq(ends, 2 * LINKS, "every end of every link has a module");
+    /* each part's total is the BOM's */
+    for (size_t i = 0; i < fp_plan_bom_count(p); i++) {
+        fp_bom_line l;
+        cr_assert_eq(fp_plan_bom_line(p, i, &l, NULL), FP_OK);
+        if (l.kind == FP_BOM_TRANSCEIVER && !l.spare)
+            cr_expect_eq(l.quantity, strcmp(l.part, "nvidia-mma4z00-ns400") == 0 ? nic400 : twin,
+                         "%s", l.part);
+    }
     free(xml);
     fp_plan_free(p);
 }
