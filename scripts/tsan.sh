@@ -1,8 +1,8 @@
 #!/bin/sh
 # ThreadSanitizer over the code that runs on several threads: the workbook's two threads
 # (Cables and Segments beside Ports and the sheets after it; the Network cables sheet), the
-# split books' pool, the metrics beside the layout, the documents' and the fsync threads, and
-# compare's workers. Builds the CLI in build-tsan/ (FABPLAN_TSAN, clang when present) and runs
+# split books' pool, the metrics beside the layout, the documents' and the fsync threads,
+# compare's workers and verify's discovery thread (beside the plan folder's reading). Builds the CLI in build-tsan/ (FABPLAN_TSAN, clang when present) and runs
 # it on plans that take each of those paths; exit 0 when no race is reported (a report fails
 # the run: halt_on_error). Criterion's test runner cannot start under TSan (its shared arena
 # is mapped where TSan's shadow memory goes), so the CLI is what runs; libxlsxwriter, igraph
@@ -31,4 +31,6 @@ run plan --gpus 1024 --set '/layout/cabling="structured"' --set '/media/default=
 run plan --gpus 2048 --split-by row -o "$out/d"
 run plan --gpus 16384 --no-xlsx -o "$out/e"
 run compare --gpus 4096 --jobs 2
+run plan --preset dgx-h100-4su --formats cables,links,ibnetdiscover -o "$out/f"
+run verify "$out/f" --ibnetdiscover "$out/f/ibnetdiscover.topo" -o "$out/g"
 echo "tsan: no race reported"
