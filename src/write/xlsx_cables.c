@@ -309,7 +309,9 @@ void fp_xlsx__write_pull_list(fp_xlsx_book *b)
         put_n(b, s.ws, r, 4, stock, ln);
         put_n(b, s.ws, r, 5, (double)count, in);
         put_n(b, s.ws, r, 6, total, ln);
-        put_n(b, s.ws, r, 7, longest, ln);
+        /* a float per cable (there may be half a million): back to the centimetres cables.csv
+         * prints, not 4.960000038146973 in the cell */
+        put_n(b, s.ws, r, 7, round(longest * 100) / 100, ln);
         bundle_ids(b, pl + i, j - i, ids, IDS_MAX);
         fp_xlsx__fit_row(b, s.ws, r, ids, pull_cols[PULL_CABLES].width, 27);
         put_s(b, s.ws, r, PULL_CABLES, ids, b->medium[m][K_WRAP]);

@@ -843,7 +843,9 @@ static size_t cable_number(const fp_plan *p, const char *id)
 
 /* The Pull list names every cable of a bundle: expanding each row's "Cables" (a range
  * "C-first-C-last (n)" is every cable from first to last in cable order, n of them) gives exactly
- * Count cables, each in rack From and rack To, and every cable of the plan exactly once. */
+ * Count cables, each in rack From and rack To, and every cable of the plan exactly once. Longest
+ * route m is the longest of them in centimetres, as cables.csv writes it (it held float noise:
+ * "4.960000038146973"). */
 Test(write_xlsx, pull_list_names_every_cable_once)
 {
     char dir[64], path[128];
@@ -858,6 +860,7 @@ Test(write_xlsx, pull_list_names_every_cable_once)
     long bundles = 0;
     while (xl_next_row(&pos, &row)) {
         long count = 0;
+        double longest = 0;
         char ids[XL_CELL];
         snprintf(ids, sizeof ids, "%s", row.v[8]);
         for (char *tok = strtok(ids, ","); tok; tok = strtok(NULL, ",")) {
@@ -885,10 +888,16 @@ Test(write_xlsx, pull_list_names_every_cable_once)
                           "%s: %s-%s in bundle %s-%s", ci.id, ra, rz, row.v[0], row.v[1]);
                 seen[c]++;
                 count++;
+                longest = fmax(longest, ci.route_m);
             }
         }
         cr_expect_eq(count, strtol(row.v[5], NULL, 10), "row %ld: count %s, named %ld", row.r,
                      row.v[5], count);
+        const char *dot = strchr(row.v[7], '.');
+        cr_expect(dot == NULL || strlen(dot + 1) <= 2, "row %ld: longest route %s", row.r,
+                  row.v[7]);
+        cr_expect_float_eq(strtod(row.v[7], NULL), longest, 0.005, "row %ld: %s, not %.2f", row.r,
+                           row.v[7], longest);
         bundles++;
     }
     cr_expect_gt(bundles, 0);
