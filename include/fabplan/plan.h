@@ -289,6 +289,14 @@ FP_EXPORT const char *fp_topology_name(fp_topology t);
  *  buf (NULL for a NULL buf). Cannot fail. */
 FP_EXPORT const char *fp_ratio_text(double ratio, char *buf, size_t n);
 
+/** v for a reader, rounded to decimals places (0 to 20; outside, the nearest) with a comma
+ *  between each three integer digits, into the caller's buf (n bytes; 352 hold any double):
+ *  16384 -> "16,384", -1234 -> "-1,234", 5529600.4 at 2 -> "5,529,600.40" (printf's
+ *  rounding). The one grouping of every figure fabplan shows people (the CLI's summaries,
+ *  report.html, the diagrams); CSV and JSON keep plain numbers. Returns buf (NULL for a NULL
+ *  buf; nothing written when n is 0). Cannot fail. */
+FP_EXPORT const char *fp_grouped_text(double v, int decimals, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,12 +54,6 @@ void cli_spec_opts_help(FILE *f);
 int cli_parse_jobs(const char *cmd, int argc, char **argv, int *i, int *jobs);
 /* The number of workers for jobs 0 (the default): the online CPUs, at most 8. */
 int cli_default_jobs(void);
-/* v rounded to a whole number with thousands separators into buf (n bytes): 5529600 ->
- * "5,529,600". Returns buf. */
-const char *cli_grouped(char *buf, size_t n, double v);
-/* cli_grouped with that many decimals: 6994.661 (2) -> "6,994.66". Every money figure the CLI
- * prints for people goes through one of the two; CSV and JSON keep plain numbers. */
-const char *cli_grouped_dec(char *buf, size_t n, double v, int decimals);
 
 /* Option names (options.c): the spec flags of common.c; every option COMMAND takes, into out
  * (at most max; returns how many there are); the closest to a mistyped arg or NULL; and the

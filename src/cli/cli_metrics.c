@@ -84,8 +84,9 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
     const fp_reliability *r = &m->reliability;
     char a[32], b[32], t1[48], t2[48];
     printf("  bisection %s Gb/s analytic, %s Gb/s max-flow (%s); full bisection: %s\n",
-           cli_grouped(a, sizeof a, m->bisection_gbps), cli_grouped(b, sizeof b, m->bisection_maxflow_gbps),
-           m->split, m->full_bisection ? "yes" : "no");
+           fp_grouped_text(m->bisection_gbps, 0, a, sizeof a),
+           fp_grouped_text(m->bisection_maxflow_gbps, 0, b, sizeof b), m->split,
+           m->full_bisection ? "yes" : "no");
     printf("  oversubscription in use:");
     for (int t = 0; t + 1 < m->tiers; t++) {
         fp_tier_info ti;
@@ -108,12 +109,14 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         if (fp_plan_network(plan, i, &ni, NULL) != FP_OK)
             continue;
         char h[32], sw[32], ln[32];
-        printf("  network %s (%s%s%s%s): %s hosts at %d Gb/s, %d tiers, %s switches, %s links, $%s, bisection %s Gb/s\n",
+        printf("  network %s (%s%s%s%s): %s hosts at %d Gb/s, %d tiers, %s switches, %s links, "
+               "$%s, bisection %s Gb/s\n",
                ni.name, ni.role, ni.dual_homed ? ", dual-homed on " : "", ni.pair_name,
-               ni.dual_homed ? "s" : "", cli_grouped(h, sizeof h, (double)ni.hosts), ni.port_gbps,
-               ni.tiers, cli_grouped(sw, sizeof sw, (double)ni.switches),
-               cli_grouped(ln, sizeof ln, (double)ni.links), cli_grouped(a, sizeof a, ni.cost_usd),
-               cli_grouped(b, sizeof b, ni.bisection_gbps));
+               ni.dual_homed ? "s" : "", fp_grouped_text((double)ni.hosts, 0, h, sizeof h),
+               ni.port_gbps, ni.tiers, fp_grouped_text((double)ni.switches, 0, sw, sizeof sw),
+               fp_grouped_text((double)ni.links, 0, ln, sizeof ln),
+               fp_grouped_text(ni.cost_usd, 0, a, sizeof a),
+               fp_grouped_text(ni.bisection_gbps, 0, b, sizeof b));
         if (ni.note[0])
             printf("    note: %s\n", ni.note);
     }
@@ -121,7 +124,7 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         fp_totals t;
         fp_plan_totals(plan, &t);
         printf("  whole cluster network (compute fabric BOM + every network): $%s\n",
-               cli_grouped(a, sizeof a, t.cost));
+               fp_grouped_text(t.cost, 0, a, sizeof a));
     }
     if (f == NULL)
         return;
@@ -130,13 +133,16 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         printf("%s%s", i ? ", " : "", f->specs[i]);
     char c1[32], c2[32];
     printf(", seed %llu): %s switches and %s links down (%s Gb/s of links)\n",
-           (unsigned long long)f->seed, cli_grouped(c1, sizeof c1, (double)f->switches_failed),
-           cli_grouped(c2, sizeof c2, (double)f->links_failed),
-           cli_grouped(a, sizeof a, f->link_capacity_lost_gbps));
+           (unsigned long long)f->seed,
+           fp_grouped_text((double)f->switches_failed, 0, c1, sizeof c1),
+           fp_grouped_text((double)f->links_failed, 0, c2, sizeof c2),
+           fp_grouped_text(f->link_capacity_lost_gbps, 0, a, sizeof a));
     printf("    bisection %s -> %s Gb/s (%.2f%% lost); %s endpoints and %s servers cut off\n",
-           cli_grouped(a, sizeof a, f->bisection_before_gbps), cli_grouped(b, sizeof b, f->bisection_after_gbps),
-           f->bisection_lost_fraction * 100, cli_grouped(c1, sizeof c1, (double)f->endpoints_cut_off),
-           cli_grouped(c2, sizeof c2, (double)f->servers_cut_off));
+           fp_grouped_text(f->bisection_before_gbps, 0, a, sizeof a),
+           fp_grouped_text(f->bisection_after_gbps, 0, b, sizeof b),
+           f->bisection_lost_fraction * 100,
+           fp_grouped_text((double)f->endpoints_cut_off, 0, c1, sizeof c1),
+           fp_grouped_text((double)f->servers_cut_off, 0, c2, sizeof c2));
     if (f->worst_pod >= 0)
         printf("    worst pod: pod %d keeps %.2f%% of its uplinks", f->worst_pod + 1,
                f->worst_pod_uplinks * 100);
@@ -151,10 +157,13 @@ void cli_print_metrics(const fp_plan *plan, const fp_failure_report *f)
         if (fp_plan_network(plan, i, &ni, NULL) != FP_OK || fp_plan_fail_network(&nf, plan, i, f, NULL) != FP_OK)
             continue;
         char c3[32], c4[32];
-        printf("    network %s: %s switches and %s links down; bisection %s -> %s Gb/s; %s hosts (%s servers) cut off\n",
-               ni.name, cli_grouped(c1, sizeof c1, (double)nf.switches_failed),
-               cli_grouped(c2, sizeof c2, (double)nf.links_failed),
-               cli_grouped(a, sizeof a, nf.bisection_before_gbps), cli_grouped(b, sizeof b, nf.bisection_after_gbps),
-               cli_grouped(c3, sizeof c3, (double)nf.hosts_cut_off), cli_grouped(c4, sizeof c4, (double)nf.servers_cut_off));
+        printf("    network %s: %s switches and %s links down; bisection %s -> %s Gb/s; %s hosts "
+               "(%s servers) cut off\n",
+               ni.name, fp_grouped_text((double)nf.switches_failed, 0, c1, sizeof c1),
+               fp_grouped_text((double)nf.links_failed, 0, c2, sizeof c2),
+               fp_grouped_text(nf.bisection_before_gbps, 0, a, sizeof a),
+               fp_grouped_text(nf.bisection_after_gbps, 0, b, sizeof b),
+               fp_grouped_text((double)nf.hosts_cut_off, 0, c3, sizeof c3),
+               fp_grouped_text((double)nf.servers_cut_off, 0, c4, sizeof c4));
     }
 }

@@ -62,9 +62,9 @@ static void show_part(const fp_part *p)
     }
     char price[32];
     printf("power:       %g W\nprice:       %s USD", p->power_w,
-           cli_grouped_dec(price, sizeof price, p->price_usd, 2));
+           fp_grouped_text(p->price_usd, 2, price, sizeof price));
     if (p->price_per_m_usd > 0)
-        printf(" + %s USD/m", cli_grouped_dec(price, sizeof price, p->price_per_m_usd, 2));
+        printf(" + %s USD/m", fp_grouped_text(p->price_per_m_usd, 2, price, sizeof price));
     printf("\n");
     if (p->mtbf_hours > 0)
         printf("MTBF:        %.0f h\n", p->mtbf_hours);
@@ -115,7 +115,7 @@ static int catalog_list(const fp_catalog *cat, const char *arg)
             snprintf(spd, sizeof spd, "%dG", p->port_gbps);
         char price[32];
         printf("%-28s %-12s %-14s %12s  %s\n", p->id, fp_part_type_name(p->type), spd,
-               cli_grouped_dec(price, sizeof price, p->price_usd, 2), p->name);
+               fp_grouped_text(p->price_usd, 2, price, sizeof price), p->name);
     }
     return EXIT_OK;
 }

@@ -77,12 +77,13 @@ static size_t print_rows(const fp_compare_row *rows, size_t n, int all)
         }
         snprintf(design, sizeof design, "%s%s", r->design, twin ? " = fat-tree" : "");
         printf("%-44s %5d %8s %12s %9s %14s %11s %10s %14s %5.0f%% %5d\n", design, r->tiers,
-               cli_grouped(sw, sizeof sw, (double)r->switches),
-               cli_grouped(tr, sizeof tr, (double)r->transceivers),
-               cli_grouped(ca, sizeof ca, (double)r->cables), cli_grouped(co, sizeof co, r->cost),
-               cli_grouped_dec(pw, sizeof pw, r->power_w / 1000, 1),
-               cli_grouped(pg, sizeof pg, r->cost_per_gpu),
-               cli_grouped(bi, sizeof bi, r->bisection_gbps), r->bisection_fraction * 100,
+               fp_grouped_text((double)r->switches, 0, sw, sizeof sw),
+               fp_grouped_text((double)r->transceivers, 0, tr, sizeof tr),
+               fp_grouped_text((double)r->cables, 0, ca, sizeof ca),
+               fp_grouped_text(r->cost, 0, co, sizeof co),
+               fp_grouped_text(r->power_w / 1000, 1, pw, sizeof pw),
+               fp_grouped_text(r->cost_per_gpu, 0, pg, sizeof pg),
+               fp_grouped_text(r->bisection_gbps, 0, bi, sizeof bi), r->bisection_fraction * 100,
                r->diameter_switches);
     }
     return folded;

@@ -631,8 +631,9 @@ static void print_diff(const char *const dirs[2], const cable_table *o, const ca
     if (ok) {
         char step[40], from[40], to[40];
         printf("  cost of the step: $%s (plan.json totals: $%s -> $%s)\n",
-               cli_grouped(step, sizeof step, cost_n - cost_o),
-               cli_grouped(from, sizeof from, cost_o), cli_grouped(to, sizeof to, cost_n));
+               fp_grouped_text(cost_n - cost_o, 0, step, sizeof step),
+               fp_grouped_text(cost_o, 0, from, sizeof from),
+               fp_grouped_text(cost_n, 0, to, sizeof to));
     }
     else
         printf("  cost of the step: unknown (no plan.json beside both cables.csv)\n");

@@ -148,14 +148,17 @@ static void print_physical(const fp_plan *plan)
     fp_power_domains pd;
     fp_plan_power_domains(plan, &pd);
     char g[4][32];
-    printf("  layout: %s racks (%s compute, %s network), %d hall%s, up to %d rows per hall, %s over the power limit\n",
-           cli_grouped(g[0], sizeof g[0], (double)nr), cli_grouped(g[1], sizeof g[1], (double)compute),
-           cli_grouped(g[2], sizeof g[2], (double)(nr - (size_t)compute)), halls, halls == 1 ? "" : "s",
-           rows, cli_grouped(g[3], sizeof g[3], (double)over));
-    printf("  power: largest row %s kW (limit %s kW, %s over), largest hall %.2f MW (limit %.1f MW, %lld over)\n",
-           cli_grouped_dec(g[0], sizeof g[0], pd.row_max_w / 1000, 1),
-           cli_grouped(g[1], sizeof g[1], pd.row_limit_w / 1000),
-           cli_grouped(g[2], sizeof g[2], (double)pd.rows_over), pd.hall_max_w / 1e6,
+    printf("  layout: %s racks (%s compute, %s network), %d hall%s, up to %d rows per hall, %s "
+           "over the power limit\n",
+           fp_grouped_text((double)nr, 0, g[0], sizeof g[0]),
+           fp_grouped_text((double)compute, 0, g[1], sizeof g[1]),
+           fp_grouped_text((double)(nr - (size_t)compute), 0, g[2], sizeof g[2]), halls,
+           halls == 1 ? "" : "s", rows, fp_grouped_text((double)over, 0, g[3], sizeof g[3]));
+    printf("  power: largest row %s kW (limit %s kW, %s over), largest hall %.2f MW (limit %.1f "
+           "MW, %lld over)\n",
+           fp_grouped_text(pd.row_max_w / 1000, 1, g[0], sizeof g[0]),
+           fp_grouped_text(pd.row_limit_w / 1000, 0, g[1], sizeof g[1]),
+           fp_grouped_text((double)pd.rows_over, 0, g[2], sizeof g[2]), pd.hall_max_w / 1e6,
            pd.hall_limit_w / 1e6, (long long)pd.halls_over);
     {
         size_t nt = fp_plan_tray_count(plan);
@@ -169,10 +172,12 @@ static void print_physical(const fp_plan *plan)
                 worst = tr;
         }
         if (nt > 0)
-            printf("  trays: fullest %s at %.0f%% of its fill (%s cables, %d tier%s), %s row tray%s over-full\n",
-                   worst.row, worst.fill * 100, cli_grouped(g[0], sizeof g[0], (double)worst.cables),
-                   worst.tiers, worst.tiers == 1 ? "" : "s", cli_grouped(g[1], sizeof g[1], (double)over_t),
-                   over_t == 1 ? "" : "s");
+            printf("  trays: fullest %s at %.0f%% of its fill (%s cables, %d tier%s), %s row "
+                   "tray%s over-full\n",
+                   worst.row, worst.fill * 100,
+                   fp_grouped_text((double)worst.cables, 0, g[0], sizeof g[0]), worst.tiers,
+                   worst.tiers == 1 ? "" : "s",
+                   fp_grouped_text((double)over_t, 0, g[1], sizeof g[1]), over_t == 1 ? "" : "s");
     }
     int64_t by[FP_MEDIUM_COUNT] = { 0 };
     double top[5] = { 0 };
@@ -192,17 +197,18 @@ static void print_physical(const fp_plan *plan)
             fp_plan_tier(plan, (size_t)b - 1, &lo, NULL);
         char m1[32], m2[32], m3[32];
         printf("  media audit %s-%s: chosen $%s", b > 0 ? lo.role : "nic", hi.role,
-               cli_grouped(m1, sizeof m1, ma.chosen_usd));
+               fp_grouped_text(ma.chosen_usd, 0, m1, sizeof m1));
         if (ma.links_with_alternative > 0) {
             int alt = 0;
             for (int m = 1; m < FP_MEDIUM_COUNT; m++)
                 if (ma.alternative_links[m] > ma.alternative_links[alt])
                     alt = m;
-            printf("; the %s links another medium fits: $%s, the cheapest alternative $%s (+$%s, mostly %s)",
-                   cli_grouped(g[0], sizeof g[0], (double)ma.links_with_alternative),
-                   cli_grouped(m1, sizeof m1, ma.chosen_usd_of_those),
-                   cli_grouped(m2, sizeof m2, ma.alternative_usd),
-                   cli_grouped(m3, sizeof m3, ma.alternative_usd - ma.chosen_usd_of_those),
+            printf("; the %s links another medium fits: $%s, the cheapest alternative $%s (+$%s, "
+                   "mostly %s)",
+                   fp_grouped_text((double)ma.links_with_alternative, 0, g[0], sizeof g[0]),
+                   fp_grouped_text(ma.chosen_usd_of_those, 0, m1, sizeof m1),
+                   fp_grouped_text(ma.alternative_usd, 0, m2, sizeof m2),
+                   fp_grouped_text(ma.alternative_usd - ma.chosen_usd_of_those, 0, m3, sizeof m3),
                    fp_medium_name((fp_medium)alt));
         }
         printf("\n");
@@ -210,7 +216,8 @@ static void print_physical(const fp_plan *plan)
     printf("  links by medium:");
     for (int m = 0; m < FP_MEDIUM_COUNT; m++)
         if (m != FP_MEDIUM_TP || by[m] > 0)     /* twisted pair only where it is used */
-            printf(" %s %s", fp_medium_name((fp_medium)m), cli_grouped(g[0], sizeof g[0], (double)by[m]));
+            printf(" %s %s", fp_medium_name((fp_medium)m),
+                   fp_grouped_text((double)by[m], 0, g[0], sizeof g[0]));
     printf("\n");
     for (size_t i = 0; i < nc; i++) {
         double route_m = fp_plan_cable_route_m(plan, i);
@@ -226,10 +233,14 @@ static void print_physical(const fp_plan *plan)
     /* the compute fabric's (network 0); the whole cluster's follows with spec `networks` */
     char money[32], per_gpu[32];
     if (fp_plan_net_totals(plan, 0, &t, NULL) == FP_OK)
-        printf("  BOM: $%s, %s kW network power; per GPU $%s, %.2f W, %.4f transceivers (%s modules, %s cables)\n",
-           cli_grouped(money, sizeof money, t.cost), cli_grouped_dec(g[0], sizeof g[0], t.power_w / 1000, 1),
-           cli_grouped_dec(per_gpu, sizeof per_gpu, t.cost_per_gpu, 2), t.power_w_per_gpu, t.transceivers_per_gpu,
-           cli_grouped(g[1], sizeof g[1], (double)t.transceivers), cli_grouped(g[2], sizeof g[2], (double)t.cables));
+        printf("  BOM: $%s, %s kW network power; per GPU $%s, %.2f W, %.4f transceivers (%s "
+               "modules, %s cables)\n",
+               fp_grouped_text(t.cost, 0, money, sizeof money),
+               fp_grouped_text(t.power_w / 1000, 1, g[0], sizeof g[0]),
+               fp_grouped_text(t.cost_per_gpu, 2, per_gpu, sizeof per_gpu), t.power_w_per_gpu,
+               t.transceivers_per_gpu,
+               fp_grouped_text((double)t.transceivers, 0, g[1], sizeof g[1]),
+               fp_grouped_text((double)t.cables, 0, g[2], sizeof g[2]));
     printf("  longest cable runs:\n");
     for (int k = 0; k < 5 && k < (int)nc; k++) {
         fp_cable_info c;
@@ -245,9 +256,10 @@ static void print_summary(const fp_plan *plan)
     fp_summary s;
     fp_plan_summary(plan, &s);
     char g[4][32];
-    printf("%s fabric: %s GPUs on %s servers, %d tier%s, %d plane%s\n", fp_topology_name(s.topology),
-           cli_grouped(g[0], sizeof g[0], (double)s.gpus), cli_grouped(g[1], sizeof g[1], (double)s.servers),
-           s.tiers, s.tiers == 1 ? "" : "s", s.planes, s.planes == 1 ? "" : "s");
+    printf("%s fabric: %s GPUs on %s servers, %d tier%s, %d plane%s\n",
+           fp_topology_name(s.topology), fp_grouped_text((double)s.gpus, 0, g[0], sizeof g[0]),
+           fp_grouped_text((double)s.servers, 0, g[1], sizeof g[1]), s.tiers,
+           s.tiers == 1 ? "" : "s", s.planes, s.planes == 1 ? "" : "s");
     printf("  %s\n", s.tier_choice);
     printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
            "used", "spare", "down:up", "links up", "min");
@@ -261,17 +273,19 @@ static void print_summary(const fp_plan *plan)
             snprintf(ratio, sizeof ratio, "-");
         char c[5][32];
         printf("  %d %-9s %-20s %9s %6d %10s %10s %7s %10s %9s\n", t.tier, t.role, t.model,
-               cli_grouped(c[0], sizeof c[0], (double)t.switches), t.ports_per_switch,
-               cli_grouped(c[1], sizeof c[1], (double)t.ports_used),
-               cli_grouped(c[2], sizeof c[2], (double)t.ports_spare), ratio,
-               cli_grouped(c[3], sizeof c[3], (double)t.links_up),
-               cli_grouped(c[4], sizeof c[4], (double)t.switches_min));
+               fp_grouped_text((double)t.switches, 0, c[0], sizeof c[0]), t.ports_per_switch,
+               fp_grouped_text((double)t.ports_used, 0, c[1], sizeof c[1]),
+               fp_grouped_text((double)t.ports_spare, 0, c[2], sizeof c[2]), ratio,
+               fp_grouped_text((double)t.links_up, 0, c[3], sizeof c[3]),
+               fp_grouped_text((double)t.switches_min, 0, c[4], sizeof c[4]));
     }
     int64_t nic_leaf = 0;
     fp_plan_boundary_links(plan, 0, &nic_leaf, NULL);   /* every plan has boundary 0 */
     printf("  switches %s, links %s (NIC-leaf %s), capacity %s GPUs\n",
-           cli_grouped(g[0], sizeof g[0], (double)s.switches), cli_grouped(g[1], sizeof g[1], (double)s.links),
-           cli_grouped(g[2], sizeof g[2], (double)nic_leaf), cli_grouped(g[3], sizeof g[3], (double)s.capacity_gpus));
+           fp_grouped_text((double)s.switches, 0, g[0], sizeof g[0]),
+           fp_grouped_text((double)s.links, 0, g[1], sizeof g[1]),
+           fp_grouped_text((double)nic_leaf, 0, g[2], sizeof g[2]),
+           fp_grouped_text((double)s.capacity_gpus, 0, g[3], sizeof g[3]));
     for (size_t i = 0; i < fp_plan_note_count(plan); i++)
         printf("  note: %s\n", fp_plan_note(plan, i));
     if (fp_plan_stages(plan) & FP_STAGE_CABLING)

@@ -331,7 +331,7 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
         for (int t = 0; t < ax.count; t++) {
             double v = ax.tick[t];
             char num[64];
-            cli_grouped_dec(num, sizeof num, v, ax.decimals);
+            fp_grouped_text(v, ax.decimals, num, sizeof num);
             fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
                        "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
                     left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, num);
@@ -373,7 +373,7 @@ static int write_svg(FILE *f, const point *p, size_t n, const char *title)
         if (t < gx.count ? g < x0 || g > x1 : drawn > 0)
             continue;
         drawn++;
-        cli_grouped(num, sizeof num, (double)g);
+        fp_grouped_text((double)g, 0, num, sizeof num);
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>"
                    "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n",
                 X(g), X(g), yb, yb + 4, X(g), yb + 16, num);
@@ -488,9 +488,10 @@ static void print_rises(const point *pts, int64_t n)
             break;
         char d[32], a[32], b[32];
         printf("  cost per GPU rises +$%s from %lld to %lld GPUs ($%s -> $%s)%s\n",
-               cli_grouped(d, sizeof d, p1->cost_per_gpu - p0->cost_per_gpu),
+               fp_grouped_text(p1->cost_per_gpu - p0->cost_per_gpu, 0, d, sizeof d),
                (long long)p0->gpus, (long long)p1->gpus,
-               cli_grouped(a, sizeof a, p0->cost_per_gpu), cli_grouped(b, sizeof b, p1->cost_per_gpu),
+               fp_grouped_text(p0->cost_per_gpu, 0, a, sizeof a),
+               fp_grouped_text(p1->cost_per_gpu, 0, b, sizeof b),
                p1->tiers != p0->tiers ? " at a tier change" : "");
     }
 }

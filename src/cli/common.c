@@ -312,23 +312,3 @@ int cli_inline_overrides(fp_spec *spec, const char *spec_path)
     fp_error err = { 0 };
     return fp_spec_inline_files(spec, &err) == FP_OK ? EXIT_OK : cli_report(spec_path, &err);
 }
-
-const char *cli_grouped_dec(char *buf, size_t n, double v, int decimals)
-{
-    char raw[64];
-    snprintf(raw, sizeof raw, "%.*f", decimals, v);
-    const char *dot = strchr(raw, '.');
-    size_t len = dot ? (size_t)(dot - raw) : strlen(raw), k = 0;
-    for (size_t i = 0; raw[i] != '\0' && k + 2 < n; i++) {
-        if (i > 0 && i < len && raw[i - 1] != '-' && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = raw[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
-const char *cli_grouped(char *buf, size_t n, double v)
-{
-    return cli_grouped_dec(buf, n, v, 0);
-}

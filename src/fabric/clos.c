@@ -114,7 +114,7 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
                            t, (long long)(built * P), role, (long long)(by_ports * P),
                            (long long)(links * P), (long long)down);
         if (by_groups > 0 && len > 0 && (size_t)len < sizeof text) {
-            fp__grouped(a, sizeof a, (double)by_groups * P * price, 0);
+            fp_grouped_text((double)by_groups * P * price, 0, a, sizeof a);
             if (t == L)
                 len += snprintf(text + len, sizeof text - (size_t)len,
                                 "; a group of %ss per %s position, each sized to its own links, "
@@ -128,7 +128,7 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
                              t == 2 ? "pod" : "zone", role, lower, (long long)(by_groups * P), a);
         }
         if (extra > 0 && len > 0 && (size_t)len < sizeof text) {
-            fp__grouped(a, sizeof a, (double)extra * P * price, 0);
+            fp_grouped_text((double)extra * P * price, 0, a, sizeof a);
             snprintf(text + len, sizeof text - (size_t)len,
                      "; the even spread gives every %s the same number of links to each %s of "
                      "its group (a divisor of its %d uplinks), which takes %lld more ($%s; "
@@ -142,8 +142,8 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
         const int64_t saved = top->per_position - top->n, over = top->n - top->min_links;
         const char *below = fp__tier_role(L - 1), *role = fp__tier_role(L);
         const char *blk = L - 1 >= 3 ? "zone" : L - 1 == 2 ? "pod" : "block";
-        fp__grouped(a, sizeof a, (double)saved * P * rs->tier[L - 1].model.price_usd, 0);
-        fp__grouped(b, sizeof b, (double)over * P * rs->tier[L - 1].model.price_usd, 0);
+        fp_grouped_text((double)saved * P * rs->tier[L - 1].model.price_usd, 0, a, sizeof a);
+        fp_grouped_text((double)over * P * rs->tier[L - 1].model.price_usd, 0, b, sizeof b);
         if (over > 0)
             add_note(fab, "tier %d: %lld %ss where the links need %lld: one group over every %s, "
                           "each %s taking the same share of each %s (a split along %ss crosses in "
@@ -196,8 +196,8 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
                 built += lo->up[i];
             to_come += (design - built) * P;
         }
-        fp__grouped(a, sizeof a, (double)rs->build_for_gpus, 0);
-        fp__grouped(b, sizeof b, idle_cost, 0);
+        fp_grouped_text((double)rs->build_for_gpus, 0, a, sizeof a);
+        fp_grouped_text(idle_cost, 0, b, sizeof b);
         add_note(fab, "the tiers above the pods are built for %s GPUs (fabric.build_for_gpus): "
                       "%lld of their switches ($%s) have no link from below yet, and their ports "
                       "for the %lld uplinks still to come stay free",
@@ -259,9 +259,9 @@ static void rails_make(fp_clos_ctx *c, int64_t dservers)
     const fp_rail_shape sh = rail_shape_of(&cut, fp__tier_down(rs, 0));
     if (!c->r.shared && sh.shared) {
         char usd[48];
-        fp__grouped(usd, sizeof usd,
-                    (double)(c->r.lps - sh.lps) * (double)c->n_su * P * rs->tier[0].model.price_usd,
-                    0);
+        fp_grouped_text((double)(c->r.lps - sh.lps) * (double)c->n_su * P *
+                            rs->tier[0].model.price_usd,
+                        0, usd, sizeof usd);
         add_note(fab, "%d-server scalable units, rail-aligned (one rail per leaf, as NVIDIA's "
                       "SuperPOD RAs): %d leaves per rail of up to %d servers, %d per unit; "
                       "fabric.rail_leaves \"shared\" would cut a unit's %lld NIC ports %d to a "
@@ -533,7 +533,7 @@ static void alt_note(fp_fabric *fab, const fp_rspec *rs)
             alk += fab->alt_links[t] * P;
         }
     }
-    fp__grouped(a, sizeof a, dc < 0 ? -dc : dc, 0);
+    fp_grouped_text(dc < 0 ? -dc : dc, 0, a, sizeof a);
     if (asw != sw || alk != lk)
         add_note(fab, "spread \"%s\" would build %lld switches (%+lld, %c$%s in switches) and %lld switch-to-switch links (%+lld)",
                  spread_name(1 - rs->spread), (long long)(asw * P), (long long)((asw - sw) * P),

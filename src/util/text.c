@@ -285,8 +285,11 @@ static const char *group_digits(char *buf, size_t n, const char *raw)
     size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw), k = 0, start = raw[0] == '-';
     if (n == 0)
         return buf;
-    for (size_t i = 0; raw[i] && k + 2 < n; i++) {
-        if (i > start && i < ilen && (ilen - i) % 3 == 0)
+    for (size_t i = 0; raw[i]; i++) {
+        int comma = i > start && i < ilen && (ilen - i) % 3 == 0;
+        if (k + (size_t)comma + 1 >= n)
+            break;
+        if (comma)
             buf[k++] = ',';
         buf[k++] = raw[i];
     }
@@ -294,10 +297,12 @@ static const char *group_digits(char *buf, size_t n, const char *raw)
     return buf;
 }
 
-const char *fp__grouped(char *buf, size_t n, double v, int decimals)
+const char *fp_grouped_text(double v, int decimals, char *buf, size_t n)
 {
+    if (buf == NULL)
+        return NULL;
     char raw[352];
-    snprintf(raw, sizeof raw, "%.*f", decimals, v);
+    snprintf(raw, sizeof raw, "%.*f", decimals < 0 ? 0 : decimals > 20 ? 20 : decimals, v);
     return group_digits(buf, n, raw);
 }
 

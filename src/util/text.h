@@ -15,11 +15,7 @@ size_t fp__put_int(char *p, int64_t v);
  * strlen(src). */
 size_t fp__copy_str(char *dst, size_t n, const char *src);
 
-/* v for a reader, a comma between each three integer digits: 16384 -> "16,384", -1234 ->
- * "-1,234", 5529600.4 at 2 decimals -> "5,529,600.40" (printf's rounding). Every figure the
- * diagrams and report.html show; returns buf. */
-const char *fp__grouped(char *buf, size_t n, double v, int decimals);
-/* fp__grouped of an integer, exact beyond 2^53. */
+/* fp_grouped_text (public, plan.h) of an integer, exact beyond 2^53. */
 const char *fp__grouped_int(char *buf, size_t n, int64_t v);
 
 /* printf's "%.2f" of v (p needs 32 bytes); hand-written for the usual case of a non-negative

@@ -102,9 +102,11 @@ static void bar_chart(FILE *f, const char *title, const char *const *labels, con
         int y = 28 + 26 * i;
         fprintf(f, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">", y + 15);
         esc(f, labels[i]);
-        fprintf(f, "</text><rect x=\"138\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>"
-                   "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n",
-                y + 2, w, colour[i], 144 + w, y + 15, fp__grouped(buf, sizeof buf, v[i], decimals), unit);
+        fprintf(f,
+                "</text><rect x=\"138\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>"
+                "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n",
+                y + 2, w, colour[i], 144 + w, y + 15,
+                fp_grouped_text(v[i], decimals, buf, sizeof buf), unit);
     }
     fputs("</svg>\n", f);
 }
@@ -249,8 +251,9 @@ static void section_bom(FILE *f, const fp_plan *plan)
           "</tr>\n", f);
     for (int k = 0; k < N_CAT; k++)
         fprintf(f, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%.1f%%</td><td>%s</td></tr>\n",
-                category[k], fp__grouped(a, sizeof a, qty[k], 0), fp__grouped(b, sizeof b, cost[k], 0),
-                total > 0 ? 100 * cost[k] / total : 0, fp__grouped(c, sizeof c, power[k], 0));
+                category[k], fp_grouped_text(qty[k], 0, a, sizeof a),
+                fp_grouped_text(cost[k], 0, b, sizeof b), total > 0 ? 100 * cost[k] / total : 0,
+                fp_grouped_text(power[k], 0, c, sizeof c));
     fputs("</table>\n<div class=\"row\">", f);
     bar_chart(f, "Cost by category (USD)", category, cost, category_colour, N_CAT, "", 0);
     bar_chart(f, "Network power by category (W)", category, power, category_colour, N_CAT, "W", 0);
@@ -276,16 +279,20 @@ static void section_networks(FILE *f, const fp_plan *plan, const fp_totals *all)
         fputs("<tr><td>", f);
         esc(f, ni.name);
         fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-                ni.role, fp__grouped(a, sizeof a, (double)t.switches, 0),
-                fp__grouped(b, sizeof b, (double)t.cables, 0),
-                fp__grouped(c, sizeof c, (double)t.transceivers, 0), fp__grouped(d, sizeof d, t.cost, 2),
-                fp__grouped(e, sizeof e, t.power_w, 1));
+                ni.role, fp_grouped_text((double)t.switches, 0, a, sizeof a),
+                fp_grouped_text((double)t.cables, 0, b, sizeof b),
+                fp_grouped_text((double)t.transceivers, 0, c, sizeof c),
+                fp_grouped_text(t.cost, 2, d, sizeof d),
+                fp_grouped_text(t.power_w, 1, e, sizeof e));
     }
-    fprintf(f, "<tr><th>whole cluster</th><th></th><th>%s</th><th>%s</th><th>%s</th>"
-               "<th id=\"cluster-cost\">%s</th><th>%s</th></tr>\n</table></section>\n",
-            fp__grouped(a, sizeof a, (double)all->switches, 0), fp__grouped(b, sizeof b, (double)all->cables, 0),
-            fp__grouped(c, sizeof c, (double)all->transceivers, 0), fp__grouped(d, sizeof d, all->cost, 2),
-            fp__grouped(e, sizeof e, all->power_w, 1));
+    fprintf(f,
+            "<tr><th>whole cluster</th><th></th><th>%s</th><th>%s</th><th>%s</th>"
+            "<th id=\"cluster-cost\">%s</th><th>%s</th></tr>\n</table></section>\n",
+            fp_grouped_text((double)all->switches, 0, a, sizeof a),
+            fp_grouped_text((double)all->cables, 0, b, sizeof b),
+            fp_grouped_text((double)all->transceivers, 0, c, sizeof c),
+            fp_grouped_text(all->cost, 2, d, sizeof d),
+            fp_grouped_text(all->power_w, 1, e, sizeof e));
 }
 
 static void section_metrics(FILE *f, const fp_plan *plan)
@@ -293,14 +300,15 @@ static void section_metrics(FILE *f, const fp_plan *plan)
     const fp_metrics *m = fp_plan_metrics(plan);
     const fp_reliability *r = &m->reliability;
     char a[64], b[64], c[64];
-    fprintf(f, "<section><h2>Bisection and hops</h2>\n<table>"
-               "<tr><th>Bisection (analytic)</th><td>%s Gb/s</td></tr>"
-               "<tr><th>Bisection (max-flow)</th><td>%s Gb/s</td></tr>"
-               "<tr><th>1:1 target</th><td>%s Gb/s</td></tr>"
-               "<tr><th>Share of full bisection</th><td>%.1f%%%s</td></tr><tr><th>Split</th><td>",
-            fp__grouped(a, sizeof a, m->bisection_gbps, 0),
-            fp__grouped(b, sizeof b, m->bisection_maxflow_gbps, 0),
-            fp__grouped(c, sizeof c, m->split_demand_gbps, 0),
+    fprintf(f,
+            "<section><h2>Bisection and hops</h2>\n<table>"
+            "<tr><th>Bisection (analytic)</th><td>%s Gb/s</td></tr>"
+            "<tr><th>Bisection (max-flow)</th><td>%s Gb/s</td></tr>"
+            "<tr><th>1:1 target</th><td>%s Gb/s</td></tr>"
+            "<tr><th>Share of full bisection</th><td>%.1f%%%s</td></tr><tr><th>Split</th><td>",
+            fp_grouped_text(m->bisection_gbps, 0, a, sizeof a),
+            fp_grouped_text(m->bisection_maxflow_gbps, 0, b, sizeof b),
+            fp_grouped_text(m->split_demand_gbps, 0, c, sizeof c),
             m->split_demand_gbps > 0 ? 100 * m->bisection_gbps / m->split_demand_gbps : 0,
             m->full_bisection ? " (full bisection)" : "");
     esc(f, m->split);
@@ -326,10 +334,10 @@ static void section_metrics(FILE *f, const fp_plan *plan)
             r->cable_failures_per_day, r->nic_failures_per_day, r->link_failures_per_day);
     if (r->hours_to_first_link_failure > 0)
         fprintf(f, "<tr><th>Hours to the first link failure</th><td>%s</td></tr>",
-                fp__grouped(hours, sizeof hours, r->hours_to_first_link_failure, 2));
+                fp_grouped_text(r->hours_to_first_link_failure, 2, hours, sizeof hours));
     if (r->hours_to_first_switch_failure > 0)
         fprintf(f, "<tr><th>Hours to the first switch failure</th><td>%s</td></tr>",
-                fp__grouped(hours, sizeof hours, r->hours_to_first_switch_failure, 2));
+                fp_grouped_text(r->hours_to_first_switch_failure, 2, hours, sizeof hours));
     fputs("</table></section>\n", f);
 }
 
@@ -350,9 +358,8 @@ static void collectives_table(FILE *f, const fp_collectives *c, const char *id)
         fprintf(f, "<tr data-scope=\"%s\"><td>%s</td><td>", r->scope, r->scope);
         esc(f, r->block);
         fprintf(f, "</td><td>%s</td><td>%s</td><td>%.1f</td><td>",
-                fp__grouped(a, sizeof a, (double)r->gpus, 0),
-                fp__grouped(b, sizeof b, (double)r->servers, 0),
-                r->nic_gbps);
+                fp_grouped_text((double)r->gpus, 0, a, sizeof a),
+                fp_grouped_text((double)r->servers, 0, b, sizeof b), r->nic_gbps);
         for (int t = 0; t < r->tiers_crossed; t++)
             fprintf(f, "%s%.1f", t ? " / " : "", r->uplink_gbps[t]);
         if (r->tiers_crossed == 0)
@@ -363,7 +370,7 @@ static void collectives_table(FILE *f, const fp_collectives *c, const char *id)
         const int decimals[] = { 1, 1, 2, 2, 2, 2, 1, 1 };
         fputs("</td>", f);
         for (int k = 0; k < 8; k++)
-            fprintf(f, "<td>%s</td>", fp__grouped(a, sizeof a, v[k], decimals[k]));
+            fprintf(f, "<td>%s</td>", fp_grouped_text(v[k], decimals[k], a, sizeof a));
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -404,9 +411,9 @@ static void section_tiers(FILE *f, const fp_plan *plan)
         fprintf(f, "<tr><td>%d</td><td>%s</td><td>", t.tier, t.role);
         esc(f, t.model);
         fprintf(f, "</td><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>",
-                fp__grouped(a, sizeof a, (double)t.switches, 0), t.ports_per_switch, t.port_gbps,
-                fp__grouped(b, sizeof b, (double)t.ports_used, 0),
-                fp__grouped(c, sizeof c, (double)t.ports_spare, 0));
+                fp_grouped_text((double)t.switches, 0, a, sizeof a), t.ports_per_switch,
+                t.port_gbps, fp_grouped_text((double)t.ports_used, 0, b, sizeof b),
+                fp_grouped_text((double)t.ports_spare, 0, c, sizeof c));
         if (t.up_ports)
             fprintf(f, "%s</td></tr>\n", fp_ratio_text(t.oversubscription, ratio, sizeof ratio));
         else
@@ -463,16 +470,16 @@ static void section_summary(FILE *f, const fp_plan *plan, const fp_summary *su,
     const fp_metrics *m = fp_plan_metrics(plan);
     char a[64], b[64];
     fputs("<section><h2>Summary</h2><div class=\"cards\">\n", f);
-    card(f, "GPUs", fp__grouped(a, sizeof a, (double)su->gpus, 0));
-    card(f, "servers", fp__grouped(a, sizeof a, (double)su->servers, 0));
-    card(f, "switches", fp__grouped(a, sizeof a, (double)t->switches, 0));
-    card(f, "cables", fp__grouped(a, sizeof a, (double)t->cables, 0));
-    card(f, "transceivers", fp__grouped(a, sizeof a, (double)t->transceivers, 0));
-    snprintf(b, sizeof b, "$%s", fp__grouped(a, sizeof a, t->cost, 0));
+    card(f, "GPUs", fp_grouped_text((double)su->gpus, 0, a, sizeof a));
+    card(f, "servers", fp_grouped_text((double)su->servers, 0, a, sizeof a));
+    card(f, "switches", fp_grouped_text((double)t->switches, 0, a, sizeof a));
+    card(f, "cables", fp_grouped_text((double)t->cables, 0, a, sizeof a));
+    card(f, "transceivers", fp_grouped_text((double)t->transceivers, 0, a, sizeof a));
+    snprintf(b, sizeof b, "$%s", fp_grouped_text(t->cost, 0, a, sizeof a));
     card(f, "network cost, spares included", b);
-    snprintf(b, sizeof b, "$%s", fp__grouped(a, sizeof a, t->cost_per_gpu, 0));
+    snprintf(b, sizeof b, "$%s", fp_grouped_text(t->cost_per_gpu, 0, a, sizeof a));
     card(f, "network cost per GPU", b);
-    snprintf(b, sizeof b, "%s kW", fp__grouped(a, sizeof a, t->power_w / 1000, 1));
+    snprintf(b, sizeof b, "%s kW", fp_grouped_text(t->power_w / 1000, 1, a, sizeof a));
     card(f, "network power", b);
     snprintf(b, sizeof b, "%.1f W", t->power_w_per_gpu);
     card(f, "network power per GPU", b);
@@ -483,10 +490,11 @@ static void section_summary(FILE *f, const fp_plan *plan, const fp_summary *su,
     card(f, "of full bisection", b);
     fputs("</div><p>", f);
     esc_prose(f, su->tier_choice);
-    fprintf(f, "</p><p class=\"muted\">%s links, capacity %s GPUs with these switches.</p>"
-               "</section>\n",
-            fp__grouped(a, sizeof a, (double)su->links, 0),
-            fp__grouped(b, sizeof b, (double)su->capacity_gpus, 0));
+    fprintf(f,
+            "</p><p class=\"muted\">%s links, capacity %s GPUs with these switches.</p>"
+            "</section>\n",
+            fp_grouped_text((double)su->links, 0, a, sizeof a),
+            fp_grouped_text((double)su->capacity_gpus, 0, b, sizeof b));
 }
 
 /* The diagrams of this run: written before the report, beside it (fp_plan_write writes every
@@ -576,10 +584,11 @@ fp_status fp__write_report(const fp_plan *plan, const char *path, const fp_write
 
     fputs("<section><h2>Media mix</h2>\n", f);
     media_chart(f, plan);
-    fprintf(f, "<h3>Optics per GPU</h3><p>%s transceivers for %s GPUs: <b>%.3f per GPU</b> "
-               "(spares excluded; a twin-port module counts once).</p></section>\n",
-            fp__grouped(a, sizeof a, (double)t.transceivers, 0), fp__grouped(b, sizeof b, (double)su.gpus, 0),
-            t.transceivers_per_gpu);
+    fprintf(f,
+            "<h3>Optics per GPU</h3><p>%s transceivers for %s GPUs: <b>%.3f per GPU</b> "
+            "(spares excluded; a twin-port module counts once).</p></section>\n",
+            fp_grouped_text((double)t.transceivers, 0, a, sizeof a),
+            fp_grouped_text((double)su.gpus, 0, b, sizeof b), t.transceivers_per_gpu);
 
     section_metrics(f, plan);
     section_collectives(f, plan, o);
@@ -634,9 +643,11 @@ static void chart_grid(FILE *f, const fp_axis *ax)
     }
     for (int k = 0; k < ax->count; k++) {
         double y = H - B - (H - B - T) * ax->tick[k] / top;
-        fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
-                   "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">$%s</text>\n",
-                L, y, W - R, y, L - 6, y + 4, fp__grouped(a, sizeof a, ax->tick[k], ax->decimals));
+        fprintf(f,
+                "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>"
+                "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">$%s</text>\n",
+                L, y, W - R, y, L - 6, y + 4,
+                fp_grouped_text(ax->tick[k], ax->decimals, a, sizeof a));
     }
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" class=\"ct\">share of full "
                "bisection</text><text x=\"16\" y=\"%.0f\" class=\"ct\" transform=\"rotate(-90 16 "
@@ -690,7 +701,7 @@ static void design_markers(FILE *f, const fp_compare_row *rows, size_t n, double
         fputs("<title>", f);
         esc(f, r->design);
         fprintf(f, ": $%s per GPU, %.0f%% of full bisection, diameter %d</title>",
-                fp__grouped(a, sizeof a, r->cost_per_gpu, 0), 100 * r->bisection_fraction,
+                fp_grouped_text(r->cost_per_gpu, 0, a, sizeof a), 100 * r->bisection_fraction,
                 r->diameter_switches);
         fputs(r->tiers <= 2 ? "</circle>\n" : r->tiers == 3 ? "</rect>\n" : "</path>\n", f);
     }
@@ -751,10 +762,13 @@ fp_status fp__write_compare_html(const fp_compare_row *rows, size_t n, const cha
         fputs("<tr><td>", f);
         esc(f, r->design);
         if (r->status == FP_OK)
-            fprintf(f, "</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%.0f%%</td>"
-                       "<td>%d</td></tr>\n", r->tiers, fp__grouped(a, sizeof a, (double)r->switches, 0),
-                    fp__grouped(b, sizeof b, r->cost_per_gpu, 0), fp__grouped(c, sizeof c, r->power_w / 1000, 1),
-                    100 * r->bisection_fraction, r->diameter_switches);
+            fprintf(f,
+                    "</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%.0f%%</td>"
+                    "<td>%d</td></tr>\n",
+                    r->tiers, fp_grouped_text((double)r->switches, 0, a, sizeof a),
+                    fp_grouped_text(r->cost_per_gpu, 0, b, sizeof b),
+                    fp_grouped_text(r->power_w / 1000, 1, c, sizeof c), 100 * r->bisection_fraction,
+                    r->diameter_switches);
         else {
             fputs("</td><td colspan=\"6\" class=\"muted\">cannot work: ", f);
             esc_prose(f, r->reason);

@@ -170,6 +170,8 @@ Test(null_policy, plan_h)
     cr_expect_str_eq(fp_topology_name((fp_topology)99), "unknown");
     cr_expect_null(fp_ratio_text(2.0, NULL, 8));
     cr_expect_eq(fp_ratio_text(2.0, buf, 0), buf);   /* nothing written */
+    cr_expect_null(fp_grouped_text(1234.0, 0, NULL, 8));
+    cr_expect_eq(fp_grouped_text(1234.0, 0, buf, 0), buf); /* nothing written */
 }
 
 Test(null_policy, bom_h)

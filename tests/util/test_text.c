@@ -173,8 +173,15 @@ Test(text, grouped_puts_a_comma_every_three_digits)
     cr_expect_str_eq(fp__grouped_int(b, sizeof b, 16384), "16,384");
     cr_expect_str_eq(fp__grouped_int(b, sizeof b, -1234567), "-1,234,567");
     cr_expect_str_eq(fp__grouped_int(b, sizeof b, INT64_MAX), "9,223,372,036,854,775,807");
-    cr_expect_str_eq(fp__grouped(b, sizeof b, 5529600.4, 2), "5,529,600.40");
-    cr_expect_str_eq(fp__grouped(b, sizeof b, 114600485.4, 0), "114,600,485");
-    cr_expect_str_eq(fp__grouped(b, sizeof b, -999.5, 0), "-1,000");
-    cr_expect_str_eq(fp__grouped(b, sizeof b, 2420.84, 1), "2,420.8");
+    cr_expect_str_eq(fp_grouped_text(5529600.4, 2, b, sizeof b), "5,529,600.40");
+    cr_expect_str_eq(fp_grouped_text(114600485.4, 0, b, sizeof b), "114,600,485");
+    cr_expect_str_eq(fp_grouped_text(-999.5, 0, b, sizeof b), "-1,000");
+    cr_expect_str_eq(fp_grouped_text(2420.84, 1, b, sizeof b), "2,420.8");
+    /* Decimals outside 0..20 are the nearest of those, not printf's default of six. */
+    cr_expect_str_eq(fp_grouped_text(1234.6, -3, b, sizeof b), "1,235");
+    cr_expect_str_eq(fp_grouped_text(0.5, 25, b, sizeof b), "0.50000000000000000000");
+    /* A short buffer holds a terminated prefix; one just large enough holds it all. */
+    cr_expect_str_eq(fp_grouped_text(123456.0, 0, b, 4), "123");
+    cr_expect_str_eq(fp_grouped_text(123456.0, 0, b, 5), "123");
+    cr_expect_str_eq(fp_grouped_text(123456.0, 0, b, 8), "123,456");
 }
