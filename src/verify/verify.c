@@ -642,15 +642,38 @@ static void *ibnet_main(void *arg)
     return NULL;
 }
 
-fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *err)
+/* The caller's options as the current version: a caller built against version v has the
+ * members of versions 1..v only; the later ones are left at their "not given" values. */
+static fp_status normalise_options(const fp_verify_options *in, fp_verify_options *out,
+                                   fp_error *err)
 {
-    if (o == NULL || out == NULL || o->plan_dir == NULL)
-        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
-    if (o->version < 1 || o->version > FP_VERIFY_OPTIONS_VERSION)
-        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: options version %d, expected %d", o->version,
+    if (in->version < 1 || in->version > FP_VERIFY_OPTIONS_VERSION)
+        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: options version %d, expected %d", in->version,
                 FP_VERIFY_OPTIONS_VERSION);
-    /* a version 1 struct ends before lldp */
-    const char *lldp = o->version >= 2 ? o->lldp : NULL;
+    *out = (fp_verify_options)FP_VERIFY_OPTIONS_INIT;
+    out->plan_dir = in->plan_dir;
+    out->ibnetdiscover = in->ibnetdiscover;
+    out->node_name_map = in->node_name_map;
+    out->phase_dir = in->phase_dir;
+    out->ignore_speed = in->ignore_speed;
+    if (in->version >= 2)
+        out->lldp = in->lldp;
+    if (in->version >= 3 && in->networks != NULL) {
+        out->networks = in->networks;
+        out->n_networks = in->n_networks;
+    }
+    return FP_OK;
+}
+
+fp_status fp_verify_run(const fp_verify_options *given, fp_verify **out, fp_error *err)
+{
+    if (given == NULL || out == NULL || given->plan_dir == NULL)
+        FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
+    fp_verify_options opts;
+    if (normalise_options(given, &opts, err) != FP_OK)
+        return FP_EINVAL;
+    const fp_verify_options *o = &opts;
+    const char *lldp = o->lldp;
     if (o->ibnetdiscover == NULL && lldp == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: no discovery to verify (ibnetdiscover, lldp)");
     *out = NULL;
@@ -722,8 +745,7 @@ fp_status fp_verify_run(const fp_verify_options *o, fp_verify **out, fp_error *e
     if (rc == FP_OK && lldp != NULL)
         rc = fp__vf_read_lldp(v, lldp, &pe, err);
     if (rc == FP_OK)
-        rc = set_scope(v, o->version >= 3 ? o->networks : NULL,
-                       o->version >= 3 && o->networks != NULL ? o->n_networks : 0, err);
+        rc = set_scope(v, o->networks, o->n_networks, err);
     if (rc == FP_OK)
         rc = classify(v, &pe, err);
     /* keep the texts the rows point into; the row arrays of the tables go */

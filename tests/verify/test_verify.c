@@ -613,6 +613,39 @@ Test(verify, network_narrows_the_check)
               "%s", err.msg);
 }
 
+/* A caller built against an older fp_verify_options has none of the later members: version 2
+ * reads no networks (a network the plan lacks would be refused), version 1 no lldp (given
+ * alone it leaves no discovery to verify); version 0 and one past the current are refused. */
+Test(verify, older_options_versions_ignore_later_members)
+{
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    const char *bad[] = { "storage" };
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    o.plan_dir = MIXED;
+    o.lldp = DATA "/mixed-lldp";
+    o.networks = bad;
+    o.n_networks = 1;
+    o.version = 2;
+    cr_assert_eq(fp_verify_run(&o, &v, &err), FP_OK, "%s", err.msg);
+    cr_expect_eq(fp_verify_count(v, FP_VERIFY_OK), 2); /* M2 and M3, as with no networks given */
+    cr_expect_eq(fp_verify_not_checked(v, 2), 0);
+    fp_verify_free(v);
+    v = NULL;
+    o.version = 1;
+    err = (fp_error){ 0 };
+    cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EINVAL);
+    cr_expect(strstr(err.msg, "no discovery") != NULL, "%s", err.msg);
+    cr_assert_null(v);
+    for (int version = 0; version <= FP_VERIFY_OPTIONS_VERSION + 1;
+         version += FP_VERIFY_OPTIONS_VERSION + 1) {
+        o.version = version;
+        err = (fp_error){ 0 };
+        cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EINVAL, "version %d", version);
+        cr_expect(strstr(err.msg, "options version") != NULL, "%s", err.msg);
+    }
+}
+
 /* links.csv's rows of network net (its last column), counted by hand. */
 static long links_of(const char *dir, const char *net)
 {
