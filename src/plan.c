@@ -74,9 +74,8 @@ unsigned fp_plan_stages_needed(unsigned stages)
     return s | FP_STAGE_FABRIC;
 }
 
-/* Say which stage starts and how much of the planning is done before it: shares of the time
- * measured on examples/specs/clos-100k-4tier.json (2.5 s: naming and cabling take 90 %).
- * Written as a false term so it sits inside the stages' || chains. */
+/* Say which stage starts and how much of the planning is done before it (the shares of
+ * examples/specs/clos-100k-4tier.json's time). A false term, to sit inside the || chains. */
 #define STAGE(name, done) ((progress ? progress(name, done, payload) : (void)0), 0)
 
 /* The metrics that read only the fabric and the resolved spec (fp__analysis_fabric: bisection

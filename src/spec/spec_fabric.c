@@ -7,9 +7,8 @@
 #include "spec/spec_fabric.h"
 
 #define DEFAULT_GPUS 16384
-/* The largest cluster a spec may ask for: 2^20 GPUs. Planning takes about 1.2 kB of memory per
- * GPU (measured: 164 MB at 131,072, 318 MB at 262,144), so about 1.3 GB here; the earlier limit
- * of 10,000,000 needed more than 12 GB, more than a planning workstation should be asked for. */
+/* The largest cluster a spec may ask for, 2^20 GPUs: at about 1.2 kB of memory per GPU
+ * planned, some 1.3 GB, what a planning workstation can be asked for. */
 #define MAX_GPUS 1048576
 #define DEFAULT_GPUS_PER_SERVER 8
 #define DEFAULT_NIC "nvidia-cx7-osfp"

@@ -5,10 +5,9 @@
 /* Each switch's ports in PORT_BLOCKS blocks side by side, read down one block and on to the
  * next, as a phone book is: a row is Device, Location, then per block Port, Far device, Far
  * port, Cable ID, a narrow gap between blocks. Three blocks fill a landscape page at about
- * 9 pt (A4; a little less on Letter), so a page holds three times the ports one block did
- * (issue 27: 16,384 GPUs printed 2,560 pages of Ports, 32 ports a page). Every row names its
- * switch and location, so a page that starts inside a switch still says whose ports these
- * are; a switch's first row has a rule above it. The lane is part of the port's name
+ * 9 pt (A4; a little less on Letter), so a page holds three times the ports one block did.
+ * Every row names its switch and location, so a page that starts inside a switch still says
+ * whose ports these are; a switch's first row has a rule above it. The lane is part of the port's name
  * (`swp1s0`, `1/9/2/1`), a spare port reads "spare" where the far device would be, and a used
  * port's cells take its medium's fill: the Cables sheet names medium and part by cable id. */
 #define PORT_BLOCKS 3
