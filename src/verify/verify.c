@@ -17,7 +17,7 @@
 
 /* ---- a (text, text) -> index table ---- */
 
-fp_status fp__vf_map_init(vf_map *m, int64_t expect)
+fp_status fp__vf_map_init(fp_vf_map *m, int64_t expect)
 {
     memset(m, 0, sizeof *m);
     m->cap = 16;
@@ -29,7 +29,7 @@ fp_status fp__vf_map_init(vf_map *m, int64_t expect)
         return FP_ENOMEM;
     }
     for (int64_t i = 0; i < m->cap; i++)
-        m->slot[i] = (vf_slot){ NULL, NULL, 0, -1 };
+        m->slot[i] = (fp_vf_slot){ NULL, NULL, 0, -1 };
     return FP_OK;
 }
 
@@ -63,21 +63,21 @@ static uint64_t hash2(const char *a, const char *b)
 }
 
 /* The slot of (a, b) with hash h: where it is, or the empty slot it would go to. */
-static vf_slot *slot_h(const vf_map *m, const char *a, const char *b, uint64_t h)
+static fp_vf_slot *slot_h(const fp_vf_map *m, const char *a, const char *b, uint64_t h)
 {
     uint64_t s = h & (uint64_t)(m->cap - 1);
     for (;;) {
-        vf_slot *e = &m->slot[s];
+        fp_vf_slot *e = &m->slot[s];
         if (e->val < 0 || (e->h == h && strcmp(e->a, a) == 0 && strcmp(e->b, b) == 0))
             return e;
         s = (s + 1) & (uint64_t)(m->cap - 1);
     }
 }
 
-int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v)
+int64_t fp__vf_map_put(fp_vf_map *m, const char *a, const char *b, int64_t v)
 {
     if ((m->n + 1) * 2 > m->cap) {
-        vf_map g;
+        fp_vf_map g;
         if (fp__vf_map_init(&g, m->cap) != FP_OK)
             return -2;
         for (int64_t i = 0; i < m->cap; i++)
@@ -89,22 +89,22 @@ int64_t fp__vf_map_put(vf_map *m, const char *a, const char *b, int64_t v)
         *m = g;
     }
     uint64_t h = hash2(a, b);
-    vf_slot *e = slot_h(m, a, b, h);
+    fp_vf_slot *e = slot_h(m, a, b, h);
     if (e->val >= 0)
         return e->val;
-    *e = (vf_slot){ a, b, h, v };
+    *e = (fp_vf_slot){ a, b, h, v };
     m->n++;
     return v;
 }
 
-int64_t fp__vf_map_get(const vf_map *m, const char *a, const char *b)
+int64_t fp__vf_map_get(const fp_vf_map *m, const char *a, const char *b)
 {
     if (m->cap == 0)
         return -1;
     return slot_h(m, a, b, hash2(a, b))->val;
 }
 
-void fp__vf_map_free(vf_map *m)
+void fp__vf_map_free(fp_vf_map *m)
 {
     free(m->slot);
     memset(m, 0, sizeof *m);
@@ -267,7 +267,7 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
             return FP_EPARSE;
         }
         for (int k = 0; k < na; k++) {
-            vf_plink *pl = &v->plink[v->n_plink++];
+            fp_vf_plink *pl = &v->plink[v->n_plink++];
             int leg = legs == 1 ? 0 : k;
             pl->cable = T(t, r, C_ID);
             pl->label_a = T(t, r, C_LA);
@@ -292,7 +292,7 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
 }
 
 /* links.csv's boundary of each planned link (by its A end); none when the file is absent. */
-static fp_status read_boundaries(fp_verify *v, table *t, const char *dir, const vf_map *pe,
+static fp_status read_boundaries(fp_verify *v, table *t, const char *dir, const fp_vf_map *pe,
                                  fp_error *err)
 {
     static const char *const cols[] = { "a_device", "a_port", "boundary" };
@@ -321,7 +321,7 @@ static fp_status read_phase(fp_verify *v, table *t, const char *dir, fp_error *e
     fp_status rc = table_load(t, dir, "cables.csv", cols, 2, "", err);
     if (rc != FP_OK)
         return rc;
-    vf_map m;
+    fp_vf_map m;
     if (fp__vf_map_init(&m, t->rows * 2) != FP_OK)
         FP_FAIL(err, FP_ENOMEM, dir, "out of memory reading %s/cables.csv", dir);
     for (int64_t r = 0; r < t->rows; r++) {
@@ -365,7 +365,7 @@ static fp_status set_scope(fp_verify *v, const char *const *nets, int n_nets, fp
         len += (size_t)snprintf(v->networks + len, sizeof v->networks - len, "%s%s",
                                 k ? ", " : "", nets[k]);
     for (int64_t i = 0; i < v->n_plink; i++) {
-        vf_plink *p = &v->plink[i];
+        fp_vf_plink *p = &v->plink[i];
         int seen = p->proto == VF_ANY || (p->proto == VF_IB && v->disc.has_ib) ||
                    (p->proto == VF_ETH && v->disc.has_lldp);
         int asked = n_nets == 0;
@@ -388,10 +388,10 @@ static int same(const char *a, const char *b)
 /* Name the discovered ends as the plan does: (node, port) through ib-ports.csv; else the node
  * is a device of the plan (a switch's description, or "<server> mlx5_<i>") with a port the
  * plan does not use; else it is not the plan's (device NULL). */
-static void name_ends(fp_verify *v, const table *ib, const vf_map *ibm)
+static void name_ends(fp_verify *v, const table *ib, const fp_vf_map *ibm)
 {
     for (int64_t i = 0; i < v->disc.n_link; i++) {
-        vf_dlink *l = &v->disc.link[i];
+        fp_vf_dlink *l = &v->disc.link[i];
         if (l->lldp)
             continue;
         for (int k = 0; k < 2; k++) {
@@ -430,7 +430,7 @@ static void name_ends(fp_verify *v, const table *ib, const vf_map *ibm)
 static fp_status add_row(fp_verify *v, fp_verify_status s, int64_t p, int64_t d, int64_t peer,
                          int flip, fp_error *err)
 {
-    vf_row *r = &v->row[v->n_row++];
+    fp_vf_row *r = &v->row[v->n_row++];
     r->status = s;
     r->plink = p;
     r->dlink = d;
@@ -442,10 +442,10 @@ static fp_status add_row(fp_verify *v, fp_verify_status s, int64_t p, int64_t d,
 }
 
 /* pe: the planned ends, (device, port) -> 2 x planned link + end. */
-static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
+static fp_status classify(fp_verify *v, const fp_vf_map *pe, fp_error *err)
 {
     int64_t np = v->n_plink, nd = v->disc.n_link;
-    vf_map de;
+    fp_vf_map de;
     unsigned char *used = calloc((size_t)nd + 1, 1);
     int64_t *prow = malloc(((size_t)np + 1) * sizeof *prow);
     v->row = calloc((size_t)(np + nd) + 1, sizeof *v->row);
@@ -478,13 +478,13 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
 #define OTHER(l, k, w) ((w) ? (l)->pname[1 - (k)] : (l)->device[1 - (k)])
     /* 1: as planned */
     for (int64_t i = 0; i < np; i++) {
-        const vf_plink *p = &v->plink[i];
+        const fp_vf_plink *p = &v->plink[i];
         if (v->row[i].status == NOT_CHECKED)
             continue;
         int64_t e = fp__vf_map_get(&de, p->a.device, p->a.port);
         if (e < 0)
             continue;
-        const vf_dlink *l = &v->disc.link[e >> 1];
+        const fp_vf_dlink *l = &v->disc.link[e >> 1];
         int k = (int)(e & 1);
         if (!same(OTHER(l, k, 0), p->z.device) || !same(OTHER(l, k, 1), p->z.port))
             continue;
@@ -502,11 +502,11 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     for (int64_t i = 0; i < np; i++) {
         if (v->row[i].status != FP_VERIFY_N_STATUS)
             continue;
-        const vf_plink *p = &v->plink[i];
+        const fp_vf_plink *p = &v->plink[i];
         int64_t e = fp__vf_map_get(&de, p->a.device, p->a.port);
         if (e < 0 || used[e >> 1])
             continue;
-        const vf_dlink *l = &v->disc.link[e >> 1];
+        const fp_vf_dlink *l = &v->disc.link[e >> 1];
         int k = (int)(e & 1);
         if (OTHER(l, k, 0) == NULL)
             continue;
@@ -514,17 +514,17 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
         if (q < 0 || !(q & 1) || (q >> 1) == i || v->row[q >> 1].status != FP_VERIFY_N_STATUS)
             continue;
         int64_t j = q >> 1;
-        const vf_plink *pj = &v->plink[j];
+        const fp_vf_plink *pj = &v->plink[j];
         int64_t e2 = fp__vf_map_get(&de, pj->a.device, pj->a.port);
         if (e2 < 0 || used[e2 >> 1])
             continue;
-        const vf_dlink *l2 = &v->disc.link[e2 >> 1];
+        const fp_vf_dlink *l2 = &v->disc.link[e2 >> 1];
         int k2 = (int)(e2 & 1);
         if (!same(OTHER(l2, k2, 0), p->z.device) || !same(OTHER(l2, k2, 1), p->z.port))
             continue;
         used[e >> 1] = used[e2 >> 1] = 1;
-        v->row[i] = (vf_row){ FP_VERIFY_SWAPPED, i, e >> 1, j, k };
-        v->row[j] = (vf_row){ FP_VERIFY_SWAPPED, j, e2 >> 1, i, k2 };
+        v->row[i] = (fp_vf_row){ FP_VERIFY_SWAPPED, i, e >> 1, j, k };
+        v->row[j] = (fp_vf_row){ FP_VERIFY_SWAPPED, j, e2 >> 1, i, k2 };
     }
     /* 3: one planned end linked elsewhere (the A end first, then the Z end): first only to the
      * planned far device (wrong-port), then anywhere, so a link that moved within a device is
@@ -533,13 +533,13 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
         for (int64_t i = 0; i < np; i++) {
             if (v->row[i].status != FP_VERIFY_N_STATUS)
                 continue;
-            const vf_plink *p = &v->plink[i];
+            const fp_vf_plink *p = &v->plink[i];
             for (int side = 0; side < 2; side++) {
-                const vf_end *at = side ? &p->z : &p->a, *far = side ? &p->a : &p->z;
+                const fp_vf_end *at = side ? &p->z : &p->a, *far = side ? &p->a : &p->z;
                 int64_t e = fp__vf_map_get(&de, at->device, at->port);
                 if (e < 0 || used[e >> 1])
                     continue;
-                const vf_dlink *l = &v->disc.link[e >> 1];
+                const fp_vf_dlink *l = &v->disc.link[e >> 1];
                 int k = (int)(e & 1);
                 const char *od = OTHER(l, k, 0);
                 fp_verify_status s = od == NULL ? FP_VERIFY_UNKNOWN_DEVICE
@@ -549,7 +549,7 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
                     continue;
                 used[e >> 1] = 1;
                 /* flip: the discovered end on the planned A side is end 1 */
-                v->row[i] = (vf_row){ s, i, e >> 1, -1, side ? 1 - k : k };
+                v->row[i] = (fp_vf_row){ s, i, e >> 1, -1, side ? 1 - k : k };
                 break;
             }
             if (pass == 1 && v->row[i].status == FP_VERIFY_N_STATUS)
@@ -565,7 +565,7 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     v->n_row = kept;
     /* 4: what is left of the discovery; a link at a planned end not checked, or between
      * devices none of whose checked links it could be, is not checked either */
-    vf_map scoped = { 0 };
+    fp_vf_map scoped = { 0 };
     if (kept < np) {
         if (fp__vf_map_init(&scoped, kept * 2) != FP_OK) {
             fp__vf_map_free(&de);
@@ -582,7 +582,7 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
     for (int64_t i = 0; i < nd; i++) {
         if (used[i])
             continue;
-        const vf_dlink *l = &v->disc.link[i];
+        const fp_vf_dlink *l = &v->disc.link[i];
         if (kept < np) {
             int drop = 1;
             for (int k = 0; k < 2; k++) {
@@ -619,10 +619,10 @@ static fp_status classify(fp_verify *v, const vf_map *pe, fp_error *err)
  * nothing until name_ends): verify at 131,072 GPUs spends about as long on either
  * (docs/performance.md). */
 typedef struct ibnet_job {
-    vf_disc *d;
+    fp_vf_disc *d;
     const char *path, *map, *plan_dir;
     table *ib;                  /* ib-ports.csv */
-    vf_map *ibm;                /* its (node, ib_port) -> row */
+    fp_vf_map *ibm;             /* its (node, ib_port) -> row */
     fp_error err, ib_err;       /* the discovery's, ib-ports.csv's */
     fp_status rc, ib_rc;
 } ibnet_job;
@@ -669,7 +669,7 @@ fp_status fp_verify_run(const fp_verify_options *given, fp_verify **out, fp_erro
 {
     if (given == NULL || out == NULL || given->plan_dir == NULL)
         FP_FAIL(err, FP_EINVAL, "", "fp_verify_run: NULL argument");
-    fp_verify_options opts;
+    fp_verify_options opts = FP_VERIFY_OPTIONS_INIT;
     if (normalise_options(given, &opts, err) != FP_OK)
         return FP_EINVAL;
     const fp_verify_options *o = &opts;
@@ -685,7 +685,7 @@ fp_status fp_verify_run(const fp_verify_options *given, fp_verify **out, fp_erro
     snprintf(v->discovery, sizeof v->discovery, "%s%s%s", o->ibnetdiscover ? o->ibnetdiscover : "",
              o->ibnetdiscover && lldp ? " + " : "", lldp ? lldp : "");
     table cab = { 0 }, ib = { 0 }, lk = { 0 }, ph = { 0 };
-    vf_map ibm = { 0 }, pe = { 0 };
+    fp_vf_map ibm = { 0 }, pe = { 0 };
     /* the discovery and ib-ports.csv on a second thread (on the caller's when none can start) */
     ibnet_job job = { &v->disc, o->ibnetdiscover, o->node_name_map, o->plan_dir, &ib, &ibm,
                       { 0 }, { 0 }, FP_OK, FP_OK };

@@ -98,12 +98,12 @@ typedef struct ref {
     char rate[16];
 } ref;
 
-static int64_t add_node(vf_disc *d, const char *id, uint64_t guid, const char *desc, int sw,
+static int64_t add_node(fp_vf_disc *d, const char *id, uint64_t guid, const char *desc, int sw,
                         fp_error *err, const char *path)
 {
     if (grow((void **)&d->node, &d->cap_node, d->n_node + 1, sizeof *d->node, err, path) != FP_OK)
         return -1;
-    vf_node *n = &d->node[d->n_node];
+    fp_vf_node *n = &d->node[d->n_node];
     n->id = id;
     n->guid = guid;
     n->desc = desc;
@@ -184,14 +184,14 @@ static fp_status end_put(end_map *m, int64_t node, int port, int64_t v)
 
 /* Each link once: the second sighting of a port pair (the far end's own line) is dropped; a
  * port listed with two different far ends is an error. */
-static fp_status add_link(vf_disc *d, end_map *ends, int64_t n0, int p0, int64_t n1, int p1,
+static fp_status add_link(fp_vf_disc *d, end_map *ends, int64_t n0, int p0, int64_t n1, int p1,
                           int width, int mbps, const char *rate, int line, const char *path,
                           fp_error *err)
 {
     int64_t s0 = end_get(ends, n0, p0), s1 = end_get(ends, n1, p1);
     if (s0 >= 0 || s1 >= 0) {
         int64_t s = s0 >= 0 ? s0 : s1;
-        const vf_dlink *l = &d->link[s];
+        const fp_vf_dlink *l = &d->link[s];
         int same = (l->node[0] == n0 && l->port[0] == p0 && l->node[1] == n1 && l->port[1] == p1) ||
                    (l->node[0] == n1 && l->port[0] == p1 && l->node[1] == n0 && l->port[1] == p0);
         if (same)
@@ -203,7 +203,7 @@ static fp_status add_link(vf_disc *d, end_map *ends, int64_t n0, int p0, int64_t
     }
     if (grow((void **)&d->link, &d->cap_link, d->n_link + 1, sizeof *d->link, err, path) != FP_OK)
         return FP_ENOMEM;
-    vf_dlink *l = &d->link[d->n_link];
+    fp_vf_dlink *l = &d->link[d->n_link];
     memset(l, 0, sizeof *l);
     l->node[0] = n0;
     l->port[0] = p0;
@@ -248,9 +248,9 @@ static int starts(const char *s, const char *w)
 }
 
 /* The topology form. */
-static fp_status read_topology(vf_disc *d, const char *path, fp_error *err)
+static fp_status read_topology(fp_vf_disc *d, const char *path, fp_error *err)
 {
-    vf_map ids = { 0 };
+    fp_vf_map ids = { 0 };
     end_map ends = { 0 };
     ref *refs = NULL;
     int64_t n_ref = 0, cap_ref = 0, cur = -1;
@@ -408,9 +408,9 @@ static int ports_end(char **s, int *sw, int *port, uint64_t *guid, int *width, i
 
 /* The -p form: one line per port, each link from both ends; nodes by GUID (switches) or by
  * description (a CA's port GUID is not its node's). */
-static fp_status read_ports(vf_disc *d, const char *path, fp_error *err)
+static fp_status read_ports(fp_vf_disc *d, const char *path, fp_error *err)
 {
-    vf_map nodes = { 0 };
+    fp_vf_map nodes = { 0 };
     end_map ends = { 0 };
     fp_status rc = FP_OK;
     char q[80];
@@ -478,7 +478,7 @@ static fp_status read_ports(vf_disc *d, const char *path, fp_error *err)
 }
 
 /* The node-name map: GUID -> name, applied to the nodes read. */
-static fp_status apply_map(vf_disc *d, const char *path, char **text, fp_error *err)
+static fp_status apply_map(fp_vf_disc *d, const char *path, char **text, fp_error *err)
 {
     size_t len;
     fp_status rc = fp__read_file(path, text, &len, err);
@@ -486,7 +486,7 @@ static fp_status apply_map(vf_disc *d, const char *path, char **text, fp_error *
         return rc;
     if (memchr(*text, '\0', len) != NULL)
         return bad(err, path, 1, "%s", "a NUL byte; expected a text node-name map");
-    vf_map by = { 0 };
+    fp_vf_map by = { 0 };
     if (fp__vf_map_init(&by, d->n_node) != FP_OK)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
     char (*keys)[24] = calloc((size_t)d->n_node + 1, sizeof *keys);
@@ -528,7 +528,7 @@ static fp_status apply_map(vf_disc *d, const char *path, char **text, fp_error *
     return rc;
 }
 
-fp_status fp__vf_read_ibnet(vf_disc *d, const char *path, const char *map_path, fp_error *err)
+fp_status fp__vf_read_ibnet(fp_vf_disc *d, const char *path, const char *map_path, fp_error *err)
 {
     size_t len;
     memset(d, 0, sizeof *d);
@@ -565,7 +565,7 @@ fp_status fp__vf_read_ibnet(vf_disc *d, const char *path, const char *map_path, 
     return rc;
 }
 
-void fp__vf_disc_free(vf_disc *d)
+void fp__vf_disc_free(fp_vf_disc *d)
 {
     if (d->ports_form)
         for (int64_t i = 0; i < d->n_ib_node; i++)

@@ -28,7 +28,7 @@
 #define POOL_BLOCK (1u << 20)
 
 /* A copy of s that lives as long as the discovery. */
-static const char *keep(vf_disc *d, const char *s)
+static const char *keep(fp_vf_disc *d, const char *s)
 {
     size_t n = strlen(s) + 1;
     if (d->n_pool == 0 || d->pool_used + n > POOL_BLOCK) {
@@ -134,8 +134,8 @@ static int mau_mbps(const char *s, char rate[16])
 
 typedef struct lldp_reader {
     fp_verify *v;
-    const vf_map *pe;
-    vf_map nodes, ends;         /* name -> node; (name, port) -> 2 x link + end */
+    const fp_vf_map *pe;
+    fp_vf_map nodes, ends; /* name -> node; (name, port) -> 2 x link + end */
     const char *path;
     char file[256];             /* the file's name, for the notes */
 } lldp_reader;
@@ -149,14 +149,14 @@ static fp_status oom(lldp_reader *r, fp_error *err)
  * link's row then names first the end that reported it. */
 static int64_t node_of(lldp_reader *r, const char *name)
 {
-    vf_disc *d = &r->v->disc;
+    fp_vf_disc *d = &r->v->disc;
     int64_t n = fp__vf_map_get(&r->nodes, name, "");
     if (n >= 0)
         return n;
     const char *k = keep(d, name);
     if (k == NULL || fp__vf_grow((void **)&d->node, &d->cap_node, d->n_node + 1, sizeof *d->node) != FP_OK)
         return -1;
-    d->node[d->n_node] = (vf_node){ k, 0, k, 0 };
+    d->node[d->n_node] = (fp_vf_node){ k, 0, k, 0 };
     if (fp__vf_map_put(&r->nodes, k, "", d->n_node) == -2)
         return -1;
     return d->n_node++;
@@ -177,12 +177,12 @@ static fp_status sighting(lldp_reader *r, int64_t ln, const char *lport, int64_t
                           const char *fport, const char *how, int mbps, const char *rate,
                           int line, fp_error *err)
 {
-    vf_disc *d = &r->v->disc;
+    fp_vf_disc *d = &r->v->disc;
     const char *ln_name = d->node[ln].desc, *fn_name = d->node[fn].desc;
     int64_t e0 = fp__vf_map_get(&r->ends, ln_name, lport);
     int64_t e1 = fp__vf_map_get(&r->ends, fn_name, fport);
     if (e0 >= 0 || e1 >= 0) {
-        vf_dlink *l = &d->link[(e0 >= 0 ? e0 : e1) >> 1];
+        fp_vf_dlink *l = &d->link[(e0 >= 0 ? e0 : e1) >> 1];
         if (e0 >= 0 && e1 >= 0 && (e0 >> 1) == (e1 >> 1) && (e0 & 1) != (e1 & 1)) {
             l->seen |= 1 << (e0 & 1);
             if (l->mbps == 0 && mbps > 0) {
@@ -201,7 +201,7 @@ static fp_status sighting(lldp_reader *r, int64_t ln, const char *lport, int64_t
     }
     if (fp__vf_grow((void **)&d->link, &d->cap_link, d->n_link + 1, sizeof *d->link) != FP_OK)
         return oom(r, err);
-    vf_dlink *l = &d->link[d->n_link];
+    fp_vf_dlink *l = &d->link[d->n_link];
     memset(l, 0, sizeof *l);
     l->lldp = 1;
     l->seen = 1;
@@ -379,7 +379,7 @@ static fp_status list_dir(DIR *dir, const char *path, char ***out, int64_t *n, f
     return FP_OK;
 }
 
-fp_status fp__vf_read_lldp(fp_verify *v, const char *path, const vf_map *pe, fp_error *err)
+fp_status fp__vf_read_lldp(fp_verify *v, const char *path, const fp_vf_map *pe, fp_error *err)
 {
     lldp_reader r = { .v = v, .pe = pe, .path = path };
     if (fp__vf_map_init(&r.nodes, 1024) != FP_OK || fp__vf_map_init(&r.ends, 16384) != FP_OK) {

@@ -26,23 +26,23 @@ static const char *const *dev_loc(const fp_verify *v, const char *dev)
     int64_t d = dev ? fp__vf_map_get(&v->dev_loc, dev, "") : -1;
     if (d < 0)
         return NULL;
-    const vf_plink *p = &v->plink[d >> 1];
+    const fp_vf_plink *p = &v->plink[d >> 1];
     return (d & 1) ? p->z.loc : p->a.loc;
 }
 
 /* The found end k of discovered link l: the plan's device, else the name the fabric gives. */
-static const char *found_dev(const fp_verify *v, const vf_dlink *l, int k)
+static const char *found_dev(const fp_verify *v, const fp_vf_dlink *l, int k)
 {
     return l->device[k] ? l->device[k] : v->disc.node[l->node[k]].desc;
 }
 
-static int same_end(const vf_dlink *l, int k, const char *dev, const char *port)
+static int same_end(const fp_vf_dlink *l, int k, const char *dev, const char *port)
 {
     return l->device[k] != NULL && strcmp(l->device[k], dev) == 0 && strcmp(l->pname[k], port) == 0;
 }
 
 /* The planned rate: "4xNDR (400 Gb/s)" for InfiniBand, "400 Gb/s" for Ethernet (LLDP). */
-static void planned_rate(char *buf, size_t n, const vf_plink *p, int lldp)
+static void planned_rate(char *buf, size_t n, const fp_vf_plink *p, int lldp)
 {
     char r[16];
     if (lldp)
@@ -53,11 +53,11 @@ static void planned_rate(char *buf, size_t n, const vf_plink *p, int lldp)
 
 /* Where the crew works on row r: the planned end to put right (the A end of a missing or slow
  * link), or for a link the plan lacks the end on a device of the plan. */
-void fp__vf_work_end(const fp_verify *v, const vf_row *r, vf_end *out)
+void fp__vf_work_end(const fp_verify *v, const fp_vf_row *r, fp_vf_end *out)
 {
     static const char *const none[4] = { "", "", "", "" };
-    const vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
-    const vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
+    const fp_vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
+    const fp_vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
     if (p != NULL) {
         *out = l != NULL && r->status != FP_VERIFY_DEGRADED &&
                same_end(l, r->flip, p->a.device, p->a.port) ? p->z : p->a;
@@ -72,11 +72,11 @@ void fp__vf_work_end(const fp_verify *v, const vf_row *r, vf_end *out)
 }
 
 /* The one imperative line for the crew. */
-void fp__vf_fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r)
+void fp__vf_fix_text(char *buf, size_t n, const fp_verify *v, const fp_vf_row *r)
 {
     char l1[64], l2[64], pr[48];
-    const vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
-    const vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
+    const fp_vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
+    const fp_vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
     int fa = r->flip, fz = 1 - r->flip;
     buf[0] = '\0';
     switch (r->status) {
@@ -116,7 +116,7 @@ void fp__vf_fix_text(char *buf, size_t n, const fp_verify *v, const vf_row *r)
     }
     /* which planned end is wrong: the one where the found device or port differs */
     int z_wrong = same_end(l, fa, p->a.device, p->a.port);
-    const vf_end *want = z_wrong ? &p->z : &p->a;
+    const fp_vf_end *want = z_wrong ? &p->z : &p->a;
     int k = z_wrong ? fz : fa;
     const char *end = z_wrong ? "Z" : "A";
     char other[64] = "";
@@ -156,9 +156,9 @@ fp_status fp__vf_write_csv(const fp_verify *v, const char *path, fp_error *err)
         return rc;
     static const char *const none[4] = { "", "", "", "" };
     for (int64_t i = 0; i < v->n_row; i++) {
-        const vf_row *r = &v->row[i];
-        const vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
-        const vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
+        const fp_vf_row *r = &v->row[i];
+        const fp_vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
+        const fp_vf_dlink *l = r->dlink >= 0 ? &v->disc.link[r->dlink] : NULL;
         const char *const *al = p ? p->a.loc : none, *const *zl = p ? p->z.loc : none;
         int fa = r->flip, fz = 1 - r->flip;
         char fix[768];
@@ -205,7 +205,7 @@ static cJSON *counts(const size_t c[FP_VERIFY_N_STATUS], int all)
 
 /* The racks a row touches: each end's, once (the planned ends; else the found ends the plan
  * places). */
-static int row_racks(const fp_verify *v, const vf_row *r, const char *const *out[2])
+static int row_racks(const fp_verify *v, const fp_vf_row *r, const char *const *out[2])
 {
     int n = 0;
     const char *const *loc[2] = { NULL, NULL };
@@ -213,7 +213,7 @@ static int row_racks(const fp_verify *v, const vf_row *r, const char *const *out
         loc[0] = v->plink[r->plink].a.loc;
         loc[1] = v->plink[r->plink].z.loc;
     } else {
-        const vf_dlink *l = &v->disc.link[r->dlink];
+        const fp_vf_dlink *l = &v->disc.link[r->dlink];
         loc[0] = dev_loc(v, l->device[0]);
         loc[1] = dev_loc(v, l->device[1]);
     }
@@ -253,7 +253,7 @@ fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *e
 {
     rack_count *rc_ = calloc((size_t)v->n_row * 2 + 1, sizeof *rc_);
     char (*key)[48] = calloc((size_t)v->n_row * 2 + 1, sizeof *key);
-    vf_map racks = { 0 }, bnd = { 0 };
+    fp_vf_map racks = { 0 }, bnd = { 0 };
     size_t (*bc)[FP_VERIFY_N_STATUS] = calloc((size_t)v->n_row + 1, sizeof *bc);
     const char **bname = calloc((size_t)v->n_row + 1, sizeof *bname);
     int64_t n_rack = 0, n_bnd = 0, last[2] = { -1, -1 };
@@ -267,7 +267,7 @@ fp_status fp__vf_write_summary(const fp_verify *v, const char *path, fp_error *e
         goto out;
     }
     for (int64_t i = 0; i < v->n_row; i++) {
-        const vf_row *r = &v->row[i];
+        const fp_vf_row *r = &v->row[i];
         const char *const *loc[2];
         int n = row_racks(v, r, loc);
         for (int k = 0; k < n; k++) {

@@ -11,7 +11,7 @@
 #include "write/worklist.h"
 
 typedef struct fix_row {
-    vf_end at;
+    fp_vf_end at;
     int64_t row;
 } fix_row;
 
@@ -49,7 +49,7 @@ fp_status fp__vf_write_xlsx(const fp_verify *v, const char *path, fp_error *err)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory writing %s", path);
     int64_t n = 0;
     for (int64_t i = 0; i < v->n_row; i++) {
-        const vf_row *r = &v->row[i];
+        const fp_vf_row *r = &v->row[i];
         if (r->status == FP_VERIFY_OK || r->status == FP_VERIFY_NOT_YET)
             continue;
         fp__vf_work_end(v, r, &fx[n].at);
@@ -68,8 +68,8 @@ fp_status fp__vf_write_xlsx(const fp_verify *v, const char *path, fp_error *err)
     }
     lxw_worksheet *ws = fp__worklist_sheet(&wl, "Fix list", cols, N_COL);
     for (int64_t i = 0; i < n; i++) {
-        const vf_row *r = &v->row[fx[i].row];
-        const vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
+        const fp_vf_row *r = &v->row[fx[i].row];
+        const fp_vf_plink *p = r->plink >= 0 ? &v->plink[r->plink] : NULL;
         char fix[768];
         fp__vf_fix_text(fix, sizeof fix, v, r);
         /* the label on the cable at the end to work on */
