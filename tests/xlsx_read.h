@@ -203,23 +203,52 @@ static inline int xl_next_row(const char **pos, xl_row *row)
     return 1;
 }
 
+/* Cell style s's <xf> in styles.xml's <cellXfs>, and the end of that list. */
+static inline const char *xl_style_xf(const char *styles, int s, const char **end)
+{
+    const char *p = strstr(styles, "<cellXfs");
+    cr_assert_not_null(p, "styles.xml: no <cellXfs>");
+    *end = strstr(p, "</cellXfs>");
+    for (int i = 0; i <= s; i++) {
+        p = strstr(p + 1, "<xf ");
+        cr_assert(p != NULL && p < *end, "styles.xml: no cell style %d", s);
+    }
+    return p;
+}
+
 /* The vertical alignment of cell style s (a cell's s="N") in styles.xml's text: "top",
  * "center", ... or "bottom" (the default when the style sets none). Returns a static string or
  * one into styles. */
 static inline const char *xl_style_valign(const char *styles, int s, char *out, size_t n)
 {
-    const char *p = strstr(styles, "<cellXfs");
-    cr_assert_not_null(p, "styles.xml: no <cellXfs>");
-    const char *end = strstr(p, "</cellXfs>");
-    for (int i = 0; i <= s; i++) {
-        p = strstr(p + 1, "<xf ");
-        cr_assert(p != NULL && p < end, "styles.xml: no cell style %d", s);
-    }
+    const char *end, *p = xl_style_xf(styles, s, &end);
     const char *next = strstr(p + 1, "<xf ");
     const char *v = strstr(p, "vertical=\"");
     if (v == NULL || (next && v > next) || v > end)
         return "bottom";
     xl_copy(out, n, v + 10, strchr(v + 10, '"'));
+    return out;
+}
+
+/* The number format code of cell style s: a custom <numFmt>'s formatCode, or one of the built-in
+ * codes ECMA-376 numbers 0-4 ("General", "0", "0.00", "#,##0", "#,##0.00"); "?" for another
+ * built-in. Returns a static string or out. */
+static inline const char *xl_style_numfmt(const char *styles, int s, char *out, size_t n)
+{
+    static const char *const builtin[] = { "General", "0", "0.00", "#,##0", "#,##0.00" };
+    const char *end, *p = xl_style_xf(styles, s, &end);
+    const char *id = xl_find(p, strchr(p, '>'), "numFmtId=\"");
+    int k = id ? atoi(id + 10) : 0;
+    if (k < 5)
+        return builtin[k];
+    char want[40];
+    snprintf(want, sizeof want, "<numFmt numFmtId=\"%d\"", k);
+    const char *f = strstr(styles, want);
+    const char *code = f ? strstr(f, "formatCode=\"") : NULL;
+    if (code == NULL)
+        return "?";
+    xl_copy(out, n, code + 12, strchr(code + 12, '"'));
+    xl_unescape(out);
     return out;
 }
 

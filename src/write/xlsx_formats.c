@@ -50,7 +50,7 @@ static void make_cell_formats(fp_xlsx_book *b)
     b->bold = fmt(b, NULL, 1, 0, 0);
     b->text = fmt(b, NULL, 0, 0, 0);
     b->integer = fmt(b, "#,##0", 0, 0, 0);
-    b->len = fmt(b, "0.0", 0, 0, 0);
+    b->len = fmt(b, "#,##0.0", 0, 0, 0);
     b->money = fmt(b, "$#,##0.00", 0, 0, 0);
     b->ratio = fmt(b, "0.00", 0, 0, 0);
     b->watts = fmt(b, "#,##0.0", 0, 0, 0);
@@ -115,12 +115,13 @@ static void make_sheet_formats(fp_xlsx_book *b)
     format_set_border_color(b->box, 0xA6A6A6);
     for (int m = 0; m < FP_MEDIUM_COUNT; m++) {
         /* Text indented and small numbers centred, so "42" and "su01-leaf-r1" in adjacent
-         * cells do not read as one "42 su01-leaf-r1". */
+         * cells do not read as one "42 su01-leaf-r1". Counts and lengths group thousands, as
+         * the summary does: a bundle's "Total m" reads 1,280.0, not 1280.0. */
         b->medium[m][K_TEXT] = fmt(b, NULL, 0, medium_fill[m], 0);
         format_set_indent(b->medium[m][K_TEXT], 1);
-        b->medium[m][K_INT] = fmt(b, "0", 0, medium_fill[m], 0);
+        b->medium[m][K_INT] = fmt(b, "#,##0", 0, medium_fill[m], 0);
         format_set_align(b->medium[m][K_INT], LXW_ALIGN_CENTER);
-        b->medium[m][K_LEN] = fmt(b, "0.0", 0, medium_fill[m], 0);
+        b->medium[m][K_LEN] = fmt(b, "#,##0.0", 0, medium_fill[m], 0);
         b->medium[m][K_WRAP] = fmt(b, NULL, 0, medium_fill[m], 0);
         format_set_text_wrap(b->medium[m][K_WRAP]);
         format_set_indent(b->medium[m][K_WRAP], 1);

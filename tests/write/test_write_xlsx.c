@@ -957,6 +957,53 @@ Test(write_xlsx, pull_list_rows_are_top_aligned_and_tall_enough)
     fp_plan_free(p);
 }
 
+/* A number on the cable sheets prints with its thousands grouped, as the summary prints them
+ * (issue 27): a bundle's "Total m" of 1,280.0 read as 1280.0 is one misread digit from 128.0.
+ * Every number cell of the Pull list, Cables and Segments sheets has a format that groups
+ * thousands. The 768-GPU plan's Pull list has a bundle over 1,000 m (a leaf rack's uplinks to
+ * a spine rack, tens of cables of tens of metres), so the grouping shows in at least one cell. */
+static int is_number(const char *v)
+{
+    char *end;
+    if (v[0] == '\0')
+        return 0;
+    strtod(v, &end);
+    return *end == '\0';
+}
+
+Test(write_xlsx, numbers_on_the_cable_sheets_group_thousands)
+{
+    char dir[64], path[128], code[64];
+    fp_plan *p = written_768(dir, path);
+    char *styles = xl_member(path, "xl/styles.xml");
+    static const char *const sheets[] = { "Pull list", "Cables", "Segments" };
+    static xl_row row;
+    double largest_total = 0;
+    for (size_t k = 0; k < sizeof sheets / sizeof sheets[0]; k++) {
+        if (sheet_index(path, sheets[k]) == 0)
+            continue;
+        char *xml = sheet_named(path, sheets[k]);
+        const char *pos = xml;
+        long numbers = 0;
+        while (xl_next_row(&pos, &row))
+            for (int c = 0; c < XL_MAX_COLS; c++) {
+                if (!row.present[c] || !is_number(row.v[c]))
+                    continue;
+                const char *f = xl_style_numfmt(styles, row.style[c], code, sizeof code);
+                cr_expect(strstr(f, "#,##0") != NULL, "%s row %ld column %c: %s in format %s",
+                          sheets[k], row.r, 'A' + c, row.v[c], f);
+                if (k == 0 && c == 6)
+                    largest_total = fmax(largest_total, strtod(row.v[c], NULL));
+                numbers++;
+            }
+        cr_expect_gt(numbers, 0, "%s: no number cells", sheets[k]);
+        free(xml);
+    }
+    cr_expect_geq(largest_total, 1000.0, "the Pull list's largest Total m is %.1f", largest_total);
+    free(styles);
+    fp_plan_free(p);
+}
+
 /* The cages a run list names ("1-16, 19, 21-32"): their count, -1 when it is not such a list. */
 static long cages_listed(const char *runs)
 {
