@@ -2,6 +2,7 @@
  * when every rack's label is readable there, else the halls as labelled blocks with their rows
  * as bars), and floor-by-hall/H<n>.svg, one hall rack by rack with its trays, aisles, row names
  * and busiest runs; see write_dot.c. */
+#include <ctype.h>
 #include "write/dot.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -27,6 +28,31 @@
 static double text_pt(size_t chars, double font)
 {
     return (double)chars * FLOOR_EM_PER_CHAR * font;
+}
+
+/* Closer than text_pt, for the box a label is drawn in rather than the room it may need: the
+ * width of text in Debian's sans face (DejaVu Sans, wider than Helvetica and its metric twins),
+ * by DejaVu Sans's advance widths in classes, each class at its widest member (em). */
+static double text_width_pt(const char *text, double font)
+{
+    static const struct {
+        const char *chars;
+        double em;
+    } cls[] = {
+        { " ,.:;'", 0.318 }, { "ijl", 0.278 }, { "-f", 0.361 }, { "tr", 0.411 }, { "csz", 0.550 },
+        { "kvxy", 0.592 },   { "w", 0.818 },   { "m", 0.974 },  { "MW", 0.989 },
+    };
+    double em = 0;
+    for (const char *c = text; *c; c++) {
+        double w = isupper((unsigned char)*c) ? 0.78 : 0.636; /* capitals; digits, a-z */
+        for (size_t k = 0; k < sizeof cls / sizeof cls[0]; k++)
+            if (strchr(cls[k].chars, *c)) {
+                w = cls[k].em;
+                break;
+            }
+        em += w;
+    }
+    return em * font;
 }
 
 /* The least points per metre at which a rack's label ("R01" over "K05" at FLOOR_FONT_MIN, 2 pt
@@ -762,11 +788,126 @@ static double label_room(const floor_halls *fh, int h, const floor_view *v)
     return fmax(0, fmin(room_l, room_r) - 4);
 }
 
+/* A box of the page (points) and what hiding it under a label costs. */
+typedef struct page_box {
+    double x0, x1, y0, y1;
+    double weight;
+} page_box;
+
+/* A switch rack or a row's name costs this many times a compute rack's area: the site plan is
+ * where one finds the spine and core rows and reads which row is which. */
+#define SPOT_SWITCH 4.0
+
+/* Hall h's racks and (where row_bars draws them) row names as boxes of the page into out
+ * (room for 2 per rack), their count. */
+static size_t hall_boxes(const fp_plan *plan, const floor_halls *fh, int h, const floor_view *v,
+                         int tiers, page_box *out)
+{
+    size_t n = 0;
+    int names = RACK_D_M * v->k >= FLOOR_FONT_MIN * 1.3, prow = -1;
+    double font = row_font(v->k);
+    for (size_t i = 0; i < fh->n_racks; i++) {
+        fp_rack_info r;
+        if (fh->hall[i] != h || fp_plan_rack(plan, i, &r, NULL) != FP_OK)
+            continue;
+        out[n++] =
+            (page_box){ page_x(v, r.x_m), page_x(v, r.x_m + RACK_W_M), page_y(v, r.y_m + RACK_D_M),
+                        page_y(v, r.y_m), rack_tier(&r, tiers) > 0 ? SPOT_SWITCH : 1 };
+        if (names && r.row != prow) {
+            char name[32];
+            double y = page_y(v, r.y_m - 0.25); /* row_name's box, the text's height */
+            snprintf(name, sizeof name, "H%d-R%02d", r.hall, r.row);
+            out[n++] =
+                (page_box){ page_x(v, r.x_m), page_x(v, r.x_m) + text_pt(strlen(name), font) + 4,
+                            y - 0.6 * font, y + 0.6 * font, SPOT_SWITCH };
+        }
+        prow = r.row;
+    }
+    return n;
+}
+
+#define SPOT_CELL 2.0 /* pt: the grid label_spot weighs places on */
+
+/* The cost in cells i..i+w-1, j..j+h-1 of a summed-area table with rows of stride entries. */
+static double area_sum(const double *sat, size_t stride, int i, int j, int w, int h)
+{
+    size_t i0 = (size_t)i, i1 = (size_t)(i + w), j0 = (size_t)j * stride,
+           j1 = (size_t)(j + h) * stride;
+    return sat[j1 + i1] - sat[j0 + i1] - sat[j1 + i0] + sat[j0 + i0];
+}
+
+/* Where hall h's label (lw x lh pt) goes, its centre into (cx, cy): the place inside region
+ * (page pt: the block, or with the room beside it) whose box hides the least of the hall's
+ * racks and row names (hall_boxes), its centre inside the block (bx0..bx1) so it reads as the
+ * block's, and of equals the nearest the block's centre. The middle of a hall is often its
+ * spine and core rows, which a label there hid. Coverage is counted on SPOT_CELL-pt cells
+ * with a summed-area table, so each place costs the same whatever the racks. Falls back to
+ * the block's centre when the box has no room or memory runs out. */
+static void label_spot(const fp_plan *plan, const floor_halls *fh, int h, const floor_view *v,
+                       int tiers, const page_box *region, double bx0, double bx1, double lw,
+                       double lh, double *cx, double *cy)
+{
+    *cx = (bx0 + bx1) / 2;
+    *cy = (region->y0 + region->y1) / 2;
+    int nx = (int)ceil((region->x1 - region->x0) / SPOT_CELL),
+        ny = (int)ceil((region->y1 - region->y0) / SPOT_CELL);
+    int cw = (int)ceil(lw / SPOT_CELL), ch = (int)ceil(lh / SPOT_CELL);
+    if (nx < cw || ny < ch || nx <= 0 || ny <= 0)
+        return;
+    size_t stride = (size_t)nx + 1, racks = 0;
+    for (size_t i = 0; i < fh->n_racks; i++)
+        racks += fh->hall[i] == h;
+    double *sat = calloc(stride * ((size_t)ny + 1), sizeof *sat);
+    page_box *box = malloc((2 * racks + 1) * sizeof *box);
+    if (sat == NULL || box == NULL) {
+        free(sat);
+        free(box);
+        return;
+    }
+    /* a cell costs the most of the boxes its centre lies in; the table's first row and
+     * column stay 0 */
+    size_t n = hall_boxes(plan, fh, h, v, tiers, box);
+    for (size_t b = 0; b < n; b++) {
+        int i0 = (int)ceil((box[b].x0 - region->x0) / SPOT_CELL - 0.5),
+            i1 = (int)floor((box[b].x1 - region->x0) / SPOT_CELL - 0.5),
+            j0 = (int)ceil((box[b].y0 - region->y0) / SPOT_CELL - 0.5),
+            j1 = (int)floor((box[b].y1 - region->y0) / SPOT_CELL - 0.5);
+        for (int j = j0 < 0 ? 0 : j0; j <= j1 && j < ny; j++)
+            for (int i = i0 < 0 ? 0 : i0; i <= i1 && i < nx; i++) {
+                double *c = &sat[(size_t)(j + 1) * stride + (size_t)i + 1];
+                *c = fmax(*c, box[b].weight);
+            }
+    }
+    for (size_t j = 1; j <= (size_t)ny; j++)
+        for (size_t i = 1; i <= (size_t)nx; i++)
+            sat[j * stride + i] +=
+                sat[(j - 1) * stride + i] + sat[j * stride + i - 1] - sat[(j - 1) * stride + i - 1];
+    /* the costs are sums of small integers, exact in a double, so equal places compare equal */
+    double best = -1, best_d = 0, mx = *cx, my = *cy;
+    for (int j = 0; j + ch <= ny; j++)
+        for (int i = 0; i + cw <= nx; i++) {
+            double x = region->x0 + (i + cw / 2.0) * SPOT_CELL,
+                   y = region->y0 + (j + ch / 2.0) * SPOT_CELL;
+            if (x < bx0 || x > bx1)
+                continue;
+            double cover = area_sum(sat, stride, i, j, cw, ch),
+                   d = (x - mx) * (x - mx) + (y - my) * (y - my);
+            if (best < 0 || cover < best || (cover == best && d < best_d)) {
+                best = cover;
+                best_d = d;
+                *cx = x;
+                *cy = y;
+            }
+        }
+    free(sat);
+    free(box);
+}
+
 /* Hall h's block: its outline, and a label with its name, GPUs, rows and racks, switches per
  * tier and power, as many of those lines as fit (the name always): within the block's depth,
- * and its width and label_room each side. */
-static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, const hall_sum *s,
-                       int h, const floor_view *v)
+ * and its width and label_room each side, where it hides the fewest racks (label_spot). */
+static void hall_block(Agraph_t *g, const fp_plan *plan, const fp_shape *sh, const floor_halls *fh,
+                       const hall_sum *s, int h, const floor_view *v)
 {
     char name[64], lines[FP_MAX_TIERS + 6][96], a[32], b[32], html[2048];
     double x0 = fh->hx0[h - 1] - 0.6, x1 = fh->hx1[h - 1] + 0.6;
@@ -793,8 +934,8 @@ static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, c
     power_text(a, sizeof a, s->power_w);
     snprintf(lines[k++], sizeof lines[0], "%s", a);
     /* Lines that fit: the block less 6 pt of padding, at FLOOR_FONT_MIN + 1 with a 16-pt name. */
-    double font = FLOOR_FONT_MIN + 1, h_pt = (y1 - y0) * v->k - 6;
-    double w_pt = (x1 - x0) * v->k - 6 + 2 * label_room(fh, h, v);
+    double font = FLOOR_FONT_MIN + 1, h_pt = (y1 - y0) * v->k - 6, room = label_room(fh, h, v);
+    double w_pt = (x1 - x0) * v->k - 6 + 2 * room;
     int fit = k;
     for (; fit > 0; fit--) {
         double w = text_pt(4, 16), ht = 16 * 1.25 + 6;
@@ -805,20 +946,43 @@ static void hall_block(Agraph_t *g, const fp_shape *sh, const floor_halls *fh, c
         if (w + 6 <= w_pt && ht <= h_pt)
             break;
     }
+    /* The label's box, drawn as the node (the table has no fill): its size is ours, so the
+     * place label_spot weighs is the place it covers. The name in bold 16 pt, each line a row
+     * of font-size text. */
+    snprintf(a, sizeof a, "H%d", h);
+    double lw = text_width_pt(a, 16 * 1.1), lh = 16 * 1.25 + fit * font * 1.25 + 2;
+    for (int i = 0; i < fit; i++)
+        lw = fmax(lw, text_width_pt(lines[i], font));
+    lw += 4;
     size_t len = (size_t)snprintf(html, sizeof html,
                                   "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
-                                  "CELLPADDING=\"1\" BGCOLOR=\"#ffffffd9\"><TR><TD><FONT "
-                                  "POINT-SIZE=\"16\"><B>H%d</B></FONT></TD></TR>", h);
+                                  "CELLPADDING=\"1\"><TR><TD><FONT POINT-SIZE=\"16\"><B>H%d</B>"
+                                  "</FONT></TD></TR>",
+                                  h);
     for (int i = 0; i < fit && len < sizeof html; i++)
         len += (size_t)snprintf(html + len, sizeof html - len, "<TR><TD>%s</TD></TR>", lines[i]);
     if (len < sizeof html)
         snprintf(html + len, sizeof html - len, "</TABLE>");
     snprintf(name, sizeof name, "floor-hall-label-H%d", h);
     Agnode_t *l = fp__dot_table_node(g, name, html);
-    set_attr(l, "fixedsize", "false");
+    set_attr(l, "shape", "box");
+    set_attr(l, "style", "filled");
+    set_attr(l, "fillcolor", "#ffffffd9");
+    set_attr(l, "color", "#ffffff00");
+    set_attr(l, "fixedsize", "true");
+    snprintf(a, sizeof a, "%.4f", lw / 72.0);
+    set_attr(l, "width", a);
+    snprintf(a, sizeof a, "%.4f", lh / 72.0);
+    set_attr(l, "height", a);
     snprintf(a, sizeof a, "%g", font);
     set_attr(l, "fontsize", a);
-    fp__dot_pin(l, page_x(v, (x0 + x1) / 2), page_y(v, (y0 + y1) / 2));
+    /* inside the block when the label fits there, else reaching into the room beside it */
+    double reach = lw <= (x1 - x0) * v->k - 6 ? 0 : room;
+    page_box region = { page_x(v, x0) + 3 - reach, page_x(v, x1) - 3 + reach, page_y(v, y1) + 3,
+                        page_y(v, y0) - 3, 0 };
+    double cx, cy;
+    label_spot(plan, fh, h, v, sh->tiers, &region, page_x(v, x0), page_x(v, x1), lw, lh, &cx, &cy);
+    fp__dot_pin(l, cx, cy);
 }
 
 static fp_status draw_site(Agraph_t *g, const fp_plan *plan, const fp_shape *sh,
@@ -831,7 +995,7 @@ static fp_status draw_site(Agraph_t *g, const fp_plan *plan, const fp_shape *sh,
     if (rc == FP_OK) {
         row_bars(g, plan, sh->tiers, fh, v);
         for (int h = 1; h <= fh->halls; h++)
-            hall_block(g, sh, fh, &hs[h - 1], h, v);
+            hall_block(g, plan, sh, fh, &hs[h - 1], h, v);
         scale_bar(g, v);
         role_legend(g, sh->tiers, v);
     }

@@ -1272,3 +1272,190 @@ Test(write_dot, floor_fits_a_slide_one_plan_per_hall, .timeout = 300)
     }
     free(two_halls);
 }
+
+/* ---- the site plan's hall labels ---- */
+
+/* A box of the drawn page (SVG points, y down) and what hiding it costs. */
+typedef struct page_area {
+    double x0, x1, y0, y1, weight;
+} page_area;
+
+/* One node of an SVG Graphviz wrote: its title ('-' as written, &#45;), its first polygon's
+ * bounding box and fill, its first text's anchor point, size and characters. */
+typedef struct svg_node {
+    char title[64], fill[16];
+    page_area box;
+    int has_box, has_text;
+    double tx, ty, font;
+    size_t text_len;
+} svg_node;
+
+/* The node after *pos in svg; 0 at the end. */
+static int svg_next_node(const char **pos, svg_node *n)
+{
+    const char *g = strstr(*pos, "class=\"node\">");
+    if (g == NULL)
+        return 0;
+    const char *end = strstr(g, "</g>");
+    cr_assert_not_null(end);
+    *pos = end;
+    memset(n, 0, sizeof *n);
+    const char *t = strstr(g, "<title>");
+    if (t && t < end) {
+        t += 7;
+        size_t k = 0;
+        for (; *t != '<' && k + 1 < sizeof n->title; t++)
+            if (strncmp(t, "&#45;", 5) == 0)
+                n->title[k++] = '-', t += 4;
+            else
+                n->title[k++] = *t;
+    }
+    const char *pg = strstr(g, "<polygon fill=\"");
+    if (pg && pg < end) {
+        sscanf(pg, "<polygon fill=\"%15[^\"]", n->fill);
+        const char *pts = strstr(pg, "points=\"") + 8;
+        double x, y;
+        int used;
+        n->box = (page_area){ 1e9, -1e9, 1e9, -1e9, 0 };
+        while (sscanf(pts, "%lf,%lf%n", &x, &y, &used) == 2) {
+            n->box.x0 = fmin(n->box.x0, x), n->box.x1 = fmax(n->box.x1, x);
+            n->box.y0 = fmin(n->box.y0, y), n->box.y1 = fmax(n->box.y1, y);
+            pts += used;
+        }
+        n->has_box = 1;
+    }
+    const char *tx = strstr(g, "<text ");
+    if (tx && tx < end) {
+        const char *x = strstr(tx, " x=\""), *y = strstr(tx, " y=\""),
+                   *f = strstr(tx, "font-size=\""), *c = strchr(tx, '>');
+        n->tx = atof(x + 4), n->ty = atof(y + 4), n->font = atof(f + 11);
+        for (c++; *c != '<'; c++, n->text_len++)
+            if (*c == '&') /* an entity is one character */
+                c = strchr(c, ';');
+        n->has_text = 1;
+    }
+    return 1;
+}
+
+static double overlap(const page_area *a, const page_area *b)
+{
+    double w = fmin(a->x1, b->x1) - fmax(a->x0, b->x0), h = fmin(a->y1, b->y1) - fmax(a->y0, b->y0);
+    return w > 0 && h > 0 ? w * h * a->weight : 0;
+}
+
+static double hidden(const page_area *obst, size_t n, const page_area *label)
+{
+    double c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += overlap(&obst[i], label);
+    return c;
+}
+
+/* Issue 27: on the one-hall site plan of 16,384 GPUs the hall's label, pinned at the block's
+ * centre, hid the core row (R17) and the ends of the spine rows around it. The rule now
+ * (dot_floor.c, label_spot): the label goes where it hides the least of the hall's bars, a
+ * switch's bar and a row's name costing four times a compute bar's area, its centre in its
+ * block, and inside the block when it fits there. Checked on the drawn floor.svg by brute
+ * force, every place of the label's box inside its block at 1-pt steps: none hides less than
+ * the drawn place by more than the 2-pt grid it is chosen on allows (3 % and a cell's worth
+ * along each edge). A row's name is its text's extent (font size x 1.2 tall, 0.62 em a
+ * character wide). And on each of these plans the label hides no row's name, and at 16,384
+ * GPUs none of the core row's bar: the walkway between the hall's halves and the rows above
+ * the core row leave it room. Sites: 4,096 and 16,384 GPUs (one hall), examples/specs' two
+ * halls, and 65,536 GPUs (four halls). */
+Test(write_dot, site_plan_labels_hide_the_least, .timeout = TEST_TIMEOUT(120))
+{
+    char spec_path[512];
+    snprintf(spec_path, sizeof spec_path, "%s/examples/specs/two-halls-layout-media-bom.json",
+             FP_TEST_SRC_DIR);
+    char *two_halls = slurp(spec_path);
+    const char *specs[] = { "{\"cluster\":{\"gpus\":4096}}", "{\"cluster\":{\"gpus\":16384}}",
+                            two_halls, "{\"cluster\":{\"gpus\":65536}}" };
+    const int halls_of[] = { 1, 1, 2, 4 };
+    enum { MAX_NODES = 20000 };
+    static page_area obst[MAX_NODES], label[8], block[8];
+    static int is_name[MAX_NODES], is_core[MAX_NODES];
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        fp_plan *p = plan_from(specs[s]);
+        char dir[64], path[128], compute_fill[16] = "", core_fill[16] = "-";
+        tmpdir(dir, sizeof dir);
+        write_plan(p, dir, FP_WRITE_FLOOR, NULL);
+        snprintf(path, sizeof path, "%s/floor.svg", dir);
+        char *svg = slurp(path);
+        svg_node nd;
+        size_t n = 0;
+        int labels = 0, blocks = 0;
+        /* the legends first: the colours a reader goes by */
+        for (const char *pos = svg; svg_next_node(&pos, &nd);) {
+            if (strcmp(nd.title, "legend-compute") == 0)
+                snprintf(compute_fill, sizeof compute_fill, "%s", nd.fill);
+            if (strcmp(nd.title, "legend-core") == 0)
+                snprintf(core_fill, sizeof core_fill, "%s", nd.fill);
+        }
+        cr_assert_neq(compute_fill[0], '\0', "spec %zu: no compute legend", s);
+        for (const char *pos = svg; svg_next_node(&pos, &nd);) {
+            int h;
+            cr_assert_lt(n, (size_t)MAX_NODES);
+            if (strncmp(nd.title, "floor-bar-", 10) == 0 && nd.has_box) {
+                is_core[n] = strcmp(nd.fill, core_fill) == 0;
+                is_name[n] = 0;
+                obst[n] = nd.box;
+                obst[n++].weight = strcmp(nd.fill, compute_fill) == 0 ? 1 : 4;
+            } else if (strncmp(nd.title, "floor-rowname-", 14) == 0 && nd.has_text) {
+                double w = (double)nd.text_len * 0.62 * nd.font, cy = nd.ty - 0.35 * nd.font;
+                obst[n] = (page_area){ nd.tx - w / 2, nd.tx + w / 2, cy - 0.6 * nd.font,
+                                       cy + 0.6 * nd.font, 4 };
+                is_core[n] = 0;
+                is_name[n++] = 1;
+            } else if (sscanf(nd.title, "floor-hall-label-H%d", &h) == 1 && h >= 1 && h <= 8) {
+                label[h - 1] = nd.box;
+                labels++;
+            } else if (sscanf(nd.title, "floor-hall-H%d", &h) == 1 && h >= 1 && h <= 8) {
+                block[h - 1] = nd.box;
+                blocks++;
+            }
+        }
+        cr_assert_eq(labels, halls_of[s], "spec %zu: %d hall labels", s, labels);
+        cr_assert_eq(blocks, halls_of[s], "spec %zu: %d hall blocks", s, blocks);
+        for (int h = 1; h <= halls_of[s]; h++) {
+            page_area l = label[h - 1], b = block[h - 1];
+            double lw = l.x1 - l.x0, lh = l.y1 - l.y0, cx = (l.x0 + l.x1) / 2,
+                   cy = (l.y0 + l.y1) / 2;
+            cr_expect(cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1,
+                      "spec %zu H%d: the label's centre %.1f,%.1f is outside its block", s, h, cx,
+                      cy);
+            int inside = lw <= b.x1 - b.x0 - 6;
+            if (inside)
+                cr_expect(l.x0 >= b.x0 && l.x1 <= b.x1 && l.y0 >= b.y0 && l.y1 <= b.y1,
+                          "spec %zu H%d: the label leaves its block", s, h);
+            double got = hidden(obst, n, &l), best = got, bx = l.x0, by = l.y0;
+            double from = inside ? b.x0 + 3 : l.x0, to = inside ? b.x1 - 3 - lw : from;
+            for (double x = from; x <= to; x += 1)
+                for (double y = b.y0 + 3; y + lh <= b.y1 - 3; y += 1) {
+                    page_area at = { x, x + lw, y, y + lh, 0 };
+                    double c = hidden(obst, n, &at);
+                    if (c < best)
+                        best = c, bx = x, by = y;
+                }
+            double slack = 0.03 * got + 4 * 2 * (lw + lh);
+            cr_expect_leq(
+                got, best + slack,
+                "spec %zu H%d: the label hides %.0f, at %+.0f,%+.0f pt it would hide %.0f", s, h,
+                got, bx - l.x0, by - l.y0, best);
+            for (size_t i = 0; i < n; i++) {
+                if (is_name[i])
+                    cr_expect_eq(overlap(&obst[i], &l), 0,
+                                 "spec %zu H%d: the label (%.1f..%.1f x %.1f..%.1f) hides a row's "
+                                 "name at %.1f..%.1f x %.1f..%.1f",
+                                 s, h, l.x0, l.x1, l.y0, l.y1, obst[i].x0, obst[i].x1, obst[i].y0,
+                                 obst[i].y1);
+                if (s == 1 && is_core[i])
+                    cr_expect_eq(overlap(&obst[i], &l), 0,
+                                 "16,384 GPUs: the label hides the core row");
+            }
+        }
+        free(svg);
+        fp_plan_free(p);
+    }
+    free(two_halls);
+}
