@@ -535,6 +535,53 @@ Test(verify, lldp_other_files_are_refused)
                       FP_EPARSE, 2, "port id");
 }
 
+/* "lldp" holding anything but what lldpcli prints (an object, or json0's list of objects,
+ * with "interface" members) is refused: a number, null, a string, a list of numbers or a
+ * misspelt member read as "no neighbours", every planned link missing and exit 1. */
+Test(verify, lldp_wrong_shape_is_refused)
+{
+    static const char *const bad[] = {
+        "{\"lldp\": 5}\n",
+        "{\"lldp\": null}\n",
+        "{\"lldp\": \"leaf1\"}\n",
+        "{\"lldp\": [5, null]}\n",
+        "{\"lldp\": {\"interfaces\": [{\"swp1\": {}}]}}\n",
+        "{\"lldp\": [{\"interface\": [], \"x\": 1}]}\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_lldp_error(bad[i], FP_EPARSE, 1, "expected lldpcli");
+    /* json0's empty neighbour list is still no neighbours */
+    char p[300];
+    temp_file(p, sizeof p, "leaf9.json", "{\"lldp\": [{}]}\n");
+    fp_verify *v = run_lldp(ETH, p, FP_OK);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_MISSING), 10);
+    fp_verify_free(v);
+}
+
+/* A MAU type whose number is out of any speed's range (1e308G, nan, inf, negative) names no
+ * speed: the link is not compared, as without a MAU (a double out of an int's range converted to
+ * it is undefined: the sanitizer build stopped at "inf is outside the range of ... 'int'"). */
+Test(verify, lldp_mau_out_of_range_names_no_speed)
+{
+    static const char *const mau[] = { "1e308GbaseCR4", "nanGbaseCR4", "infBaseT",
+                                       "-400GbaseCR4",  "2p5e999GigT", "4e6GbaseCR4" };
+    for (size_t i = 0; i < sizeof mau / sizeof mau[0]; i++) {
+        char text[600], p[300];
+        snprintf(
+            text, sizeof text,
+            "{\"lldp\": {\"interface\": {\"swp1\": {\"chassis\": {\"n1\": {\"id\": {\"type\": "
+            "\"mac\", "
+            "\"value\": \"0\"}}}, \"port\": {\"id\": {\"type\": \"ifname\", \"value\": \"eth1\"}, "
+            "\"auto-negotiation\": {\"current\": \"%s - x\"}}}}}}\n",
+            mau[i]);
+        temp_file(p, sizeof p, "leaf1.json", text);
+        fp_verify *v = run_lldp(ETH, p, FP_OK);
+        cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 1, "%s", mau[i]);
+        cr_assert_eq(fp_verify_count(v, FP_VERIFY_DEGRADED), 0, "%s", mau[i]);
+        fp_verify_free(v);
+    }
+}
+
 /* No neighbours at all (`{"lldp": {}}`, what lldpcli prints then): every planned link missing;
  * a folder without a .json file is an I/O error. */
 Test(verify, lldp_nothing_seen)
