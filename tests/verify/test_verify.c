@@ -262,6 +262,51 @@ Test(verify, other_formats_are_refused)
                        "another far end");
 }
 
+/* The -p form's port numbers and GUIDs are checked as the topology form's are: port -5 was
+ * read as "port -5" (a fix "move the Z end from port -5 ..."), 99999999999999999999 as port -1,
+ * and port 65537 of one node as port 1 of the next one (a "listed with another far end" error
+ * naming the wrong port). */
+Test(verify, ports_form_numbers_out_of_range_are_refused)
+{
+    static const char *const ends[] = { "SW 1 -5 0x1", "SW 1 65536 0x1",
+                                        "SW 1 99999999999999999999 0x1",
+                                        "SW 1 1 0x1fab1000000000080",
+                                        "SW 99999999999999999999 1 0x1" };
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text,
+                 "SW     1  1 0x0000000000000001 4x NDR - CA    10  1 0x0000000000000101 ( 'leaf1' "
+                 "- 'n1 mlx5_0' )\n"
+                 "%s 4x NDR - CA    12  1 0x0000000000000301 ( 'leaf1' - 'n3 mlx5_0' )\n",
+                 ends[i]);
+        expect_parse_error(text, 2, "expected ibnetdiscover -p output");
+        /* and as the far end */
+        snprintf(text, sizeof text,
+                 "CA    12  1 0x0000000000000301 4x NDR - %s ( 'n3 mlx5_0' - 'leaf1' )\n", ends[i]);
+        expect_parse_error(text, 1, "expected the far end");
+    }
+}
+
+/* A node-name map's GUID is a number strtoull takes whole: "-1" (read as 2^64 - 1) and one of 17
+ * hex digits are refused. */
+Test(verify, node_name_map_guid_must_be_a_guid)
+{
+    static const char *const lines[] = { "-1 \"x\"\n", "0x1fab1000000000080 \"x\"\n",
+                                         "+5 \"x\"\n" };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char map[300];
+        temp_file(map, sizeof map, "map", lines[i]);
+        fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+        fp_error err = { 0 };
+        fp_verify *v = NULL;
+        o.plan_dir = DATA "/plan";
+        o.ibnetdiscover = DATA "/faults.topo";
+        o.node_name_map = map;
+        cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EPARSE, "%s: %s", lines[i], err.msg);
+        cr_assert(strstr(err.msg, "line 1: expected <guid> \"<name>\"") != NULL, "%s", err.msg);
+    }
+}
+
 /* The plan's own export, discovered unchanged: every planned link ok. DGX H100 4 SU: 128
  * servers x 8 ports = 1,024 NIC-leaf links and 32 leaves x 32 uplinks = 1,024 leaf-spine links,
  * each one cable. */
