@@ -145,8 +145,9 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
     t->n_col = n_col;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     fp_error e2 = { 0 };
-    if (fp__read_file(path, &t->text, &len, &e2) != FP_OK)
-        FP_FAIL(err, FP_EIO, path, "%s%s", e2.msg, hint);
+    /* a plan folder's file: a regular file (not a device or pipe), bounded as one */
+    if (fp_read_file(path, FP_FILE_PLAN, &t->text, &len, &e2) != FP_OK)
+        FP_FAIL(err, e2.code, path, "%s%s", e2.msg, hint);
     if (memchr(t->text, '\0', len) != NULL) {
         fp__error_set(err, FP_EPARSE, path, "%s has a NUL byte; expected a text %s written by "
                       "fabplan plan", path, name);

@@ -307,6 +307,35 @@ Test(verify, node_name_map_guid_must_be_a_guid)
     }
 }
 
+/* The plan folder's files are a plan folder's (a regular file, docs/robustness.md): read as a
+ * discovered fabric, cables.csv -> /dev/zero was read to 4 GiB (and said "the limit of a
+ * discovered fabric", exit 4). Each of cables.csv, ib-ports.csv and links.csv in turn. */
+Test(verify, plan_files_are_regular_files, .timeout = TEST_TIMEOUT(60))
+{
+    static const char *const names[] = { "cables.csv", "ib-ports.csv", "links.csv" };
+    for (size_t i = 0; i < 3; i++) {
+        char dir[256], path[300], want[400];
+        scratch_dir(dir, sizeof dir, names[i]);
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+            if (k == i)
+                cr_assert_eq(symlink("/dev/zero", path), 0);
+            else if (k < 2)
+                cr_assert_eq(
+                    symlink(k == 0 ? DATA "/plan/cables.csv" : DATA "/plan/ib-ports.csv", path), 0);
+        }
+        fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+        fp_error err = { 0 };
+        fp_verify *v = NULL;
+        o.plan_dir = dir;
+        o.ibnetdiscover = DATA "/faults.topo";
+        cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EINVAL, "%s", err.msg);
+        snprintf(want, sizeof want, "%s/%s is a device; expected a file of a plan folder", dir,
+                 names[i]);
+        cr_assert(strstr(err.msg, want) != NULL, "%s", err.msg);
+    }
+}
+
 /* The plan's own export, discovered unchanged: every planned link ok. DGX H100 4 SU: 128
  * servers x 8 ports = 1,024 NIC-leaf links and 32 leaves x 32 uplinks = 1,024 leaf-spine links,
  * each one cable. */
