@@ -78,7 +78,7 @@ static void plan_usage(FILE *f)
           "reviewer), and the fabric, group figure, floor and one unit's detail diagrams as .dot\n"
           "and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
-    cli_spec_opts_help(f);
+    cli_spec_opts_help(f, NULL);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
@@ -100,11 +100,13 @@ static void plan_usage(FILE *f)
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first); the\n"
           "                      group figure shows the group (pod) holding it\n"
-          "  --k8s-labels fabplan|topograph|KEY,..  node-label keys of --formats k8s: fabplan's\n"
+          "  --k8s-labels fabplan|topograph|KEY,..\n"
+          "                      node-label keys of --formats k8s: fabplan's\n"
           "                      (topology.fabplan.io/leaf-group, ...), NVIDIA Topograph's\n"
           "                      (network.topology.nvidia.com/block, ...), or one key per level,\n"
           "                      fine to coarse\n"
-          "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
+          "  --labels plain|tia606\n"
+          "                      identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
           "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
           "  -q, --quiet         no summary on stdout\n",
@@ -686,9 +688,10 @@ static void validate_usage(FILE *f)
           "line each in the order the spec gives the values (docs/spec.md, \"Every error at once\").\n\n",
           f);
     fputs("  --print-spec        print the spec resolved, every default filled in, as JSON on\n"
-          "                      stdout instead of \"valid\" (planned again, the same plan)\n",
+          "                      stdout instead of \"valid\" (planned again, the same plan)\n"
+          "  -q, --quiet         no \"valid\" line on stdout (errors still on stderr)\n",
           f);
-    cli_spec_opts_help(f);
+    cli_spec_opts_help(f, NULL);
     cli_fail_opts_help(f);
 }
 

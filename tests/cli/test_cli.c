@@ -72,6 +72,56 @@ Test(cli, option_value_after_equals)
     cr_expect(strstr(out, "\"name\":\t\"--gpus=64\"") != NULL, "%s", out);
 }
 
+/* opt in text as a word of its own: after a space, ',' or '[', before a space, ',', ']', '=' or
+ * the end of a line. */
+static int names_option(const char *text, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *p = strstr(text, opt); p; p = strstr(p + 1, opt))
+        if ((p == text || strchr(" ,[", p[-1])) && strchr(" ,]=\n", p[n]))
+            return 1;
+    return 0;
+}
+
+/* Each command's --help names every option it takes (fabplan _options, the list behind the
+ * completion and "did you mean"; validate takes plan's, as its help says), and the spec
+ * options' descriptions stand in the column of the others' (column 23, or under an option too
+ * long for columns 3-21): they were at 19 to 24 ("--name NAME        plan name"). sweep's
+ * --gpus is its range, listed once (it was beside "--gpus N  number of GPUs"). */
+Test(cli, help_names_every_option)
+{
+    static const char *const cmds[] = { "plan", "validate", "compare", "sweep",
+                                        "diff", "verify",   "catalog" };
+    static char help[65536];
+    char opts[4096], cmd[512];
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        snprintf(cmd, sizeof cmd, BIN " _options %s", cmds[c]);
+        cr_assert_eq(run(cmd, opts, sizeof opts), 0, "%s", opts);
+        snprintf(cmd, sizeof cmd, BIN " %s --help%s", cmds[c],
+                 strcmp(cmds[c], "validate") == 0 ? " && " BIN " plan --help" : "");
+        cr_assert_eq(run(cmd, help, sizeof help), 0, "%s", help);
+        for (char *o = strtok(opts, "\n"); o; o = strtok(NULL, "\n"))
+            if (strcmp(o, "-h") != 0 && strcmp(o, "--help") != 0 && strcmp(o, "--version") != 0)
+                cr_expect(names_option(help, o), "fabplan %s --help does not name %s", cmds[c], o);
+        if (strcmp(cmds[c], "verify") == 0 || strcmp(cmds[c], "diff") == 0 ||
+            strcmp(cmds[c], "catalog") == 0)
+            continue;
+        int gpus = 0;
+        for (char *l = strtok(help, "\n"); l; l = strtok(NULL, "\n")) {
+            gpus += strncmp(l, "  --gpus ", 9) == 0;
+            if (strncmp(l, "  -", 3) != 0)
+                continue;
+            size_t len = strlen(l);
+            if (strstr(l + 2, "  ") == NULL) /* an option alone, its description below */
+                continue;
+            cr_expect(len > 22 && l[21] == ' ' && l[22] != ' ' && strstr(l + 2, "  ") < l + 22,
+                      "fabplan %s --help: description not at column 23: \"%s\"", cmds[c], l);
+        }
+        if (strcmp(cmds[c], "sweep") == 0)
+            cr_expect_eq(gpus, 1, "fabplan sweep --help lists --gpus %d times", gpus);
+    }
+}
+
 Test(cli, spec_file_syntax_error_has_position)
 {
     char out[8192];
