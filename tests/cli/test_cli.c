@@ -412,6 +412,13 @@ Test(cli, help_version_and_suggestions)
     cr_expect(strstr(out, "did you mean --min-bisection?") != NULL, "%s", out);
     cr_expect_eq(run(BIN " catalog --catalgo x", out, sizeof out), 2);
     cr_expect(strstr(out, "did you mean --catalog?") != NULL, "%s", out);
+    /* presets takes no option but --help: an option is named as one (it was "takes one preset
+     * name at most, found \"--hepl\""); catalog's --catalog without a file says so (it was
+     * "unknown option --catalog") */
+    cr_expect_eq(run(BIN " presets --hepl", out, sizeof out), 2);
+    cr_expect(strstr(out, "unknown option --hepl; did you mean --help?") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " catalog list --catalog", out, sizeof out), 2);
+    cr_expect(strstr(out, "--catalog needs a value") != NULL, "%s", out);
     /* nothing close: no guess */
     cr_expect_eq(run(BIN " plan --zzzzzzzz", out, sizeof out), 2);
     cr_expect(strstr(out, "did you mean") == NULL, "%s", out);
