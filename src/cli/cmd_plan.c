@@ -263,7 +263,7 @@ static void print_summary(const fp_plan *plan)
            fp_grouped_text((double)s.servers, 0, g[1], sizeof g[1]), s.tiers,
            s.tiers == 1 ? "" : "s", s.planes, s.planes == 1 ? "" : "s");
     printf("  %s\n", s.tier_choice);
-    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
+    printf("  %-12s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
            "used", "spare", "down:up", "links up", "min");
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
         fp_tier_info t;
@@ -274,7 +274,7 @@ static void print_summary(const fp_plan *plan)
         else
             snprintf(ratio, sizeof ratio, "-");
         char c[5][32];
-        printf("  %d %-9s %-20s %9s %6d %10s %10s %7s %10s %9s\n", t.tier, t.role, t.model,
+        printf("  %d %-10s %-20s %9s %6d %10s %10s %7s %10s %9s\n", t.tier, t.role, t.model,
                fp_grouped_text((double)t.switches, 0, c[0], sizeof c[0]), t.ports_per_switch,
                fp_grouped_text((double)t.ports_used, 0, c[1], sizeof c[1]),
                fp_grouped_text((double)t.ports_spare, 0, c[2], sizeof c[2]), ratio,

@@ -122,6 +122,56 @@ Test(cli, help_names_every_option)
     }
 }
 
+/* Every spec of examples/specs (the README points a new user there) validates and plans. */
+Test(cli, example_specs_validate_and_plan)
+{
+    static char out[65536];
+    char cmd[1024];
+    DIR *d = opendir(FP_TEST_SRC_DIR "/examples/specs");
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        n++;
+        snprintf(cmd, sizeof cmd, BIN " validate " FP_TEST_SRC_DIR "/examples/specs/%s", e->d_name);
+        cr_expect_eq(run(cmd, out, sizeof out), 0, "%s: %s", cmd, out);
+        cr_expect(strstr(out, ": valid\n") != NULL, "%s: %s", cmd, out);
+        snprintf(cmd, sizeof cmd,
+                 BIN " plan " FP_TEST_SRC_DIR
+                     "/examples/specs/%s --formats json -q -o fabplan-cli-ex-%.*s",
+                 e->d_name, (int)(len - 5), e->d_name);
+        cr_expect_eq(run(cmd, out, sizeof out), 0, "%s: %s", cmd, out);
+        snprintf(cmd, sizeof cmd, "fabplan-cli-ex-%.*s/plan.json", (int)(len - 5), e->d_name);
+        cr_expect_eq(access(cmd, F_OK), 0, "%s", cmd);
+    }
+    closedir(d);
+    cr_expect_geq(n, 5, "examples/specs holds %d specs", n);
+}
+
+/* The summary's tier table: the model column of every tier's row stands under "model", the
+ * 4-tier super-core's too (its role, 10 letters, pushed its row one column right). */
+Test(cli, summary_tier_table_aligned)
+{
+    char out[16384];
+    cr_assert_eq(run(BIN " plan --switch generic-th3-32x400 --topology clos --tiers 4 --gpus 1024 "
+                         "--formats links -o fabplan-cli-t4",
+                     out, sizeof out),
+                 0, "%s", out);
+    const char *head = strstr(out, "  tier "), *col = head ? strstr(head, "model") : NULL;
+    cr_assert(head && col, "%s", out);
+    int want = (int)(col - head), rows = 0;
+    for (const char *l = strchr(head, '\n') + 1;
+         strncmp(l, "  ", 2) == 0 && l[2] >= '1' && l[2] <= '4'; l = strchr(l, '\n') + 1, rows++) {
+        const char *m = strstr(l, "generic-th3-32x400");
+        cr_assert_not_null(m, "%s", l);
+        cr_expect_eq((int)(m - l), want, "tier row: %.40s", l);
+    }
+    cr_expect_eq(rows, 4, "%s", out);
+}
+
 Test(cli, spec_file_syntax_error_has_position)
 {
     char out[8192];
