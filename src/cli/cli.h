@@ -48,7 +48,9 @@ int cli_report_all(const char *what, const fp_spec *spec, const fp_catalog *cat,
                    const fp_plan_options *opts, const fp_error *first);
 /* Fill err as an FP_EIO error with a printf-style message (for cli_report); returns 1. */
 int cli_io_error(fp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cli_spec_opts_help(FILE *f);
+/* The spec options' help, all but skip (an option the command gives a meaning of its own, or
+ * NULL). */
+void cli_spec_opts_help(FILE *f, const char *skip);
 /* -j N / --jobs N at argv[*i] (N from 1 to 64) into *jobs: 1 consumed, 0 not ours, -1 bad
  * (message printed, naming cmd). */
 int cli_parse_jobs(const char *cmd, int argc, char **argv, int *i, int *jobs);
@@ -62,6 +64,11 @@ size_t cli_spec_flag_names(const char **out, size_t max);
 size_t cli_option_names(const char *cmd, const char **out, size_t max);
 const char *cli_suggest_option(const char *cmd, const char *arg);
 int cli_unknown_option(const char *cmd, const char *arg);
+/* argv (argv[0] the command's name) with each "--name=value" of an option of cmd that takes a
+ * value as two words, "--name" and "value"; a word after such an option given alone is its
+ * value, left whole. Into *out, NULL-terminated, *out_argc words; free(*out) frees it all.
+ * Returns 0, or -1 when out of memory. */
+int cli_split_equals(const char *cmd, int argc, char **argv, int *out_argc, char ***out);
 /* `fabplan _options COMMAND`: one option per line, for the shell completion; `fabplan
  * _options --formats`: the values --formats takes, one per line. */
 int cmd_options(int argc, char **argv);
