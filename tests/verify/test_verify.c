@@ -336,6 +336,97 @@ Test(verify, plan_files_are_regular_files, .timeout = TEST_TIMEOUT(60))
     }
 }
 
+/* A plan folder made from data/plan with cables.csv changed by edit (NULL: unchanged) and
+ * ib-ports.csv as it is; verify against faults.topo must fail with code, message needle, line. */
+static void expect_plan_error(const char *tag, char *(*edit)(char *), fp_status code, int line,
+                              const char *needle)
+{
+    char dir[256], path[300];
+    scratch_dir(dir, sizeof dir, tag);
+    char *cab = edit(slurp(DATA "/plan/cables.csv"));
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(cab, f);
+    cr_assert_eq(fclose(f), 0);
+    free(cab);
+    snprintf(path, sizeof path, "%s/ib-ports.csv", dir);
+    cr_assert_eq(symlink(DATA "/plan/ib-ports.csv", path), 0);
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    o.plan_dir = dir;
+    o.ibnetdiscover = DATA "/faults.topo";
+    cr_assert_eq(fp_verify_run(&o, &v, &err), code, "%s: %s", tag, err.msg);
+    cr_assert_null(v);
+    cr_assert(strstr(err.msg, needle) != NULL, "%s: \"%s\" in: %s", tag, needle, err.msg);
+    cr_assert_eq(err.line, line, "%s: line %d: %s", tag, err.line, err.msg);
+}
+
+/* the header alone */
+static char *header_only(char *t)
+{
+    strchr(t, '\n')[1] = '\0';
+    return t;
+}
+
+/* cut after the fourth cable (at a line boundary: every row whole) */
+static char *cut_after_c4(char *t)
+{
+    char *c5 = strstr(t, "\nC5,");
+    cr_assert_not_null(c5);
+    c5[1] = '\0';
+    return t;
+}
+
+/* C3's gbps (400) replaced by text */
+static char *gbps_text(char *t)
+{
+    char *c3 = strstr(t, "\nC3,"), *g = strstr(c3, ",400,");
+    cr_assert_not_null(g);
+    memcpy(g, ",abc,", 5);
+    return t;
+}
+
+static char *gbps_negative(char *t)
+{
+    char *c3 = strstr(t, "\nC3,"), *g = strstr(c3, ",400,");
+    memcpy(g, ",-40,", 5);
+    return t;
+}
+
+/* C2's row twice */
+static char *row_twice(char *t)
+{
+    char *c2 = strstr(t, "\nC2,") + 1, *e = strchr(c2, '\n') + 1;
+    size_t n = strlen(t), k = (size_t)(e - c2);
+    char *u = malloc(n + k + 1);
+    memcpy(u, t, (size_t)(e - t));
+    memcpy(u + (e - t), c2, k);
+    strcpy(u + (e - t) + k, e);
+    free(t);
+    return u;
+}
+
+/* cables.csv that is not its plan's, or that fabplan would not write, is refused: a header
+ * alone made every discovered link unexpected, a file cut at a line boundary made the cut
+ * cables' links unexpected, a gbps of "abc" or "-40" (atoi: 0) switched the speed comparison off,
+ * and a row twice was two planned links on one port, both ok. */
+Test(verify, cables_csv_that_is_not_the_plans_is_refused)
+{
+    expect_plan_error("hdr", header_only, FP_EPARSE, 2, "cables.csv has no cable, only its header");
+    /* ib-ports.csv's rows are one per planned link end: C5's A end n3 nic1 is its line 6 */
+    expect_plan_error("cut", cut_after_c4, FP_EPARSE, 6,
+                      "ib-ports.csv line 6: n3 nic1 has a planned link but no cable in cables.csv");
+    expect_plan_error("gbps", gbps_text, FP_EPARSE, 4,
+                      "cables.csv line 4: cable C3: gbps \"abc\" is not a link speed");
+    expect_plan_error("gbps-", gbps_negative, FP_EPARSE, 4,
+                      "cable C3: gbps \"-40\" is not a link speed");
+    expect_plan_error(
+        "twice", row_twice, FP_EPARSE, 0,
+        "n2 nic1 is an end of cable C2 and of cable C2; expected each port in one cable");
+}
+
 /* The plan's own export, discovered unchanged: every planned link ok. DGX H100 4 SU: 128
  * servers x 8 ports = 1,024 NIC-leaf links and 32 leaves x 32 uplinks = 1,024 leaf-spine links,
  * each one cable. */
