@@ -62,6 +62,11 @@ size_t cli_spec_flag_names(const char **out, size_t max);
 size_t cli_option_names(const char *cmd, const char **out, size_t max);
 const char *cli_suggest_option(const char *cmd, const char *arg);
 int cli_unknown_option(const char *cmd, const char *arg);
+/* argv (argv[0] the command's name) with each "--name=value" of an option of cmd that takes a
+ * value as two words, "--name" and "value"; a word after such an option given alone is its
+ * value, left whole. Into *out, NULL-terminated, *out_argc words; free(*out) frees it all.
+ * Returns 0, or -1 when out of memory. */
+int cli_split_equals(const char *cmd, int argc, char **argv, int *out_argc, char ***out);
 /* `fabplan _options COMMAND`: one option per line, for the shell completion; `fabplan
  * _options --formats`: the values --formats takes, one per line. */
 int cmd_options(int argc, char **argv);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -119,7 +120,16 @@ static int run_command(int argc, char **argv)
             printf("fabplan %s\n", fp_version());
             return EXIT_OK;
         }
-    return c->fn(argc - 1, argv + 1);
+    /* --gpus=4096 as --gpus 4096, for every option of every command that takes a value */
+    int n = 0;
+    char **args = NULL;
+    if (cli_split_equals(c->name, argc - 1, argv + 1, &n, &args) != 0) {
+        fprintf(stderr, "fabplan: out of memory\n");
+        return EXIT_IO;
+    }
+    int rc = c->fn(n, args);
+    free(args);
+    return rc;
 }
 
 /* The result of catalog list, presets, compare, validate ... is what they print: a write error

@@ -1,5 +1,6 @@
 /* fabplan CLI — every command's option names in one place: "did you mean" for an unknown option,
  * and the list the bash completion asks for (`fabplan _options COMMAND`). */
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -83,6 +84,60 @@ size_t cli_option_names(const char *cmd, const char **out, size_t max)
     if (g & G_VALIDATE)
         add_list(validate_opts, out, max, &n);
     return n;
+}
+
+/* The options that take no value; every other option a command takes has one. */
+static const char *const no_value[] = { "-h",      "--help",         "--version", "-q",
+                                        "--quiet", "--no-xlsx",      "--png",     "--print-spec",
+                                        "--all",   "--ignore-speed", NULL };
+
+static int takes_value(const char *const *names, size_t n, const char *name, size_t len)
+{
+    for (const char *const *p = no_value; *p; p++)
+        if (strlen(*p) == len && strncmp(*p, name, len) == 0)
+            return 0;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+            return 1;
+    return 0;
+}
+
+int cli_split_equals(const char *cmd, int argc, char **argv, int *out_argc, char ***out)
+{
+    const char *names[128];
+    size_t n = cli_option_names(cmd, names, 128), bytes = 0;
+    if (n > 128)
+        n = 128;
+    for (int i = 0; i < argc; i++)
+        bytes += strlen(argv[i]) + 1;
+    char **v = malloc(sizeof *v * (size_t)(2 * argc + 1) + bytes);
+    if (v == NULL)
+        return -1;
+    char *text = (char *)(v + 2 * argc + 1);
+    int k = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        if (i > 0 && strncmp(a, "--", 2) == 0 && takes_value(names, n, a, len)) {
+            if (eq == NULL) { /* the next word is its value, whatever it looks like */
+                v[k++] = argv[i];
+                if (i + 1 < argc)
+                    v[k++] = argv[++i];
+                continue;
+            }
+            memcpy(text, a, len);
+            text[len] = '\0';
+            v[k++] = text;
+            text += len + 1;
+            v[k++] = (char *)eq + 1;
+            continue;
+        }
+        v[k++] = argv[i];
+    }
+    v[k] = NULL;
+    *out_argc = k;
+    *out = v;
+    return 0;
 }
 
 /* Levenshtein distance, capped: option names are short. */

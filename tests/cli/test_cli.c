@@ -47,6 +47,31 @@ Test(cli, exit_codes)
     cr_expect_eq(run(BIN " validate --gpus 1024 --topology clos --oversubscription 2", out, sizeof out), 0, "%s", out);
 }
 
+/* An option's value follows it as the next word or after '=' (docs/fabplan.1, README), for every
+ * option that takes one: --gpus=8 worked while --split-by=row, --preset=, --set=, -o's --out= and
+ * --catalog= were "unknown option ...; did you mean --split-by?". */
+Test(cli, option_value_after_equals)
+{
+    char out[8192];
+    cr_expect_eq(run(BIN " validate --preset=dgx-h100-4su --set=/layout/halls=2 --labels=tia606 "
+                         "--split-by=row --fail=spine:1 --seed=2",
+                     out, sizeof out),
+                 0, "%s", out);
+    cr_expect(strstr(out, "dgx-h100-4su with /layout/halls=2; --fail spine:1: valid") != NULL, "%s",
+              out);
+    cr_expect_eq(run(BIN " plan --gpus=64 --formats=json --out=fabplan-cli-eq -q", out, sizeof out),
+                 0, "%s", out);
+    cr_expect_eq(access("fabplan-cli-eq/plan.json", F_OK), 0);
+    cr_expect_eq(run(BIN " catalog --catalog=/nonexistent.json", out, sizeof out), 4, "%s", out);
+    cr_expect_eq(run(BIN " compare --gpus=256 --jobs=1 --min-bisection=1 -q", out, sizeof out), 0,
+                 "%s", out);
+    /* a flag takes no value; the word after an option given alone is its value, whole */
+    cr_expect_eq(run(BIN " plan --png=yes", out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, "did you mean --png?") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --name --gpus=64 --print-spec", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "\"name\":\t\"--gpus=64\"") != NULL, "%s", out);
+}
+
 Test(cli, spec_file_syntax_error_has_position)
 {
     char out[8192];
