@@ -48,7 +48,9 @@ int cli_report_all(const char *what, const fp_spec *spec, const fp_catalog *cat,
                    const fp_plan_options *opts, const fp_error *first);
 /* Fill err as an FP_EIO error with a printf-style message (for cli_report); returns 1. */
 int cli_io_error(fp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cli_spec_opts_help(FILE *f);
+/* The spec options' help, all but skip (an option the command gives a meaning of its own, or
+ * NULL). */
+void cli_spec_opts_help(FILE *f, const char *skip);
 /* -j N / --jobs N at argv[*i] (N from 1 to 64) into *jobs: 1 consumed, 0 not ours, -1 bad
  * (message printed, naming cmd). */
 int cli_parse_jobs(const char *cmd, int argc, char **argv, int *i, int *jobs);

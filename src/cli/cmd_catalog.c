@@ -130,7 +130,11 @@ int cmd_catalog(int argc, char **argv)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             catalog_usage(stdout);
             return EXIT_OK;
-        } else if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--catalog") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "fabplan catalog: --catalog needs a value (a catalog file)\n");
+                return EXIT_USAGE;
+            }
             file = argv[++i];
         } else if (argv[i][0] == '-') {
             return cli_unknown_option("catalog", argv[i]);
@@ -210,7 +214,10 @@ int cmd_presets(int argc, char **argv)
                "with NAME, print that preset's spec as JSON.\n");
         return EXIT_OK;
     }
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_unknown_option("presets", argv[i]);
+    if (argc > 2) {
         fprintf(stderr, "fabplan presets: takes one preset name at most, found \"%s\" (usage: "
                 "fabplan presets [NAME])\n", argv[argc > 2 ? 2 : 1]);
         return EXIT_USAGE;

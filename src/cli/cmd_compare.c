@@ -14,7 +14,7 @@ static void compare_usage(FILE *f)
           "tier count whose top tier no GPU pair would cross is left out.\n"
           "With -o DIR, also writes DIR/compare.csv, DIR/compare.json and DIR/compare.html.\n\n",
           f);
-    cli_spec_opts_help(f);
+    cli_spec_opts_help(f, NULL);
     fputs("  -j, --jobs N        threads planning candidates (default: the online CPUs, at\n"
           "                      most 8); the table is the same for any N\n"
           "  --min-bisection F   only designs with at least this share of full bisection:\n"

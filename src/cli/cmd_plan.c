@@ -78,7 +78,7 @@ static void plan_usage(FILE *f)
           "reviewer), and the fabric, group figure, floor and one unit's detail diagrams as .dot\n"
           "and .svg) into DIR (default ./out). Prints a summary on stdout.\n\n",
           f);
-    cli_spec_opts_help(f);
+    cli_spec_opts_help(f, NULL);
     cli_fail_opts_help(f);
     fputs("  -o, --out DIR       output directory (default out)\n"
           "  --formats LIST      write only these outputs (comma list, default all): json, links,\n"
@@ -100,11 +100,13 @@ static void plan_usage(FILE *f)
           "                      (DIR/by-hall/) for crews that work a row at a time\n"
           "  --detail su:N|pod:N draw scalable unit or pod N in detail (default: the first); the\n"
           "                      group figure shows the group (pod) holding it\n"
-          "  --k8s-labels fabplan|topograph|KEY,..  node-label keys of --formats k8s: fabplan's\n"
+          "  --k8s-labels fabplan|topograph|KEY,..\n"
+          "                      node-label keys of --formats k8s: fabplan's\n"
           "                      (topology.fabplan.io/leaf-group, ...), NVIDIA Topograph's\n"
           "                      (network.topology.nvidia.com/block, ...), or one key per level,\n"
           "                      fine to coarse\n"
-          "  --labels plain|tia606 identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
+          "  --labels plain|tia606\n"
+          "                      identifiers on labels.csv: R05K12-U40 swp17s0 (plain), or\n"
           "                      TIA-606 style 1A.E12-40:swp17s0 (floor-grid rack, U, port)\n"
           "  --png               also render every diagram as PNG\n"
           "  -q, --quiet         no summary on stdout\n",
@@ -261,7 +263,7 @@ static void print_summary(const fp_plan *plan)
            fp_grouped_text((double)s.servers, 0, g[1], sizeof g[1]), s.tiers,
            s.tiers == 1 ? "" : "s", s.planes, s.planes == 1 ? "" : "s");
     printf("  %s\n", s.tier_choice);
-    printf("  %-11s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
+    printf("  %-12s %-20s %9s %6s %10s %10s %7s %10s %9s\n", "tier", "model", "switches", "ports",
            "used", "spare", "down:up", "links up", "min");
     for (size_t i = 0; i < fp_plan_tier_count(plan); i++) {
         fp_tier_info t;
@@ -272,7 +274,7 @@ static void print_summary(const fp_plan *plan)
         else
             snprintf(ratio, sizeof ratio, "-");
         char c[5][32];
-        printf("  %d %-9s %-20s %9s %6d %10s %10s %7s %10s %9s\n", t.tier, t.role, t.model,
+        printf("  %d %-10s %-20s %9s %6d %10s %10s %7s %10s %9s\n", t.tier, t.role, t.model,
                fp_grouped_text((double)t.switches, 0, c[0], sizeof c[0]), t.ports_per_switch,
                fp_grouped_text((double)t.ports_used, 0, c[1], sizeof c[1]),
                fp_grouped_text((double)t.ports_spare, 0, c[2], sizeof c[2]), ratio,
@@ -686,9 +688,10 @@ static void validate_usage(FILE *f)
           "line each in the order the spec gives the values (docs/spec.md, \"Every error at once\").\n\n",
           f);
     fputs("  --print-spec        print the spec resolved, every default filled in, as JSON on\n"
-          "                      stdout instead of \"valid\" (planned again, the same plan)\n",
+          "                      stdout instead of \"valid\" (planned again, the same plan)\n"
+          "  -q, --quiet         no \"valid\" line on stdout (errors still on stderr)\n",
           f);
-    cli_spec_opts_help(f);
+    cli_spec_opts_help(f, NULL);
     cli_fail_opts_help(f);
 }
 

@@ -38,7 +38,7 @@ static void sweep_usage(FILE *f)
           "links, cables, transceivers, cost, per-GPU figures, full bisection) and DIR/sweep.svg\n"
           "(cost, switches and optics per GPU and tiers against GPUs; tier changes marked).\n"
           "A size that cannot be built is a row with its reason.\n\n", f);
-    cli_spec_opts_help(f);
+    cli_spec_opts_help(f, "--gpus");
     fputs("  --gpus A..B[:STEP]  the range (A >= 1, B >= A, STEP >= 1; at most 20000 sizes and\n"
           "                      2^26 GPUs in all the sizes together)\n"
           "  -j, --jobs N        worker processes (default: the online CPUs, at most 8)\n"

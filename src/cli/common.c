@@ -12,36 +12,52 @@ typedef struct flag_map {
     const char *flag;
     const char *pointer;
     int list;       /* comma-separated list -> JSON array */
+    const char *arg; /* the value, as the help shows it */
     const char *help;
 } flag_map;
 
 static const flag_map flags[] = {
-    { "--name", "/name", 0, "NAME        plan name" },
-    { "--gpus", "/cluster/gpus", 0, "N           number of GPUs" },
-    { "--gpus-per-server", "/cluster/gpus_per_server", 0, "N" },
-    { "--nics-per-server", "/cluster/nics_per_server", 0, "N" },
-    { "--nic", "/cluster/nic", 0, "ID           NIC catalog id" },
-    { "--topology", "/fabric/topology", 0, "T      clos | fat-tree | rail-optimized" },
-    { "--tiers", "/fabric/tiers", 0, "T         auto | 2 | 3 | 4" },
-    { "--switch", "/fabric/switch", 1, "ID[,ID..] switch catalog id, or one per tier (leaf first)" },
-    { "--oversubscription", "/fabric/oversubscription", 1, "R[,R..]  down:up bandwidth ratio per tier, leaf first (2:1, 16:15, 1:2)" },
-    { "--link-gbps", "/fabric/link_gbps", 1, "G[,G..]  link speed per boundary, NIC-leaf first (last repeats)" },
-    { "--su-servers", "/fabric/su_servers", 0, "N    servers per scalable unit (rail-optimized)" },
-    { "--planes", "/fabric/planes", 0, "N        independent fabric planes" },
-    { "--reserve", "/fabric/reserve", 0, "F       fraction of switch ports kept free" },
-    { "--overrides", "/overrides", 0, "FILE    hand cable overrides (cable id or ends -> length, part)" },
+    { "--name", "/name", 0, "NAME", "plan name" },
+    { "--gpus", "/cluster/gpus", 0, "N", "number of GPUs" },
+    { "--gpus-per-server", "/cluster/gpus_per_server", 0, "N", "GPUs per server" },
+    { "--nics-per-server", "/cluster/nics_per_server", 0, "N",
+      "NICs per server (default: one per GPU)" },
+    { "--nic", "/cluster/nic", 0, "ID", "NIC catalog id" },
+    { "--topology", "/fabric/topology", 0, "T", "clos | fat-tree | rail-optimized" },
+    { "--tiers", "/fabric/tiers", 0, "T", "auto | 2 | 3 | 4" },
+    { "--switch", "/fabric/switch", 1, "ID[,ID..]",
+      "switch catalog id, or one per tier (leaf first)" },
+    { "--oversubscription", "/fabric/oversubscription", 1, "R[,R..]",
+      "down:up bandwidth ratio per tier, leaf first (2:1, 16:15, 1:2)" },
+    { "--link-gbps", "/fabric/link_gbps", 1, "G[,G..]",
+      "link speed per boundary, NIC-leaf first (last repeats)" },
+    { "--su-servers", "/fabric/su_servers", 0, "N", "servers per scalable unit (rail-optimized)" },
+    { "--planes", "/fabric/planes", 0, "N", "independent fabric planes" },
+    { "--reserve", "/fabric/reserve", 0, "F", "fraction of switch ports kept free" },
+    { "--overrides", "/overrides", 0, "FILE",
+      "hand cable overrides (cable id or ends -> length, part)" },
 };
 #define N_FLAGS (sizeof flags / sizeof flags[0])
 
-void cli_spec_opts_help(FILE *f)
+void cli_spec_opts_help(FILE *f, const char *skip)
 {
     fputs("Spec options (override the spec file; the built-in default when no SPEC is given):\n"
           "  --preset NAME       start from a built-in preset (fabplan presets)\n"
           "  --catalog FILE      add or override catalog parts from FILE\n"
           "  --set /PTR=VALUE    set any spec field by JSON pointer (VALUE is JSON or a string)\n",
           f);
-    for (size_t i = 0; i < N_FLAGS; i++)
-        fprintf(f, "  %s %s\n", flags[i].flag, flags[i].help);
+    /* the descriptions in one column, as the other options' (a longer option on a line of its
+     * own, its description under it) */
+    for (size_t i = 0; i < N_FLAGS; i++) {
+        char opt[64];
+        if (skip && strcmp(skip, flags[i].flag) == 0)
+            continue;
+        int n = snprintf(opt, sizeof opt, "%s %s", flags[i].flag, flags[i].arg);
+        if (n > 19)
+            fprintf(f, "  %s\n  %-19s %s\n", opt, "", flags[i].help);
+        else
+            fprintf(f, "  %-19s %s\n", opt, flags[i].help);
+    }
 }
 
 size_t cli_spec_flag_names(const char **out, size_t max)

@@ -72,6 +72,106 @@ Test(cli, option_value_after_equals)
     cr_expect(strstr(out, "\"name\":\t\"--gpus=64\"") != NULL, "%s", out);
 }
 
+/* opt in text as a word of its own: after a space, ',' or '[', before a space, ',', ']', '=' or
+ * the end of a line. */
+static int names_option(const char *text, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *p = strstr(text, opt); p; p = strstr(p + 1, opt))
+        if ((p == text || strchr(" ,[", p[-1])) && strchr(" ,]=\n", p[n]))
+            return 1;
+    return 0;
+}
+
+/* Each command's --help names every option it takes (fabplan _options, the list behind the
+ * completion and "did you mean"; validate takes plan's, as its help says), and the spec
+ * options' descriptions stand in the column of the others' (column 23, or under an option too
+ * long for columns 3-21): they were at 19 to 24 ("--name NAME        plan name"). sweep's
+ * --gpus is its range, listed once (it was beside "--gpus N  number of GPUs"). */
+Test(cli, help_names_every_option)
+{
+    static const char *const cmds[] = { "plan", "validate", "compare", "sweep",
+                                        "diff", "verify",   "catalog" };
+    static char help[65536];
+    char opts[4096], cmd[512];
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        snprintf(cmd, sizeof cmd, BIN " _options %s", cmds[c]);
+        cr_assert_eq(run(cmd, opts, sizeof opts), 0, "%s", opts);
+        snprintf(cmd, sizeof cmd, BIN " %s --help%s", cmds[c],
+                 strcmp(cmds[c], "validate") == 0 ? " && " BIN " plan --help" : "");
+        cr_assert_eq(run(cmd, help, sizeof help), 0, "%s", help);
+        for (char *o = strtok(opts, "\n"); o; o = strtok(NULL, "\n"))
+            if (strcmp(o, "-h") != 0 && strcmp(o, "--help") != 0 && strcmp(o, "--version") != 0)
+                cr_expect(names_option(help, o), "fabplan %s --help does not name %s", cmds[c], o);
+        if (strcmp(cmds[c], "verify") == 0 || strcmp(cmds[c], "diff") == 0 ||
+            strcmp(cmds[c], "catalog") == 0)
+            continue;
+        int gpus = 0;
+        for (char *l = strtok(help, "\n"); l; l = strtok(NULL, "\n")) {
+            gpus += strncmp(l, "  --gpus ", 9) == 0;
+            if (strncmp(l, "  -", 3) != 0)
+                continue;
+            size_t len = strlen(l);
+            if (strstr(l + 2, "  ") == NULL) /* an option alone, its description below */
+                continue;
+            cr_expect(len > 22 && l[21] == ' ' && l[22] != ' ' && strstr(l + 2, "  ") < l + 22,
+                      "fabplan %s --help: description not at column 23: \"%s\"", cmds[c], l);
+        }
+        if (strcmp(cmds[c], "sweep") == 0)
+            cr_expect_eq(gpus, 1, "fabplan sweep --help lists --gpus %d times", gpus);
+    }
+}
+
+/* Every spec of examples/specs (the README points a new user there) validates and plans. */
+Test(cli, example_specs_validate_and_plan)
+{
+    static char out[65536];
+    char cmd[1024];
+    DIR *d = opendir(FP_TEST_SRC_DIR "/examples/specs");
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        n++;
+        snprintf(cmd, sizeof cmd, BIN " validate " FP_TEST_SRC_DIR "/examples/specs/%s", e->d_name);
+        cr_expect_eq(run(cmd, out, sizeof out), 0, "%s: %s", cmd, out);
+        cr_expect(strstr(out, ": valid\n") != NULL, "%s: %s", cmd, out);
+        snprintf(cmd, sizeof cmd,
+                 BIN " plan " FP_TEST_SRC_DIR
+                     "/examples/specs/%s --formats json -q -o fabplan-cli-ex-%.*s",
+                 e->d_name, (int)(len - 5), e->d_name);
+        cr_expect_eq(run(cmd, out, sizeof out), 0, "%s: %s", cmd, out);
+        snprintf(cmd, sizeof cmd, "fabplan-cli-ex-%.*s/plan.json", (int)(len - 5), e->d_name);
+        cr_expect_eq(access(cmd, F_OK), 0, "%s", cmd);
+    }
+    closedir(d);
+    cr_expect_geq(n, 5, "examples/specs holds %d specs", n);
+}
+
+/* The summary's tier table: the model column of every tier's row stands under "model", the
+ * 4-tier super-core's too (its role, 10 letters, pushed its row one column right). */
+Test(cli, summary_tier_table_aligned)
+{
+    char out[16384];
+    cr_assert_eq(run(BIN " plan --switch generic-th3-32x400 --topology clos --tiers 4 --gpus 1024 "
+                         "--formats links -o fabplan-cli-t4",
+                     out, sizeof out),
+                 0, "%s", out);
+    const char *head = strstr(out, "  tier "), *col = head ? strstr(head, "model") : NULL;
+    cr_assert(head && col, "%s", out);
+    int want = (int)(col - head), rows = 0;
+    for (const char *l = strchr(head, '\n') + 1;
+         strncmp(l, "  ", 2) == 0 && l[2] >= '1' && l[2] <= '4'; l = strchr(l, '\n') + 1, rows++) {
+        const char *m = strstr(l, "generic-th3-32x400");
+        cr_assert_not_null(m, "%s", l);
+        cr_expect_eq((int)(m - l), want, "tier row: %.40s", l);
+    }
+    cr_expect_eq(rows, 4, "%s", out);
+}
+
 Test(cli, spec_file_syntax_error_has_position)
 {
     char out[8192];
@@ -362,6 +462,13 @@ Test(cli, help_version_and_suggestions)
     cr_expect(strstr(out, "did you mean --min-bisection?") != NULL, "%s", out);
     cr_expect_eq(run(BIN " catalog --catalgo x", out, sizeof out), 2);
     cr_expect(strstr(out, "did you mean --catalog?") != NULL, "%s", out);
+    /* presets takes no option but --help: an option is named as one (it was "takes one preset
+     * name at most, found \"--hepl\""); catalog's --catalog without a file says so (it was
+     * "unknown option --catalog") */
+    cr_expect_eq(run(BIN " presets --hepl", out, sizeof out), 2);
+    cr_expect(strstr(out, "unknown option --hepl; did you mean --help?") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " catalog list --catalog", out, sizeof out), 2);
+    cr_expect(strstr(out, "--catalog needs a value") != NULL, "%s", out);
     /* nothing close: no guess */
     cr_expect_eq(run(BIN " plan --zzzzzzzz", out, sizeof out), 2);
     cr_expect(strstr(out, "did you mean") == NULL, "%s", out);
