@@ -427,6 +427,16 @@ Test(verify, cables_csv_that_is_not_the_plans_is_refused)
         "n2 nic1 is an end of cable C2 and of cable C2; expected each port in one cable");
 }
 
+/* A message quotes the file (a node's id, a cable id): its control characters are shown as
+ * '?', so a terminal escape in a discovery does not reach the terminal ("node \"S-\033[2J\"
+ * has a second record" cleared the screen). */
+Test(verify, messages_show_no_control_character)
+{
+    expect_parse_error("Switch\t8 \"S-\033[2Jx\"\t# \"leaf1\"\nSwitch\t8 \"S-\033[2Jx\"\t# \"leaf2\"\n", 2,
+                       "node \"S-?[2Jx\" has a second record");
+    expect_parse_error("Switch\t8 \"S-1\"\t# \"leaf1\"\n[1]\t\"S-\a\r\n\"[2]\n", 2, "expected a port line");
+}
+
 /* The plan's own export, discovered unchanged: every planned link ok. DGX H100 4 SU: 128
  * servers x 8 ports = 1,024 NIC-leaf links and 32 leaves x 32 uplinks = 1,024 leaf-spine links,
  * each one cable. */
