@@ -74,6 +74,26 @@ static fp_status size_notes(fp_clos_ctx *c, const fp_clos_shape *sh, int64_t ser
                                    : (held == 1 ? "leaf" : "leaves"),
                      t, fab->size[t - 1].down, (long long)by_radix);
         }
+    /* A block given its size that holds every server is the fabric: no tier above it
+     * (fp__block_min_tiers), and the ratio between such blocks has no link to size. */
+    for (int t = 2; t <= 3; t++) {
+        if (rs->block_servers[t] == 0 || t < L)
+            continue;
+        const char *key = t == 2 ? "pod_servers" : "zone_servers", *what = t == 2 ? "pod" : "zone";
+        if (t - 1 < rs->n_oversub && rs->oversub[t - 1] != 1.0)
+            add_note(fab,
+                     "fabric.%s: the %lld servers fit in one %s of %lld, which is the whole "
+                     "fabric: no tier above it (%d tiers), so the ratio between %ss (%s, "
+                     "/fabric/oversubscription/%d) has no link to size",
+                     key, (long long)dservers, what, (long long)rs->block_servers[t], L, what,
+                     fp_ratio_text(rs->oversub[t - 1], a, sizeof a), t - 1);
+        else
+            add_note(fab,
+                     "fabric.%s: the %lld servers fit in one %s of %lld, which is the whole "
+                     "fabric: no tier above it (%d tiers)",
+                     key, (long long)dservers, what, (long long)rs->block_servers[t], L);
+        break;
+    }
     /* Partial blocks below the designed tiers, sized to their links. */
     for (int t = 2; t < L; t++) {
         const fp_sw_list *lo = &sh->bt[t - 1], *hi = &sh->bt[t];

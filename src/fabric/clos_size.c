@@ -179,8 +179,17 @@ static fp_status size_auto(fp_fabric *fab, const fp_rspec *rs, int64_t need, con
                            fp_error *err)
 {
     int64_t prev_cap = 0, cap = 0;
-    char what[200];
-    const int L0 = fp__block_min_tiers(rs);
+    char what[200], one[120] = "";
+    const int64_t servers = sizing_servers(rs);
+    const int L0 = fp__block_min_tiers(rs, servers);
+    /* The smallest block given (pod, zone) that holds every server: the fabric is that one
+     * block, and no tier above it is built (fp__block_min_tiers). */
+    for (int b = 2; b <= 3 && !one[0]; b++)
+        if (rs->block_servers[b] > 0 && servers <= rs->block_servers[b])
+            snprintf(one, sizeof one,
+                     "one %s of %lld servers (fabric.%s) holds them, so no tier above it",
+                     b == 2 ? "pod" : "zone", (long long)rs->block_servers[b],
+                     b == 2 ? "pod_servers" : "zone_servers");
     for (int L = L0; L <= FP_MAX_TIERS; L++) {
         size_ports(fab->size, rs, L);
         cap = fp__clos_capacity(rs, fab->size, L);
@@ -192,14 +201,15 @@ static fp_status size_auto(fp_fabric *fab, const fp_rspec *rs, int64_t need, con
         if (L == L0 && L0 > 2) {
             /* Pods (zones) of a given size need a tier above them. */
             snprintf(fab->tier_choice, sizeof fab->tier_choice,
-                     "%s in %s of %lld servers (fabric.%s) need a tier above them; using %d tiers (maximum %lld GPUs for %s)",
+                     "%s in %s of %lld servers (fabric.%s) need a tier above them%s%s; using %d "
+                     "tiers (maximum %lld GPUs for %s)",
                      demand, L0 == 4 ? "zones" : "pods", (long long)rs->block_servers[L0 - 1],
-                     L0 == 4 ? "zone_servers" : "pod_servers", L,
+                     L0 == 4 ? "zone_servers" : "pod_servers", one[0] ? "; " : "", one, L,
                      (long long)endpoints_to_gpus(rs, cap), what);
         } else if (L == 2) {
             snprintf(fab->tier_choice, sizeof fab->tier_choice,
-                     "%s fit in 2 tiers (maximum %lld GPUs for %s); using 2 tiers", demand,
-                     (long long)endpoints_to_gpus(rs, cap), what);
+                     "%s fit in 2 tiers%s%s (maximum %lld GPUs for %s); using 2 tiers", demand,
+                     one[0] ? ": " : "", one, (long long)endpoints_to_gpus(rs, cap), what);
         } else {
             describe(what, sizeof what, rs, L - 1);
             snprintf(fab->tier_choice, sizeof fab->tier_choice,

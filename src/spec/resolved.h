@@ -268,11 +268,18 @@ static inline void fp__fill_slot(const fp_rspec *rs, int64_t s, int64_t *unit, i
  * networks' shaping (spec/networks.c) both read it. */
 int fp__tier_down(const fp_rspec *rs, int t);
 
-/* Tiers a fabric needs at least for its blocks: 3 with fabric.pod_servers (a tier above the
- * pods), 4 with zone_servers, else 2. */
-static inline int fp__block_min_tiers(const fp_rspec *rs)
+/* Tiers a fabric of `servers` servers (build_for_gpus' when given, hot spares included) needs at
+ * least for its blocks: a tier above the pods (fabric.pod_servers: 3) or above the zones
+ * (zone_servers: 4) only when the servers fill more than one of them. A fabric that one pod
+ * (zone) holds is that block: nothing above it would carry a link between two blocks, so no
+ * tier is built for it. Else 2. */
+static inline int fp__block_min_tiers(const fp_rspec *rs, int64_t servers)
 {
-    return rs->block_servers[3] > 0 ? 4 : rs->block_servers[2] > 0 ? 3 : 2;
+    if (rs->block_servers[3] > 0 && servers > rs->block_servers[3])
+        return 4;
+    if (rs->block_servers[2] > 0 && servers > rs->block_servers[2])
+        return 3;
+    return 2;
 }
 
 /* The spec's /cluster/gpus as given (whole and at least 1), else 0: for bounds on work taken

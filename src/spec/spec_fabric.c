@@ -757,9 +757,14 @@ fp_status fp__spec_check_tiers(const fp_rspec *rs, int tiers, fp_error *err)
         FP_FAIL(err, FP_EINVAL, "/fabric/switch",
                 "/fabric/switch: %d switch models given, but the fabric has %d tiers", rs->n_models,
                 tiers);
-    /* Extra 1:1 entries are harmless (a spec written for "auto" cannot know the tier count). */
+    /* Extra 1:1 entries are harmless (a spec written for "auto" cannot know the tier count), and
+     * so is the ratio between pods (zones) of a given size when "auto" found one pod (zone)
+     * holding every server: that block is the fabric (fp__block_min_tiers), with no link
+     * between two of them for the ratio to size (the fabric's note says so). */
     for (int t = tiers - 1; t < rs->n_oversub; t++) {
         char ratio[32];
+        if (rs->tiers_auto && t >= 1 && t <= 2 && rs->block_servers[t + 1] > 0)
+            continue;
         if (rs->oversub[t] != 1.0)
             FP_FAIL(err, FP_EINVAL, "/fabric/oversubscription",
                     "/fabric/oversubscription/%d: %s given for tier %d, but a %d-tier fabric has uplinks only at tiers 1 to %d",

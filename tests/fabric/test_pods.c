@@ -257,3 +257,123 @@ Test(pods, pods_with_the_unit_left_open)
                  "\"fabric\":{\"switch\":\"generic-th3-32x400\",\"pod_servers\":32}}",
                  FP_EDESIGN, "/fabric/pod_servers", "expected at most 16 servers");
 }
+
+/* One pod holding every server is the whole fabric: no tier above it (docs/spec.md, "Pods and
+ * zones of a given size"). The preset meta-roce-24k at 3,000 GPUs, derived by hand from the
+ * catalog (generic-th4-64x400: 64 x 400G QSFP-DD on 8 x 50G lanes, $18,000; arista-7816r3:
+ * 576 x 400G QSFP-DD on 8 x 50G, $900,000; nvidia-cx7-osfp: 1 x 400G OSFP on 4 x 100G, $1,900):
+ * - 3,000 / 8 = 375 servers, 3,000 NIC ports. leaf_servers 2: ceil(375 / 2) = 188 RTSW, 187 of
+ *   16 down / 16 up and the last of one server, 8 down / 8 up: 187 x 16 + 8 = 3,000 uplinks.
+ * - 375 <= pod_servers 384: one pod, nothing for a tier above it to join. 2 tiers: the CTSW is
+ *   the top, every port down (576): ceil(3,000 / 576) = 6 by ports; the even spread takes the
+ *   fewest dividing an RTSW's 16 uplinks: 8 (375 links each). 188 + 8 = 196 switches.
+ *   Before the fix "auto" took 3 tiers for any pod_servers: 8 CTSW at 7:1 (504 down, 72 up),
+ *   ceil(375 / 7) = 54 up each, and 8 ATSW for those 432 links, $7,200,000 of chassis (and 864
+ *   modules) that no traffic crossed.
+ * - Switches 188 x 18,000 + 8 x 900,000 = 3,384,000 + 7,200,000 = $10,584,000; NICs
+ *   3,000 x 1,900 = $5,700,000.
+ * - Media: no catalog copper joins the NIC's 4 x 100G lanes to the TH4's 8 x 50G (nor
+ *   QSFP-DD to OSFP), and the preset forces SMF between leaf and spine. NIC-leaf multimode
+ *   fails on the connector (the OSFP SR4 modules are MPO-12/APC, the QSFP-DD SR4 and SR8 MPO-12
+ *   and MPO-16), so DR: a $750 nvidia-mms4x00-ns400 at each NIC and a $550
+ *   generic-400g-dr4-qsfpdd at the leaf; leaf-spine DR4 QSFP-DD at both ends. Modules 3,000 +
+ *   3 x 3,000 = 12,000; 2 % spares ceil(60) and ceil(180): (3,060 x 750) + (9,180 x 550) =
+ *   2,295,000 + 5,049,000 = $7,344,000. No copper.
+ * - Fibre: one OS2 MPO-12/APC cord per link at its stock length, 6,000 and 2 % spares per
+ *   length: $401,082.50, re-derived by an independent script from the racks' places (routes as
+ *   docs/layout.md "Routes" gives them, the next stock length, $40 + $2.50/m).
+ * Total $24,029,082.50. */
+#define META_3000                                                                                  \
+    "{\"cluster\":{\"gpus\":3000,\"gpus_per_server\":8,\"nics_per_server\":8,"                     \
+    "\"nic\":\"nvidia-cx7-osfp\"},\"fabric\":{\"topology\":\"clos\",\"tiers\":\"auto\","           \
+    "\"switch\":[\"generic-th4-64x400\",\"arista-7816r3\"],\"oversubscription\":[1,7],"            \
+    "\"leaf_servers\":2,\"pod_servers\":384%s},\"layout\":{\"servers_per_rack\":2,"                \
+    "\"leaf_racks\":\"top-of-rack\"},\"media\":{\"leaf-spine\":\"SMF\"}}"
+static double category_cost(const fp_plan *p, fp_bom_category k)
+{
+    double usd = -1;
+    cr_assert_eq(fp_plan_bom_category_total(&usd, NULL, p, k, NULL), FP_OK);
+    return usd;
+}
+
+Test(pods, one_pod_is_the_fabric)
+{
+    char json[1024];
+    snprintf(json, sizeof json, META_3000, "");
+    fp_plan *p = plan_from(json);
+    fp_totals t;
+    fp_plan_totals(p, &t);
+    cr_expect_eq(fp_plan_tier_count(p), 2);
+    cr_expect_eq(tier_switches(p, 1), 188);
+    cr_expect_eq(tier_switches(p, 2), 8);
+    cr_expect_eq(t.switches, 196);
+    fp_tier_info ti;
+    cr_assert_eq(fp_plan_tier(p, 0, &ti, NULL), FP_OK);
+    cr_expect_eq(ti.links_up, 3000);
+    cr_expect_float_eq(category_cost(p, FP_BOM_SWITCH), 10584000, 1e-6);
+    cr_expect_float_eq(category_cost(p, FP_BOM_NIC), 5700000, 1e-6);
+    cr_expect_eq(t.transceivers, 12000);
+    cr_expect_float_eq(category_cost(p, FP_BOM_TRANSCEIVER), 7344000, 1e-6);
+    cr_expect_float_eq(category_cost(p, FP_BOM_COPPER), 0, 1e-6);
+    cr_expect_float_eq(category_cost(p, FP_BOM_FIBRE), 401082.5, 1e-6, "fibre %.2f",
+                       category_cost(p, FP_BOM_FIBRE));
+    cr_expect_float_eq(t.cost, 24029082.5, 1e-6, "cost %.2f", t.cost);
+    /* The ratio between pods (7:1) is no error when "auto" found one pod: the note says why. */
+    cr_expect(plan_has_note(p,
+                            "fabric.pod_servers: the 375 servers fit in one pod of 384, which is "
+                            "the whole fabric: no tier above it (2 tiers), so the ratio between "
+                            "pods (7:1, /fabric/oversubscription/1) has no link to size",
+                            NULL));
+    fp_plan_free(p);
+    /* Grown to the preset's 24,576 GPUs (build_for_gpus: 3,072 servers, 8 pods), the tier
+     * above the pods stays: 3 tiers, the first phase's 8 CTSW and 8 ATSW. */
+    snprintf(json, sizeof json, META_3000, ",\"build_for_gpus\":24576");
+    p = plan_from(json);
+    cr_expect_eq(fp_plan_tier_count(p), 3);
+    cr_expect_eq(tier_switches(p, 2), 8);
+    cr_expect_eq(tier_switches(p, 3), 8);
+    fp_plan_free(p);
+}
+
+/* The same rule with a plan to compare against: the default (rail-optimized, QM9700 at $28,000,
+ * ConnectX-7 at $1,900) at 1,000 GPUs is 125 servers in 4 scalable units of 32 (the last 29),
+ * 8 rail leaves each (a partial unit keeps its leaves: docs/spec.md): 32 leaves, 32 x 32 =
+ * 1,024 uplinks, 2 tiers (at most 64 x 32 = 2,048 GPUs), 1,024 / 64 = 16 spines (divides 32):
+ * 48 switches, $1,344,000, NICs $1,900,000. pod_servers 128 (4 units, >= 125 servers) is one pod:
+ * the same plan, part for part, where 3 tiers built 32 spines and 32 cores (96 switches,
+ * $7,529,595 against $5,036,011). Zones the same way: clos, 3,000 GPUs in pods of 64 servers
+ * (16 leaves of 4 servers) and zones of 512: 375 servers are one zone, so 3 tiers as with the
+ * pods alone: ceil(3,000 / 32) = 94 leaves, 6 pods (the last 14 leaves), 16 spines a pod
+ * (even: a divisor of 32 >= 14) = 96, a group per spine position of 5 x 32 + 28 links,
+ * ceil(188 / 64) = 3, even 4: 64 cores; 254 switches where 4 tiers built 365. */
+Test(pods, one_block_plans_as_without_it)
+{
+    const char *pairs[][2] = {
+        { "{\"cluster\":{\"gpus\":1000},\"fabric\":{\"pod_servers\":128}}",
+          "{\"cluster\":{\"gpus\":1000}}" },
+        { "{\"cluster\":{\"gpus\":3000},\"fabric\":{\"topology\":\"clos\",\"pod_servers\":64,"
+          "\"zone_servers\":512}}",
+          "{\"cluster\":{\"gpus\":3000},\"fabric\":{\"topology\":\"clos\",\"pod_servers\":64}}" },
+    };
+    const int tiers[] = { 2, 3 };
+    const int64_t switches[] = { 48, 94 + 96 + 64 };
+    for (int i = 0; i < 2; i++) {
+        fp_plan *a = plan_from(pairs[i][0]), *b = plan_from(pairs[i][1]);
+        fp_totals ta, tb;
+        fp_plan_totals(a, &ta);
+        fp_plan_totals(b, &tb);
+        cr_expect_eq(fp_plan_tier_count(a), tiers[i], "%s", pairs[i][0]);
+        cr_expect_eq(ta.switches, switches[i], "%s: %lld", pairs[i][0], (long long)ta.switches);
+        cr_expect_eq(ta.switches, tb.switches);
+        cr_expect_eq(ta.transceivers, tb.transceivers);
+        cr_expect_eq(ta.cables, tb.cables);
+        cr_expect_float_eq(ta.cost, tb.cost, 1e-6, "%s: %.2f against %.2f", pairs[i][0], ta.cost,
+                           tb.cost);
+        fp_plan_free(a);
+        fp_plan_free(b);
+    }
+    fp_plan *p = plan_from(pairs[0][0]);
+    cr_expect_float_eq(category_cost(p, FP_BOM_SWITCH), 48 * 28000.0, 1e-6);
+    cr_expect_float_eq(category_cost(p, FP_BOM_NIC), 1000 * 1900.0, 1e-6);
+    fp_plan_free(p);
+}
