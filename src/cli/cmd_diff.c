@@ -347,8 +347,8 @@ static void diff_usage(FILE *f)
           "from each plan.json). Cables are matched by their A end (device and port), so\n"
           "renumbered cable ids are not changes; every kept cable whose labels change (another\n"
           "id, far end or place) is listed to relabel.\n\n"
-          "  -o, --out DIR   output directory (default: diff)\n"
-          "  -h, --help      this help\n\n"
+          "  -o, --out DIR       output directory (default: diff)\n"
+          "  -h, --help          this help\n\n"
           "Exit codes: 0 ok, 2 usage, 3 a file is not a fabplan cables.csv, 4 I/O.\n", f);
 }
 
