@@ -33,6 +33,14 @@ fp_status fp__error_set(fp_error *err, fp_status code, const char *where, const 
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     snprintf(err->where, sizeof err->where, "%s", where ? where : "");
+    /* a message quotes its input (a node description, a cable id, a key): a control character
+     * there (a terminal escape, a line break) is shown as '?', whatever the input */
+    for (char *c = err->msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    for (char *c = err->where; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     return code;
 }
 

@@ -131,6 +131,7 @@ fp_status fp__vf_grow(void **p, int64_t *cap, int64_t need, size_t size)
 typedef struct table {
     char *text;
     char **f;                   /* rows x n_col */
+    int64_t *line;              /* each row's line in the file */
     int64_t rows;
     int n_col;
 } table;
@@ -145,8 +146,9 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
     t->n_col = n_col;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     fp_error e2 = { 0 };
-    if (fp__read_file(path, &t->text, &len, &e2) != FP_OK)
-        FP_FAIL(err, FP_EIO, path, "%s%s", e2.msg, hint);
+    /* a plan folder's file: a regular file (not a device or pipe), bounded as one */
+    if (fp_read_file(path, FP_FILE_PLAN, &t->text, &len, &e2) != FP_OK)
+        FP_FAIL(err, e2.code, path, "%s%s", e2.msg, hint);
     if (memchr(t->text, '\0', len) != NULL) {
         fp__error_set(err, FP_EPARSE, path, "%s has a NUL byte; expected a text %s written by "
                       "fabplan plan", path, name);
@@ -176,7 +178,8 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
         }
     }
     t->f = calloc((size_t)lines * (size_t)n_col, sizeof *t->f);
-    if (t->f == NULL)
+    t->line = calloc((size_t)lines, sizeof *t->line);
+    if (t->f == NULL || t->line == NULL)
         FP_FAIL(err, FP_ENOMEM, path, "out of memory reading %s", path);
     int64_t line = 1;
     while (*p) {
@@ -194,12 +197,32 @@ static fp_status table_load(table *t, const char *dir, const char *name, const c
         }
         for (int c = 0; c < n_col; c++)
             t->f[t->rows * n_col + c] = col[c] >= 0 ? f[col[c]] : (char *)"";
+        t->line[t->rows] = line;
         t->rows++;
     }
     return FP_OK;
 }
 
 #define T(t, r, c) ((t)->f[(r) * (t)->n_col + (c)])
+
+/* The rows' arrays (the text stays: fields point into it). */
+static void table_rows_free(table *t)
+{
+    free(t->f);
+    free(t->line);
+    t->f = NULL;
+    t->line = NULL;
+}
+
+/* A cables.csv speed: a whole number of Gb/s from 1 to 1,000,000; 0 when s is not one. */
+static int parse_gbps(const char *s)
+{
+    long v = 0;
+    int digits = 0;
+    for (; *s >= '0' && *s <= '9' && digits < 8; s++, digits++)
+        v = v * 10 + (*s - '0');
+    return *s == '\0' && digits > 0 && v >= 1 && v <= 1000000 ? (int)v : 0;
+}
 
 /* Split s in place at sep into at most max parts; returns the count. */
 static int split(char *s, char sep, char **parts, int max)
@@ -247,6 +270,16 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
     fp_status rc = table_load(t, dir, "cables.csv", cols, C_N, "", err);
     if (rc != FP_OK)
         return rc;
+    /* every plan has cables: a header alone would make every discovered link unexpected */
+    if (t->rows == 0) {
+        fp__error_set(err, FP_EPARSE, dir,
+                      "%s/cables.csv has no cable, only its header; expected a "
+                      "cables.csv written by fabplan plan",
+                      dir);
+        if (err)
+            err->line = 2;
+        return FP_EPARSE;
+    }
     v->plink = calloc((size_t)t->rows * MAX_PARTS + 1, sizeof *v->plink);
     if (v->plink == NULL)
         FP_FAIL(err, FP_ENOMEM, dir, "out of memory reading %s/cables.csv", dir);
@@ -261,9 +294,26 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
         char *zpp[MAX_PARTS];
         int nz = legs == 1 && !bad ? split(zp[0], '+', zpp, MAX_PARTS) : legs;
         if (bad || (legs == 1 ? nz != na : na != legs)) {
-            fp__error_set(err, FP_EPARSE, dir, "%s/cables.csv: cable %s: its A ports (%d) and far "
-                          "ends (%d) do not pair; expected a cables.csv written by fabplan plan",
-                          dir, T(t, r, C_ID), na, legs == 1 ? nz : legs);
+            fp__error_set(
+                err, FP_EPARSE, dir,
+                "%s/cables.csv line %" PRId64 ": cable %.40s: its A ports "
+                "(%d) and far ends (%d) do not pair; expected a cables.csv written by fabplan "
+                "plan",
+                dir, t->line[r], T(t, r, C_ID), na, legs == 1 ? nz : legs);
+            if (err)
+                err->line = (int)t->line[r];
+            return FP_EPARSE;
+        }
+        /* the speed is compared with the discovery's: text that is no speed would switch the
+         * comparison off for this cable (atoi: "abc" and "-400" were 0, not compared) */
+        int gbps = parse_gbps(T(t, r, C_GBPS));
+        if (gbps == 0) {
+            fp__error_set(err, FP_EPARSE, dir,
+                          "%s/cables.csv line %" PRId64 ": cable %.40s: gbps \"%.20s\" "
+                          "is not a link speed; expected a whole number of Gb/s from 1 to 1000000",
+                          dir, t->line[r], T(t, r, C_ID), T(t, r, C_GBPS));
+            if (err)
+                err->line = (int)t->line[r];
             return FP_EPARSE;
         }
         for (int k = 0; k < na; k++) {
@@ -280,7 +330,7 @@ static fp_status read_cables(fp_verify *v, table *t, const char *dir, fp_error *
             pl->a.port = ap[k];
             pl->z.device = zd[leg];
             pl->z.port = legs == 1 ? zpp[k] : zp[k];
-            pl->gbps = atoi(T(t, r, C_GBPS));
+            pl->gbps = gbps;
             pl->boundary = "";
             /* a plan without spec networks is the compute fabric alone */
             pl->network = *T(t, r, C_NET) ? T(t, r, C_NET) : "compute";
@@ -704,8 +754,21 @@ fp_status fp_verify_run(const fp_verify_options *given, fp_verify **out, fp_erro
         if (i == 0 || strcmp(v->plink[i].a.device, v->plink[i - 1].a.device) != 0)
             fp__vf_map_put(&v->dev_loc, v->plink[i].a.device, "", 2 * i);
         fp__vf_map_put(&v->dev_loc, v->plink[i].z.device, "", 2 * i + 1);
-        fp__vf_map_put(&pe, v->plink[i].a.device, v->plink[i].a.port, 2 * i);
-        fp__vf_map_put(&pe, v->plink[i].z.device, v->plink[i].z.port, 2 * i + 1);
+        for (int k = 0; k < 2 && rc2 == FP_OK; k++) {
+            const fp_vf_end *e = k ? &v->plink[i].z : &v->plink[i].a;
+            int64_t got = fp__vf_map_put(&pe, e->device, e->port, 2 * i + k);
+            if (got == -2)
+                rc2 = fp__error_set(&e2, FP_ENOMEM, o->plan_dir, "out of memory reading %s",
+                                    o->plan_dir);
+            else if (got != 2 * i + k)
+                /* a port is the end of one cable: a row twice, or two cables on one port */
+                rc2 = fp__error_set(
+                    &e2, FP_EPARSE, o->plan_dir,
+                    "%s/cables.csv: %.60s %.40s is an end of "
+                    "cable %.40s and of cable %.40s; expected each port in one cable (a "
+                    "cables.csv written by fabplan plan)",
+                    o->plan_dir, e->device, e->port, v->plink[got >> 1].cable, v->plink[i].cable);
+        }
     }
     if (rc2 == FP_OK)
         rc2 = read_boundaries(v, &lk, o->plan_dir, &pe, &e2);
@@ -732,8 +795,20 @@ fp_status fp_verify_run(const fp_verify_options *given, fp_verify **out, fp_erro
             if (*lt == '\0')
                 continue;       /* an unused port: no planned link */
             int64_t e = fp__vf_map_get(&pe, T(&ib, r, 2), T(&ib, r, 3));
-            if (e >= 0 && fp__ib_link_parse(lt, strlen(lt), &w, &mbps))
+            if (e < 0) {
+                /* the two files are not one plan's (a cables.csv cut at a line boundary reads
+                 * as a shorter plan: its missing cables' links were all "unexpected") */
+                rc = fp__error_set(
+                    err, FP_EPARSE, o->plan_dir,
+                    "%s/ib-ports.csv line %" PRId64 ": %.60s "
+                    "%.40s has a planned link but no cable in cables.csv; expected the "
+                    "ib-ports.csv written with this cables.csv",
+                    o->plan_dir, ib.line[r], T(&ib, r, 2), T(&ib, r, 3));
+                if (err)
+                    err->line = (int)ib.line[r];
+            } else if (fp__ib_link_parse(lt, strlen(lt), &w, &mbps)) {
                 v->plink[e >> 1].width = w;
+            }
         }
         if (rc == FP_OK)
             name_ends(v, &ib, &ibm);
@@ -753,10 +828,10 @@ fp_status fp_verify_run(const fp_verify_options *given, fp_verify **out, fp_erro
     v->text[1] = ib.text;
     v->text[2] = lk.text;
     v->text[3] = ph.text;
-    free(cab.f);
-    free(ib.f);
-    free(lk.f);
-    free(ph.f);
+    table_rows_free(&cab);
+    table_rows_free(&ib);
+    table_rows_free(&lk);
+    table_rows_free(&ph);
     fp__vf_map_free(&ibm);
     fp__vf_map_free(&pe);
     if (rc != FP_OK) {

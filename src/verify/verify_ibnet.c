@@ -367,16 +367,26 @@ static int ports_end(char **s, int *sw, int *port, uint64_t *guid, int *width, i
     else
         return 0;
     p += 2;
-    strtol(p, &e, 10);          /* lid */
-    if (e == p)
+    /* lid and port 0 to 65535 (as the topology form's ports), a GUID of at most 16 hex digits */
+    long num[2];
+    for (int k = 0; k < 2; k++) {
+        while (*p == ' ')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        errno = 0;
+        num[k] = strtol(p, &e, 10);
+        if (errno != 0 || num[k] > 65535 || (*e != ' ' && *e != '\t'))
+            return 0;
+        p = e;
+    }
+    *port = (int)num[1];
+    while (*p == ' ')
+        p++;
+    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !isxdigit((unsigned char)p[2]))
         return 0;
-    p = e;
-    *port = (int)strtol(p, &e, 10);
-    if (e == p)
-        return 0;
-    p = e;
     *guid = strtoull(p, &e, 16);
-    if (e == p)
+    if (e - p > 18)
         return 0;
     p = e;
     *s = p;
@@ -504,7 +514,8 @@ static fp_status apply_map(fp_vf_disc *d, const char *path, char **text, fp_erro
     while (rc == FP_OK && (p = next_line(&at, &line, &s)) != NULL) {
         if (*p != '\0' && *p != '#') {
             errno = 0;
-            uint64_t g = strtoull(p, &e, 0);
+            /* strtoull takes "-1" (as 2^64 - 1) and "+5": a GUID starts with a digit */
+            uint64_t g = isdigit((unsigned char)*p) ? strtoull(p, &e, 0) : (e = p, 0);
             if (e == p || errno != 0 || (*e != ' ' && *e != '\t')) {
                 rc = bad(err, path, line, "expected <guid> \"<name>\", found: %s", quote(q, sizeof q, s));
                 break;

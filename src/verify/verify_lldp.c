@@ -102,6 +102,9 @@ static const cJSON *first(const cJSON *x)
     return cJSON_IsArray(x) ? x->child : x;
 }
 
+/* Above any Ethernet speed (1.6 Tb/s is the fastest IEEE 802.3 names): 100 Tb/s. */
+#define MAU_MAX_MBPS 1e8
+
 /* The speed of the MAU type lldpd prints ("100GbaseCR4 - ...", "10GigBaseLR - ...",
  * "1000BaseTFD - ...", "2p5GigT - ..."), in Mb/s; 0 when it names none. The token into rate. */
 static int mau_mbps(const char *s, char rate[16])
@@ -123,11 +126,16 @@ static int mau_mbps(const char *s, char rate[16])
         v += frac;
         e = f;
     }
+    /* Mb/s; a number out of any Ethernet speed's range (1e308, nan, inf, negative) names
+     * none: converting it to an int would be undefined */
+    double mbps = 0;
     if (*e == 'G')
-        return (int)(v * 1000 + 0.5);
-    if (strncmp(e, "Base", 4) == 0 || strncmp(e, "base", 4) == 0)
-        return (int)(v + 0.5);
-    return 0;
+        mbps = v * 1000;
+    else if (strncmp(e, "Base", 4) == 0 || strncmp(e, "base", 4) == 0)
+        mbps = v;
+    if (!(mbps >= 1 && mbps <= MAU_MAX_MBPS))
+        return 0;
+    return (int)(mbps + 0.5);
 }
 
 /* ---- links ---- */
@@ -275,12 +283,47 @@ static fp_status interface(lldp_reader *r, const cJSON *it, const char *local, i
     return sighting(r, ln, ifname, fn, fport, how, mbps, rate, line, err);
 }
 
-static int line_at(const char *text, const char *at)
+/* NULL when ll is what "lldp" holds in lldpcli's neighbours (an object, or json0's list of
+ * objects, whose members are "interface"), else what is wrong, into buf: any other value read
+ * as no neighbours at all. */
+static const char *lldp_shape(const cJSON *ll, char *buf, size_t n)
 {
-    int line = 1;
-    for (const char *c = text; c < at; c++)
-        line += *c == '\n';
-    return line;
+    static const char *const exp = "expected lldpcli -f json show neighbors output (\"lldp\": an "
+                                   "object of \"interface\" members, or a list of them)";
+    if (!cJSON_IsObject(ll) && !cJSON_IsArray(ll)) {
+        snprintf(buf, n, "\"lldp\" is %s; %s",
+                 cJSON_IsNull(ll)     ? "null"
+                 : cJSON_IsString(ll) ? "a string"
+                 : cJSON_IsNumber(ll) ? "a number"
+                                      : "true or false",
+                 exp);
+        return buf;
+    }
+    EACH(l, ll)
+    {
+        if (!cJSON_IsObject(l)) {
+            snprintf(buf, n, "\"lldp\" lists something other than an object; %s", exp);
+            return buf;
+        }
+        for (const cJSON *m = l->child; m != NULL; m = m->next)
+            if (strcmp(m->string, "interface") != 0) {
+                snprintf(buf, n, "\"lldp\" holds \"%.24s\"; %s", m->string, exp);
+                return buf;
+            }
+    }
+    return NULL;
+}
+
+/* The line of at, counting on from *from (at *line) and moving it there: the documents of a
+ * file are read in order, so the whole file is counted once (counting from its start for each
+ * document took 1 minute on 500 devices' outputs in one file, 4.7 minutes on 1,000). */
+static int line_to(const char **from, int *line, const char *at)
+{
+    for (const char *c = *from; c < at; c++)
+        *line += *c == '\n';
+    if (at > *from)
+        *from = at;
+    return *line;
 }
 
 /* One file: one or more JSON documents, each "lldp" (neighbours) or "local-chassis". */
@@ -300,9 +343,11 @@ static fp_status read_file(lldp_reader *r, const char *path, fp_error *err)
     fp_status rc = fp__read_file(path, &text, &len, err);
     if (rc != FP_OK)
         return rc;
-    const char *nul = memchr(text, '\0', len);
+    const char *nul = memchr(text, '\0', len), *counted = text;
+    int counted_line = 1;
     if (nul != NULL) {
-        rc = bad(err, path, line_at(text, nul), "a NUL byte; expected lldpcli's JSON output");
+        rc = bad(err, path, line_to(&counted, &counted_line, nul),
+                 "a NUL byte; expected lldpcli's JSON output");
         free(text);
         return rc;
     }
@@ -313,17 +358,20 @@ static fp_status read_file(lldp_reader *r, const char *path, fp_error *err)
             p++;
         if (p >= end)
             break;
-        int line = line_at(text, p);
+        int line = line_to(&counted, &counted_line, p);
         const char *stop = NULL;
         cJSON *doc = cJSON_ParseWithLengthOpts(p, (size_t)(end - p), &stop, 0);
         if (doc == NULL) {
             const char *e = cJSON_GetErrorPtr();
-            rc = bad(err, path, line_at(text, e && e >= p && e <= end ? e : p),
+            rc = bad(err, path, line_to(&counted, &counted_line, e && e >= p && e <= end ? e : p),
                      "not JSON (truncated?); expected lldpcli -f json show neighbors");
             break;
         }
         const cJSON *ll = child(doc, "lldp"), *lc = child(doc, "local-chassis");
-        if (ll != NULL) {
+        char shape[200];
+        if (ll != NULL && lldp_shape(ll, shape, sizeof shape) != NULL) {
+            rc = bad(err, path, line, shape);
+        } else if (ll != NULL) {
             EACH(l, ll)
                 EACH(it, child(l, "interface")) {
                     if ((rc = interface(r, it, local, line, err)) != FP_OK)

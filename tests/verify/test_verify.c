@@ -262,6 +262,181 @@ Test(verify, other_formats_are_refused)
                        "another far end");
 }
 
+/* The -p form's port numbers and GUIDs are checked as the topology form's are: port -5 was
+ * read as "port -5" (a fix "move the Z end from port -5 ..."), 99999999999999999999 as port -1,
+ * and port 65537 of one node as port 1 of the next one (a "listed with another far end" error
+ * naming the wrong port). */
+Test(verify, ports_form_numbers_out_of_range_are_refused)
+{
+    static const char *const ends[] = { "SW 1 -5 0x1", "SW 1 65536 0x1",
+                                        "SW 1 99999999999999999999 0x1",
+                                        "SW 1 1 0x1fab1000000000080",
+                                        "SW 99999999999999999999 1 0x1" };
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        char text[400];
+        snprintf(text, sizeof text,
+                 "SW     1  1 0x0000000000000001 4x NDR - CA    10  1 0x0000000000000101 ( 'leaf1' "
+                 "- 'n1 mlx5_0' )\n"
+                 "%s 4x NDR - CA    12  1 0x0000000000000301 ( 'leaf1' - 'n3 mlx5_0' )\n",
+                 ends[i]);
+        expect_parse_error(text, 2, "expected ibnetdiscover -p output");
+        /* and as the far end */
+        snprintf(text, sizeof text,
+                 "CA    12  1 0x0000000000000301 4x NDR - %s ( 'n3 mlx5_0' - 'leaf1' )\n", ends[i]);
+        expect_parse_error(text, 1, "expected the far end");
+    }
+}
+
+/* A node-name map's GUID is a number strtoull takes whole: "-1" (read as 2^64 - 1) and one of 17
+ * hex digits are refused. */
+Test(verify, node_name_map_guid_must_be_a_guid)
+{
+    static const char *const lines[] = { "-1 \"x\"\n", "0x1fab1000000000080 \"x\"\n",
+                                         "+5 \"x\"\n" };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char map[300];
+        temp_file(map, sizeof map, "map", lines[i]);
+        fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+        fp_error err = { 0 };
+        fp_verify *v = NULL;
+        o.plan_dir = DATA "/plan";
+        o.ibnetdiscover = DATA "/faults.topo";
+        o.node_name_map = map;
+        cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EPARSE, "%s: %s", lines[i], err.msg);
+        cr_assert(strstr(err.msg, "line 1: expected <guid> \"<name>\"") != NULL, "%s", err.msg);
+    }
+}
+
+/* The plan folder's files are a plan folder's (a regular file, docs/robustness.md): read as a
+ * discovered fabric, cables.csv -> /dev/zero was read to 4 GiB (and said "the limit of a
+ * discovered fabric", exit 4). Each of cables.csv, ib-ports.csv and links.csv in turn. */
+Test(verify, plan_files_are_regular_files, .timeout = TEST_TIMEOUT(60))
+{
+    static const char *const names[] = { "cables.csv", "ib-ports.csv", "links.csv" };
+    for (size_t i = 0; i < 3; i++) {
+        char dir[256], path[300], want[400];
+        scratch_dir(dir, sizeof dir, names[i]);
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+            if (k == i)
+                cr_assert_eq(symlink("/dev/zero", path), 0);
+            else if (k < 2)
+                cr_assert_eq(
+                    symlink(k == 0 ? DATA "/plan/cables.csv" : DATA "/plan/ib-ports.csv", path), 0);
+        }
+        fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+        fp_error err = { 0 };
+        fp_verify *v = NULL;
+        o.plan_dir = dir;
+        o.ibnetdiscover = DATA "/faults.topo";
+        cr_assert_eq(fp_verify_run(&o, &v, &err), FP_EINVAL, "%s", err.msg);
+        snprintf(want, sizeof want, "%s/%s is a device; expected a file of a plan folder", dir,
+                 names[i]);
+        cr_assert(strstr(err.msg, want) != NULL, "%s", err.msg);
+    }
+}
+
+/* A plan folder made from data/plan with cables.csv changed by edit (NULL: unchanged) and
+ * ib-ports.csv as it is; verify against faults.topo must fail with code, message needle, line. */
+static void expect_plan_error(const char *tag, char *(*edit)(char *), fp_status code, int line,
+                              const char *needle)
+{
+    char dir[256], path[300];
+    scratch_dir(dir, sizeof dir, tag);
+    char *cab = edit(slurp(DATA "/plan/cables.csv"));
+    snprintf(path, sizeof path, "%s/cables.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(cab, f);
+    cr_assert_eq(fclose(f), 0);
+    free(cab);
+    snprintf(path, sizeof path, "%s/ib-ports.csv", dir);
+    cr_assert_eq(symlink(DATA "/plan/ib-ports.csv", path), 0);
+    fp_verify_options o = FP_VERIFY_OPTIONS_INIT;
+    fp_error err = { 0 };
+    fp_verify *v = NULL;
+    o.plan_dir = dir;
+    o.ibnetdiscover = DATA "/faults.topo";
+    cr_assert_eq(fp_verify_run(&o, &v, &err), code, "%s: %s", tag, err.msg);
+    cr_assert_null(v);
+    cr_assert(strstr(err.msg, needle) != NULL, "%s: \"%s\" in: %s", tag, needle, err.msg);
+    cr_assert_eq(err.line, line, "%s: line %d: %s", tag, err.line, err.msg);
+}
+
+/* the header alone */
+static char *header_only(char *t)
+{
+    strchr(t, '\n')[1] = '\0';
+    return t;
+}
+
+/* cut after the fourth cable (at a line boundary: every row whole) */
+static char *cut_after_c4(char *t)
+{
+    char *c5 = strstr(t, "\nC5,");
+    cr_assert_not_null(c5);
+    c5[1] = '\0';
+    return t;
+}
+
+/* C3's gbps (400) replaced by text */
+static char *gbps_text(char *t)
+{
+    char *c3 = strstr(t, "\nC3,"), *g = strstr(c3, ",400,");
+    cr_assert_not_null(g);
+    memcpy(g, ",abc,", 5);
+    return t;
+}
+
+static char *gbps_negative(char *t)
+{
+    char *c3 = strstr(t, "\nC3,"), *g = strstr(c3, ",400,");
+    memcpy(g, ",-40,", 5);
+    return t;
+}
+
+/* C2's row twice */
+static char *row_twice(char *t)
+{
+    char *c2 = strstr(t, "\nC2,") + 1, *e = strchr(c2, '\n') + 1;
+    size_t n = strlen(t), k = (size_t)(e - c2);
+    char *u = malloc(n + k + 1);
+    memcpy(u, t, (size_t)(e - t));
+    memcpy(u + (e - t), c2, k);
+    strcpy(u + (e - t) + k, e);
+    free(t);
+    return u;
+}
+
+/* cables.csv that is not its plan's, or that fabplan would not write, is refused: a header
+ * alone made every discovered link unexpected, a file cut at a line boundary made the cut
+ * cables' links unexpected, a gbps of "abc" or "-40" (atoi: 0) switched the speed comparison off,
+ * and a row twice was two planned links on one port, both ok. */
+Test(verify, cables_csv_that_is_not_the_plans_is_refused)
+{
+    expect_plan_error("hdr", header_only, FP_EPARSE, 2, "cables.csv has no cable, only its header");
+    /* ib-ports.csv's rows are one per planned link end: C5's A end n3 nic1 is its line 6 */
+    expect_plan_error("cut", cut_after_c4, FP_EPARSE, 6,
+                      "ib-ports.csv line 6: n3 nic1 has a planned link but no cable in cables.csv");
+    expect_plan_error("gbps", gbps_text, FP_EPARSE, 4,
+                      "cables.csv line 4: cable C3: gbps \"abc\" is not a link speed");
+    expect_plan_error("gbps-", gbps_negative, FP_EPARSE, 4,
+                      "cable C3: gbps \"-40\" is not a link speed");
+    expect_plan_error(
+        "twice", row_twice, FP_EPARSE, 0,
+        "n2 nic1 is an end of cable C2 and of cable C2; expected each port in one cable");
+}
+
+/* A message quotes the file (a node's id, a cable id): its control characters are shown as
+ * '?', so a terminal escape in a discovery does not reach the terminal ("node \"S-\033[2J\"
+ * has a second record" cleared the screen). */
+Test(verify, messages_show_no_control_character)
+{
+    expect_parse_error("Switch\t8 \"S-\033[2Jx\"\t# \"leaf1\"\nSwitch\t8 \"S-\033[2Jx\"\t# \"leaf2\"\n", 2,
+                       "node \"S-?[2Jx\" has a second record");
+    expect_parse_error("Switch\t8 \"S-1\"\t# \"leaf1\"\n[1]\t\"S-\a\r\n\"[2]\n", 2, "expected a port line");
+}
+
 /* The plan's own export, discovered unchanged: every planned link ok. DGX H100 4 SU: 128
  * servers x 8 ports = 1,024 NIC-leaf links and 32 leaves x 32 uplinks = 1,024 leaf-spine links,
  * each one cable. */
@@ -533,6 +708,53 @@ Test(verify, lldp_other_files_are_refused)
     expect_lldp_error("\n{\"lldp\": {\"interface\": {\"swp1\": {\"via\": \"LLDP\", \"chassis\": "
                       "{\"n1\": {\"id\": {\"type\": \"mac\", \"value\": \"0\"}}}}}}}\n",
                       FP_EPARSE, 2, "port id");
+}
+
+/* "lldp" holding anything but what lldpcli prints (an object, or json0's list of objects,
+ * with "interface" members) is refused: a number, null, a string, a list of numbers or a
+ * misspelt member read as "no neighbours", every planned link missing and exit 1. */
+Test(verify, lldp_wrong_shape_is_refused)
+{
+    static const char *const bad[] = {
+        "{\"lldp\": 5}\n",
+        "{\"lldp\": null}\n",
+        "{\"lldp\": \"leaf1\"}\n",
+        "{\"lldp\": [5, null]}\n",
+        "{\"lldp\": {\"interfaces\": [{\"swp1\": {}}]}}\n",
+        "{\"lldp\": [{\"interface\": [], \"x\": 1}]}\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_lldp_error(bad[i], FP_EPARSE, 1, "expected lldpcli");
+    /* json0's empty neighbour list is still no neighbours */
+    char p[300];
+    temp_file(p, sizeof p, "leaf9.json", "{\"lldp\": [{}]}\n");
+    fp_verify *v = run_lldp(ETH, p, FP_OK);
+    cr_assert_eq(fp_verify_count(v, FP_VERIFY_MISSING), 10);
+    fp_verify_free(v);
+}
+
+/* A MAU type whose number is out of any speed's range (1e308G, nan, inf, negative) names no
+ * speed: the link is not compared, as without a MAU (a double out of an int's range converted to
+ * it is undefined: the sanitizer build stopped at "inf is outside the range of ... 'int'"). */
+Test(verify, lldp_mau_out_of_range_names_no_speed)
+{
+    static const char *const mau[] = { "1e308GbaseCR4", "nanGbaseCR4", "infBaseT",
+                                       "-400GbaseCR4",  "2p5e999GigT", "4e6GbaseCR4" };
+    for (size_t i = 0; i < sizeof mau / sizeof mau[0]; i++) {
+        char text[600], p[300];
+        snprintf(
+            text, sizeof text,
+            "{\"lldp\": {\"interface\": {\"swp1\": {\"chassis\": {\"n1\": {\"id\": {\"type\": "
+            "\"mac\", "
+            "\"value\": \"0\"}}}, \"port\": {\"id\": {\"type\": \"ifname\", \"value\": \"eth1\"}, "
+            "\"auto-negotiation\": {\"current\": \"%s - x\"}}}}}}\n",
+            mau[i]);
+        temp_file(p, sizeof p, "leaf1.json", text);
+        fp_verify *v = run_lldp(ETH, p, FP_OK);
+        cr_assert_eq(fp_verify_count(v, FP_VERIFY_OK), 1, "%s", mau[i]);
+        cr_assert_eq(fp_verify_count(v, FP_VERIFY_DEGRADED), 0, "%s", mau[i]);
+        fp_verify_free(v);
+    }
 }
 
 /* No neighbours at all (`{"lldp": {}}`, what lldpcli prints then): every planned link missing;
