@@ -103,24 +103,24 @@ static char *list_to_json(const char *v)
     return out;
 }
 
-/* A file named on the command line is relative to the working directory, while a relative
- * name inside a spec file is relative to that file: pass the command line's as an absolute
- * path, as a JSON string (so a name like "123" stays a string). */
-static char *path_to_json(const char *v)
+/* dir "/" v (v alone when dir is empty) as a JSON string: quotes, backslashes and control
+ * characters escaped, so the spec reads the text as given (and its name rule judges it). */
+static char *json_string(const char *dir, const char *v)
 {
-    char cwd[4096] = "";
-    if (v[0] != '/' && getcwd(cwd, sizeof cwd) == NULL)
-        cwd[0] = '\0';
-    size_t n = strlen(cwd) + strlen(v) * 2 + 8;
+    size_t n = strlen(dir) + strlen(v) * 6 + 8;
     char *out = malloc(n), *o = out;
     if (out == NULL)
         return NULL;
     *o++ = '"';
     for (int part = 0; part < 2; part++) {
-        const char *s = part == 0 ? cwd : v;
-        if (part == 1 && cwd[0])
+        const char *s = part == 0 ? dir : v;
+        if (part == 1 && dir[0])
             *o++ = '/';
         for (; *s; s++) {
+            if ((unsigned char)*s < 0x20) {
+                o += sprintf(o, "\\u%04x", (unsigned char)*s);
+                continue;
+            }
             if (*s == '"' || *s == '\\')
                 *o++ = '\\';
             *o++ = *s;
@@ -129,6 +129,17 @@ static char *path_to_json(const char *v)
     *o++ = '"';
     *o = '\0';
     return out;
+}
+
+/* A file named on the command line is relative to the working directory, while a relative
+ * name inside a spec file is relative to that file: pass the command line's as an absolute
+ * path, as a JSON string (so a name like "123" stays a string). */
+static char *path_to_json(const char *v)
+{
+    char cwd[4096] = "";
+    if (v[0] != '/' && getcwd(cwd, sizeof cwd) == NULL)
+        cwd[0] = '\0';
+    return json_string(cwd, v);
 }
 
 int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
@@ -209,6 +220,8 @@ int cli_parse_spec_opt(cli_spec_opts *o, int argc, char **argv, int *i)
         }
         if (strcmp(flags[k].pointer, "/overrides") == 0 && !is_json)
             o->set_val[o->n_set] = path_to_json(val);
+        else if (strcmp(flags[k].pointer, "/name") == 0) /* a name is text: --name 2026 */
+            o->set_val[o->n_set] = json_string("", val);
         else
             o->set_val[o->n_set] = as_list ? list_to_json(val) : strdup(val);
         o->n_set++;

@@ -196,6 +196,12 @@ Test(cli, flags_override_file)
     cr_expect_eq(run(BIN " validate --gpus 512 --set /fabric/reserve=0.95", out, sizeof out), 3);
     cr_expect(strstr(out, "/fabric/reserve") != NULL, "%s", out);
     cr_expect_eq(run(BIN " validate --set reserve", out, sizeof out), 2);
+    /* --name is text whatever it looks like: "--name 2026" was "/name: expected a string,
+     * found the number 2026" */
+    cr_expect_eq(run(BIN " validate --name 2026 --print-spec", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "\"name\":\t\"2026\"") != NULL, "%s", out);
+    cr_expect_eq(run(BIN " validate --name 'a\"b' --print-spec", out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "\"name\":\t\"a\\\"b\"") != NULL, "%s", out);
 }
 
 Test(cli, oversubscription_as_ratio)
