@@ -28,8 +28,9 @@ FP_EXPORT size_t fp_file_limit(fp_file_kind kind);
 /** Read the whole file at path into *text (NUL-terminated, freed with fp_free) and its length
  *  into *len (may be NULL). At most fp_file_limit(kind) bytes are read: a regular file larger
  *  than that fails before anything is read, a stream (a pipe, /dev/zero) once it passes the
- *  limit. Errors (*text NULL): FP_EINVAL for a NULL path or text or a kind out of range, and for
- *  a file over the limit ("PATH is larger than 64 MiB, the limit of a spec; expected ..."), a
+ *  limit; a stream stops early at the first read that brings a NUL byte (the text then holds
+ *  it: refuse it as for any NUL). Errors (*text NULL): FP_EINVAL for a NULL path or text or
+ *  a kind out of range, and for a file over the limit ("PATH is larger than 64 MiB, the limit of a spec; expected ..."), a
  *  non-regular file of kind FP_FILE_PLAN or a folder; FP_EIO when it cannot be opened or read
  *  (the system's reason); FP_ENOMEM. A NUL byte in the text is not checked here (the JSON and
  *  CSV readers refuse it with its offset). */

@@ -96,6 +96,11 @@ fp_status fp_read_file(const char *path, fp_file_kind kind, char **text, size_t 
         if (got == 0)
             break;
         n += (size_t)got;
+        /* a stream stops at the first read that brings a NUL byte: a text file holds none and
+         * every reader refuses one (with its offset), so /dev/zero or /dev/urandom is refused
+         * at once, not after 4 GiB of a discovery's limit */
+        if (!S_ISREG(st.st_mode) && memchr(buf + n - (size_t)got, '\0', (size_t)got) != NULL)
+            break;
         if (n > max) {
             free(buf);
             close(fd);

@@ -247,10 +247,13 @@ static fp_status bad(fp_error *err, const char *path, int line, const char *what
     return FP_EPARSE;
 }
 
-/* One interface of an "lldp" document: its neighbour. */
-static fp_status interface(lldp_reader *r, const cJSON *it, const char *local, int line,
+/* One interface of an "lldp" document (the k-th, from 1): its neighbour. The errors name it:
+ * the line is the document's first (cJSON keeps no positions), which for a whole device's
+ * output said only "line 1". */
+static fp_status interface(lldp_reader *r, const cJSON *it, const char *local, int line, int k,
                            fp_error *err)
 {
+    char what[300];
     const char *ifname, *sysname;
     const cJSON *b = named(it, &ifname);
     const cJSON *ch = named(first(child(b, "chassis")), &sysname);
@@ -258,13 +261,22 @@ static fp_status interface(lldp_reader *r, const cJSON *it, const char *local, i
     const cJSON *id = first(child(port, "id"));
     const char *pid = text_of(id), *ptype = text_of(child(id, "type"));
     const char *descr = text_of(child(port, "descr"));
-    if (ifname == NULL || ch == NULL || port == NULL || pid == NULL)
-        return bad(err, r->path, line, "an interface without its name, chassis or port id; "
-                   "expected lldpcli -f json show neighbors");
+    if (ifname == NULL || ch == NULL || port == NULL || pid == NULL) {
+        snprintf(what, sizeof what,
+                 "interface %d of the document%s%.40s%s: without its name, chassis or port "
+                 "id; expected lldpcli -f json show neighbors",
+                 k, ifname ? " (" : "", ifname ? ifname : "", ifname ? ")" : "");
+        return bad(err, r->path, line, what);
+    }
     if (sysname == NULL)        /* no SysName: the chassis id (a MAC) names it */
         sysname = text_of(child(ch, "id"));
-    if (sysname == NULL)
-        return bad(err, r->path, line, "a neighbour without a system name or chassis id");
+    if (sysname == NULL) {
+        snprintf(what, sizeof what,
+                 "interface %d of the document (%.40s): a neighbour without a system name "
+                 "or chassis id",
+                 k, ifname);
+        return bad(err, r->path, line, what);
+    }
     const char *dev = plan_device(r->v, sysname);
     /* the far port: the id when it names an interface, else the description */
     const char *fport = pid, *how = NULL;
@@ -372,9 +384,10 @@ static fp_status read_file(lldp_reader *r, const char *path, fp_error *err)
         if (ll != NULL && lldp_shape(ll, shape, sizeof shape) != NULL) {
             rc = bad(err, path, line, shape);
         } else if (ll != NULL) {
+            int k = 0;
             EACH(l, ll)
                 EACH(it, child(l, "interface")) {
-                    if ((rc = interface(r, it, local, line, err)) != FP_OK)
+                    if ((rc = interface(r, it, local, line, ++k, err)) != FP_OK)
                         break;
                 }
         } else if (lc != NULL) {

@@ -351,8 +351,8 @@ Test(robust, stdout_write_error_is_exit_4, .timeout = TEST_TIMEOUT(60))
 }
 
 /* Issue 26 item 6: every file is read by one bounded reader. A 25-byte spec naming /dev/zero
- * as its overrides file read until the OOM killer came (23 GB on a6fa17a): now an error once
- * the 64 MiB limit is passed, exit 3; diff's cables.csv must be a regular file, so /dev/zero
+ * as its overrides file read until the OOM killer came (23 GB on a6fa17a): now an error at its
+ * first NUL byte (a stream stops at the first read that brings one), exit 3; diff's cables.csv must be a regular file, so /dev/zero
  * there is refused before reading. Item 11: a file the spec names is never quoted (a spec
  * naming /etc/shadow showed its first 16 bytes). */
 Test(robust, every_input_is_bounded, .timeout = TEST_TIMEOUT(60))
@@ -360,11 +360,15 @@ Test(robust, every_input_is_bounded, .timeout = TEST_TIMEOUT(60))
     char out[8192];
     put_file("zero.json", "{\"overrides\":\"/dev/zero\"}");
     cr_expect_eq(run(BIN " validate zero.json", out, sizeof out), 3, "%s", out);
-    cr_expect(strstr(out, "/dev/zero is larger than 64 MiB, the limit of an overrides file") != NULL, "%s", out);
+    cr_expect(strstr(out, "zero.json: /dev/zero: NUL byte at offset 0; expected JSON text") != NULL, "%s", out);
     cr_expect_eq(run(BIN " sweep zero.json --gpus 64..128:64", out, sizeof out), 3, "%s", out);
-    cr_expect(strstr(out, "/dev/zero is larger than 64 MiB") != NULL, "%s", out);
+    cr_expect(strstr(out, "/dev/zero: NUL byte at offset 0") != NULL, "%s", out);
     cr_expect_eq(run(BIN " validate /dev/zero", out, sizeof out), 3, "%s", out);
-    cr_expect(strstr(out, "/dev/zero is larger than 64 MiB, the limit of a spec") != NULL, "%s", out);
+    cr_expect(strstr(out, "fabplan: /dev/zero: NUL byte at offset 0; expected JSON text") != NULL, "%s", out);
+    /* a discovery: at once, not after 4 GiB */
+    cr_expect_eq(run(BIN " plan --gpus 64 --formats cables,ibnetdiscover -q -o pz && " BIN
+                     " verify pz --ibnetdiscover /dev/zero -o vz", out, sizeof out), 3, "%s", out);
+    cr_expect(strstr(out, "/dev/zero line 1: a NUL byte; expected ibnetdiscover's text output") != NULL, "%s", out);
     /* a file that is not JSON, named by the spec: its position, never its text */
     put_file("secret", "root:SECRET-HASH:20228:0:99999:7:::\n");
     put_file("shadow.json", "{\"overrides\":\"secret\"}");

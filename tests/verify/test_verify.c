@@ -733,6 +733,17 @@ Test(verify, lldp_wrong_shape_is_refused)
     fp_verify_free(v);
 }
 
+/* An interface that is not lldpcli's is named, by its place and name: the line is the
+ * document's first (cJSON keeps no positions), so for one device's output it said "line 1" of
+ * however many interfaces. */
+Test(verify, lldp_bad_interface_is_named)
+{
+    expect_lldp_error(
+        "{\"lldp\": {\"interface\": [{\"swp1\": {\"chassis\": {\"n1\": {\"id\": \"0\"}}, \"port\": "
+        "{\"id\": \"eth1\"}}}, {\"swp2\": {\"chassis\": {\"n2\": {\"id\": \"0\"}}}}]}}\n",
+        FP_EPARSE, 1, "interface 2 of the document (swp2): without its name, chassis or port id");
+}
+
 /* A MAU type whose number is out of any speed's range (1e308G, nan, inf, negative) names no
  * speed: the link is not compared, as without a MAU (a double out of an int's range converted to
  * it is undefined: the sanitizer build stopped at "inf is outside the range of ... 'int'"). */
