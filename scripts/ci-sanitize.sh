@@ -70,7 +70,7 @@ for s in $suites; do
         status=1
     fi
 done
-for h in spec catalog overrides writers fail; do
+for h in spec catalog overrides writers fail verify; do
     vg "$B/valgrind-replay-$h.log" "$B/tests/fuzz_replay_$h" "tests/fuzz/corpus/$h"
 done
 out=$(mktemp -d)

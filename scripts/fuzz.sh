@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer and float-cast-overflow in build-fuzz/, then runs each for SECONDS
 # under nice -n 19, one at a time (the machine is shared).
 #
-#   scripts/fuzz.sh [HARNESS|all] [SECONDS]      HARNESS: spec, catalog, overrides, writers, fail
+#   scripts/fuzz.sh [HARNESS|all] [SECONDS]      HARNESS: spec, catalog, overrides, writers, fail, verify
 #
 # New inputs that reach new code go to build-fuzz/corpus/HARNESS (the seeds in
 # tests/fuzz/corpus/HARNESS are read, never changed); a crash is saved as
@@ -16,9 +16,9 @@ cd "$(dirname "$0")/.."
 which=${1:-all}
 secs=${2:-60}
 case "$which" in
-all) harnesses="spec catalog overrides writers fail" ;;
-spec | catalog | overrides | writers | fail) harnesses=$which ;;
-*) echo "usage: scripts/fuzz.sh [spec|catalog|overrides|writers|fail|all] [SECONDS]" >&2; exit 2 ;;
+all) harnesses="spec catalog overrides writers fail verify" ;;
+spec | catalog | overrides | writers | fail | verify) harnesses=$which ;;
+*) echo "usage: scripts/fuzz.sh [spec|catalog|overrides|writers|fail|verify|all] [SECONDS]" >&2; exit 2 ;;
 esac
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DFABPLAN_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
