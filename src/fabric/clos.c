@@ -300,16 +300,22 @@ static void rails_make(fp_clos_ctx *c, int64_t dservers)
     int64_t idle = 0;
     for (int k = 0; k < c->r.lpr && !c->r.shared; k++) {
         int64_t e = last - (int64_t)k * c->r.per_leaf;
-        idle += c->r.per_leaf - (e < 0 ? 0 : e > c->r.per_leaf ? c->r.per_leaf : e);
+        idle += rail_full_load(&c->r, rs->su_servers, k) - (e < 0               ? 0
+                                                            : e > c->r.per_leaf ? c->r.per_leaf
+                                                                                : e);
     }
-    int64_t idle_shared = 0;    /* over all rails at once */
+    int64_t idle_shared = 0, kept = 0; /* over all rails at once; the unit's uplinks */
+    for (int k = 0; k < c->r.lps; k++)
+        kept += c->r.lpr > 1 && !c->r.shared
+                    ? up_for(rs, 0, (int)rail_full_load(&c->r, rs->su_servers, k))
+                    : fab->size[0].up;
     for (int k = 0; k < c->r.lps && c->r.shared; k++)
         idle_shared += c->r.per_leaf - shared_load(&c->r, eps, rs->su_servers, k, last);
-    add_note(fab, "the last scalable unit is partial: %lld of %d servers; as in NVIDIA's SuperPOD "
-                  "designs it keeps its full %d leaves and %lld leaf-spine links so routing stays "
-                  "rail-aligned, leaving %lld leaf ports for servers to come",
-             (long long)last, rs->su_servers, c->r.lps,
-             (long long)c->r.lps * fab->size[0].up * P,
+    add_note(fab,
+             "the last scalable unit is partial: %lld of %d servers; as in NVIDIA's SuperPOD "
+             "designs it keeps its full %d leaves and %lld leaf-spine links so routing stays "
+             "rail-aligned, leaving %lld leaf ports for servers to come",
+             (long long)last, rs->su_servers, c->r.lps, (long long)kept * P,
              (long long)((c->r.shared ? idle_shared : idle * eps) * P));
 }
 

@@ -111,11 +111,13 @@ static int leaves_make(fp_sw_list *lv, const fp_clos_ctx *c, int64_t servers)
             if (c->r.shared)
                 e = shared_load(&c->r, rs->endpoints_per_server, rs->su_servers, k, in_su);
             lv->load[l] = (int32_t)e;
-            /* A partial SU keeps its full leaves and leaf-spine cables (SuperPOD RA); in a full
-             * one a rail spread over several leaves (144 servers on 29, 29, 29, 29, 28) gives
-             * each leaf the uplinks of its own servers at the ratio. */
-            lv->up[l] = in_su == rs->su_servers && c->r.lpr > 1 && !c->r.shared
-                            ? (int32_t)up_for(rs, 0, (int)e)
+            /* Every leaf has the uplinks it has in a full unit: in a full one a rail spread over
+             * several leaves (144 servers on 29, 29, 29, 29, 28) gives each leaf the uplinks of
+             * its own servers at the ratio, and a partial SU keeps its full leaves and their
+             * leaf-spine cables (SuperPOD RA), those and no more: its leaf of 28 servers to come
+             * gets 28, not the 29 of a leaf's down ports. */
+            lv->up[l] = c->r.lpr > 1 && !c->r.shared
+                            ? (int32_t)up_for(rs, 0, (int)rail_full_load(&c->r, rs->su_servers, k))
                             : t0->up;
         }
     } else {
@@ -276,19 +278,21 @@ static void children_of(const pass *ps, const fp_sw_list *lo, int64_t beta, int6
 }
 
 /* The groups of every upper block (as many as its widest child has switches; fixed: as many as
- * the design has) and room for the pass. 0 when out of memory. */
+ * the design has) and room for the pass: a group's members (gather) are at most one per lower
+ * switch of its block, whichever children are narrower than the block's groups (a partial pod,
+ * or full pods beside a wider last one: gb200-nvl72-su at 2,000 GPUs has pods of 18, 18, 18 and
+ * 19 spines). 0 when out of memory. */
 static int groups_make(pass *ps, const fp_sw_list *lo, const fp_sw_list *hi)
 {
-    int64_t maxp = 0;
+    int64_t most = 0; /* lower switches under one upper block */
     ps->gq_first = calloc((size_t)ps->nb + 1, sizeof *ps->gq_first);
     if (ps->gq_first == NULL)
         return 0;
-    for (int64_t b = 0; b < lo->blocks; b++)
-        if (lo->first[b + 1] - lo->first[b] > maxp)
-            maxp = lo->first[b + 1] - lo->first[b];
     for (int64_t beta = 0; beta < ps->nb; beta++) {
         int64_t cb0, cb1, p = 0;
         children_of(ps, lo, beta, &cb0, &cb1);
+        if (lo->first[cb1] - lo->first[cb0] > most)
+            most = lo->first[cb1] - lo->first[cb0];
         for (int64_t b = cb0; b < cb1; b++)
             if (lo->first[b + 1] - lo->first[b] > p)
                 p = lo->first[b + 1] - lo->first[b];
@@ -302,7 +306,7 @@ static int groups_make(pass *ps, const fp_sw_list *lo, const fp_sw_list *hi)
     ps->gq_first[ps->nb] = ps->G;
     ps->gq_n = calloc((size_t)(ps->G ? ps->G : 1), sizeof *ps->gq_n);
     ps->gq_base = calloc((size_t)(ps->G ? ps->G : 1), sizeof *ps->gq_base);
-    ps->mb = calloc((size_t)(ps->ch + maxp + 1 + (ps->merged ? lo->n : 0)), sizeof *ps->mb);
+    ps->mb = calloc((size_t)(most + 1), sizeof *ps->mb);
     ps->inv = calloc((size_t)(ps->G + 1), sizeof *ps->inv);
     return ps->gq_n && ps->gq_base && ps->mb && ps->inv;
 }

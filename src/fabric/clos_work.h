@@ -43,6 +43,14 @@ static inline fp_rail_shape rail_shape_of(const fp_rspec *rs, int leaf_down_max)
     return r;
 }
 
+/* Rail-aligned: NIC ports on leaf k (0-based in its SU) of a full unit, its rail's su_servers
+ * laid over the rail's lpr leaves per_leaf at a time (144 on 29, 29, 29, 29, 28). */
+static inline int64_t rail_full_load(const fp_rail_shape *r, int64_t su_servers, int64_t k)
+{
+    int64_t e = su_servers - (k % r->lpr) * r->per_leaf;
+    return e < 0 ? 0 : e > r->per_leaf ? r->per_leaf : e;
+}
+
 /* Shared rails: NIC ports on leaf k (0-based in its SU) when the SU has in_su servers; leaf k
  * takes ports [k x per_leaf, (k + 1) x per_leaf) of the SU laid out rail after rail. */
 static inline int64_t shared_load(const fp_rail_shape *r, int eps, int64_t su_servers, int64_t k,

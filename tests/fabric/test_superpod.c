@@ -519,3 +519,47 @@ Test(superpod, media_chart_has_every_boundary_of_every_network, .timeout = TEST_
     free(html);
     fp_plan_free(p);
 }
+
+/* A partial unit keeps the uplinks its leaves have in a full unit, no more (docs/spec.md,
+ * "Rail-optimized exception"). gb200-nvl72-su at 2,000 GPUs, by hand: 2,000 / 4 = 500 trays of
+ * 4 ConnectX-7 (4 rails); units of 144 trays: 3 full and one of 68. A rail of 144 on QM9700
+ * leaves of 32 down at 1:1: ceil(144 / 32) = 5 leaves of ceil(144 / 5) = 29, loads 29, 29, 29,
+ * 29, 28: 20 leaves a unit, 80 leaves; a full unit's uplinks 4 x 144 = 576, and the partial
+ * one keeps those 576 (its fifth leaves take 28 trays when the unit fills, so 28 uplinks; the
+ * 29 of a leaf's down ports made 580). Links 4 x 576 = 2,304. 2 tiers reach 64 / 20 = 3 units
+ * (1,728 GPUs): 3 tiers; a spine below the top is 32 / 32, a pod is 32 / 20 = 1 unit: 4 pods.
+ * Balanced: 576 / 32 = 18 spines a pod, 32 down and 32 up each: 72 spines, 2,304 links up.
+ * Cores: a group per spine position, 4 x 32 = 128 links, 128 / 64 = 2: 36 cores, no port
+ * idle. 80 + 72 + 36 = 188 switches ($5,264,000 at $28,000), NICs 2,000 x $1,900. Before the
+ * fix: the last pod's 580 links took 19 spines, the 19 groups at the core 38 cores, 191
+ * switches, and the builder wrote past its member scratch (the full pods' 18 spines each
+ * narrower than the 19 groups; malloc abort). */
+Test(superpod, gb200_partial_unit_keeps_a_full_units_uplinks)
+{
+    fp_plan *p =
+        plan_from("{\"cluster\":{\"gpus\":2000,\"gpus_per_server\":4,\"nics_per_server\":4,"
+                  "\"nic\":\"nvidia-cx7-osfp\"},\"fabric\":{\"topology\":\"rail-optimized\","
+                  "\"switch\":\"nvidia-qm9700\",\"su_servers\":144,\"spread\":\"balanced\"}}");
+    fp_totals t;
+    fp_plan_totals(p, &t);
+    cr_expect_eq(fp_plan_tier_count(p), 3);
+    cr_expect_eq(tier_switches(p, 1), 80);
+    cr_expect_eq(tier_switches(p, 2), 72);
+    cr_expect_eq(tier_switches(p, 3), 36);
+    fp_tier_info ti;
+    cr_assert_eq(fp_plan_tier(p, 0, &ti, NULL), FP_OK);
+    cr_expect_eq(ti.links_up, 4 * 576, "leaf uplinks %lld", (long long)ti.links_up);
+    cr_assert_eq(fp_plan_tier(p, 1, &ti, NULL), FP_OK);
+    cr_expect_eq(ti.links_up, 4 * 576);
+    cr_expect_eq(ti.ports_spare, 0);
+    cr_expect_eq(t.switches, 188);
+    double usd = 0;
+    cr_assert_eq(fp_plan_bom_category_total(&usd, NULL, p, FP_BOM_SWITCH, NULL), FP_OK);
+    cr_expect_float_eq(usd, 188 * 28000.0, 1e-6);
+    cr_assert_eq(fp_plan_bom_category_total(&usd, NULL, p, FP_BOM_NIC, NULL), FP_OK);
+    cr_expect_float_eq(usd, 2000 * 1900.0, 1e-6);
+    /* The note counts the unit's 576 and the ports its 76 trays to come will take per rail. */
+    cr_expect(plan_has_note(p, "keeps its full 20 leaves and 576 leaf-spine links", NULL));
+    cr_expect(plan_has_note(p, "leaving 304 leaf ports for servers to come", NULL));
+    fp_plan_free(p);
+}
