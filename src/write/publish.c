@@ -659,6 +659,19 @@ int fp__sync_tree(int dfd, const char *name, int depth)
 }
 
 
+/* Hold back, in this thread, the termination signals whose clean-up (fp_write_cleanup_signal)
+ * removes the temporary folders; the previous mask into *prev. */
+static void hold_stop_signals(sigset_t *prev)
+{
+    static const int held[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                                SIGVTALRM, SIGPROF, SIGXCPU };
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+        sigaddset(&block, held[i]);
+    pthread_sigmask(SIG_BLOCK, &block, prev);
+}
+
 static fp_status run_open(run *r, const char *dir, fp_error *err)
 {
     fp_status rc;
@@ -684,11 +697,19 @@ static fp_status run_open(run *r, const char *dir, fp_error *err)
     if ((rc = remove_stale(r->dfd, dir, err)) != FP_OK)
         return rc;
     snprintf(r->tpath, sizeof r->tpath, "%s/" TMP_PREFIX "XXXXXX", dir);
-    if (fp__fault(FP_FAULT_OPEN) || mkdtemp(r->tpath) == NULL)
+    /* held back from making the folder until the signal clean-up knows it, so a signal
+     * between the two cannot leave it behind */
+    sigset_t prev;
+    hold_stop_signals(&prev);
+    if (fp__fault(FP_FAULT_OPEN) || mkdtemp(r->tpath) == NULL) {
+        int e = errno;
+        pthread_sigmask(SIG_SETMASK, &prev, NULL);
         FP_FAIL(err, FP_EIO, dir, "cannot create a temporary folder in %s: %s", dir,
-                strerror(errno));
+                strerror(e));
+    }
     fp__copy_str(r->tname, sizeof r->tname, strrchr(r->tpath, '/') + 1);
     r->slot = active_add(r->dfd, r->tname);
+    pthread_sigmask(SIG_SETMASK, &prev, NULL);
     if (fp__fault(FP_FAULT_OPEN) ||
         (r->tfd = openat(r->dfd, r->tname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
         FP_FAIL(err, FP_EIO, dir, "cannot open %s: %s", r->tpath, strerror(errno));
@@ -840,13 +861,8 @@ static fp_status publish(run *r, fp_error *err)
         FP_FAIL(err, FP_EIO, r->dir, "cannot create %s/%s: %s", r->tpath, OLD_NAME, strerror(errno));
     /* From the commit to the end termination signals are held back in this thread, and the
      * signal clean-up leaves this folder (its journal finishes the moves). */
-    sigset_t block, prev;
-    sigemptyset(&block);
-    static const int held[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-                                SIGVTALRM, SIGPROF, SIGXCPU };
-    for (i = 0; i < sizeof held / sizeof held[0]; i++)
-        sigaddset(&block, held[i]);
-    pthread_sigmask(SIG_BLOCK, &block, &prev);
+    sigset_t prev;
+    hold_stop_signals(&prev);
     active_commit(r->slot);
     if ((rc = write_journal(r, err)) != FP_OK) {
         unlinkat(r->tfd, JOURNAL, 0);
